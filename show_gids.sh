@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# show_gids.sh —— 列出 RDMA 设备的 GID 表（类似 Mellanox 的 show_gids）
+#
+# 只读 sysfs，不需要 root，也不需要 OFED。
+# 每一行: 设备 端口 索引 GID IPv4 版本(v1/v2) 网卡
+# 并标出本项目程序在每个端口上会“自动选择”的 GID 索引，告诉你该传哪个 -g N。
+#
+# 自动选择规则（必须与 C 程序保持一致）:
+#   只看非空条目; 得分 = (类型为 "RoCE v2" ? 4 : 0)
+#                      + (IPv4 映射地址 ? 2 : (不是链路本地 fe80::/10 ? 1 : 0))
+#   得分最高者胜出; 同分取索引最小的。
+#
+# 注意: 在 qemu/TCG 实验环境里 fork 很慢，rxe 的 GID 表有 1024 个槽位，
+# 所以逐槽位的循环里只用 bash 内建命令（read、glob、[[ ]]、算术），不启动子进程。
+#
+# 环境变量 RDMA_SYSFS_ROOT 可以指向一个伪造的 sysfs 目录（单元测试用），
+# 默认 /sys/class/infiniband。
+
+set -euo pipefail
+
+SYSFS_ROOT=${RDMA_SYSFS_ROOT:-/sys/class/infiniband}
+PROG=${0##*/}
+
+usage() {
+    cat <<EOF
+用法: $PROG [-h|--help] [设备 [端口]]
+
+列出 RDMA 设备的 GID 表（只读 sysfs: $SYSFS_ROOT）。
+  设备     只显示这个设备，例如 rxe0
+  端口     只显示这个端口，例如 1（需要同时给出设备）
+  -h, --help  显示本帮助
+
+输出列: DEV PORT INDEX GID IPv4 VER DEV
+  - 只列出非空（不全为 0）的 GID 条目
+  - IPv4 列: GID 是 IPv4 映射地址 (::ffff:a.b.c.d) 时显示点分十进制
+  - VER 列: v2 = RoCE v2, v1 = IB/RoCE v1
+  - "<== 自动选择" 标出程序不带 -g 时会用的条目
+表格之后每个端口一行“自动选择”说明，最后一行 n_gids_found=N。
+
+退出码: 0 正常; 1 没有 RDMA 设备 / 设备或端口不存在; 2 用法错误
+EOF
+}
+
+die_usage() {
+    echo "错误: $*" >&2
+    echo "运行 '$PROG --help' 查看用法" >&2
+    exit 2
+}
+
+# ---------- 参数 ----------
+want_dev=""
+want_port=""
+positional=()
+while (($# > 0)); do
+    case $1 in
+        -h | --help)
+            usage
+            exit 0
+            ;;
+        --)
+            shift
+            positional+=("$@")
+            break
+            ;;
+        -*) die_usage "未知选项: $1" ;;
+        *) positional+=("$1") ;;
+    esac
+    shift
+done
+if ((${#positional[@]} > 2)); then
+    die_usage "参数太多: ${positional[*]}"
+fi
+if ((${#positional[@]} >= 1)); then
+    want_dev=${positional[0]}
+fi
+if ((${#positional[@]} == 2)); then
+    want_port=${positional[1]}
+    if ! [[ $want_port =~ ^[1-9][0-9]*$ ]]; then
+        die_usage "端口号必须是正整数: '$want_port'"
+    fi
+fi
+if [[ $want_dev == */* || $want_dev == . || $want_dev == .. ]]; then
+    die_usage "设备名不合法: '$want_dev'"
+fi
+
+# ---------- 找设备 ----------
+no_device_hint() {
+    cat >&2 <<EOF
+错误: 没有找到任何 RDMA 设备（$SYSFS_ROOT 不存在或为空）。
+  Soft-RoCE 的做法:
+    sudo modprobe rdma_rxe
+    sudo rdma link add rxe0 type rxe netdev <网卡名>    # 例如 eth0，用 'ip -br link' 查看
+  然后再运行: $PROG
+  更完整的检查请运行: ./diagnose.sh
+EOF
+}
+
+all_devs=()
+if [[ -d $SYSFS_ROOT ]]; then
+    for d in "$SYSFS_ROOT"/*; do
+        if [[ -d $d ]]; then all_devs+=("${d##*/}"); fi
+    done
+fi
+if ((${#all_devs[@]} == 0)); then
+    no_device_hint
+    exit 1
+fi
+
+devs=()
+if [[ -n $want_dev ]]; then
+    if [[ ! -d $SYSFS_ROOT/$want_dev ]]; then
+        echo "错误: 设备 '$want_dev' 不存在。现有的 RDMA 设备: ${all_devs[*]}" >&2
+        exit 1
+    fi
+    devs=("$want_dev")
+    if [[ -n $want_port && ! -d $SYSFS_ROOT/$want_dev/ports/$want_port ]]; then
+        have_ports=""
+        for p in "$SYSFS_ROOT/$want_dev"/ports/*; do
+            if [[ -d $p ]]; then have_ports+=" ${p##*/}"; fi
+        done
+        echo "错误: 设备 $want_dev 没有端口 $want_port。现有端口:${have_ports:- 无}" >&2
+        exit 1
+    fi
+else
+    devs=("${all_devs[@]}")
+fi
+
+# ---------- 工具函数（全部是内建命令，不 fork）----------
+
+# 读文件第一行到变量 REPLY_LINE；读失败（如空槽位的 types 返回 EINVAL）时为空
+read_line() {
+    REPLY_LINE=""
+    { read -r REPLY_LINE <"$1"; } 2>/dev/null || true
+}
+
+# 分析一个 GID 字符串，设置:
+#   G_IPV4  IPv4 映射地址的点分十进制，否则为空
+#   G_SCORE_ADDR  地址部分得分: IPv4 映射 2, 非链路本地 1, 链路本地 0
+#   G_ADDR_DESC   地址类型的中文说明
+classify_gid() {
+    local g=$1
+    G_IPV4=""
+    if [[ $g =~ ^0000:0000:0000:0000:0000:ffff:([0-9a-f]{2})([0-9a-f]{2}):([0-9a-f]{2})([0-9a-f]{2})$ ]]; then
+        G_IPV4="$((16#${BASH_REMATCH[1]})).$((16#${BASH_REMATCH[2]})).$((16#${BASH_REMATCH[3]})).$((16#${BASH_REMATCH[4]}))"
+        G_SCORE_ADDR=2
+        G_ADDR_DESC="IPv4 $G_IPV4"
+    elif [[ $g =~ ^([0-9a-f]{4}): ]] && (((16#${BASH_REMATCH[1]} & 0xffc0) == 0xfe80)); then
+        G_SCORE_ADDR=0
+        G_ADDR_DESC="链路本地 fe80::"
+    else
+        G_SCORE_ADDR=1
+        G_ADDR_DESC="IPv6 全局地址"
+    fi
+}
+
+print_row() {
+    # DEV PORT INDEX GID IPv4 VER DEV [标记]
+    local mark=${8:-}
+    if [[ -n $mark ]]; then
+        printf '%-7s %-7s %-7s %-39s %-15s %-7s %-7s %s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$mark"
+    else
+        printf '%-7s %-7s %-7s %-39s %-15s %-7s %s\n' "$1" "$2" "$3" "$4" "$5" "$6" "$7"
+    fi
+}
+
+# ---------- 主循环 ----------
+print_row DEV PORT INDEX GID IPv4 VER DEV
+print_row --- ---- ----- --- ------------ --- ---
+
+n_found=0
+summary=()
+port_seen=0
+
+for dev in "${devs[@]}"; do
+    dev_dir=$SYSFS_ROOT/$dev
+    # 端口号按数字排序: 用稀疏数组的下标（bash 按升序遍历）
+    port_set=()
+    for p in "$dev_dir"/ports/*; do
+        pn=${p##*/}
+        if [[ $pn =~ ^(0|[1-9][0-9]*)$ ]]; then port_set[pn]=1; fi
+    done
+    if [[ -n $want_port ]]; then
+        # 端口是否存在已在前面检查过
+        port_set=()
+        port_set[want_port]=1
+    fi
+
+    for port in "${!port_set[@]}"; do
+        port_seen=$((port_seen + 1))
+        pdir=$dev_dir/ports/$port
+        # 收集本端口所有存在的 GID 槽位（不限于前 16 个）
+        idx_set=()
+        for f in "$pdir"/gids/*; do
+            i=${f##*/}
+            if [[ $i =~ ^(0|[1-9][0-9]*)$ ]]; then idx_set[i]=1; fi
+        done
+
+        # 先读一遍，记下非空条目，并算出自动选择
+        rows_idx=()
+        rows_gid=()
+        rows_ip=()
+        rows_ver=()
+        rows_ndev=()
+        best_idx=-1
+        best_score=-1
+        best_desc=""
+        best_ver=""
+        for i in "${!idx_set[@]}"; do
+            read_line "$pdir/gids/$i"
+            gid=${REPLY_LINE,,}
+            # 空槽位: 空字符串或全 0
+            if [[ $gid =~ ^[0:]*$ ]]; then continue; fi
+
+            read_line "$pdir/gid_attrs/types/$i"
+            type=$REPLY_LINE
+            read_line "$pdir/gid_attrs/ndevs/$i"
+            ndev=$REPLY_LINE
+
+            case $type in
+                "RoCE v2") ver=v2 ;;
+                "IB/RoCE v1") ver=v1 ;;
+                "") ver="?" ;;
+                *) ver=$type ;;
+            esac
+
+            classify_gid "$gid"
+            score=$G_SCORE_ADDR
+            if [[ $type == "RoCE v2" ]]; then score=$((score + 4)); fi
+            # 严格大于: 同分时保留索引更小的（遍历是升序）
+            if ((score > best_score)); then
+                best_score=$score
+                best_idx=$i
+                best_desc=$G_ADDR_DESC
+                if [[ $type == "RoCE v2" ]]; then
+                    best_ver="RoCE v2"
+                elif [[ $type == "IB/RoCE v1" ]]; then
+                    best_ver="RoCE v1"
+                else
+                    best_ver="类型未知"
+                fi
+            fi
+
+            rows_idx+=("$i")
+            rows_gid+=("$gid")
+            rows_ip+=("$G_IPV4")
+            rows_ver+=("$ver")
+            rows_ndev+=("$ndev")
+        done
+
+        for k in "${!rows_idx[@]}"; do
+            mark=""
+            if [[ ${rows_idx[k]} == "$best_idx" ]]; then
+                mark="<== 自动选择"
+            fi
+            print_row "$dev" "$port" "${rows_idx[k]}" "${rows_gid[k]}" "${rows_ip[k]}" \
+                "${rows_ver[k]}" "${rows_ndev[k]}" "$mark"
+        done
+        n_found=$((n_found + ${#rows_idx[@]}))
+
+        if ((best_idx < 0)); then
+            summary+=("自动选择: $dev 端口$port → 无 (该端口没有有效的 GID: 绑定的网卡可能没有 UP 或没有 IP 地址，程序将无法建立连接；请运行 ./diagnose.sh $dev)")
+        else
+            line="自动选择: $dev 端口$port → GID索引$best_idx ($best_ver, $best_desc)  用法: -g $best_idx"
+            if ((best_score < 4)); then
+                line+="  注意: 没有 RoCE v2 的 GID，只能用 RoCE v1"
+            elif ((best_score < 6)); then
+                line+="  注意: 没有 RoCE v2 的 IPv4 GID；给网卡配置 IPv4 地址后会出现 (::ffff:a.b.c.d)"
+            fi
+            summary+=("$line")
+        fi
+    done
+done
+
+if ((port_seen == 0)); then
+    echo "警告: 所选设备没有任何端口目录 (ports/*)" >&2
+fi
+
+echo
+for line in "${summary[@]}"; do
+    echo "$line"
+done
+echo "n_gids_found=$n_found"
