@@ -1,0 +1,685 @@
+#!/usr/bin/env bash
+# diagnose.sh —— RoCEv2 (Soft-RoCE / rxe) 环境诊断
+#
+# 逐项检查，每项打印 [通过] / [失败] / [警告] / [跳过]、证据，
+# 失败时给出可以直接复制执行的修复命令；最后汇总。
+# 诊断本身不需要 root（读取防火墙规则除外，非 root 时跳过该项并说明）。
+#
+# 退出码: 0 没有失败项（允许有警告）; 1 发现问题; 2 用法错误
+#
+# 环境变量 RDMA_SYSFS_ROOT 可以指向伪造的 sysfs 目录（单元测试用），
+# 默认 /sys/class/infiniband。
+#
+# 不用 set -e: 诊断脚本要在某项命令失败后继续检查其余项目，
+# 每个可能失败的命令都显式判断了返回值。
+set -uo pipefail
+
+SYSFS_ROOT=${RDMA_SYSFS_ROOT:-/sys/class/infiniband}
+NET_SYSFS=/sys/class/net
+PROG=${0##*/}
+TCP_PORT=18515
+ROCE_UDP_PORT=4791
+# memlock 至少这么多 KiB 才算通过（64 MiB）；低于 MEMLOCK_FAIL_KB 算失败（1 MiB）
+MEMLOCK_MIN_KB=65536
+MEMLOCK_FAIL_KB=1024
+# rxe 从网卡 MTU 里扣掉的头部长度（RXE_MAX_HDR_LENGTH）
+RXE_HDR_BYTES=80
+
+usage() {
+    cat <<EOF
+用法: $PROG [-h|--help] [--port N] [设备]
+
+检查 RoCEv2 / Soft-RoCE 环境，给出问题和修复命令。
+  设备        只检查这个 RDMA 设备，例如 rxe0（默认检查全部）
+  --port N    检查 TCP 端口 N 是否空闲（默认 $TCP_PORT，程序交换连接信息用）
+  -h, --help  显示本帮助
+
+检查项目: 工具、RDMA 设备/内核模块、端口状态、网卡 IPv4 地址、
+          RoCE v2 IPv4 GID 及索引 (-g N)、MTU、memlock 限制、TCP 端口、
+          UDP $ROCE_UDP_PORT 防火墙。
+退出码: 0 全部通过（允许警告）; 1 发现问题; 2 用法错误
+EOF
+}
+
+die_usage() {
+    echo "错误: $*" >&2
+    echo "运行 '$PROG --help' 查看用法" >&2
+    exit 2
+}
+
+# ---------- 参数 ----------
+want_dev=""
+while (($# > 0)); do
+    case $1 in
+        -h | --help)
+            usage
+            exit 0
+            ;;
+        --port)
+            (($# >= 2)) || die_usage "--port 需要一个端口号"
+            TCP_PORT=$2
+            shift
+            ;;
+        --port=*) TCP_PORT=${1#--port=} ;;
+        --)
+            shift
+            if (($# > 0)); then
+                [[ -z $want_dev ]] || die_usage "只能指定一个设备"
+                want_dev=$1
+                shift
+            fi
+            (($# == 0)) || die_usage "参数太多: $*"
+            break
+            ;;
+        -*) die_usage "未知选项: $1" ;;
+        *)
+            [[ -z $want_dev ]] || die_usage "只能指定一个设备（多余的参数: $1）"
+            want_dev=$1
+            ;;
+    esac
+    shift
+done
+if ! [[ $TCP_PORT =~ ^[1-9][0-9]{0,4}$ ]] || ((TCP_PORT > 65535)); then
+    die_usage "端口号必须是 1-65535 之间的整数: '$TCP_PORT'"
+fi
+if [[ $want_dev == */* || $want_dev == . || $want_dev == .. ]]; then
+    die_usage "设备名不合法: '$want_dev'"
+fi
+
+# ---------- 输出与计数 ----------
+N_PASS=0
+N_FAIL=0
+N_WARN=0
+N_SKIP=0
+FIXES=()
+
+pass() {
+    N_PASS=$((N_PASS + 1))
+    echo "[通过] $*"
+}
+fail() {
+    N_FAIL=$((N_FAIL + 1))
+    echo "[失败] $*"
+}
+warn() {
+    N_WARN=$((N_WARN + 1))
+    echo "[警告] $*"
+}
+skip() {
+    N_SKIP=$((N_SKIP + 1))
+    echo "[跳过] $*"
+}
+# 缩进的说明行（证据 / 原因）
+note() {
+    echo "       $*"
+}
+# 修复命令: 打印并记入汇总（相同命令只记一次）
+fix() {
+    local f
+    echo "       修复: $*"
+    for f in "${FIXES[@]}"; do
+        [[ $f == "$*" ]] && return 0
+    done
+    FIXES+=("$*")
+}
+section() {
+    echo
+    echo "== $* =="
+}
+
+have() {
+    command -v "$1" >/dev/null 2>&1
+}
+
+# 读文件第一行到 LINE；失败时为空（只用内建命令）
+read_line() {
+    LINE=""
+    { read -r LINE <"$1"; } 2>/dev/null || true
+}
+
+# ---------- GID 自动选择（规则必须与 C 程序、show_gids.sh 一致）----------
+# 得分 = (类型 "RoCE v2" ? 4 : 0) + (IPv4 映射 ? 2 : (非链路本地 fe80::/10 ? 1 : 0))
+# 最高分胜出，同分取最小索引。结果放在 CH_* 变量里，CH_IDX=-1 表示没有非空条目。
+choose_gid() {
+    local pdir=$1 f i gid type score addr
+    local -a idx_set=()
+    CH_IDX=-1 CH_SCORE=-1 CH_GID="" CH_TYPE="" CH_IPV4="" CH_NDEV="" CH_NONEMPTY=0
+    CH_FIRST_NDEV=""
+    for f in "$pdir"/gids/*; do
+        i=${f##*/}
+        if [[ $i =~ ^(0|[1-9][0-9]*)$ ]]; then idx_set[i]=1; fi
+    done
+    for i in "${!idx_set[@]}"; do
+        read_line "$pdir/gids/$i"
+        gid=${LINE,,}
+        if [[ $gid =~ ^[0:]*$ ]]; then continue; fi
+        CH_NONEMPTY=$((CH_NONEMPTY + 1))
+        read_line "$pdir/gid_attrs/types/$i"
+        type=$LINE
+        read_line "$pdir/gid_attrs/ndevs/$i"
+        if [[ -z $CH_FIRST_NDEV ]]; then CH_FIRST_NDEV=$LINE; fi
+        addr=""
+        if [[ $gid =~ ^0000:0000:0000:0000:0000:ffff:([0-9a-f]{2})([0-9a-f]{2}):([0-9a-f]{2})([0-9a-f]{2})$ ]]; then
+            addr="$((16#${BASH_REMATCH[1]})).$((16#${BASH_REMATCH[2]})).$((16#${BASH_REMATCH[3]})).$((16#${BASH_REMATCH[4]}))"
+            score=2
+        elif [[ $gid =~ ^([0-9a-f]{4}): ]] && (((16#${BASH_REMATCH[1]} & 0xffc0) == 0xfe80)); then
+            score=0
+        else
+            score=1
+        fi
+        if [[ $type == "RoCE v2" ]]; then score=$((score + 4)); fi
+        if ((score > CH_SCORE)); then
+            CH_SCORE=$score CH_IDX=$i CH_GID=$gid CH_TYPE=$type CH_IPV4=$addr CH_NDEV=$LINE
+        fi
+    done
+    return 0
+}
+
+# ---------- 网卡相关 ----------
+# 列出某网卡的 IPv4 地址（CIDR），结果在 NET_V4 数组
+netdev_ipv4() {
+    local ifname=$1 line
+    NET_V4=()
+    have ip || return 0
+    while read -r line; do
+        if [[ $line =~ inet[[:space:]]+([0-9.]+/[0-9]+) ]]; then
+            NET_V4+=("${BASH_REMATCH[1]}")
+        fi
+    done < <(ip -4 -o addr show dev "$ifname" 2>/dev/null)
+    return 0
+}
+
+# 猜一个可以绑定 rxe 的网卡: 默认路由的网卡，否则第一个 UP、非 lo、有 IPv4 的网卡；
+# 已经被某个 RDMA 设备占用的网卡不选。结果在 GUESS_IF（猜不到为 "<网卡名>"）
+guess_netdev() {
+    local line cand d f
+    local -A bound=()
+    GUESS_IF=""
+    for d in "$SYSFS_ROOT"/*/ports/*/gid_attrs/ndevs; do
+        for f in "$d"/0 "$d"/1; do
+            read_line "$f"
+            if [[ -n $LINE ]]; then bound[$LINE]=1; fi
+        done
+    done
+    if have rdma; then
+        while read -r line; do
+            if [[ $line =~ netdev[[:space:]]+([^[:space:]]+) ]]; then bound[${BASH_REMATCH[1]}]=1; fi
+        done < <(rdma link show 2>/dev/null)
+    fi
+    if have ip; then
+        while read -r line; do
+            if [[ $line =~ [[:space:]]dev[[:space:]]+([^[:space:]]+) ]]; then
+                cand=${BASH_REMATCH[1]}
+                if [[ -z ${bound[$cand]:-} ]]; then
+                    GUESS_IF=$cand
+                    return 0
+                fi
+            fi
+        done < <(ip -4 route show default 2>/dev/null)
+        while read -r line; do
+            # 形如 "2: veth0    inet 10.11.0.1/24 ..."
+            if [[ $line =~ ^[0-9]+:[[:space:]]+([^[:space:]]+)[[:space:]]+inet[[:space:]] ]]; then
+                cand=${BASH_REMATCH[1]}
+                [[ $cand == lo ]] && continue
+                if [[ -z ${bound[$cand]:-} ]]; then
+                    GUESS_IF=$cand
+                    return 0
+                fi
+            fi
+        done < <(ip -4 -o addr show up 2>/dev/null)
+    fi
+    GUESS_IF="<网卡名>"
+    return 0
+}
+
+# 根据 ifindex 找网卡名（veth 对端用），结果在 PEER_NAME
+ifname_by_index() {
+    local want=$1 f
+    PEER_NAME=""
+    for f in "$NET_SYSFS"/*/ifindex; do
+        read_line "$f"
+        if [[ $LINE == "$want" ]]; then
+            PEER_NAME=${f%/ifindex}
+            PEER_NAME=${PEER_NAME##*/}
+            return 0
+        fi
+    done
+    return 0
+}
+
+# 网卡是否 administratively UP（flags 的 IFF_UP 位）
+netdev_admin_up() {
+    read_line "$NET_SYSFS/$1/flags"
+    [[ $LINE =~ ^0x[0-9a-fA-F]+$ ]] && (((LINE & 1) == 1))
+}
+
+# IB MTU 枚举 → 字节
+ib_mtu_for() {
+    # $1 = 网卡 MTU；输出 rxe 会使用的 active_mtu
+    local avail=$(($1 - RXE_HDR_BYTES)) m
+    for m in 4096 2048 1024 512 256; do
+        if ((avail >= m)); then
+            echo "$m"
+            return 0
+        fi
+    done
+    echo 256
+}
+
+# =====================================================================
+echo "RoCEv2 环境诊断  (sysfs: $SYSFS_ROOT, TCP 端口: $TCP_PORT)"
+
+# ---------- 1. 工具 ----------
+section "1. 工具"
+for t in ibv_devices ibv_devinfo; do
+    if have "$t"; then
+        pass "工具 $t: $(command -v "$t")"
+    else
+        warn "找不到工具 $t（诊断可以继续，但建议安装以便手动验证）"
+        fix "sudo apt-get install ibverbs-utils"
+    fi
+done
+if have rdma; then
+    pass "工具 rdma: $(command -v rdma)"
+else
+    warn "找不到工具 rdma（用来创建/删除 rxe 设备）"
+    fix "sudo apt-get install iproute2"
+fi
+if ! have ip; then
+    warn "找不到工具 ip，无法检查网卡地址"
+    fix "sudo apt-get install iproute2"
+fi
+
+# ---------- 2. RDMA 设备 ----------
+section "2. RDMA 设备"
+all_devs=()
+if [[ -d $SYSFS_ROOT ]]; then
+    for d in "$SYSFS_ROOT"/*; do
+        if [[ -d $d ]]; then all_devs+=("${d##*/}"); fi
+    done
+fi
+
+# 有 rxe 设备（或要检查 rxe）时，检查 libibverbs 的 rxe 用户态驱动
+check_rxe_provider() {
+    local f found=""
+    for f in /usr/lib/*/libibverbs/librxe-rdmav*.so /usr/lib64/libibverbs/librxe-rdmav*.so /usr/lib/libibverbs/librxe-rdmav*.so; do
+        if [[ -e $f ]]; then
+            found=$f
+            break
+        fi
+    done
+    if [[ -n $found && -e /etc/libibverbs.d/rxe.driver ]]; then
+        pass "libibverbs 的 rxe 用户态驱动: $found"
+    else
+        fail "缺少 libibverbs 的 rxe 用户态驱动（ibv_get_device_list 会找不到 rxe 设备）"
+        note "证据: librxe-rdmav*.so ${found:-不存在}, /etc/libibverbs.d/rxe.driver $([[ -e /etc/libibverbs.d/rxe.driver ]] && echo 存在 || echo 不存在)"
+        fix "sudo apt-get install ibverbs-providers"
+    fi
+}
+
+# 没有设备时: 检查 rdma_rxe 模块，并给出创建命令
+check_rxe_module() {
+    local kv mod_found="" f
+    kv=$(uname -r)
+    if [[ -d /sys/module/rdma_rxe ]]; then
+        pass "内核模块 rdma_rxe 已加载 (/sys/module/rdma_rxe)"
+        return 0
+    fi
+    if have modinfo && modinfo rdma_rxe >/dev/null 2>&1; then
+        mod_found=$(modinfo -F filename rdma_rxe 2>/dev/null)
+    else
+        for f in /lib/modules/"$kv"/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko*; do
+            if [[ -e $f ]]; then mod_found=$f; fi
+        done
+    fi
+    if [[ -n $mod_found ]]; then
+        fail "内核模块 rdma_rxe 可用但没有加载"
+        note "证据: ${mod_found}（/sys/module/rdma_rxe 不存在）"
+        fix "sudo modprobe rdma_rxe"
+    else
+        fail "当前内核 ($kv) 没有 rdma_rxe 模块（Soft-RoCE 不可用）"
+        note "证据: modinfo rdma_rxe 失败，/lib/modules/$kv 下也没有 rdma_rxe.ko"
+        note "Ubuntu 上 rdma_rxe 在 linux-modules-extra 包里；Debian 的 linux-image 自带。"
+        note "容器里无法加载内核模块，需要在宿主机或虚拟机里做。"
+        fix "sudo apt-get install linux-modules-extra-$kv && sudo modprobe rdma_rxe"
+    fi
+}
+
+devs=()
+if [[ -n $want_dev ]]; then
+    if [[ -d $SYSFS_ROOT/$want_dev ]]; then
+        devs=("$want_dev")
+        pass "RDMA 设备 $want_dev 存在 ($SYSFS_ROOT/$want_dev)"
+    else
+        fail "RDMA 设备 $want_dev 不存在"
+        note "证据: 现有 RDMA 设备: ${all_devs[*]:-无}"
+        check_rxe_module
+        guess_netdev
+        fix "sudo rdma link add $want_dev type rxe netdev $GUESS_IF"
+    fi
+elif ((${#all_devs[@]} == 0)); then
+    fail "没有任何 RDMA 设备（$SYSFS_ROOT 不存在或为空）"
+    check_rxe_module
+    guess_netdev
+    note "rxe 设备要绑定到一块有 IPv4 地址的网卡上（猜测: $GUESS_IF）"
+    fix "sudo rdma link add rxe0 type rxe netdev $GUESS_IF"
+else
+    devs=("${all_devs[@]}")
+    pass "找到 RDMA 设备: ${all_devs[*]}"
+fi
+for d in "${devs[@]}" "${want_dev:-}"; do
+    if [[ $d == rxe* ]]; then
+        check_rxe_provider
+        break
+    fi
+done
+
+# ---------- 3. 每个设备/端口 ----------
+for dev in "${devs[@]}"; do
+    ports=()
+    for p in "$SYSFS_ROOT/$dev"/ports/*; do
+        pn=${p##*/}
+        if [[ $pn =~ ^[0-9]+$ ]]; then ports[pn]=$pn; fi
+    done
+    if ((${#ports[@]} == 0)); then
+        section "3. 设备 $dev"
+        fail "设备 $dev 没有端口 ($SYSFS_ROOT/$dev/ports 为空)"
+        fix "sudo rdma link delete $dev  # 然后重新创建: sudo rdma link add $dev type rxe netdev <网卡名>"
+        continue
+    fi
+    for port in "${ports[@]}"; do
+        pdir=$SYSFS_ROOT/$dev/ports/$port
+        section "3. 设备 $dev 端口 $port"
+
+        choose_gid "$pdir"
+
+        # 绑定的网卡: 先看 GID 表里的 ndevs，再问 rdma link show
+        ifname=${CH_NDEV:-$CH_FIRST_NDEV}
+        if_src="gid_attrs/ndevs"
+        if [[ -z $ifname ]] && have rdma; then
+            rl=$(rdma link show "$dev/$port" 2>/dev/null)
+            if [[ $rl =~ netdev[[:space:]]+([^[:space:]]+) ]]; then
+                ifname=${BASH_REMATCH[1]}
+                if_src="rdma link show"
+            fi
+        fi
+        if [[ -n $ifname ]]; then
+            note "绑定的网卡: $ifname（来自 $if_src）"
+        fi
+        shown_if=${ifname:-<网卡名>}
+
+        # --- 端口状态 ---
+        read_line "$pdir/state"
+        state=$LINE
+        read_line "$pdir/phys_state"
+        phys=$LINE
+        if [[ $state == *ACTIVE* ]]; then
+            pass "$dev 端口$port 状态: ${state}，物理状态: ${phys:-未知}"
+        else
+            fail "$dev 端口$port 不是 ACTIVE: 状态 ${state:-未知}，物理状态 ${phys:-未知}"
+            if [[ -z $ifname ]]; then
+                note "原因: 找不到绑定的网卡（运行 'rdma link show' 查看 netdev）"
+                fix "sudo ip link set <网卡名> up"
+            elif [[ ! -e $NET_SYSFS/$ifname ]]; then
+                note "原因: 绑定的网卡 $ifname 不存在了"
+                fix "sudo rdma link delete $dev && sudo rdma link add $dev type rxe netdev <网卡名>"
+            elif ! netdev_admin_up "$ifname"; then
+                note "原因: 绑定的网卡 $ifname 没有 UP (ip link set ... down)"
+                fix "sudo ip link set $ifname up"
+            else
+                read_line "$NET_SYSFS/$ifname/operstate"
+                note "原因: 网卡 $ifname 已 UP 但没有载波 (operstate: ${LINE:-未知})"
+                read_line "$NET_SYSFS/$ifname/iflink"
+                iflink=$LINE
+                read_line "$NET_SYSFS/$ifname/ifindex"
+                if [[ -n $iflink && $iflink != "$LINE" ]]; then
+                    ifname_by_index "$iflink"
+                    if [[ -n $PEER_NAME ]] && ! netdev_admin_up "$PEER_NAME"; then
+                        note "$ifname 是 veth，对端 $PEER_NAME 没有 UP"
+                        fix "sudo ip link set $PEER_NAME up"
+                    else
+                        fix "检查 $ifname 的网线/交换机/对端 (ip link show $ifname)"
+                    fi
+                else
+                    fix "检查 $ifname 的网线/交换机/对端 (ip link show $ifname)"
+                fi
+            fi
+        fi
+
+        # --- 网卡 IPv4 地址 ---
+        NET_V4=()
+        if [[ -n $ifname ]]; then
+            netdev_ipv4 "$ifname"
+            if ((${#NET_V4[@]} > 0)); then
+                pass "网卡 $ifname 有 IPv4 地址: ${NET_V4[*]}"
+            elif ! have ip; then
+                skip "没有 ip 命令，无法检查网卡 $ifname 的 IPv4 地址"
+            else
+                fail "网卡 $ifname 没有 IPv4 地址（RoCE v2 的 IPv4 GID 来自网卡地址）"
+                note "证据: 'ip -4 -o addr show dev $ifname' 没有输出"
+                fix "sudo ip addr add <IP地址>/24 dev $ifname"
+            fi
+        else
+            fail "不知道 $dev 端口$port 绑定的网卡，无法检查 IPv4 地址"
+            fix "rdma link show  # 查看 netdev，然后: sudo ip addr add <IP地址>/24 dev <网卡名>"
+        fi
+
+        # --- RoCE v2 IPv4 GID ---
+        if ((CH_IDX >= 0 && CH_SCORE == 6)); then
+            pass "RoCE v2 IPv4 GID: 索引 $CH_IDX = $CH_GID ($CH_IPV4) → 使用 -g $CH_IDX"
+            if ((${#NET_V4[@]} > 0)); then
+                match=""
+                for a in "${NET_V4[@]}"; do
+                    if [[ ${a%/*} == "$CH_IPV4" ]]; then match=1; fi
+                done
+                if [[ -z $match ]]; then
+                    warn "GID 里的 IPv4 ($CH_IPV4) 不是网卡 $ifname 当前的地址 (${NET_V4[*]})"
+                    fix "sudo rdma link delete $dev && sudo rdma link add $dev type rxe netdev $shown_if"
+                fi
+            fi
+        else
+            if ((CH_IDX < 0)); then
+                fail "$dev 端口$port 的 GID 表是空的（共 0 个有效条目）"
+            else
+                case $CH_TYPE in
+                    "RoCE v2") tdesc="RoCE v2" ;;
+                    "IB/RoCE v1") tdesc="RoCE v1" ;;
+                    *) tdesc="类型 ${CH_TYPE:-未知}" ;;
+                esac
+                fail "$dev 端口$port 没有 RoCE v2 的 IPv4 GID（有效条目 $CH_NONEMPTY 个）"
+                note "证据: 程序自动选择的是索引 $CH_IDX = $CH_GID ($tdesc)，跨网段/两台机器通信会失败 (QP INIT→RTR 报 EINVAL)"
+            fi
+            if ((${#NET_V4[@]} == 0)); then
+                fix "sudo ip addr add <IP地址>/24 dev $shown_if"
+            else
+                note "网卡有 IPv4 地址 (${NET_V4[*]})，但 GID 表里没有对应条目"
+                fix "sudo rdma link delete $dev && sudo rdma link add $dev type rxe netdev $shown_if"
+            fi
+        fi
+        note "完整 GID 表: ./show_gids.sh $dev $port"
+
+        # --- MTU ---
+        if [[ -n $ifname && -e $NET_SYSFS/$ifname/mtu ]]; then
+            read_line "$NET_SYSFS/$ifname/mtu"
+            nmtu=$LINE
+            expect=$(ib_mtu_for "$nmtu")
+            active=""
+            if have ibv_devinfo; then
+                while read -r line; do
+                    if [[ $line =~ ^active_mtu:[[:space:]]+([0-9]+) ]]; then active=${BASH_REMATCH[1]}; fi
+                done < <(ibv_devinfo -d "$dev" -i "$port" 2>/dev/null)
+            fi
+            why="网卡 $ifname MTU $nmtu − $RXE_HDR_BYTES 字节头部 = $((nmtu - RXE_HDR_BYTES)) → 不超过它的最大 IB MTU 是 $expect"
+            if ((expect < 1024)); then
+                warn "网卡 $ifname 的 MTU 只有 $nmtu，RoCE 的 active_mtu 只能是 ${active:-$expect}"
+                note "$why；IB MTU 只能取 256/512/1024/2048/4096，小 MTU 会降低性能，两端 MTU 不一致时连接会出问题"
+                fix "sudo ip link set $ifname mtu 1500"
+            elif [[ -n $active ]]; then
+                if [[ $dev == rxe* && $active != "$expect" ]]; then
+                    warn "active_mtu $active 与按网卡 MTU 推算的 $expect 不一致"
+                    note "$why；可能网卡 MTU 在创建 rxe 之后改过"
+                else
+                    pass "active_mtu $active（$why）"
+                fi
+            else
+                pass "网卡 $ifname MTU $nmtu（$why；ibv_devinfo 不可用或没给出 active_mtu，这是推算值）"
+            fi
+        elif [[ -n $ifname ]]; then
+            skip "读不到网卡 $ifname 的 MTU ($NET_SYSFS/$ifname/mtu)"
+        fi
+    done
+done
+
+# ---------- 4. memlock ----------
+# 注册内存 (ibv_reg_mr) 要锁定页面，受 RLIMIT_MEMLOCK 限制:
+#   unlimited 或 >= 64 MiB → 通过; 1 MiB ~ 64 MiB → 警告（本项目的小缓冲区够用，
+#   perftest 大消息/多 QP 可能不够）; < 1 MiB → 失败（很多老系统默认 64 KiB，注册会 ENOMEM）
+section "4. 锁定内存限制 (ulimit -l)"
+ml_soft=$(ulimit -S -l)
+ml_hard=$(ulimit -H -l)
+ml_ok() { [[ $1 == unlimited ]] || { [[ $1 =~ ^[0-9]+$ ]] && (($1 >= MEMLOCK_MIN_KB)); }; }
+memlock_fixes() {
+    if ((EUID == 0)); then
+        note "当前是 root（有 CAP_IPC_LOCK，内核不强制该限制），但普通用户运行程序时会受限"
+    fi
+    if ml_ok "$ml_hard"; then
+        fix "ulimit -l unlimited   # 只对当前 shell 有效"
+    else
+        note "硬限制 ($ml_hard) 也太低，普通用户不能自己调高；需要改 /etc/security/limits.conf 后重新登录"
+    fi
+    fix "echo '* soft memlock unlimited' | sudo tee -a /etc/security/limits.conf && echo '* hard memlock unlimited' | sudo tee -a /etc/security/limits.conf  # 重新登录生效"
+}
+if ml_ok "$ml_soft"; then
+    pass "memlock 软限制: $ml_soft$([[ $ml_soft != unlimited ]] && echo ' KiB')（硬限制: $ml_hard）"
+elif [[ $ml_soft =~ ^[0-9]+$ ]] && ((ml_soft >= MEMLOCK_FAIL_KB)); then
+    warn "memlock 软限制 $ml_soft KiB（< $((MEMLOCK_MIN_KB / 1024)) MiB）: 本项目的小缓冲区够用，大缓冲区/perftest 可能 ENOMEM"
+    note "证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
+    memlock_fixes
+else
+    fail "memlock 软限制只有 $ml_soft KiB（< $((MEMLOCK_FAIL_KB / 1024)) MiB），注册内存 (ibv_reg_mr) 会失败 (ENOMEM)"
+    note "证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
+    memlock_fixes
+fi
+
+# ---------- 5. TCP 端口 ----------
+section "5. TCP 端口 $TCP_PORT（交换连接信息）"
+if have ss; then
+    listeners=$(ss -Hltnp "( sport = :$TCP_PORT )" 2>/dev/null)
+    if [[ -z $listeners ]]; then
+        pass "TCP 端口 $TCP_PORT 空闲（ss -ltn 没有监听者）"
+    else
+        warn "TCP 端口 $TCP_PORT 已被占用（如果是你自己的服务端正在运行，可以忽略）"
+        while read -r line; do
+            note "证据: $line"
+        done <<<"$listeners"
+        pid=""
+        if [[ $listeners =~ pid=([0-9]+) ]]; then pid=${BASH_REMATCH[1]}; fi
+        fix "换一个端口 (程序的端口参数) 或结束占用的进程: sudo kill ${pid:-<PID>}"
+    fi
+else
+    # 没有 ss: 直接读 /proc/net/tcp{,6}，状态 0A = LISTEN
+    hexport=$(printf '%04X' "$TCP_PORT")
+    found=""
+    for f in /proc/net/tcp /proc/net/tcp6; do
+        [[ -r $f ]] || continue
+        while read -r _ local _ st _; do
+            if [[ $st == 0A && ${local##*:} == "$hexport" ]]; then found=$local; fi
+        done <"$f"
+    done
+    if [[ -z $found ]]; then
+        pass "TCP 端口 $TCP_PORT 空闲（/proc/net/tcp 中没有监听者；没有 ss 命令）"
+    else
+        warn "TCP 端口 $TCP_PORT 已被占用（/proc/net/tcp: $found；安装 iproute2 的 ss 可看到进程）"
+        fix "换一个端口 (程序的端口参数) 或结束占用该端口的进程"
+    fi
+fi
+
+# ---------- 6. 防火墙 UDP 4791 ----------
+section "6. 防火墙 (RoCE v2 使用 UDP $ROCE_UDP_PORT)"
+fw_tools=()
+for t in nft iptables ufw; do
+    if have "$t"; then fw_tools+=("$t"); fi
+done
+if ((${#fw_tools[@]} == 0)); then
+    skip "没有 nft/iptables/ufw，跳过防火墙检查（没有主机防火墙工具，通常也就没有规则）"
+elif ((EUID != 0)); then
+    skip "读取防火墙规则需要 root（找到: ${fw_tools[*]}）；可以手动检查: sudo nft list ruleset | grep -n $ROCE_UDP_PORT"
+else
+    for t in "${fw_tools[@]}"; do
+        case $t in
+            nft)
+                rules=$(nft list ruleset 2>/dev/null)
+                # 找出 hook input 且 policy drop 的链，以及是否有 4791 的规则
+                bad=$(awk -v p="$ROCE_UDP_PORT" '
+                    /^table /        { tbl = $2 " " $3 }
+                    /^[ \t]*chain /  { ch = $2 }
+                    /hook input/ && /policy drop/ { print "policy " tbl " " ch }
+                    index($0, "dport " p) && /(drop|reject)/ { print "rule " tbl " " ch }
+                ' <<<"$rules")
+                accept4791=$(grep -E "dport (\{[^}]*)?\b$ROCE_UDP_PORT\b.*accept" <<<"$rules")
+                if [[ $bad == *"rule "* ]]; then
+                    fail "nft 规则丢弃/拒绝了 UDP $ROCE_UDP_PORT"
+                    note "证据: $(grep -n "dport.*$ROCE_UDP_PORT" <<<"$rules" | head -n 3 | tr '\n' ' ')"
+                    read -r _ fam tb chn <<<"$(grep '^rule ' <<<"$bad" | head -n 1)"
+                    fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
+                elif [[ $bad == *"policy "* && -z $accept4791 ]]; then
+                    read -r _ fam tb chn <<<"$(grep '^policy ' <<<"$bad" | head -n 1)"
+                    warn "nft 的 input 链 ($fam $tb $chn) 默认策略是 drop，且没有放行 UDP $ROCE_UDP_PORT 的规则"
+                    note "如果没有其他规则放行（如按网卡/连接状态），RoCE v2 报文会被丢弃"
+                    fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
+                else
+                    pass "nft 规则没有拦截 UDP $ROCE_UDP_PORT"
+                fi
+                ;;
+            iptables)
+                rules=$(iptables -S INPUT 2>/dev/null)
+                if grep -Eq -- "--dport $ROCE_UDP_PORT\b.*-j (DROP|REJECT)" <<<"$rules"; then
+                    fail "iptables INPUT 链丢弃/拒绝了 UDP $ROCE_UDP_PORT"
+                    note "证据: $(grep -E -- "--dport $ROCE_UDP_PORT\b" <<<"$rules" | head -n 1)"
+                    fix "sudo iptables -I INPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
+                elif grep -q -- '^-P INPUT DROP' <<<"$rules" && ! grep -Eq -- "--dport $ROCE_UDP_PORT\b.*-j ACCEPT" <<<"$rules"; then
+                    warn "iptables INPUT 默认策略是 DROP，且没有放行 UDP $ROCE_UDP_PORT 的规则"
+                    fix "sudo iptables -I INPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
+                else
+                    pass "iptables INPUT 链没有拦截 UDP $ROCE_UDP_PORT"
+                fi
+                ;;
+            ufw)
+                st=$(ufw status 2>/dev/null)
+                if [[ $st == *"Status: active"* ]]; then
+                    if grep -Eq "^$ROCE_UDP_PORT(/udp)?[[:space:]].*ALLOW" <<<"$st"; then
+                        pass "ufw 已启用，并放行了 UDP $ROCE_UDP_PORT"
+                    else
+                        warn "ufw 已启用，但没有放行 UDP $ROCE_UDP_PORT"
+                        fix "sudo ufw allow $ROCE_UDP_PORT/udp && sudo ufw allow $TCP_PORT/tcp"
+                    fi
+                else
+                    pass "ufw 未启用"
+                fi
+                ;;
+        esac
+    done
+fi
+
+# ---------- 总结 ----------
+echo
+echo "========== 总结 =========="
+echo "通过: $N_PASS  警告: $N_WARN  失败: $N_FAIL  跳过: $N_SKIP"
+if ((${#FIXES[@]} > 0)); then
+    echo "建议按顺序执行的修复:"
+    n=0
+    for f in "${FIXES[@]}"; do
+        n=$((n + 1))
+        echo "  $n. $f"
+    done
+fi
+if ((N_FAIL > 0)); then
+    echo "结论: 发现 $N_FAIL 个问题，请按上面的顺序修复后重新运行 ./$PROG"
+    exit 1
+fi
+if ((N_WARN > 0)); then
+    echo "结论: 没有发现阻塞性问题（有 $N_WARN 个警告）"
+else
+    echo "结论: 全部检查通过"
+fi
+exit 0
