@@ -8,14 +8,16 @@
 # 退出码: 0 没有失败项（允许有警告）; 1 发现问题; 2 用法错误
 #
 # 环境变量 RDMA_SYSFS_ROOT 可以指向伪造的 sysfs 目录（单元测试用），
-# 默认 /sys/class/infiniband。
+# 默认 /sys/class/infiniband；NET_SYSFS_ROOT 同理（默认 /sys/class/net）。
+# 不用进程替换 <(...)：实验虚拟机里没有 /dev/fd。
 #
 # 不用 set -e: 诊断脚本要在某项命令失败后继续检查其余项目，
 # 每个可能失败的命令都显式判断了返回值。
 set -uo pipefail
 
 SYSFS_ROOT=${RDMA_SYSFS_ROOT:-/sys/class/infiniband}
-NET_SYSFS=/sys/class/net
+ZERO_GID=0000:0000:0000:0000:0000:0000:0000:0000
+NET_SYSFS=${NET_SYSFS_ROOT:-/sys/class/net}
 PROG=${0##*/}
 TCP_PORT=18515
 ROCE_UDP_PORT=4791
@@ -150,9 +152,13 @@ choose_gid() {
         if [[ $i =~ ^(0|[1-9][0-9]*)$ ]]; then idx_set[i]=1; fi
     done
     for i in "${!idx_set[@]}"; do
-        read_line "$pdir/gids/$i"
-        gid=${LINE,,}
-        if [[ $gid =~ ^[0:]*$ ]]; then continue; fi
+        # 热循环: 直接 read（gids 文件总是可读），空槽位用字符串比较判断，
+        # 不调用函数、不用正则，TCG 下 1024 个槽位也很快
+        gid=""
+        read -r gid <"$pdir/gids/$i" || true
+        # 空槽位: 空字符串或全 0
+        if [[ -z $gid || $gid == "$ZERO_GID" ]]; then continue; fi
+        gid=${gid,,}
         CH_NONEMPTY=$((CH_NONEMPTY + 1))
         read_line "$pdir/gid_attrs/types/$i"
         type=$LINE
@@ -178,21 +184,22 @@ choose_gid() {
 # ---------- 网卡相关 ----------
 # 列出某网卡的 IPv4 地址（CIDR），结果在 NET_V4 数组
 netdev_ipv4() {
-    local ifname=$1 line
+    local ifname=$1 line out
     NET_V4=()
     have ip || return 0
+    out=$(ip -4 -o addr show dev "$ifname" 2>/dev/null)
     while read -r line; do
         if [[ $line =~ inet[[:space:]]+([0-9.]+/[0-9]+) ]]; then
             NET_V4+=("${BASH_REMATCH[1]}")
         fi
-    done < <(ip -4 -o addr show dev "$ifname" 2>/dev/null)
+    done <<<"$out"
     return 0
 }
 
 # 猜一个可以绑定 rxe 的网卡: 默认路由的网卡，否则第一个 UP、非 lo、有 IPv4 的网卡；
 # 已经被某个 RDMA 设备占用的网卡不选。结果在 GUESS_IF（猜不到为 "<网卡名>"）
 guess_netdev() {
-    local line cand d f
+    local line cand d f out
     local -A bound=()
     GUESS_IF=""
     for d in "$SYSFS_ROOT"/*/ports/*/gid_attrs/ndevs; do
@@ -202,11 +209,13 @@ guess_netdev() {
         done
     done
     if have rdma; then
+        out=$(rdma link show 2>/dev/null)
         while read -r line; do
             if [[ $line =~ netdev[[:space:]]+([^[:space:]]+) ]]; then bound[${BASH_REMATCH[1]}]=1; fi
-        done < <(rdma link show 2>/dev/null)
+        done <<<"$out"
     fi
     if have ip; then
+        out=$(ip -4 route show default 2>/dev/null)
         while read -r line; do
             if [[ $line =~ [[:space:]]dev[[:space:]]+([^[:space:]]+) ]]; then
                 cand=${BASH_REMATCH[1]}
@@ -215,7 +224,8 @@ guess_netdev() {
                     return 0
                 fi
             fi
-        done < <(ip -4 route show default 2>/dev/null)
+        done <<<"$out"
+        out=$(ip -4 -o addr show up 2>/dev/null)
         while read -r line; do
             # 形如 "2: veth0    inet 10.11.0.1/24 ..."
             if [[ $line =~ ^[0-9]+:[[:space:]]+([^[:space:]]+)[[:space:]]+inet[[:space:]] ]]; then
@@ -226,7 +236,7 @@ guess_netdev() {
                     return 0
                 fi
             fi
-        done < <(ip -4 -o addr show up 2>/dev/null)
+        done <<<"$out"
     fi
     GUESS_IF="<网卡名>"
     return 0
@@ -505,9 +515,10 @@ for dev in "${devs[@]}"; do
             expect=$(ib_mtu_for "$nmtu")
             active=""
             if have ibv_devinfo; then
+                out=$(ibv_devinfo -d "$dev" -i "$port" 2>/dev/null)
                 while read -r line; do
                     if [[ $line =~ ^active_mtu:[[:space:]]+([0-9]+) ]]; then active=${BASH_REMATCH[1]}; fi
-                done < <(ibv_devinfo -d "$dev" -i "$port" 2>/dev/null)
+                done <<<"$out"
             fi
             why="网卡 $ifname MTU $nmtu − $RXE_HDR_BYTES 字节头部 = $((nmtu - RXE_HDR_BYTES)) → 不超过它的最大 IB MTU 是 $expect"
             if ((expect < 1024)); then

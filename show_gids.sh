@@ -19,6 +19,7 @@
 set -euo pipefail
 
 SYSFS_ROOT=${RDMA_SYSFS_ROOT:-/sys/class/infiniband}
+ZERO_GID=0000:0000:0000:0000:0000:0000:0000:0000
 PROG=${0##*/}
 
 usage() {
@@ -206,10 +207,13 @@ for dev in "${devs[@]}"; do
         best_desc=""
         best_ver=""
         for i in "${!idx_set[@]}"; do
-            read_line "$pdir/gids/$i"
-            gid=${REPLY_LINE,,}
+            # 热循环: 直接 read（gids 文件总是可读），空槽位用字符串比较判断，
+            # 不调用函数、不用正则，TCG 下 1024 个槽位也很快
+            gid=""
+            read -r gid <"$pdir/gids/$i" || true
             # 空槽位: 空字符串或全 0
-            if [[ $gid =~ ^[0:]*$ ]]; then continue; fi
+            if [[ -z $gid || $gid == "$ZERO_GID" ]]; then continue; fi
+            gid=${gid,,}
 
             read_line "$pdir/gid_attrs/types/$i"
             type=$REPLY_LINE
