@@ -1,0 +1,44 @@
+/*
+ * hints.c - WC 错误状态 → 原因和检查项
+ */
+#include "hints.h"
+
+const char *wc_status_hint(enum ibv_wc_status status)
+{
+	switch (status) {
+	case IBV_WC_SUCCESS:
+		return "成功";
+	case IBV_WC_RETRY_EXC_ERR:
+		return "传输重试超限：对端一直没有应答。检查 GID 索引/远端GID是否对（./show_gids.sh）、两端IP能否互通、对端进程是否还在、防火墙是否挡了 UDP 4791";
+	case IBV_WC_RNR_RETRY_EXC_ERR:
+		return "RNR 重试超限：对端没有投递接收请求(Receive WR)。接收方必须先 post_receive，再通知发送方发送（见同步点）";
+	case IBV_WC_REM_ACCESS_ERR:
+		return "远端访问错误：rkey 或远端地址不对，或对端 MR/QP 没有开 IBV_ACCESS_REMOTE_WRITE/READ/ATOMIC 权限";
+	case IBV_WC_LOC_PROT_ERR:
+		return "本地保护错误：SGE 的 lkey/地址/长度不在已注册的 MR 内";
+	case IBV_WC_LOC_LEN_ERR:
+		return "本地长度错误：收到的消息比接收缓冲区大，或发送长度超过设备限制";
+	case IBV_WC_LOC_QP_OP_ERR:
+		return "本地QP操作错误：WR 与QP状态/能力不符（例如QP不在RTS，或GID/路由无法构造报文）";
+	case IBV_WC_REM_INV_REQ_ERR:
+		return "远端无效请求：对端不支持该操作（如原子操作），或消息超过对端接收缓冲区";
+	case IBV_WC_REM_OP_ERR:
+		return "远端操作错误：对端处理请求时出错（对端QP可能已进入错误状态）";
+	case IBV_WC_WR_FLUSH_ERR:
+		return "WR 被冲刷：QP 已进入错误状态，队列中剩下的请求全部以此状态返回；请看第一条非 FLUSH 的错误";
+	case IBV_WC_MW_BIND_ERR:
+		return "内存窗口绑定错误";
+	case IBV_WC_BAD_RESP_ERR:
+		return "对端应答异常：两端协议或参数不一致";
+	case IBV_WC_LOC_ACCESS_ERR:
+		return "本地访问错误：本地 MR 没有所需权限（例如 READ/原子 的结果要写入本地，需要 IBV_ACCESS_LOCAL_WRITE）";
+	case IBV_WC_REM_ABORT_ERR:
+		return "对端中止了操作";
+	case IBV_WC_FATAL_ERR:
+		return "设备致命错误：查看 dmesg";
+	case IBV_WC_RESP_TIMEOUT_ERR:
+		return "应答超时：对端没有回应";
+	default:
+		return "查看 ibv_wc_status_str 的说明、dmesg 以及对端的输出";
+	}
+}

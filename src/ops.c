@@ -1,0 +1,592 @@
+/*
+ * ops.c - 数据面
+ *
+ * 同步点（TCP 上的小消息）保证“接收方先准备好，发送方再发”：
+ *   send      : 服务端投递接收 → READY → 客户端发送 → 服务端校验并回复
+ *   write     : 客户端写 → 完成 → DONE → 服务端校验 → ACK
+ *   read      : 服务端准备数据 → READY → 客户端读并校验 → DONE
+ *   write_imm : 服务端投递接收 → READY → 客户端写(带立即数) → 服务端从完成里得知数据已到
+ *   原子操作  : 服务端初始化目标字 → (RTS同步) → 客户端逐轮原子操作 → DONE → 服务端校验终值 → ACK
+ */
+#include "ops.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "payload.h"
+#include "tcp.h"
+
+#define PREVIEW 48
+
+static int is_server(struct rdma_resources *res) { return res->opt->role == ROLE_SERVER; }
+static int tmo(struct rdma_resources *res) { return res->opt->timeout_ms; }
+
+/* 只详细打印前两轮和最后一轮，避免轮数很多时刷屏 */
+static int verbose(struct rdma_resources *res, long r)
+{
+	return r <= 2 || r == res->opt->iters;
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static uint64_t remote_slot(struct rdma_resources *res, int i)
+{
+	return res->remote.addr + (uint64_t)i * res->remote.slot;
+}
+
+/* 校验一个QP的数据；出错时打印第一个不同字节的偏移 */
+static int verify(struct rdma_resources *res, int i, long r, const uint8_t *buf,
+		  const char *who, const char *what)
+{
+	size_t len = res->opt->size;
+	long bad = payload_check(buf, len, who, (uint32_t)i, (uint32_t)r);
+	char pv[PREVIEW + 1];
+
+	if (bad >= 0) {
+		fprintf(stderr, "错误: QP[%d] 第%ld轮%s校验失败：第一个不同的字节在偏移 %ld（共 %zu 字节），实际值 0x%02x\n",
+			i, r, what, bad, len, buf[bad]);
+		fprintf(stderr, "提示: 数据被覆盖或地址/长度不对；单边操作请检查 remote_addr 与槽大小\n");
+		return -1;
+	}
+	if (verbose(res, r)) {
+		payload_preview(buf, len, pv, sizeof(pv));
+		printf("  QP[%d] 第%ld轮%s: %zu 字节校验通过 \"%s%s\"\n", i, r, what, len, pv,
+		       len > PREVIEW ? "..." : "");
+	}
+	return 0;
+}
+
+/* 等待 n 个完成并检查每个完成的 opcode */
+static int wait_wcs(struct rdma_resources *res, int n, enum ibv_wc_opcode expect)
+{
+	struct ibv_wc wcs[2 * MAX_QP];
+
+	if (poll_completions(res, n, wcs) != 0)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		if (wcs[k].opcode != expect) {
+			fprintf(stderr, "错误: QP[%llu] 的完成类型是 %d，期望 %d\n",
+				(unsigned long long)wcs[k].wr_id, wcs[k].opcode, expect);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int post_all(struct rdma_resources *res, enum ibv_wr_opcode opcode, long r,
+		    const char *who)
+{
+	for (int i = 0; i < res->num_qp; i++) {
+		struct send_req req = { .opcode = opcode, .len = (uint32_t)res->opt->size };
+
+		if (opcode == IBV_WR_RDMA_READ) {
+			req.local = area_b(res, i);
+		} else {
+			req.local = area_b(res, i);
+			payload_fill(area_b(res, i), res->opt->size, who, (uint32_t)i, (uint32_t)r);
+		}
+		req.remote_addr = remote_slot(res, i);
+		req.imm = payload_imm((uint32_t)i, (uint32_t)r);
+		if (post_send_req(res, i, &req) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int post_recv_all(struct rdma_resources *res)
+{
+	for (int i = 0; i < res->num_qp; i++)
+		if (post_receive(res, i, area_a(res, i), (uint32_t)res->slot) != 0)
+			return -1;
+	return 0;
+}
+
+/* ---------- SEND / RECV ---------- */
+
+static int send_server_round(struct rdma_resources *res, long r)
+{
+	struct ibv_wc wcs[MAX_QP];
+
+	if (post_recv_all(res) != 0 || sync_send(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0)
+		return -1;
+	if (r == 1)
+		printf("已为 %d 个QP各投递 1 个接收请求(ibv_post_recv)，并通过TCP告诉客户端“可以发了”（同步点）\n",
+		       res->num_qp);
+	if (poll_completions(res, res->num_qp, wcs) != 0)
+		return -1;
+	for (int k = 0; k < res->num_qp; k++) {
+		int i = (int)wcs[k].wr_id;
+
+		if (wcs[k].opcode != IBV_WC_RECV || wcs[k].byte_len != res->opt->size) {
+			fprintf(stderr, "错误: QP[%d] 收到 opcode=%d 长度=%u，期望 RECV %zu 字节\n",
+				i, wcs[k].opcode, wcs[k].byte_len, res->opt->size);
+			return -1;
+		}
+		if (verify(res, i, r, area_a(res, i), "client", "收到") != 0)
+			return -1;
+	}
+	if (post_all(res, IBV_WR_SEND, r, "server") != 0 ||
+	    wait_wcs(res, res->num_qp, IBV_WC_SEND) != 0)
+		return -1;
+	if (verbose(res, r))
+		printf("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n", r, res->num_qp);
+	return 0;
+}
+
+static int send_client_round(struct rdma_resources *res, long r)
+{
+	struct ibv_wc wcs[2 * MAX_QP];
+	int sends = 0, recvs = 0;
+
+	/* 先投递接收（用于服务端的回复），再等服务端的 READY，然后才发送 */
+	if (post_recv_all(res) != 0 || sync_wait(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0)
+		return -1;
+	if (r == 1)
+		printf("已先为回复投递接收请求；收到服务端的 READY（它的接收已就绪），现在发送\n");
+	if (post_all(res, IBV_WR_SEND, r, "client") != 0)
+		return -1;
+	if (poll_completions(res, 2 * res->num_qp, wcs) != 0)
+		return -1;
+	for (int k = 0; k < 2 * res->num_qp; k++) {
+		int i = (int)wcs[k].wr_id;
+
+		if (wcs[k].opcode == IBV_WC_SEND) {
+			sends++;
+		} else if (wcs[k].opcode == IBV_WC_RECV && wcs[k].byte_len == res->opt->size) {
+			recvs++;
+			if (verify(res, i, r, area_a(res, i), "server", "回复") != 0)
+				return -1;
+		} else {
+			fprintf(stderr, "错误: QP[%d] 意外的完成 opcode=%d 长度=%u\n", i, wcs[k].opcode, wcs[k].byte_len);
+			return -1;
+		}
+	}
+	if (sends != res->num_qp || recvs != res->num_qp) {
+		fprintf(stderr, "错误: 完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n", sends, recvs, res->num_qp);
+		return -1;
+	}
+	if (verbose(res, r))
+		printf("  第%ld轮: %d 个发送完成 + %d 个接收完成（共享CQ里按 wr_id 区分QP）\n", r, sends, recvs);
+	return 0;
+}
+
+/* ---------- RDMA WRITE ---------- */
+
+static int write_server_round(struct rdma_resources *res, long r)
+{
+	if (r == 1)
+		printf("服务端在这一步不调用任何 verbs：RDMA WRITE 不消耗接收请求、不产生完成事件，\n"
+		       "服务端CPU完全不参与。只能等客户端通过TCP说“写完了”，再去看自己的内存\n");
+	if (sync_wait(res->sock, SYNC_TAG(SYNC_DONE, r), tmo(res)) != 0)
+		return -1;
+	for (int i = 0; i < res->num_qp; i++)
+		if (verify(res, i, r, area_a(res, i), "client", "内存中的数据") != 0)
+			return -1;
+	return sync_send(res->sock, SYNC_TAG(SYNC_ACK, r), tmo(res));
+}
+
+static int write_client_round(struct rdma_resources *res, long r)
+{
+	if (r == 1)
+		printf("RDMA WRITE: 本地数据 → 对端地址 remote_addr（用对端的 rkey 授权），对端不需要投递接收\n");
+	if (post_all(res, IBV_WR_RDMA_WRITE, r, "client") != 0 ||
+	    wait_wcs(res, res->num_qp, IBV_WC_RDMA_WRITE) != 0)
+		return -1;
+	if (verbose(res, r))
+		printf("  第%ld轮: %d 个 RDMA WRITE 完成（RC 的完成意味着对端网卡已确认收到）\n", r, res->num_qp);
+	if (sync_send(res->sock, SYNC_TAG(SYNC_DONE, r), tmo(res)) != 0)
+		return -1;
+	return sync_wait(res->sock, SYNC_TAG(SYNC_ACK, r), tmo(res));
+}
+
+/* ---------- RDMA READ ---------- */
+
+static int read_server_round(struct rdma_resources *res, long r)
+{
+	for (int i = 0; i < res->num_qp; i++)
+		payload_fill(area_a(res, i), res->opt->size, "server", (uint32_t)i, (uint32_t)r);
+	if (r == 1)
+		printf("服务端把数据准备在自己的内存里，然后通过TCP告诉客户端“可以读了”；\n"
+		       "之后客户端的 RDMA READ 由服务端网卡直接应答，服务端CPU不参与、也没有完成事件\n");
+	if (sync_send(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0 ||
+	    sync_wait(res->sock, SYNC_TAG(SYNC_DONE, r), tmo(res)) != 0)
+		return -1;
+	if (verbose(res, r))
+		printf("  第%ld轮: 客户端报告已读完并校验 %d 个QP的数据\n", r, res->num_qp);
+	return 0;
+}
+
+static int read_client_round(struct rdma_resources *res, long r)
+{
+	if (sync_wait(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0)
+		return -1;
+	if (r == 1)
+		printf("RDMA READ: 对端地址 remote_addr → 本地缓冲区；本地 MR 需要 LOCAL_WRITE，对端 MR 需要 REMOTE_READ\n");
+	memset(area_b(res, 0), 0, res->slot * (size_t)res->num_qp);
+	if (post_all(res, IBV_WR_RDMA_READ, r, NULL) != 0 ||
+	    wait_wcs(res, res->num_qp, IBV_WC_RDMA_READ) != 0)
+		return -1;
+	for (int i = 0; i < res->num_qp; i++)
+		if (verify(res, i, r, area_b(res, i), "server", "读到") != 0)
+			return -1;
+	return sync_send(res->sock, SYNC_TAG(SYNC_DONE, r), tmo(res));
+}
+
+/* ---------- RDMA WRITE WITH IMMEDIATE ---------- */
+
+static int imm_server_round(struct rdma_resources *res, long r)
+{
+	struct ibv_wc wcs[MAX_QP];
+
+	for (int i = 0; i < res->num_qp; i++)
+		if (post_receive(res, i, area_b(res, i), (uint32_t)res->slot) != 0)
+			return -1;
+	if (sync_send(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0)
+		return -1;
+	if (r == 1)
+		printf("WRITE_WITH_IMM 的数据直接写到 remote_addr，但会消耗对端一个接收请求并产生完成：\n"
+		       "服务端因此不用TCP通知就知道“数据到了”，还能从 wc.imm_data 拿到 4 字节立即数\n");
+	if (poll_completions(res, res->num_qp, wcs) != 0)
+		return -1;
+	for (int k = 0; k < res->num_qp; k++) {
+		int i = (int)wcs[k].wr_id;
+		uint32_t imm = ntohl(wcs[k].imm_data);   /* 立即数在线上是网络字节序 */
+
+		if (wcs[k].opcode != IBV_WC_RECV_RDMA_WITH_IMM || !(wcs[k].wc_flags & IBV_WC_WITH_IMM)) {
+			fprintf(stderr, "错误: QP[%d] 完成类型 %d，期望 RECV_RDMA_WITH_IMM\n", i, wcs[k].opcode);
+			return -1;
+		}
+		if (imm != payload_imm((uint32_t)i, (uint32_t)r)) {
+			fprintf(stderr, "错误: QP[%d] 立即数 0x%08x，期望 0x%08x\n", i, imm,
+				payload_imm((uint32_t)i, (uint32_t)r));
+			return -1;
+		}
+		if (verbose(res, r))
+			printf("  QP[%d] 完成: RECV_RDMA_WITH_IMM imm_data=0x%08x（第%ld轮, QP%d）byte_len=%u\n",
+			       i, imm, r, i, wcs[k].byte_len);
+		if (verify(res, i, r, area_a(res, i), "client", "内存中的数据") != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int imm_client_round(struct rdma_resources *res, long r)
+{
+	if (sync_wait(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0)
+		return -1;
+	if (post_all(res, IBV_WR_RDMA_WRITE_WITH_IMM, r, "client") != 0 ||
+	    wait_wcs(res, res->num_qp, IBV_WC_RDMA_WRITE) != 0)
+		return -1;
+	if (verbose(res, r))
+		printf("  第%ld轮: %d 个 RDMA WRITE WITH IMM 完成，立即数 = (轮次<<16)|QP序号\n", r, res->num_qp);
+	return 0;
+}
+
+/* ---------- 原子操作 ---------- */
+
+static uint64_t *atomic_word(struct rdma_resources *res, int i)
+{
+	return (uint64_t *)(void *)(area_a(res, i) + res->opt->offset);
+}
+
+static void atomic_server_prepare(struct rdma_resources *res)
+{
+	for (int i = 0; i < res->num_qp; i++)
+		*atomic_word(res, i) = atomic_initial((uint32_t)i);
+	printf("服务端把每个QP的 8 字节目标字（槽内偏移 %u）初始化为 1000000×(QP序号+1)\n", res->opt->offset);
+}
+
+static int atomic_server_finish(struct rdma_resources *res)
+{
+	long n = res->opt->iters;
+
+	printf("原子操作由服务端网卡执行（读-改-写一次完成），服务端CPU不参与、没有完成事件；等客户端做完 %ld 轮\n", n);
+	if (sync_wait(res->sock, SYNC_TAG(SYNC_DONE, n), tmo(res)) != 0)
+		return -1;
+	for (int i = 0; i < res->num_qp; i++) {
+		uint64_t init = atomic_initial((uint32_t)i);
+		uint64_t expect = res->opt->op == OP_FETCH_ADD ?
+			init + (uint64_t)n * atomic_addend((uint32_t)i) : init + (uint64_t)n;
+		uint64_t got = *(volatile uint64_t *)atomic_word(res, i);
+
+		if (got != expect) {
+			fprintf(stderr, "错误: QP[%d] 目标字终值 %llu，期望 %llu\n", i,
+				(unsigned long long)got, (unsigned long long)expect);
+			return -1;
+		}
+		printf("  QP[%d] 目标字: 初值 %llu → 终值 %llu（%s，校验通过）\n", i,
+		       (unsigned long long)init, (unsigned long long)got,
+		       res->opt->op == OP_FETCH_ADD ? "每轮加 QP序号+1" : "每轮一次成功的CAS加1");
+	}
+	return sync_send(res->sock, SYNC_TAG(SYNC_ACK, n), tmo(res));
+}
+
+static int atomic_post_wait(struct rdma_resources *res, int i, struct send_req *req)
+{
+	enum ibv_wc_opcode expect = req->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ?
+		IBV_WC_FETCH_ADD : IBV_WC_COMP_SWAP;
+	struct ibv_wc wc;
+
+	req->len = 8;
+	req->remote_addr = remote_slot(res, i) + res->remote.offset;
+	if (post_send_req(res, i, req) != 0 || poll_completions(res, 1, &wc) != 0)
+		return -1;
+	if (wc.opcode != expect) {
+		fprintf(stderr, "错误: QP[%d] 完成类型 %d，期望原子操作\n", i, wc.opcode);
+		return -1;
+	}
+	return 0;
+}
+
+static int fetch_add_round(struct rdma_resources *res, long r)
+{
+	for (int i = 0; i < res->num_qp; i++) {
+		uint64_t add = atomic_addend((uint32_t)i);
+		uint64_t expect = atomic_initial((uint32_t)i) + (uint64_t)(r - 1) * add;
+		uint64_t *orig = (uint64_t *)(void *)area_b(res, i);
+		struct send_req req = { .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD, .local = orig,
+					.compare_add = add };
+
+		if (atomic_post_wait(res, i, &req) != 0)
+			return -1;
+		if (*orig != expect) {
+			fprintf(stderr, "错误: QP[%d] 第%ld轮 FETCH_ADD 返回原值 %llu，期望 %llu\n", i, r,
+				(unsigned long long)*orig, (unsigned long long)expect);
+			return -1;
+		}
+		if (verbose(res, r))
+			printf("  QP[%d] 第%ld轮 FETCH_ADD +%llu: 返回原值 %llu（正确），远端现在是 %llu\n", i, r,
+			       (unsigned long long)add, (unsigned long long)*orig,
+			       (unsigned long long)(*orig + add));
+	}
+	return 0;
+}
+
+static int cmp_swap_round(struct rdma_resources *res, long r)
+{
+	for (int i = 0; i < res->num_qp; i++) {
+		uint64_t cur = atomic_initial((uint32_t)i) + (uint64_t)(r - 1);
+		uint64_t *orig = (uint64_t *)(void *)area_b(res, i);
+		struct send_req ok = { .opcode = IBV_WR_ATOMIC_CMP_AND_SWP, .local = orig,
+				       .compare_add = cur, .swap = cur + 1 };
+		struct send_req miss = { .opcode = IBV_WR_ATOMIC_CMP_AND_SWP, .local = orig + 1,
+					 .compare_add = cur + 1000, .swap = 0 };
+
+		if (atomic_post_wait(res, i, &ok) != 0)
+			return -1;
+		if (orig[0] != cur) {
+			fprintf(stderr, "错误: QP[%d] 第%ld轮 CAS(期望 %llu) 应成功，但原值是 %llu\n", i, r,
+				(unsigned long long)cur, (unsigned long long)orig[0]);
+			return -1;
+		}
+		if (atomic_post_wait(res, i, &miss) != 0)
+			return -1;
+		if (orig[1] != cur + 1) {
+			fprintf(stderr, "错误: QP[%d] 第%ld轮 CAS(期望 %llu) 应失败并返回 %llu，实际返回 %llu\n", i, r,
+				(unsigned long long)(cur + 1000), (unsigned long long)(cur + 1),
+				(unsigned long long)orig[1]);
+			return -1;
+		}
+		if (verbose(res, r))
+			printf("  QP[%d] 第%ld轮 CAS(比较 %llu, 交换 %llu): 原值 %llu → 成功；"
+			       "CAS(比较 %llu, 交换 0): 原值 %llu ≠ 比较值 → 失败，远端不变\n", i, r,
+			       (unsigned long long)cur, (unsigned long long)(cur + 1),
+			       (unsigned long long)orig[0], (unsigned long long)(cur + 1000),
+			       (unsigned long long)orig[1]);
+	}
+	return 0;
+}
+
+/* ---------- 交互模式：客户端 WRITE 一行到服务端内存，再 READ 回来 ---------- */
+
+/*
+ * 服务端区域布局（QP0 的槽）：[0..7] 序号（最后写），[8..] 以 NUL 结尾的文本。
+ * 客户端先写文本、再在同一个QP上写序号：RC 在同一QP上按顺序执行写操作，
+ * 所以服务端看到新序号时，文本一定已经到了。
+ * 博客里“不加 sleep(1) 就看不到新数据”的真正原因：循环里的普通读可能被编译器
+ * 优化成只读一次（值留在寄存器里）。这里用 __atomic_load_n(…, ACQUIRE) 每次都真正读内存。
+ */
+static int interactive_server(struct rdma_resources *res)
+{
+	uint8_t *area = area_a(res, 0);
+	uint64_t seen = 0;
+	char *text = (char *)area + 8;
+	size_t cap = res->slot - 8;
+
+	printf("服务端只盯着自己的内存（地址 %p）：客户端 RDMA WRITE 进来的每条消息都会显示在这里；\n"
+	       "服务端不调用任何 verbs，也没有完成事件。客户端输入 q 时双方退出\n", (void *)area);
+	for (;;) {
+		uint64_t seq = __atomic_load_n((uint64_t *)(void *)area, __ATOMIC_ACQUIRE);
+		int r;
+
+		if (seq != seen) {
+			text[cap - 1] = '\0';
+			seen = seq;
+			printf("[服务端内存] 消息#%llu: %s\n", (unsigned long long)seq, text);
+			if (sync_send(res->sock, SYNC_TAG(SYNC_ACK, seq), tmo(res)) != 0)
+				return -1;
+			if (strcmp(text, "q") == 0) {
+				printf("收到 q，服务端结束\n");
+				return 0;
+			}
+			continue;
+		}
+		/* 顺便看看TCP连接：客户端异常退出时这里会读到 EOF */
+		r = tcp_wait_readable(res->sock, 20);
+		if (r != 0 && __atomic_load_n((uint64_t *)(void *)area, __ATOMIC_ACQUIRE) == seen) {
+			fprintf(stderr, "错误: 客户端断开了连接（没有发送 q）\n提示: 客户端异常退出？看看客户端的输出\n");
+			return -1;
+		}
+	}
+}
+
+static int interactive_send_line(struct rdma_resources *res, const char *line, uint64_t seq)
+{
+	int i = (int)((seq - 1) % (uint64_t)res->num_qp);
+	uint8_t *stage = area_b(res, 0);
+	size_t len = strlen(line) + 1;
+	struct send_req wr_text = { .opcode = IBV_WR_RDMA_WRITE, .local = stage + 8,
+				    .len = (uint32_t)len, .remote_addr = res->remote.addr + 8 };
+	struct send_req wr_seq = { .opcode = IBV_WR_RDMA_WRITE, .local = stage, .len = 8,
+				   .remote_addr = res->remote.addr };
+	struct send_req rd = { .opcode = IBV_WR_RDMA_READ, .local = area_a(res, 0),
+			       .len = (uint32_t)len, .remote_addr = res->remote.addr + 8 };
+
+	memcpy(stage + 8, line, len);
+	memcpy(stage, &seq, 8);
+	if (post_send_req(res, i, &wr_text) != 0 || post_send_req(res, i, &wr_seq) != 0 ||
+	    wait_wcs(res, 2, IBV_WC_RDMA_WRITE) != 0)
+		return -1;
+	printf("  已通过 QP[%d] RDMA WRITE %zu 字节到服务端 0x%llx（先文本、后序号）\n", i, len,
+	       (unsigned long long)(res->remote.addr + 8));
+	memset(area_a(res, 0), 0, len);
+	if (post_send_req(res, i, &rd) != 0 || wait_wcs(res, 1, IBV_WC_RDMA_READ) != 0)
+		return -1;
+	if (memcmp(area_a(res, 0), line, len) != 0) {
+		fprintf(stderr, "错误: 读回的内容与写入的不同\n");
+		return -1;
+	}
+	printf("  RDMA READ 读回: %s\n", (char *)area_a(res, 0));
+	/* 等服务端确认看到了这条消息，保证它不会错过任何一条 */
+	return sync_wait(res->sock, SYNC_TAG(SYNC_ACK, seq), tmo(res));
+}
+
+static int interactive_client(struct rdma_resources *res)
+{
+	char *line = NULL;
+	size_t cap = 0, max = res->slot - 9;
+	uint64_t seq = 0;
+	int rc = 0;
+
+	printf("输入一行文字回车发送，输入 q 退出（标准输入可以是管道）\n");
+	for (;;) {
+		ssize_t n;
+
+		printf("发送> ");
+		fflush(stdout);
+		n = getline(&line, &cap, stdin);
+		if (n < 0) {
+			printf("\n标准输入已结束(EOF)，按 q 处理，通知服务端退出\n");
+			rc = interactive_send_line(res, "q", ++seq);
+			break;
+		}
+		if (n > 0 && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if ((size_t)n > max) {
+			printf("  （消息太长，截断到 %zu 字节；可用 --size 调大）\n", max);
+			line[max] = '\0';
+		}
+		printf("%s\n", line);
+		rc = interactive_send_line(res, line, ++seq);
+		if (rc != 0 || strcmp(line, "q") == 0)
+			break;
+	}
+	free(line);
+	return rc;
+}
+
+/* ---------- 调度 ---------- */
+
+typedef int (*round_fn)(struct rdma_resources *res, long r);
+
+static round_fn pick_round(struct rdma_resources *res)
+{
+	int s = is_server(res);
+
+	switch (res->opt->op) {
+	case OP_SEND: return s ? send_server_round : send_client_round;
+	case OP_WRITE: return s ? write_server_round : write_client_round;
+	case OP_READ: return s ? read_server_round : read_client_round;
+	case OP_WRITE_IMM: return s ? imm_server_round : imm_client_round;
+	case OP_FETCH_ADD: return s ? NULL : fetch_add_round;
+	case OP_CMP_SWAP: return s ? NULL : cmp_swap_round;
+	default: return NULL;
+	}
+}
+
+static int rts_sync(struct rdma_resources *res)
+{
+	step_title(res, "同步点: 双方QP都已进入RTS（TCP）");
+	if (sync_send(res->sock, SYNC_TAG(SYNC_RTS, 0), tmo(res)) != 0 ||
+	    sync_wait(res->sock, SYNC_TAG(SYNC_RTS, 0), tmo(res)) != 0)
+		return -1;
+	printf("对端也已到 RTS。此后数据走 RDMA（数据平面），TCP 只用来传小小的同步消息\n");
+	return 0;
+}
+
+static void print_summary(struct rdma_resources *res, double secs)
+{
+	const struct options *o = res->opt;
+	double bytes = (double)o->size * (double)o->num_qp * (double)o->iters;
+
+	printf("全部 %ld 轮 × %d 个QP 完成并校验通过，用时 %.3f 秒", o->iters, o->num_qp, secs);
+	if (!op_is_atomic(o->op) && secs > 0)
+		printf("，共 %.0f 字节（%.2f MB/s）", bytes, bytes / secs / 1e6);
+	printf("\n  注意: 这个时间包含每轮的TCP同步和校验，不是纯RDMA带宽/延迟；要测性能请用 perftest（ib_send_bw 等）\n");
+}
+
+int run_data_plane(struct rdma_resources *res)
+{
+	const struct options *o = res->opt;
+	round_fn round = pick_round(res);
+	double t0;
+
+	if (is_server(res) && op_is_atomic(o->op))
+		atomic_server_prepare(res);
+	if (rts_sync(res) != 0)
+		return -1;
+	if (o->interactive) {
+		step_title(res, "交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回");
+		return is_server(res) ? interactive_server(res) : interactive_client(res);
+	}
+	step_title(res, "数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节", op_name(o->op),
+		   o->num_qp, o->iters, o->size);
+	if (o->size > 128u << (res->path_mtu - 1) && !op_is_atomic(o->op))
+		printf("消息 %zu 字节 > 路径MTU %s：网卡会自动把它切成多个包，接收端重组\n",
+		       o->size, mtu_str(res->path_mtu));
+	t0 = now_sec();
+	for (long r = 1; round != NULL && r <= o->iters; r++)
+		if (round(res, r) != 0)
+			return -1;
+	if (is_server(res) && op_is_atomic(o->op)) {
+		if (atomic_server_finish(res) != 0)
+			return -1;
+	} else if (op_is_atomic(o->op)) {
+		if (sync_send(res->sock, SYNC_TAG(SYNC_DONE, o->iters), tmo(res)) != 0 ||
+		    sync_wait(res->sock, SYNC_TAG(SYNC_ACK, o->iters), tmo(res)) != 0)
+			return -1;
+		printf("服务端确认：目标字的终值正确\n");
+	}
+	print_summary(res, now_sec() - t0);
+	return 0;
+}

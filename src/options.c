@@ -1,0 +1,435 @@
+/*
+ * options.c - 命令行解析：纯逻辑，不碰 verbs，可单元测试
+ */
+#include "options.h"
+
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const op_names[OP_COUNT] = {
+	[OP_SEND] = "send",
+	[OP_WRITE] = "write",
+	[OP_READ] = "read",
+	[OP_WRITE_IMM] = "write_imm",
+	[OP_FETCH_ADD] = "fetch_add",
+	[OP_CMP_SWAP] = "cmp_swap",
+};
+
+const char *op_name(enum rdma_op op)
+{
+	return (op >= 0 && op < OP_COUNT) ? op_names[op] : "unknown";
+}
+
+int op_from_name(const char *name, enum rdma_op *op)
+{
+	for (int i = 0; i < OP_COUNT; i++) {
+		if (strcmp(name, op_names[i]) == 0) {
+			*op = (enum rdma_op)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int op_is_atomic(enum rdma_op op)
+{
+	return op == OP_FETCH_ADD || op == OP_CMP_SWAP;
+}
+
+int op_is_one_sided(enum rdma_op op)
+{
+	return op != OP_SEND;
+}
+
+size_t slot_size(const struct options *o)
+{
+	if (op_is_atomic(o->op))
+		return ATOMIC_SLOT;
+	return o->size;
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* 整数：整个字符串必须是十进制数字且在 [lo, hi] 内 */
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* 大小：数字后可跟 K/M/G（按 1024 进位） */
+static int parse_size(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned long long mul = 1;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0)
+		return -1;
+	switch (*end) {
+	case '\0': break;
+	case 'k': case 'K': mul = 1ull << 10; end++; break;
+	case 'm': case 'M': mul = 1ull << 20; end++; break;
+	case 'g': case 'G': mul = 1ull << 30; end++; break;
+	default: return -1;
+	}
+	if (*end != '\0' || v > (ULLONG_MAX >> 30))
+		return -1;
+	*out = (size_t)(v * mul);
+	return 0;
+}
+
+static void set_defaults(struct options *o, enum role role)
+{
+	memset(o, 0, sizeof(*o));
+	o->role = role;
+	o->tcp_port = DEFAULT_TCP_PORT;
+	o->ib_port = DEFAULT_IB_PORT;
+	o->gid_idx = GID_AUTO;
+	o->num_qp = DEFAULT_NUM_QP;
+	o->op = OP_SEND;
+	o->size = DEFAULT_SIZE;
+	o->iters = 1;
+	o->timeout_ms = DEFAULT_TIMEOUT_MS;
+	o->accept_timeout_ms = DEFAULT_ACCEPT_MS;
+	o->qp_state_detail = 1;
+}
+
+enum {
+	OPT_OP = 1000, OPT_SIZE, OPT_ITERS, OPT_OFFSET, OPT_INTERACTIVE,
+	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE
+};
+
+static const struct option long_opts[] = {
+	{ "dev", required_argument, NULL, 'd' },
+	{ "port", required_argument, NULL, 'p' },
+	{ "gid-idx", required_argument, NULL, 'g' },
+	{ "num-qp", required_argument, NULL, 'q' },
+	{ "ib-port", required_argument, NULL, 'i' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "op", required_argument, NULL, OPT_OP },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "iters", required_argument, NULL, OPT_ITERS },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "interactive", no_argument, NULL, OPT_INTERACTIVE },
+	{ "accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT },
+	{ "qp-state", required_argument, NULL, OPT_QP_STATE },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* 位置参数与选项共用的几个字段：同一值被给两次且不同则报错 */
+struct dual {
+	const char *dev;
+	const char *port;
+	const char *gid;
+	const char *nqp;
+};
+
+static int merge(const char **slot, const char *val, const char *what,
+		 char *err, size_t errlen)
+{
+	if (*slot != NULL && strcmp(*slot, val) != 0) {
+		set_err(err, errlen, "%s 被指定了两次且不一致（'%s' 与 '%s'）",
+			what, *slot, val);
+		return -1;
+	}
+	*slot = val;
+	return 0;
+}
+
+static int apply_dual(struct options *o, const struct dual *d,
+		      char *err, size_t errlen)
+{
+	long v;
+
+	if (d->dev != NULL) {
+		if (d->dev[0] == '\0' || strlen(d->dev) >= 64) {
+			set_err(err, errlen, "设备名无效: '%s'", d->dev);
+			return -1;
+		}
+		o->dev_name = d->dev;
+	}
+	if (d->port != NULL) {
+		if (parse_long(d->port, 1, 65535, &v) != 0) {
+			set_err(err, errlen, "TCP端口无效: '%s'（应为 1..65535）", d->port);
+			return -1;
+		}
+		o->tcp_port = (int)v;
+	}
+	if (d->gid != NULL) {
+		if (strcmp(d->gid, "auto") == 0) {
+			o->gid_idx = GID_AUTO;
+		} else if (parse_long(d->gid, 0, 65535, &v) != 0) {
+			set_err(err, errlen, "GID索引无效: '%s'（应为 0..65535 或 auto）", d->gid);
+			return -1;
+		} else {
+			o->gid_idx = (int)v;
+		}
+	}
+	if (d->nqp != NULL) {
+		if (parse_long(d->nqp, 1, MAX_QP, &v) != 0) {
+			set_err(err, errlen, "QP数量无效: '%s'（应为 1..%d）", d->nqp, MAX_QP);
+			return -1;
+		}
+		o->num_qp = (int)v;
+	}
+	return 0;
+}
+
+static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
+		     char *err, size_t errlen)
+{
+	long v;
+
+	switch (c) {
+	case 'd': return merge(&d->dev, arg, "设备名", err, errlen);
+	case 'p': return merge(&d->port, arg, "TCP端口", err, errlen);
+	case 'g': return merge(&d->gid, arg, "GID索引", err, errlen);
+	case 'q': return merge(&d->nqp, arg, "QP数量", err, errlen);
+	case 'i':
+		if (parse_long(arg, 1, 255, &v) != 0) {
+			set_err(err, errlen, "IB端口号无效: '%s'（应为 1..255，通常是 1）", arg);
+			return -1;
+		}
+		o->ib_port = (int)v;
+		return 0;
+	case 't':
+		if (parse_long(arg, 1, 3600, &v) != 0) {
+			set_err(err, errlen, "超时无效: '%s'（秒，1..3600）", arg);
+			return -1;
+		}
+		o->timeout_ms = (int)v * 1000;
+		return 0;
+	case OPT_ACCEPT_TIMEOUT:
+		if (parse_long(arg, 1, 86400, &v) != 0) {
+			set_err(err, errlen, "等待连接超时无效: '%s'（秒，1..86400）", arg);
+			return -1;
+		}
+		o->accept_timeout_ms = (int)v * 1000;
+		return 0;
+	case OPT_OP:
+		if (op_from_name(arg, &o->op) != 0) {
+			set_err(err, errlen, "未知操作: '%s'（可选: send write read write_imm fetch_add cmp_swap）", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_SIZE:
+		if (parse_size(arg, &o->size) != 0 || o->size == 0) {
+			set_err(err, errlen, "消息大小无效: '%s'（字节数 ≥1，可带 K/M 后缀）", arg);
+			return -1;
+		}
+		if (o->size > MAX_SIZE) {
+			set_err(err, errlen, "消息大小 %s 太大：每个QP最多 %u MiB", arg, MAX_SIZE >> 20);
+			return -1;
+		}
+		o->size_given = 1;
+		return 0;
+	case OPT_ITERS:
+		if (parse_long(arg, 1, MAX_ITERS, &v) != 0) {
+			set_err(err, errlen, "轮数无效: '%s'（应为 1..%d）", arg, MAX_ITERS);
+			return -1;
+		}
+		o->iters = v;
+		return 0;
+	case OPT_OFFSET:
+		if (parse_long(arg, 0, ATOMIC_SLOT - 1, &v) != 0) {
+			set_err(err, errlen, "偏移无效: '%s'（应为 0..%d）", arg, ATOMIC_SLOT - 8);
+			return -1;
+		}
+		o->offset = (uint32_t)v;
+		return 0;
+	case OPT_INTERACTIVE:
+		o->interactive = 1;
+		return 0;
+	case OPT_QP_STATE:
+		if (strcmp(arg, "all") == 0) {
+			o->qp_state_detail = -1;
+		} else if (parse_long(arg, 0, MAX_QP, &v) != 0) {
+			set_err(err, errlen, "--qp-state 无效: '%s'（0..%d 或 all）", arg, MAX_QP);
+			return -1;
+		} else {
+			o->qp_state_detail = (int)v;
+		}
+		return 0;
+	default:
+		set_err(err, errlen, "未知选项（用 -h 查看用法）");
+		return -1;
+	}
+}
+
+static int parse_positionals(int n, char **pos, struct options *o,
+			     struct dual *d, char *err, size_t errlen)
+{
+	const char *const names[] = { "设备名", "TCP端口", "GID索引", "QP数量" };
+	const char **slots[] = { &d->dev, &d->port, &d->gid, &d->nqp };
+	int first = 0;
+
+	if (o->role == ROLE_CLIENT) {
+		if (n < 1) {
+			set_err(err, errlen, "缺少服务端IP地址（用法: rdma_client <server_ip> [dev] [port] [gid_idx] [num_qp]）");
+			return -1;
+		}
+		o->server_ip = pos[0];
+		first = 1;
+	}
+	if (n - first > 4) {
+		set_err(err, errlen, "位置参数太多: '%s'", pos[first + 4]);
+		return -1;
+	}
+	for (int i = first; i < n; i++) {
+		if (merge(slots[i - first], pos[i], names[i - first], err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* 组合检查：只有所有参数都读完后才能判断 */
+static int check_combination(struct options *o, char *err, size_t errlen)
+{
+	if (o->interactive) {
+		if (o->op != OP_SEND && o->op != OP_WRITE && o->op != OP_READ) {
+			set_err(err, errlen, "--interactive 使用 RDMA WRITE + READ，不能与 --op %s 同用", op_name(o->op));
+			return -1;
+		}
+		o->op = OP_WRITE;
+		if (!o->size_given)
+			o->size = INTERACTIVE_SIZE;
+		if (o->size < 16) {
+			set_err(err, errlen, "--interactive 需要 --size ≥ 16");
+			return -1;
+		}
+	}
+	if (op_is_atomic(o->op)) {
+		if (o->size_given && o->size != 8) {
+			set_err(err, errlen, "原子操作固定作用于 8 字节，不能指定 --size %zu", o->size);
+			return -1;
+		}
+		if (o->offset % 8 != 0 || o->offset + 8 > ATOMIC_SLOT) {
+			set_err(err, errlen, "原子操作目标未按 8 字节对齐: --offset %u（应为 0,8,...,%d）",
+				o->offset, ATOMIC_SLOT - 8);
+			return -1;
+		}
+		o->size = 8;
+	} else if (o->offset != 0) {
+		set_err(err, errlen, "--offset 只用于原子操作（fetch_add / cmp_swap）");
+		return -1;
+	}
+	return 0;
+}
+
+enum parse_result parse_options(int argc, char **argv, enum role role,
+				struct options *o, char *err, size_t errlen)
+{
+	struct dual d = { NULL, NULL, NULL, NULL };
+	int c;
+
+	set_defaults(o, role);
+	err[0] = '\0';
+	optind = 0;     /* GNU getopt：0 表示重新初始化（便于单元测试多次调用） */
+	opterr = 0;     /* 错误信息由我们自己用中文给出 */
+	while ((c = getopt_long(argc, argv, ":d:p:g:q:i:t:h", long_opts, NULL)) != -1) {
+		if (c == 'h')
+			return PARSE_HELP;
+		if (c == '?') {
+			set_err(err, errlen, "未知选项: '%s'（用 -h 查看用法）", argv[optind - 1]);
+			return PARSE_ERROR;
+		}
+		if (c == ':') {
+			set_err(err, errlen, "选项 '%s' 缺少参数值", argv[optind - 1]);
+			return PARSE_ERROR;
+		}
+		if (parse_one(c, optarg, o, &d, err, errlen) != 0)
+			return PARSE_ERROR;
+	}
+	if (parse_positionals(argc - optind, argv + optind, o, &d, err, errlen) != 0)
+		return PARSE_ERROR;
+	if (apply_dual(o, &d, err, errlen) != 0)
+		return PARSE_ERROR;
+	if (check_combination(o, err, errlen) != 0)
+		return PARSE_ERROR;
+	return PARSE_OK;
+}
+
+void print_usage(const char *prog, enum role role)
+{
+	if (role == ROLE_SERVER)
+		printf("用法: %s [dev] [port] [gid_idx] [num_qp] [选项]\n", prog);
+	else
+		printf("用法: %s <server_ip> [dev] [port] [gid_idx] [num_qp] [选项]\n", prog);
+	printf("\n位置参数与下列选项等价（两种写法可以混用，但不能给出矛盾的值）：\n"
+	       "  -d, --dev NAME        RDMA设备名（如 rxe0, mlx5_0）；默认自动选择有ACTIVE端口和RoCE v2 IPv4 GID的设备\n"
+	       "  -p, --port N          TCP控制平面端口（默认 %d）\n"
+	       "  -g, --gid-idx N|auto  GID索引；默认 auto：自动选 RoCE v2 + IPv4 的条目\n"
+	       "  -q, --num-qp N        QP数量 1..%d（默认 %d）；两端必须一致\n"
+	       "\n其它选项：\n"
+	       "  -i, --ib-port N       RDMA设备的端口号（默认 %d）\n"
+	       "      --op OP           send（默认）| write | read | write_imm | fetch_add | cmp_swap；两端必须一致\n"
+	       "      --size BYTES      每个QP每轮的消息大小（默认 %d，可带 K/M 后缀，最大 %u MiB；原子操作固定 8）\n"
+	       "      --iters N         轮数（默认 1）\n"
+	       "      --offset BYTES    原子操作目标字在对端区域内的偏移（0..%d，必须是 8 的倍数）\n"
+	       "      --interactive     交互模式：客户端逐行读标准输入，RDMA WRITE 到服务端内存再 READ 回来；输入 q 结束\n"
+	       "  -t, --timeout SEC     连接/握手/同步/轮询CQ的超时（默认 %d 秒）\n"
+	       "      --accept-timeout SEC  服务端等待客户端连接的超时（默认 %d 秒）\n"
+	       "      --qp-state N|all  每次状态转换后打印完整 ibv_query_qp 结果的QP个数（默认 1，0 = 只打印状态摘要）\n"
+	       "  -h, --help            显示本帮助\n",
+	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
+	       DEFAULT_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,
+	       DEFAULT_TIMEOUT_MS / 1000, DEFAULT_ACCEPT_MS / 1000);
+	if (role == ROLE_SERVER)
+		printf("\n示例:\n  %s\n  %s rxe0 18515 1 4\n  %s -d rxe0 --op write --size 1M --iters 10\n",
+		       prog, prog, prog);
+	else
+		printf("\n示例:\n  %s 10.11.0.1 -d rxe1\n  %s 10.11.0.1 rxe1 18515 1 4\n  %s 10.11.0.1 -d rxe1 --op write --size 1M --iters 10\n",
+		       prog, prog, prog);
+}
+
+int mr_access_flags(const struct options *o)
+{
+	int server = (o->role == ROLE_SERVER);
+
+	if (o->interactive)
+		return server ? (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ)
+			      : IBV_ACCESS_LOCAL_WRITE;
+	switch (o->op) {
+	case OP_SEND:
+		return IBV_ACCESS_LOCAL_WRITE;
+	case OP_WRITE:
+		return server ? (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE) : 0;
+	case OP_READ:
+		return server ? IBV_ACCESS_REMOTE_READ : IBV_ACCESS_LOCAL_WRITE;
+	case OP_WRITE_IMM:
+		return server ? (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE) : 0;
+	case OP_FETCH_ADD:
+	case OP_CMP_SWAP:
+		return server ? (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC) : IBV_ACCESS_LOCAL_WRITE;
+	default:
+		return IBV_ACCESS_LOCAL_WRITE;
+	}
+}

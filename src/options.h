@@ -1,0 +1,84 @@
+/*
+ * options.h - 命令行参数（服务端与客户端共用）
+ *
+ * 两种写法都支持：
+ *   位置参数（与最初版本兼容）：
+ *     rdma_server [dev] [port] [gid_idx] [num_qp]
+ *     rdma_client <server_ip> [dev] [port] [gid_idx] [num_qp]
+ *   选项：-d/--dev -p/--port -g/--gid-idx -q/--num-qp -i/--ib-port
+ *         --op --size --iters --offset --interactive -t/--timeout
+ *         --accept-timeout --qp-state -h/--help
+ */
+#ifndef ROCE_OPTIONS_H
+#define ROCE_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DEFAULT_TCP_PORT      18515
+#define DEFAULT_NUM_QP        4
+#define MAX_QP                16
+#define DEFAULT_IB_PORT       1
+#define GID_AUTO              (-1)
+#define DEFAULT_SIZE          64          /* 默认消息大小（字节） */
+#define INTERACTIVE_SIZE      4096        /* 交互模式缓冲区大小 */
+#define MAX_SIZE              (256u << 20) /* 单个QP消息上限 256 MiB */
+#define ATOMIC_SLOT           64          /* 原子操作每个QP的区域大小 */
+#define MAX_ITERS             1000000
+#define DEFAULT_TIMEOUT_MS    5000
+#define DEFAULT_ACCEPT_MS     120000
+
+/* 数据面操作类型：决定 MR 权限、握手内容和数据面流程 */
+enum rdma_op {
+	OP_SEND = 0,
+	OP_WRITE,
+	OP_READ,
+	OP_WRITE_IMM,
+	OP_FETCH_ADD,
+	OP_CMP_SWAP,
+	OP_COUNT
+};
+
+enum role { ROLE_SERVER = 0, ROLE_CLIENT = 1 };
+
+struct options {
+	enum role role;
+	const char *server_ip;   /* 仅客户端 */
+	const char *dev_name;    /* NULL = 自动选择 */
+	int tcp_port;
+	int ib_port;
+	int gid_idx;             /* GID_AUTO = 自动选择 */
+	int num_qp;
+	enum rdma_op op;
+	size_t size;             /* 每个QP的消息大小 */
+	int size_given;
+	long iters;
+	uint32_t offset;         /* 原子操作目标字在对端区域内的偏移 */
+	int interactive;
+	int timeout_ms;          /* 连接、握手、同步、轮询CQ的超时 */
+	int accept_timeout_ms;   /* 服务端等待客户端连接的超时 */
+	int qp_state_detail;     /* 打印完整状态的QP个数，-1 = 全部 */
+};
+
+enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_ERROR = 2 };
+
+const char *op_name(enum rdma_op op);
+int op_from_name(const char *name, enum rdma_op *op);
+int op_is_atomic(enum rdma_op op);
+int op_is_one_sided(enum rdma_op op);
+
+/* 解析参数；出错时把中文说明写入 err（调用者打印）。不打印、不退出。 */
+enum parse_result parse_options(int argc, char **argv, enum role role,
+				struct options *o, char *err, size_t errlen);
+void print_usage(const char *prog, enum role role);
+
+/* 每个QP占用的缓冲区槽大小（字节） */
+size_t slot_size(const struct options *o);
+
+#endif
+
+/*
+ * 本端 MR 需要的访问权限：只开本操作、本角色真正需要的那几位。
+ * 被动方（服务端）开放 REMOTE_*；主动方只需要 LOCAL_WRITE（接收/READ结果/原子原值要写进本地内存）。
+ */
+int mr_access_flags(const struct options *o);

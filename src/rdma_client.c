@@ -1,0 +1,61 @@
+/*
+ * rdma_client.c - RDMA 客户端（主动方）
+ *
+ * 流程（与输出中的步骤编号一一对应）：
+ *   1-9   准备本地资源：设备、端口、GID、PD、MR、CQ、QP，并把QP转到 INIT
+ *   10    TCP 连接服务端（控制平面）
+ *   11    交换连接信息：QPN、PSN、LID、GID、MTU、地址与 rkey
+ *   12-13 QP 转到 RTR、RTS
+ *   14-   数据平面：按 --op 发起操作并校验结果
+ *   最后  逆序清理（无论成功失败都会执行）
+ */
+#include <stdio.h>
+
+#include "ops.h"
+#include "rdma_common.h"
+#include "tcp.h"
+
+static int setup_local(struct rdma_resources *res, int access)
+{
+	if (get_device_list(res) != 0 || open_device(res) != 0 || query_port(res) != 0 ||
+	    choose_gid(res) != 0 || alloc_pd(res) != 0 || register_mr(res, access) != 0 ||
+	    create_cq(res) != 0 || create_qps(res) != 0 || modify_qps_to_init(res, access) != 0)
+		return -1;
+	return 0;
+}
+
+static int connect_server(struct rdma_resources *res)
+{
+	step_title(res, "建立TCP连接（控制平面）connect");
+	res->sock = tcp_connect(res->opt->server_ip, res->opt->tcp_port, res->opt->timeout_ms);
+	if (res->sock < 0)
+		return -1;
+	printf("已连接服务端 %s:%d\n", res->opt->server_ip, res->opt->tcp_port);
+	printf("  说明: 这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
+	return 0;
+}
+
+static int run_client(struct rdma_resources *res)
+{
+	int access = mr_access_flags(res->opt);
+
+	if (setup_local(res, access) != 0 || connect_server(res) != 0 || exchange_connection_info(res) != 0 ||
+	    modify_qps_to_rtr(res) != 0 || modify_qps_to_rts(res) != 0)
+		return -1;
+	return run_data_plane(res);
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt;
+	struct rdma_resources res;
+	int rc = handle_command_line(argc, argv, ROLE_CLIENT, &opt);
+
+	if (rc >= 0)
+		return rc;
+	print_banner(&opt, "RDMA客户端");
+	res_init(&res, &opt);
+	rc = run_client(&res);
+	destroy_resources(&res);
+	return finish("客户端", rc);
+}

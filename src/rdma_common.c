@@ -1,0 +1,941 @@
+/*
+ * rdma_common.c - RDMA verbs 资源的生命周期：设备、PD、MR、CQ、QP 与 QP 状态机
+ *
+ * 每个函数只做一件事，对应程序输出里的一个“步骤”。任何 verbs 调用失败都打印：
+ * 调用名、strerror(errno) 与 errno、以及该检查什么。
+ */
+#include "rdma_common.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hints.h"
+#include "tcp.h"
+
+/* ---------- 打印小工具 ---------- */
+
+int handle_command_line(int argc, char **argv, enum role role, struct options *opt)
+{
+	char err[256];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);   /* 逐行输出：与 stderr 交错时顺序正确 */
+	switch (parse_options(argc, argv, role, opt, err, sizeof(err))) {
+	case PARSE_HELP:
+		print_usage(argv[0], role);
+		return 0;
+	case PARSE_ERROR:
+		fprintf(stderr, "错误: %s\n提示: %s -h 查看用法\n", err, argv[0]);
+		return 2;
+	case PARSE_OK:
+		break;
+	}
+	return -1;
+}
+
+int finish(const char *who, int rc)
+{
+	if (rc != 0) {
+		fprintf(stderr, "\n%s失败退出（见上面的“错误”与“提示”）\n", who);
+		return 1;
+	}
+	printf("\n%s正常结束\n", who);
+	return 0;
+}
+
+void res_init(struct rdma_resources *res, const struct options *opt)
+{
+	memset(res, 0, sizeof(*res));
+	res->opt = opt;
+	res->num_qp = opt->num_qp;
+	res->listen_fd = -1;
+	res->sock = -1;
+	srand48((long)getpid() ^ (long)time(NULL));   /* 用于随机起始PSN */
+}
+
+void step_title(struct rdma_resources *res, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("\n========== 步骤%u: ", ++res->step);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(" ==========\n");
+}
+
+void print_banner(const struct options *o, const char *title)
+{
+	char gid[16];
+
+	snprintf(gid, sizeof(gid), "%d", o->gid_idx);
+	printf("========================================\n");
+	printf("   %s - RoCEv2学习程序\n", title);
+	printf("========================================\n");
+	if (o->role == ROLE_CLIENT)
+		printf("服务端IP: %s\n", o->server_ip);
+	printf("设备: %s\n", o->dev_name ? o->dev_name : "自动选择");
+	printf("TCP端口: %d\n", o->tcp_port);
+	printf("GID索引: %s\n", o->gid_idx == GID_AUTO ? "自动选择" : gid);
+	printf("QP数量: %d\n", o->num_qp);
+	printf("操作: %s%s  消息大小: %zu 字节  轮数: %ld\n", op_name(o->op),
+	       o->interactive ? "（交互模式）" : "", o->size, o->iters);
+	printf("========================================\n");
+}
+
+const char *mtu_str(enum ibv_mtu mtu)
+{
+	switch (mtu) {
+	case IBV_MTU_256: return "256";
+	case IBV_MTU_512: return "512";
+	case IBV_MTU_1024: return "1024";
+	case IBV_MTU_2048: return "2048";
+	case IBV_MTU_4096: return "4096";
+	}
+	return "?";
+}
+
+const char *qp_state_str(enum ibv_qp_state s)
+{
+	switch (s) {
+	case IBV_QPS_RESET: return "RESET";
+	case IBV_QPS_INIT: return "INIT";
+	case IBV_QPS_RTR: return "RTR";
+	case IBV_QPS_RTS: return "RTS";
+	case IBV_QPS_SQD: return "SQD";
+	case IBV_QPS_SQE: return "SQE";
+	case IBV_QPS_ERR: return "ERR";
+	default: return "UNKNOWN";
+	}
+}
+
+void access_str(int a, char *out, size_t len)
+{
+	snprintf(out, len, "%s%s%s%s%s",
+		 a == 0 ? "0（只允许本地读）" : "",
+		 a & IBV_ACCESS_LOCAL_WRITE ? "LOCAL_WRITE " : "",
+		 a & IBV_ACCESS_REMOTE_WRITE ? "REMOTE_WRITE " : "",
+		 a & IBV_ACCESS_REMOTE_READ ? "REMOTE_READ " : "",
+		 a & IBV_ACCESS_REMOTE_ATOMIC ? "REMOTE_ATOMIC " : "");
+}
+
+static void verbs_error(const char *call, int err, const char *hint)
+{
+	fprintf(stderr, "错误: %s 失败: %s (errno=%d)\n", call, strerror(err), err);
+	if (hint != NULL)
+		fprintf(stderr, "提示: %s\n", hint);
+}
+
+/* ---------- 设备 ---------- */
+
+int get_device_list(struct rdma_resources *res)
+{
+	step_title(res, "获取RDMA设备列表 ibv_get_device_list()");
+	res->dev_list = ibv_get_device_list(&res->num_devices);
+	if (res->dev_list == NULL) {
+		int err = errno;
+
+		verbs_error("ibv_get_device_list()", err,
+			    err == ENOSYS ? "这个内核没有 RDMA 支持（没有 /sys/class/infiniband）：换一台有 rdma_rxe 的机器，或用本项目的实验室 lab/run" :
+			    "libibverbs 无法枚举设备：rdma_rxe/ib_uverbs 模块加载了吗？运行 ./diagnose.sh");
+		return -1;
+	}
+	if (res->num_devices == 0) {
+		fprintf(stderr, "错误: 没有找到任何RDMA设备\n"
+			"提示: 没有硬件网卡时可创建 Soft-RoCE：sudo modprobe rdma_rxe && sudo rdma link add rxe0 type rxe netdev <网卡名>；运行 ./diagnose.sh\n");
+		return -1;
+	}
+	printf("找到 %d 个RDMA设备:", res->num_devices);
+	for (int i = 0; i < res->num_devices; i++)
+		printf(" %s", ibv_get_device_name(res->dev_list[i]));
+	printf("\n");
+	return 0;
+}
+
+/* 读出端口的 GID 表（只保留非空条目）；调用者 free(*out) */
+static int read_gid_table(struct ibv_context *ctx, int port, int tbl_len,
+			  int phys_ports, struct gid_info **out, size_t *n)
+{
+	size_t max = (size_t)tbl_len * (size_t)(phys_ports > 0 ? phys_ports : 1);
+	struct ibv_gid_entry *ent = calloc(max ? max : 1, sizeof(*ent));
+	struct gid_info *tbl = calloc(max ? max : 1, sizeof(*tbl));
+	ssize_t got;
+	size_t k = 0;
+
+	if (ent == NULL || tbl == NULL) {
+		free(ent);
+		free(tbl);
+		fprintf(stderr, "错误: 内存不足\n");
+		return -1;
+	}
+	got = ibv_query_gid_table(ctx, ent, max, 0);
+	if (got < 0) {
+		verbs_error("ibv_query_gid_table()", (int)-got,
+			    "rdma-core 太旧（需要 ≥ v32）或设备不支持；ls /sys/class/infiniband/*/ports/*/gids/");
+		free(ent);
+		free(tbl);
+		return -1;
+	}
+	for (ssize_t i = 0; i < got; i++) {
+		char name[IF_NAMESIZE] = "";
+
+		if ((int)ent[i].port_num != port)
+			continue;
+		tbl[k].index = ent[i].gid_index;
+		memcpy(tbl[k].raw, ent[i].gid.raw, 16);
+		tbl[k].kind = (enum gid_kind)ent[i].gid_type;
+		if (ent[i].ndev_ifindex != 0 && if_indextoname(ent[i].ndev_ifindex, name) != NULL)
+			snprintf(tbl[k].ndev, sizeof(tbl[k].ndev), "%s", name);
+		k++;
+	}
+	free(ent);
+	*out = tbl;
+	*n = k;
+	return 0;
+}
+
+/* 自动选设备时给每个设备打分：2 = 端口ACTIVE且有RoCE v2 IPv4 GID，1 = 端口ACTIVE，0 = 其它 */
+static int probe_device(struct ibv_device *dev, int port, char *why, size_t len)
+{
+	struct ibv_context *ctx = ibv_open_device(dev);
+	struct ibv_device_attr da;
+	struct ibv_port_attr pa;
+	struct gid_info *tbl = NULL;
+	size_t n = 0;
+	int score = 0, best;
+
+	if (ctx == NULL) {
+		snprintf(why, len, "无法打开: %s", strerror(errno));
+		return -1;
+	}
+	if (ibv_query_device(ctx, &da) != 0 || ibv_query_port(ctx, (uint8_t)port, &pa) != 0) {
+		snprintf(why, len, "端口%d 查询失败", port);
+		ibv_close_device(ctx);
+		return 0;
+	}
+	if (pa.state != IBV_PORT_ACTIVE) {
+		snprintf(why, len, "端口%d 状态 %s，不是 ACTIVE", port, ibv_port_state_str(pa.state));
+	} else if (read_gid_table(ctx, port, pa.gid_tbl_len, da.phys_port_cnt, &tbl, &n) == 0 &&
+		   (best = gid_choose(tbl, n)) >= 0 && gid_score(&tbl[best]) >= 6) {
+		char desc[128];
+
+		gid_describe(&tbl[best], desc, sizeof(desc));
+		snprintf(why, len, "端口%d ACTIVE，有 RoCE v2 IPv4 GID（索引%u: %s）", port, tbl[best].index, desc);
+		score = 2;
+	} else {
+		snprintf(why, len, "端口%d ACTIVE，但没有 RoCE v2 IPv4 GID", port);
+		score = 1;
+	}
+	free(tbl);
+	ibv_close_device(ctx);
+	return score;
+}
+
+static struct ibv_device *find_named(struct rdma_resources *res, const char *name)
+{
+	for (int i = 0; i < res->num_devices; i++)
+		if (strcmp(ibv_get_device_name(res->dev_list[i]), name) == 0)
+			return res->dev_list[i];
+	return NULL;
+}
+
+static struct ibv_device *pick_automatically(struct rdma_resources *res)
+{
+	struct ibv_device *best = NULL;
+	int best_score = -2;
+
+	printf("未指定设备，逐个检查（-d 可指定）：\n");
+	for (int i = 0; i < res->num_devices; i++) {
+		char why[256];
+		int s = probe_device(res->dev_list[i], res->opt->ib_port, why, sizeof(why));
+
+		printf("  - %s: %s\n", ibv_get_device_name(res->dev_list[i]), why);
+		if (s > best_score) {
+			best = res->dev_list[i];
+			best_score = s;
+		}
+	}
+	if (best != NULL)
+		printf("自动选择: %s（第一个%s的设备）\n", ibv_get_device_name(best),
+		       best_score == 2 ? "端口ACTIVE且有RoCE v2 IPv4 GID" :
+		       best_score == 1 ? "端口ACTIVE" : "可用");
+	return best;
+}
+
+int open_device(struct rdma_resources *res)
+{
+	struct ibv_device *dev;
+
+	step_title(res, "选择并打开RDMA设备 ibv_open_device()");
+	if (res->opt->dev_name != NULL) {
+		dev = find_named(res, res->opt->dev_name);
+		if (dev == NULL) {
+			fprintf(stderr, "错误: 找不到RDMA设备 '%s'。现有设备:", res->opt->dev_name);
+			for (int i = 0; i < res->num_devices; i++)
+				fprintf(stderr, " %s", ibv_get_device_name(res->dev_list[i]));
+			fprintf(stderr, "\n提示: 用 ibv_devices 查看设备名，再用 -d <设备名> 指定\n");
+			return -1;
+		}
+	} else {
+		dev = pick_automatically(res);
+	}
+	snprintf(res->dev_name, sizeof(res->dev_name), "%s", ibv_get_device_name(dev));
+	res->ctx = ibv_open_device(dev);
+	if (res->ctx == NULL) {
+		verbs_error("ibv_open_device()", errno,
+			    "/dev/infiniband/uverbs* 存在且有权限吗？ls -l /dev/infiniband/");
+		return -1;
+	}
+	if (ibv_query_device(res->ctx, &res->dev_attr) != 0) {
+		verbs_error("ibv_query_device()", errno, "设备可能已被删除；ibv_devinfo 看看");
+		return -1;
+	}
+	printf("选择设备: %s\n", res->dev_name);
+	printf("  设备能力: 最多 %d 个QP，每个QP最多 %d 个WR，CQ最多 %d 项，原子操作: %s\n",
+	       res->dev_attr.max_qp, res->dev_attr.max_qp_wr, res->dev_attr.max_cqe,
+	       res->dev_attr.atomic_cap == IBV_ATOMIC_NONE ? "不支持" : "支持");
+	printf("  说明: ibv_context 是后续所有 verbs 调用的入口（相当于打开的设备句柄）\n");
+	return 0;
+}
+
+int query_port(struct rdma_resources *res)
+{
+	struct ibv_port_attr *pa = &res->port_attr;
+	int port = res->opt->ib_port;
+	int rc;
+
+	step_title(res, "查询端口属性 ibv_query_port()");
+	if (port > res->dev_attr.phys_port_cnt) {
+		fprintf(stderr, "错误: 设备 %s 只有 %d 个端口，没有端口 %d\n提示: 用 -i 1 指定端口\n",
+			res->dev_name, res->dev_attr.phys_port_cnt, port);
+		return -1;
+	}
+	rc = ibv_query_port(res->ctx, (uint8_t)port, pa);
+	if (rc != 0) {
+		verbs_error("ibv_query_port()", rc, "端口号对吗（-i）？ibv_devinfo 查看");
+		return -1;
+	}
+	printf("端口 %d: 状态 %s，链路层 %s，active_mtu %s，max_mtu %s，LID 0x%04x，GID表 %d 项\n",
+	       port, ibv_port_state_str(pa->state),
+	       pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand",
+	       mtu_str(pa->active_mtu), mtu_str(pa->max_mtu), pa->lid, pa->gid_tbl_len);
+	printf("  说明: RoCE 没有子网管理器，LID 恒为 0，寻址全靠 GID（即IP地址）\n");
+	if (pa->state != IBV_PORT_ACTIVE) {
+		fprintf(stderr, "错误: 端口 %d 不是 ACTIVE（当前 %s），QP 无法进入 RTR\n"
+			"提示: 绑定的网卡是否 UP？sudo ip link set <网卡> up；运行 ./diagnose.sh %s\n",
+			port, ibv_port_state_str(pa->state), res->dev_name);
+		return -1;
+	}
+	return 0;
+}
+
+static void print_gid_row(const struct gid_info *g, const char *mark)
+{
+	char s[GID_STR_LEN], desc[128];
+
+	gid_format(g->raw, s);
+	gid_describe(g, desc, sizeof(desc));
+	printf("  %s索引 %-3u %s  %s\n", mark, g->index, s, desc);
+}
+
+int choose_gid(struct rdma_resources *res)
+{
+	struct gid_info *tbl = NULL;
+	size_t n = 0;
+	int pick, rc = -1;
+	char msg[512];
+
+	step_title(res, "选择GID ibv_query_gid_table()");
+	if (read_gid_table(res->ctx, res->opt->ib_port, res->port_attr.gid_tbl_len,
+			   res->dev_attr.phys_port_cnt, &tbl, &n) != 0)
+		return -1;
+	printf("端口 %d 的非空GID条目（共 %zu 个）:\n", res->opt->ib_port, n);
+	for (size_t i = 0; i < n && i < 8; i++)
+		print_gid_row(&tbl[i], "");
+	if (n > 8)
+		printf("  ...（其余 %zu 个见 ./show_gids.sh）\n", n - 8);
+
+	if (res->opt->gid_idx == GID_AUTO) {
+		pick = gid_choose(tbl, n);
+		if (pick < 0) {
+			fprintf(stderr, "错误: 端口 %d 没有任何可用的GID\n提示: 绑定的网卡没有IP地址？sudo ip addr add <IP>/24 dev <网卡>；运行 ./diagnose.sh\n",
+				res->opt->ib_port);
+			goto out;
+		}
+		res->gid = tbl[pick];
+		printf("自动选择:\n");
+		print_gid_row(&res->gid, "→ ");
+		printf("  原因: 优先 RoCE v2（UDP/IP封装，可路由）> IPv4映射地址 > 非链路本地地址；同分取最小索引\n");
+		if (gid_score(&res->gid) < 6)
+			printf("  警告: 没有 RoCE v2 + IPv4 的条目，用的是次优条目；对端也必须用同类GID\n");
+	} else {
+		enum gid_verdict v = gid_check_explicit(tbl, n, res->port_attr.gid_tbl_len,
+							res->opt->gid_idx, msg, sizeof(msg));
+
+		if (v == GID_VERDICT_ERROR) {
+			fprintf(stderr, "错误: %s\n", msg);
+			goto out;
+		}
+		res->gid = *gid_find(tbl, n, (uint32_t)res->opt->gid_idx);
+		printf("使用指定的GID（-g %d）:\n", res->opt->gid_idx);
+		print_gid_row(&res->gid, "→ ");
+		if (v == GID_VERDICT_WARN)
+			printf("  警告: %s\n", msg);
+	}
+	printf("  说明: GID 是 RoCE 的“地址”，RTR 时告诉本端QP对端的GID；两端都要选 RoCE v2 的同类地址\n");
+	rc = 0;
+out:
+	free(tbl);
+	return rc;
+}
+
+/* ---------- PD / MR / CQ / QP ---------- */
+
+int alloc_pd(struct rdma_resources *res)
+{
+	step_title(res, "分配保护域PD ibv_alloc_pd()");
+	res->pd = ibv_alloc_pd(res->ctx);
+	if (res->pd == NULL) {
+		verbs_error("ibv_alloc_pd()", errno, "设备资源耗尽或设备已被删除");
+		return -1;
+	}
+	printf("PD 已分配: handle=%u\n", res->pd->handle);
+	printf("  说明: PD 把 MR 和 QP 圈在一起：只有同一个 PD 里的 QP 才能使用这个 MR\n");
+	return 0;
+}
+
+static int check_memory(size_t len)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	struct rlimit rl;
+
+	if (pages > 0 && psize > 0 && len > (size_t)pages * (size_t)psize / 2) {
+		fprintf(stderr, "错误: 需要 %zu 字节缓冲区，超过物理内存的一半\n提示: 减小 --size 或 -q\n", len);
+		return -1;
+	}
+	if (geteuid() != 0 && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && len > rl.rlim_cur)
+		printf("  警告: 需要锁定 %zu 字节，超过 ulimit -l（%llu 字节）；ibv_reg_mr 可能以 ENOMEM 失败\n",
+		       len, (unsigned long long)rl.rlim_cur);
+	return 0;
+}
+
+int register_mr(struct rdma_resources *res, int access)
+{
+	char acc[128];
+	size_t alloc_len;
+
+	step_title(res, "注册内存区域MR ibv_reg_mr()");
+	res->slot = slot_size(res->opt);
+	res->buf_len = 2 * (size_t)res->num_qp * res->slot;
+	if (check_memory(res->buf_len) != 0)
+		return -1;
+	alloc_len = (res->buf_len + 4095) & ~(size_t)4095;
+	res->buf = aligned_alloc(4096, alloc_len);
+	if (res->buf == NULL) {
+		fprintf(stderr, "错误: 分配 %zu 字节缓冲区失败: %s\n", alloc_len, strerror(errno));
+		return -1;
+	}
+	memset(res->buf, 0, alloc_len);
+	res->mr = ibv_reg_mr(res->pd, res->buf, res->buf_len, access);
+	if (res->mr == NULL) {
+		int err = errno;
+
+		verbs_error("ibv_reg_mr()", err,
+			    err == ENOMEM ? "锁页内存不够：ulimit -l 查看，ulimit -l unlimited 或在 /etc/security/limits.conf 里调大 memlock" :
+			    err == EINVAL ? "访问权限组合非法（REMOTE_WRITE/ATOMIC 需要同时有 LOCAL_WRITE）" :
+			    "检查缓冲区地址与长度");
+		return -1;
+	}
+	access_str(access, acc, sizeof(acc));
+	printf("MR 已注册: addr=%p 长度=%zu（%d 个QP × 每QP %zu 字节 × 2 区）\n",
+	       (void *)res->buf, res->buf_len, res->num_qp, res->slot);
+	printf("  lkey=0x%08x  rkey=0x%08x  权限=%s\n", res->mr->lkey, res->mr->rkey, acc);
+	printf("  说明: 注册会锁定这些内存页并交给网卡做地址翻译；lkey 给本端的 WR 用，\n"
+	       "        rkey 是交给对端的“钥匙”，对端凭它直接读写这块内存，所以只开本操作需要的权限\n");
+	return 0;
+}
+
+int create_cq(struct rdma_resources *res)
+{
+	step_title(res, "创建完成队列CQ ibv_create_cq()");
+	res->cq = ibv_create_cq(res->ctx, CQ_SIZE, NULL, NULL, 0);
+	if (res->cq == NULL) {
+		verbs_error("ibv_create_cq()", errno, "CQ 太大？设备上限见 ibv_devinfo -v 的 max_cqe");
+		return -1;
+	}
+	printf("CQ 已创建: 容量 %d（请求 %d），%d 个QP共享这一个CQ\n", res->cq->cqe, CQ_SIZE, res->num_qp);
+	printf("  说明: 每个完成的 WR 在 CQ 里留下一个 WC；wr_id 里放的是QP序号，据此区分来自哪个QP\n");
+	return 0;
+}
+
+int create_qps(struct rdma_resources *res)
+{
+	struct ibv_qp_init_attr init;
+
+	step_title(res, "创建%d个RC QP ibv_create_qp()", res->num_qp);
+	for (int i = 0; i < res->num_qp; i++) {
+		memset(&init, 0, sizeof(init));
+		init.qp_type = IBV_QPT_RC;
+		init.send_cq = res->cq;
+		init.recv_cq = res->cq;
+		init.sq_sig_all = 0;
+		init.cap.max_send_wr = MAX_SEND_WR;
+		init.cap.max_recv_wr = MAX_RECV_WR;
+		init.cap.max_send_sge = 1;
+		init.cap.max_recv_sge = 1;
+		res->qp[i] = ibv_create_qp(res->pd, &init);
+		if (res->qp[i] == NULL) {
+			verbs_error("ibv_create_qp()", errno, "QP 数量或队列深度超过设备上限？ibv_devinfo -v 查看 max_qp/max_qp_wr");
+			return -1;
+		}
+		/* PSN 随机：避免与旧连接残留的报文混淆（与 rc_pingpong 一样取 24 位） */
+		res->psn[i] = (uint32_t)(lrand48() & 0xffffff);
+		printf("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n", i, res->qp[i]->qp_num, res->psn[i]);
+	}
+	printf("  说明: RC = 可靠连接，一个QP只和对端的一个QP配对；新建的QP处于 RESET 状态\n");
+	return 0;
+}
+
+/* ---------- QP 状态机 ---------- */
+
+static int rd_atomic_depth(struct rdma_resources *res)
+{
+	int d = res->dev_attr.max_qp_rd_atom;
+
+	if (res->dev_attr.max_qp_init_rd_atom < d)
+		d = res->dev_attr.max_qp_init_rd_atom;
+	return d < 1 ? 0 : (d > 4 ? 4 : d);
+}
+
+int modify_qps_to_init(struct rdma_resources *res, int access)
+{
+	struct ibv_qp_attr attr;
+	char acc[128];
+	int rc;
+
+	step_title(res, "修改QP状态 RESET->INIT ibv_modify_qp()");
+	access_str(access, acc, sizeof(acc));
+	printf("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n", res->opt->ib_port, acc);
+	printf("  说明: INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限）\n");
+	for (int i = 0; i < res->num_qp; i++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.qp_state = IBV_QPS_INIT;
+		attr.pkey_index = 0;
+		attr.port_num = (uint8_t)res->opt->ib_port;
+		attr.qp_access_flags = (unsigned)access & ~(unsigned)IBV_ACCESS_LOCAL_WRITE;
+		rc = ibv_modify_qp(res->qp[i], &attr,
+				   IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+		if (rc != 0) {
+			fprintf(stderr, "错误: 修改QP[%d]到INIT状态失败\n", i);
+			verbs_error("ibv_modify_qp(INIT)", rc, "端口号（-i）是否存在？访问权限是否被设备支持？");
+			return -1;
+		}
+	}
+	print_qp_states(res, "INIT");
+	return 0;
+}
+
+static void fill_local_hello(struct rdma_resources *res, struct wire_hello *h)
+{
+	const struct options *o = res->opt;
+
+	memset(h, 0, sizeof(*h));
+	h->version = WIRE_VERSION;
+	h->op = (uint8_t)o->op;
+	h->flags = o->interactive ? WIRE_FLAG_INTERACTIVE : 0;
+	h->num_qp = (uint32_t)res->num_qp;
+	h->mtu = (uint32_t)res->port_attr.active_mtu;
+	h->size = (uint32_t)o->size;
+	h->iters = (uint32_t)o->iters;
+	h->offset = o->offset;
+	if (op_is_one_sided(o->op)) {
+		h->addr = (uint64_t)(uintptr_t)area_a(res, 0);
+		h->rkey = res->mr->rkey;
+		h->slot = (uint32_t)res->slot;
+	}
+	for (int i = 0; i < res->num_qp; i++) {
+		h->qp[i].qpn = res->qp[i]->qp_num;
+		h->qp[i].psn = res->psn[i];
+		h->qp[i].lid = res->port_attr.lid;
+		memcpy(h->qp[i].gid, res->gid.raw, 16);
+	}
+}
+
+static void print_hello(const char *who, const struct wire_hello *h, int num_qp)
+{
+	char s[GID_STR_LEN], ip[GID_IP_LEN];
+
+	printf("%s: num_qp=%u op=%s active_mtu=%s size=%u iters=%u\n", who, h->num_qp,
+	       op_name((enum rdma_op)h->op), mtu_str((enum ibv_mtu)h->mtu), h->size, h->iters);
+	if (h->rkey != 0)
+		printf("  MR: addr=0x%016llx rkey=0x%08x 每QP槽 %u 字节\n",
+		       (unsigned long long)h->addr, h->rkey, h->slot);
+	for (int i = 0; i < num_qp; i++) {
+		gid_format(h->qp[i].gid, s);
+		gid_to_ip(h->qp[i].gid, ip);
+		printf("  QP[%d]: QP号 0x%06x  PSN 0x%06x  LID 0x%04x  GID %s (%s)\n",
+		       i, h->qp[i].qpn, h->qp[i].psn, h->qp[i].lid, s, ip);
+	}
+}
+
+static void print_exchange(struct rdma_resources *res, const struct wire_hello *local)
+{
+	print_hello("本地连接信息", local, res->num_qp);
+	print_hello("远端连接信息", &res->remote, (int)res->remote.num_qp);
+	res->path_mtu = (enum ibv_mtu)local->mtu < (enum ibv_mtu)res->remote.mtu ?
+		(enum ibv_mtu)local->mtu : (enum ibv_mtu)res->remote.mtu;
+	printf("路径MTU取两端 active_mtu 的较小者: %s 字节\n", mtu_str(res->path_mtu));
+	printf("  检查点: 远端GID应包含对端的IP地址；若全为0，说明对端选错了GID索引\n");
+}
+
+int exchange_connection_info(struct rdma_resources *res)
+{
+	struct wire_hello local;
+	char msg[256];
+
+	step_title(res, "交换连接信息（控制平面）");
+	fill_local_hello(res, &local);
+	if (exchange_hello(res->sock, &local, &res->remote, res->opt->timeout_ms) != 0)
+		return -1;
+	if (wire_compare(&local, &res->remote, msg, sizeof(msg)) != 0) {
+		fprintf(stderr, "错误: %s\n", msg);
+		return -1;
+	}
+	print_exchange(res, &local);
+	return 0;
+}
+
+static void rtr_debug(struct rdma_resources *res, int i, int err)
+{
+	char s[GID_STR_LEN];
+
+	gid_format(res->remote.qp[i].gid, s);
+	fprintf(stderr, "错误: 修改QP[%d]到RTR状态失败: %s (errno=%d)\n", i, strerror(err), err);
+	fprintf(stderr, "调试提示:\n");
+	fprintf(stderr, "  - 远端QP号: 0x%06x\n", res->remote.qp[i].qpn);
+	fprintf(stderr, "  - 远端LID: 0x%04x\n", res->remote.qp[i].lid);
+	fprintf(stderr, "  - GID索引: %u\n", res->gid.index);
+	fprintf(stderr, "  - 远端GID: %s\n", s);
+	fprintf(stderr, "  - 路径MTU: %s\n", mtu_str(res->path_mtu));
+	fprintf(stderr, "请检查: 1) GID配置（./show_gids.sh，两端都用 RoCE v2 IPv4 条目） 2) 端口状态（ibv_devinfo） 3) 到对端IP的路由（ip route get <对端IP>） 4) 连接信息交换是否正确\n");
+	if (err == EINVAL)
+		fprintf(stderr, "提示: EINVAL 多半是 GID 索引不对（空条目/类型不符）或端口不是 ACTIVE\n");
+	else if (err == ETIMEDOUT || err == ENETUNREACH || err == EHOSTUNREACH)
+		fprintf(stderr, "提示: %s 表示内核解析不到去往远端GID的路由/邻居：本端GID索引与网卡不匹配，或两端不在可达网络上\n",
+			strerror(err));
+}
+
+int modify_qps_to_rtr(struct rdma_resources *res)
+{
+	struct ibv_qp_attr attr;
+	int rc, depth = rd_atomic_depth(res);
+
+	step_title(res, "修改QP状态 INIT->RTR ibv_modify_qp()");
+	printf("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%d min_rnr_timer=12\n",
+	       mtu_str(res->path_mtu), depth);
+	printf("      ah_attr.is_global=1 grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=64 dlid=<远端LID>\n",
+	       res->gid.index);
+	printf("  说明: RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
+	       "        hop_limit 就是 IP 包的 TTL（设为 1 只能在同一网段，跨路由器会丢）\n");
+	for (int i = 0; i < res->num_qp; i++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.qp_state = IBV_QPS_RTR;
+		attr.path_mtu = res->path_mtu;
+		attr.dest_qp_num = res->remote.qp[i].qpn;
+		attr.rq_psn = res->remote.qp[i].psn;
+		attr.max_dest_rd_atomic = (uint8_t)depth;
+		attr.min_rnr_timer = 12;
+		attr.ah_attr.dlid = res->remote.qp[i].lid;
+		attr.ah_attr.sl = 0;
+		attr.ah_attr.src_path_bits = 0;
+		attr.ah_attr.port_num = (uint8_t)res->opt->ib_port;
+		if (res->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ||
+		    !gid_is_empty(res->remote.qp[i].gid)) {
+			attr.ah_attr.is_global = 1;
+			memcpy(attr.ah_attr.grh.dgid.raw, res->remote.qp[i].gid, 16);
+			attr.ah_attr.grh.sgid_index = (uint8_t)res->gid.index;
+			attr.ah_attr.grh.hop_limit = 64;
+			attr.ah_attr.grh.traffic_class = 0;
+			attr.ah_attr.grh.flow_label = 0;
+		}
+		rc = ibv_modify_qp(res->qp[i], &attr,
+				   IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+				   IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+		if (rc != 0) {
+			rtr_debug(res, i, rc);
+			return -1;
+		}
+	}
+	print_qp_states(res, "RTR");
+	return 0;
+}
+
+int modify_qps_to_rts(struct rdma_resources *res)
+{
+	struct ibv_qp_attr attr;
+	int rc, depth = rd_atomic_depth(res);
+
+	step_title(res, "修改QP状态 RTR->RTS ibv_modify_qp()");
+	printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=7 rnr_retry=7 max_rd_atomic=%d\n", depth);
+	printf("  说明: RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传，\n"
+	       "        retry_cnt=7 次仍无应答则报 RETRY_EXC_ERR；rnr_retry=7 表示对端没投递接收时无限重试\n");
+	for (int i = 0; i < res->num_qp; i++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.qp_state = IBV_QPS_RTS;
+		attr.sq_psn = res->psn[i];
+		attr.timeout = 14;
+		attr.retry_cnt = 7;
+		attr.rnr_retry = 7;
+		attr.max_rd_atomic = (uint8_t)depth;
+		rc = ibv_modify_qp(res->qp[i], &attr,
+				   IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
+		if (rc != 0) {
+			fprintf(stderr, "错误: 修改QP[%d]到RTS状态失败\n", i);
+			verbs_error("ibv_modify_qp(RTS)", rc, "QP 必须先成功进入 RTR；参数超出设备上限？");
+			return -1;
+		}
+	}
+	print_qp_states(res, "RTS");
+	return 0;
+}
+
+int print_qp_state(struct rdma_resources *res, int i, const char *title)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr init;
+	char acc[128], s[GID_STR_LEN];
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	rc = ibv_query_qp(res->qp[i], &a,
+			  IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			  IBV_QP_MIN_RNR_TIMER | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC |
+			  IBV_QP_ACCESS_FLAGS | IBV_QP_PORT | IBV_QP_AV | IBV_QP_CAP, &init);
+	if (rc != 0) {
+		verbs_error("ibv_query_qp()", rc, "QP 句柄无效？");
+		return -1;
+	}
+	access_str((int)a.qp_access_flags, acc, sizeof(acc));
+	printf("  [QP状态查询] QP[%d] (0x%06x) %s:\n", i, res->qp[i]->qp_num, title);
+	printf("    qp_state=%s  port=%u  access=%s\n", qp_state_str(a.qp_state), a.port_num, acc);
+	printf("    cap: max_send_wr=%u max_recv_wr=%u max_send_sge=%u max_recv_sge=%u max_inline=%u\n",
+	       a.cap.max_send_wr, a.cap.max_recv_wr, a.cap.max_send_sge, a.cap.max_recv_sge,
+	       a.cap.max_inline_data);
+	if (a.qp_state >= IBV_QPS_RTR && a.qp_state <= IBV_QPS_SQE) {
+		gid_format(a.ah_attr.grh.dgid.raw, s);
+		printf("    path_mtu=%s  dest_qp_num=0x%06x  rq_psn=0x%06x  max_dest_rd_atomic=%u  min_rnr_timer=%u\n",
+		       mtu_str(a.path_mtu), a.dest_qp_num, a.rq_psn, a.max_dest_rd_atomic, a.min_rnr_timer);
+		printf("    ah: is_global=%u dlid=0x%04x sgid_index=%u hop_limit=%u dgid=%s\n",
+		       a.ah_attr.is_global, a.ah_attr.dlid, a.ah_attr.grh.sgid_index,
+		       a.ah_attr.grh.hop_limit, s);
+	}
+	if (a.qp_state == IBV_QPS_RTS)
+		printf("    sq_psn=0x%06x  timeout=%u  retry_cnt=%u  rnr_retry=%u  max_rd_atomic=%u\n",
+		       a.sq_psn, a.timeout, a.retry_cnt, a.rnr_retry, a.max_rd_atomic);
+	return 0;
+}
+
+void print_qp_states(struct rdma_resources *res, const char *title)
+{
+	int detail = res->opt->qp_state_detail;
+	int n = (detail < 0 || detail > res->num_qp) ? res->num_qp : detail;
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr init;
+
+	printf("状态摘要（ibv_query_qp 读回）:");
+	for (int i = 0; i < res->num_qp; i++) {
+		if (ibv_query_qp(res->qp[i], &a, IBV_QP_STATE, &init) == 0)
+			printf(" QP[%d]=%s", i, qp_state_str(a.qp_state));
+		else
+			printf(" QP[%d]=查询失败", i);
+	}
+	printf("\n");
+	for (int i = 0; i < n; i++)
+		print_qp_state(res, i, title);
+}
+
+/* ---------- 数据面 ---------- */
+
+int post_receive(struct rdma_resources *res, int i, void *addr, uint32_t len)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = res->mr->lkey };
+	struct ibv_recv_wr wr, *bad = NULL;
+	int rc;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = (uint64_t)i;           /* wr_id = QP序号 */
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	rc = ibv_post_recv(res->qp[i], &wr, &bad);
+	if (rc != 0) {
+		fprintf(stderr, "错误: QP[%d] ", i);
+		verbs_error("ibv_post_recv()", rc, "接收队列满了（max_recv_wr）或QP处于错误状态");
+		return -1;
+	}
+	return 0;
+}
+
+int post_send_req(struct rdma_resources *res, int i, const struct send_req *req)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)req->local, .length = req->len, .lkey = res->mr->lkey };
+	struct ibv_send_wr wr, *bad = NULL;
+	int rc;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = (uint64_t)i;           /* wr_id = QP序号 */
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = req->opcode;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	switch (req->opcode) {
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		wr.imm_data = htonl(req->imm);   /* 立即数按网络字节序放在报文里 */
+		/* fall through */
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_READ:
+		wr.wr.rdma.remote_addr = req->remote_addr;
+		wr.wr.rdma.rkey = res->remote.rkey;
+		break;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		wr.wr.atomic.remote_addr = req->remote_addr;
+		wr.wr.atomic.rkey = res->remote.rkey;
+		wr.wr.atomic.compare_add = req->compare_add;
+		wr.wr.atomic.swap = req->swap;
+		break;
+	default:
+		break;
+	}
+	rc = ibv_post_send(res->qp[i], &wr, &bad);
+	if (rc != 0) {
+		fprintf(stderr, "错误: QP[%d] ", i);
+		verbs_error("ibv_post_send()", rc, "发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限");
+		return -1;
+	}
+	return 0;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int check_wc(struct rdma_resources *res, const struct ibv_wc *wc)
+{
+	if (wc->status != IBV_WC_SUCCESS) {
+		fprintf(stderr, "错误: 工作完成(WC)失败: QP[%llu] 状态=%s (%d) vendor_err=0x%x\n",
+			(unsigned long long)wc->wr_id, ibv_wc_status_str(wc->status), wc->status,
+			wc->vendor_err);
+		fprintf(stderr, "提示: %s\n", wc_status_hint(wc->status));
+		return -1;
+	}
+	if (wc->wr_id >= (uint64_t)res->num_qp || wc->qp_num != res->qp[wc->wr_id]->qp_num) {
+		fprintf(stderr, "错误: WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n",
+			(unsigned long long)wc->wr_id, wc->qp_num);
+		return -1;
+	}
+	return 0;
+}
+
+int poll_completions(struct rdma_resources *res, int n, struct ibv_wc *wcs)
+{
+	long long deadline = now_ms() + res->opt->timeout_ms;
+	int got = 0;
+	unsigned empty = 0;
+
+	while (got < n) {
+		int r = ibv_poll_cq(res->cq, n - got, wcs + got);
+
+		if (r < 0) {
+			fprintf(stderr, "错误: ibv_poll_cq() 失败 (返回 %d)\n提示: CQ 溢出（CQ太小）或设备出错；看 dmesg\n", r);
+			return -1;
+		}
+		for (int k = got; k < got + r; k++)
+			if (check_wc(res, &wcs[k]) != 0)
+				return -1;
+		got += r;
+		if (r > 0) {
+			empty = 0;
+			continue;
+		}
+		if (now_ms() > deadline) {
+			fprintf(stderr, "错误: 轮询CQ超时（%d 秒内只收到 %d/%d 个完成）\n"
+				"提示: 对端是否投递了接收/还在运行？单边操作的地址或 rkey 填错也会这样；用 -t 加大超时\n",
+				res->opt->timeout_ms / 1000, got, n);
+			return -1;
+		}
+		/* 先忙轮询一会儿，之后稍作让步，别让 Soft-RoCE 的内核线程抢不到 CPU */
+		if (++empty > 1000)
+			usleep(50);
+	}
+	return 0;
+}
+
+/* ---------- 清理 ---------- */
+
+static void report_destroy(const char *what, int rc)
+{
+	if (rc != 0)
+		fprintf(stderr, "警告: %s 失败: %s (errno=%d)\n", what, strerror(rc), rc);
+}
+
+void destroy_resources(struct rdma_resources *res)
+{
+	int freed = 0;
+
+	step_title(res, "清理资源（与创建顺序相反）");
+	if (res->sock >= 0)
+		close(res->sock);
+	if (res->listen_fd >= 0)
+		close(res->listen_fd);
+	res->sock = res->listen_fd = -1;
+	for (int i = res->num_qp - 1; i >= 0; i--) {
+		if (res->qp[i] != NULL) {
+			report_destroy("ibv_destroy_qp()", ibv_destroy_qp(res->qp[i]));
+			res->qp[i] = NULL;
+			freed++;
+		}
+	}
+	if (freed > 0)
+		printf("已销毁 %d 个QP（ibv_destroy_qp）\n", freed);
+	if (res->cq != NULL) {
+		report_destroy("ibv_destroy_cq()", ibv_destroy_cq(res->cq));
+		res->cq = NULL;
+		printf("已销毁CQ（ibv_destroy_cq）\n");
+	}
+	if (res->mr != NULL) {
+		report_destroy("ibv_dereg_mr()", ibv_dereg_mr(res->mr));
+		res->mr = NULL;
+		printf("已注销MR（ibv_dereg_mr）\n");
+	}
+	free(res->buf);
+	res->buf = NULL;
+	if (res->pd != NULL) {
+		report_destroy("ibv_dealloc_pd()", ibv_dealloc_pd(res->pd));
+		res->pd = NULL;
+		printf("已释放PD（ibv_dealloc_pd）\n");
+	}
+	if (res->ctx != NULL) {
+		report_destroy("ibv_close_device()", ibv_close_device(res->ctx));
+		res->ctx = NULL;
+		printf("已关闭设备（ibv_close_device）\n");
+	}
+	if (res->dev_list != NULL) {
+		ibv_free_device_list(res->dev_list);
+		res->dev_list = NULL;
+		printf("已释放设备列表（ibv_free_device_list）\n");
+	}
+}

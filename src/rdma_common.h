@@ -1,0 +1,110 @@
+/*
+ * rdma_common.h - RDMA verbs 资源的生命周期（服务端与客户端共用）
+ *
+ * 阅读顺序建议：先看本文件的结构体，再按 rdma_server.c / rdma_client.c 里的
+ * 步骤顺序去看 rdma_common.c 中对应的函数。
+ *
+ *   设备列表 → 打开设备 → 查询端口 → 选GID → PD → MR → CQ → N个QP
+ *   → RESET→INIT → (TCP交换连接信息) → INIT→RTR → RTR→RTS → 收发数据 → 逆序清理
+ */
+#ifndef ROCE_RDMA_COMMON_H
+#define ROCE_RDMA_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+#include "gid.h"
+#include "options.h"
+#include "wire.h"
+
+#define CQ_SIZE        256     /* 所有QP共享一个CQ */
+#define MAX_SEND_WR    16
+#define MAX_RECV_WR    16
+
+struct rdma_resources {
+	const struct options *opt;      /* 命令行参数（只读） */
+	unsigned step;                  /* 当前步骤号，用于打印 */
+
+	struct ibv_device **dev_list;
+	int num_devices;
+	struct ibv_context *ctx;
+	char dev_name[64];
+	struct ibv_device_attr dev_attr;
+	struct ibv_port_attr port_attr;
+	struct gid_info gid;            /* 本端使用的 GID（含索引） */
+
+	struct ibv_pd *pd;
+	uint8_t *buf;                   /* A区 [0, num_qp*slot) + B区 [num_qp*slot, 2*num_qp*slot) */
+	size_t buf_len;
+	size_t slot;
+	struct ibv_mr *mr;
+	struct ibv_cq *cq;
+	int num_qp;
+	struct ibv_qp *qp[MAX_QP];
+	uint32_t psn[MAX_QP];           /* 本端每个QP的起始包序号 */
+
+	int listen_fd;
+	int sock;                       /* 控制平面 TCP 连接 */
+	struct wire_hello remote;       /* 对端的连接信息 */
+	enum ibv_mtu path_mtu;          /* 两端 active_mtu 的较小者 */
+};
+
+/* A区：对端通过 RDMA 访问/网络写入的地方；B区：本端准备发送或接收结果的地方 */
+static inline uint8_t *area_a(struct rdma_resources *r, int i) { return r->buf + (size_t)i * r->slot; }
+static inline uint8_t *area_b(struct rdma_resources *r, int i) { return r->buf + ((size_t)r->num_qp + (size_t)i) * r->slot; }
+
+/* 解析命令行：返回 -1 表示继续运行；否则是进程应返回的退出码（0 = -h，2 = 用法错误） */
+int handle_command_line(int argc, char **argv, enum role role, struct options *opt);
+/* 打印结束语并把内部返回值变成退出码（0 成功，1 失败） */
+int finish(const char *who, int rc);
+
+void res_init(struct rdma_resources *res, const struct options *opt);
+void step_title(struct rdma_resources *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void print_banner(const struct options *opt, const char *title);
+
+/* 资源初始化，每个函数对应一个步骤 */
+int get_device_list(struct rdma_resources *res);
+int open_device(struct rdma_resources *res);
+int query_port(struct rdma_resources *res);
+int choose_gid(struct rdma_resources *res);
+int alloc_pd(struct rdma_resources *res);
+int register_mr(struct rdma_resources *res, int access);
+int create_cq(struct rdma_resources *res);
+int create_qps(struct rdma_resources *res);
+
+/* QP 状态机 */
+int modify_qps_to_init(struct rdma_resources *res, int access);
+/* 控制平面：通过 res->sock 交换 HELLO，校验两端参数一致，打印双方信息 */
+int exchange_connection_info(struct rdma_resources *res);
+int modify_qps_to_rtr(struct rdma_resources *res);
+int modify_qps_to_rts(struct rdma_resources *res);
+/* 用 ibv_query_qp 读回并打印 QP 的实际状态 */
+int print_qp_state(struct rdma_resources *res, int i, const char *title);
+void print_qp_states(struct rdma_resources *res, const char *title);
+
+/* 数据面 */
+int post_receive(struct rdma_resources *res, int i, void *addr, uint32_t len);
+
+struct send_req {
+	enum ibv_wr_opcode opcode;
+	void *local;              /* 本地缓冲区（在 MR 内） */
+	uint32_t len;
+	uint64_t remote_addr;     /* 单边/原子操作：对端虚拟地址 */
+	uint32_t imm;             /* write_imm：立即数（主机字节序，发送时转网络序） */
+	uint64_t compare_add;     /* fetch_add 的加数 / cmp_swap 的比较值 */
+	uint64_t swap;            /* cmp_swap 的交换值 */
+};
+int post_send_req(struct rdma_resources *res, int i, const struct send_req *req);
+/* 轮询 n 个完成，带超时；任何 WC 错误都打印状态与提示并返回 -1 */
+int poll_completions(struct rdma_resources *res, int n, struct ibv_wc *wcs);
+
+/* 逆序释放所有资源；对只初始化了一部分的 res 也安全 */
+void destroy_resources(struct rdma_resources *res);
+
+const char *mtu_str(enum ibv_mtu mtu);
+const char *qp_state_str(enum ibv_qp_state s);
+void access_str(int access, char *out, size_t len);
+
+#endif

@@ -1,0 +1,295 @@
+/*
+ * tcp.c - 控制平面的 socket 操作（全部带超时）
+ */
+#include "tcp.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int remaining(long long deadline)
+{
+	long long left = deadline - now_ms();
+
+	return left > 0 ? (int)left : 0;
+}
+
+int tcp_wait_readable(int fd, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int n;
+
+	do {
+		n = poll(&p, 1, timeout_ms);
+	} while (n < 0 && errno == EINTR);
+	return n < 0 ? -1 : (n > 0);
+}
+
+int tcp_listen(int port)
+{
+	struct sockaddr_in addr;
+	int one = 1;
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0) {
+		fprintf(stderr, "错误: socket() 失败: %s (errno=%d)\n", strerror(errno), errno);
+		return -1;
+	}
+	/* SO_REUSEADDR：程序刚退出时端口处于 TIME_WAIT，也能立即重新监听 */
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	memset(&addr, 0, sizeof(addr));
+	addr.sin_family = AF_INET;
+	addr.sin_addr.s_addr = htonl(INADDR_ANY);
+	addr.sin_port = htons((uint16_t)port);
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0) {
+		int err = errno;
+
+		fprintf(stderr, "错误: bind(TCP端口 %d) 失败: %s (errno=%d)\n", port, strerror(err), err);
+		if (err == EADDRINUSE)
+			fprintf(stderr, "提示: 端口 %d 已被占用（另一个 rdma_server 还在运行？）。查看: ss -ltnp | grep %d；或换端口: -p <端口>\n",
+				port, port);
+		close(fd);
+		return -1;
+	}
+	if (listen(fd, 1) != 0) {
+		fprintf(stderr, "错误: listen() 失败: %s (errno=%d)\n", strerror(errno), errno);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int tcp_accept(int listen_fd, int timeout_ms, char *peer, size_t peerlen)
+{
+	struct sockaddr_in addr;
+	socklen_t alen = sizeof(addr);
+	int r = tcp_wait_readable(listen_fd, timeout_ms);
+	int fd;
+
+	if (r == 0) {
+		fprintf(stderr, "错误: 等待客户端连接超时（%d 秒）\n提示: 客户端启动了吗？服务端IP/端口对吗？防火墙是否放行了TCP端口？可用 --accept-timeout 调整\n",
+			timeout_ms / 1000);
+		return -1;
+	}
+	if (r < 0) {
+		fprintf(stderr, "错误: poll(listen) 失败: %s (errno=%d)\n", strerror(errno), errno);
+		return -1;
+	}
+	fd = accept4(listen_fd, (struct sockaddr *)&addr, &alen, SOCK_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "错误: accept() 失败: %s (errno=%d)\n", strerror(errno), errno);
+		return -1;
+	}
+	inet_ntop(AF_INET, &addr.sin_addr, peer, (socklen_t)peerlen);
+	return fd;
+}
+
+/* 非阻塞 connect，最多等 timeout_ms；返回 0 成功，否则 errno 值 */
+static int connect_once(const struct addrinfo *ai, int timeout_ms, int *out_fd)
+{
+	int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	int err = 0;
+	socklen_t elen = sizeof(err);
+	struct pollfd p;
+
+	if (fd < 0)
+		return errno;
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) != 0) {
+		if (errno != EINPROGRESS) {
+			err = errno;
+			close(fd);
+			return err;
+		}
+		p.fd = fd;
+		p.events = POLLOUT;
+		if (poll(&p, 1, timeout_ms) <= 0) {
+			close(fd);
+			return ETIMEDOUT;
+		}
+		getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen);
+		if (err != 0) {
+			close(fd);
+			return err;
+		}
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	*out_fd = fd;
+	return 0;
+}
+
+int tcp_connect(const char *host, int port, int timeout_ms)
+{
+	struct addrinfo hints, *res = NULL;
+	char portstr[16];
+	long long deadline = now_ms() + timeout_ms;
+	int fd = -1, err, said = 0, gai;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	snprintf(portstr, sizeof(portstr), "%d", port);
+	gai = getaddrinfo(host, portstr, &hints, &res);
+	if (gai != 0) {
+		fprintf(stderr, "错误: 无法解析服务端地址 '%s': %s\n提示: 请给出服务端的IP地址，例如 10.11.0.1\n",
+			host, gai_strerror(gai));
+		return -1;
+	}
+	for (;;) {
+		err = connect_once(res, remaining(deadline), &fd);
+		if (err == 0)
+			break;
+		if (err == ECONNREFUSED && remaining(deadline) > 0) {
+			if (!said)
+				printf("连接 %s:%d 被拒绝（服务端可能还没开始监听），%d 秒内每 0.2 秒重试一次...\n",
+				       host, port, timeout_ms / 1000);
+			said = 1;
+			usleep(200000);
+			continue;
+		}
+		fprintf(stderr, "错误: connect(%s:%d) 失败: %s (errno=%d)\n", host, port, strerror(err), err);
+		if (err == ECONNREFUSED)
+			fprintf(stderr, "提示: 服务端没有在监听：先启动 rdma_server，确认IP和端口（-p）一致\n");
+		else if (err == ETIMEDOUT)
+			fprintf(stderr, "提示: 连接超时：检查IP是否可达（ping %s）、防火墙是否放行TCP端口 %d\n", host, port);
+		else
+			fprintf(stderr, "提示: 检查IP地址与路由（ip route get %s）\n", host);
+		freeaddrinfo(res);
+		return -1;
+	}
+	freeaddrinfo(res);
+	return fd;
+}
+
+int tcp_read_full(int fd, void *buf, size_t len, int timeout_ms, const char *what)
+{
+	size_t got = 0;
+	long long deadline = now_ms() + timeout_ms;
+
+	while (got < len) {
+		int r = tcp_wait_readable(fd, remaining(deadline));
+		ssize_t n;
+
+		if (r == 0) {
+			fprintf(stderr, "错误: 等待对端的%s超时（%d 秒，已收到 %zu/%zu 字节）\n提示: 对端是否卡住或已崩溃？看看对端的输出；必要时用 -t 加大超时\n",
+				what, timeout_ms / 1000, got, len);
+			return -1;
+		}
+		if (r < 0) {
+			fprintf(stderr, "错误: poll() 失败: %s (errno=%d)\n", strerror(errno), errno);
+			return -1;
+		}
+		n = read(fd, (char *)buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fprintf(stderr, "错误: 读取对端的%s失败: %s (errno=%d)\n提示: 对端异常退出了？看看对端的输出\n",
+				what, strerror(errno), errno);
+			return -1;
+		}
+		if (n == 0) {
+			fprintf(stderr, "错误: 对端关闭了连接（%s只收到 %zu/%zu 字节）\n提示: 对端因错误退出了？看看对端的输出（常见：两端参数不一致）\n",
+				what, got, len);
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+int tcp_write_full(int fd, const void *buf, size_t len, int timeout_ms, const char *what)
+{
+	size_t put = 0;
+	long long deadline = now_ms() + timeout_ms;
+
+	while (put < len) {
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		ssize_t n;
+
+		if (poll(&p, 1, remaining(deadline)) <= 0) {
+			fprintf(stderr, "错误: 发送%s超时\n", what);
+			return -1;
+		}
+		/* MSG_NOSIGNAL：对端已关闭时返回 EPIPE，而不是让进程被 SIGPIPE 杀掉 */
+		n = send(fd, (const char *)buf + put, len - put, MSG_NOSIGNAL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			fprintf(stderr, "错误: 发送%s失败: %s (errno=%d)\n提示: 对端已经退出？看看对端的输出\n",
+				what, strerror(errno), errno);
+			return -1;
+		}
+		put += (size_t)n;
+	}
+	return 0;
+}
+
+int exchange_hello(int fd, const struct wire_hello *local, struct wire_hello *remote,
+		   int timeout_ms)
+{
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t n = wire_encode_hello(local, buf, sizeof(buf));
+	enum wire_status st;
+
+	if (n == 0 || tcp_write_full(fd, buf, n, timeout_ms, "连接信息") != 0)
+		return -1;
+	if (tcp_read_full(fd, buf, WIRE_HEADER_LEN, timeout_ms, "连接信息头") != 0)
+		return -1;
+	st = wire_decode_header(buf, WIRE_HEADER_LEN, remote);
+	if (st != WIRE_OK) {
+		fprintf(stderr, "错误: 对端发来的连接信息无效: %s\n", wire_strerror(st));
+		return -1;
+	}
+	if (tcp_read_full(fd, buf, remote->num_qp * WIRE_QP_LEN, timeout_ms, "QP连接信息") != 0)
+		return -1;
+	st = wire_decode_qps(buf, remote->num_qp * WIRE_QP_LEN, remote);
+	if (st != WIRE_OK) {
+		fprintf(stderr, "错误: 对端发来的QP信息无效: %s\n", wire_strerror(st));
+		return -1;
+	}
+	return 0;
+}
+
+int sync_send(int fd, uint32_t tag, int timeout_ms)
+{
+	uint8_t buf[WIRE_SYNC_LEN];
+
+	wire_encode_sync(tag, buf);
+	return tcp_write_full(fd, buf, sizeof(buf), timeout_ms, "同步消息");
+}
+
+int sync_wait(int fd, uint32_t tag, int timeout_ms)
+{
+	uint8_t buf[WIRE_SYNC_LEN];
+	uint32_t got;
+	enum wire_status st;
+
+	if (tcp_read_full(fd, buf, sizeof(buf), timeout_ms, "同步消息") != 0)
+		return -1;
+	st = wire_decode_sync(buf, sizeof(buf), &got);
+	if (st != WIRE_OK) {
+		fprintf(stderr, "错误: %s\n", wire_strerror(st));
+		return -1;
+	}
+	if (got != tag) {
+		fprintf(stderr, "错误: 同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n", tag, got);
+		return -1;
+	}
+	return 0;
+}

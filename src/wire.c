@@ -1,0 +1,154 @@
+/*
+ * wire.c - 控制平面数据格式的编码与校验
+ */
+#include "wire.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)(v >> 16)); put16(p + 2, (uint16_t)v); }
+static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)(v >> 32)); put32(p + 4, (uint32_t)v); }
+static uint16_t get16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+static uint32_t get32(const uint8_t *p) { return ((uint32_t)get16(p) << 16) | get16(p + 2); }
+static uint64_t get64(const uint8_t *p) { return ((uint64_t)get32(p) << 32) | get32(p + 4); }
+
+const char *wire_strerror(enum wire_status st)
+{
+	switch (st) {
+	case WIRE_OK: return "正常";
+	case WIRE_SHORT: return "数据不完整（比协议规定的短）";
+	case WIRE_BAD_MAGIC: return "魔数不对：对端不是 RoCEv2 learn 程序（或连错了端口）";
+	case WIRE_BAD_VERSION: return "协议版本不一致：两端请用同一版本编译";
+	case WIRE_BAD_NUM_QP: return "QP数量超出 1..16";
+	case WIRE_BAD_OP: return "未知的操作类型";
+	case WIRE_BAD_MTU: return "MTU 值无效（应为 1..5，即 256..4096 字节）";
+	case WIRE_BAD_QPN: return "QP号或PSN超出24位范围（或QP号为0）";
+	case WIRE_BAD_SYNC: return "同步消息的魔数不对：两端的步骤错位了";
+	}
+	return "未知错误";
+}
+
+size_t wire_encode_hello(const struct wire_hello *h, uint8_t *buf, size_t cap)
+{
+	size_t need = WIRE_HEADER_LEN + (size_t)h->num_qp * WIRE_QP_LEN;
+
+	if (h->num_qp > MAX_QP || cap < need)
+		return 0;
+	put32(buf, WIRE_MAGIC);
+	put16(buf + 4, h->version);
+	buf[6] = h->op;
+	buf[7] = h->flags;
+	put32(buf + 8, h->num_qp);
+	put32(buf + 12, h->mtu);
+	put32(buf + 16, h->size);
+	put32(buf + 20, h->iters);
+	put64(buf + 24, h->addr);
+	put32(buf + 32, h->rkey);
+	put32(buf + 36, h->slot);
+	put32(buf + 40, h->offset);
+	for (uint32_t i = 0; i < h->num_qp; i++) {
+		uint8_t *q = buf + WIRE_HEADER_LEN + i * WIRE_QP_LEN;
+
+		put32(q, h->qp[i].qpn);
+		put32(q + 4, h->qp[i].psn);
+		put16(q + 8, h->qp[i].lid);
+		put16(q + 10, 0);
+		memcpy(q + 12, h->qp[i].gid, 16);
+	}
+	return need;
+}
+
+enum wire_status wire_decode_header(const uint8_t *buf, size_t len, struct wire_hello *h)
+{
+	memset(h, 0, sizeof(*h));
+	if (len < WIRE_HEADER_LEN)
+		return WIRE_SHORT;
+	if (get32(buf) != WIRE_MAGIC)
+		return WIRE_BAD_MAGIC;
+	h->version = get16(buf + 4);
+	if (h->version != WIRE_VERSION)
+		return WIRE_BAD_VERSION;
+	h->op = buf[6];
+	h->flags = buf[7];
+	h->num_qp = get32(buf + 8);
+	h->mtu = get32(buf + 12);
+	h->size = get32(buf + 16);
+	h->iters = get32(buf + 20);
+	h->addr = get64(buf + 24);
+	h->rkey = get32(buf + 32);
+	h->slot = get32(buf + 36);
+	h->offset = get32(buf + 40);
+	if (h->num_qp < 1 || h->num_qp > MAX_QP)
+		return WIRE_BAD_NUM_QP;
+	if (h->op >= OP_COUNT)
+		return WIRE_BAD_OP;
+	if (h->mtu < 1 || h->mtu > 5)
+		return WIRE_BAD_MTU;
+	return WIRE_OK;
+}
+
+enum wire_status wire_decode_qps(const uint8_t *buf, size_t len, struct wire_hello *h)
+{
+	if (len < (size_t)h->num_qp * WIRE_QP_LEN)
+		return WIRE_SHORT;
+	for (uint32_t i = 0; i < h->num_qp; i++) {
+		const uint8_t *q = buf + i * WIRE_QP_LEN;
+
+		h->qp[i].qpn = get32(q);
+		h->qp[i].psn = get32(q + 4);
+		h->qp[i].lid = get16(q + 8);
+		memcpy(h->qp[i].gid, q + 12, 16);
+		if (h->qp[i].qpn == 0 || h->qp[i].qpn > 0xffffff || h->qp[i].psn > 0xffffff)
+			return WIRE_BAD_QPN;
+	}
+	return WIRE_OK;
+}
+
+void wire_encode_sync(uint32_t tag, uint8_t buf[WIRE_SYNC_LEN])
+{
+	put32(buf, WIRE_SYNC_MAGIC);
+	put32(buf + 4, tag);
+}
+
+enum wire_status wire_decode_sync(const uint8_t *buf, size_t len, uint32_t *tag)
+{
+	if (len < WIRE_SYNC_LEN)
+		return WIRE_SHORT;
+	if (get32(buf) != WIRE_SYNC_MAGIC)
+		return WIRE_BAD_SYNC;
+	*tag = get32(buf + 4);
+	return WIRE_OK;
+}
+
+int wire_compare(const struct wire_hello *l, const struct wire_hello *r,
+		 char *msg, size_t msglen)
+{
+	if (r->num_qp != l->num_qp) {
+		snprintf(msg, msglen, "远端QP数量(%u)与本端不匹配(%u)：两端的 -q/num_qp 必须相同",
+			 r->num_qp, l->num_qp);
+		return -1;
+	}
+	if (r->op != l->op || (r->flags ^ l->flags) & WIRE_FLAG_INTERACTIVE) {
+		snprintf(msg, msglen, "远端操作(%s%s)与本端不匹配(%s%s)：两端的 --op/--interactive 必须相同",
+			 op_name((enum rdma_op)r->op), (r->flags & WIRE_FLAG_INTERACTIVE) ? " --interactive" : "",
+			 op_name((enum rdma_op)l->op), (l->flags & WIRE_FLAG_INTERACTIVE) ? " --interactive" : "");
+		return -1;
+	}
+	if (r->size != l->size) {
+		snprintf(msg, msglen, "远端消息大小(%u)与本端不匹配(%u)：两端的 --size 必须相同",
+			 r->size, l->size);
+		return -1;
+	}
+	if (r->iters != l->iters) {
+		snprintf(msg, msglen, "远端轮数(%u)与本端不匹配(%u)：两端的 --iters 必须相同",
+			 r->iters, l->iters);
+		return -1;
+	}
+	if (r->offset != l->offset) {
+		snprintf(msg, msglen, "远端原子偏移(%u)与本端不匹配(%u)：两端的 --offset 必须相同",
+			 r->offset, l->offset);
+		return -1;
+	}
+	return 0;
+}

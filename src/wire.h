@@ -1,0 +1,95 @@
+/*
+ * wire.h - 控制平面（TCP）上交换的数据格式（纯逻辑，可单元测试）
+ *
+ * 所有字段都按网络字节序（大端）逐字节编码，不依赖结构体的内存布局，
+ * 所以不同编译器、不同CPU之间也能互通。
+ *
+ * HELLO = 44 字节头 + num_qp × 28 字节 QP 条目：
+ *   偏移  大小  字段
+ *    0    4    magic   0x52435632 ("RCV2")
+ *    4    2    version 1
+ *    6    1    op      0=send 1=write 2=read 3=write_imm 4=fetch_add 5=cmp_swap
+ *    7    1    flags   bit0 = --interactive
+ *    8    4    num_qp  1..16
+ *   12    4    mtu     本端端口的 active_mtu（enum ibv_mtu 值 1..5）
+ *   16    4    size    每个QP每轮的消息大小
+ *   20    4    iters   轮数
+ *   24    8    addr    本端 MR 中“对端可访问区”的起始虚拟地址（单边操作用）
+ *   32    4    rkey    本端 MR 的 rkey（单边操作用；send 时为 0）
+ *   36    4    slot    每个QP在该区中占的字节数（QP i 的地址 = addr + i*slot）
+ *   40    4    offset  原子操作目标字在槽内的偏移（--offset）
+ *  每个QP：qpn(4) psn(4) lid(2) 保留(2) gid(16)
+ *
+ * SYNC = 8 字节：magic 0x53594e43 ("SYNC") + tag(4)。
+ */
+#ifndef ROCE_WIRE_H
+#define ROCE_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+
+#define WIRE_MAGIC        0x52435632u
+#define WIRE_SYNC_MAGIC   0x53594e43u
+#define WIRE_VERSION      1
+#define WIRE_HEADER_LEN   44
+#define WIRE_QP_LEN       28
+#define WIRE_SYNC_LEN     8
+#define WIRE_MAX_LEN      (WIRE_HEADER_LEN + MAX_QP * WIRE_QP_LEN)
+#define WIRE_FLAG_INTERACTIVE 0x01
+
+struct wire_qp {
+	uint32_t qpn;
+	uint32_t psn;
+	uint16_t lid;
+	uint8_t gid[16];
+};
+
+struct wire_hello {
+	uint16_t version;
+	uint8_t op;
+	uint8_t flags;
+	uint32_t num_qp;
+	uint32_t mtu;
+	uint32_t size;
+	uint32_t iters;
+	uint64_t addr;
+	uint32_t rkey;
+	uint32_t slot;
+	uint32_t offset;
+	struct wire_qp qp[MAX_QP];
+};
+
+enum wire_status {
+	WIRE_OK = 0,
+	WIRE_SHORT,
+	WIRE_BAD_MAGIC,
+	WIRE_BAD_VERSION,
+	WIRE_BAD_NUM_QP,
+	WIRE_BAD_OP,
+	WIRE_BAD_MTU,
+	WIRE_BAD_QPN,
+	WIRE_BAD_SYNC,
+};
+
+const char *wire_strerror(enum wire_status st);
+
+/* 编码：返回写入字节数（= WIRE_HEADER_LEN + num_qp*WIRE_QP_LEN） */
+size_t wire_encode_hello(const struct wire_hello *h, uint8_t *buf, size_t cap);
+/* 解码头部（先读头才知道后面有几个QP） */
+enum wire_status wire_decode_header(const uint8_t *buf, size_t len, struct wire_hello *h);
+/* 解码 h->num_qp 个 QP 条目 */
+enum wire_status wire_decode_qps(const uint8_t *buf, size_t len, struct wire_hello *h);
+
+void wire_encode_sync(uint32_t tag, uint8_t buf[WIRE_SYNC_LEN]);
+enum wire_status wire_decode_sync(const uint8_t *buf, size_t len, uint32_t *tag);
+
+/*
+ * 比较两端的参数（QP数量、操作、大小、轮数、交互模式、原子偏移）。
+ * 一致返回 0；不一致返回 -1，并在 msg 中写明哪一项不同、各是多少。
+ */
+int wire_compare(const struct wire_hello *local, const struct wire_hello *remote,
+		 char *msg, size_t msglen);
+
+#endif
