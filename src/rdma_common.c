@@ -118,12 +118,17 @@ const char *qp_state_str(enum ibv_qp_state s)
 
 void access_str(int a, char *out, size_t len)
 {
-	snprintf(out, len, "%s%s%s%s%s",
-		 a == 0 ? "0（只允许本地读）" : "",
-		 a & IBV_ACCESS_LOCAL_WRITE ? "LOCAL_WRITE " : "",
-		 a & IBV_ACCESS_REMOTE_WRITE ? "REMOTE_WRITE " : "",
-		 a & IBV_ACCESS_REMOTE_READ ? "REMOTE_READ " : "",
-		 a & IBV_ACCESS_REMOTE_ATOMIC ? "REMOTE_ATOMIC " : "");
+	if (a == 0) {
+		snprintf(out, len, "0（无）");
+		return;
+	}
+	snprintf(out, len, "%s%s%s%s",
+		 a & IBV_ACCESS_LOCAL_WRITE ? "LOCAL_WRITE|" : "",
+		 a & IBV_ACCESS_REMOTE_WRITE ? "REMOTE_WRITE|" : "",
+		 a & IBV_ACCESS_REMOTE_READ ? "REMOTE_READ|" : "",
+		 a & IBV_ACCESS_REMOTE_ATOMIC ? "REMOTE_ATOMIC|" : "");
+	if (out[0] != '\0')
+		out[strlen(out) - 1] = '\0';    /* 去掉末尾的 | */
 }
 
 static void verbs_error(const char *call, int err, const char *hint)
@@ -457,7 +462,8 @@ int register_mr(struct rdma_resources *res, int access)
 	access_str(access, acc, sizeof(acc));
 	printf("MR 已注册: addr=%p 长度=%zu（%d 个QP × 每QP %zu 字节 × 2 区）\n",
 	       (void *)res->buf, res->buf_len, res->num_qp, res->slot);
-	printf("  lkey=0x%08x  rkey=0x%08x  权限=%s\n", res->mr->lkey, res->mr->rkey, acc);
+	printf("  lkey=0x%08x  rkey=0x%08x  权限=%s%s\n", res->mr->lkey, res->mr->rkey, acc,
+	       access == 0 ? "（只允许本地读：RDMA WRITE 的数据源只需要被网卡读取）" : "");
 	printf("  说明: 注册会锁定这些内存页并交给网卡做地址翻译；lkey 给本端的 WR 用，\n"
 	       "        rkey 是交给对端的“钥匙”，对端凭它直接读写这块内存，所以只开本操作需要的权限\n");
 	return 0;

@@ -1,0 +1,140 @@
+/* test_gid.c - GID 格式化、分类与自动选择（合成的 rxe / mlx5 / 纯IPv6 / 空表） */
+#include <stdio.h>
+#include <string.h>
+
+#include "gid.h"
+#include "unit.h"
+
+static struct gid_info mk(uint32_t index, enum gid_kind kind, const char *hex16)
+{
+	struct gid_info g;
+
+	memset(&g, 0, sizeof(g));
+	g.index = index;
+	g.kind = kind;
+	for (int i = 0; i < 16; i++) {
+		unsigned v;
+
+		sscanf(hex16 + 2 * i, "%2x", &v);
+		g.raw[i] = (uint8_t)v;
+	}
+	strcpy(g.ndev, "eth0");
+	return g;
+}
+
+#define LL   "fe800000000000002826" "8efffe1ac7d4"
+#define V4_1 "00000000000000000000ffff0a0b0001"
+#define V6G  "20010db8000000000000000000000001"
+
+static void formatting(void **state)
+{
+	struct gid_info g = mk(1, GID_KIND_ROCE_V2, V4_1);
+	char s[GID_STR_LEN], ip[GID_IP_LEN], d[128];
+
+	(void)state;
+	gid_format(g.raw, s);
+	assert_string_equal(s, "0000:0000:0000:0000:0000:ffff:0a0b:0001");
+	gid_to_ip(g.raw, ip);
+	assert_string_equal(ip, "10.11.0.1");
+	g = mk(0, GID_KIND_ROCE_V2, V6G);
+	gid_to_ip(g.raw, ip);
+	assert_string_equal(ip, "2001:db8::1");
+	gid_describe(&g, d, sizeof(d));
+	assert_string_equal(d, "RoCE v2, IPv6 2001:db8::1, 网卡 eth0");
+}
+
+static void classification(void **state)
+{
+	struct gid_info ll = mk(0, GID_KIND_ROCE_V2, LL), v4 = mk(1, GID_KIND_ROCE_V2, V4_1);
+	uint8_t zero[16] = { 0 };
+
+	(void)state;
+	assert_true(gid_is_link_local(ll.raw));
+	assert_false(gid_is_ipv4_mapped(ll.raw));
+	assert_true(gid_is_ipv4_mapped(v4.raw));
+	assert_false(gid_is_link_local(v4.raw));
+	assert_true(gid_is_empty(zero));
+	assert_int_equal(gid_score(&v4), 6);
+	assert_int_equal(gid_score(&ll), 4);
+}
+
+static void rxe_like_table(void **state)
+{
+	/* rxe：每个地址一个 RoCE v2 条目；0 = 链路本地，1 = IPv4 */
+	struct gid_info t[] = { mk(0, GID_KIND_ROCE_V2, LL), mk(1, GID_KIND_ROCE_V2, V4_1) };
+
+	(void)state;
+	assert_int_equal(t[gid_choose(t, 2)].index, 1);
+}
+
+static void mlx5_like_table(void **state)
+{
+	/* mlx5：每个地址一对 v1/v2；0/1 链路本地，2/3 IPv4 → 应选 3 */
+	struct gid_info t[] = {
+		mk(0, GID_KIND_ROCE_V1, LL), mk(1, GID_KIND_ROCE_V2, LL),
+		mk(2, GID_KIND_ROCE_V1, V4_1), mk(3, GID_KIND_ROCE_V2, V4_1),
+	};
+
+	(void)state;
+	assert_int_equal(t[gid_choose(t, 4)].index, 3);
+}
+
+static void ipv6_only_table(void **state)
+{
+	struct gid_info t[] = { mk(0, GID_KIND_ROCE_V2, LL), mk(5, GID_KIND_ROCE_V2, V6G) };
+
+	(void)state;
+	assert_int_equal(t[gid_choose(t, 2)].index, 5);
+}
+
+static void tie_takes_lowest_index(void **state)
+{
+	struct gid_info t[] = { mk(7, GID_KIND_ROCE_V2, V4_1), mk(2, GID_KIND_ROCE_V2, V4_1) };
+
+	(void)state;
+	assert_int_equal(t[gid_choose(t, 2)].index, 2);
+}
+
+static void empty_table(void **state)
+{
+	struct gid_info t[1];
+
+	(void)state;
+	memset(t, 0, sizeof(t));
+	assert_int_equal(gid_choose(t, 0), -1);
+	assert_int_equal(gid_choose(t, 1), -1);   /* 全0条目不可选 */
+}
+
+static void explicit_checks(void **state)
+{
+	struct gid_info t[] = {
+		mk(0, GID_KIND_ROCE_V1, LL), mk(1, GID_KIND_ROCE_V2, LL),
+		mk(2, GID_KIND_ROCE_V1, V4_1), mk(3, GID_KIND_ROCE_V2, V4_1),
+	};
+	char msg[512];
+
+	(void)state;
+	assert_int_equal(gid_check_explicit(t, 4, 256, 3, msg, sizeof(msg)), GID_VERDICT_OK);
+	assert_int_equal(gid_check_explicit(t, 4, 256, 2, msg, sizeof(msg)), GID_VERDICT_WARN);
+	assert_non_null(strstr(msg, "RoCE v1"));
+	assert_non_null(strstr(msg, "-g 3"));
+	assert_int_equal(gid_check_explicit(t, 4, 256, 1, msg, sizeof(msg)), GID_VERDICT_WARN);
+	assert_non_null(strstr(msg, "链路本地"));
+	assert_int_equal(gid_check_explicit(t, 4, 256, 9, msg, sizeof(msg)), GID_VERDICT_ERROR);
+	assert_non_null(strstr(msg, "空条目"));
+	assert_non_null(strstr(msg, "索引 3"));
+	assert_int_equal(gid_check_explicit(t, 4, 256, 256, msg, sizeof(msg)), GID_VERDICT_ERROR);
+	assert_non_null(strstr(msg, "超出范围"));
+}
+
+const struct CMUnitTest gid_tests[] = {
+	cmocka_unit_test(formatting),
+	cmocka_unit_test(classification),
+	cmocka_unit_test(rxe_like_table),
+	cmocka_unit_test(mlx5_like_table),
+	cmocka_unit_test(ipv6_only_table),
+	cmocka_unit_test(tie_takes_lowest_index),
+	cmocka_unit_test(empty_table),
+	cmocka_unit_test(explicit_checks),
+};
+const size_t gid_tests_count = COUNT_OF(gid_tests);

@@ -1,0 +1,227 @@
+/* test_options.c - 命令行解析：两种写法、默认值、非法值、组合检查 */
+#include <infiniband/verbs.h>
+#include <string.h>
+
+#include "options.h"
+#include "unit.h"
+
+static enum parse_result parse(enum role role, struct options *o, char *err, const char *const *args)
+{
+	char *argv[32];
+	int argc = 0;
+
+	argv[argc++] = (char *)"prog";
+	for (; *args != NULL; args++)
+		argv[argc++] = (char *)*args;
+	argv[argc] = NULL;
+	return parse_options(argc, argv, role, o, err, 256);
+}
+
+#define PARSE(role, o, err, ...) parse(role, o, err, (const char *const[]){ __VA_ARGS__, NULL })
+
+static void defaults(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(ROLE_SERVER, &o, err, (const char *const[]){ NULL }), PARSE_OK);
+	assert_null(o.dev_name);
+	assert_int_equal(o.tcp_port, 18515);
+	assert_int_equal(o.gid_idx, GID_AUTO);
+	assert_int_equal(o.num_qp, 4);
+	assert_int_equal(o.ib_port, 1);
+	assert_int_equal(o.op, OP_SEND);
+	assert_int_equal(o.size, DEFAULT_SIZE);
+	assert_int_equal(o.iters, 1);
+}
+
+static void server_positional(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "rxe0", "18516", "1", "2"), PARSE_OK);
+	assert_string_equal(o.dev_name, "rxe0");
+	assert_int_equal(o.tcp_port, 18516);
+	assert_int_equal(o.gid_idx, 1);
+	assert_int_equal(o.num_qp, 2);
+}
+
+static void client_positional_and_options_agree(void **state)
+{
+	struct options a, b;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_CLIENT, &a, err, "10.0.0.1", "rxe1", "18515", "3", "8"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_CLIENT, &b, err, "10.0.0.1", "-d", "rxe1", "--port", "18515",
+			       "-g", "3", "--num-qp", "8"), PARSE_OK);
+	assert_string_equal(a.server_ip, "10.0.0.1");
+	assert_string_equal(a.dev_name, b.dev_name);
+	assert_int_equal(a.tcp_port, b.tcp_port);
+	assert_int_equal(a.gid_idx, b.gid_idx);
+	assert_int_equal(a.num_qp, 8);
+	assert_int_equal(b.num_qp, 8);
+}
+
+static void options_after_positionals(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "10.0.0.1", "-d", "rxe1", "--op", "write",
+			       "--size", "1M", "--iters", "5", "-t", "9"), PARSE_OK);
+	assert_int_equal(o.op, OP_WRITE);
+	assert_int_equal(o.size, 1u << 20);
+	assert_int_equal(o.iters, 5);
+	assert_int_equal(o.timeout_ms, 9000);
+}
+
+static void client_needs_server_ip(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(ROLE_CLIENT, &o, err, (const char *const[]){ NULL }), PARSE_ERROR);
+	assert_non_null(strstr(err, "服务端IP"));
+}
+
+static void bad_values(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "-q", "0"), PARSE_ERROR);
+	assert_non_null(strstr(err, "QP数量"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "-q", "17"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "rxe0", "18515", "1", "17"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "-p", "70000"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "-p", "12ab"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "-g", "-1"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--size", "0"), PARSE_ERROR);
+	assert_non_null(strstr(err, "消息大小"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--size", "1G"), PARSE_ERROR);
+	assert_non_null(strstr(err, "太大"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--iters", "0"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--op", "nope"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--bogus"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--bogus"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "-d"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "a", "1", "1", "1", "extra"), PARSE_ERROR);
+}
+
+static void conflicting_forms(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "rxe0", "-d", "rxe1"), PARSE_ERROR);
+	assert_non_null(strstr(err, "两次"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "rxe0", "-d", "rxe0"), PARSE_OK);
+}
+
+static void gid_auto_word(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "-g", "auto"), PARSE_OK);
+	assert_int_equal(o.gid_idx, GID_AUTO);
+}
+
+static void atomics(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--op", "fetch_add"), PARSE_OK);
+	assert_int_equal(o.size, 8);
+	assert_int_equal(slot_size(&o), ATOMIC_SLOT);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--op", "cmp_swap", "--offset", "12"), PARSE_ERROR);
+	assert_non_null(strstr(err, "对齐"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--op", "cmp_swap", "--offset", "16"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--op", "fetch_add", "--size", "16"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--offset", "8"), PARSE_ERROR);
+}
+
+static void interactive(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--interactive"), PARSE_OK);
+	assert_int_equal(o.op, OP_WRITE);
+	assert_int_equal(o.size, INTERACTIVE_SIZE);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--interactive", "--op", "fetch_add"), PARSE_ERROR);
+}
+
+static void help(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "--help"), PARSE_HELP);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "-h"), PARSE_HELP);
+}
+
+static void op_names_round_trip(void **state)
+{
+	(void)state;
+	for (int i = 0; i < OP_COUNT; i++) {
+		enum rdma_op op;
+
+		assert_int_equal(op_from_name(op_name((enum rdma_op)i), &op), 0);
+		assert_int_equal(op, i);
+	}
+	assert_string_equal(op_name(OP_WRITE_IMM), "write_imm");
+}
+
+static void access_flags_least_privilege(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	PARSE(ROLE_SERVER, &o, err, "--op", "send");
+	assert_int_equal(mr_access_flags(&o), IBV_ACCESS_LOCAL_WRITE);
+	PARSE(ROLE_SERVER, &o, err, "--op", "write");
+	assert_int_equal(mr_access_flags(&o), IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
+	PARSE(ROLE_CLIENT, &o, err, "h", "--op", "write");
+	assert_int_equal(mr_access_flags(&o), 0);
+	PARSE(ROLE_SERVER, &o, err, "--op", "read");
+	assert_int_equal(mr_access_flags(&o), IBV_ACCESS_REMOTE_READ);
+	PARSE(ROLE_CLIENT, &o, err, "h", "--op", "read");
+	assert_int_equal(mr_access_flags(&o), IBV_ACCESS_LOCAL_WRITE);
+	PARSE(ROLE_SERVER, &o, err, "--op", "cmp_swap");
+	assert_int_equal(mr_access_flags(&o), IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC);
+	PARSE(ROLE_SERVER, &o, err, "--interactive");
+	assert_true(mr_access_flags(&o) & IBV_ACCESS_REMOTE_READ);
+	assert_true(mr_access_flags(&o) & IBV_ACCESS_REMOTE_WRITE);
+}
+
+const struct CMUnitTest options_tests[] = {
+	cmocka_unit_test(defaults),
+	cmocka_unit_test(server_positional),
+	cmocka_unit_test(client_positional_and_options_agree),
+	cmocka_unit_test(options_after_positionals),
+	cmocka_unit_test(client_needs_server_ip),
+	cmocka_unit_test(bad_values),
+	cmocka_unit_test(conflicting_forms),
+	cmocka_unit_test(gid_auto_word),
+	cmocka_unit_test(atomics),
+	cmocka_unit_test(interactive),
+	cmocka_unit_test(help),
+	cmocka_unit_test(op_names_round_trip),
+	cmocka_unit_test(access_flags_least_privilege),
+};
+const size_t options_tests_count = COUNT_OF(options_tests);

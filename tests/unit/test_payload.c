@@ -1,0 +1,76 @@
+/* test_payload.c - 测试数据的生成/校验、WC 提示表 */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hints.h"
+#include "payload.h"
+#include "unit.h"
+
+static void fill_then_check(void **state)
+{
+	size_t sizes[] = { 1, 7, 31, 32, 64, 4096, 1 << 20 };
+
+	(void)state;
+	for (size_t k = 0; k < COUNT_OF(sizes); k++) {
+		uint8_t *b = malloc(sizes[k]);
+
+		assert_non_null(b);
+		payload_fill(b, sizes[k], "client", 3, 2);
+		assert_int_equal(payload_check(b, sizes[k], "client", 3, 2), -1);
+		b[sizes[k] - 1] ^= 0x20;
+		assert_int_equal(payload_check(b, sizes[k], "client", 3, 2), (long)sizes[k] - 1);
+		free(b);
+	}
+}
+
+static void differs_per_qp_and_round(void **state)
+{
+	uint8_t a[4096];
+
+	(void)state;
+	payload_fill(a, sizeof(a), "client", 0, 1);
+	assert_true(payload_check(a, sizeof(a), "client", 1, 1) >= 0);
+	assert_true(payload_check(a, sizeof(a), "client", 0, 2) >= 0);
+	assert_true(payload_check(a, sizeof(a), "server", 0, 1) >= 0);
+	assert_memory_equal(a, "[client QP0 round1] ", 20);
+}
+
+static void preview(void **state)
+{
+	uint8_t b[] = { 'h', 'i', 0, 0x7f, '!' };
+	char out[8];
+
+	(void)state;
+	payload_preview(b, sizeof(b), out, sizeof(out));
+	assert_string_equal(out, "hi..!");
+	payload_preview(b, sizeof(b), out, 3);
+	assert_string_equal(out, "hi");
+}
+
+static void immediates_and_atomics(void **state)
+{
+	(void)state;
+	assert_int_equal(payload_imm(3, 2), 0x00020003);
+	assert_int_not_equal(payload_imm(0, 1), payload_imm(1, 0));
+	assert_int_equal(atomic_initial(0), 1000000);
+	assert_int_equal(atomic_addend(3), 4);
+}
+
+static void wc_hints(void **state)
+{
+	(void)state;
+	assert_non_null(strstr(wc_status_hint(IBV_WC_RETRY_EXC_ERR), "GID"));
+	assert_non_null(strstr(wc_status_hint(IBV_WC_RNR_RETRY_EXC_ERR), "post_receive"));
+	assert_non_null(strstr(wc_status_hint(IBV_WC_REM_ACCESS_ERR), "rkey"));
+	assert_non_null(strstr(wc_status_hint(IBV_WC_WR_FLUSH_ERR), "错误状态"));
+	assert_non_null(wc_status_hint((enum ibv_wc_status)999));
+}
+
+const struct CMUnitTest payload_tests[] = {
+	cmocka_unit_test(fill_then_check),
+	cmocka_unit_test(differs_per_qp_and_round),
+	cmocka_unit_test(preview),
+	cmocka_unit_test(immediates_and_atomics),
+	cmocka_unit_test(wc_hints),
+};
+const size_t payload_tests_count = COUNT_OF(payload_tests);

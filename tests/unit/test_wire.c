@@ -1,0 +1,173 @@
+/* test_wire.c - 控制平面格式：往返、截断、魔数/版本错误、num_qp 越界、参数比较 */
+#include <string.h>
+
+#include "wire.h"
+#include "unit.h"
+
+static struct wire_hello sample(uint32_t num_qp)
+{
+	struct wire_hello h;
+
+	memset(&h, 0, sizeof(h));
+	h.version = WIRE_VERSION;
+	h.op = OP_WRITE;
+	h.flags = 0;
+	h.num_qp = num_qp;
+	h.mtu = 3;
+	h.size = 1 << 20;
+	h.iters = 7;
+	h.addr = 0x00007f1234567000ull;
+	h.rkey = 0xdeadbeef;
+	h.slot = 1 << 20;
+	h.offset = 8;
+	for (uint32_t i = 0; i < num_qp; i++) {
+		h.qp[i].qpn = 0x11 + i;
+		h.qp[i].psn = 0xabcdef - i;
+		h.qp[i].lid = 0;
+		h.qp[i].gid[10] = 0xff;
+		h.qp[i].gid[11] = 0xff;
+		h.qp[i].gid[15] = (uint8_t)(i + 1);
+	}
+	return h;
+}
+
+static void round_trip(void **state)
+{
+	struct wire_hello a = sample(16), b;
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t n = wire_encode_hello(&a, buf, sizeof(buf));
+
+	(void)state;
+	assert_int_equal(n, WIRE_HEADER_LEN + 16 * WIRE_QP_LEN);
+	assert_int_equal(wire_decode_header(buf, n, &b), WIRE_OK);
+	assert_int_equal(wire_decode_qps(buf + WIRE_HEADER_LEN, n - WIRE_HEADER_LEN, &b), WIRE_OK);
+	assert_memory_equal(&a, &b, sizeof(a));
+}
+
+static void network_byte_order(void **state)
+{
+	struct wire_hello a = sample(1);
+	uint8_t buf[WIRE_MAX_LEN];
+
+	(void)state;
+	wire_encode_hello(&a, buf, sizeof(buf));
+	assert_memory_equal(buf, "RCV2", 4);              /* 魔数按大端就是可读的 "RCV2" */
+	assert_int_equal(buf[32], 0xde);                  /* rkey 高字节在前 */
+	assert_int_equal(buf[WIRE_HEADER_LEN + 3], 0x11); /* QPN 低字节在最后 */
+}
+
+static void truncated(void **state)
+{
+	struct wire_hello a = sample(4), b;
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t n = wire_encode_hello(&a, buf, sizeof(buf));
+
+	(void)state;
+	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN - 1, &b), WIRE_SHORT);
+	assert_int_equal(wire_decode_header(buf, n, &b), WIRE_OK);
+	assert_int_equal(wire_decode_qps(buf + WIRE_HEADER_LEN, 3 * WIRE_QP_LEN, &b), WIRE_SHORT);
+}
+
+static void bad_magic_and_version(void **state)
+{
+	struct wire_hello a = sample(1), b;
+	uint8_t buf[WIRE_MAX_LEN];
+
+	(void)state;
+	wire_encode_hello(&a, buf, sizeof(buf));
+	buf[0] = 'G';
+	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_BAD_MAGIC);
+	wire_encode_hello(&a, buf, sizeof(buf));
+	buf[5] = 2;
+	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_BAD_VERSION);
+	assert_non_null(strstr(wire_strerror(WIRE_BAD_MAGIC), "魔数"));
+}
+
+static void num_qp_bounds(void **state)
+{
+	struct wire_hello a = sample(1), b;
+	uint8_t buf[WIRE_MAX_LEN];
+
+	(void)state;
+	wire_encode_hello(&a, buf, sizeof(buf));
+	buf[11] = 0;
+	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_BAD_NUM_QP);
+	buf[11] = 17;
+	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_BAD_NUM_QP);
+	buf[11] = 16;
+	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_OK);
+	a.num_qp = 17;
+	assert_int_equal(wire_encode_hello(&a, buf, sizeof(buf)), 0);
+}
+
+static void bad_op_mtu_qpn(void **state)
+{
+	struct wire_hello a = sample(1), b;
+	uint8_t buf[WIRE_MAX_LEN];
+
+	(void)state;
+	wire_encode_hello(&a, buf, sizeof(buf));
+	buf[6] = OP_COUNT;
+	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_BAD_OP);
+	wire_encode_hello(&a, buf, sizeof(buf));
+	buf[15] = 6;
+	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_BAD_MTU);
+	a.qp[0].qpn = 0;
+	wire_encode_hello(&a, buf, sizeof(buf));
+	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_OK);
+	assert_int_equal(wire_decode_qps(buf + WIRE_HEADER_LEN, WIRE_QP_LEN, &b), WIRE_BAD_QPN);
+}
+
+static void sync_messages(void **state)
+{
+	uint8_t buf[WIRE_SYNC_LEN];
+	uint32_t tag = 0;
+
+	(void)state;
+	wire_encode_sync(0x02000005, buf);
+	assert_int_equal(wire_decode_sync(buf, sizeof(buf), &tag), WIRE_OK);
+	assert_int_equal(tag, 0x02000005);
+	assert_int_equal(wire_decode_sync(buf, 4, &tag), WIRE_SHORT);
+	buf[0] ^= 1;
+	assert_int_equal(wire_decode_sync(buf, sizeof(buf), &tag), WIRE_BAD_SYNC);
+}
+
+static void compare(void **state)
+{
+	struct wire_hello l = sample(2), r = sample(4);
+	char msg[256];
+
+	(void)state;
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "远端QP数量(4)与本端不匹配(2)：两端的 -q/num_qp 必须相同");
+	r = sample(2);
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), 0);
+	r.op = OP_READ;
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "远端操作(read)与本端不匹配(write)"));
+	r = sample(2);
+	r.flags = WIRE_FLAG_INTERACTIVE;
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
+	r = sample(2);
+	r.size = 1;
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "--size"));
+	r = sample(2);
+	r.iters = 1;
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
+	r = sample(2);
+	r.offset = 0;
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
+}
+
+const struct CMUnitTest wire_tests[] = {
+	cmocka_unit_test(round_trip),
+	cmocka_unit_test(network_byte_order),
+	cmocka_unit_test(truncated),
+	cmocka_unit_test(bad_magic_and_version),
+	cmocka_unit_test(num_qp_bounds),
+	cmocka_unit_test(bad_op_mtu_qpn),
+	cmocka_unit_test(sync_messages),
+	cmocka_unit_test(compare),
+};
+const size_t wire_tests_count = COUNT_OF(wire_tests);

@@ -1,0 +1,22 @@
+/* unit.h - 各单元测试文件导出的测试表，由 unit_main.c 合并成一组运行 */
+#ifndef ROCE_UNIT_H
+#define ROCE_UNIT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+extern const struct CMUnitTest options_tests[];
+extern const size_t options_tests_count;
+extern const struct CMUnitTest gid_tests[];
+extern const size_t gid_tests_count;
+extern const struct CMUnitTest wire_tests[];
+extern const size_t wire_tests_count;
+extern const struct CMUnitTest payload_tests[];
+extern const size_t payload_tests_count;
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

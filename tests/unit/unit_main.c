@@ -1,0 +1,30 @@
+/* unit_main.c - 把所有单元测试合成一组：TAP 输出只有一个计划行 */
+#include <stdlib.h>
+#include <string.h>
+
+#include "unit.h"
+
+int main(void)
+{
+	const struct { const struct CMUnitTest *t; size_t n; } parts[] = {
+		{ options_tests, options_tests_count },
+		{ gid_tests, gid_tests_count },
+		{ wire_tests, wire_tests_count },
+		{ payload_tests, payload_tests_count },
+	};
+	size_t total = 0, k = 0;
+	struct CMUnitTest *all;
+	int rc;
+
+	for (size_t i = 0; i < COUNT_OF(parts); i++)
+		total += parts[i].n;
+	all = calloc(total, sizeof(*all));
+	if (all == NULL)
+		return 1;
+	for (size_t i = 0; i < COUNT_OF(parts); i++)
+		for (size_t j = 0; j < parts[i].n; j++)
+			all[k++] = parts[i].t[j];
+	rc = _cmocka_run_group_tests("unit", all, total, NULL, NULL);
+	free(all);
+	return rc;
+}
