@@ -1,0 +1,516 @@
+#!/usr/bin/env bats
+# 单元测试: show_gids.sh 和 diagnose.sh
+# 在 $BATS_TEST_TMPDIR 里搭伪造的 sysfs 树（RDMA_SYSFS_ROOT / NET_SYSFS_ROOT），
+# 不需要虚拟机，也不需要 RDMA 内核支持。
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+    REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+    SG=$REPO/show_gids.sh
+    DG=$REPO/diagnose.sh
+    # 伪造的 sysfs 有上千个小文件: 优先放在 tmpfs (/dev/shm)，磁盘上的 /tmp 慢得多
+    if [[ -d /dev/shm && -w /dev/shm ]]; then
+        FAKE=$(mktemp -d /dev/shm/scripts-bats.XXXXXX)/ib
+    else
+        FAKE=$BATS_TEST_TMPDIR/ib
+    fi
+    mkdir -p "$FAKE"
+    export RDMA_SYSFS_ROOT=$FAKE
+}
+
+teardown() {
+    if [[ $FAKE == /dev/shm/scripts-bats.* ]]; then rm -rf "${FAKE%/ib}"; fi
+}
+
+ZERO=0000:0000:0000:0000:0000:0000:0000:0000
+
+# mk_port DEV PORT [STATE] [PHYS]
+mk_port() {
+    local d=$FAKE/$1/ports/$2
+    mkdir -p "$d/gids" "$d/gid_attrs/types" "$d/gid_attrs/ndevs"
+    echo "${3:-4: ACTIVE}" >"$d/state"
+    echo "${4:-5: LinkUp}" >"$d/phys_state"
+}
+
+# add_gid DEV PORT IDX GID TYPE NDEV
+add_gid() {
+    local d=$FAKE/$1/ports/$2
+    # 覆盖之前的空槽位（空槽位的 types/ndevs 是目录）
+    if [[ -d $d/gid_attrs/types/$3 ]]; then rmdir "$d/gid_attrs/types/$3" "$d/gid_attrs/ndevs/$3"; fi
+    echo "$4" >"$d/gids/$3"
+    echo "$5" >"$d/gid_attrs/types/$3"
+    echo "$6" >"$d/gid_attrs/ndevs/$3"
+}
+
+# add_empty DEV PORT FROM TO  —— 空槽位 [FROM, TO)
+# 真实 sysfs 读空槽位的 types/ndevs 会 EINVAL；这里用目录代替文件，读它同样会失败。
+# 循环放在子 bash 里跑: bats 的 DEBUG trap 会让测试进程里的大循环非常慢。
+add_empty() {
+    bash -c '
+        d=$1 dirs=()
+        for ((i = $2; i < $3; i++)); do
+            echo "$4" >"$d/gids/$i"
+            dirs+=("$d/gid_attrs/types/$i" "$d/gid_attrs/ndevs/$i")
+        done
+        if ((${#dirs[@]} > 0)); then mkdir -p "${dirs[@]}"; fi
+    ' _ "$FAKE/$1/ports/$2" "$3" "$4" "$ZERO"
+}
+
+# rxe 风格: 0 = fe80 链路本地 v2, 1 = ::ffff:IPv4 v2, 其余 1022 个空槽位
+fx_rxe() {
+    local dev=${1:-rxe0} ndev=${2:-veth0} v4hex=${3:-0a0b:0001}
+    mk_port "$dev" 1
+    add_gid "$dev" 1 0 fe80:0000:0000:0000:5c5b:28ff:fe89:206d "RoCE v2" "$ndev"
+    add_gid "$dev" 1 1 "0000:0000:0000:0000:0000:ffff:$v4hex" "RoCE v2" "$ndev"
+    add_empty "$dev" 1 2 1024
+}
+
+# mlx5 风格: 0/1 链路本地 v1/v2, 2/3 IPv4 v1/v2
+fx_mlx5() {
+    mk_port mlx5_0 1
+    add_gid mlx5_0 1 0 fe80:0000:0000:0000:0202:c9ff:fe00:0001 "IB/RoCE v1" eth1
+    add_gid mlx5_0 1 1 fe80:0000:0000:0000:0202:c9ff:fe00:0001 "RoCE v2" eth1
+    add_gid mlx5_0 1 2 0000:0000:0000:0000:0000:ffff:c0a8:0105 "IB/RoCE v1" eth1
+    add_gid mlx5_0 1 3 0000:0000:0000:0000:0000:ffff:c0a8:0105 "RoCE v2" eth1
+    add_empty mlx5_0 1 4 256
+}
+
+# 只有 IPv6: 链路本地 + 全局地址
+fx_ipv6() {
+    mk_port rxe0 1
+    add_gid rxe0 1 0 fe80:0000:0000:0000:5c5b:28ff:fe89:206d "RoCE v2" veth0
+    add_gid rxe0 1 1 2001:0db8:0000:0000:0000:0000:0000:0001 "RoCE v2" veth0
+    add_empty rxe0 1 2 64
+}
+
+# 全部为空
+fx_empty() {
+    mk_port rxe0 1
+    add_empty rxe0 1 0 1024
+}
+
+# IPv4 条目在索引 20（前面是空槽位）
+fx_idx20() {
+    mk_port rxe0 1
+    add_gid rxe0 1 0 fe80:0000:0000:0000:5c5b:28ff:fe89:206d "RoCE v2" veth0
+    add_empty rxe0 1 1 20
+    add_gid rxe0 1 20 0000:0000:0000:0000:0000:ffff:0a0b:0001 "RoCE v2" veth0
+    add_empty rxe0 1 21 128
+}
+
+# 取 show_gids 输出里 INDEX 列等于 $2 的那一行（设备 $1）
+row_of() {
+    local dev=$1 idx=$2 line d p i
+    while read -r line; do
+        read -r d p i _ <<<"$line"
+        if [[ $d == "$dev" && $i == "$idx" ]]; then
+            echo "$line"
+            return 0
+        fi
+    done <<<"$output"
+    return 1
+}
+
+# show_gids 输出里被标记为自动选择的 "设备:索引" 列表
+marked() {
+    local line
+    while read -r line; do
+        if [[ $line == *"<== 自动选择"* ]]; then
+            read -r d _ i _ <<<"$line"
+            printf '%s:%s\n' "$d" "$i"
+        fi
+    done <<<"$output"
+}
+
+# memlock 低于 1 MiB 时 diagnose 一定失败；这类环境里跳过“应当退出 0”的断言
+memlock_ok() {
+    local l
+    l=$(ulimit -l)
+    [[ $l == unlimited ]] || ((l >= 1024))
+}
+
+# diagnose 选出的 GID 索引（通过行 "使用 -g N" 或失败行 "自动选择的是索引 N"）
+dg_choice() {
+    if [[ $output =~ 使用\ -g\ ([0-9]+) ]]; then
+        echo "${BASH_REMATCH[1]}"
+    elif [[ $output =~ 自动选择的是索引\ ([0-9]+) ]]; then
+        echo "${BASH_REMATCH[1]}"
+    else
+        echo none
+    fi
+}
+
+# show_gids 选出的索引
+sg_choice() {
+    if [[ $output =~ →\ GID索引([0-9]+) ]]; then
+        echo "${BASH_REMATCH[1]}"
+    else
+        echo none
+    fi
+}
+
+# ===================== show_gids.sh =====================
+
+@test "show_gids: rxe 风格 —— 表头、列、IPv4、v2、标记索引1、n_gids_found=2" {
+    fx_rxe
+    run --separate-stderr "$SG"
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "DEV     PORT    INDEX   GID                                     IPv4            VER     DEV" ]
+    [ "${lines[1]}" = "---     ----    -----   ---                                     ------------    ---     ---" ]
+    [ "${lines[2]}" = "rxe0    1       0       fe80:0000:0000:0000:5c5b:28ff:fe89:206d                 v2      veth0" ]
+    [ "${lines[3]}" = "rxe0    1       1       0000:0000:0000:0000:0000:ffff:0a0b:0001 10.11.0.1       v2      veth0   <== 自动选择" ]
+    [ "$(marked)" = "rxe0:1" ]
+    [[ $output == *"自动选择: rxe0 端口1 → GID索引1 (RoCE v2, IPv4 10.11.0.1)  用法: -g 1"* ]]
+    [ "${lines[-1]}" = "n_gids_found=2" ]
+    [ -z "$stderr" ]
+}
+
+@test "show_gids: 1024 个槽位都扫描，空槽位 (types 读失败) 不报错" {
+    fx_rxe
+    add_gid rxe0 1 1023 0000:0000:0000:0000:0000:ffff:0a0b:0063 "RoCE v2" veth0
+    run --separate-stderr "$SG" rxe0
+    [ "$status" -eq 0 ]
+    row=$(row_of rxe0 1023)
+    [[ $row == *"0000:0000:0000:0000:0000:ffff:0a0b:0063 10.11.0.99 "* ]]
+    [ "${lines[-1]}" = "n_gids_found=3" ]
+    [ -z "$stderr" ]
+}
+
+@test "show_gids: mlx5 风格 —— v1/v2 都列出，自动选择索引3" {
+    fx_mlx5
+    run "$SG"
+    [ "$status" -eq 0 ]
+    read -r d p i g ip v n <<<"$(row_of mlx5_0 0)"
+    [ "$d $p $i $g $ip $v" = "mlx5_0 1 0 fe80:0000:0000:0000:0202:c9ff:fe00:0001 v1 eth1" ]
+    read -r d p i g ip v n <<<"$(row_of mlx5_0 2)"
+    [ "$ip $v $n" = "192.168.1.5 v1 eth1" ]
+    read -r d p i g ip v n m <<<"$(row_of mlx5_0 3)"
+    [ "$ip $v $n $m" = "192.168.1.5 v2 eth1 <== 自动选择" ]
+    [ "$(marked)" = "mlx5_0:3" ]
+    [[ $output == *"自动选择: mlx5_0 端口1 → GID索引3 (RoCE v2, IPv4 192.168.1.5)  用法: -g 3"* ]]
+    [ "${lines[-1]}" = "n_gids_found=4" ]
+}
+
+@test "show_gids: 只有 IPv6 —— 选全局地址，IPv4 列为空，并提示没有 IPv4 GID" {
+    fx_ipv6
+    run "$SG"
+    [ "$status" -eq 0 ]
+    [ "$(marked)" = "rxe0:1" ]
+    [ "${lines[3]}" = "rxe0    1       1       2001:0db8:0000:0000:0000:0000:0000:0001                 v2      veth0   <== 自动选择" ]
+    [[ $output == *"GID索引1 (RoCE v2, IPv6 全局地址)  用法: -g 1  注意: 没有 RoCE v2 的 IPv4 GID"* ]]
+    [ "${lines[-1]}" = "n_gids_found=2" ]
+}
+
+@test "show_gids: 全部为空 —— 没有行、没有标记、n_gids_found=0" {
+    fx_empty
+    run "$SG"
+    [ "$status" -eq 0 ]
+    [ "${#lines[@]}" -eq 4 ]
+    [ -z "$(marked)" ]
+    [[ ${lines[2]} == "自动选择: rxe0 端口1 → 无 "* ]]
+    [ "${lines[3]}" = "n_gids_found=0" ]
+}
+
+@test "show_gids: 索引20 的 IPv4 条目也能找到（不会停在 16）" {
+    fx_idx20
+    run "$SG" rxe0 1
+    [ "$status" -eq 0 ]
+    [[ $(row_of rxe0 20) == *"10.11.0.1 "*"v2"*"<== 自动选择" ]]
+    [[ $output == *"→ GID索引20 (RoCE v2, IPv4 10.11.0.1)  用法: -g 20"* ]]
+    [ "${lines[-1]}" = "n_gids_found=2" ]
+}
+
+@test "show_gids: 评分规则 —— v2 链路本地 (4) 胜过 v1 IPv4 (2)；同分取最小索引" {
+    mk_port rxe0 1
+    add_gid rxe0 1 0 0000:0000:0000:0000:0000:ffff:0a00:0001 "IB/RoCE v1" eth0
+    add_gid rxe0 1 1 fe80:0000:0000:0000:0000:0000:0000:0001 "RoCE v2" eth0
+    mk_port rxe1 1
+    add_gid rxe1 1 0 fe80:0000:0000:0000:0000:0000:0000:0002 "RoCE v2" eth1
+    add_gid rxe1 1 1 0000:0000:0000:0000:0000:ffff:0a00:0002 "RoCE v2" eth1
+    add_gid rxe1 1 2 0000:0000:0000:0000:0000:ffff:0a00:0003 "RoCE v2" eth1
+    # 只有 v1: 链路本地 (0) < IPv4 (2)
+    mk_port rxe2 1
+    add_gid rxe2 1 0 fe80:0000:0000:0000:0000:0000:0000:0003 "IB/RoCE v1" eth2
+    add_gid rxe2 1 1 0000:0000:0000:0000:0000:ffff:0a00:0004 "IB/RoCE v1" eth2
+    run "$SG"
+    [ "$status" -eq 0 ]
+    [ "$(marked | tr '\n' ' ')" = "rxe0:1 rxe1:1 rxe2:1 " ]
+    [[ $output == *"自动选择: rxe2 端口1 → GID索引1 (RoCE v1, IPv4 10.0.0.4)  用法: -g 1  注意: 没有 RoCE v2 的 GID"* ]]
+    [ "${lines[-1]}" = "n_gids_found=7" ]
+}
+
+@test "show_gids: fe80::/10 整段都算链路本地 (febf:: 也是)；fec0:: 不是" {
+    mk_port rxe0 1
+    add_gid rxe0 1 0 febf:0000:0000:0000:0000:0000:0000:0001 "RoCE v2" eth0
+    add_gid rxe0 1 1 fec0:0000:0000:0000:0000:0000:0000:0001 "RoCE v2" eth0
+    run "$SG"
+    [ "$(marked)" = "rxe0:1" ]
+}
+
+@test "show_gids: 读不到类型的非空条目显示 ? 且不按 v2 计分" {
+    mk_port rxe0 1
+    add_gid rxe0 1 0 fe80:0000:0000:0000:0000:0000:0000:0001 "RoCE v2" eth0
+    echo 0000:0000:0000:0000:0000:ffff:0a00:0009 >"$FAKE/rxe0/ports/1/gids/1"
+    run --separate-stderr "$SG"
+    [ "$status" -eq 0 ]
+    read -r d p i g ip v n <<<"$(row_of rxe0 1)"
+    [ "$ip $v" = "10.0.0.9 ?" ]
+    [ "$(marked)" = "rxe0:0" ]
+    [ -z "$stderr" ]
+}
+
+@test "show_gids: 端口和索引按数字排序 (2 在 10 之前)" {
+    mk_port rxe0 1
+    mk_port rxe0 2
+    mk_port rxe0 10
+    add_gid rxe0 10 0 fe80:0000:0000:0000:0000:0000:0000:000a "RoCE v2" eth0
+    add_gid rxe0 2 10 fe80:0000:0000:0000:0000:0000:0000:0010 "RoCE v2" eth0
+    add_gid rxe0 2 2 fe80:0000:0000:0000:0000:0000:0000:0002 "RoCE v2" eth0
+    add_gid rxe0 1 0 fe80:0000:0000:0000:0000:0000:0000:0001 "RoCE v2" eth0
+    run "$SG"
+    [ "$status" -eq 0 ]
+    order=""
+    for l in "${lines[@]:2:4}"; do
+        read -r _ p i _ <<<"$l"
+        order+="$p/$i "
+    done
+    [ "$order" = "1/0 2/2 2/10 10/0 " ]
+}
+
+@test "show_gids: DEV 和 PORT 过滤" {
+    fx_rxe rxe0 veth0 0a0b:0001
+    fx_rxe rxe1 veth1 0a0b:0002
+    run "$SG" rxe1
+    [ "$status" -eq 0 ]
+    [[ $output != *rxe0* ]]
+    [ "$(marked)" = "rxe1:1" ]
+    run "$SG" rxe1 1
+    [ "$status" -eq 0 ]
+    [ "${lines[-1]}" = "n_gids_found=2" ]
+    run --separate-stderr "$SG" rxe1 2
+    [ "$status" -eq 1 ]
+    [[ $stderr == *"设备 rxe1 没有端口 2"*"现有端口: 1"* ]]
+    [ -z "$output" ]
+}
+
+@test "show_gids: 设备不存在 → 非零退出并列出现有设备" {
+    fx_rxe rxe0
+    fx_mlx5
+    run --separate-stderr "$SG" rxe7
+    [ "$status" -eq 1 ]
+    [[ $stderr == *"设备 'rxe7' 不存在"*"mlx5_0 rxe0"* ]]
+}
+
+@test "show_gids: 没有任何 RDMA 设备 → 非零退出并提示加载 rdma_rxe / rdma link add" {
+    run --separate-stderr "$SG"
+    [ "$status" -eq 1 ]
+    [[ $stderr == *"没有找到任何 RDMA 设备"* ]]
+    [[ $stderr == *"modprobe rdma_rxe"* ]]
+    [[ $stderr == *"rdma link add rxe0 type rxe netdev"* ]]
+    RDMA_SYSFS_ROOT=$BATS_TEST_TMPDIR/does-not-exist run --separate-stderr "$SG"
+    [ "$status" -eq 1 ]
+    [[ $stderr == *"没有找到任何 RDMA 设备"* ]]
+}
+
+@test "show_gids: 用法 —— -h 成功，错误选项/参数返回 2" {
+    run "$SG" -h
+    [ "$status" -eq 0 ]
+    [[ ${lines[0]} == "用法: show_gids.sh"* ]]
+    run "$SG" --help
+    [ "$status" -eq 0 ]
+    fx_rxe
+    run "$SG" --bogus
+    [ "$status" -eq 2 ]
+    [[ $output == *"未知选项: --bogus"* ]]
+    run "$SG" rxe0 1 extra
+    [ "$status" -eq 2 ]
+    run "$SG" rxe0 abc
+    [ "$status" -eq 2 ]
+    [[ $output == *"端口号必须是正整数"* ]]
+    run "$SG" ../etc
+    [ "$status" -eq 2 ]
+}
+
+# ===================== diagnose.sh =====================
+
+@test "diagnose: 健康的伪造设备 (绑定 lo) → 各项通过，使用 -g 1" {
+    fx_rxe rxe0 lo 7f00:0001
+    run "$DG" --port 1
+    [[ $output == *"[通过] 找到 RDMA 设备: rxe0"* ]]
+    [[ $output == *"[通过] rxe0 端口1 状态: 4: ACTIVE，物理状态: 5: LinkUp"* ]]
+    [[ $output == *"[通过] 网卡 lo 有 IPv4 地址: 127.0.0.1/8"* ]]
+    [[ $output == *"[通过] RoCE v2 IPv4 GID: 索引 1 = 0000:0000:0000:0000:0000:ffff:7f00:0001 (127.0.0.1) → 使用 -g 1"* ]]
+    [[ $output != *"[失败]"* ]] || ! memlock_ok
+    [[ ${lines[-1]} == 结论:* ]]
+    if memlock_ok; then [ "$status" -eq 0 ]; fi
+}
+
+@test "diagnose: 自动选择与 show_gids 一致 (rxe/mlx5/IPv6/索引20/全空)" {
+    for fx in fx_rxe fx_mlx5 fx_ipv6 fx_idx20 fx_empty; do
+        rm -rf "$FAKE"
+        mkdir -p "$FAKE"
+        "$fx"
+        run "$SG"
+        want=$(sg_choice)
+        run "$DG" --port 1
+        got=$(dg_choice)
+        echo "$fx: show_gids=$want diagnose=$got"
+        [ "$want" = "$got" ]
+    done
+}
+
+@test "diagnose: 只有 IPv6 GID → 失败，说明没有 RoCE v2 IPv4 GID，退出 1" {
+    fx_ipv6
+    run "$DG" --port 1
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] rxe0 端口1 没有 RoCE v2 的 IPv4 GID（有效条目 2 个）"* ]]
+    [[ $output == *"自动选择的是索引 1 = 2001:0db8:0000:0000:0000:0000:0000:0001 (RoCE v2)"* ]]
+}
+
+@test "diagnose: 端口 DOWN 且网卡没有 UP → 给出 ip link set <网卡> up" {
+    mk_port rxe0 1 "1: DOWN" "3: Disabled"
+    add_gid rxe0 1 0 0000:0000:0000:0000:0000:ffff:0a0b:0001 "RoCE v2" veth0
+    mkdir -p "$BATS_TEST_TMPDIR/net/veth0"
+    echo 0x1002 >"$BATS_TEST_TMPDIR/net/veth0/flags"
+    echo 1500 >"$BATS_TEST_TMPDIR/net/veth0/mtu"
+    NET_SYSFS_ROOT=$BATS_TEST_TMPDIR/net run "$DG" --port 1
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] rxe0 端口1 不是 ACTIVE: 状态 1: DOWN，物理状态 3: Disabled"* ]]
+    [[ $output == *"原因: 绑定的网卡 veth0 没有 UP"* ]]
+    [[ $output == *"修复: sudo ip link set veth0 up"* ]]
+    # 汇总里的第一条修复就是它
+    [[ $output == *"建议按顺序执行的修复:"$'\n'"  1. sudo ip link set veth0 up"* ]]
+}
+
+@test "diagnose: veth 对端没有 UP → 修复命令指向对端" {
+    mk_port rxe1 1 "1: DOWN" "2: Polling"
+    add_gid rxe1 1 0 0000:0000:0000:0000:0000:ffff:0a0b:0002 "RoCE v2" veth1
+    local n=$BATS_TEST_TMPDIR/net
+    mkdir -p "$n/veth0" "$n/veth1"
+    echo 0x1002 >"$n/veth0/flags"
+    echo 3 >"$n/veth0/ifindex"
+    echo 2 >"$n/veth0/iflink"
+    echo 0x1003 >"$n/veth1/flags"
+    echo 2 >"$n/veth1/ifindex"
+    echo 3 >"$n/veth1/iflink"
+    echo lowerlayerdown >"$n/veth1/operstate"
+    NET_SYSFS_ROOT=$n run "$DG" --port 1
+    [ "$status" -eq 1 ]
+    [[ $output == *"网卡 veth1 已 UP 但没有载波 (operstate: lowerlayerdown)"* ]]
+    [[ $output == *"veth1 是 veth，对端 veth0 没有 UP"* ]]
+    [[ $output == *"修复: sudo ip link set veth0 up"* ]]
+}
+
+@test "diagnose: 网卡 MTU 太小 → 警告并解释 IB MTU" {
+    fx_rxe rxe0 lo 7f00:0001
+    mkdir -p "$BATS_TEST_TMPDIR/net/lo"
+    echo 0x9 >"$BATS_TEST_TMPDIR/net/lo/flags"
+    echo 576 >"$BATS_TEST_TMPDIR/net/lo/mtu"
+    NET_SYSFS_ROOT=$BATS_TEST_TMPDIR/net run "$DG" --port 1
+    [[ $output == *"[警告] 网卡 lo 的 MTU 只有 576，RoCE 的 active_mtu 只能是 256"* ]]
+    [[ $output == *"576 − 80 字节头部 = 496"* ]]
+    [[ $output == *"修复: sudo ip link set lo mtu 1500"* ]]
+}
+
+@test "diagnose: memlock 太低 (ulimit -l 64) → 失败，给出 limits.conf 修复，退出 1" {
+    fx_rxe rxe0 lo 7f00:0001
+    run bash -c 'ulimit -l 64 && exec "$0" --port 1' "$DG"
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] memlock 软限制只有 64 KiB"* ]]
+    [[ $output == *"* soft memlock unlimited"*"* hard memlock unlimited"*"limits.conf"* ]]
+}
+
+@test "diagnose: 没有任何 RDMA 设备 → 失败，给出 rdma link add 命令，退出 1" {
+    run "$DG" --port 1
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] 没有任何 RDMA 设备"* ]]
+    [[ $output =~ 修复:\ sudo\ rdma\ link\ add\ rxe0\ type\ rxe\ netdev\ [^[:space:]]+ ]]
+    [[ $output == *"rdma_rxe"* ]]
+    [[ $output == *"结论: 发现"* ]]
+}
+
+@test "diagnose: 指定的设备不存在 → 失败，列出现有设备，给出 rdma link add <该设备>" {
+    fx_rxe rxe0 lo 7f00:0001
+    run "$DG" --port 1 rxe5
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] RDMA 设备 rxe5 不存在"* ]]
+    [[ $output == *"现有 RDMA 设备: rxe0"* ]]
+    [[ $output == *"修复: sudo rdma link add rxe5 type rxe netdev "* ]]
+}
+
+@test "diagnose: TCP 端口被占用 → 警告（不算失败）" {
+    command -v python3 >/dev/null || skip "需要 python3 来监听端口"
+    fx_rxe rxe0 lo 7f00:0001
+    python3 -c '
+import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+print(s.getsockname()[1], flush=True)
+time.sleep(30)' >"$BATS_TEST_TMPDIR/port" 3>&- &
+    local pid=$!
+    for _ in $(seq 50); do [ -s "$BATS_TEST_TMPDIR/port" ] && break; sleep 0.1; done
+    local port
+    port=$(<"$BATS_TEST_TMPDIR/port")
+    run "$DG" --port "$port"
+    kill "$pid"
+    [[ $output == *"[警告] TCP 端口 $port 已被占用"* ]]
+    [[ $output == *"证据: "*"$port"* ]]
+    [[ $output != *"[失败] TCP"* ]]
+}
+
+@test "diagnose: 防火墙 (伪造 nft) —— 规则丢弃 4791 → 失败；policy drop → 警告" {
+    [ "$EUID" -eq 0 ] || skip "防火墙检查只在 root 下进行"
+    fx_rxe rxe0 lo 7f00:0001
+    local bin=$BATS_TEST_TMPDIR/bin
+    mkdir -p "$bin"
+    cat >"$bin/nft" <<'EOF'
+#!/usr/bin/env bash
+cat "$FAKE_NFT_RULES"
+EOF
+    chmod +x "$bin/nft"
+    export FAKE_NFT_RULES=$BATS_TEST_TMPDIR/rules
+    cat >"$FAKE_NFT_RULES" <<'EOF'
+table inet filter {
+	chain input {
+		type filter hook input priority filter; policy accept;
+		udp dport 4791 drop
+	}
+}
+EOF
+    PATH=$bin:$PATH run "$DG" --port 1
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] nft 规则丢弃/拒绝了 UDP 4791"* ]]
+    [[ $output == *"修复: sudo nft insert rule inet filter input udp dport 4791 accept"* ]]
+    cat >"$FAKE_NFT_RULES" <<'EOF'
+table inet fw {
+	chain inbound {
+		type filter hook input priority filter; policy drop;
+		tcp dport 22 accept
+	}
+}
+EOF
+    PATH=$bin:$PATH run "$DG" --port 1
+    [[ $output == *"[警告] nft 的 input 链 (inet fw inbound) 默认策略是 drop"* ]]
+    [[ $output == *"修复: sudo nft insert rule inet fw inbound udp dport 4791 accept"* ]]
+    printf 'table inet fw {\n\tchain inbound {\n\t\ttype filter hook input priority filter; policy drop;\n\t\tudp dport 4791 accept\n\t}\n}\n' >"$FAKE_NFT_RULES"
+    PATH=$bin:$PATH run "$DG" --port 1
+    [[ $output == *"[通过] nft 规则没有拦截 UDP 4791"* ]]
+}
+
+@test "diagnose: 用法 —— -h 成功；错误参数返回 2" {
+    run "$DG" -h
+    [ "$status" -eq 0 ]
+    [[ ${lines[0]} == "用法: diagnose.sh"* ]]
+    run "$DG" --port abc
+    [ "$status" -eq 2 ]
+    [[ $output == *"端口号必须是 1-65535"* ]]
+    run "$DG" --port 70000
+    [ "$status" -eq 2 ]
+    run "$DG" --port
+    [ "$status" -eq 2 ]
+    run "$DG" rxe0 rxe1
+    [ "$status" -eq 2 ]
+    run "$DG" --nope
+    [ "$status" -eq 2 ]
+    [[ $output == *"未知选项: --nope"* ]]
+}

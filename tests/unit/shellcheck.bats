@@ -1,0 +1,100 @@
+#!/usr/bin/env bats
+# 对仓库里的每个 shell 脚本跑 shellcheck，每个脚本一个测试。
+#
+# 脚本是动态找出来的（加脚本不用改这个文件）:
+#   顶层 *.sh、lab/ 下以 bash shebang 开头的文件、.ci/run、tests/*.t、
+#   tests/**/*.bats、tests/**/*.bash
+# bats 1.8 的测试列表是静态的（不能在运行时生成 @test），所以这里预留了
+# MAX_SLOTS 个“槽位”测试，第 N 个测试检查第 N 个脚本，测试名里带脚本路径；
+# 多出来的槽位显示为 skip。最后一个测试保证脚本数不超过槽位数，不会漏检。
+# 所有文件都用 `shellcheck -s bash` 检查（shellcheck 0.7+ 认识 bats 的 @test 语法）。
+
+REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+MAX_SLOTS=40
+
+# 找出所有 shell 脚本（相对仓库根目录的路径），结果在 SCRIPTS 数组
+find_scripts() {
+    local f first
+    SCRIPTS=()
+    shopt -s nullglob globstar
+    for f in "$REPO"/*.sh; do
+        SCRIPTS+=("${f#"$REPO"/}")
+    done
+    for f in "$REPO"/lab/*; do
+        [[ -f $f ]] || continue
+        first=""
+        { read -r first <"$f"; } 2>/dev/null || true
+        if [[ $first =~ ^#!.*[/[:space:]]bash([[:space:]]|$) ]]; then
+            SCRIPTS+=("${f#"$REPO"/}")
+        fi
+    done
+    if [[ -f $REPO/.ci/run ]]; then SCRIPTS+=(.ci/run); fi
+    for f in "$REPO"/tests/*.t "$REPO"/tests/**/*.bats "$REPO"/tests/**/*.bash; do
+        SCRIPTS+=("${f#"$REPO"/}")
+    done
+    shopt -u nullglob globstar
+}
+find_scripts
+
+# 检查第 $1 个脚本（从 0 开始）
+check_slot() {
+    local n=$1
+    if ((n >= ${#SCRIPTS[@]})); then
+        skip "没有第 $((n + 1)) 个脚本（共 ${#SCRIPTS[@]} 个）"
+    fi
+    command -v shellcheck >/dev/null || skip "没有安装 shellcheck"
+    cd "$REPO" || return 1
+    run shellcheck -s bash -x "${SCRIPTS[n]}"
+    if ((status != 0)); then
+        echo "$output"
+        return 1
+    fi
+}
+
+@test "shellcheck ${SCRIPTS[0]:-(槽位1 空)}" { check_slot 0; }
+@test "shellcheck ${SCRIPTS[1]:-(槽位2 空)}" { check_slot 1; }
+@test "shellcheck ${SCRIPTS[2]:-(槽位3 空)}" { check_slot 2; }
+@test "shellcheck ${SCRIPTS[3]:-(槽位4 空)}" { check_slot 3; }
+@test "shellcheck ${SCRIPTS[4]:-(槽位5 空)}" { check_slot 4; }
+@test "shellcheck ${SCRIPTS[5]:-(槽位6 空)}" { check_slot 5; }
+@test "shellcheck ${SCRIPTS[6]:-(槽位7 空)}" { check_slot 6; }
+@test "shellcheck ${SCRIPTS[7]:-(槽位8 空)}" { check_slot 7; }
+@test "shellcheck ${SCRIPTS[8]:-(槽位9 空)}" { check_slot 8; }
+@test "shellcheck ${SCRIPTS[9]:-(槽位10 空)}" { check_slot 9; }
+@test "shellcheck ${SCRIPTS[10]:-(槽位11 空)}" { check_slot 10; }
+@test "shellcheck ${SCRIPTS[11]:-(槽位12 空)}" { check_slot 11; }
+@test "shellcheck ${SCRIPTS[12]:-(槽位13 空)}" { check_slot 12; }
+@test "shellcheck ${SCRIPTS[13]:-(槽位14 空)}" { check_slot 13; }
+@test "shellcheck ${SCRIPTS[14]:-(槽位15 空)}" { check_slot 14; }
+@test "shellcheck ${SCRIPTS[15]:-(槽位16 空)}" { check_slot 15; }
+@test "shellcheck ${SCRIPTS[16]:-(槽位17 空)}" { check_slot 16; }
+@test "shellcheck ${SCRIPTS[17]:-(槽位18 空)}" { check_slot 17; }
+@test "shellcheck ${SCRIPTS[18]:-(槽位19 空)}" { check_slot 18; }
+@test "shellcheck ${SCRIPTS[19]:-(槽位20 空)}" { check_slot 19; }
+@test "shellcheck ${SCRIPTS[20]:-(槽位21 空)}" { check_slot 20; }
+@test "shellcheck ${SCRIPTS[21]:-(槽位22 空)}" { check_slot 21; }
+@test "shellcheck ${SCRIPTS[22]:-(槽位23 空)}" { check_slot 22; }
+@test "shellcheck ${SCRIPTS[23]:-(槽位24 空)}" { check_slot 23; }
+@test "shellcheck ${SCRIPTS[24]:-(槽位25 空)}" { check_slot 24; }
+@test "shellcheck ${SCRIPTS[25]:-(槽位26 空)}" { check_slot 25; }
+@test "shellcheck ${SCRIPTS[26]:-(槽位27 空)}" { check_slot 26; }
+@test "shellcheck ${SCRIPTS[27]:-(槽位28 空)}" { check_slot 27; }
+@test "shellcheck ${SCRIPTS[28]:-(槽位29 空)}" { check_slot 28; }
+@test "shellcheck ${SCRIPTS[29]:-(槽位30 空)}" { check_slot 29; }
+@test "shellcheck ${SCRIPTS[30]:-(槽位31 空)}" { check_slot 30; }
+@test "shellcheck ${SCRIPTS[31]:-(槽位32 空)}" { check_slot 31; }
+@test "shellcheck ${SCRIPTS[32]:-(槽位33 空)}" { check_slot 32; }
+@test "shellcheck ${SCRIPTS[33]:-(槽位34 空)}" { check_slot 33; }
+@test "shellcheck ${SCRIPTS[34]:-(槽位35 空)}" { check_slot 34; }
+@test "shellcheck ${SCRIPTS[35]:-(槽位36 空)}" { check_slot 35; }
+@test "shellcheck ${SCRIPTS[36]:-(槽位37 空)}" { check_slot 36; }
+@test "shellcheck ${SCRIPTS[37]:-(槽位38 空)}" { check_slot 37; }
+@test "shellcheck ${SCRIPTS[38]:-(槽位39 空)}" { check_slot 38; }
+@test "shellcheck ${SCRIPTS[39]:-(槽位40 空)}" { check_slot 39; }
+
+@test "shellcheck: 找到的脚本数 (${#SCRIPTS[@]}) 不超过槽位数 ($MAX_SLOTS)，且包含 show_gids.sh / diagnose.sh" {
+    echo "找到: ${SCRIPTS[*]}"
+    ((${#SCRIPTS[@]} <= MAX_SLOTS))
+    [[ " ${SCRIPTS[*]} " == *" show_gids.sh "* ]]
+    [[ " ${SCRIPTS[*]} " == *" diagnose.sh "* ]]
+}
