@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# tests/00-lab.t：测试 Soft-RoCE 实验环境本身（TAP 输出）。
+# 用法（在仓库根目录）：prove --exec bash tests/00-lab.t
+# 共启动 4 次虚拟机：单机 3 次 + two-vms 1 次（LAB_SKIP_TWO_VMS=1 可跳过）。
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+RUN=lab/run
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+n=0
+failed=0
+ok() {  # ok CONDITION_STATUS DESCRIPTION
+    n=$((n + 1))
+    if [[ $1 == 0 ]]; then
+        echo "ok $n - $2"
+    else
+        echo "not ok $n - $2"
+        failed=$((failed + 1))
+    fi
+}
+diag() { sed 's/^/# /' "$@"; }
+
+echo "1..7"
+
+# 1-2：设备列表，以及 CMD 的退出码原样返回
+rc=0
+"$RUN" sh -c 'ibv_devices; exit 3' >"$T/out" 2>"$T/err" || rc=$?
+ok "$([[ $rc == 3 ]]; echo $?)" "lab/run returns CMD's exit status (3, got $rc)"
+grep -qw rxe0 "$T/out" && grep -qw rxe1 "$T/out"
+st=$?
+ok "$st" "ibv_devices in the guest lists rxe0 and rxe1"
+((st == 0 && rc == 3)) || { diag "$T/out"; diag "$T/err"; }
+
+# 3：selftest（ibv_rc_pingpong rxe0 <-> rxe1）
+rc=0
+"$RUN" --selftest >"$T/out" 2>"$T/err" || rc=$?
+ok "$rc" "lab/run --selftest (ibv_rc_pingpong rxe0<->rxe1) passes"
+((rc == 0)) || { diag "$T/out"; diag "$T/err"; }
+
+# 4-6：找不到命令 -> 127；stdout 字节不变；stderr 分开
+rc=0
+"$RUN" /nonexistent-cmd >"$T/out" 2>"$T/err" || rc=$?
+ok "$([[ $rc == 127 ]]; echo $?)" "missing command exits 127 (got $rc)"
+grep -q 'not found' "$T/err"
+ok $? "missing command is reported on stderr"
+rc=0
+"$RUN" sh -c 'printf "a\nb\n"; printf "E\n" >&2; ulimit -l >&2; : >/tmp/w && : >logs/.lab-w && rm logs/.lab-w' \
+    >"$T/out" 2>"$T/err" || rc=$?
+printf 'a\nb\n' >"$T/want"
+cmp -s "$T/out" "$T/want" && ((rc == 0)) && grep -qx E "$T/err" && grep -qx unlimited "$T/err"
+st=$?
+ok "$st" "stdout is byte-clean, stderr separate, memlock unlimited, /tmp and project writable"
+((st == 0)) || { diag "$T/out"; diag "$T/err"; }
+
+# 7：两台虚拟机，VM0 跑服务端、VM1 跑客户端
+if [[ ${LAB_SKIP_TWO_VMS:-0} == 1 ]]; then
+    n=$((n + 1))
+    echo "ok $n # skip two-vms (LAB_SKIP_TWO_VMS=1)"
+else
+    rc=0
+    # shellcheck disable=SC2016  # 在虚拟机里展开
+    LAB_TOPOLOGY=two-vms "$RUN" sh -c '
+        if [ "$LAB_VM" = 0 ]; then
+            exec ibv_rc_pingpong -d "$LAB_DEV0" -g 1 -n 50
+        fi
+        sleep 3
+        for i in 1 2 3 4 5 6 7 8 9 10; do
+            ibv_rc_pingpong -d "$LAB_DEV1" -g 1 -n 50 "$LAB_IP0" && exit 0
+            sleep 1
+        done
+        exit 1' >"$T/out" 2>"$T/err" || rc=$?
+    grep -q '^===== VM0 (10.11.0.1, rxe0) =====$' "$T/out" && grep -q '^===== VM1 (10.11.0.2, rxe1) =====$' "$T/out" \
+        && [[ $(grep -c '^50 iters in ' "$T/out") == 2 ]] && ((rc == 0))
+    st=$?
+    ok "$st" "two-vms: ibv_rc_pingpong server in VM0, client in VM1 (exit $rc)"
+    ((st == 0)) || { diag "$T/out"; diag "$T/err"; }
+fi
+
+((failed == 0))
