@@ -1,0 +1,172 @@
+#!/usr/bin/env bats
+# pair.bats - 核心的服务端/客户端在真实 rdma_rxe 上的行为（在 lab/run 里运行）
+
+load helpers
+
+teardown() { kill_server; }
+
+@test "num_qp 1 (option form): both sides verify the data and exit 0" {
+    run_pair -q 1
+    assert_ok_pair
+    has "$SLOG" 'QP[0] 第1轮收到: 64 字节校验通过 "[client QP0 round1]'
+    has "$CLOG" 'QP[0] 第1轮回复: 64 字节校验通过 "[server QP0 round1]'
+    has "$SLOG" '服务端正常结束'
+    has "$CLOG" '客户端正常结束'
+}
+
+@test "num_qp 4 (seed's positional form rxe0 18515 1 4) works" {
+    start_server "$LAB_DEV0" 18515 1 4
+    run_client "$LAB_IP0" "$LAB_DEV1" 18515 1 4
+    wait_server
+    assert_ok_pair
+    has "$SLOG" 'QP[3] 第1轮收到: 64 字节校验通过'
+    has "$CLOG" '4 个发送完成 + 4 个接收完成'
+    has "$SLOG" '使用指定的GID（-g 1）'
+}
+
+@test "num_qp 16 with automatic GID: index 1 (RoCE v2 IPv4) is chosen" {
+    run_pair -q 16 --qp-state all
+    assert_ok_pair
+    has "$SLOG" '→ 索引 1   0000:0000:0000:0000:0000:ffff:0a0b:0001  RoCE v2, IPv4 10.11.0.1'
+    has "$CLOG" '→ 索引 1   0000:0000:0000:0000:0000:ffff:0a0b:0002  RoCE v2, IPv4 10.11.0.2'
+    has "$SLOG" 'QP[15] 第1轮收到: 64 字节校验通过'
+    has "$SLOG" '[QP状态查询] QP[15]'
+}
+
+@test "every step title appears in order, and QP states are read back" {
+    run_pair -q 2
+    assert_ok_pair
+    local expect=(
+        '步骤1: 获取RDMA设备列表' '步骤2: 选择并打开RDMA设备' '步骤3: 查询端口属性'
+        '步骤4: 选择GID' '步骤5: 分配保护域PD' '步骤6: 注册内存区域MR' '步骤7: 创建完成队列CQ'
+        '步骤8: 创建2个RC QP' '步骤9: 修改QP状态 RESET->INIT' '步骤10: 建立TCP连接'
+        '步骤11: 交换连接信息' '步骤12: 修改QP状态 INIT->RTR' '步骤13: 修改QP状态 RTR->RTS'
+        '步骤14: 同步点' '步骤15: 数据传输' '步骤16: 清理资源')
+    local titles
+    titles=$(grep -o '步骤[0-9]*: [^=]*' "$SLOG")
+    for t in "${expect[@]}"; do
+        [[ $titles == *"$t"* ]] || { echo "缺少: $t"; show_logs; return 1; }
+    done
+    has "$SLOG" '状态摘要（ibv_query_qp 读回）: QP[0]=INIT QP[1]=INIT'
+    has "$SLOG" '状态摘要（ibv_query_qp 读回）: QP[0]=RTR QP[1]=RTR'
+    has "$CLOG" '状态摘要（ibv_query_qp 读回）: QP[0]=RTS QP[1]=RTS'
+    has "$CLOG" 'qp_state=RTS'
+    has "$CLOG" 'timeout=14  retry_cnt=7  rnr_retry=7'
+}
+
+@test "server without -d picks rxe0 automatically and says why" {
+    start_server
+    run_client "$LAB_IP0" -d "$LAB_DEV1"
+    wait_server
+    assert_ok_pair
+    has "$SLOG" '自动选择: rxe0（第一个端口ACTIVE且有RoCE v2 IPv4 GID的设备）'
+}
+
+@test "mismatched num_qp: both exit non-zero within seconds with the message" {
+    start_server -d "$LAB_DEV0" -q 4
+    SECONDS=0
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -q 2
+    wait_server
+    [[ $SRC != 0 && $CRC != 0 ]] || { show_logs; return 1; }
+    ((SECONDS < 20))
+    has "$SLOG" '远端QP数量(2)与本端不匹配(4)'
+    has "$CLOG" '远端QP数量(4)与本端不匹配(2)'
+}
+
+@test "mismatched operation: both exit non-zero with the message" {
+    start_server -d "$LAB_DEV0" --op write
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --op read
+    wait_server
+    [[ $SRC != 0 && $CRC != 0 ]] || { show_logs; return 1; }
+    has "$SLOG" '远端操作(read)与本端不匹配(write)'
+    has "$CLOG" '远端操作(write)与本端不匹配(read)'
+}
+
+@test "no server listening: client fails within its timeout with a hint" {
+    SECONDS=0
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -p 18599 -t 2
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    ((SECONDS < 20))
+    has "$CLOG" '服务端没有在监听'
+}
+
+@test "unknown device: error lists the devices that exist" {
+    run_client "$LAB_IP0" -d mlx5_9
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" "找不到RDMA设备 'mlx5_9'。现有设备: rxe0 rxe1"
+}
+
+@test "empty and out-of-range GID index: error names the index auto would choose" {
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -g 5
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" 'GID索引 5 是空条目'
+    has "$CLOG" '自动选择会用索引 1'
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -g 5000
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" 'GID索引 5000 超出范围（该端口的GID表有 1024 项: 0..1023）'
+}
+
+@test "link-local GID index 0 is accepted with a warning" {
+    start_server -d "$LAB_DEV0" -g 0 --accept-timeout 1
+    wait_server
+    [[ $SRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" '警告: GID索引 0 是链路本地地址'
+    has "$SLOG" '等待客户端连接超时（1 秒）'
+}
+
+@test "peer closes mid-exchange: server reports the short read and exits 1" {
+    start_server -d "$LAB_DEV0"
+    local fd
+    exec {fd}<>"/dev/tcp/$LAB_IP0/18515"
+    printf 'RCV2' >&"$fd"
+    exec {fd}>&-
+    wait_server
+    [[ $SRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" '对端关闭了连接（连接信息头只收到 4/44 字节）'
+}
+
+@test "a non-RoCEv2-learn peer (HTTP request) is rejected by the magic check" {
+    start_server -d "$LAB_DEV0"
+    local fd
+    exec {fd}<>"/dev/tcp/$LAB_IP0/18515"
+    printf 'GET / HTTP/1.0\r\nHost: x\r\nUser-Agent: test-test-test\r\n\r\n' >&"$fd"
+    wait_server
+    exec {fd}>&-
+    [[ $SRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" '魔数不对'
+}
+
+@test "TCP port in use: second server says so and exits 1" {
+    start_server -d "$LAB_DEV0" -p 18600
+    local second="$BATS_TEST_TMPDIR/second.log" rc=0
+    timeout 60 "$SERVER" -d "$LAB_DEV0" -p 18600 >"$second" 2>&1 || rc=$?
+    [[ $rc == 1 ]]
+    grep -qF '端口 18600 已被占用' "$second"
+}
+
+@test "bad command line: exit 2 with a message, -h exits 0" {
+    run "$SERVER" -q 17
+    [[ $status == 2 ]]
+    [[ $output == *'QP数量无效'* ]]
+    run "$CLIENT"
+    [[ $status == 2 ]]
+    [[ $output == *'缺少服务端IP地址'* ]]
+    run "$CLIENT" -h
+    [[ $status == 0 ]]
+    [[ $output == *'--gid-idx'* ]]
+}
+
+@test "valgrind: server and client run clean (no leaks, no invalid accesses)" {
+    command -v valgrind >/dev/null || skip "valgrind not installed"
+    local vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+    SLOG="$BATS_TEST_TMPDIR/server.log"
+    timeout 300 "${vg[@]}" "$SERVER" -d "$LAB_DEV0" -t 120 >"$SLOG" 2>&1 &
+    SPID=$!
+    for ((i = 0; i < 1200; i++)); do grep -q '等待客户端连接' "$SLOG" && break; sleep 0.1; done
+    CLOG="$BATS_TEST_TMPDIR/client.log"
+    CRC=0
+    timeout 300 "${vg[@]}" "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" -t 120 >"$CLOG" 2>&1 || CRC=$?
+    wait_server
+    assert_ok_pair
+    ! grep -q 'Invalid read\|Invalid write\|definitely lost' "$SLOG" "$CLOG"
+}
