@@ -129,8 +129,22 @@ section() {
     echo "== $* =="
 }
 
+# 在 PATH 里找命令，结果在 CMD_PATH。只用内建命令：实验虚拟机 (TCG) 里每次 fork/exec 都很贵
+find_cmd() {
+    local d
+    local -a dirs=()
+    CMD_PATH=""
+    IFS=: read -ra dirs <<<"$PATH"
+    for d in "${dirs[@]}"; do
+        if [[ -n $d && -x $d/$1 && ! -d $d/$1 ]]; then
+            CMD_PATH=$d/$1
+            return 0
+        fi
+    done
+    return 1
+}
 have() {
-    command -v "$1" >/dev/null 2>&1
+    find_cmd "$1"
 }
 
 # 读文件第一行到 LINE；失败时为空（只用内建命令）
@@ -182,15 +196,44 @@ choose_gid() {
 }
 
 # ---------- 网卡相关 ----------
-# 列出某网卡的 IPv4 地址（CIDR），结果在 NET_V4 数组
+# 列出某网卡的 IPv4 地址（CIDR），结果在 NET_V4 数组。
+# 第一次调用时运行一次 'ip -4 -o addr show'，之后用缓存
+ALL_V4=""
+ALL_V4_DONE=""
 netdev_ipv4() {
-    local ifname=$1 line out
+    local ifname=$1 line
     NET_V4=()
     have ip || return 0
-    out=$(ip -4 -o addr show dev "$ifname" 2>/dev/null)
+    if [[ -z $ALL_V4_DONE ]]; then
+        ALL_V4=$(ip -4 -o addr show 2>/dev/null)
+        ALL_V4_DONE=1
+    fi
     while read -r line; do
-        if [[ $line =~ inet[[:space:]]+([0-9.]+/[0-9]+) ]]; then
-            NET_V4+=("${BASH_REMATCH[1]}")
+        # 形如 "3: veth0    inet 10.11.0.1/24 scope global veth0\ ..."
+        if [[ $line =~ ^[0-9]+:[[:space:]]+([^[:space:]]+)[[:space:]]+inet[[:space:]]+([0-9.]+/[0-9]+) ]] &&
+            [[ ${BASH_REMATCH[1]} == "$ifname" ]]; then
+            NET_V4+=("${BASH_REMATCH[2]}")
+        fi
+    done <<<"$ALL_V4"
+    return 0
+}
+
+# 所有设备/端口的 active_mtu（一次 ibv_devinfo），结果在 DEVINFO_MTU["设备/端口"]
+declare -A DEVINFO_MTU=()
+DEVINFO_DONE=""
+load_devinfo() {
+    local line out hca="" port=""
+    [[ -z $DEVINFO_DONE ]] || return 0
+    DEVINFO_DONE=1
+    have ibv_devinfo || return 0
+    out=$(ibv_devinfo 2>/dev/null)
+    while read -r line; do
+        if [[ $line =~ ^hca_id:[[:space:]]+([^[:space:]]+) ]]; then
+            hca=${BASH_REMATCH[1]}
+        elif [[ $line =~ ^port:[[:space:]]+([0-9]+) ]]; then
+            port=${BASH_REMATCH[1]}
+        elif [[ $line =~ ^active_mtu:[[:space:]]+([0-9]+) && -n $hca && -n $port ]]; then
+            DEVINFO_MTU[$hca/$port]=${BASH_REMATCH[1]}
         fi
     done <<<"$out"
     return 0
@@ -263,17 +306,17 @@ netdev_admin_up() {
     [[ $LINE =~ ^0x[0-9a-fA-F]+$ ]] && (((LINE & 1) == 1))
 }
 
-# IB MTU 枚举 → 字节
+# $1 = 网卡 MTU；IB_MTU = rxe 会使用的 active_mtu（不超过 MTU−头部 的最大 IB MTU，至少 256）
 ib_mtu_for() {
-    # $1 = 网卡 MTU；输出 rxe 会使用的 active_mtu
     local avail=$(($1 - RXE_HDR_BYTES)) m
-    for m in 4096 2048 1024 512 256; do
+    IB_MTU=256
+    for m in 4096 2048 1024 512; do
         if ((avail >= m)); then
-            echo "$m"
+            IB_MTU=$m
             return 0
         fi
     done
-    echo 256
+    return 0
 }
 
 # =====================================================================
@@ -283,14 +326,14 @@ echo "RoCEv2 环境诊断  (sysfs: $SYSFS_ROOT, TCP 端口: $TCP_PORT)"
 section "1. 工具"
 for t in ibv_devices ibv_devinfo; do
     if have "$t"; then
-        pass "工具 $t: $(command -v "$t")"
+        pass "工具 $t: $CMD_PATH"
     else
         warn "找不到工具 $t（诊断可以继续，但建议安装以便手动验证）"
         fix "sudo apt-get install ibverbs-utils"
     fi
 done
 if have rdma; then
-    pass "工具 rdma: $(command -v rdma)"
+    pass "工具 rdma: $CMD_PATH"
 else
     warn "找不到工具 rdma（用来创建/删除 rxe 设备）"
     fix "sudo apt-get install iproute2"
@@ -322,7 +365,9 @@ check_rxe_provider() {
         pass "libibverbs 的 rxe 用户态驱动: $found"
     else
         fail "缺少 libibverbs 的 rxe 用户态驱动（ibv_get_device_list 会找不到 rxe 设备）"
-        note "证据: librxe-rdmav*.so ${found:-不存在}, /etc/libibverbs.d/rxe.driver $([[ -e /etc/libibverbs.d/rxe.driver ]] && echo 存在 || echo 不存在)"
+        local drv=不存在
+        if [[ -e /etc/libibverbs.d/rxe.driver ]]; then drv=存在; fi
+        note "证据: librxe-rdmav*.so ${found:-不存在}, /etc/libibverbs.d/rxe.driver $drv"
         fix "sudo apt-get install ibverbs-providers"
     fi
 }
@@ -330,7 +375,9 @@ check_rxe_provider() {
 # 没有设备时: 检查 rdma_rxe 模块，并给出创建命令
 check_rxe_module() {
     local kv mod_found="" f
-    kv=$(uname -r)
+    read_line /proc/sys/kernel/osrelease
+    kv=$LINE
+    if [[ -z $kv ]]; then kv=$(uname -r); fi
     if [[ -d /sys/module/rdma_rxe ]]; then
         pass "内核模块 rdma_rxe 已加载 (/sys/module/rdma_rxe)"
         return 0
@@ -512,14 +559,10 @@ for dev in "${devs[@]}"; do
         if [[ -n $ifname && -e $NET_SYSFS/$ifname/mtu ]]; then
             read_line "$NET_SYSFS/$ifname/mtu"
             nmtu=$LINE
-            expect=$(ib_mtu_for "$nmtu")
-            active=""
-            if have ibv_devinfo; then
-                out=$(ibv_devinfo -d "$dev" -i "$port" 2>/dev/null)
-                while read -r line; do
-                    if [[ $line =~ ^active_mtu:[[:space:]]+([0-9]+) ]]; then active=${BASH_REMATCH[1]}; fi
-                done <<<"$out"
-            fi
+            ib_mtu_for "$nmtu"
+            expect=$IB_MTU
+            load_devinfo
+            active=${DEVINFO_MTU[$dev/$port]:-}
             why="网卡 $ifname MTU $nmtu − $RXE_HDR_BYTES 字节头部 = $((nmtu - RXE_HDR_BYTES)) → 不超过它的最大 IB MTU 是 $expect"
             if ((expect < 1024)); then
                 warn "网卡 $ifname 的 MTU 只有 $nmtu，RoCE 的 active_mtu 只能是 ${active:-$expect}"
@@ -546,8 +589,22 @@ done
 #   unlimited 或 >= 64 MiB → 通过; 1 MiB ~ 64 MiB → 警告（本项目的小缓冲区够用，
 #   perftest 大消息/多 QP 可能不够）; < 1 MiB → 失败（很多老系统默认 64 KiB，注册会 ENOMEM）
 section "4. 锁定内存限制 (ulimit -l)"
-ml_soft=$(ulimit -S -l)
-ml_hard=$(ulimit -H -l)
+# 从 /proc/self/limits 读（字节），不用 $(ulimit -l) 以免 fork；读不到再退回 ulimit
+ml_soft="" ml_hard=""
+if [[ -r /proc/self/limits ]]; then
+    while read -r line; do
+        if [[ $line =~ ^Max\ locked\ memory[[:space:]]+([0-9]+|unlimited)[[:space:]]+([0-9]+|unlimited) ]]; then
+            ml_soft=${BASH_REMATCH[1]}
+            ml_hard=${BASH_REMATCH[2]}
+        fi
+    done </proc/self/limits
+    if [[ $ml_soft =~ ^[0-9]+$ ]]; then ml_soft=$((ml_soft / 1024)); fi
+    if [[ $ml_hard =~ ^[0-9]+$ ]]; then ml_hard=$((ml_hard / 1024)); fi
+fi
+if [[ -z $ml_soft || -z $ml_hard ]]; then
+    ml_soft=$(ulimit -S -l)
+    ml_hard=$(ulimit -H -l)
+fi
 ml_ok() { [[ $1 == unlimited ]] || { [[ $1 =~ ^[0-9]+$ ]] && (($1 >= MEMLOCK_MIN_KB)); }; }
 memlock_fixes() {
     if ((EUID == 0)); then
@@ -561,7 +618,9 @@ memlock_fixes() {
     fix "echo '* soft memlock unlimited' | sudo tee -a /etc/security/limits.conf && echo '* hard memlock unlimited' | sudo tee -a /etc/security/limits.conf  # 重新登录生效"
 }
 if ml_ok "$ml_soft"; then
-    pass "memlock 软限制: $ml_soft$([[ $ml_soft != unlimited ]] && echo ' KiB')（硬限制: $ml_hard）"
+    unit=""
+    if [[ $ml_soft != unlimited ]]; then unit=" KiB"; fi
+    pass "memlock 软限制: $ml_soft$unit（硬限制: $ml_hard）"
 elif [[ $ml_soft =~ ^[0-9]+$ ]] && ((ml_soft >= MEMLOCK_FAIL_KB)); then
     warn "memlock 软限制 $ml_soft KiB（< $((MEMLOCK_MIN_KB / 1024)) MiB）: 本项目的小缓冲区够用，大缓冲区/perftest 可能 ENOMEM"
     note "证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
@@ -574,35 +633,36 @@ fi
 
 # ---------- 5. TCP 端口 ----------
 section "5. TCP 端口 $TCP_PORT（交换连接信息）"
-if have ss; then
-    listeners=$(ss -Hltnp "( sport = :$TCP_PORT )" 2>/dev/null)
-    if [[ -z $listeners ]]; then
-        pass "TCP 端口 $TCP_PORT 空闲（ss -ltn 没有监听者）"
-    else
-        warn "TCP 端口 $TCP_PORT 已被占用（如果是你自己的服务端正在运行，可以忽略）"
-        while read -r line; do
-            note "证据: $line"
-        done <<<"$listeners"
-        pid=""
-        if [[ $listeners =~ pid=([0-9]+) ]]; then pid=${BASH_REMATCH[1]}; fi
-        fix "换一个端口 (程序的端口参数) 或结束占用的进程: sudo kill ${pid:-<PID>}"
-    fi
+# 先读 /proc/net/tcp{,6}（内建 read，状态 0A = LISTEN）；只有端口被占用时才调用 ss 查进程
+printf -v hexport '%04X' "$TCP_PORT"
+found=""
+proc_ok=""
+for f in /proc/net/tcp /proc/net/tcp6; do
+    [[ -r $f ]] || continue
+    proc_ok=1
+    while read -r _ laddr _ st _; do
+        if [[ $st == 0A && ${laddr##*:} == "$hexport" ]]; then found+=" $laddr"; fi
+    done <"$f"
+done
+if [[ -z $proc_ok ]] && have ss; then
+    # 没有 /proc/net/tcp 时直接问 ss
+    found=$(ss -Hltn "( sport = :$TCP_PORT )" 2>/dev/null)
+fi
+if [[ -z $found ]]; then
+    pass "TCP 端口 $TCP_PORT 空闲（没有进程在监听）"
 else
-    # 没有 ss: 直接读 /proc/net/tcp{,6}，状态 0A = LISTEN
-    hexport=$(printf '%04X' "$TCP_PORT")
-    found=""
-    for f in /proc/net/tcp /proc/net/tcp6; do
-        [[ -r $f ]] || continue
-        while read -r _ local _ st _; do
-            if [[ $st == 0A && ${local##*:} == "$hexport" ]]; then found=$local; fi
-        done <"$f"
-    done
-    if [[ -z $found ]]; then
-        pass "TCP 端口 $TCP_PORT 空闲（/proc/net/tcp 中没有监听者；没有 ss 命令）"
+    warn "TCP 端口 $TCP_PORT 已被占用（如果是你自己的服务端正在运行，可以忽略）"
+    pid=""
+    if have ss; then
+        listeners=$(ss -Hltnp "( sport = :$TCP_PORT )" 2>/dev/null)
+        while read -r line; do
+            [[ -n $line ]] && note "证据: $line"
+        done <<<"$listeners"
+        if [[ $listeners =~ pid=([0-9]+) ]]; then pid=${BASH_REMATCH[1]}; fi
     else
-        warn "TCP 端口 $TCP_PORT 已被占用（/proc/net/tcp: $found；安装 iproute2 的 ss 可看到进程）"
-        fix "换一个端口 (程序的端口参数) 或结束占用该端口的进程"
+        note "证据: /proc/net/tcp 中的监听地址 (十六进制):$found（安装 iproute2 的 ss 可看到进程）"
     fi
+    fix "换一个端口 (程序的端口参数) 或结束占用的进程: sudo kill ${pid:-<PID>}"
 fi
 
 # ---------- 6. 防火墙 UDP 4791 ----------
