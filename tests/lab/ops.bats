@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+# ops.bats - 单边操作、原子操作、多轮与交互模式（在 lab/run 里运行，真实 rdma_rxe）
+
+load helpers
+
+teardown() { kill_server; }
+
+# 一个操作 × QP数 × 大小 × 3 轮：两端都成功，且都报告全部校验通过
+check_op() {
+    local op=$1 nqp=$2 size=$3
+    run_pair --op "$op" -q "$nqp" --size "$size" --iters 3 -t 30
+    assert_ok_pair
+    has "$CLOG" "全部 3 轮 × $nqp 个QP 完成并校验通过"
+    has "$SLOG" "全部 3 轮 × $nqp 个QP 完成并校验通过"
+}
+
+@test "send: 1 and 4 QPs × 1 B, 4 KiB, 1 MiB × 3 rounds, every byte verified" {
+    for q in 1 4; do for s in 1 4096 1M; do check_op send "$q" "$s"; done; done
+    has "$SLOG" "QP[3] 第3轮收到: 1048576 字节校验通过"
+    has "$SLOG" '网卡会自动把它切成多个包'
+}
+
+@test "write: passive side sees no completion, then finds the data in its memory" {
+    for q in 1 4; do for s in 1 4096 1M; do check_op write "$q" "$s"; done; done
+    has "$SLOG" 'RDMA WRITE 不消耗接收请求、不产生完成事件'
+    has "$SLOG" 'QP[3] 第3轮内存中的数据: 1048576 字节校验通过 "[client QP3 round3]'
+    has "$SLOG" '权限=LOCAL_WRITE|REMOTE_WRITE'
+    has "$CLOG" '权限=0（无）'
+}
+
+@test "read: client reads the server's buffer and verifies it" {
+    for q in 1 4; do for s in 1 4096 1M; do check_op read "$q" "$s"; done; done
+    has "$CLOG" 'QP[3] 第3轮读到: 1048576 字节校验通过 "[server QP3 round3]'
+    has "$SLOG" '权限=REMOTE_READ'
+}
+
+@test "write_imm: the receiver gets a completion carrying the immediate value" {
+    for q in 1 4; do for s in 1 4096 1M; do check_op write_imm "$q" "$s"; done; done
+    has "$SLOG" 'QP[3] 完成: RECV_RDMA_WITH_IMM imm_data=0x00030003（第3轮, QP3）byte_len=1048576'
+}
+
+@test "fetch_add: returned originals and the final value equal the expected sums" {
+    for q in 1 4; do
+        run_pair --op fetch_add -q "$q" --iters 5
+        assert_ok_pair
+    done
+    has "$CLOG" 'QP[3] 第5轮 FETCH_ADD +4: 返回原值 4000016（正确），远端现在是 4000020'
+    has "$SLOG" 'QP[3] 目标字: 初值 4000000 → 终值 4000020'
+    has "$CLOG" '服务端确认：目标字的终值正确'
+}
+
+@test "cmp_swap: a matching compare succeeds, a stale compare fails and leaves memory alone" {
+    for q in 1 4; do
+        run_pair --op cmp_swap -q "$q" --iters 3 --offset 8
+        assert_ok_pair
+    done
+    has "$CLOG" 'QP[1] 第3轮 CAS(比较 2000002, 交换 2000003): 原值 2000002 → 成功；CAS(比较 2001002, 交换 0): 原值 2000003 ≠ 比较值 → 失败，远端不变'
+    has "$SLOG" 'QP[1] 目标字: 初值 2000000 → 终值 2000003'
+}
+
+@test "interactive session driven by a pipe: server shows each line, q ends both" {
+    start_server -d "$LAB_DEV0" --interactive -q 2
+    CLOG="$BATS_TEST_TMPDIR/client.log"
+    CRC=0
+    printf 'hello\nworld\nq\n' | timeout 60 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --interactive -q 2 >"$CLOG" 2>&1 || CRC=$?
+    wait_server
+    assert_ok_pair
+    has "$SLOG" '[服务端内存] 消息#1: hello'
+    has "$SLOG" '[服务端内存] 消息#2: world'
+    has "$SLOG" '[服务端内存] 消息#3: q'
+    has "$SLOG" '收到 q，服务端结束'
+    has "$CLOG" '已通过 QP[0] RDMA WRITE 6 字节到服务端'
+    has "$CLOG" '已通过 QP[1] RDMA WRITE 6 字节到服务端'
+    has "$CLOG" 'RDMA READ 读回: world'
+}
+
+@test "interactive: stdin closed early counts as q, both exit 0" {
+    start_server -d "$LAB_DEV0" --interactive
+    CLOG="$BATS_TEST_TMPDIR/client.log"
+    CRC=0
+    printf 'only line\n' | timeout 60 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --interactive >"$CLOG" 2>&1 || CRC=$?
+    wait_server
+    assert_ok_pair
+    has "$CLOG" '标准输入已结束(EOF)，按 q 处理'
+    has "$SLOG" '[服务端内存] 消息#1: only line'
+    has "$SLOG" '收到 q，服务端结束'
+}
+
+@test "bad operation arguments are refused before any verbs call" {
+    run "$CLIENT" "$LAB_IP0" --size 0
+    [[ $status == 2 && $output == *'消息大小无效'* ]]
+    run "$CLIENT" "$LAB_IP0" --iters 0
+    [[ $status == 2 && $output == *'轮数无效'* ]]
+    run "$CLIENT" "$LAB_IP0" --op fetch_add --offset 4
+    [[ $status == 2 && $output == *'未按 8 字节对齐'* ]]
+    run "$SERVER" -d "$LAB_DEV0" --size 256M -q 16
+    [[ $status == 1 && $output == *'超过物理内存的一半'* ]]
+    [[ $output != *'错误: ibv_reg_mr() 失败'* ]]
+}
