@@ -21,7 +21,7 @@ PURE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(PURE)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OBJDIR)/unit/%.o,$(UNIT_SRCS))
 
-TOPOLOGY ?= one-vm
+TOPOLOGY ?= single
 
 .PHONY: all clean rebuild help test unit demo lab-setup check-deps
 
@@ -55,10 +55,10 @@ unit: $(BUILD)/tests/unit_tests
 test: all unit
 	prove --exec bash --timer tests/*.t
 
-demo: 
+demo:
 	bash lab/setup
 	$(MAKE) all
-	LAB_TOPOLOGY=$(if $(filter two-vms,$(TOPOLOGY)),two-vms,) lab/run lab/demo.sh
+	LAB_TOPOLOGY=$(TOPOLOGY) LAB_PASSENV=DEMO_ARGS lab/run lab/demo.sh
 
 lab-setup:
 	bash lab/setup

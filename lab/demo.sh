@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# lab/demo.sh - 在实验室虚拟机里演示一次完整的服务端/客户端通信（由 make demo 调用）
+#   单机拓扑：服务端在 rxe0 (10.11.0.1)，客户端在 rxe1，两份带注释的输出依次显示
+#   two-vms：VM0 跑服务端，VM1 跑客户端（lab/run 在结束后分别显示两台的输出）
+# 额外参数（DEMO_ARGS，例如 "--op write --size 4K"）会同时传给两端。
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p logs
+read -r -a extra <<<"${DEMO_ARGS:-}"
+
+if [[ -n ${LAB_VM:-} ]]; then
+    if [[ $LAB_VM == 0 ]]; then
+        exec build/rdma_server -d "$LAB_DEV0" "${extra[@]}"
+    fi
+    # 另一台虚拟机可能还在启动：客户端在 -t 秒内会重试被拒绝的连接
+    exec build/rdma_client "$LAB_IP0" -d "$LAB_DEV1" -t 60 "${extra[@]}"
+fi
+
+slog=logs/demo-server.log
+clog=logs/demo-client.log
+build/rdma_server -d "$LAB_DEV0" "${extra[@]}" >"$slog" 2>&1 &
+spid=$!
+src=0 crc=0
+build/rdma_client "$LAB_IP0" -d "$LAB_DEV1" -t 30 "${extra[@]}" >"$clog" 2>&1 || crc=$?
+wait "$spid" || src=$?
+
+printf '\n################ 服务端 rdma_server -d %s（%s）################\n' "$LAB_DEV0" "$slog"
+cat "$slog"
+printf '\n################ 客户端 rdma_client %s -d %s（%s）################\n' "$LAB_IP0" "$LAB_DEV1" "$clog"
+cat "$clog"
+printf '\n演示结束：服务端退出码 %d，客户端退出码 %d（两份输出也保存在 logs/ 下）\n' "$src" "$crc"
+[[ $src == 0 && $crc == 0 ]]
