@@ -123,7 +123,7 @@ static void set_defaults(struct options *o, enum role role)
 
 enum {
 	OPT_OP = 1000, OPT_SIZE, OPT_ITERS, OPT_OFFSET, OPT_INTERACTIVE,
-	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE
+	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN
 };
 
 static const struct option long_opts[] = {
@@ -141,6 +141,7 @@ static const struct option long_opts[] = {
 	{ "interactive", no_argument, NULL, OPT_INTERACTIVE },
 	{ "accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT },
 	{ "qp-state", required_argument, NULL, OPT_QP_STATE },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -267,6 +268,9 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		return 0;
 	case OPT_INTERACTIVE:
 		o->interactive = 1;
+		return 0;
+	case OPT_DRY_RUN:
+		o->dry_run = 1;
 		return 0;
 	case OPT_QP_STATE:
 		if (strcmp(arg, "all") == 0) {
@@ -398,6 +402,7 @@ void print_usage(const char *prog, enum role role)
 	       "  -t, --timeout SEC     连接/握手/同步/轮询CQ的超时（默认 %d 秒）\n"
 	       "      --accept-timeout SEC  服务端等待客户端连接的超时（默认 %d 秒）\n"
 	       "      --qp-state N|all  每次状态转换后打印完整 ibv_query_qp 结果的QP个数（默认 1，0 = 只打印状态摘要）\n"
+	       "      --dry-run         只检查参数、打印配置后退出（不打开设备，不连网络）\n"
 	       "  -h, --help            显示本帮助\n",
 	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
 	       DEFAULT_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,

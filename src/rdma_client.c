@@ -53,7 +53,6 @@ int main(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	print_banner(&opt, "RDMA客户端");
 	res_init(&res, &opt);
 	rc = run_client(&res);
 	destroy_resources(&res);

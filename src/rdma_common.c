@@ -22,6 +22,25 @@
 
 /* ---------- 打印小工具 ---------- */
 
+static void print_banner(const struct options *o, const char *title)
+{
+	char gid[16];
+
+	snprintf(gid, sizeof(gid), "%d", o->gid_idx);
+	printf("========================================\n");
+	printf("   %s - RoCEv2学习程序\n", title);
+	printf("========================================\n");
+	if (o->role == ROLE_CLIENT)
+		printf("服务端IP: %s\n", o->server_ip);
+	printf("设备: %s\n", o->dev_name ? o->dev_name : "自动选择");
+	printf("TCP端口: %d\n", o->tcp_port);
+	printf("GID索引: %s\n", o->gid_idx == GID_AUTO ? "自动选择" : gid);
+	printf("QP数量: %d\n", o->num_qp);
+	printf("操作: %s%s  消息大小: %zu 字节  轮数: %ld\n", op_name(o->op),
+	       o->interactive ? "（交互模式）" : "", o->size, o->iters);
+	printf("========================================\n");
+}
+
 int handle_command_line(int argc, char **argv, enum role role, struct options *opt)
 {
 	char err[256];
@@ -36,6 +55,11 @@ int handle_command_line(int argc, char **argv, enum role role, struct options *o
 		return 2;
 	case PARSE_OK:
 		break;
+	}
+	print_banner(opt, role == ROLE_SERVER ? "RDMA服务端" : "RDMA客户端");
+	if (opt->dry_run) {
+		printf("--dry-run: 参数有效，以上是将使用的配置；未打开设备、未连接网络\n");
+		return 0;
 	}
 	return -1;
 }
@@ -69,25 +93,6 @@ void step_title(struct rdma_resources *res, const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	printf(" ==========\n");
-}
-
-void print_banner(const struct options *o, const char *title)
-{
-	char gid[16];
-
-	snprintf(gid, sizeof(gid), "%d", o->gid_idx);
-	printf("========================================\n");
-	printf("   %s - RoCEv2学习程序\n", title);
-	printf("========================================\n");
-	if (o->role == ROLE_CLIENT)
-		printf("服务端IP: %s\n", o->server_ip);
-	printf("设备: %s\n", o->dev_name ? o->dev_name : "自动选择");
-	printf("TCP端口: %d\n", o->tcp_port);
-	printf("GID索引: %s\n", o->gid_idx == GID_AUTO ? "自动选择" : gid);
-	printf("QP数量: %d\n", o->num_qp);
-	printf("操作: %s%s  消息大小: %zu 字节  轮数: %ld\n", op_name(o->op),
-	       o->interactive ? "（交互模式）" : "", o->size, o->iters);
-	printf("========================================\n");
 }
 
 const char *mtu_str(enum ibv_mtu mtu)

@@ -54,7 +54,7 @@ struct rdma_resources {
 static inline uint8_t *area_a(struct rdma_resources *r, int i) { return r->buf + (size_t)i * r->slot; }
 static inline uint8_t *area_b(struct rdma_resources *r, int i) { return r->buf + ((size_t)r->num_qp + (size_t)i) * r->slot; }
 
-/* 解析命令行：返回 -1 表示继续运行；否则是进程应返回的退出码（0 = -h，2 = 用法错误） */
+/* 解析命令行并打印配置横幅：返回 -1 表示继续运行；否则是进程应返回的退出码（0 = -h 或 --dry-run，2 = 用法错误） */
 int handle_command_line(int argc, char **argv, enum role role, struct options *opt);
 /* 打印结束语并把内部返回值变成退出码（0 成功，1 失败） */
 int finish(const char *who, int rc);
@@ -62,7 +62,6 @@ int finish(const char *who, int rc);
 void res_init(struct rdma_resources *res, const struct options *opt);
 void step_title(struct rdma_resources *res, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void print_banner(const struct options *opt, const char *title);
 
 /* 资源初始化，每个函数对应一个步骤 */
 int get_device_list(struct rdma_resources *res);

@@ -60,7 +60,6 @@ int main(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	print_banner(&opt, "RDMA服务端");
 	res_init(&res, &opt);
 	rc = run_server(&res);
 	destroy_resources(&res);
