@@ -29,14 +29,8 @@ setup() {
 }
 
 teardown() {
-    local cmd
-    for cmd in "${RESTORE[@]}"; do
-        echo "恢复: $cmd"
-        eval "$cmd" || true
-    done
     if ((${#RESTORE[@]} > 0)); then
-        restore_routes
-        wait_healthy
+        lab_restore "${RESTORE[@]}"
     fi
 }
 
@@ -45,70 +39,62 @@ on_teardown() {
     RESTORE+=("$1")
 }
 
-# 网卡 down 或删掉最后一个地址时，内核会删掉经过它的 IPv4 路由（包括 table 100 的）
-restore_routes() {
-    local line
-    while read -r line; do
-        [[ -n $line ]] || continue
-        # shellcheck disable=SC2086  # 路由描述需要按空格拆开
-        ip route replace $line table 100
-    done <"$BATS_FILE_TMPDIR/table100"
-}
+# 注意: bats 给测试进程装了 DEBUG trap，TCG 下测试函数里的每条命令都很贵（50 次循环约 2 秒）。
+# 所以循环、等待都放进一个子 bash 里跑（子进程不继承 trap），断言尽量一条命令完成。
 
-# 等实验室恢复健康: 两个 rxe 都在、端口 ACTIVE、GID 索引1 是 IPv4，table 100 路由齐全
-lab_healthy() {
-    local d ip hex s g
-    for d in "$DEV0:$IP0" "$DEV1:$IP1"; do
-        ip=${d#*:}
-        d=${d%%:*}
-        IFS=. read -r a b c e <<<"$ip"
-        printf -v hex '%02x%02x:%02x%02x' "$a" "$b" "$c" "$e"
-        s="" g=""
-        { read -r s <"$IB/$d/ports/1/state"; } 2>/dev/null || return 1
-        [[ $s == *ACTIVE* ]] || return 1
-        { read -r g <"$IB/$d/ports/1/gids/1"; } 2>/dev/null || return 1
-        [[ $g == "0000:0000:0000:0000:0000:ffff:$hex" ]] || return 1
+# 子 bash 脚本: 恢复（执行给定命令 + 补回 table 100 路由）并等待实验室健康。
+# 健康 = 两个 rxe 都在、端口 ACTIVE、GID 索引1 是各自的 IPv4，table 100 路由与开始时一致。
+# 网卡 down 或删掉最后一个地址时，内核会删掉经过它的 IPv4 路由（包括 table 100 的），所以要补回。
+# shellcheck disable=SC2016  # 单引号里的 $ 是子 bash 的
+LAB_RESTORE_SCRIPT='
+    dev0=$1 ip0=$2 dev1=$3 ip1=$4 table=$5
+    shift 5
+    for cmd in "$@"; do
+        echo "恢复: $cmd"
+        eval "$cmd" || true
     done
-    [[ "$(ip -4 route show table 100)" == "$(cat "$BATS_FILE_TMPDIR/table100")" ]]
-}
-
-wait_healthy() {
-    local i
+    if (($# > 0)); then
+        while read -r line; do
+            # shellcheck disable=SC2086
+            [[ -n $line ]] && ip route replace $line table 100
+        done <"$table"
+    fi
+    healthy() {
+        local d ip hex s g a b c e
+        for d in "$dev0:$ip0" "$dev1:$ip1"; do
+            ip=${d#*:} d=${d%%:*}
+            IFS=. read -r a b c e <<<"$ip"
+            printf -v hex "%02x%02x:%02x%02x" "$a" "$b" "$c" "$e"
+            s="" g=""
+            { read -r s <"/sys/class/infiniband/$d/ports/1/state"; } 2>/dev/null || return 1
+            [[ $s == *ACTIVE* ]] || return 1
+            { read -r g <"/sys/class/infiniband/$d/ports/1/gids/1"; } 2>/dev/null || return 1
+            [[ $g == "0000:0000:0000:0000:0000:ffff:$hex" ]] || return 1
+        done
+        [[ "$(ip -4 route show table 100)" == "$(<"$table")" ]]
+    }
     for ((i = 0; i < 200; i++)); do
-        lab_healthy && return 0
+        healthy && exit 0
         sleep 0.1
     done
     echo "实验室 20 秒内没有恢复健康" >&2
-    ./show_gids.sh >&2 || true
+    ./show_gids.sh >&2
     ip -4 route show table 100 >&2
-    return 1
+    exit 1
+'
+lab_restore() {
+    bash -c "$LAB_RESTORE_SCRIPT" _ "$DEV0" "$IP0" "$DEV1" "$IP1" "$BATS_FILE_TMPDIR/table100" "$@"
+}
+wait_healthy() {
+    lab_restore
 }
 
-# 等某个条件成立（最多 10 秒）
-wait_for() {
-    local i
-    for ((i = 0; i < 100; i++)); do
-        if "$@"; then return 0; fi
-        sleep 0.1
-    done
-    return 1
+# wait_until 'bash 条件'：最多等 10 秒
+wait_until() {
+    bash -c 'for ((i = 0; i < 100; i++)); do eval "$1" && exit 0; sleep 0.1; done; exit 1' _ "$1"
 }
 
-port_not_active() { ! grep -q ACTIVE "$IB/$1/ports/1/state"; }
-gid1_gone() { ! grep -q ':ffff:' "$IB/$DEV0/ports/1/gids/1"; }
-
-# show_gids 输出里 设备 $1 索引 $2 的那一行
-row_of() {
-    local line d i
-    while read -r line; do
-        read -r d _ i _ <<<"$line"
-        if [[ $d == "$1" && $i == "$2" ]]; then
-            echo "$line"
-            return 0
-        fi
-    done <<<"$output"
-    return 1
-}
+NL=$'\n'
 
 @test "健康的实验室: show_gids 列出 rxe0/rxe1 的 IPv4 v2 GID，标记索引1，退出 0" {
     wait_healthy
@@ -116,11 +102,14 @@ row_of() {
     echo "$output"
     [ "$status" -eq 0 ]
     [[ ${lines[0]} == DEV*PORT*INDEX*GID*IPv4*VER*DEV ]]
-    read -r d p i g ip v n m <<<"$(row_of "$DEV0" 1)"
-    [ "$p $i $ip $v $n $m" = "1 1 $IP0 v2 $IF0 <== 自动选择" ]
-    read -r d p i g ip v n m <<<"$(row_of "$DEV1" 1)"
-    [ "$p $i $ip $v $n $m" = "1 1 $IP1 v2 $IF1 <== 自动选择" ]
-    [[ $(row_of "$DEV0" 0) == "$DEV0"*" 0 "*"fe80:"*" v2 "*"$IF0" ]]
+    # 整行匹配（多行字符串里用 (^|换行) ... (换行|$) 锚定）
+    local v4gid='0000:0000:0000:0000:0000:ffff:[0-9a-f]{4}:[0-9a-f]{4}'
+    local re0="(^|$NL)$DEV0 +1 +1 +$v4gid +$IP0 +v2 +$IF0 +<== 自动选择($NL|\$)"
+    local re1="(^|$NL)$DEV1 +1 +1 +$v4gid +$IP1 +v2 +$IF1 +<== 自动选择($NL|\$)"
+    local rell="(^|$NL)$DEV0 +1 +0 +fe80:[0-9a-f:]{34} +v2 +$IF0($NL|\$)"
+    [[ $output =~ $re0 ]]
+    [[ $output =~ $re1 ]]
+    [[ $output =~ $rell ]]
     [[ $output == *"自动选择: $DEV0 端口1 → GID索引1 (RoCE v2, IPv4 $IP0)  用法: -g 1"* ]]
     [[ $output == *"自动选择: $DEV1 端口1 → GID索引1 (RoCE v2, IPv4 $IP1)  用法: -g 1"* ]]
     [[ ${lines[-1]} =~ ^n_gids_found=([0-9]+)$ ]]
@@ -177,7 +166,7 @@ row_of() {
 @test "坏掉: ip link set veth0 down → 端口不是 ACTIVE，修复 ip link set veth0 up，退出 1" {
     ip link set "$IF0" down
     on_teardown "ip link set $IF0 up"
-    wait_for port_not_active "$DEV0"
+    wait_until "! grep -q ACTIVE $IB/$DEV0/ports/1/state"
     run ./diagnose.sh
     echo "$output"
     [ "$status" -eq 1 ]
@@ -195,7 +184,7 @@ row_of() {
     [[ $cidr == "$IP0"/* ]]
     ip addr del "$cidr" dev "$IF0"
     on_teardown "ip addr add $cidr dev $IF0"
-    wait_for gid1_gone
+    wait_until "! grep -q :ffff: $IB/$DEV0/ports/1/gids/1"
     run ./diagnose.sh "$DEV0"
     echo "$output"
     [ "$status" -eq 1 ]
