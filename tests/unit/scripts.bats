@@ -514,3 +514,18 @@ EOF
     [ "$status" -eq 2 ]
     [[ $output == *"未知选项: --nope"* ]]
 }
+
+@test "不需要 root: 普通用户 (nobody) 运行两个脚本都正常" {
+    [ "$EUID" -eq 0 ] || skip "需要 root 才能切换到 nobody"
+    command -v runuser >/dev/null || skip "没有 runuser"
+    [[ $FAKE == /dev/shm/* ]] || skip "伪造 sysfs 不在 /dev/shm，nobody 可能无权进入它的上级目录"
+    fx_rxe rxe0 lo 7f00:0001
+    chmod -R a+rX "${FAKE%/ib}"
+    run runuser -u nobody -- env RDMA_SYSFS_ROOT="$FAKE" bash "$SG"
+    [ "$status" -eq 0 ]
+    [[ $output == *"→ GID索引1 (RoCE v2, IPv4 127.0.0.1)  用法: -g 1"* ]]
+    run runuser -u nobody -- env RDMA_SYSFS_ROOT="$FAKE" bash "$DG" --port 1
+    [[ $output == *"使用 -g 1"* ]]
+    [[ $output != *"[失败] rxe0"* ]]
+    [[ $output != *"Permission denied"* ]]
+}
