@@ -515,6 +515,15 @@ int create_qps(struct rdma_resources *res)
 	return 0;
 }
 
+int setup_local_resources(struct rdma_resources *res, int access)
+{
+	if (get_device_list(res) != 0 || open_device(res) != 0 || query_port(res) != 0 ||
+	    choose_gid(res) != 0 || alloc_pd(res) != 0 || register_mr(res, access) != 0 ||
+	    create_cq(res) != 0 || create_qps(res) != 0 || modify_qps_to_init(res, access) != 0)
+		return -1;
+	return 0;
+}
+
 /* ---------- QP 状态机 ---------- */
 
 static int rd_atomic_depth(struct rdma_resources *res)

@@ -73,6 +73,9 @@ int register_mr(struct rdma_resources *res, int access);
 int create_cq(struct rdma_resources *res);
 int create_qps(struct rdma_resources *res);
 
+/* 步骤1-9 按顺序执行上面这些函数（服务端与客户端完全相同），任何一步失败返回 -1 */
+int setup_local_resources(struct rdma_resources *res, int access);
+
 /* QP 状态机 */
 int modify_qps_to_init(struct rdma_resources *res, int access);
 /* 控制平面：通过 res->sock 交换 HELLO，校验两端参数一致，打印双方信息 */

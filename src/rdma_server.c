@@ -15,15 +15,6 @@
 #include "rdma_common.h"
 #include "tcp.h"
 
-static int setup_local(struct rdma_resources *res, int access)
-{
-	if (get_device_list(res) != 0 || open_device(res) != 0 || query_port(res) != 0 ||
-	    choose_gid(res) != 0 || alloc_pd(res) != 0 || register_mr(res, access) != 0 ||
-	    create_cq(res) != 0 || create_qps(res) != 0 || modify_qps_to_init(res, access) != 0)
-		return -1;
-	return 0;
-}
-
 static int accept_client(struct rdma_resources *res)
 {
 	char peer[64] = "";
@@ -44,11 +35,22 @@ static int accept_client(struct rdma_resources *res)
 
 static int run_server(struct rdma_resources *res)
 {
+	/* 只开本操作、本角色需要的 MR/QP 权限 */
 	int access = mr_access_flags(res->opt);
 
-	if (setup_local(res, access) != 0 || accept_client(res) != 0 || exchange_connection_info(res) != 0 ||
-	    modify_qps_to_rtr(res) != 0 || modify_qps_to_rts(res) != 0)
+	/* 步骤1-9：设备、端口、GID、PD、MR、CQ、QP，QP→INIT */
+	if (setup_local_resources(res, access) != 0)
 		return -1;
+	/* 控制平面：一条普通的 TCP 连接 */
+	if (accept_client(res) != 0)
+		return -1;
+	/* 交换 QPN/PSN/GID/MTU（以及单边操作要用的地址和 rkey） */
+	if (exchange_connection_info(res) != 0)
+		return -1;
+	/* 有了对端信息，QP 才能 INIT→RTR→RTS */
+	if (modify_qps_to_rtr(res) != 0 || modify_qps_to_rts(res) != 0)
+		return -1;
+	/* 数据平面：post_receive / post_send / poll_completion */
 	return run_data_plane(res);
 }
 
