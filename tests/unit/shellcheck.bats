@@ -8,7 +8,7 @@
 # MAX_SLOTS 个“槽位”测试，第 N 个测试检查第 N 个脚本，测试名里带脚本路径；
 # 多出来的槽位显示为 skip。最后一个测试保证脚本数不超过槽位数，不会漏检。
 # 所有文件都用 `shellcheck -s bash -x` 检查（shellcheck 0.7+ 认识 bats 的 @test 语法）；
-# .bats 文件额外排除 SC2034/SC2153（经 `load` 共享的变量，shellcheck 看不到，误报）。
+# .bats 文件额外排除 SC2034/SC2153（经 `load` 共享的变量）和 SC2030/SC2031（@test 被当成子 shell），都是误报。
 
 REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 MAX_SLOTS=40
@@ -46,9 +46,12 @@ check_slot() {
     command -v shellcheck >/dev/null || skip "没有安装 shellcheck"
     cd "$REPO" || return 1
     local -a opts=(-s bash -x)
-    # bats 文件通过 `load helpers` 共享变量，shellcheck 跟不进 load：
-    # 这两类“变量未赋值/未使用”的提示在 .bats 里多是误报，排除掉；其余检查照常
-    if [[ ${SCRIPTS[n]} == *.bats ]]; then opts+=(--exclude=SC2034 --exclude=SC2153); fi
+    # .bats 里的误报排除掉，其余检查照常:
+    #   SC2034/SC2153: 变量经 `load helpers` 共享，shellcheck 跟不进 load
+    #   SC2030/SC2031: shellcheck 把每个 @test 当成子 shell，测试里给全局变量赋值就会提示
+    if [[ ${SCRIPTS[n]} == *.bats ]]; then
+        opts+=(--exclude=SC2034 --exclude=SC2153 --exclude=SC2030 --exclude=SC2031)
+    fi
     run shellcheck "${opts[@]}" "${SCRIPTS[n]}"
     if ((status != 0)); then
         echo "$output"
