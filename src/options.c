@@ -123,7 +123,7 @@ static void set_defaults(struct options *o, enum role role)
 
 enum {
 	OPT_OP = 1000, OPT_SIZE, OPT_ITERS, OPT_OFFSET, OPT_INTERACTIVE,
-	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN
+	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN, OPT_INJECT
 };
 
 static const struct option long_opts[] = {
@@ -142,6 +142,7 @@ static const struct option long_opts[] = {
 	{ "accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT },
 	{ "qp-state", required_argument, NULL, OPT_QP_STATE },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "inject", required_argument, NULL, OPT_INJECT },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -272,6 +273,13 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 	case OPT_DRY_RUN:
 		o->dry_run = 1;
 		return 0;
+	case OPT_INJECT:
+		if (strcmp(arg, "rkey") != 0) {
+			set_err(err, errlen, "未知的故障注入: '%s'（目前只有 rkey）", arg);
+			return -1;
+		}
+		o->inject_bad_rkey = 1;
+		return 0;
 	case OPT_QP_STATE:
 		if (strcmp(arg, "all") == 0) {
 			o->qp_state_detail = -1;
@@ -345,6 +353,10 @@ static int check_combination(struct options *o, char *err, size_t errlen)
 		set_err(err, errlen, "--offset 只用于原子操作（fetch_add / cmp_swap）");
 		return -1;
 	}
+	if (o->inject_bad_rkey && (o->role != ROLE_CLIENT || !op_is_one_sided(o->op))) {
+		set_err(err, errlen, "--inject rkey 只用于客户端的单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap）");
+		return -1;
+	}
 	return 0;
 }
 
@@ -403,6 +415,7 @@ void print_usage(const char *prog, enum role role)
 	       "      --accept-timeout SEC  服务端等待客户端连接的超时（默认 %d 秒）\n"
 	       "      --qp-state N|all  每次状态转换后打印完整 ibv_query_qp 结果的QP个数（默认 1，0 = 只打印状态摘要）\n"
 	       "      --dry-run         只检查参数、打印配置后退出（不打开设备，不连网络）\n"
+	       "      --inject rkey     故障注入（客户端单边操作）：故意用错误的 rkey，观察 REM_ACCESS_ERR\n"
 	       "  -h, --help            显示本帮助\n",
 	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
 	       DEFAULT_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,

@@ -7,7 +7,7 @@
  *     rdma_client <server_ip> [dev] [port] [gid_idx] [num_qp]
  *   选项：-d/--dev -p/--port -g/--gid-idx -q/--num-qp -i/--ib-port
  *         --op --size --iters --offset --interactive -t/--timeout
- *         --accept-timeout --qp-state --dry-run -h/--help
+ *         --accept-timeout --qp-state --dry-run --inject -h/--help
  */
 #ifndef ROCE_OPTIONS_H
 #define ROCE_OPTIONS_H
@@ -59,6 +59,7 @@ struct options {
 	int accept_timeout_ms;   /* 服务端等待客户端连接的超时 */
 	int qp_state_detail;     /* 打印完整状态的QP个数，-1 = 全部 */
 	int dry_run;             /* 只检查参数并打印配置，不碰设备 */
+	int inject_bad_rkey;     /* 故障注入：单边操作故意用错误的 rkey */
 };
 
 enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_ERROR = 2 };

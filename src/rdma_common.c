@@ -630,6 +630,12 @@ int exchange_connection_info(struct rdma_resources *res)
 		return -1;
 	}
 	print_exchange(res, &local);
+	res->peer_rkey = res->remote.rkey;
+	if (res->opt->inject_bad_rkey) {
+		res->peer_rkey ^= 0x5a5a5a;
+		printf("故障注入(--inject rkey): 故意把对端的 rkey 0x%08x 改成 0x%08x，预期对端网卡拒绝访问（REM_ACCESS_ERR）\n",
+		       res->remote.rkey, res->peer_rkey);
+	}
 	return 0;
 }
 
@@ -646,7 +652,10 @@ static void rtr_debug(struct rdma_resources *res, int i, int err)
 	fprintf(stderr, "  - 远端GID: %s\n", s);
 	fprintf(stderr, "  - 路径MTU: %s\n", mtu_str(res->path_mtu));
 	fprintf(stderr, "请检查: 1) GID配置（./show_gids.sh，两端都用 RoCE v2 IPv4 条目） 2) 端口状态（ibv_devinfo） 3) 到对端IP的路由（ip route get <对端IP>） 4) 连接信息交换是否正确\n");
-	if (err == EINVAL)
+	if (gid_is_ipv4_mapped(res->gid.raw) != gid_is_ipv4_mapped(res->remote.qp[i].gid))
+		fprintf(stderr, "提示: 两端GID的地址族不同（本端%s、远端%s）：RoCE v2 报文的源/目的必须同为IPv4或同为IPv6。两端都去掉 -g（自动选择）或用 ./show_gids.sh 选同类条目\n",
+			gid_is_ipv4_mapped(res->gid.raw) ? "IPv4" : "IPv6", gid_is_ipv4_mapped(res->remote.qp[i].gid) ? "IPv4" : "IPv6");
+	else if (err == EINVAL)
 		fprintf(stderr, "提示: EINVAL 多半是 GID 索引不对（空条目/类型不符）或端口不是 ACTIVE\n");
 	else if (err == ETIMEDOUT || err == ENETUNREACH || err == EHOSTUNREACH)
 		fprintf(stderr, "提示: %s 表示内核解析不到去往远端GID的路由/邻居：本端GID索引与网卡不匹配，或两端不在可达网络上\n",
@@ -824,12 +833,12 @@ int post_send_req(struct rdma_resources *res, int i, const struct send_req *req)
 	case IBV_WR_RDMA_WRITE:
 	case IBV_WR_RDMA_READ:
 		wr.wr.rdma.remote_addr = req->remote_addr;
-		wr.wr.rdma.rkey = res->remote.rkey;
+		wr.wr.rdma.rkey = res->peer_rkey;
 		break;
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 		wr.wr.atomic.remote_addr = req->remote_addr;
-		wr.wr.atomic.rkey = res->remote.rkey;
+		wr.wr.atomic.rkey = res->peer_rkey;
 		wr.wr.atomic.compare_add = req->compare_add;
 		wr.wr.atomic.swap = req->swap;
 		break;

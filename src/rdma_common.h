@@ -47,6 +47,7 @@ struct rdma_resources {
 	int listen_fd;
 	int sock;                       /* 控制平面 TCP 连接 */
 	struct wire_hello remote;       /* 对端的连接信息 */
+	uint32_t peer_rkey;             /* 单边操作用的对端 rkey（--inject rkey 时故意改错） */
 	enum ibv_mtu path_mtu;          /* 两端 active_mtu 的较小者 */
 };
 

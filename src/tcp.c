@@ -198,14 +198,15 @@ int tcp_read_full(int fd, void *buf, size_t len, int timeout_ms, const char *wha
 		n = read(fd, (char *)buf + got, len - got);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
+		if (n < 0 && errno != ECONNRESET) {
 			fprintf(stderr, "错误: 读取对端的%s失败: %s (errno=%d)\n提示: 对端异常退出了？看看对端的输出\n",
 				what, strerror(errno), errno);
 			return -1;
 		}
-		if (n == 0) {
-			fprintf(stderr, "错误: 对端关闭了连接（%s只收到 %zu/%zu 字节）\n提示: 对端因错误退出了？看看对端的输出（常见：两端参数不一致）\n",
-				what, got, len);
+		if (n <= 0) {
+			/* n == 0 是正常关闭(FIN)；ECONNRESET 是对端关闭时还有没读的数据(RST)，对我们来说一样 */
+			fprintf(stderr, "错误: 对端关闭了连接（%s只收到 %zu/%zu 字节%s）\n提示: 对端因错误退出了？看看对端的输出（常见：两端参数不一致）\n",
+				what, got, len, n < 0 ? "，连接被重置" : "");
 			return -1;
 		}
 		got += (size_t)n;

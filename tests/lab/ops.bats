@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # ops.bats - 单边操作、原子操作、多轮与交互模式（在 lab/run 里运行，真实 rdma_rxe）
 
+# 变量 SLOG/CLOG/SPID/SRC/CRC 由 helpers.bash 的函数设置和读取（shellcheck 看不到）
+# shellcheck disable=SC2030,SC2031,SC2034,SC2153
 load helpers
 
 teardown() { kill_server; }
@@ -84,6 +86,17 @@ check_op() {
     has "$CLOG" '标准输入已结束(EOF)，按 q 处理'
     has "$SLOG" '[服务端内存] 消息#1: only line'
     has "$SLOG" '收到 q，服务端结束'
+}
+
+@test "injected wrong rkey: RDMA WRITE completes with REM_ACCESS_ERR and a hint; both exit 1" {
+    start_server -d "$LAB_DEV0" --op write -q 1 -t 10
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --op write -q 1 -t 10 --inject rkey
+    wait_server
+    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" '故障注入(--inject rkey)'
+    has "$CLOG" '状态=remote access error (10)'
+    has "$CLOG" '提示: 远端访问错误：rkey 或远端地址不对'
+    has "$SLOG" '错误: 对端关闭了连接'
 }
 
 @test "bad operation arguments are refused before any verbs call" {

@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # pair.bats - 核心的服务端/客户端在真实 rdma_rxe 上的行为（在 lab/run 里运行）
 
+# 变量 SLOG/CLOG/SPID/SRC/CRC 由 helpers.bash 的函数设置和读取（shellcheck 看不到）
+# shellcheck disable=SC2030,SC2031,SC2034,SC2153
 load helpers
 
 teardown() { kill_server; }
@@ -114,11 +116,25 @@ teardown() { kill_server; }
     has "$SLOG" '等待客户端连接超时（1 秒）'
 }
 
+@test "GIDs of different families (IPv4 vs link-local IPv6): RTR fails with EINVAL and the debug block" {
+    start_server -d "$LAB_DEV0" -q 1 -t 10
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -q 1 -g 0 -t 10
+    wait_server
+    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" '错误: 修改QP[0]到RTR状态失败: Invalid argument (errno=22)'
+    has "$CLOG" '  - GID索引: 0'
+    has "$CLOG" '  - 远端GID: 0000:0000:0000:0000:0000:ffff:0a0b:0001'
+    has "$CLOG" '两端GID的地址族不同（本端IPv6、远端IPv4）'
+    has "$SLOG" '两端GID的地址族不同（本端IPv4、远端IPv6）'
+}
+
 @test "peer closes mid-exchange: server reports the short read and exits 1" {
     start_server -d "$LAB_DEV0"
     local fd
     exec {fd}<>"/dev/tcp/$LAB_IP0/18515"
     printf 'RCV2' >&"$fd"
+    # 先读完服务端的 HELLO（44 + 4×28 字节）再关闭：这样是正常的 FIN，而不是 RST
+    timeout 10 head -c 156 <&"$fd" >/dev/null
     exec {fd}>&-
     wait_server
     [[ $SRC == 1 ]] || { show_logs; return 1; }
@@ -168,5 +184,8 @@ teardown() { kill_server; }
     timeout 300 "${vg[@]}" "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" -t 120 >"$CLOG" 2>&1 || CRC=$?
     wait_server
     assert_ok_pair
-    ! grep -q 'Invalid read\|Invalid write\|definitely lost' "$SLOG" "$CLOG"
+    if grep -q 'Invalid read\|Invalid write\|definitely lost' "$SLOG" "$CLOG"; then
+        show_logs
+        return 1
+    fi
 }
