@@ -63,6 +63,10 @@ demo:
 lab-setup:
 	bash lab/setup
 
+# 从实验室的真实运行重新生成文档里的输出摘录（tests/docs/update-excerpts.sh 开头有说明）
+docs-excerpts: all
+	tests/docs/update-excerpts.sh
+
 clean:
 	rm -rf $(BUILD)
 
@@ -77,3 +81,4 @@ help:
 	@echo "make test       编译 + 单元测试 + Soft-RoCE 实验室测试（需先 lab/setup，root）"
 	@echo "make demo       准备实验室并演示服务端/客户端（TOPOLOGY=two-vms 用两台虚拟机）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"
+	@echo "make docs-excerpts  在实验室里重跑配方，更新文档中的输出摘录（tests/docs/update-excerpts.sh）"

@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# tests/50-docs.t - 文档没有过时（TAP 输出；不需要 root、网络或虚拟机，几秒钟）
+# 检查 README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md：
+#   1. 摘录标记成对、名字都是 tests/docs/update-excerpts.sh 认识的
+#   2. 代码块里每条 build/rdma_server / build/rdma_client 命令加 --dry-run 后通过参数检查（退出码 0）；
+#      行末标了 “# 错误示例” 的命令必须以退出码 2 被拒绝
+#   3. 代码块里 ./diagnose.sh / ./show_gids.sh 用到的每个选项都出现在 --help 里，且不是用法错误（退出码 ≠ 2）
+#   4. 用到的每个 make 目标（代码块和 `行内代码`）在 Makefile 里都存在
+#   5. 摘录里的每个 “========== 步骤N: … ==========” 标题都是程序能打印的（来自 src/*.c 的 step_title 调用）
+#   6. 如果 logs/excerpts/ 是用当前源码生成的，文档里的摘录与重新截取的完全一致（否则跳过）
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+
+DOCS=(README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md)
+UPDATE=tests/docs/update-excerpts.sh
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+n=0
+ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
+    n=$((n + 1))
+    if [[ $1 == 0 ]]; then
+        echo "ok $n - $2"
+    else
+        echo "not ok $n - $2"
+        sed 's/^/# /' "$T/diag"
+    fi
+    : >"$T/diag"
+}
+: >"$T/diag"
+echo "1..6"
+
+# 每个文档的每一行打上类别：CODE（代码块内、摘录外）、EXC（摘录内）、TEXT（其它）
+# 输出：类别<TAB>文件:行号<TAB>内容
+classify() {
+    awk -v doc="$1" '
+        /^<!-- excerpt: / { exc = 1; next }
+        /^<!-- \/excerpt -->$/ { exc = 0; next }
+        /^[ \t]*```/ { code = !code; next }
+        { kind = exc ? "EXC" : (code ? "CODE" : "TEXT"); printf "%s\t%s:%d\t%s\n", kind, doc, NR, $0 }
+    ' "$1"
+}
+for d in "${DOCS[@]}"; do
+    if [[ -f $d ]]; then classify "$d"; fi
+done >"$T/lines"
+
+# 去掉 shell 注释（行首或空白后的 # 起到行尾）
+strip_comment() { sed -E 's/(^|[[:space:]])#.*$//' <<<"$1"; }
+
+# ---------- 1. 摘录标记 ----------
+bad=0
+"$UPDATE" --list >"$T/names" 2>>"$T/diag" || { echo "$UPDATE --list 失败" >>"$T/diag"; bad=1; }
+for d in "${DOCS[@]}"; do
+    if [[ ! -f $d ]]; then echo "缺少文档 $d" >>"$T/diag"; bad=1; continue; fi
+    awk -v doc="$d" '
+        /^<!-- excerpt: / { if (open) { printf "%s:%d: 上一个摘录没有闭合\n", doc, NR; e = 1 } open = 1
+                            if ($0 !~ /^<!-- excerpt: [A-Za-z0-9_.-]+ -->$/) { printf "%s:%d: 标记格式不对\n", doc, NR; e = 1 }
+                            else print "NAME " $3 " " doc ":" NR }
+        /^<!-- \/excerpt -->$/ { if (!open) { printf "%s:%d: 多余的 /excerpt\n", doc, NR; e = 1 } open = 0 }
+        END { if (open) { printf "%s: 最后一个摘录没有闭合\n", doc; e = 1 } exit e }
+    ' "$d" >"$T/marks" || bad=1
+    grep -v '^NAME ' "$T/marks" >>"$T/diag"
+    while read -r _ name where; do
+        grep -qx -- "$name" "$T/names" || { echo "$where: 未知的摘录名 '$name'（$UPDATE 里没有 cut_$name）" >>"$T/diag"; bad=1; }
+    done < <(grep '^NAME ' "$T/marks")
+done
+ok "$bad" "excerpt markers are balanced and every name has a recipe in $UPDATE"
+
+# ---------- 2. rdma_server / rdma_client 命令行 ----------
+bad=0
+count=0
+if [[ ! -x build/rdma_server || ! -x build/rdma_client ]]; then
+    echo "build/rdma_server 或 build/rdma_client 不存在：先运行 make" >>"$T/diag"
+    bad=1
+fi
+while IFS=$'\t' read -r kind where line; do
+    [[ $kind == CODE ]] || continue
+    rest=$(strip_comment "$line")
+    while [[ $rest =~ (^|[[:space:]\'\"\;\&\|\(])(\./)?build/(rdma_server|rdma_client)([^|\;\&\>\<\#\'\"]*)(.*)$ ]]; do
+        prog=build/${BASH_REMATCH[3]}
+        args=${BASH_REMATCH[4]}
+        rest=${BASH_REMATCH[5]}
+        count=$((count + 1))
+        read -r -a words <<<"$args"
+        want=0
+        if [[ $line == *'# 错误示例'* ]]; then want=2; fi
+        [[ -x $prog ]] || continue
+        rc=0
+        timeout 10 "$prog" "${words[@]}" --dry-run >"$T/out" 2>&1 </dev/null || rc=$?
+        if [[ $rc != "$want" ]]; then
+            bad=1
+            {
+                echo "$where: $prog${args% } --dry-run 退出码 $rc，期望 $want"
+                echo "    $line"
+                sed 's/^/    | /' "$T/out" | tail -3
+            } >>"$T/diag"
+        fi
+    done
+done <"$T/lines"
+if ((count == 0)); then echo "文档的代码块里一条 rdma_server/rdma_client 命令都没找到" >>"$T/diag"; bad=1; fi
+ok "$bad" "all $count rdma_server/rdma_client command lines in code blocks parse (--dry-run exit 0; '# 错误示例' exit 2)"
+
+# ---------- 3. diagnose.sh / show_gids.sh ----------
+bad=0
+count=0
+for s in diagnose.sh show_gids.sh; do
+    if ! "./$s" --help >"$T/help-$s" 2>&1; then
+        echo "./$s --help 退出码不是 0" >>"$T/diag"
+        bad=1
+    fi
+done
+while IFS=$'\t' read -r kind where line; do
+    [[ $kind == CODE ]] || continue
+    rest=$(strip_comment "$line")
+    while [[ $rest =~ (^|[[:space:]\'\"\;\&\|])\./(diagnose\.sh|show_gids\.sh)([^|\;\&\>\<\#\'\"]*)(.*)$ ]]; do
+        s=${BASH_REMATCH[2]}
+        args=${BASH_REMATCH[3]}
+        rest=${BASH_REMATCH[4]}
+        count=$((count + 1))
+        read -r -a words <<<"$args"
+        for w in "${words[@]}"; do
+            if [[ $w == -* ]] && ! grep -qF -- "$w" "$T/help-$s"; then
+                echo "$where: ./$s 的选项 '$w' 不在 ./$s --help 里" >>"$T/diag"
+                bad=1
+            fi
+        done
+        rc=0
+        timeout 60 "./$s" "${words[@]}" >"$T/out" 2>&1 </dev/null || rc=$?
+        if [[ $rc == 2 ]]; then
+            bad=1
+            { echo "$where: ./$s${args% } 是用法错误（退出码 2）:"; sed 's/^/    | /' "$T/out" | head -3; } >>"$T/diag"
+        fi
+    done
+done <"$T/lines"
+if ((count == 0)); then echo "文档里一条 ./diagnose.sh / ./show_gids.sh 命令都没找到" >>"$T/diag"; bad=1; fi
+ok "$bad" "all $count ./diagnose.sh and ./show_gids.sh invocations use options from their --help and are not usage errors"
+
+# ---------- 4. make 目标 ----------
+bad=0
+count=0
+{
+    awk -F'\t' '$1 == "CODE" { print $2 "\t" $3 }' "$T/lines"
+    # 行内代码 `...`
+    awk -F'\t' '$1 == "TEXT" { s = $3; while (match(s, /`[^`]+`/)) { print $2 "\t" substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) } }' "$T/lines"
+} >"$T/make-src"
+while IFS=$'\t' read -r where text; do
+    rest=$(strip_comment "$text")
+    while [[ $rest =~ (^|[[:space:]\;\&\(])make([[:space:]]+[^\;\&\|\#\`]*)?(.*)$ ]]; do
+        args=${BASH_REMATCH[2]}
+        rest=${BASH_REMATCH[3]}
+        # 去掉 VAR="带空格的值"
+        args=$(sed -E 's/[A-Za-z_][A-Za-z0-9_]*="[^"]*"//g' <<<"$args")
+        read -r -a words <<<"$args"
+        for w in "${words[@]}"; do
+            [[ $w == *=* || $w == -* ]] && continue
+            count=$((count + 1))
+            if ! grep -qE "^${w}:" Makefile; then
+                echo "$where: make $w —— Makefile 里没有目标 '$w'" >>"$T/diag"
+                bad=1
+            fi
+            break
+        done
+    done
+done <"$T/make-src"
+if ((count == 0)); then echo "文档里一个 make 目标都没找到" >>"$T/diag"; bad=1; fi
+ok "$bad" "all $count make targets used in the documents exist in the Makefile"
+
+# ---------- 5. 步骤标题 ----------
+bad=0
+count=0
+# step_title(res, "格式") → 正则：转义正则字符，printf 转换（%d %ld %zu %s %u）当作通配
+grep -ho 'step_title(res, "[^"]*"' src/*.c | sed -E 's/^step_title\(res, "//; s/"$//' \
+    | sed -E 's/[][\.*^$+?(){}|]/\\&/g; s/%(l|z|ll)?[dsu]/.*/g' >"$T/titles"
+if [[ ! -s $T/titles ]]; then echo "在 src/*.c 里找不到 step_title 调用" >>"$T/diag"; bad=1; fi
+while IFS=$'\t' read -r kind where line; do
+    [[ $kind == EXC ]] || continue
+    if [[ $line =~ ^==========\ 步骤[0-9]+:\ (.*)\ ==========$ ]]; then
+        count=$((count + 1))
+        if ! grep -qxEf "$T/titles" <<<"${BASH_REMATCH[1]}"; then
+            echo "$where: 程序不会打印这个步骤标题: ${BASH_REMATCH[1]}" >>"$T/diag"
+            bad=1
+        fi
+    fi
+done <"$T/lines"
+if ((count == 0)); then echo "摘录里一个步骤标题都没找到" >>"$T/diag"; bad=1; fi
+ok "$bad" "all $count step titles inside excerpts match a step_title() format in src/*.c"
+
+# ---------- 6. 摘录与 logs/excerpts/ 一致 ----------
+sha_file=logs/excerpts/SOURCE_SHA256
+if [[ ! -f $sha_file ]]; then
+    n=$((n + 1))
+    echo "ok $n # skip excerpts equal logs/excerpts/ (no logs/excerpts/; run make docs-excerpts)"
+elif [[ $(cat src/*.c src/*.h show_gids.sh diagnose.sh | sha256sum | cut -d' ' -f1) != "$(cat "$sha_file")" ]]; then
+    n=$((n + 1))
+    echo "ok $n # skip excerpts equal logs/excerpts/ (logs/excerpts/ was made from other sources; run make docs-excerpts)"
+else
+    bad=0
+    "$UPDATE" --check 2>"$T/diag" || bad=1
+    ok "$bad" "excerpts in the documents equal those cut from logs/excerpts/ (same sources)"
+fi

@@ -1,0 +1,328 @@
+#!/usr/bin/env bash
+# tests/docs/update-excerpts.sh - 从实验室的真实运行重新生成文档里的输出摘录
+#
+# 文档（README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md）里的程序输出都不是手写的。
+# 每段摘录夹在两行标记之间（标记各占一行，在 ``` 代码块外面）：
+#     <!-- excerpt: NAME -->
+#     ```text
+#     ...由本脚本写入...
+#     ```
+#     <!-- /excerpt -->
+# NAME 对应下面 cut_NAME 函数，它从 logs/excerpts/ 里某个配方（recipe）的完整日志中
+# 按正则（不是按行号）截取需要的行。
+#
+# 用法（仓库根目录，需要先 make 和 bash lab/setup）：
+#   tests/docs/update-excerpts.sh            = --run 然后 --apply（make docs-excerpts）
+#   tests/docs/update-excerpts.sh --run      在实验室里跑全部配方（一次 lab/run），完整日志存到 logs/excerpts/
+#   tests/docs/update-excerpts.sh --apply    从 logs/excerpts/ 截取摘录，改写四个文档里的标记区域
+#   tests/docs/update-excerpts.sh --check    同 --apply，但只比较不改文件；有差异则退出 1（tests/50-docs.t 用）
+#   tests/docs/update-excerpts.sh --list     列出所有摘录名
+#   tests/docs/update-excerpts.sh --in-lab   （由 --run 通过 lab/run 在虚拟机里调用）
+# 唯一不在实验室里跑的配方是 host-enosys：它在宿主机（内核没有 RDMA）上运行客户端。
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+OUT=logs/excerpts
+DOCS=(README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md)
+SERVER=build/rdma_server
+CLIENT=build/rdma_client
+
+# ======================================================================
+# 配方：在虚拟机里运行（rxe0 = 10.11.0.1 / veth0，rxe1 = 10.11.0.2 / veth1）
+# ======================================================================
+
+# 等服务端开始监听（或已经退出）
+wait_listen() {  # wait_listen LOG PID
+    local i
+    for ((i = 0; i < 600; i++)); do
+        grep -q '等待客户端连接' "$1" 2>/dev/null && return 0
+        kill -0 "$2" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    return 0
+}
+
+# pair NAME "服务端参数" "客户端参数" [客户端标准输入的文字]
+# 服务端: build/rdma_server -d rxe0 参数；客户端: build/rdma_client 10.11.0.1 -d rxe1 参数
+pair() {
+    local name=$1 sargs cargs spid src=0 crc=0
+    read -r -a sargs <<<"$2"
+    read -r -a cargs <<<"$3"
+    echo "recipe $name: $SERVER -d rxe0 $2 | $CLIENT 10.11.0.1 -d rxe1 $3" >&2
+    timeout 120 "$SERVER" -d rxe0 "${sargs[@]}" >"$OUT/$name.server.log" 2>&1 &
+    spid=$!
+    wait_listen "$OUT/$name.server.log" "$spid"
+    if (($# >= 4)); then
+        printf '%s' "$4" | timeout 120 "$CLIENT" 10.11.0.1 -d rxe1 "${cargs[@]}" >"$OUT/$name.client.log" 2>&1 || crc=$?
+    else
+        timeout 120 "$CLIENT" 10.11.0.1 -d rxe1 "${cargs[@]}" >"$OUT/$name.client.log" 2>&1 </dev/null || crc=$?
+    fi
+    wait "$spid" || src=$?
+    echo "server=$src client=$crc" >"$OUT/$name.rc"
+}
+
+# single NAME 命令...：只运行一个命令（stdout+stderr 合并）
+single() {
+    local name=$1 rc=0
+    shift
+    echo "recipe $name: $*" >&2
+    timeout 120 "$@" >"$OUT/$name.log" 2>&1 </dev/null || rc=$?
+    echo "rc=$rc" >"$OUT/$name.rc"
+}
+
+# 服务端 + 一个假的对端（bash 的 /dev/tcp）；$2 是发给服务端的字节
+fake_peer() {
+    local name=$1 data=$2 spid src=0 fd
+    echo "recipe $name: $SERVER -d rxe0 + fake peer" >&2
+    timeout 120 "$SERVER" -d rxe0 >"$OUT/$name.server.log" 2>&1 &
+    spid=$!
+    wait_listen "$OUT/$name.server.log" "$spid"
+    exec {fd}<>/dev/tcp/10.11.0.1/18515
+    printf '%b' "$data" >&"$fd"
+    if [[ $name == peer-closed ]]; then
+        exec {fd}>&-
+        wait "$spid" || src=$?
+    else
+        wait "$spid" || src=$?
+        exec {fd}>&-
+    fi
+    echo "server=$src" >"$OUT/$name.rc"
+}
+
+in_lab() {
+    mkdir -p "$OUT"
+    # ---- 正常运行 ----
+    pair send "" ""
+    # 最初版本的位置参数写法
+    local spid src=0 crc=0
+    echo "recipe positional: $SERVER rxe0 18515 1 4 | $CLIENT 10.11.0.1 rxe1 18515 1 4" >&2
+    timeout 120 "$SERVER" rxe0 18515 1 4 >"$OUT/positional.server.log" 2>&1 &
+    spid=$!
+    wait_listen "$OUT/positional.server.log" "$spid"
+    timeout 120 "$CLIENT" 10.11.0.1 rxe1 18515 1 4 >"$OUT/positional.client.log" 2>&1 || crc=$?
+    wait "$spid" || src=$?
+    echo "server=$src client=$crc" >"$OUT/positional.rc"
+
+    pair qp-state-0 "-q 2 --qp-state 0" "-q 2 --qp-state 0"
+    pair write "-q 2 --op write --size 4K --iters 2" "-q 2 --op write --size 4K --iters 2"
+    pair write-1m "-q 1 --op write --size 1M --iters 3" "-q 1 --op write --size 1M --iters 3"
+    pair read "-q 2 --op read --size 4K" "-q 2 --op read --size 4K"
+    pair write-imm "-q 2 --op write_imm --iters 2" "-q 2 --op write_imm --iters 2"
+    pair fetch-add "-q 2 --op fetch_add --iters 3" "-q 2 --op fetch_add --iters 3"
+    pair cmp-swap "-q 2 --op cmp_swap --iters 2 --offset 8" "-q 2 --op cmp_swap --iters 2 --offset 8"
+    pair interactive "--interactive" "--interactive" $'hello\nworld\nq\n'
+    single dry-run "$CLIENT" 10.11.0.1 -d rxe1 --op write --size 1M --iters 10 --dry-run
+    single show-gids ./show_gids.sh
+    single diagnose ./diagnose.sh
+
+    # ---- 参数/配置错误 ----
+    single bad-qp "$SERVER" -q 17
+    pair mismatch-qp "-q 4" "-q 2"
+    pair mismatch-op "--op write" "--op read"
+    pair mismatch-size "--size 128" ""
+    single unknown-dev "$CLIENT" 10.11.0.1 -d mlx5_9
+    single gid-empty "$CLIENT" 10.11.0.1 -d rxe1 -g 5
+    single gid-range "$CLIENT" 10.11.0.1 -d rxe1 -g 5000
+    single gid-ll "$SERVER" -d rxe0 -g 0 --accept-timeout 1
+    pair gid-mixed "-q 1 -g 0 -t 3" "-q 1 -t 3"
+
+    # ---- 控制平面错误 ----
+    single no-server "$CLIENT" 10.11.0.1 -d rxe1 -p 18599 -t 2
+    fake_peer magic 'GET / HTTP/1.0\r\nHost: x\r\nUser-Agent: test-test-test\r\n\r\n'
+    fake_peer peer-closed 'RCV2'
+    local first
+    echo "recipe port-in-use" >&2
+    timeout 60 "$SERVER" -d rxe0 -p 18600 --accept-timeout 20 >"$OUT/port-in-use.first.log" 2>&1 &
+    first=$!
+    wait_listen "$OUT/port-in-use.first.log" "$first"
+    single port-in-use "$SERVER" -d rxe0 -p 18600
+    kill "$first" 2>/dev/null || true
+    wait "$first" 2>/dev/null || true
+
+    # ---- 数据面错误 ----
+    # 故障注入：客户端故意用错误的 rkey 做 RDMA WRITE → 对端网卡拒绝（REM_ACCESS_ERR）
+    pair inject-rkey "-q 1 --op write -t 3" "-q 1 --op write -t 3 --inject rkey"
+    # 对端地址消失：交互模式下两端都到了 RTS，之后删掉服务端网卡的 IPv4 地址（它的 GID 随之消失），
+    # 客户端的 RDMA WRITE 得不到应答。服务端连 TCP（走 lo 到 10.11.0.1）也收不到了，只能靠 timeout 结束
+    echo "recipe peer-gone" >&2
+    src=0 crc=0
+    timeout 40 "$SERVER" -d rxe0 -q 1 --interactive >"$OUT/peer-gone.server.log" 2>&1 &
+    spid=$!
+    wait_listen "$OUT/peer-gone.server.log" "$spid"
+    { sleep 6; printf 'hello\nq\n'; } | timeout 60 "$CLIENT" 10.11.0.1 -d rxe1 -q 1 --interactive -t 20 \
+        >"$OUT/peer-gone.client.log" 2>&1 &
+    local cpid=$! i
+    for ((i = 0; i < 100; i++)); do
+        grep -q '服务端只盯着' "$OUT/peer-gone.server.log" && break
+        sleep 0.1
+    done
+    ip addr del 10.11.0.1/24 dev veth0
+    wait "$cpid" || crc=$?
+    wait "$spid" || src=$?
+    echo "server=$src client=$crc" >"$OUT/peer-gone.rc"
+
+    # ---- 弄坏实验室（放在最后，不恢复：虚拟机随后就关掉）----
+    # rxe1 绑定的网卡 down：端口不再 ACTIVE
+    ip link set veth1 down
+    sleep 1
+    single port-down "$CLIENT" 10.11.0.1 -d rxe1
+    single diagnose-port-down ./diagnose.sh rxe1
+    echo "recipes done" >&2
+}
+
+run_recipes() {
+    [[ -x $SERVER && -x $CLIENT ]] || { echo "错误: 先运行 make" >&2; exit 1; }
+    local keep
+    keep=$(mktemp -d)
+    cp "$OUT"/host-enosys.* "$keep"/ 2>/dev/null || true
+    rm -rf "$OUT"
+    mkdir -p "$OUT"
+    cp "$keep"/* "$OUT"/ 2>/dev/null || true
+    rm -rf "$keep"
+    lab/run tests/docs/update-excerpts.sh --in-lab
+    # 宿主机（内核没有 RDMA）上的配方
+    if [[ ! -e /sys/class/infiniband ]]; then
+        single host-enosys "$CLIENT" 10.11.0.1 -q 1
+    else
+        echo "注意: 这台机器有 /sys/class/infiniband，保留旧的 host-enosys 摘录" >&2
+    fi
+    # 记录生成摘录时的源码指纹：tests/50-docs.t 只在指纹一致时比较摘录
+    cat src/*.c src/*.h show_gids.sh diagnose.sh | sha256sum | cut -d' ' -f1 >"$OUT/SOURCE_SHA256"
+}
+
+# ======================================================================
+# 截取：每个摘录一个 cut_NAME 函数，按字面子串（不是行号）从完整日志里取行
+# ======================================================================
+
+# 去掉开头和结尾的空行
+trim() { awk 'NF { for (; blank > 0; blank--) print ""; print; started = 1; next } started { blank++ }'; }
+
+# step FILE TITLE：标题含 TITLE 的那个“步骤”块（到下一个步骤标题之前）
+step() {
+    awk -v t="$2" '/^========== 步骤[0-9]+: / { if (on) exit; if (index($0, t)) on = 1 } on' "$OUT/$1" | trim
+}
+# span FILE START [END]：从第一行含 START 的行，到其后第一行含 END 的行之前（END 为空则到文件尾）
+span() {
+    awk -v a="$2" -v b="${3:-}" '!on && index($0, a) { on = 1; print; next } on && b != "" && index($0, b) { exit } on' "$OUT/$1" | trim
+}
+# pick FILE PATTERN...：含任一字面子串的行
+pick() {
+    local f=$1 args=()
+    shift
+    for p in "$@"; do args+=(-e "$p"); done
+    grep -F "${args[@]}" "$OUT/$f" || true
+}
+whole() { trim <"$OUT/$1"; }
+
+# 摘录名 → 截取方法（改这里就能改摘录的范围）
+cut_dry-run() { whole dry-run.log; }
+cut_show-gids() { whole show-gids.log; }
+cut_diagnose() { whole diagnose.log; }
+cut_send-server-head() { span send.server.log '========================================' '步骤5:'; }
+cut_positional-server-gid() { step positional.server.log '步骤4:'; }
+cut_send-client-exchange() { step send.client.log '步骤11:'; }
+cut_send-server-data() { span send.server.log '步骤14:' '步骤16:'; }
+cut_send-client-data() { step send.client.log '步骤15:'; }
+cut_send-server-cleanup() { span send.server.log '步骤16:'; }
+cut_write-server-data() { step write.server.log '步骤15:'; }
+cut_write-client-data() { step write.client.log '步骤15:'; }
+cut_write-1m-client-data() { step write-1m.client.log '步骤15:'; }
+cut_read-client-data() { step read.client.log '步骤15:'; }
+cut_write-imm-server-data() { step write-imm.server.log '步骤15:'; }
+cut_fetch-add-client-data() { step fetch-add.client.log '步骤15:'; }
+cut_fetch-add-server-data() { step fetch-add.server.log '步骤15:'; }
+cut_cmp-swap-client-data() { step cmp-swap.client.log '步骤15:'; }
+cut_interactive-server() { step interactive.server.log '交互模式'; }
+cut_interactive-client() { step interactive.client.log '交互模式'; }
+cut_qp-init() { step send.server.log 'RESET->INIT'; }
+cut_qp-rtr() { step send.server.log 'INIT->RTR'; }
+cut_qp-rts() { step send.server.log 'RTR->RTS'; }
+cut_qp-state-0() { step qp-state-0.server.log 'INIT->RTR'; }
+cut_host-enosys() { span host-enosys.log '步骤1:'; }
+cut_unknown-dev() { step unknown-dev.log '步骤2:'; }
+cut_gid-empty() { step gid-empty.log '步骤4:'; }
+cut_gid-range() { pick gid-range.log '错误:'; }
+cut_gid-ll() { step gid-ll.log '步骤4:'; }
+cut_accept-timeout() { pick gid-ll.log '等待客户端连接超时' '提示: 客户端启动了吗'; }
+cut_gid-mixed-server() { step gid-mixed.server.log 'INIT->RTR'; }
+cut_bad-qp() { whole bad-qp.log; }
+cut_mismatch-qp-server() { step mismatch-qp.server.log '步骤11:'; }
+cut_mismatch-qp-client() { step mismatch-qp.client.log '步骤11:'; }
+cut_mismatch-op-server() { step mismatch-op.server.log '步骤11:'; }
+cut_mismatch-size-client() { step mismatch-size.client.log '步骤11:'; }
+cut_no-server() { step no-server.log '步骤10:'; }
+cut_magic() { step magic.server.log '步骤11:'; }
+cut_peer-closed() { step peer-closed.server.log '步骤11:'; }
+cut_port-in-use() { step port-in-use.log '步骤10:'; }
+cut_inject-rkey-client-wc() { pick inject-rkey.client.log '故障注入('; step inject-rkey.client.log '步骤15:'; }
+cut_inject-rkey-server() { step inject-rkey.server.log '步骤15:'; }
+cut_peer-gone-client() { step peer-gone.client.log '交互模式'; }
+cut_port-down() { step port-down.log '步骤3:'; }
+cut_diagnose-port-down() { whole diagnose-port-down.log; }
+
+list_names() { declare -F | awk '$3 ~ /^cut_/ { sub(/^cut_/, "", $3); print $3 }'; }
+
+# 生成全部摘录到目录 $1（每个摘录一个文件）；任何摘录为空都算错
+make_excerpts() {
+    local dir=$1 name bad=0
+    [[ -d $OUT ]] || { echo "错误: 没有 $OUT/；先运行 $0 --run（需要实验室）" >&2; return 1; }
+    for name in $(list_names); do
+        "cut_$name" >"$dir/$name" 2>/dev/null || true
+        if [[ ! -s $dir/$name ]]; then
+            echo "错误: 摘录 '$name' 是空的：配方的输出变了，或 $OUT/ 不完整？请修改 cut_$name" >&2
+            bad=1
+        fi
+    done
+    return "$bad"
+}
+
+# 把文档 $1 的标记区域替换成目录 $2 里的摘录，写到 stdout
+rewrite_doc() {
+    awk -v dir="$2" -v doc="$1" '
+        /^<!-- excerpt: [A-Za-z0-9_.-]+ -->$/ {
+            if (inside) { printf "%s:%d: 摘录标记没有闭合\n", doc, NR > "/dev/stderr"; err = 1 }
+            name = $3; file = dir "/" name
+            print; print "```text"; n = 0
+            while ((getline line < file) > 0) { print line; n++ }
+            if (n == 0) { printf "%s:%d: 未知的摘录名 %s（--list 查看）\n", doc, NR, name > "/dev/stderr"; err = 1 }
+            close(file); print "```"; inside = 1; next
+        }
+        /^<!-- \/excerpt -->$/ { if (!inside) { printf "%s:%d: 多余的 /excerpt\n", doc, NR > "/dev/stderr"; err = 1 } inside = 0; print; next }
+        !inside { print }
+        END { if (inside) { printf "%s: 摘录标记没有闭合\n", doc > "/dev/stderr"; err = 1 } exit err }
+    ' "$1"
+}
+
+# --apply / --check
+apply_or_check() {
+    local mode=$1 tmp doc rc=0
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    mkdir -p "$tmp/x"
+    make_excerpts "$tmp/x" || { rm -rf "$tmp"; return 1; }
+    for doc in "${DOCS[@]}"; do
+        [[ -f $doc ]] || continue
+        rewrite_doc "$doc" "$tmp/x" >"$tmp/doc" || { rc=1; continue; }
+        if [[ $mode == check ]]; then
+            if ! cmp -s "$doc" "$tmp/doc"; then
+                echo "$doc 里的摘录与 $OUT/ 重新截取的不一致:" >&2
+                diff -u "$doc" "$tmp/doc" | head -40 >&2 || true
+                rc=1
+            fi
+        elif ! cmp -s "$doc" "$tmp/doc"; then
+            cat "$tmp/doc" >"$doc"
+            echo "已更新 $doc" >&2
+        fi
+    done
+    return "$rc"
+}
+
+case ${1:-} in
+    --in-lab) in_lab ;;
+    --run) run_recipes ;;
+    --apply) apply_or_check apply ;;
+    --check) apply_or_check check ;;
+    --list) list_names ;;
+    "") run_recipes && apply_or_check apply ;;
+    *) sed -n '2,21p' "$0" >&2; exit 2 ;;
+esac
