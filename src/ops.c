@@ -53,8 +53,8 @@ static int verify(struct rdma_resources *res, int i, long r, const uint8_t *buf,
 	char pv[PREVIEW + 1];
 
 	if (bad >= 0) {
-		fprintf(stderr, "错误: QP[%d] 第%ld轮%s校验失败：第一个不同的字节在偏移 %ld（共 %zu 字节），实际值 0x%02x\n",
-			i, r, what, bad, len, buf[bad]);
+		fprintf(stderr, "错误: QP[%d] 第%ld轮%s校验失败：第一个不同的字节在偏移 %ld，实际值 0x%02x；%zu 字节中共 %zu 字节不对\n",
+			i, r, what, bad, buf[bad], len, payload_diff_count(buf, len, who, (uint32_t)i, (uint32_t)r));
 		fprintf(stderr, "提示: 数据被覆盖或地址/长度不对；单边操作请检查 remote_addr 与槽大小\n");
 		return -1;
 	}
@@ -66,8 +66,8 @@ static int verify(struct rdma_resources *res, int i, long r, const uint8_t *buf,
 	return 0;
 }
 
-/* 等待 n 个完成并检查每个完成的 opcode */
-static int wait_wcs(struct rdma_resources *res, int n, enum ibv_wc_opcode expect)
+/* 等待 n 个完成并检查每个完成的 opcode；RDMA READ 的完成还要检查读到的长度 */
+static int wait_wcs(struct rdma_resources *res, int n, enum ibv_wc_opcode expect, uint32_t read_len)
 {
 	struct ibv_wc wcs[2 * MAX_QP];
 
@@ -77,6 +77,11 @@ static int wait_wcs(struct rdma_resources *res, int n, enum ibv_wc_opcode expect
 		if (wcs[k].opcode != expect) {
 			fprintf(stderr, "错误: QP[%llu] 的完成类型是 %d，期望 %d\n",
 				(unsigned long long)wcs[k].wr_id, wcs[k].opcode, expect);
+			return -1;
+		}
+		if (expect == IBV_WC_RDMA_READ && wcs[k].byte_len != read_len) {
+			fprintf(stderr, "错误: QP[%llu] 的 RDMA READ 完成报告读到 %u 字节，期望 %u\n",
+				(unsigned long long)wcs[k].wr_id, wcs[k].byte_len, read_len);
 			return -1;
 		}
 	}
@@ -136,7 +141,7 @@ static int send_server_round(struct rdma_resources *res, long r)
 			return -1;
 	}
 	if (post_all(res, IBV_WR_SEND, r, "server") != 0 ||
-	    wait_wcs(res, res->num_qp, IBV_WC_SEND) != 0)
+	    wait_wcs(res, res->num_qp, IBV_WC_SEND, 0) != 0)
 		return -1;
 	if (verbose(res, r))
 		printf("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n", r, res->num_qp);
@@ -200,7 +205,7 @@ static int write_client_round(struct rdma_resources *res, long r)
 	if (r == 1)
 		printf("RDMA WRITE: 本地数据 → 对端地址 remote_addr（用对端的 rkey 授权），对端不需要投递接收\n");
 	if (post_all(res, IBV_WR_RDMA_WRITE, r, "client") != 0 ||
-	    wait_wcs(res, res->num_qp, IBV_WC_RDMA_WRITE) != 0)
+	    wait_wcs(res, res->num_qp, IBV_WC_RDMA_WRITE, 0) != 0)
 		return -1;
 	if (verbose(res, r))
 		printf("  第%ld轮: %d 个 RDMA WRITE 完成（RC 的完成意味着对端网卡已确认收到）\n", r, res->num_qp);
@@ -234,7 +239,7 @@ static int read_client_round(struct rdma_resources *res, long r)
 		printf("RDMA READ: 对端地址 remote_addr → 本地缓冲区；本地 MR 需要 LOCAL_WRITE，对端 MR 需要 REMOTE_READ\n");
 	memset(area_b(res, 0), 0, res->slot * (size_t)res->num_qp);
 	if (post_all(res, IBV_WR_RDMA_READ, r, NULL) != 0 ||
-	    wait_wcs(res, res->num_qp, IBV_WC_RDMA_READ) != 0)
+	    wait_wcs(res, res->num_qp, IBV_WC_RDMA_READ, (uint32_t)res->opt->size) != 0)
 		return -1;
 	for (int i = 0; i < res->num_qp; i++)
 		if (verify(res, i, r, area_b(res, i), "server", "读到") != 0)
@@ -285,7 +290,7 @@ static int imm_client_round(struct rdma_resources *res, long r)
 	if (sync_wait(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0)
 		return -1;
 	if (post_all(res, IBV_WR_RDMA_WRITE_WITH_IMM, r, "client") != 0 ||
-	    wait_wcs(res, res->num_qp, IBV_WC_RDMA_WRITE) != 0)
+	    wait_wcs(res, res->num_qp, IBV_WC_RDMA_WRITE, 0) != 0)
 		return -1;
 	if (verbose(res, r))
 		printf("  第%ld轮: %d 个 RDMA WRITE WITH IMM 完成，立即数 = (轮次<<16)|QP序号\n", r, res->num_qp);
@@ -465,12 +470,12 @@ static int interactive_send_line(struct rdma_resources *res, const char *line, u
 	memcpy(stage + 8, line, len);
 	memcpy(stage, &seq, 8);
 	if (post_send_req(res, i, &wr_text) != 0 || post_send_req(res, i, &wr_seq) != 0 ||
-	    wait_wcs(res, 2, IBV_WC_RDMA_WRITE) != 0)
+	    wait_wcs(res, 2, IBV_WC_RDMA_WRITE, 0) != 0)
 		return -1;
 	printf("  已通过 QP[%d] RDMA WRITE %zu 字节到服务端 0x%llx（先文本、后序号）\n", i, len,
 	       (unsigned long long)(res->remote.addr + 8));
 	memset(area_a(res, 0), 0, len);
-	if (post_send_req(res, i, &rd) != 0 || wait_wcs(res, 1, IBV_WC_RDMA_READ) != 0)
+	if (post_send_req(res, i, &rd) != 0 || wait_wcs(res, 1, IBV_WC_RDMA_READ, (uint32_t)len) != 0)
 		return -1;
 	if (memcmp(area_a(res, 0), line, len) != 0) {
 		fprintf(stderr, "错误: 读回的内容与写入的不同\n");

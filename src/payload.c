@@ -46,6 +46,16 @@ long payload_check(const uint8_t *buf, size_t len, const char *who, uint32_t qp,
 	return -1;
 }
 
+size_t payload_diff_count(const uint8_t *buf, size_t len, const char *who, uint32_t qp, uint32_t round)
+{
+	char text[48];
+	size_t head = head_text(text, len, who, qp, round), n = 0;
+
+	for (size_t off = 0; off < len; off++)
+		n += buf[off] != (off < head ? (uint8_t)text[off] : letter(off, qp, round));
+	return n;
+}
+
 void payload_preview(const uint8_t *buf, size_t len, char *out, size_t max)
 {
 	size_t n = len < max - 1 ? len : max - 1;

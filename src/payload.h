@@ -17,6 +17,9 @@ void payload_fill(uint8_t *buf, size_t len, const char *who, uint32_t qp, uint32
 /* 与 payload_fill 的结果比较：一致返回 -1，否则返回第一个不同字节的偏移 */
 long payload_check(const uint8_t *buf, size_t len, const char *who, uint32_t qp, uint32_t round);
 
+/* 与期望不同的字节总数（出错时帮助判断是整块没到还是个别字节错） */
+size_t payload_diff_count(const uint8_t *buf, size_t len, const char *who, uint32_t qp, uint32_t round);
+
 /* 取前 max 个字节做可打印的预览（不可打印字符显示为 '.'） */
 void payload_preview(const uint8_t *buf, size_t len, char *out, size_t max);
 

@@ -17,8 +17,10 @@ static void fill_then_check(void **state)
 		assert_non_null(b);
 		payload_fill(b, sizes[k], "client", 3, 2);
 		assert_int_equal(payload_check(b, sizes[k], "client", 3, 2), -1);
+		assert_int_equal(payload_diff_count(b, sizes[k], "client", 3, 2), 0);
 		b[sizes[k] - 1] ^= 0x20;
 		assert_int_equal(payload_check(b, sizes[k], "client", 3, 2), (long)sizes[k] - 1);
+		assert_int_equal(payload_diff_count(b, sizes[k], "client", 3, 2), 1);
 		free(b);
 	}
 }
