@@ -261,8 +261,8 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		o->iters = v;
 		return 0;
 	case OPT_OFFSET:
-		if (parse_long(arg, 0, ATOMIC_SLOT - 1, &v) != 0) {
-			set_err(err, errlen, "偏移无效: '%s'（应为 0..%d）", arg, ATOMIC_SLOT - 8);
+		if (parse_long(arg, 0, ATOMIC_SLOT - 8, &v) != 0) {
+			set_err(err, errlen, "偏移无效: '%s'（应为 0..%d 且是 8 的倍数）", arg, ATOMIC_SLOT - 8);
 			return -1;
 		}
 		o->offset = (uint32_t)v;

@@ -542,15 +542,17 @@ int modify_qps_to_init(struct rdma_resources *res, int access)
 	int rc;
 
 	step_title(res, "修改QP状态 RESET->INIT ibv_modify_qp()");
+	/* QP 的 qp_access_flags 只管“远端能对我做什么”；LOCAL_WRITE 是 MR 的事，这里去掉 */
+	access &= ~IBV_ACCESS_LOCAL_WRITE;
 	access_str(access, acc, sizeof(acc));
 	printf("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n", res->opt->ib_port, acc);
-	printf("  说明: INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限）\n");
+	printf("  说明: INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n");
 	for (int i = 0; i < res->num_qp; i++) {
 		memset(&attr, 0, sizeof(attr));
 		attr.qp_state = IBV_QPS_INIT;
 		attr.pkey_index = 0;
 		attr.port_num = (uint8_t)res->opt->ib_port;
-		attr.qp_access_flags = (unsigned)access & ~(unsigned)IBV_ACCESS_LOCAL_WRITE;
+		attr.qp_access_flags = (unsigned)access;
 		rc = ibv_modify_qp(res->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 		if (rc != 0) {

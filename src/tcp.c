@@ -42,6 +42,20 @@ int tcp_wait_readable(int fd, int timeout_ms)
 	return n < 0 ? -1 : (n > 0);
 }
 
+/*
+ * TCP keepalive：对端机器突然消失（没有 FIN/RST）时，约 10+3×5 秒后读操作返回 ETIMEDOUT，
+ * 等待中的一方（例如交互模式的服务端）因此不会永远挂着。
+ */
+static void enable_keepalive(int fd)
+{
+	int one = 1, idle = 10, intvl = 5, cnt = 3;
+
+	setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+}
+
 int tcp_listen(int port)
 {
 	struct sockaddr_in addr;
@@ -98,6 +112,7 @@ int tcp_accept(int listen_fd, int timeout_ms, char *peer, size_t peerlen)
 		return -1;
 	}
 	inet_ntop(AF_INET, &addr.sin_addr, peer, (socklen_t)peerlen);
+	enable_keepalive(fd);
 	return fd;
 }
 
@@ -130,6 +145,7 @@ static int connect_once(const struct addrinfo *ai, int timeout_ms, int *out_fd)
 		}
 	}
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	enable_keepalive(fd);
 	*out_fd = fd;
 	return 0;
 }
