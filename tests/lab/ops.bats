@@ -99,6 +99,25 @@ check_op() {
     has "$SLOG" '错误: 对端关闭了连接'
 }
 
+@test "server killed mid-transfer: client reports it and exits 1 within seconds" {
+    start_server -d "$LAB_DEV0" --op write --size 4K --iters 1000000 -t 10
+    CLOG="$BATS_TEST_TMPDIR/client.log"
+    CRC=0
+    timeout 60 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --op write --size 4K --iters 1000000 -t 10 >"$CLOG" 2>&1 &
+    local cpid=$!
+    for ((i = 0; i < 300; i++)); do grep -q '第2轮' "$CLOG" && break; sleep 0.1; done
+    # 模拟服务端机器突然消失：SIGKILL 服务端进程本身（不给它任何清理的机会）
+    pkill -9 -x rdma_server
+    wait "$SPID" 2>/dev/null || true
+    SPID=
+    SECONDS=0
+    wait "$cpid" || CRC=$?
+    [[ $CRC == 1 ]] || { echo "client rc=$CRC"; show_logs; return 1; }
+    ((SECONDS < 30))
+    has "$CLOG" '错误:'
+    has "$CLOG" '客户端失败退出'
+}
+
 @test "bad operation arguments are refused before any verbs call" {
     run "$CLIENT" "$LAB_IP0" --size 0
     [[ $status == 2 && $output == *'消息大小无效'* ]]

@@ -189,3 +189,14 @@ teardown() { kill_server; }
         return 1
     fi
 }
+
+@test "valgrind: failure paths (unknown device, accept timeout) release everything" {
+    command -v valgrind >/dev/null || skip "valgrind not installed"
+    local vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+    run timeout 300 "${vg[@]}" "$CLIENT" "$LAB_IP0" -d mlx5_9
+    [[ $status == 1 ]] || { echo "$output"; return 1; }
+    [[ $output == *'找不到RDMA设备'* && $output != *'definitely lost'* ]]
+    run timeout 300 "${vg[@]}" "$SERVER" -d "$LAB_DEV0" --op read -q 16 --accept-timeout 1
+    [[ $status == 1 ]] || { echo "$output"; return 1; }
+    [[ $output == *'等待客户端连接超时'* && $output == *'已销毁 16 个QP'* && $output != *'definitely lost'* ]]
+}
