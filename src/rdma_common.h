@@ -77,7 +77,7 @@ int create_qps(struct rdma_resources *res);
 /* 步骤1-9 按顺序执行上面这些函数（服务端与客户端完全相同），任何一步失败返回 -1 */
 int setup_local_resources(struct rdma_resources *res, int access);
 
-/* QP 状态机 */
+/* QP 状态机（qp_state.c） */
 int modify_qps_to_init(struct rdma_resources *res, int access);
 /* 控制平面：通过 res->sock 交换 HELLO，校验两端参数一致，打印双方信息 */
 int exchange_connection_info(struct rdma_resources *res);
@@ -87,7 +87,7 @@ int modify_qps_to_rts(struct rdma_resources *res);
 int print_qp_state(struct rdma_resources *res, int i, const char *title);
 void print_qp_states(struct rdma_resources *res, const char *title);
 
-/* 数据面 */
+/* 数据面（datapath.c） */
 int post_receive(struct rdma_resources *res, int i, void *addr, uint32_t len);
 
 struct send_req {
@@ -106,6 +106,8 @@ int poll_completions(struct rdma_resources *res, int n, struct ibv_wc *wcs);
 /* 逆序释放所有资源；对只初始化了一部分的 res 也安全 */
 void destroy_resources(struct rdma_resources *res);
 
+/* 打印 “错误: CALL 失败: strerror (errno=N)” 和 “提示: HINT” */
+void verbs_error(const char *call, int err, const char *hint);
 const char *mtu_str(enum ibv_mtu mtu);
 const char *qp_state_str(enum ibv_qp_state s);
 void access_str(int access, char *out, size_t len);
