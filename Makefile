@@ -23,7 +23,7 @@ UNIT_OBJS := $(patsubst tests/unit/%.c,$(OBJDIR)/unit/%.o,$(UNIT_SRCS))
 
 TOPOLOGY ?= single
 
-.PHONY: all clean rebuild help test unit demo lab-setup check-deps
+.PHONY: all clean rebuild help test unit demo lab-setup check-deps docs-excerpts
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client
 

@@ -268,10 +268,14 @@ void print_qp_states(struct rdma_resources *res, const char *title)
 
 	printf("状态摘要（ibv_query_qp 读回）:");
 	for (int i = 0; i < res->num_qp; i++) {
-		if (ibv_query_qp(res->qp[i], &a, IBV_QP_STATE, &init) == 0)
-			printf(" QP[%d]=%s", i, qp_state_str(a.qp_state));
-		else
-			printf(" QP[%d]=查询失败", i);
+		int rc = ibv_query_qp(res->qp[i], &a, IBV_QP_STATE, &init);
+
+		if (rc != 0) {
+			printf("\n");
+			verbs_error("ibv_query_qp()", rc, "QP 句柄无效，或设备已被删除（rdma link show）");
+			return;
+		}
+		printf(" QP[%d]=%s", i, qp_state_str(a.qp_state));
 	}
 	printf("\n");
 	for (int i = 0; i < n; i++)

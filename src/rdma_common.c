@@ -225,7 +225,7 @@ static int probe_device(struct ibv_device *dev, int port, char *why, size_t len)
 		return -1;
 	}
 	if (ibv_query_device(ctx, &da) != 0 || ibv_query_port(ctx, (uint8_t)port, &pa) != 0) {
-		snprintf(why, len, "端口%d 查询失败", port);
+		snprintf(why, len, "查询设备/端口%d 失败: %s (errno=%d)", port, strerror(errno), errno);
 		ibv_close_device(ctx);
 		return 0;
 	}
