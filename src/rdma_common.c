@@ -218,14 +218,17 @@ static int probe_device(struct ibv_device *dev, int port, char *why, size_t len)
 	struct ibv_port_attr pa;
 	struct gid_info *tbl = NULL;
 	size_t n = 0;
-	int score = 0, best;
+	int score = 0, best, rc;
 
 	if (ctx == NULL) {
 		snprintf(why, len, "无法打开: %s", strerror(errno));
 		return -1;
 	}
-	if (ibv_query_device(ctx, &da) != 0 || ibv_query_port(ctx, (uint8_t)port, &pa) != 0) {
-		snprintf(why, len, "查询设备/端口%d 失败: %s (errno=%d)", port, strerror(errno), errno);
+	rc = ibv_query_device(ctx, &da);       /* 这两个调用直接返回 errno 值 */
+	if (rc == 0)
+		rc = ibv_query_port(ctx, (uint8_t)port, &pa);
+	if (rc != 0) {
+		snprintf(why, len, "查询设备/端口%d 失败: %s (errno=%d)", port, strerror(rc), rc);
 		ibv_close_device(ctx);
 		return 0;
 	}
@@ -281,6 +284,7 @@ static struct ibv_device *pick_automatically(struct rdma_resources *res)
 int open_device(struct rdma_resources *res)
 {
 	struct ibv_device *dev;
+	int rc;
 
 	step_title(res, "选择并打开RDMA设备 ibv_open_device()");
 	if (res->opt->dev_name != NULL) {
@@ -302,8 +306,9 @@ int open_device(struct rdma_resources *res)
 			    "/dev/infiniband/uverbs* 存在且有权限吗？ls -l /dev/infiniband/");
 		return -1;
 	}
-	if (ibv_query_device(res->ctx, &res->dev_attr) != 0) {
-		verbs_error("ibv_query_device()", errno, "设备可能已被删除；ibv_devinfo 看看");
+	rc = ibv_query_device(res->ctx, &res->dev_attr);
+	if (rc != 0) {
+		verbs_error("ibv_query_device()", rc, "设备可能已被删除；ibv_devinfo 看看");
 		return -1;
 	}
 	printf("选择设备: %s\n", res->dev_name);
