@@ -128,6 +128,17 @@ teardown() { kill_server; }
     has "$SLOG" '两端GID的地址族不同（本端IPv4、远端IPv6）'
 }
 
+@test "non-root user with a small memlock limit: ibv_reg_mr fails with ENOMEM and the ulimit hint" {
+    command -v runuser >/dev/null || skip "runuser not installed"
+    chmod 666 /dev/infiniband/uverbs*      # 普通用户要能打开设备（实验室的 devtmpfs 默认就是 666）
+    run runuser -u nobody -- bash -c "ulimit -l 64; exec $CLIENT $LAB_IP0 -d $LAB_DEV1 -q 1 --size 1M"
+    [[ $status == 1 ]] || { echo "$output"; return 1; }
+    [[ $output == *'警告: 需要锁定 2097152 字节，超过 ulimit -l（65536 字节）'* ]]
+    [[ $output == *'错误: ibv_reg_mr() 失败: Cannot allocate memory (errno=12)'* ]]
+    [[ $output == *'提示: 锁页内存不够：ulimit -l 查看'* ]]
+    [[ $output == *'已释放PD（ibv_dealloc_pd）'* ]]
+}
+
 @test "peer closes mid-exchange: server reports the short read and exits 1" {
     start_server -d "$LAB_DEV0"
     local fd
