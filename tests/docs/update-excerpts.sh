@@ -125,6 +125,8 @@ in_lab() {
     single gid-range "$CLIENT" 10.11.0.1 -d rxe1 -g 5000
     single gid-ll "$SERVER" -d rxe0 -g 0 --accept-timeout 1
     pair gid-mixed "-q 1 -g 0 -t 3" "-q 1 -t 3"
+    # 普通用户、锁页内存只有 64 KiB：ibv_reg_mr 以 ENOMEM 失败（root 有 CAP_IPC_LOCK，不受限制）
+    single memlock runuser -u nobody -- bash -c "ulimit -l 64; exec $CLIENT 10.11.0.1 -d rxe1 -q 1 --size 1M"
 
     # ---- 控制平面错误 ----
     single no-server "$CLIENT" 10.11.0.1 -d rxe1 -p 18599 -t 2
@@ -245,6 +247,7 @@ cut_gid-range() { pick gid-range.log '错误:'; }
 cut_gid-ll() { step gid-ll.log '步骤4:'; }
 cut_accept-timeout() { pick gid-ll.log '等待客户端连接超时' '提示: 客户端启动了吗'; }
 cut_gid-mixed-server() { step gid-mixed.server.log 'INIT->RTR'; }
+cut_memlock() { step memlock.log '步骤6:'; }
 cut_bad-qp() { whole bad-qp.log; }
 cut_mismatch-qp-server() { step mismatch-qp.server.log '步骤11:'; }
 cut_mismatch-qp-client() { step mismatch-qp.client.log '步骤11:'; }
