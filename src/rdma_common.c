@@ -316,6 +316,12 @@ int open_device(struct rdma_resources *res)
 	       res->dev_attr.max_qp, res->dev_attr.max_qp_wr, res->dev_attr.max_cqe,
 	       res->dev_attr.atomic_cap == IBV_ATOMIC_NONE ? "不支持" : "支持");
 	printf("  说明: ibv_context 是后续所有 verbs 调用的入口（相当于打开的设备句柄）\n");
+	if (op_is_atomic(res->opt->op) && res->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
+		fprintf(stderr, "错误: 设备 %s 不支持原子操作（atomic_cap = ATOMIC_NONE），不能用 --op %s\n"
+			"提示: ibv_devinfo -v | grep atomic_cap 查看；换一个支持原子操作的设备（rxe 支持）\n",
+			res->dev_name, op_name(res->opt->op));
+		return -1;
+	}
 	return 0;
 }
 
