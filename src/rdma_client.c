@@ -49,14 +49,6 @@ static int run_client(struct rdma_resources *res)
 
 int main(int argc, char **argv)
 {
-	struct options opt;
-	struct rdma_resources res;
-	int rc = handle_command_line(argc, argv, ROLE_CLIENT, &opt);
-
-	if (rc >= 0)
-		return rc;
-	res_init(&res, &opt);
-	rc = run_client(&res);
-	destroy_resources(&res);
-	return finish("客户端", rc);
+	/* 解析参数 → run_client() → 无论成败都逆序清理（见 rdma_common.c 的 run_program） */
+	return run_program(argc, argv, ROLE_CLIENT, run_client);
 }

@@ -40,7 +40,7 @@ static void print_banner(const struct options *o, const char *title)
 	printf("========================================\n");
 }
 
-int handle_command_line(int argc, char **argv, enum role role, struct options *opt)
+static int handle_command_line(int argc, char **argv, enum role role, struct options *opt)
 {
 	char err[256];
 
@@ -63,8 +63,18 @@ int handle_command_line(int argc, char **argv, enum role role, struct options *o
 	return -1;
 }
 
-int finish(const char *who, int rc)
+int run_program(int argc, char **argv, enum role role, int (*run)(struct rdma_resources *res))
 {
+	const char *who = role == ROLE_SERVER ? "服务端" : "客户端";
+	struct options opt;
+	struct rdma_resources res;
+	int rc = handle_command_line(argc, argv, role, &opt);
+
+	if (rc >= 0)
+		return rc;
+	res_init(&res, &opt);
+	rc = run(&res);
+	destroy_resources(&res);
 	if (rc != 0) {
 		fprintf(stderr, "\n%s失败退出（见上面的“错误”与“提示”）\n", who);
 		return 1;

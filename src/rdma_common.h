@@ -55,10 +55,11 @@ struct rdma_resources {
 static inline uint8_t *area_a(struct rdma_resources *r, int i) { return r->buf + (size_t)i * r->slot; }
 static inline uint8_t *area_b(struct rdma_resources *r, int i) { return r->buf + ((size_t)r->num_qp + (size_t)i) * r->slot; }
 
-/* 解析命令行并打印配置横幅：返回 -1 表示继续运行；否则是进程应返回的退出码（0 = -h 或 --dry-run，2 = 用法错误） */
-int handle_command_line(int argc, char **argv, enum role role, struct options *opt);
-/* 打印结束语并把内部返回值变成退出码（0 成功，1 失败） */
-int finish(const char *who, int rc);
+/*
+ * 服务端和客户端共用的 main：解析命令行（-h/--dry-run/用法错误直接返回 0/0/2），
+ * 然后运行 run(res)，最后无论成败都 destroy_resources()；返回进程退出码（0 成功，1 失败）。
+ */
+int run_program(int argc, char **argv, enum role role, int (*run)(struct rdma_resources *res));
 
 void res_init(struct rdma_resources *res, const struct options *opt);
 void step_title(struct rdma_resources *res, const char *fmt, ...)

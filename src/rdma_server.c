@@ -56,14 +56,6 @@ static int run_server(struct rdma_resources *res)
 
 int main(int argc, char **argv)
 {
-	struct options opt;
-	struct rdma_resources res;
-	int rc = handle_command_line(argc, argv, ROLE_SERVER, &opt);
-
-	if (rc >= 0)
-		return rc;
-	res_init(&res, &opt);
-	rc = run_server(&res);
-	destroy_resources(&res);
-	return finish("服务端", rc);
+	/* 解析参数 → run_server() → 无论成败都逆序清理（见 rdma_common.c 的 run_program） */
+	return run_program(argc, argv, ROLE_SERVER, run_server);
 }
