@@ -94,18 +94,25 @@ static int post_all(struct rdma_resources *res, enum ibv_wr_opcode opcode, long 
 	for (int i = 0; i < res->num_qp; i++) {
 		struct send_req req = { .opcode = opcode, .len = (uint32_t)res->opt->size };
 
-		if (opcode == IBV_WR_RDMA_READ) {
-			req.local = area_b(res, i);
-		} else {
-			req.local = area_b(res, i);
-			payload_fill(area_b(res, i), res->opt->size, who, (uint32_t)i, (uint32_t)r);
-		}
+		/* B区是本端的发送源 / READ 的目的地；READ 之外先填好本轮的数据 */
+		req.local = area_b(res, i);
+		if (opcode != IBV_WR_RDMA_READ)
+			payload_fill(req.local, res->opt->size, who, (uint32_t)i, (uint32_t)r);
 		req.remote_addr = remote_slot(res, i);
 		req.imm = payload_imm((uint32_t)i, (uint32_t)r);
 		if (post_send_req(res, i, &req) != 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* 在每个QP上投递一个请求，再等齐 num_qp 个类型为 expect 的完成 */
+static int post_all_wait(struct rdma_resources *res, enum ibv_wr_opcode opcode,
+			 enum ibv_wc_opcode expect, long r, const char *who)
+{
+	if (post_all(res, opcode, r, who) != 0)
+		return -1;
+	return wait_wcs(res, res->num_qp, expect, (uint32_t)res->opt->size);
 }
 
 static int post_recv_all(struct rdma_resources *res)
@@ -140,8 +147,7 @@ static int send_server_round(struct rdma_resources *res, long r)
 		if (verify(res, i, r, area_a(res, i), "client", "收到") != 0)
 			return -1;
 	}
-	if (post_all(res, IBV_WR_SEND, r, "server") != 0 ||
-	    wait_wcs(res, res->num_qp, IBV_WC_SEND, 0) != 0)
+	if (post_all_wait(res, IBV_WR_SEND, IBV_WC_SEND, r, "server") != 0)
 		return -1;
 	if (verbose(res, r))
 		printf("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n", r, res->num_qp);
@@ -204,8 +210,7 @@ static int write_client_round(struct rdma_resources *res, long r)
 {
 	if (r == 1)
 		printf("RDMA WRITE: 本地数据 → 对端地址 remote_addr（用对端的 rkey 授权），对端不需要投递接收\n");
-	if (post_all(res, IBV_WR_RDMA_WRITE, r, "client") != 0 ||
-	    wait_wcs(res, res->num_qp, IBV_WC_RDMA_WRITE, 0) != 0)
+	if (post_all_wait(res, IBV_WR_RDMA_WRITE, IBV_WC_RDMA_WRITE, r, "client") != 0)
 		return -1;
 	if (verbose(res, r))
 		printf("  第%ld轮: %d 个 RDMA WRITE 完成（RC 的完成意味着对端网卡已确认收到）\n", r, res->num_qp);
@@ -238,8 +243,7 @@ static int read_client_round(struct rdma_resources *res, long r)
 	if (r == 1)
 		printf("RDMA READ: 对端地址 remote_addr → 本地缓冲区；本地 MR 需要 LOCAL_WRITE，对端 MR 需要 REMOTE_READ\n");
 	memset(area_b(res, 0), 0, res->slot * (size_t)res->num_qp);
-	if (post_all(res, IBV_WR_RDMA_READ, r, NULL) != 0 ||
-	    wait_wcs(res, res->num_qp, IBV_WC_RDMA_READ, (uint32_t)res->opt->size) != 0)
+	if (post_all_wait(res, IBV_WR_RDMA_READ, IBV_WC_RDMA_READ, r, NULL) != 0)
 		return -1;
 	for (int i = 0; i < res->num_qp; i++)
 		if (verify(res, i, r, area_b(res, i), "server", "读到") != 0)
@@ -289,8 +293,7 @@ static int imm_client_round(struct rdma_resources *res, long r)
 {
 	if (sync_wait(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0)
 		return -1;
-	if (post_all(res, IBV_WR_RDMA_WRITE_WITH_IMM, r, "client") != 0 ||
-	    wait_wcs(res, res->num_qp, IBV_WC_RDMA_WRITE, 0) != 0)
+	if (post_all_wait(res, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WC_RDMA_WRITE, r, "client") != 0)
 		return -1;
 	if (verbose(res, r))
 		printf("  第%ld轮: %d 个 RDMA WRITE WITH IMM 完成，立即数 = (轮次<<16)|QP序号\n", r, res->num_qp);
