@@ -4,13 +4,20 @@
 #   make demo       在实验室里跑一遍服务端/客户端，显示两边的带注释输出
 #   make help       查看全部目标
 
-CC      ?= gcc
+# GNU 约定：CC、CFLAGS、CPPFLAGS、LDFLAGS、LDLIBS 留给使用者（make CFLAGS="-O0 -g" 就是调试版）。
+# 项目必需的参数放在 ROCE_* 里，永远生效；使用者的参数排在后面，所以 -Wno-error 之类仍然管用。
+CC      ?= cc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror
+ROCE_CPPFLAGS := -D_GNU_SOURCE
+ROCE_CFLAGS   := -std=c11 -Wall -Wextra -Werror
 IBV_CFLAGS := $(shell pkg-config --cflags libibverbs 2>/dev/null)
 IBV_LIBS   := $(shell pkg-config --libs libibverbs 2>/dev/null || echo -libverbs)
+# 所有编译/链接命令都用这两个变量（SAN_FLAGS 只在 make asan 时非空）
+ALL_CFLAGS  = $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) $(SAN_FLAGS) $(CPPFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
 
-BUILD   := build
+# 输出目录；make asan 用 BUILD=build/asan 另起一套，不和 build/ 里的普通版本混在一起
+BUILD   ?= build
 OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
 PURE    := options gid wire hints payload
@@ -21,9 +28,13 @@ PURE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(PURE)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OBJDIR)/unit/%.o,$(UNIT_SRCS))
 
+# AddressSanitizer + UndefinedBehaviorSanitizer 版本（make asan）：默认用 clang 编译
+ASAN_CC    ?= clang
+ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
 TOPOLOGY ?= single
 
-.PHONY: all clean rebuild help test unit demo lab-setup check-deps docs-excerpts
+.PHONY: all clean rebuild help test unit asan demo lab-setup check-deps docs-excerpts
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client
 
@@ -32,27 +43,31 @@ check-deps:
 
 $(OBJDIR)/%.o: src/%.c src/*.h | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(IBV_CFLAGS) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/rdma_server: $(OBJDIR)/rdma_server.o $(CORE_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(IBV_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(IBV_LIBS) $(LDLIBS)
 
 $(BUILD)/rdma_client: $(OBJDIR)/rdma_client.o $(CORE_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(IBV_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(IBV_LIBS) $(LDLIBS)
 
 $(OBJDIR)/unit/%.o: tests/unit/%.c tests/unit/*.h src/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(IBV_CFLAGS) -Isrc -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
 
 # 单元测试只链接纯逻辑模块和 cmocka，不需要 RDMA 设备
 $(BUILD)/tests/unit_tests: $(UNIT_OBJS) $(PURE_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ -lcmocka
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
 unit: $(BUILD)/tests/unit_tests
 
+# 带 ASan/UBSan 的服务端、客户端和单元测试，放在 build/asan/（tests/37-lab-asan.t 在实验室里用它们）
+asan:
+	$(MAKE) BUILD=$(BUILD)/asan CC=$(ASAN_CC) SAN_FLAGS="$(ASAN_FLAGS)" all unit
+
 # 唯一的测试命令：prove 依次运行 tests/*.t（单元测试、脚本测试、实验室测试）
-test: all unit
+test: all unit asan
 	prove --exec bash --timer tests/*.t
 
 demo:
@@ -78,6 +93,8 @@ help:
 	@echo "make clean      删除 build/"
 	@echo "make rebuild    清理后重新编译"
 	@echo "make unit       编译单元测试 build/tests/unit_tests"
+	@echo "make asan       用 clang 的 ASan+UBSan 编译程序和单元测试到 build/asan/（ASAN_CC=gcc 换编译器）"
+	@echo "                调试版: make CFLAGS=\"-O0 -g\"；换编译器: make CC=clang（项目必需的参数总是保留）"
 	@echo "make test       编译 + 单元测试 + Soft-RoCE 实验室测试（需先 lab/setup，root）"
 	@echo "make demo       准备实验室并演示服务端/客户端（TOPOLOGY=two-vms 用两台虚拟机）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# tests/15-build.t - 按 C 用户的习惯编译（TAP 输出；不需要虚拟机，约 30 秒）
+#   1. make CFLAGS=-O0（使用者自己的 CFLAGS）：项目必需的参数仍在每条编译命令里，零警告
+#   2. make CC=clang：零警告（-Werror 下编译通过）
+#   3. make CC=gcc CFLAGS="-O2 -Wno-error"：使用者的参数排在项目参数之后（-Wno-error 能生效）
+#   4. make asan 的输出在 build/asan/ 里，不碰普通版本的 build/obj
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+REQUIRED=(-std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror)
+n=0
+ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
+    n=$((n + 1))
+    if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; sed 's/^/# /' "$T/diag"; fi
+    : >"$T/diag"
+}
+: >"$T/diag"
+echo "1..4"
+
+# 编译命令（含 " -c "）和链接命令（含 " -o build..." 且不含 -c）各自必须带上全部必需参数
+check_flags() {  # check_flags LOG
+    local line f bad=0 count=0
+    while IFS= read -r line; do
+        count=$((count + 1))
+        for f in "${REQUIRED[@]}"; do
+            if [[ " $line " != *" $f "* ]]; then
+                echo "缺少 $f: $line" >>"$T/diag"
+                bad=1
+            fi
+        done
+    done < <(grep -E '^(cc|gcc|clang)[[:space:]].* -c ' "$1")
+    if ((count < 10)); then echo "只看到 $count 条编译命令" >>"$T/diag"; bad=1; fi
+    return "$bad"
+}
+
+no_warnings() {  # no_warnings LOG
+    if grep -E 'warning:|error:' "$1" >>"$T/diag"; then return 1; fi
+}
+
+build() {  # build NAME make参数...（NAME 也是输出目录名）
+    local name=$1
+    shift
+    if ! make --no-print-directory BUILD="$T/$name" "$@" all unit >"$T/$name.log" 2>&1; then
+        echo "make $* 失败:" >>"$T/diag"
+        tail -20 "$T/$name.log" >>"$T/diag"
+        return 1
+    fi
+}
+
+bad=0
+build o0 CFLAGS=-O0 || bad=1
+check_flags "$T/o0.log" || bad=1
+no_warnings "$T/o0.log" || bad=1
+grep -qE ' -O0 -c ' "$T/o0.log" || { echo "使用者的 -O0 没有出现在编译命令里" >>"$T/diag"; bad=1; }
+ok "$bad" "make CFLAGS=-O0 keeps -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror on every compile, zero warnings"
+
+bad=0
+if ! command -v clang >/dev/null; then
+    echo "找不到 clang（bash lab/setup 会安装）" >>"$T/diag"
+    bad=1
+else
+    build clang CC=clang || bad=1
+    check_flags "$T/clang.log" || bad=1
+    no_warnings "$T/clang.log" || bad=1
+    "$T/clang/tests/unit_tests" >"$T/clang-unit.log" 2>&1 || { tail -5 "$T/clang-unit.log" >>"$T/diag"; bad=1; }
+fi
+ok "$bad" "make CC=clang builds programs and unit tests with zero warnings under -Werror; its unit tests pass"
+
+bad=0
+make --no-print-directory -n -B BUILD="$T/order" CC=gcc CFLAGS="-O2 -Wno-error" all >"$T/order.log" 2>&1 || bad=1
+while IFS= read -r line; do
+    # 在一行里 -Wno-error 必须出现在 -Werror 之后
+    rest=${line#* -Werror }
+    if [[ $rest == "$line" || $rest != *" -Wno-error"* ]]; then
+        echo "-Wno-error 不在 -Werror 之后: $line" >>"$T/diag"
+        bad=1
+    fi
+done < <(grep -E '^gcc .* -c ' "$T/order.log")
+grep -qE '^gcc .* -c ' "$T/order.log" || { echo "make -n 没有打印 gcc 编译命令" >>"$T/diag"; bad=1; }
+ok "$bad" "user CFLAGS come after the project's flags (a deliberate -Wno-error still works)"
+
+bad=0
+make --no-print-directory -n -B BUILD="$T/sep" asan >"$T/asan.log" 2>&1 || bad=1
+if grep -E ' -o [^ ]*' "$T/asan.log" | grep -vE -- "-o $T/sep/asan/" >>"$T/diag"; then
+    echo "make asan 把文件写到了 $T/sep/asan/ 以外" >>"$T/diag"
+    bad=1
+fi
+grep -q -- '-fsanitize=address,undefined' "$T/asan.log" || { echo "make asan 没有用 -fsanitize=address,undefined" >>"$T/diag"; bad=1; }
+ok "$bad" "make asan builds with -fsanitize=address,undefined into BUILD/asan/ only"
