@@ -19,6 +19,7 @@
 
 #include "payload.h"
 #include "tcp.h"
+#include "wc_check.h"
 
 #define PREVIEW 48
 
@@ -66,26 +67,42 @@ static int verify(struct rdma_resources *res, int i, long r, const uint8_t *buf,
 	return 0;
 }
 
+/* 一个完成符合期望返回 0；否则打印哪个QP、哪里不对（规则在 wc_check.c） */
+static int expect_wc(const struct ibv_wc *wc, const struct wc_expect *e)
+{
+	char why[160];
+
+	if (wc_check(wc, e, why, sizeof(why)) == 0)
+		return 0;
+	fprintf(stderr, "错误: QP[%llu] %s\n提示: 两端的操作/长度/立即数约定不一致，或者数据被截断了\n",
+		(unsigned long long)wc->wr_id, why);
+	return -1;
+}
+
 /* 等待 n 个完成并检查每个完成的 opcode；RDMA READ 的完成还要检查读到的长度 */
 static int wait_wcs(struct rdma_resources *res, int n, enum ibv_wc_opcode expect, uint32_t read_len)
 {
 	struct ibv_wc wcs[2 * MAX_QP];
+	struct wc_expect e = { .opcode = expect, .check_len = expect == IBV_WC_RDMA_READ, .len = read_len };
 
 	if (poll_completions(res, n, wcs) != 0)
 		return -1;
-	for (int k = 0; k < n; k++) {
-		if (wcs[k].opcode != expect) {
-			fprintf(stderr, "错误: QP[%llu] 的完成类型是 %d，期望 %d\n",
-				(unsigned long long)wcs[k].wr_id, wcs[k].opcode, expect);
+	for (int k = 0; k < n; k++)
+		if (expect_wc(&wcs[k], &e) != 0)
 			return -1;
-		}
-		if (expect == IBV_WC_RDMA_READ && wcs[k].byte_len != read_len) {
-			fprintf(stderr, "错误: QP[%llu] 的 RDMA READ 完成报告读到 %u 字节，期望 %u\n",
-				(unsigned long long)wcs[k].wr_id, wcs[k].byte_len, read_len);
-			return -1;
-		}
-	}
 	return 0;
+}
+
+/* --inject payload：第1轮、QP[0] 的消息中间一个字节取反（在发出之前，应用层里） */
+static void inject_payload(struct rdma_resources *res, uint8_t *buf, int i, long r)
+{
+	size_t off = res->opt->size / 2;
+
+	if (res->opt->inject != INJECT_PAYLOAD || i != 0 || r != 1)
+		return;
+	printf("故障注入(--inject payload): 第1轮 QP[0] 偏移 %zu 的字节 0x%02x 被故意改成 0x%02x，预期对端校验失败\n",
+	       off, buf[off], buf[off] ^ 0xffu);
+	buf[off] ^= 0xff;
 }
 
 static int post_all(struct rdma_resources *res, enum ibv_wr_opcode opcode, long r,
@@ -96,8 +113,10 @@ static int post_all(struct rdma_resources *res, enum ibv_wr_opcode opcode, long 
 
 		/* B区是本端的发送源 / READ 的目的地；READ 之外先填好本轮的数据 */
 		req.local = area_b(res, i);
-		if (opcode != IBV_WR_RDMA_READ)
+		if (opcode != IBV_WR_RDMA_READ) {
 			payload_fill(req.local, res->opt->size, who, (uint32_t)i, (uint32_t)r);
+			inject_payload(res, req.local, i, r);
+		}
 		req.remote_addr = remote_slot(res, i);
 		req.imm = payload_imm((uint32_t)i, (uint32_t)r);
 		if (post_send_req(res, i, &req) != 0)
@@ -128,6 +147,7 @@ static int post_recv_all(struct rdma_resources *res)
 static int send_server_round(struct rdma_resources *res, long r)
 {
 	struct ibv_wc wcs[MAX_QP];
+	struct wc_expect e = { .opcode = IBV_WC_RECV, .check_len = 1, .len = (uint32_t)res->opt->size };
 
 	if (post_recv_all(res) != 0 || sync_send(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0)
 		return -1;
@@ -139,12 +159,7 @@ static int send_server_round(struct rdma_resources *res, long r)
 	for (int k = 0; k < res->num_qp; k++) {
 		int i = (int)wcs[k].wr_id;
 
-		if (wcs[k].opcode != IBV_WC_RECV || wcs[k].byte_len != res->opt->size) {
-			fprintf(stderr, "错误: QP[%d] 收到 opcode=%d 长度=%u，期望 RECV %zu 字节\n",
-				i, wcs[k].opcode, wcs[k].byte_len, res->opt->size);
-			return -1;
-		}
-		if (verify(res, i, r, area_a(res, i), "client", "收到") != 0)
+		if (expect_wc(&wcs[k], &e) != 0 || verify(res, i, r, area_a(res, i), "client", "收到") != 0)
 			return -1;
 	}
 	if (post_all_wait(res, IBV_WR_SEND, IBV_WC_SEND, r, "server") != 0)
@@ -157,6 +172,7 @@ static int send_server_round(struct rdma_resources *res, long r)
 static int send_client_round(struct rdma_resources *res, long r)
 {
 	struct ibv_wc wcs[2 * MAX_QP];
+	struct wc_expect recv = { .opcode = IBV_WC_RECV, .check_len = 1, .len = (uint32_t)res->opt->size };
 	int sends = 0, recvs = 0;
 
 	/* 先投递接收（用于服务端的回复），再等服务端的 READY，然后才发送 */
@@ -171,16 +187,14 @@ static int send_client_round(struct rdma_resources *res, long r)
 	for (int k = 0; k < 2 * res->num_qp; k++) {
 		int i = (int)wcs[k].wr_id;
 
+		/* 共享CQ里混着两种完成：自己的 SEND 完成和服务端回复的 RECV 完成 */
 		if (wcs[k].opcode == IBV_WC_SEND) {
 			sends++;
-		} else if (wcs[k].opcode == IBV_WC_RECV && wcs[k].byte_len == res->opt->size) {
-			recvs++;
-			if (verify(res, i, r, area_a(res, i), "server", "回复") != 0)
-				return -1;
-		} else {
-			fprintf(stderr, "错误: QP[%d] 意外的完成 opcode=%d 长度=%u\n", i, wcs[k].opcode, wcs[k].byte_len);
-			return -1;
+			continue;
 		}
+		if (expect_wc(&wcs[k], &recv) != 0 || verify(res, i, r, area_a(res, i), "server", "回复") != 0)
+			return -1;
+		recvs++;
 	}
 	if (sends != res->num_qp || recvs != res->num_qp) {
 		fprintf(stderr, "错误: 完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n", sends, recvs, res->num_qp);
@@ -223,8 +237,10 @@ static int write_client_round(struct rdma_resources *res, long r)
 
 static int read_server_round(struct rdma_resources *res, long r)
 {
-	for (int i = 0; i < res->num_qp; i++)
+	for (int i = 0; i < res->num_qp; i++) {
 		payload_fill(area_a(res, i), res->opt->size, "server", (uint32_t)i, (uint32_t)r);
+		inject_payload(res, area_a(res, i), i, r);
+	}
 	if (r == 1)
 		printf("服务端把数据准备在自己的内存里，然后通过TCP告诉客户端“可以读了”；\n"
 		       "之后客户端的 RDMA READ 由服务端网卡直接应答，服务端CPU不参与、也没有完成事件\n");
@@ -270,16 +286,12 @@ static int imm_server_round(struct rdma_resources *res, long r)
 	for (int k = 0; k < res->num_qp; k++) {
 		int i = (int)wcs[k].wr_id;
 		uint32_t imm = ntohl(wcs[k].imm_data);   /* 立即数在线上是网络字节序 */
+		struct wc_expect e = { .opcode = IBV_WC_RECV_RDMA_WITH_IMM, .check_len = 1,
+				       .len = (uint32_t)res->opt->size, .check_imm = 1,
+				       .imm = payload_imm((uint32_t)i, (uint32_t)r) };
 
-		if (wcs[k].opcode != IBV_WC_RECV_RDMA_WITH_IMM || !(wcs[k].wc_flags & IBV_WC_WITH_IMM)) {
-			fprintf(stderr, "错误: QP[%d] 完成类型 %d，期望 RECV_RDMA_WITH_IMM\n", i, wcs[k].opcode);
+		if (expect_wc(&wcs[k], &e) != 0)
 			return -1;
-		}
-		if (imm != payload_imm((uint32_t)i, (uint32_t)r)) {
-			fprintf(stderr, "错误: QP[%d] 立即数 0x%08x，期望 0x%08x\n", i, imm,
-				payload_imm((uint32_t)i, (uint32_t)r));
-			return -1;
-		}
 		if (verbose(res, r))
 			printf("  QP[%d] 完成: RECV_RDMA_WITH_IMM imm_data=0x%08x（第%ld轮, QP%d）byte_len=%u\n",
 			       i, imm, r, i, wcs[k].byte_len);
@@ -343,17 +355,10 @@ static int atomic_post_wait(struct rdma_resources *res, int i, struct send_req *
 {
 	enum ibv_wc_opcode expect = req->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ?
 		IBV_WC_FETCH_ADD : IBV_WC_COMP_SWAP;
-	struct ibv_wc wc;
 
 	req->len = 8;
 	req->remote_addr = remote_slot(res, i) + res->remote.offset;
-	if (post_send_req(res, i, req) != 0 || poll_completions(res, 1, &wc) != 0)
-		return -1;
-	if (wc.opcode != expect) {
-		fprintf(stderr, "错误: QP[%d] 完成类型 %d，期望原子操作\n", i, wc.opcode);
-		return -1;
-	}
-	return 0;
+	return post_send_req(res, i, req) == 0 ? wait_wcs(res, 1, expect, 8) : -1;
 }
 
 static int fetch_add_round(struct rdma_resources *res, long r)
@@ -424,6 +429,19 @@ static int cmp_swap_round(struct rdma_resources *res, long r)
  * 博客里“不加 sleep(1) 就看不到新数据”的真正原因：循环里的普通读可能被编译器
  * 优化成只读一次（值留在寄存器里）。这里用 __atomic_load_n(…, ACQUIRE) 每次都真正读内存。
  */
+/*
+ * 仅供测试：环境变量 ROCE_TEST_ACK_DELAY_MS 让服务端在发出 ACK 之后停这么多毫秒，
+ * 把“ACK 之后还去读共享文本”的竞争窗口放大到每次都会发生（tests/lab/ops.bats 的竞争用例）。
+ * 正常运行时不设置它，这里什么也不做。
+ */
+static void test_only_delay_after_ack(void)
+{
+	const char *ms = getenv("ROCE_TEST_ACK_DELAY_MS");
+
+	if (ms != NULL && atoi(ms) > 0)
+		usleep((useconds_t)atoi(ms) * 1000);
+}
+
 static int interactive_server(struct rdma_resources *res)
 {
 	uint8_t *area = area_a(res, 0);
@@ -438,12 +456,17 @@ static int interactive_server(struct rdma_resources *res)
 		int r;
 
 		if (seq != seen) {
+			int quit;
+
 			text[cap - 1] = '\0';
 			seen = seq;
 			printf("[服务端内存] 消息#%llu: %s\n", (unsigned long long)seq, text);
+			/* 先看完文本再 ACK：客户端收到 ACK 就会写下一行，覆盖这块内存 */
+			quit = strcmp(text, "q") == 0;
 			if (sync_send(res->sock, SYNC_TAG(SYNC_ACK, seq), tmo(res)) != 0)
 				return -1;
-			if (strcmp(text, "q") == 0) {
+			test_only_delay_after_ack();
+			if (quit) {
 				printf("收到 q，服务端结束\n");
 				return 0;
 			}

@@ -47,6 +47,13 @@ int op_is_one_sided(enum rdma_op op)
 	return op != OP_SEND;
 }
 
+int inject_payload_sender(const struct options *o)
+{
+	if (o->op == OP_READ)
+		return o->role == ROLE_SERVER;   /* READ：数据来自服务端的内存 */
+	return o->role == ROLE_CLIENT && !op_is_atomic(o->op);
+}
+
 size_t slot_size(const struct options *o)
 {
 	if (op_is_atomic(o->op))
@@ -274,11 +281,14 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		o->dry_run = 1;
 		return 0;
 	case OPT_INJECT:
-		if (strcmp(arg, "rkey") != 0) {
-			set_err(err, errlen, "未知的故障注入: '%s'（目前只有 rkey）", arg);
+		if (strcmp(arg, "rkey") == 0) {
+			o->inject = INJECT_RKEY;
+		} else if (strcmp(arg, "payload") == 0) {
+			o->inject = INJECT_PAYLOAD;
+		} else {
+			set_err(err, errlen, "未知的故障注入: '%s'（可选 rkey、payload）", arg);
 			return -1;
 		}
-		o->inject_bad_rkey = 1;
 		return 0;
 	case OPT_QP_STATE:
 		if (strcmp(arg, "all") == 0) {
@@ -353,8 +363,12 @@ static int check_combination(struct options *o, char *err, size_t errlen)
 		set_err(err, errlen, "--offset 只用于原子操作（fetch_add / cmp_swap）");
 		return -1;
 	}
-	if (o->inject_bad_rkey && (o->role != ROLE_CLIENT || !op_is_one_sided(o->op))) {
+	if (o->inject == INJECT_RKEY && (o->role != ROLE_CLIENT || !op_is_one_sided(o->op))) {
 		set_err(err, errlen, "--inject rkey 只用于客户端的单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap）");
+		return -1;
+	}
+	if (o->inject == INJECT_PAYLOAD && (o->interactive || !inject_payload_sender(o))) {
+		set_err(err, errlen, "--inject payload 只用于发送数据的一方：客户端的 send/write/write_imm，或服务端的 read（不用于交互模式和原子操作）");
 		return -1;
 	}
 	return 0;
@@ -416,6 +430,7 @@ void print_usage(const char *prog, enum role role)
 	       "      --qp-state N|all  每次状态转换后打印完整 ibv_query_qp 结果的QP个数（默认 1，0 = 只打印状态摘要）\n"
 	       "      --dry-run         只检查参数、打印配置后退出（不打开设备，不连网络）\n"
 	       "      --inject rkey     故障注入（客户端单边操作）：故意用错误的 rkey，观察 REM_ACCESS_ERR\n"
+	       "      --inject payload  故障注入（发送数据的一方）：第1轮发出前改坏 QP[0] 的一个字节，观察对端校验失败\n"
 	       "  -h, --help            显示本帮助\n",
 	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
 	       DEFAULT_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,

@@ -41,6 +41,14 @@ enum rdma_op {
 
 enum role { ROLE_SERVER = 0, ROLE_CLIENT = 1 };
 
+/*
+ * 故障注入：
+ *   rkey    客户端单边/原子操作故意用错误的 rkey → 对端网卡拒绝（REM_ACCESS_ERR）
+ *   payload 发送数据的一方在第1轮发出之前改坏 QP[0] 的一个字节 → 对端逐字节校验失败。
+ *           （线上改坏的字节会被 ICRC 发现并丢弃重传，所以要在应用层改，才能检验校验本身）
+ */
+enum inject { INJECT_NONE = 0, INJECT_RKEY, INJECT_PAYLOAD };
+
 struct options {
 	enum role role;
 	const char *server_ip;   /* 仅客户端 */
@@ -59,7 +67,7 @@ struct options {
 	int accept_timeout_ms;   /* 服务端等待客户端连接的超时 */
 	int qp_state_detail;     /* 打印完整状态的QP个数，-1 = 全部 */
 	int dry_run;             /* 只检查参数并打印配置，不碰设备 */
-	int inject_bad_rkey;     /* 故障注入：单边操作故意用错误的 rkey */
+	enum inject inject;      /* 故障注入（--inject）：看程序怎样发现错误 */
 };
 
 enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_ERROR = 2 };
@@ -73,6 +81,9 @@ int op_is_one_sided(enum rdma_op op);
 enum parse_result parse_options(int argc, char **argv, enum role role,
 				struct options *o, char *err, size_t errlen);
 void print_usage(const char *prog, enum role role);
+
+/* 本端是否是该操作里“发送数据的一方”（--inject payload 只能加在这一方） */
+int inject_payload_sender(const struct options *o);
 
 /* 每个QP占用的缓冲区槽大小（字节） */
 size_t slot_size(const struct options *o);

@@ -95,8 +95,7 @@ static void print_exchange(struct rdma_resources *res, const struct wire_hello *
 {
 	print_hello("本地连接信息", local, res->num_qp);
 	print_hello("远端连接信息", &res->remote, (int)res->remote.num_qp);
-	res->path_mtu = (enum ibv_mtu)local->mtu < (enum ibv_mtu)res->remote.mtu ?
-		(enum ibv_mtu)local->mtu : (enum ibv_mtu)res->remote.mtu;
+	res->path_mtu = (enum ibv_mtu)wire_path_mtu(local->mtu, res->remote.mtu);
 	printf("路径MTU取两端 active_mtu 的较小者: %s 字节\n", mtu_str(res->path_mtu));
 	printf("  检查点: 远端GID应包含对端的IP地址；若全为0，说明对端选错了GID索引\n");
 }
@@ -116,7 +115,7 @@ int exchange_connection_info(struct rdma_resources *res)
 	}
 	print_exchange(res, &local);
 	res->peer_rkey = res->remote.rkey;
-	if (res->opt->inject_bad_rkey) {
+	if (res->opt->inject == INJECT_RKEY) {
 		res->peer_rkey ^= 0x5a5a5a;
 		printf("故障注入(--inject rkey): 故意把对端的 rkey 0x%08x 改成 0x%08x，预期对端网卡拒绝访问（REM_ACCESS_ERR）\n",
 		       res->remote.rkey, res->peer_rkey);

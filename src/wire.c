@@ -152,3 +152,8 @@ int wire_compare(const struct wire_hello *l, const struct wire_hello *r,
 	}
 	return 0;
 }
+
+uint32_t wire_path_mtu(uint32_t local_mtu, uint32_t remote_mtu)
+{
+	return local_mtu < remote_mtu ? local_mtu : remote_mtu;
+}

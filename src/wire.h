@@ -92,4 +92,10 @@ enum wire_status wire_decode_sync(const uint8_t *buf, size_t len, uint32_t *tag)
 int wire_compare(const struct wire_hello *local, const struct wire_hello *remote,
 		 char *msg, size_t msglen);
 
+/*
+ * 路径MTU：两端 active_mtu（enum ibv_mtu 值）的较小者。
+ * 取较大者的话，大的一端发出的包对端的网卡收不下（被丢弃），RC 会一直重传直到 RETRY_EXC_ERR。
+ */
+uint32_t wire_path_mtu(uint32_t local_mtu, uint32_t remote_mtu);
+
 #endif

@@ -164,6 +164,29 @@ static void interactive(void **state)
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--interactive", "--op", "fetch_add"), PARSE_ERROR);
 }
 
+static void inject(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--op", "write", "--inject", "rkey"), PARSE_OK);
+	assert_int_equal(o.inject, INJECT_RKEY);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--op", "write", "--inject", "rkey"), PARSE_ERROR);
+	/* payload：只有发送数据的一方可以改坏数据 */
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "payload"), PARSE_OK);
+	assert_int_equal(o.inject, INJECT_PAYLOAD);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--op", "write_imm", "--inject", "payload"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--op", "read", "--inject", "payload"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--op", "read", "--inject", "payload"), PARSE_ERROR);
+	assert_non_null(strstr(err, "服务端的 read"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--op", "write", "--inject", "payload"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--op", "fetch_add", "--inject", "payload"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--interactive", "--inject", "payload"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "bits"), PARSE_ERROR);
+	assert_non_null(strstr(err, "可选 rkey、payload"));
+}
+
 static void help(void **state)
 {
 	struct options o;
@@ -220,6 +243,7 @@ const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(gid_auto_word),
 	cmocka_unit_test(atomics),
 	cmocka_unit_test(interactive),
+	cmocka_unit_test(inject),
 	cmocka_unit_test(help),
 	cmocka_unit_test(op_names_round_trip),
 	cmocka_unit_test(access_flags_least_privilege),

@@ -1,4 +1,5 @@
 /* test_wire.c - 控制平面格式：往返、截断、魔数/版本错误、num_qp 越界、参数比较 */
+#include <infiniband/verbs.h>
 #include <string.h>
 
 #include "wire.h"
@@ -160,6 +161,15 @@ static void compare(void **state)
 	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
 }
 
+static void path_mtu_is_the_smaller(void **state)
+{
+	(void)state;
+	assert_int_equal(wire_path_mtu(IBV_MTU_1024, IBV_MTU_4096), IBV_MTU_1024);
+	assert_int_equal(wire_path_mtu(IBV_MTU_4096, IBV_MTU_1024), IBV_MTU_1024);
+	assert_int_equal(wire_path_mtu(IBV_MTU_2048, IBV_MTU_2048), IBV_MTU_2048);
+	assert_int_equal(wire_path_mtu(IBV_MTU_256, IBV_MTU_512), IBV_MTU_256);
+}
+
 const struct CMUnitTest wire_tests[] = {
 	cmocka_unit_test(round_trip),
 	cmocka_unit_test(network_byte_order),
@@ -169,5 +179,6 @@ const struct CMUnitTest wire_tests[] = {
 	cmocka_unit_test(bad_op_mtu_qpn),
 	cmocka_unit_test(sync_messages),
 	cmocka_unit_test(compare),
+	cmocka_unit_test(path_mtu_is_the_smaller),
 };
 const size_t wire_tests_count = COUNT_OF(wire_tests);

@@ -16,6 +16,8 @@ extern const struct CMUnitTest wire_tests[];
 extern const size_t wire_tests_count;
 extern const struct CMUnitTest payload_tests[];
 extern const size_t payload_tests_count;
+extern const struct CMUnitTest wc_check_tests[];
+extern const size_t wc_check_tests_count;
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
