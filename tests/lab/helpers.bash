@@ -8,7 +8,7 @@ CLIENT=build/rdma_client
 # 后台启动服务端，输出写入 $BATS_TEST_TMPDIR/server.log，等到它开始监听
 start_server() {
     SLOG="$BATS_TEST_TMPDIR/server.log"
-    timeout 120 "$SERVER" "$@" >"$SLOG" 2>&1 &
+    timeout "${CMD_TIMEOUT:-120}" "$SERVER" "$@" >"$SLOG" 2>&1 &
     SPID=$!
     local i
     for ((i = 0; i < 300; i++)); do
@@ -32,7 +32,7 @@ wait_server() {
 run_client() {
     CLOG="$BATS_TEST_TMPDIR/client.log"
     CRC=0
-    timeout 120 "$CLIENT" "$@" >"$CLOG" 2>&1 || CRC=$?
+    timeout "${CMD_TIMEOUT:-120}" "$CLIENT" "$@" >"$CLOG" 2>&1 || CRC=$?
 }
 
 # 打印两边日志（断言失败时 bats 会显示）
@@ -50,6 +50,18 @@ run_pair() {
     wait_server
 }
 
+# 程序本身的 PID（$SPID 等是外面 timeout 的 PID；给 timeout 发 SIGSTOP 停不住程序）
+child_pid() {  # child_pid 外层PID
+    local i pid
+    for ((i = 0; i < 50; i++)); do
+        pid=$(pgrep -P "$1" | head -n1)
+        [[ -n $pid ]] && { echo "$pid"; return 0; }
+        sleep 0.1
+    done
+    echo "找不到 $1 的子进程" >&2
+    return 1
+}
+
 kill_server() {
     if [[ -n "${SPID:-}" ]]; then
         kill "$SPID" 2>/dev/null || true
@@ -59,6 +71,73 @@ kill_server() {
 
 assert_ok_pair() {
     if [[ $SRC != 0 || $CRC != 0 ]]; then
+        show_logs
+        return 1
+    fi
+    assert_full_cleanup "$SLOG"
+    assert_full_cleanup "$CLOG"
+}
+
+# 成功的一次运行：清理步骤完整（QP、CQ、MR、PD、设备、设备列表全部释放），没有任何 ibv_* 清理警告。
+# 例如漏了 ibv_destroy_qp，ibv_destroy_cq 就会以 EBUSY 失败并打印“警告: ibv_destroy_cq() 失败”。
+# （一次 awk 做完全部检查：TCG 里每 fork 一个 grep 都要几十毫秒）
+assert_full_cleanup() {
+    local problems
+    problems=$(awk '
+        BEGIN { n = split("^已销毁 [0-9]+ 个QP（ibv_destroy_qp）$|^已销毁CQ（ibv_destroy_cq）$|^已注销MR（ibv_dereg_mr）$|" \
+                          "^已释放PD（ibv_dealloc_pd）$|^已关闭设备（ibv_close_device）$|^已释放设备列表（ibv_free_device_list）$", want, "|") }
+        /警告: ibv_/ { print "清理警告: " $0 }
+        { for (i = 1; i <= n; i++) if ($0 ~ want[i]) seen[i] = 1 }
+        END { for (i = 1; i <= n; i++) if (!seen[i]) print "没找到清理步骤: " want[i] }
+    ' "$1")
+    if [[ -n $problems ]]; then
+        echo "$1:"
+        echo "$problems"
+        show_logs
+        return 1
+    fi
+}
+
+# 任何一次运行（成功或失败）：都不能有 ibv_* 的清理警告
+no_cleanup_warnings() {
+    local f
+    for f in "$@"; do
+        [[ -f $f ]] || continue
+        if grep -F '警告: ibv_' "$f"; then
+            echo "$f 里有 ibv_* 清理警告（资源没有按逆序释放？）"
+            show_logs
+            return 1
+        fi
+    done
+}
+
+# 测试需要的工具：本地缺了就跳过，CI 里（CI=true）缺了就是失败，不能悄悄跳过
+need_tool() {
+    command -v "$1" >/dev/null && return 0
+    if [[ -n ${CI:-} ]]; then
+        echo "CI 里缺少测试需要的工具 $1（lab/setup 应该装好它）" >&2
+        return 1
+    fi
+    skip "$1 not installed"
+}
+
+# 两个 rxe 设备的 RNR NAK 计数之和（发送 + 收到），放进 RNR。
+# 正确的程序总是先投递接收再让对端发送，计数不变。（用 read 内建命令，不 fork）
+rnr_count() {
+    local f v
+    RNR=0
+    for f in /sys/class/infiniband/rxe*/ports/1/hw_counters/{rcvd_rnr_err,send_rnr_err}; do
+        read -r v <"$f"
+        RNR=$((RNR + v))
+    done
+}
+
+# 断言 RNR 计数从 $1 起没有变化
+assert_no_rnr() {
+    local before=$1
+    rnr_count
+    if [[ $RNR != "$before" ]]; then
+        echo "RNR NAK 计数从 $before 变成了 $RNR：有 SEND/WRITE_IMM 在对端投递接收之前就到了（被 rnr_retry 重试掩盖）"
         show_logs
         return 1
     fi

@@ -5,15 +5,38 @@
 # shellcheck disable=SC2030,SC2031,SC2034,SC2153
 load helpers
 
-teardown() { kill_server; }
+teardown() {
+    kill_server
+    no_cleanup_warnings "${SLOG:-}" "${CLOG:-}"
+}
 
-# 一个操作 × QP数 × 大小 × 3 轮：两端都成功，且都报告全部校验通过
+# 一个操作 × QP数 × 大小 × 3 轮：两端都成功，且都报告全部校验通过；
+# 全程没有 RNR NAK（接收方总是先投递接收、再让发送方发）
 check_op() {
-    local op=$1 nqp=$2 size=$3
+    local op=$1 nqp=$2 size=$3 rnr
+    rnr_count
+    rnr=$RNR
     run_pair --op "$op" -q "$nqp" --size "$size" --iters 3 -t 30
     assert_ok_pair
     has "$CLOG" "全部 3 轮 × $nqp 个QP 完成并校验通过"
     has "$SLOG" "全部 3 轮 × $nqp 个QP 完成并校验通过"
+    assert_no_rnr "$rnr"
+}
+
+# --inject payload：发送数据的一方在第1轮发出前改坏 QP[0] 中间的一个字节；
+# 接收数据的一方校验失败并说出偏移，两端都以 1 退出
+check_corrupt() {  # check_corrupt OP 注入的一方(server|client) 校验的一方的日志里要有的词
+    local op=$1 who=$2 sargs=() cargs=()
+    if [[ $who == server ]]; then sargs=(--inject payload); else cargs=(--inject payload); fi
+    start_server -d "$LAB_DEV0" --op "$op" -q 2 --size 4K --iters 2 -t 10 "${sargs[@]}"
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --op "$op" -q 2 --size 4K --iters 2 -t 10 "${cargs[@]}"
+    wait_server
+    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
+    local injector=$CLOG checker=$SLOG
+    if [[ $who == server ]]; then injector=$SLOG; checker=$CLOG; fi
+    has "$injector" '故障注入(--inject payload): 第1轮 QP[0] 偏移 2048 的字节'
+    has "$checker" "错误: QP[0] 第1轮$3校验失败：第一个不同的字节在偏移 2048"
+    has "$checker" '4096 字节中共 1 字节不对'
 }
 
 @test "send: 1 and 4 QPs × 1 B, 4 KiB, 1 MiB × 3 rounds, every byte verified" {
@@ -41,6 +64,13 @@ check_op() {
     has "$SLOG" 'QP[3] 完成: RECV_RDMA_WITH_IMM imm_data=0x00030003（第3轮, QP3）byte_len=1048576'
 }
 
+@test "injected payload corruption: the receiver's byte check names the offset; both exit 1 (send, write, write_imm, read)" {
+    check_corrupt send client '收到'
+    check_corrupt write client '内存中的数据'
+    check_corrupt write_imm client '内存中的数据'
+    check_corrupt read server '读到'
+}
+
 @test "fetch_add: returned originals and the final value equal the expected sums" {
     for q in 1 4; do
         run_pair --op fetch_add -q "$q" --iters 5
@@ -61,6 +91,9 @@ check_op() {
 }
 
 @test "interactive session driven by a pipe: server shows each line, q ends both" {
+    local rnr
+    rnr_count
+    rnr=$RNR
     start_server -d "$LAB_DEV0" --interactive -q 2
     CLOG="$BATS_TEST_TMPDIR/client.log"
     CRC=0
@@ -74,6 +107,23 @@ check_op() {
     has "$CLOG" '已通过 QP[0] RDMA WRITE 6 字节到服务端'
     has "$CLOG" '已通过 QP[1] RDMA WRITE 6 字节到服务端'
     has "$CLOG" 'RDMA READ 读回: world'
+    assert_no_rnr "$rnr"
+}
+
+@test "interactive race forced: server waits 300 ms after each ACK, still sees every line and quits only on q" {
+    # ROCE_TEST_ACK_DELAY_MS 是仅供测试的延迟（src/ops.c test_only_delay_after_ack）：
+    # 客户端收到 ACK 后立即写下一行。服务端若在 ACK 之后才比较文本，看到的已是下一行（这里是 q），
+    # 就会在处理消息#2 时提前退出、永远不 ACK #3——每次都会，不再是七次里一次。
+    ROCE_TEST_ACK_DELAY_MS=300 start_server -d "$LAB_DEV0" --interactive -q 2
+    CLOG="$BATS_TEST_TMPDIR/client.log"
+    CRC=0
+    printf 'hello\nworld\nq\n' | timeout 60 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --interactive -q 2 >"$CLOG" 2>&1 || CRC=$?
+    wait_server
+    assert_ok_pair
+    has "$SLOG" '[服务端内存] 消息#2: world'
+    has "$SLOG" '[服务端内存] 消息#3: q'
+    has "$SLOG" '收到 q，服务端结束'
+    has "$CLOG" 'RDMA READ 读回: q'
 }
 
 @test "interactive: stdin closed early counts as q, both exit 0" {

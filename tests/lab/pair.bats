@@ -5,7 +5,10 @@
 # shellcheck disable=SC2030,SC2031,SC2034,SC2153
 load helpers
 
-teardown() { kill_server; }
+teardown() {
+    kill_server
+    no_cleanup_warnings "${SLOG:-}" "${CLOG:-}"
+}
 
 @test "num_qp 1 (option form): both sides verify the data and exit 0" {
     run_pair -q 1
@@ -152,6 +155,86 @@ teardown() { kill_server; }
     has "$SLOG" '对端关闭了连接（连接信息头只收到 4/44 字节）'
 }
 
+# 下面几个“对端不说话”的用例：外层 timeout 只给 30 秒，超时处理坏了的话很快就失败，而不是等 120 秒
+@test "silent client (connects, never sends HELLO): server times out within -t and exits 1" {
+    CMD_TIMEOUT=30
+    start_server -d "$LAB_DEV0" -t 3
+    local fd
+    exec {fd}<>"/dev/tcp/$LAB_IP0/18515"
+    SECONDS=0
+    wait_server
+    exec {fd}>&-
+    [[ $SRC == 1 ]] || { show_logs; return 1; }
+    ((SECONDS < 20)) || { echo "took ${SECONDS}s"; return 1; }
+    has "$SLOG" '错误: 等待对端的连接信息头超时（3 秒，已收到 0/44 字节）'
+    assert_full_cleanup "$SLOG"
+}
+
+@test "silent server (stopped after listen): client's HELLO read times out within -t" {
+    CMD_TIMEOUT=30
+    start_server -d "$LAB_DEV0" -t 3
+    local spid took
+    spid=$(child_pid "$SPID")
+    kill -STOP "$spid"      # 内核照样完成 TCP 握手（backlog），但服务端一个字节也不会发
+    SECONDS=0
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -t 3
+    took=$SECONDS
+    kill -CONT "$spid"
+    wait_server
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    ((took < 20)) || { echo "took ${took}s"; return 1; }
+    has "$CLOG" '错误: 等待对端的连接信息头超时（3 秒'
+    assert_full_cleanup "$CLOG"
+}
+
+# 数据传输中让一端停住（SIGSTOP：进程还在、连接还开着、就是不说话），另一端的同步等待必须在 -t 内超时
+stall_mid_transfer() {  # stall_mid_transfer server|client
+    CLOG="$BATS_TEST_TMPDIR/client.log"
+    CRC=0
+    CMD_TIMEOUT=30
+    start_server -d "$LAB_DEV0" --op write --size 4K --iters 1000000 -t 3
+    timeout 30 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --op write --size 4K --iters 1000000 -t 3 >"$CLOG" 2>&1 &
+    local cpid=$! i stopped took
+    for ((i = 0; i < 600; i++)); do grep -q '第2轮' "$CLOG" && break; sleep 0.1; done
+    if [[ $1 == server ]]; then stopped=$(child_pid "$SPID"); else stopped=$(child_pid "$cpid"); fi
+    kill -STOP "$stopped"
+    SECONDS=0
+    if [[ $1 == server ]]; then wait "$cpid" || CRC=$?; else wait_server; fi
+    took=$SECONDS
+    kill -CONT "$stopped"
+    if [[ $1 == server ]]; then wait_server; else wait "$cpid" || CRC=$?; fi
+    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
+    ((took < 20)) || { echo "the waiting side took ${took}s"; return 1; }
+}
+
+@test "server stalls mid-transfer: client's sync wait times out within -t, both exit 1" {
+    stall_mid_transfer server
+    has "$CLOG" '错误: 等待对端的同步消息超时（3 秒'
+    assert_full_cleanup "$CLOG"
+}
+
+@test "client stalls mid-transfer: server's sync wait times out within -t, both exit 1" {
+    stall_mid_transfer client
+    has "$SLOG" '错误: 等待对端的同步消息超时（3 秒'
+    assert_full_cleanup "$SLOG"
+}
+
+@test "different NIC MTUs (veth0 9000, veth1 1500): both sides use the smaller active_mtu, 8 KiB transfers pass" {
+    ip link set veth0 mtu 9000
+    local i
+    for ((i = 0; i < 50; i++)); do
+        ibv_devinfo -d "$LAB_DEV0" | grep -q 'active_mtu:.*4096' && break
+        sleep 0.1
+    done
+    run_pair --op write -q 2 --size 8K --iters 2 -t 10
+    ip link set veth0 mtu 1500
+    assert_ok_pair
+    has "$SLOG" '本地连接信息: num_qp=2 op=write active_mtu=4096'
+    has "$CLOG" '远端连接信息: num_qp=2 op=write active_mtu=4096'
+    has "$SLOG" '路径MTU取两端 active_mtu 的较小者: 1024 字节'
+    has "$CLOG" '路径MTU取两端 active_mtu 的较小者: 1024 字节'
+}
+
 @test "a non-RoCEv2-learn peer (HTTP request) is rejected by the magic check" {
     start_server -d "$LAB_DEV0"
     local fd
@@ -184,7 +267,7 @@ teardown() { kill_server; }
 }
 
 @test "valgrind: server and client run clean (no leaks, no invalid accesses)" {
-    command -v valgrind >/dev/null || skip "valgrind not installed"
+    need_tool valgrind
     local vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
     SLOG="$BATS_TEST_TMPDIR/server.log"
     timeout 300 "${vg[@]}" "$SERVER" -d "$LAB_DEV0" -t 120 >"$SLOG" 2>&1 &
@@ -202,7 +285,7 @@ teardown() { kill_server; }
 }
 
 @test "valgrind: failure paths (unknown device, accept timeout) release everything" {
-    command -v valgrind >/dev/null || skip "valgrind not installed"
+    need_tool valgrind
     local vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
     run timeout 300 "${vg[@]}" "$CLIENT" "$LAB_IP0" -d mlx5_9
     [[ $status == 1 ]] || { echo "$output"; return 1; }
