@@ -14,11 +14,18 @@
 # 用法（仓库根目录，需要先 make 和 bash lab/setup）：
 #   tests/docs/update-excerpts.sh            = --run 然后 --apply（make docs-excerpts）
 #   tests/docs/update-excerpts.sh --run      在实验室里跑全部配方（一次 lab/run），完整日志存到 logs/excerpts/
-#   tests/docs/update-excerpts.sh --apply    从 logs/excerpts/ 截取摘录，改写四个文档里的标记区域
-#   tests/docs/update-excerpts.sh --check    同 --apply，但只比较不改文件；有差异则退出 1（tests/50-docs.t 用）
+#   tests/docs/update-excerpts.sh --apply    从 logs/excerpts/ 截取摘录，改写四个文档里“含义变了”的摘录
+#   tests/docs/update-excerpts.sh --check    同 --apply，但只比较不改文件；含义有变化则退出 1（tests/55-lab-docs.t 用）
+#   tests/docs/update-excerpts.sh --mask     把标准输入里每次运行都不同的值换成 …（见 mask）
 #   tests/docs/update-excerpts.sh --list     列出所有摘录名
 #   tests/docs/update-excerpts.sh --in-lab   （由 --run 通过 lab/run 在虚拟机里调用）
 # 唯一不在实验室里跑的配方是 host-enosys：它在宿主机（内核没有 RDMA）上运行客户端。
+#
+# 比较之前先“屏蔽”每次运行都不同的值（PSN、QP号、rkey/lkey、内存地址、fe80 链路本地 GID、用时、MB/s），
+# 所以只有含义的变化才算不一致。--apply 只改写含义变了的摘录，其余保持原样：
+# 审阅者在 git diff 里看到的每一处摘录变化都是程序输出真的变了，而不是随机数。
+# 另外 tests/docs/key-sentences.txt 列出关键的讲解句子，每句都必须在真实运行的日志里逐字出现——
+# 改了讲解的意思，就得同时改这个文件，审阅者在 diff 里一眼就能看到。
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -144,6 +151,8 @@ in_lab() {
     # ---- 数据面错误 ----
     # 故障注入：客户端故意用错误的 rkey 做 RDMA WRITE → 对端网卡拒绝（REM_ACCESS_ERR）
     pair inject-rkey "-q 1 --op write -t 3" "-q 1 --op write -t 3 --inject rkey"
+    # 故障注入：客户端在发出之前改坏一个字节 → 服务端的逐字节校验失败
+    pair inject-payload "-q 1 --op write --size 4K -t 3" "-q 1 --op write --size 4K -t 3 --inject payload"
     # 对端地址消失：交互模式下两端都到了 RTS，之后删掉服务端网卡的 IPv4 地址（它的 GID 随之消失），
     # 客户端的 RDMA WRITE 得不到应答。服务端连 TCP（走 lo 到 10.11.0.1）也收不到了，只能靠 timeout 结束
     echo "recipe peer-gone" >&2
@@ -188,8 +197,6 @@ run_recipes() {
     else
         echo "注意: 这台机器有 /sys/class/infiniband，保留旧的 host-enosys 摘录" >&2
     fi
-    # 记录生成摘录时的源码指纹：tests/50-docs.t 只在指纹一致时比较摘录
-    cat src/*.c src/*.h show_gids.sh diagnose.sh | sha256sum | cut -d' ' -f1 >"$OUT/SOURCE_SHA256"
 }
 
 # ======================================================================
@@ -259,6 +266,8 @@ cut_peer-closed() { step peer-closed.server.log '步骤11:'; }
 cut_port-in-use() { step port-in-use.log '步骤10:'; }
 cut_inject-rkey-client-wc() { pick inject-rkey.client.log '故障注入('; step inject-rkey.client.log '步骤15:'; }
 cut_inject-rkey-server() { step inject-rkey.server.log '步骤15:'; }
+cut_inject-payload-client() { pick inject-payload.client.log '故障注入(' '错误:'; }
+cut_inject-payload-server() { step inject-payload.server.log '步骤15:'; }
 cut_peer-gone-client() { step peer-gone.client.log '交互模式'; }
 cut_port-down() { step port-down.log '步骤3:'; }
 cut_diagnose-port-down() { whole diagnose-port-down.log; }
@@ -296,28 +305,63 @@ rewrite_doc() {
     ' "$1"
 }
 
-# --apply / --check
-apply_or_check() {
-    local mode=$1 tmp doc rc=0
-    tmp=$(mktemp -d)
-    trap 'rm -rf "$tmp"' RETURN
-    mkdir -p "$tmp/x"
-    make_excerpts "$tmp/x" || { rm -rf "$tmp"; return 1; }
+# 每次运行都不同的值 → …（两边都屏蔽之后再比较）
+mask() {
+    sed -E -e 's/fe80:[0-9a-f:]+/fe80:…/g' \
+        -e 's/(PSN |psn=)0x[0-9a-f]+/\10x…/g' \
+        -e 's/(QP号 |qp_num=)0x[0-9a-f]+/\10x…/g' \
+        -e 's/(rkey[ =]|lkey[ =])0x[0-9a-f]+/\10x…/g' -e 's/改成 0x[0-9a-f]{8}/改成 0x…/g' \
+        -e 's/0x[0-9a-f]{12,16}/0x…/g' \
+        -e 's/用时 [0-9.]+ 秒/用时 … 秒/g' \
+        -e 's/平均 [0-9.]+ MB\/s/平均 … MB\/s/g'
+}
+
+# 文档里现有的摘录（不含 ``` 行）写到目录 $1，每个摘录一个文件
+doc_excerpts() {
+    local doc
     for doc in "${DOCS[@]}"; do
         [[ -f $doc ]] || continue
-        rewrite_doc "$doc" "$tmp/x" >"$tmp/doc" || { rc=1; continue; }
-        if [[ $mode == check ]]; then
-            if ! cmp -s "$doc" "$tmp/doc"; then
-                echo "$doc 里的摘录与 $OUT/ 重新截取的不一致:" >&2
-                diff -u "$doc" "$tmp/doc" | head -40 >&2 || true
-                rc=1
-            fi
-        elif ! cmp -s "$doc" "$tmp/doc"; then
-            cat "$tmp/doc" >"$doc"
-            echo "已更新 $doc" >&2
+        awk -v dir="$1" '
+            /^<!-- excerpt: [A-Za-z0-9_.-]+ -->$/ { file = dir "/" $3; printf "" > file; on = 1; next }
+            /^<!-- \/excerpt -->$/ { if (on) close(file); on = 0; next }
+            on && !/^```/ { print > file }
+        ' "$doc"
+    done
+}
+
+# --apply / --check：屏蔽易变值后比较；--apply 只替换含义变了的摘录
+apply_or_check() {
+    local mode=$1 tmp doc name rc=0 changed=()
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' RETURN
+    mkdir -p "$tmp/x" "$tmp/old"
+    make_excerpts "$tmp/x" || return 1
+    doc_excerpts "$tmp/old"
+    for name in $(list_names); do
+        [[ -f $tmp/old/$name ]] || continue     # 没有文档用到的摘录
+        if diff -u --label "文档里的 $name（已屏蔽）" --label "这次运行的 $name（已屏蔽）" \
+            <(mask <"$tmp/old/$name") <(mask <"$tmp/x/$name") >"$tmp/diff"; then
+            cp "$tmp/old/$name" "$tmp/x/$name"   # 含义相同：保留文档里的原文
+        else
+            changed+=("$name")
+            cat "$tmp/diff" >&2
         fi
     done
-    return "$rc"
+    if ((${#changed[@]})); then
+        echo "含义变了的摘录（${#changed[@]} 个）: ${changed[*]}" >&2
+        [[ $mode == check ]] && echo "程序输出变了：确认变化是有意的，然后运行 make docs-excerpts，在 git diff 里审阅这些摘录" >&2
+        rc=1
+    fi
+    [[ $mode == check ]] && return "$rc"
+    for doc in "${DOCS[@]}"; do
+        [[ -f $doc ]] || continue
+        rewrite_doc "$doc" "$tmp/x" >"$tmp/doc" || return 1
+        if ! cmp -s "$doc" "$tmp/doc"; then
+            cat "$tmp/doc" >"$doc"
+            echo "已更新 $doc（git diff $doc 查看）" >&2
+        fi
+    done
+    return 0
 }
 
 case ${1:-} in
@@ -325,7 +369,8 @@ case ${1:-} in
     --run) run_recipes ;;
     --apply) apply_or_check apply ;;
     --check) apply_or_check check ;;
+    --mask) mask ;;
     --list) list_names ;;
     "") run_recipes && apply_or_check apply ;;
-    *) sed -n '2,21p' "$0" >&2; exit 2 ;;
+    *) sed -n '2,29p' "$0" >&2; exit 2 ;;
 esac

@@ -30,7 +30,7 @@ find_scripts() {
         fi
     done
     if [[ -f $REPO/.ci/run ]]; then SCRIPTS+=(.ci/run); fi
-    for f in "$REPO"/tests/*.t "$REPO"/tests/**/*.bats "$REPO"/tests/**/*.bash; do
+    for f in "$REPO"/tests/*.t "$REPO"/tests/**/*.bats "$REPO"/tests/**/*.bash "$REPO"/tests/**/*.sh; do
         SCRIPTS+=("${f#"$REPO"/}")
     done
     shopt -u nullglob globstar
