@@ -429,19 +429,6 @@ static int cmp_swap_round(struct rdma_resources *res, long r)
  * 博客里“不加 sleep(1) 就看不到新数据”的真正原因：循环里的普通读可能被编译器
  * 优化成只读一次（值留在寄存器里）。这里用 __atomic_load_n(…, ACQUIRE) 每次都真正读内存。
  */
-/*
- * 仅供测试：环境变量 ROCE_TEST_ACK_DELAY_MS 让服务端在发出 ACK 之后停这么多毫秒，
- * 把“ACK 之后还去读共享文本”的竞争窗口放大到每次都会发生（tests/lab/ops.bats 的竞争用例）。
- * 正常运行时不设置它，这里什么也不做。
- */
-static void test_only_delay_after_ack(void)
-{
-	const char *ms = getenv("ROCE_TEST_ACK_DELAY_MS");
-
-	if (ms != NULL && atoi(ms) > 0)
-		usleep((useconds_t)atoi(ms) * 1000);
-}
-
 static int interactive_server(struct rdma_resources *res)
 {
 	uint8_t *area = area_a(res, 0);
@@ -465,7 +452,6 @@ static int interactive_server(struct rdma_resources *res)
 			quit = strcmp(text, "q") == 0;
 			if (sync_send(res->sock, SYNC_TAG(SYNC_ACK, seq), tmo(res)) != 0)
 				return -1;
-			test_only_delay_after_ack();
 			if (quit) {
 				printf("收到 q，服务端结束\n");
 				return 0;
