@@ -159,3 +159,17 @@ enum gid_verdict gid_check_explicit(const struct gid_info *tbl, size_t n,
 	snprintf(msg, msglen, "GID索引 %d: %s", index, desc);
 	return GID_VERDICT_OK;
 }
+
+int gid_find_ipv4(const struct gid_info *tbl, size_t n, const char *ip)
+{
+	char a[GID_IP_LEN];
+
+	for (size_t i = 0; i < n; i++) {
+		if (tbl[i].kind != GID_KIND_ROCE_V2 || !gid_is_ipv4_mapped(tbl[i].raw))
+			continue;
+		gid_to_ip(tbl[i].raw, a);
+		if (strcmp(a, ip) == 0)
+			return (int)i;
+	}
+	return -1;
+}

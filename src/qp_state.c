@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rdma_common.h"
+#include "path.h"
 #include "tcp.h"
 
 static int rd_atomic_depth(struct rdma_resources *res)
@@ -114,6 +115,7 @@ int exchange_connection_info(struct rdma_resources *res)
 		return -1;
 	}
 	print_exchange(res, &local);
+	path_check_before_rtr(res);
 	res->peer_rkey = res->remote.rkey;
 	if (res->opt->inject == INJECT_RKEY) {
 		res->peer_rkey ^= 0x5a5a5a;
@@ -135,6 +137,7 @@ static void rtr_debug(struct rdma_resources *res, int i, int err)
 	fprintf(stderr, "  - GID索引: %u\n", res->gid.index);
 	fprintf(stderr, "  - 远端GID: %s\n", s);
 	fprintf(stderr, "  - 路径MTU: %s\n", mtu_str(res->path_mtu));
+	path_rtr_evidence(res, i);
 	fprintf(stderr, "请检查: 1) GID配置（./show_gids.sh，两端都用 RoCE v2 IPv4 条目） 2) 端口状态（ibv_devinfo） 3) 到对端IP的路由（ip route get <对端IP>） 4) 连接信息交换是否正确\n");
 	if (gid_is_ipv4_mapped(res->gid.raw) != gid_is_ipv4_mapped(res->remote.qp[i].gid))
 		fprintf(stderr, "提示: 两端GID的地址族不同（本端%s、远端%s）：RoCE v2 报文的源/目的必须同为IPv4或同为IPv6。两端都去掉 -g（自动选择）或用 ./show_gids.sh 选同类条目\n",

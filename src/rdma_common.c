@@ -7,6 +7,8 @@
  */
 #include "rdma_common.h"
 
+#include "path.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
@@ -220,16 +222,17 @@ static int read_gid_table(struct ibv_context *ctx, int port, int tbl_len,
 	return 0;
 }
 
-/* 自动选设备时给每个设备打分：2 = 端口ACTIVE且有RoCE v2 IPv4 GID，1 = 端口ACTIVE，0 = 其它 */
-static int probe_device(struct ibv_device *dev, int port, char *why, size_t len)
+int device_port_gids(struct ibv_device *dev, int port, int *active, struct gid_info **tbl,
+		     size_t *n, char *why, size_t len)
 {
 	struct ibv_context *ctx = ibv_open_device(dev);
 	struct ibv_device_attr da;
 	struct ibv_port_attr pa;
-	struct gid_info *tbl = NULL;
-	size_t n = 0;
-	int score = 0, best, rc;
+	int rc;
 
+	*tbl = NULL;
+	*n = 0;
+	*active = 0;
 	if (ctx == NULL) {
 		snprintf(why, len, "无法打开: %s", strerror(errno));
 		return -1;
@@ -240,12 +243,30 @@ static int probe_device(struct ibv_device *dev, int port, char *why, size_t len)
 	if (rc != 0) {
 		snprintf(why, len, "查询设备/端口%d 失败: %s (errno=%d)", port, strerror(rc), rc);
 		ibv_close_device(ctx);
-		return 0;
+		return -1;
 	}
-	if (pa.state != IBV_PORT_ACTIVE) {
+	*active = pa.state == IBV_PORT_ACTIVE;
+	if (!*active)
 		snprintf(why, len, "端口%d 状态 %s，不是 ACTIVE", port, ibv_port_state_str(pa.state));
-	} else if (read_gid_table(ctx, port, pa.gid_tbl_len, da.phys_port_cnt, &tbl, &n) == 0 &&
-		   (best = gid_choose(tbl, n)) >= 0 && gid_score(&tbl[best]) >= 6) {
+	rc = read_gid_table(ctx, port, pa.gid_tbl_len, da.phys_port_cnt, tbl, n);
+	ibv_close_device(ctx);
+	if (rc != 0)
+		snprintf(why, len, "读不出端口%d 的 GID 表", port);
+	return rc;
+}
+
+/* 自动选设备时给每个设备打分：2 = 端口ACTIVE且有RoCE v2 IPv4 GID，1 = 端口ACTIVE，0 = 其它 */
+static int probe_device(struct ibv_device *dev, int port, char *why, size_t len)
+{
+	struct gid_info *tbl = NULL;
+	size_t n = 0;
+	int score = 0, best, active;
+
+	if (device_port_gids(dev, port, &active, &tbl, &n, why, len) != 0)
+		return active ? 1 : 0;
+	if (!active) {
+		score = 0;
+	} else if ((best = gid_choose(tbl, n)) >= 0 && gid_score(&tbl[best]) >= 6) {
 		char desc[128];
 
 		gid_describe(&tbl[best], desc, sizeof(desc));
@@ -256,7 +277,6 @@ static int probe_device(struct ibv_device *dev, int port, char *why, size_t len)
 		score = 1;
 	}
 	free(tbl);
-	ibv_close_device(ctx);
 	return score;
 }
 
@@ -272,6 +292,14 @@ static struct ibv_device *pick_automatically(struct rdma_resources *res)
 {
 	struct ibv_device *best = NULL;
 	int best_score = -2;
+
+	/* 客户端知道服务端的地址：先按路由选（path.c）；路由帮不上忙时才按分数选 */
+	if (res->opt->role == ROLE_CLIENT) {
+		int r = path_pick_device(res, &best);
+
+		if (r != 0)
+			return r > 0 ? best : NULL;
+	}
 
 	printf("未指定设备，逐个检查（-d 可指定）：\n");
 	for (int i = 0; i < res->num_devices; i++) {
@@ -297,6 +325,8 @@ int open_device(struct rdma_resources *res)
 	int rc;
 
 	step_title(res, "选择并打开RDMA设备 ibv_open_device()");
+	if (res->opt->role == ROLE_CLIENT)
+		path_lookup_server(res);
 	if (res->opt->dev_name != NULL) {
 		dev = find_named(res, res->opt->dev_name);
 		if (dev == NULL) {
@@ -308,6 +338,8 @@ int open_device(struct rdma_resources *res)
 		}
 	} else {
 		dev = pick_automatically(res);
+		if (dev == NULL)
+			return -1;
 	}
 	snprintf(res->dev_name, sizeof(res->dev_name), "%s", ibv_get_device_name(dev));
 	res->ctx = ibv_open_device(dev);
@@ -393,6 +425,14 @@ int choose_gid(struct rdma_resources *res)
 		printf("  ...（其余 %zu 个见 ./show_gids.sh）\n", n - 8);
 
 	if (res->opt->gid_idx == GID_AUTO) {
+		pick = res->want_src[0] ? gid_find_ipv4(tbl, n, res->want_src) : -1;
+		if (pick >= 0) {
+			res->gid = tbl[pick];
+			printf("按路由选择（到服务端的报文用源地址 %s）:\n", res->want_src);
+			print_gid_row(&res->gid, "→ ");
+			printf("  原因: RoCE v2 报文的源IP就是本端GID里的地址，必须是内核通往对端时用的那个地址\n");
+			goto chosen;
+		}
 		pick = gid_choose(tbl, n);
 		if (pick < 0) {
 			fprintf(stderr, "错误: 端口 %d 没有任何可用的GID\n提示: 绑定的网卡没有IP地址？sudo ip addr add <IP>/24 dev <网卡>；运行 ./diagnose.sh\n",
@@ -419,6 +459,9 @@ int choose_gid(struct rdma_resources *res)
 		if (v == GID_VERDICT_WARN)
 			printf("  警告: %s\n", msg);
 	}
+chosen:
+	if (res->opt->role == ROLE_CLIENT && (res->opt->dev_name != NULL || res->opt->gid_idx != GID_AUTO))
+		path_warn_if_off_route(res);
 	printf("  说明: GID 是 RoCE 的“地址”，RTR 时告诉本端QP对端的GID；两端都要选 RoCE v2 的同类地址\n");
 	rc = 0;
 out:

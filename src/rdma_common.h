@@ -16,6 +16,7 @@
 
 #include "gid.h"
 #include "options.h"
+#include "route.h"
 #include "wire.h"
 
 #define CQ_SIZE        256     /* 所有QP共享一个CQ */
@@ -49,6 +50,12 @@ struct rdma_resources {
 	struct wire_hello remote;       /* 对端的连接信息 */
 	uint32_t peer_rkey;             /* 单边操作用的对端 rkey（--inject rkey 时故意改错） */
 	enum ibv_mtu path_mtu;          /* 两端 active_mtu 的较小者 */
+
+	/* 客户端：到服务端的路径（path.c） */
+	char server_addr[16];           /* 服务端的 IPv4（解析后）；空 = 不是 IPv4，不做路由检查 */
+	int route_known;                /* 1 = route 有效 */
+	struct route_info route;        /* 内核到服务端的路由（等同 ip route get） */
+	char want_src[GID_IP_LEN];      /* 路由要求的源地址；自动选 GID 时优先选这个地址的条目 */
 };
 
 /* A区：对端通过 RDMA 访问/网络写入的地方；B区：本端准备发送或接收结果的地方 */
@@ -74,6 +81,13 @@ int alloc_pd(struct rdma_resources *res);
 int register_mr(struct rdma_resources *res, int access);
 int create_cq(struct rdma_resources *res);
 int create_qps(struct rdma_resources *res);
+
+/*
+ * 打开 dev、查询端口 port，读出它的非空 GID 表（调用者 free(*tbl)）；端口不是 ACTIVE 时 *active = 0。
+ * 自动选设备（按分数、按路由）时用来看每个设备。失败时把原因写进 why 并返回 -1。
+ */
+int device_port_gids(struct ibv_device *dev, int port, int *active, struct gid_info **tbl,
+		     size_t *n, char *why, size_t len);
 
 /* 步骤1-9 按顺序执行上面这些函数（服务端与客户端完全相同），任何一步失败返回 -1 */
 int setup_local_resources(struct rdma_resources *res, int access);

@@ -67,6 +67,20 @@ teardown() {
     has "$SLOG" '自动选择: rxe0（第一个端口ACTIVE且有RoCE v2 IPv4 GID的设备）'
 }
 
+@test "client without -d (single-VM lab): the server's address is local, so each device's own address is tried as the source; rxe1 via veth1 is chosen" {
+    start_server -d "$LAB_DEV0" -q 1
+    run_client "$LAB_IP0" -q 1
+    wait_server
+    assert_ok_pair
+    has "$CLOG" '到服务端 10.11.0.1 的路由（内核路由表，等同 ip route get 10.11.0.1）: 是本机自己的地址（内核答 local … dev lo）'
+    has "$CLOG" '  - rxe1（10.11.0.2，网卡 veth1）: 走网卡 veth1，源地址 10.11.0.2  ← 经自己的网卡通往服务端'
+    has "$CLOG" '按路由自动选择: rxe1（从 10.11.0.2 发出的报文经 veth1 到达服务端）'
+    has "$CLOG" '按路由选择（到服务端的报文用源地址 10.11.0.2）:'
+    has "$CLOG" '路径检查（RTR 之前）: 本端GID 10.11.0.2 在 veth1 上，内核从 10.11.0.2 到 10.11.0.1 也走 veth1 —— 一致'
+    has "$SLOG" '路径检查（RTR 之前）: 本端GID 10.11.0.1 在 veth0 上，内核从 10.11.0.1 到 10.11.0.2 也走 veth0 —— 一致'
+    if grep -F '警告' "$CLOG" "$SLOG"; then show_logs; return 1; fi
+}
+
 @test "mismatched num_qp: both exit non-zero within seconds with the message" {
     start_server -d "$LAB_DEV0" -q 4
     SECONDS=0

@@ -95,6 +95,21 @@ static void tie_takes_lowest_index(void **state)
 	assert_int_equal(t[gid_choose(t, 2)].index, 2);
 }
 
+static void find_by_route_source(void **state)
+{
+	/* 一个设备两个 IPv4 地址：按路由的源地址找条目；v1 条目和不存在的地址都不算 */
+	struct gid_info t[] = {
+		mk(0, GID_KIND_ROCE_V2, LL), mk(1, GID_KIND_ROCE_V1, "00000000000000000000ffff0a630002"),
+		mk(2, GID_KIND_ROCE_V2, V4_1), mk(3, GID_KIND_ROCE_V2, "00000000000000000000ffff0a630002"),
+	};
+
+	(void)state;
+	assert_int_equal(gid_find_ipv4(t, 4, "10.99.0.2"), 3);
+	assert_int_equal(gid_find_ipv4(t, 4, "10.11.0.1"), 2);
+	assert_int_equal(gid_find_ipv4(t, 4, "10.11.0.2"), -1);
+	assert_int_equal(gid_find_ipv4(t, 0, "10.11.0.1"), -1);
+}
+
 static void empty_table(void **state)
 {
 	struct gid_info t[1];
@@ -134,6 +149,7 @@ const struct CMUnitTest gid_tests[] = {
 	cmocka_unit_test(mlx5_like_table),
 	cmocka_unit_test(ipv6_only_table),
 	cmocka_unit_test(tie_takes_lowest_index),
+	cmocka_unit_test(find_by_route_source),
 	cmocka_unit_test(empty_table),
 	cmocka_unit_test(explicit_checks),
 };
