@@ -184,9 +184,10 @@ int tcp_connect(const char *host, int port, int timeout_ms)
 		if (err == ECONNREFUSED)
 			fprintf(stderr, "提示: 服务端没有在监听：先启动 rdma_server，确认IP和端口（-p）一致\n");
 		else if (err == ETIMEDOUT)
-			fprintf(stderr, "提示: 连接超时：检查IP是否可达（ping %s）、防火墙是否放行TCP端口 %d\n", host, port);
+			fprintf(stderr, "提示: 连接超时：检查IP是否可达（ping %s）、防火墙是否放行TCP端口 %d；./diagnose.sh --peer %s\n",
+				host, port, host);
 		else
-			fprintf(stderr, "提示: 检查IP地址与路由（ip route get %s）\n", host);
+			fprintf(stderr, "提示: 检查IP地址与路由（ip route get %s）；./diagnose.sh --peer %s\n", host, host);
 		freeaddrinfo(res);
 		return -1;
 	}
