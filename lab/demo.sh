@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # lab/demo.sh - 在实验室虚拟机里演示一次完整的服务端/客户端通信（由 make demo 调用）
 #   单机拓扑：服务端在 rxe0 (10.11.0.1)，客户端在 rxe1，两份带注释的输出依次显示
-#   two-vms：VM0 跑服务端，VM1 跑客户端（lab/run 在结束后分别显示两台的输出）
+#   two-vms：VM0 跑服务端，VM1 跑客户端（lab/run 在结束后分别显示两台的输出）；每台都只有 eth0 + rxe0
 # 额外参数（DEMO_ARGS，例如 "--op write --size 4K"）会同时传给两端。
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,8 +12,9 @@ if [[ -n ${LAB_VM:-} ]]; then
     if [[ $LAB_VM == 0 ]]; then
         exec build/rdma_server -d "$LAB_DEV0" "${extra[@]}"
     fi
-    # 另一台虚拟机可能还在启动：客户端在 -t 秒内会重试被拒绝的连接
-    exec build/rdma_client "$LAB_IP0" -d "$LAB_DEV1" -t 60 "${extra[@]}"
+    # 另一台虚拟机可能还在启动：客户端在 -t 秒内会重试被拒绝的连接。
+    # 和真实的两台虚拟机一样不给 -d：客户端按到服务端的路由自己选设备和GID
+    exec build/rdma_client "$LAB_IP0" -t 60 "${extra[@]}"
 fi
 
 slog=logs/demo-server.log

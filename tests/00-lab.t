@@ -71,7 +71,7 @@ else
             sleep 1
         done
         exit 1' >"$T/out" 2>"$T/err" || rc=$?
-    grep -q '^===== VM0 (10.11.0.1, rxe0) =====$' "$T/out" && grep -q '^===== VM1 (10.11.0.2, rxe1) =====$' "$T/out" \
+    grep -q '^===== VM0 (10.11.0.1, rxe0) =====$' "$T/out" && grep -q '^===== VM1 (10.11.0.2, rxe0) =====$' "$T/out" \
         && [[ $(grep -c '^50 iters in ' "$T/out") == 2 ]] && ((rc == 0))
     st=$?
     ok "$st" "two-vms: ibv_rc_pingpong server in VM0, client in VM1 (exit $rc)"

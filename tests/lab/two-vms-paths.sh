@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# tests/lab/two-vms-paths.sh - 两台虚拟机之间“路径”上的错误（由 tests/38-lab-two-vms-paths.t 通过
+# LAB_TOPOLOGY=two-vms lab/run 调用；两台虚拟机里都运行本脚本，LAB_VM=0 是服务端，1 是客户端）。
+#
+# 每台虚拟机和两台真实的虚拟机一样：eth0 + rxe0。VM1 上依次制造学习者最常见的错误：
+#   wrong-nic   rxe0 建在第二块网卡 x0（10.99.0.2/24，不通往服务端）上：
+#               自动选择在创建任何 QP 之前报错并给出修复命令；-d rxe0 硬用则大声警告、RTR 失败并给出证据
+#   fixed       按提示在 eth0 上再建一个 rxe1（VM1 现在有两个设备，只有一个通往服务端）：自动选对、数据通过
+#   mtu         VM0 的 eth0 改成 MTU 9000（rxe0 的 active_mtu 变成 4096），VM1 仍是 1500（1024）：
+#               两端都用较小的 1024，8 KiB 的 WRITE 照样通过（取较大者的话，4096 字节的包 VM1 收不下）
+#   unreachable 连一个不存在的地址 10.11.0.9：在 -t 秒内失败并说明
+# 每个结果打印一行 “RESULT 名字 ok|fail 说明”，tests/38-lab-two-vms-paths.t 把它们变成 TAP。
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+
+SERVER=build/rdma_server
+CLIENT=build/rdma_client
+OUT=${TMPDIR:-/tmp}/paths
+mkdir -p "$OUT"
+
+result() {  # result 名字 0|非0 说明 [日志]
+    if [[ $2 == 0 ]]; then
+        echo "RESULT $1 ok $3"
+    else
+        echo "RESULT $1 fail $3"
+        [[ -n ${4:-} && -f $4 ]] && sed 's/^/    | /' "$4"
+    fi
+}
+
+has() { grep -qF -- "$2" "$1"; }
+
+# ---------------- VM0：服务端，每个场景一个端口 ----------------
+if [[ ${LAB_VM:-} == 0 ]]; then
+    # 18531: -d rxe0 硬用错网卡的客户端（RTR 失败）；18532: 修好之后
+    timeout 120 "$SERVER" -p 18531 -q 1 -t 10 --accept-timeout 90 >"$OUT/s1.log" 2>&1
+    echo "VM0 server 18531 exit $?"
+    sed 's/^/    | /' "$OUT/s1.log" | grep -E '路径检查|警告|错误|提示|证据|  - ' || true
+    timeout 120 "$SERVER" -p 18532 -q 2 --op write --size 8K --iters 2 -t 10 --accept-timeout 90 >"$OUT/s2.log" 2>&1
+    rc=$?
+    result server-after-fix "$rc" "服务端在修好之后的一对里退出 0" "$OUT/s2.log"
+    ip link set eth0 mtu 9000
+    for ((i = 0; i < 50; i++)); do ibv_devinfo -d rxe0 | grep -q 'active_mtu:.*4096' && break; sleep 0.1; done
+    timeout 120 "$SERVER" -p 18533 -q 1 --op write --size 8K --iters 2 -t 10 --accept-timeout 90 >"$OUT/s3.log" 2>&1
+    rc=$?
+    ok=1
+    [[ $rc == 0 ]] && has "$OUT/s3.log" '本地连接信息: num_qp=1 op=write active_mtu=4096' \
+        && has "$OUT/s3.log" '路径MTU取两端 active_mtu 的较小者: 1024 字节' \
+        && has "$OUT/s3.log" '网卡 eth0 的 MTU 9000 ≥ 路径MTU 1024 + 60 字节 RoCE 头 —— 一致' && ok=0
+    result mtu-server "$ok" "服务端 MTU 9000（active_mtu 4096）: 用两端较小的 1024，退出码 $rc" "$OUT/s3.log"
+    cp "$OUT/s3.log" logs/paths-mtu-server.log 2>/dev/null || true
+    exit 0
+fi
+
+# ---------------- VM1：客户端，制造错误 ----------------
+ip link add x0 type veth peer name x1
+ip addr add 10.99.0.2/24 dev x0
+ip link set x0 up
+ip link set x1 up
+rdma link delete rxe0
+rdma link add rxe0 type rxe netdev x0
+for ((i = 0; i < 50; i++)); do [[ -e /sys/class/infiniband/rxe0/ports/1/gids/1 ]] && break; sleep 0.1; done
+
+# 1. 自动选择：在创建任何 QP 之前报错，说出网卡和修复命令
+SECONDS=0
+timeout 60 "$CLIENT" 10.11.0.1 -p 18530 -q 1 -t 10 >"$OUT/c0.log" 2>&1
+rc=$? took=$SECONDS
+ok=1
+[[ $rc == 1 ]] && has "$OUT/c0.log" '到服务端 10.11.0.1 的路由（内核路由表，等同 ip route get 10.11.0.1）: 走网卡 eth0，源地址 10.11.0.2' \
+    && has "$OUT/c0.log" '但没有哪个 ACTIVE 的 RDMA 设备建在 eth0 上' \
+    && has "$OUT/c0.log" 'rxe0 在 x0 上（10.99.0.2）' \
+    && has "$OUT/c0.log" 'sudo rdma link add rxe1 type rxe netdev eth0' \
+    && ! has "$OUT/c0.log" 'ibv_create_qp' && ((took < 30)) && ok=0
+result wrong-nic-auto "$ok" "自动选择: 退出码 $rc，用时 ${took}s，创建QP之前就报错并给出 rdma link add … netdev eth0" "$OUT/c0.log"
+cp "$OUT/c0.log" logs/paths-wrong-nic-auto.log 2>/dev/null || true
+
+# 2. -d rxe0 硬用：大声警告，RTR 失败时给出证据（路由走 eth0，GID 在 x0 上）
+SECONDS=0
+timeout 60 "$CLIENT" 10.11.0.1 -d rxe0 -p 18531 -q 1 -t 10 >"$OUT/c1.log" 2>&1
+rc=$? took=$SECONDS
+ok=1
+[[ $rc == 1 ]] && has "$OUT/c1.log" '警告: 选中的 rxe0 GID索引1（10.99.0.2，网卡 x0）不在通往服务端 10.11.0.1 的路上：内核走 eth0，源地址 10.11.0.2' \
+    && has "$OUT/c1.log" 'RTR状态失败' && has "$OUT/c1.log" '→ 路由走 eth0，GID 却在 x0 上：RDMA 设备建错了网卡' \
+    && has "$OUT/c1.log" './diagnose.sh --peer 10.11.0.1' && ((took < 30)) && ok=0
+result wrong-nic-explicit "$ok" "-d rxe0: 退出码 $rc，用时 ${took}s，警告 + RTR 失败 + 证据" "$OUT/c1.log"
+cp "$OUT/c1.log" logs/paths-wrong-nic-explicit.log 2>/dev/null || true
+
+# 3. 按提示修复：在 eth0 上再建一个设备；现在有两个设备，只有 rxe1 通往服务端
+rdma link add rxe1 type rxe netdev eth0
+for ((i = 0; i < 50; i++)); do [[ -e /sys/class/infiniband/rxe1/ports/1/gids/1 ]] && break; sleep 0.1; done
+timeout 60 "$CLIENT" 10.11.0.1 -p 18532 -q 2 --op write --size 8K --iters 2 -t 30 >"$OUT/c2.log" 2>&1
+rc=$?
+ok=1
+[[ $rc == 0 ]] && has "$OUT/c2.log" '按路由自动选择: rxe1 —— 它的端口1 建在 eth0 上，GID索引1 的地址是 10.11.0.2（RoCE v2）' \
+    && has "$OUT/c2.log" '路径检查（RTR 之前）: 本端GID 10.11.0.2 在 eth0 上，内核从 10.11.0.2 到 10.11.0.1 也走 eth0 —— 一致' \
+    && has "$OUT/c2.log" '全部 2 轮 × 2 个QP 完成并校验通过' && ok=0
+result two-devices-fixed "$ok" "两个设备（rxe0 在 x0、rxe1 在 eth0）: 自动选 rxe1，数据校验通过" "$OUT/c2.log"
+cp "$OUT/c2.log" logs/paths-two-devices.log 2>/dev/null || true
+
+# 4. 两端 MTU 不同（VM0 9000，VM1 1500）：路径MTU取较小者，大消息照样通过
+timeout 60 "$CLIENT" 10.11.0.1 -p 18533 -q 1 --op write --size 8K --iters 2 -t 30 >"$OUT/c3.log" 2>&1
+rc=$?
+ok=1
+[[ $rc == 0 ]] && has "$OUT/c3.log" '远端连接信息: num_qp=1 op=write active_mtu=4096' \
+    && has "$OUT/c3.log" '路径MTU取两端 active_mtu 的较小者: 1024 字节' \
+    && has "$OUT/c3.log" '全部 2 轮 × 1 个QP 完成并校验通过' && ok=0
+result mtu-client "$ok" "客户端 MTU 1500 对服务端 9000: 路径MTU 1024，8 KiB WRITE 通过，退出码 $rc" "$OUT/c3.log"
+
+# 5. 对端地址不存在：在 -t 秒内失败
+SECONDS=0
+timeout 60 "$CLIENT" 10.11.0.9 -q 1 -t 3 >"$OUT/c4.log" 2>&1
+rc=$? took=$SECONDS
+ok=1
+[[ $rc == 1 ]] && has "$OUT/c4.log" '到服务端 10.11.0.9 的路由（内核路由表，等同 ip route get 10.11.0.9）: 走网卡 eth0' \
+    && has "$OUT/c4.log" '错误: connect(10.11.0.9:18515) 失败' && ((took < 30)) && ok=0
+result unreachable "$ok" "对端地址不存在: 退出码 $rc，用时 ${took}s" "$OUT/c4.log"
+cp "$OUT/c4.log" logs/paths-unreachable.log 2>/dev/null || true
+exit 0
