@@ -191,6 +191,10 @@ run_recipes() {
     cp "$keep"/* "$OUT"/ 2>/dev/null || true
     rm -rf "$keep"
     lab/run tests/docs/update-excerpts.sh --in-lab
+    # 两台虚拟机之间的路径错误（RDMA 设备建错网卡等）：tests/lab/two-vms-paths.sh 把日志写到 logs/paths-*.log
+    rm -f logs/paths-*.log
+    LAB_TOPOLOGY=two-vms lab/run tests/lab/two-vms-paths.sh >"$OUT/two-vms-paths.out" 2>&1 || true
+    mv logs/paths-*.log "$OUT"/ 2>/dev/null || true
     # 宿主机（内核没有 RDMA）上的配方
     if [[ ! -e /sys/class/infiniband ]]; then
         single host-enosys "$CLIENT" 10.11.0.1 -q 1
@@ -268,6 +272,11 @@ cut_inject-rkey-client-wc() { pick inject-rkey.client.log '故障注入('; step 
 cut_inject-rkey-server() { step inject-rkey.server.log '步骤15:'; }
 cut_inject-payload-client() { pick inject-payload.client.log '故障注入(' '错误:'; }
 cut_inject-payload-server() { step inject-payload.server.log '步骤15:'; }
+cut_wrong-nic-auto() { step paths-wrong-nic-auto.log '步骤2:'; }
+cut_wrong-nic-explicit-gid() { span paths-wrong-nic-explicit.log '  → 索引' '  说明: GID'; }
+cut_wrong-nic-explicit-rtr() { span paths-wrong-nic-explicit.log '错误: 修改QP[0]到RTR状态失败' '请检查:'; }
+cut_two-devices-route() { span paths-two-devices.log '到服务端 10.11.0.1 的路由' '选择设备:'; }
+cut_two-devices-path() { pick paths-two-devices.log '路径检查（RTR 之前）' '网卡 eth0 的 MTU'; }
 cut_peer-gone-client() { step peer-gone.client.log '交互模式'; }
 cut_port-down() { step port-down.log '步骤3:'; }
 cut_diagnose-port-down() { whole diagnose-port-down.log; }
@@ -309,7 +318,7 @@ rewrite_doc() {
 mask() {
     sed -E -e 's/fe80:[0-9a-f:]+/fe80:…/g' \
         -e 's/(PSN |psn=)0x[0-9a-f]+/\10x…/g' \
-        -e 's/(QP号 |qp_num=)0x[0-9a-f]+/\10x…/g' \
+        -e 's/(QP号:? |qp_num=)0x[0-9a-f]+/\10x…/g' \
         -e 's/(rkey[ =]|lkey[ =])0x[0-9a-f]+/\10x…/g' -e 's/改成 0x[0-9a-f]{8}/改成 0x…/g' \
         -e 's/0x[0-9a-f]{12,16}/0x…/g' \
         -e 's/用时 [0-9.]+ 秒/用时 … 秒/g' \

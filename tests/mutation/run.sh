@@ -3,7 +3,8 @@
 #
 # tests/mutation/*.patch 每个文件是一个“故意的错误”（mutant）：开头几行注释
 #     # mutant: 说明
-#     # run: 在副本根目录执行的命令（可以有多行；任何一条失败 = 这个错误被测试抓住了）
+#     # run: 在副本根目录执行的命令（可以有多行；任何一条退出码非 0、或输出里有 TAP 的 “not ok” 行
+#            = 这个错误被测试抓住了。TAP 的 .t 文件有失败时也可能以 0 退出，所以两样都看）
 # 后面是 diff -u 格式的补丁。对每个补丁：把当前工作树复制到一个临时目录，打补丁，编译，
 # 依次运行 run 命令，最后打印一张表：caught / MISSED / STALE（补丁打不上：代码重构过，
 # 请更新这个补丁）/ NOBUILD（打了补丁编译不过：这个补丁本身有问题）。
@@ -47,10 +48,15 @@ for p in "${patches[@]}"; do
         result=MISSED
         for cmd in "${runs[@]}"; do
             echo "\$ $cmd" >>"$log"
-            if ! (cd "$WORK" && bash -c "$cmd") >>"$log" 2>&1; then
+            out=$(mktemp)
+            rc=0
+            (cd "$WORK" && bash -c "$cmd") >"$out" 2>&1 || rc=$?
+            cat "$out" >>"$log"
+            if [[ $rc != 0 ]] || grep -q '^not ok' "$out"; then
                 result=caught
-                break
             fi
+            rm -f "$out"
+            [[ $result == caught ]] && break
         done
     fi
     [[ $result == caught ]] || bad=1
