@@ -9,14 +9,18 @@
 #
 # 环境变量 RDMA_SYSFS_ROOT 可以指向伪造的 sysfs 目录（单元测试用），
 # 默认 /sys/class/infiniband；NET_SYSFS_ROOT 同理（默认 /sys/class/net）。
+# 外部命令（ip、ping、nft……）都经 find_cmd 在 PATH 里找，测试可以在 PATH 前面放假的。
 # 不用进程替换 <(...)：实验虚拟机里没有 /dev/fd。
+#
+# 结构: 每项检查是一个 check_* 函数，main 按节调用它们；解析命令输出的 fw_parse_*
+# 是纯函数（输入文本，输出结论），单元测试可以 source 本脚本直接调用它们
+# （source 时不运行 main）。GID 的选择规则在 src/gid_rule.sh，与 show_gids.sh 共用。
 #
 # 不用 set -e: 诊断脚本要在某项命令失败后继续检查其余项目，
 # 每个可能失败的命令都显式判断了返回值。
 set -uo pipefail
 
 SYSFS_ROOT=${RDMA_SYSFS_ROOT:-/sys/class/infiniband}
-ZERO_GID=0000:0000:0000:0000:0000:0000:0000:0000
 NET_SYSFS=${NET_SYSFS_ROOT:-/sys/class/net}
 PROG=${0##*/}
 TCP_PORT=18515
@@ -26,6 +30,22 @@ MEMLOCK_MIN_KB=65536
 MEMLOCK_FAIL_KB=1024
 # rxe 从网卡 MTU 里扣掉的头部长度（RXE_MAX_HDR_LENGTH）
 RXE_HDR_BYTES=80
+
+# ---------- 共享的 GID 规则（src/gid_rule.sh，与 show_gids.sh 同一份）----------
+gid_rule_dir() {
+    local src=${BASH_SOURCE[0]}
+    # 经符号链接调用时找到真正的脚本位置（只在是链接时才 fork readlink）
+    if [[ -L $src ]]; then src=$(readlink -f "$src"); fi
+    SCRIPT_DIR=.
+    if [[ $src == */* ]]; then SCRIPT_DIR=${src%/*}; fi
+}
+gid_rule_dir
+if [[ ! -r $SCRIPT_DIR/src/gid_rule.sh ]]; then
+    echo "错误: 找不到 $SCRIPT_DIR/src/gid_rule.sh（$PROG 要和项目的 src/ 目录放在一起运行）" >&2
+    exit 1
+fi
+# shellcheck source=src/gid_rule.sh
+source "$SCRIPT_DIR/src/gid_rule.sh"
 
 usage() {
     cat <<EOF
@@ -50,43 +70,45 @@ die_usage() {
 }
 
 # ---------- 参数 ----------
-want_dev=""
-while (($# > 0)); do
-    case $1 in
-        -h | --help)
-            usage
-            exit 0
-            ;;
-        --port)
-            (($# >= 2)) || die_usage "--port 需要一个端口号"
-            TCP_PORT=$2
-            shift
-            ;;
-        --port=*) TCP_PORT=${1#--port=} ;;
-        --)
-            shift
-            if (($# > 0)); then
-                [[ -z $want_dev ]] || die_usage "只能指定一个设备"
-                want_dev=$1
+parse_args() {
+    want_dev=""
+    while (($# > 0)); do
+        case $1 in
+            -h | --help)
+                usage
+                exit 0
+                ;;
+            --port)
+                (($# >= 2)) || die_usage "--port 需要一个端口号"
+                TCP_PORT=$2
                 shift
-            fi
-            (($# == 0)) || die_usage "参数太多: $*"
-            break
-            ;;
-        -*) die_usage "未知选项: $1" ;;
-        *)
-            [[ -z $want_dev ]] || die_usage "只能指定一个设备（多余的参数: $1）"
-            want_dev=$1
-            ;;
-    esac
-    shift
-done
-if ! [[ $TCP_PORT =~ ^[1-9][0-9]{0,4}$ ]] || ((TCP_PORT > 65535)); then
-    die_usage "端口号必须是 1-65535 之间的整数: '$TCP_PORT'"
-fi
-if [[ $want_dev == */* || $want_dev == . || $want_dev == .. ]]; then
-    die_usage "设备名不合法: '$want_dev'"
-fi
+                ;;
+            --port=*) TCP_PORT=${1#--port=} ;;
+            --)
+                shift
+                if (($# > 0)); then
+                    [[ -z $want_dev ]] || die_usage "只能指定一个设备"
+                    want_dev=$1
+                    shift
+                fi
+                (($# == 0)) || die_usage "参数太多: $*"
+                break
+                ;;
+            -*) die_usage "未知选项: $1" ;;
+            *)
+                [[ -z $want_dev ]] || die_usage "只能指定一个设备（多余的参数: $1）"
+                want_dev=$1
+                ;;
+        esac
+        shift
+    done
+    if ! [[ $TCP_PORT =~ ^[1-9][0-9]{0,4}$ ]] || ((TCP_PORT > 65535)); then
+        die_usage "端口号必须是 1-65535 之间的整数: '$TCP_PORT'"
+    fi
+    if [[ $want_dev == */* || $want_dev == . || $want_dev == .. ]]; then
+        die_usage "设备名不合法: '$want_dev'"
+    fi
+}
 
 # ---------- 输出与计数 ----------
 N_PASS=0
@@ -153,45 +175,24 @@ read_line() {
     { read -r LINE <"$1"; } 2>/dev/null || true
 }
 
-# ---------- GID 自动选择（规则必须与 C 程序、show_gids.sh 一致）----------
-# 得分 = (类型 "RoCE v2" ? 4 : 0) + (IPv4 映射 ? 2 : (非链路本地 fe80::/10 ? 1 : 0))
-# 最高分胜出，同分取最小索引。结果放在 CH_* 变量里，CH_IDX=-1 表示没有非空条目。
+# ---------- GID 自动选择（规则在 src/gid_rule.sh，与 C 程序、show_gids.sh 一致）----------
+# 结果放在 CH_* 变量里，CH_IDX=-1 表示没有非空条目。
 choose_gid() {
-    local pdir=$1 f i gid type score addr
-    local -a idx_set=()
-    CH_IDX=-1 CH_SCORE=-1 CH_GID="" CH_TYPE="" CH_IPV4="" CH_NDEV="" CH_NONEMPTY=0
+    local k
+    gr_scan_port "$1"
+    CH_IDX=-1 CH_SCORE=-1 CH_GID="" CH_TYPE="" CH_IPV4="" CH_NDEV="" CH_NONEMPTY=${#GT_IDX[@]}
     CH_FIRST_NDEV=""
-    for f in "$pdir"/gids/*; do
-        i=${f##*/}
-        if [[ $i =~ ^(0|[1-9][0-9]*)$ ]]; then idx_set[i]=1; fi
-    done
-    for i in "${!idx_set[@]}"; do
-        # 热循环: 直接 read（gids 文件总是可读），空槽位用字符串比较判断，
-        # 不调用函数、不用正则，TCG 下 1024 个槽位也很快
-        gid=""
-        read -r gid <"$pdir/gids/$i" || true
-        # 空槽位: 空字符串或全 0
-        if [[ -z $gid || $gid == "$ZERO_GID" ]]; then continue; fi
-        gid=${gid,,}
-        CH_NONEMPTY=$((CH_NONEMPTY + 1))
-        read_line "$pdir/gid_attrs/types/$i"
-        type=$LINE
-        read_line "$pdir/gid_attrs/ndevs/$i"
-        if [[ -z $CH_FIRST_NDEV ]]; then CH_FIRST_NDEV=$LINE; fi
-        addr=""
-        if [[ $gid =~ ^0000:0000:0000:0000:0000:ffff:([0-9a-f]{2})([0-9a-f]{2}):([0-9a-f]{2})([0-9a-f]{2})$ ]]; then
-            addr="$((16#${BASH_REMATCH[1]})).$((16#${BASH_REMATCH[2]})).$((16#${BASH_REMATCH[3]})).$((16#${BASH_REMATCH[4]}))"
-            score=2
-        elif [[ $gid =~ ^([0-9a-f]{4}): ]] && (((16#${BASH_REMATCH[1]} & 0xffc0) == 0xfe80)); then
-            score=0
-        else
-            score=1
-        fi
-        if [[ $type == "RoCE v2" ]]; then score=$((score + 4)); fi
-        if ((score > CH_SCORE)); then
-            CH_SCORE=$score CH_IDX=$i CH_GID=$gid CH_TYPE=$type CH_IPV4=$addr CH_NDEV=$LINE
+    for k in "${!GT_NDEV[@]}"; do
+        if [[ -n ${GT_NDEV[k]} ]]; then
+            CH_FIRST_NDEV=${GT_NDEV[k]}
+            break
         fi
     done
+    if ((GT_BEST >= 0)); then
+        k=$GT_BEST
+        CH_IDX=${GT_IDX[k]} CH_SCORE=${GT_SCORE[k]} CH_GID=${GT_GID[k]} CH_TYPE=${GT_TYPE[k]}
+        CH_IPV4=${GT_IPV4[k]} CH_NDEV=${GT_NDEV[k]}
+    fi
     return 0
 }
 
@@ -205,7 +206,7 @@ netdev_ipv4() {
     NET_V4=()
     have ip || return 0
     if [[ -z $ALL_V4_DONE ]]; then
-        ALL_V4=$(ip -4 -o addr show 2>/dev/null)
+        ALL_V4=$("$CMD_PATH" -4 -o addr show 2>/dev/null)
         ALL_V4_DONE=1
     fi
     while read -r line; do
@@ -226,7 +227,7 @@ load_devinfo() {
     [[ -z $DEVINFO_DONE ]] || return 0
     DEVINFO_DONE=1
     have ibv_devinfo || return 0
-    out=$(ibv_devinfo 2>/dev/null)
+    out=$("$CMD_PATH" 2>/dev/null)
     while read -r line; do
         if [[ $line =~ ^hca_id:[[:space:]]+([^[:space:]]+) ]]; then
             hca=${BASH_REMATCH[1]}
@@ -252,13 +253,13 @@ guess_netdev() {
         done
     done
     if have rdma; then
-        out=$(rdma link show 2>/dev/null)
+        out=$("$CMD_PATH" link show 2>/dev/null)
         while read -r line; do
             if [[ $line =~ netdev[[:space:]]+([^[:space:]]+) ]]; then bound[${BASH_REMATCH[1]}]=1; fi
         done <<<"$out"
     fi
     if have ip; then
-        out=$(ip -4 route show default 2>/dev/null)
+        out=$("$CMD_PATH" -4 route show default 2>/dev/null)
         while read -r line; do
             if [[ $line =~ [[:space:]]dev[[:space:]]+([^[:space:]]+) ]]; then
                 cand=${BASH_REMATCH[1]}
@@ -268,7 +269,7 @@ guess_netdev() {
                 fi
             fi
         done <<<"$out"
-        out=$(ip -4 -o addr show up 2>/dev/null)
+        out=$("$CMD_PATH" -4 -o addr show up 2>/dev/null)
         while read -r line; do
             # 形如 "2: veth0    inet 10.11.0.1/24 ..."
             if [[ $line =~ ^[0-9]+:[[:space:]]+([^[:space:]]+)[[:space:]]+inet[[:space:]] ]]; then
@@ -319,38 +320,60 @@ ib_mtu_for() {
     return 0
 }
 
-# =====================================================================
-echo "RoCEv2 环境诊断  (sysfs: $SYSFS_ROOT, TCP 端口: $TCP_PORT)"
-
-# ---------- 1. 工具 ----------
-section "1. 工具"
-for t in ibv_devices ibv_devinfo; do
-    if have "$t"; then
-        pass "工具 $t: $CMD_PATH"
-    else
-        warn "找不到工具 $t（诊断可以继续，但建议安装以便手动验证）"
-        fix "sudo apt-get install ibverbs-utils"
+# 一个端口绑定的网卡: 先看 GID 表里的 ndevs（需要先 choose_gid），再问 rdma link show。
+# 结果在 PORT_IF（不知道为空）和 PORT_IF_SRC（从哪里知道的）
+port_netdev() {
+    local rl
+    PORT_IF=${CH_NDEV:-$CH_FIRST_NDEV}
+    PORT_IF_SRC="gid_attrs/ndevs"
+    if [[ -z $PORT_IF ]] && have rdma; then
+        rl=$("$CMD_PATH" link show "$1/$2" 2>/dev/null)
+        if [[ $rl =~ netdev[[:space:]]+([^[:space:]]+) ]]; then
+            PORT_IF=${BASH_REMATCH[1]}
+            PORT_IF_SRC="rdma link show"
+        fi
     fi
-done
-if have rdma; then
-    pass "工具 rdma: $CMD_PATH"
-else
-    warn "找不到工具 rdma（用来创建/删除 rxe 设备）"
-    fix "sudo apt-get install iproute2"
-fi
-if ! have ip; then
-    warn "找不到工具 ip，无法检查网卡地址"
-    fix "sudo apt-get install iproute2"
-fi
+    return 0
+}
 
-# ---------- 2. RDMA 设备 ----------
-section "2. RDMA 设备"
-all_devs=()
-if [[ -d $SYSFS_ROOT ]]; then
-    for d in "$SYSFS_ROOT"/*; do
-        if [[ -d $d ]]; then all_devs+=("${d##*/}"); fi
+# =====================================================================
+# 1. 工具
+# =====================================================================
+check_tools() {
+    local t
+    for t in ibv_devices ibv_devinfo; do
+        if have "$t"; then
+            pass "工具 $t: $CMD_PATH"
+        else
+            warn "找不到工具 $t（诊断可以继续，但建议安装以便手动验证）"
+            fix "sudo apt-get install ibverbs-utils"
+        fi
     done
-fi
+    if have rdma; then
+        pass "工具 rdma: $CMD_PATH"
+    else
+        warn "找不到工具 rdma（用来创建/删除 rxe 设备）"
+        fix "sudo apt-get install iproute2"
+    fi
+    if ! have ip; then
+        warn "找不到工具 ip，无法检查网卡地址"
+        fix "sudo apt-get install iproute2"
+    fi
+}
+
+# =====================================================================
+# 2. RDMA 设备
+# =====================================================================
+# sysfs 里的全部 RDMA 设备，结果在 all_devs
+list_rdma_devices() {
+    local d
+    all_devs=()
+    if [[ -d $SYSFS_ROOT ]]; then
+        for d in "$SYSFS_ROOT"/*; do
+            if [[ -d $d ]]; then all_devs+=("${d##*/}"); fi
+        done
+    fi
+}
 
 # 有 rxe 设备（或要检查 rxe）时，检查 libibverbs 的 rxe 用户态驱动
 check_rxe_provider() {
@@ -402,38 +425,191 @@ check_rxe_module() {
     fi
 }
 
-devs=()
-if [[ -n $want_dev ]]; then
-    if [[ -d $SYSFS_ROOT/$want_dev ]]; then
-        devs=("$want_dev")
-        pass "RDMA 设备 $want_dev 存在 ($SYSFS_ROOT/$want_dev)"
-    else
-        fail "RDMA 设备 $want_dev 不存在"
-        note "证据: 现有 RDMA 设备: ${all_devs[*]:-无}"
+# 要检查的设备（全部或 want_dev），结果在 devs
+check_rdma_devices() {
+    local d
+    devs=()
+    if [[ -n $want_dev ]]; then
+        if [[ -d $SYSFS_ROOT/$want_dev ]]; then
+            devs=("$want_dev")
+            pass "RDMA 设备 $want_dev 存在 ($SYSFS_ROOT/$want_dev)"
+        else
+            fail "RDMA 设备 $want_dev 不存在"
+            note "证据: 现有 RDMA 设备: ${all_devs[*]:-无}"
+            check_rxe_module
+            guess_netdev
+            fix "sudo rdma link add $want_dev type rxe netdev $GUESS_IF"
+        fi
+    elif ((${#all_devs[@]} == 0)); then
+        fail "没有任何 RDMA 设备（$SYSFS_ROOT 不存在或为空）"
         check_rxe_module
         guess_netdev
-        fix "sudo rdma link add $want_dev type rxe netdev $GUESS_IF"
+        note "rxe 设备要绑定到一块有 IPv4 地址的网卡上（猜测: $GUESS_IF）"
+        fix "sudo rdma link add rxe0 type rxe netdev $GUESS_IF"
+    else
+        devs=("${all_devs[@]}")
+        pass "找到 RDMA 设备: ${all_devs[*]}"
     fi
-elif ((${#all_devs[@]} == 0)); then
-    fail "没有任何 RDMA 设备（$SYSFS_ROOT 不存在或为空）"
-    check_rxe_module
-    guess_netdev
-    note "rxe 设备要绑定到一块有 IPv4 地址的网卡上（猜测: $GUESS_IF）"
-    fix "sudo rdma link add rxe0 type rxe netdev $GUESS_IF"
-else
-    devs=("${all_devs[@]}")
-    pass "找到 RDMA 设备: ${all_devs[*]}"
-fi
-for d in "${devs[@]}" "${want_dev:-}"; do
-    if [[ $d == rxe* ]]; then
-        check_rxe_provider
-        break
-    fi
-done
+    for d in "${devs[@]}" "${want_dev:-}"; do
+        if [[ $d == rxe* ]]; then
+            check_rxe_provider
+            break
+        fi
+    done
+}
 
-# ---------- 3. 每个设备/端口 ----------
-for dev in "${devs[@]}"; do
-    ports=()
+# =====================================================================
+# 3. 每个设备/端口
+# =====================================================================
+# check_port_state 设备 端口 端口目录 网卡（可能为空）
+check_port_state() {
+    local dev=$1 port=$2 pdir=$3 ifname=$4 state phys iflink
+    read_line "$pdir/state"
+    state=$LINE
+    read_line "$pdir/phys_state"
+    phys=$LINE
+    if [[ $state == *ACTIVE* ]]; then
+        pass "$dev 端口$port 状态: ${state}，物理状态: ${phys:-未知}"
+        return 0
+    fi
+    fail "$dev 端口$port 不是 ACTIVE: 状态 ${state:-未知}，物理状态 ${phys:-未知}"
+    if [[ -z $ifname ]]; then
+        note "原因: 找不到绑定的网卡（运行 'rdma link show' 查看 netdev）"
+        fix "sudo ip link set <网卡名> up"
+    elif [[ ! -e $NET_SYSFS/$ifname ]]; then
+        note "原因: 绑定的网卡 $ifname 不存在了"
+        fix "sudo rdma link delete $dev && sudo rdma link add $dev type rxe netdev <网卡名>"
+    elif ! netdev_admin_up "$ifname"; then
+        note "原因: 绑定的网卡 $ifname 没有 UP (ip link set ... down)"
+        fix "sudo ip link set $ifname up"
+    else
+        read_line "$NET_SYSFS/$ifname/operstate"
+        note "原因: 网卡 $ifname 已 UP 但没有载波 (operstate: ${LINE:-未知})"
+        read_line "$NET_SYSFS/$ifname/iflink"
+        iflink=$LINE
+        read_line "$NET_SYSFS/$ifname/ifindex"
+        if [[ -n $iflink && $iflink != "$LINE" ]]; then
+            ifname_by_index "$iflink"
+            if [[ -n $PEER_NAME ]] && ! netdev_admin_up "$PEER_NAME"; then
+                note "$ifname 是 veth，对端 $PEER_NAME 没有 UP"
+                fix "sudo ip link set $PEER_NAME up"
+            else
+                fix "检查 $ifname 的网线/交换机/对端 (ip link show $ifname)"
+            fi
+        else
+            fix "检查 $ifname 的网线/交换机/对端 (ip link show $ifname)"
+        fi
+    fi
+}
+
+# check_ipv4_address 设备 端口 网卡（可能为空）—— 结果也留在 NET_V4 里给 check_ipv4_gid 用
+check_ipv4_address() {
+    local dev=$1 port=$2 ifname=$3
+    NET_V4=()
+    if [[ -n $ifname ]]; then
+        netdev_ipv4 "$ifname"
+        if ((${#NET_V4[@]} > 0)); then
+            pass "网卡 $ifname 有 IPv4 地址: ${NET_V4[*]}"
+        elif ! have ip; then
+            skip "没有 ip 命令，无法检查网卡 $ifname 的 IPv4 地址"
+        else
+            fail "网卡 $ifname 没有 IPv4 地址（RoCE v2 的 IPv4 GID 来自网卡地址）"
+            note "证据: 'ip -4 -o addr show dev $ifname' 没有输出"
+            fix "sudo ip addr add <IP地址>/24 dev $ifname"
+        fi
+    else
+        fail "不知道 $dev 端口$port 绑定的网卡，无法检查 IPv4 地址"
+        fix "rdma link show  # 查看 netdev，然后: sudo ip addr add <IP地址>/24 dev <网卡名>"
+    fi
+}
+
+# check_ipv4_gid 设备 端口 网卡 显示用的网卡名 —— 用 choose_gid 的 CH_* 和 NET_V4
+check_ipv4_gid() {
+    local dev=$1 port=$2 ifname=$3 shown_if=$4 match a tdesc
+    if ((CH_IDX >= 0 && CH_SCORE == 6)); then
+        pass "RoCE v2 IPv4 GID: 索引 $CH_IDX = $CH_GID ($CH_IPV4) → 使用 -g $CH_IDX"
+        if ((${#NET_V4[@]} > 0)); then
+            match=""
+            for a in "${NET_V4[@]}"; do
+                if [[ ${a%/*} == "$CH_IPV4" ]]; then match=1; fi
+            done
+            if [[ -z $match ]]; then
+                warn "GID 里的 IPv4 ($CH_IPV4) 不是网卡 $ifname 当前的地址 (${NET_V4[*]})"
+                fix "sudo rdma link delete $dev && sudo rdma link add $dev type rxe netdev $shown_if"
+            fi
+        fi
+    else
+        if ((CH_IDX < 0)); then
+            fail "$dev 端口$port 的 GID 表是空的（共 0 个有效条目）"
+        else
+            case $CH_TYPE in
+                "RoCE v2") tdesc="RoCE v2" ;;
+                "IB/RoCE v1") tdesc="RoCE v1" ;;
+                *) tdesc="类型 ${CH_TYPE:-未知}" ;;
+            esac
+            fail "$dev 端口$port 没有 RoCE v2 的 IPv4 GID（有效条目 $CH_NONEMPTY 个）"
+            note "证据: 程序自动选择的是索引 $CH_IDX = $CH_GID ($tdesc)，跨网段/两台机器通信会失败 (QP INIT→RTR 报 EINVAL)"
+        fi
+        if ((${#NET_V4[@]} == 0)); then
+            fix "sudo ip addr add <IP地址>/24 dev $shown_if"
+        else
+            note "网卡有 IPv4 地址 (${NET_V4[*]})，但 GID 表里没有对应条目"
+            fix "sudo rdma link delete $dev && sudo rdma link add $dev type rxe netdev $shown_if"
+        fi
+    fi
+    note "完整 GID 表: ./show_gids.sh $dev $port"
+}
+
+# check_mtu 设备 端口 网卡（可能为空）
+check_mtu() {
+    local dev=$1 port=$2 ifname=$3 nmtu expect active why
+    if [[ -n $ifname && -e $NET_SYSFS/$ifname/mtu ]]; then
+        read_line "$NET_SYSFS/$ifname/mtu"
+        nmtu=$LINE
+        ib_mtu_for "$nmtu"
+        expect=$IB_MTU
+        load_devinfo
+        active=${DEVINFO_MTU[$dev/$port]:-}
+        why="网卡 $ifname MTU $nmtu − $RXE_HDR_BYTES 字节头部 = $((nmtu - RXE_HDR_BYTES)) → 不超过它的最大 IB MTU 是 $expect"
+        if ((expect < 1024)); then
+            warn "网卡 $ifname 的 MTU 只有 $nmtu，RoCE 的 active_mtu 只能是 ${active:-$expect}"
+            note "$why；IB MTU 只能取 256/512/1024/2048/4096，小 MTU 会降低性能，两端 MTU 不一致时连接会出问题"
+            fix "sudo ip link set $ifname mtu 1500"
+        elif [[ -n $active ]]; then
+            if [[ $dev == rxe* && $active != "$expect" ]]; then
+                warn "active_mtu $active 与按网卡 MTU 推算的 $expect 不一致"
+                note "$why；可能网卡 MTU 在创建 rxe 之后改过"
+            else
+                pass "active_mtu $active（$why）"
+            fi
+        else
+            pass "网卡 $ifname MTU $nmtu（$why；ibv_devinfo 不可用或没给出 active_mtu，这是推算值）"
+        fi
+    elif [[ -n $ifname ]]; then
+        skip "读不到网卡 $ifname 的 MTU ($NET_SYSFS/$ifname/mtu)"
+    fi
+}
+
+# check_port 设备 端口 —— 一个端口的全部检查
+check_port() {
+    local dev=$1 port=$2 pdir=$SYSFS_ROOT/$1/ports/$2 ifname
+    section "3. 设备 $dev 端口 $port"
+    choose_gid "$pdir"
+    port_netdev "$dev" "$port"
+    ifname=$PORT_IF
+    if [[ -n $ifname ]]; then
+        note "绑定的网卡: $ifname（来自 $PORT_IF_SRC）"
+    fi
+    check_port_state "$dev" "$port" "$pdir" "$ifname"
+    check_ipv4_address "$dev" "$port" "$ifname"
+    check_ipv4_gid "$dev" "$port" "$ifname" "${ifname:-<网卡名>}"
+    check_mtu "$dev" "$port" "$ifname"
+}
+
+# check_device 设备 —— 按端口号顺序检查每个端口
+check_device() {
+    local dev=$1 p pn
+    local -a ports=()
     for p in "$SYSFS_ROOT/$dev"/ports/*; do
         pn=${p##*/}
         if [[ $pn =~ ^[0-9]+$ ]]; then ports[pn]=$pn; fi
@@ -442,169 +618,40 @@ for dev in "${devs[@]}"; do
         section "3. 设备 $dev"
         fail "设备 $dev 没有端口 ($SYSFS_ROOT/$dev/ports 为空)"
         fix "sudo rdma link delete $dev  # 然后重新创建: sudo rdma link add $dev type rxe netdev <网卡名>"
-        continue
+        return 0
     fi
-    for port in "${ports[@]}"; do
-        pdir=$SYSFS_ROOT/$dev/ports/$port
-        section "3. 设备 $dev 端口 $port"
-
-        choose_gid "$pdir"
-
-        # 绑定的网卡: 先看 GID 表里的 ndevs，再问 rdma link show
-        ifname=${CH_NDEV:-$CH_FIRST_NDEV}
-        if_src="gid_attrs/ndevs"
-        if [[ -z $ifname ]] && have rdma; then
-            rl=$(rdma link show "$dev/$port" 2>/dev/null)
-            if [[ $rl =~ netdev[[:space:]]+([^[:space:]]+) ]]; then
-                ifname=${BASH_REMATCH[1]}
-                if_src="rdma link show"
-            fi
-        fi
-        if [[ -n $ifname ]]; then
-            note "绑定的网卡: $ifname（来自 $if_src）"
-        fi
-        shown_if=${ifname:-<网卡名>}
-
-        # --- 端口状态 ---
-        read_line "$pdir/state"
-        state=$LINE
-        read_line "$pdir/phys_state"
-        phys=$LINE
-        if [[ $state == *ACTIVE* ]]; then
-            pass "$dev 端口$port 状态: ${state}，物理状态: ${phys:-未知}"
-        else
-            fail "$dev 端口$port 不是 ACTIVE: 状态 ${state:-未知}，物理状态 ${phys:-未知}"
-            if [[ -z $ifname ]]; then
-                note "原因: 找不到绑定的网卡（运行 'rdma link show' 查看 netdev）"
-                fix "sudo ip link set <网卡名> up"
-            elif [[ ! -e $NET_SYSFS/$ifname ]]; then
-                note "原因: 绑定的网卡 $ifname 不存在了"
-                fix "sudo rdma link delete $dev && sudo rdma link add $dev type rxe netdev <网卡名>"
-            elif ! netdev_admin_up "$ifname"; then
-                note "原因: 绑定的网卡 $ifname 没有 UP (ip link set ... down)"
-                fix "sudo ip link set $ifname up"
-            else
-                read_line "$NET_SYSFS/$ifname/operstate"
-                note "原因: 网卡 $ifname 已 UP 但没有载波 (operstate: ${LINE:-未知})"
-                read_line "$NET_SYSFS/$ifname/iflink"
-                iflink=$LINE
-                read_line "$NET_SYSFS/$ifname/ifindex"
-                if [[ -n $iflink && $iflink != "$LINE" ]]; then
-                    ifname_by_index "$iflink"
-                    if [[ -n $PEER_NAME ]] && ! netdev_admin_up "$PEER_NAME"; then
-                        note "$ifname 是 veth，对端 $PEER_NAME 没有 UP"
-                        fix "sudo ip link set $PEER_NAME up"
-                    else
-                        fix "检查 $ifname 的网线/交换机/对端 (ip link show $ifname)"
-                    fi
-                else
-                    fix "检查 $ifname 的网线/交换机/对端 (ip link show $ifname)"
-                fi
-            fi
-        fi
-
-        # --- 网卡 IPv4 地址 ---
-        NET_V4=()
-        if [[ -n $ifname ]]; then
-            netdev_ipv4 "$ifname"
-            if ((${#NET_V4[@]} > 0)); then
-                pass "网卡 $ifname 有 IPv4 地址: ${NET_V4[*]}"
-            elif ! have ip; then
-                skip "没有 ip 命令，无法检查网卡 $ifname 的 IPv4 地址"
-            else
-                fail "网卡 $ifname 没有 IPv4 地址（RoCE v2 的 IPv4 GID 来自网卡地址）"
-                note "证据: 'ip -4 -o addr show dev $ifname' 没有输出"
-                fix "sudo ip addr add <IP地址>/24 dev $ifname"
-            fi
-        else
-            fail "不知道 $dev 端口$port 绑定的网卡，无法检查 IPv4 地址"
-            fix "rdma link show  # 查看 netdev，然后: sudo ip addr add <IP地址>/24 dev <网卡名>"
-        fi
-
-        # --- RoCE v2 IPv4 GID ---
-        if ((CH_IDX >= 0 && CH_SCORE == 6)); then
-            pass "RoCE v2 IPv4 GID: 索引 $CH_IDX = $CH_GID ($CH_IPV4) → 使用 -g $CH_IDX"
-            if ((${#NET_V4[@]} > 0)); then
-                match=""
-                for a in "${NET_V4[@]}"; do
-                    if [[ ${a%/*} == "$CH_IPV4" ]]; then match=1; fi
-                done
-                if [[ -z $match ]]; then
-                    warn "GID 里的 IPv4 ($CH_IPV4) 不是网卡 $ifname 当前的地址 (${NET_V4[*]})"
-                    fix "sudo rdma link delete $dev && sudo rdma link add $dev type rxe netdev $shown_if"
-                fi
-            fi
-        else
-            if ((CH_IDX < 0)); then
-                fail "$dev 端口$port 的 GID 表是空的（共 0 个有效条目）"
-            else
-                case $CH_TYPE in
-                    "RoCE v2") tdesc="RoCE v2" ;;
-                    "IB/RoCE v1") tdesc="RoCE v1" ;;
-                    *) tdesc="类型 ${CH_TYPE:-未知}" ;;
-                esac
-                fail "$dev 端口$port 没有 RoCE v2 的 IPv4 GID（有效条目 $CH_NONEMPTY 个）"
-                note "证据: 程序自动选择的是索引 $CH_IDX = $CH_GID ($tdesc)，跨网段/两台机器通信会失败 (QP INIT→RTR 报 EINVAL)"
-            fi
-            if ((${#NET_V4[@]} == 0)); then
-                fix "sudo ip addr add <IP地址>/24 dev $shown_if"
-            else
-                note "网卡有 IPv4 地址 (${NET_V4[*]})，但 GID 表里没有对应条目"
-                fix "sudo rdma link delete $dev && sudo rdma link add $dev type rxe netdev $shown_if"
-            fi
-        fi
-        note "完整 GID 表: ./show_gids.sh $dev $port"
-
-        # --- MTU ---
-        if [[ -n $ifname && -e $NET_SYSFS/$ifname/mtu ]]; then
-            read_line "$NET_SYSFS/$ifname/mtu"
-            nmtu=$LINE
-            ib_mtu_for "$nmtu"
-            expect=$IB_MTU
-            load_devinfo
-            active=${DEVINFO_MTU[$dev/$port]:-}
-            why="网卡 $ifname MTU $nmtu − $RXE_HDR_BYTES 字节头部 = $((nmtu - RXE_HDR_BYTES)) → 不超过它的最大 IB MTU 是 $expect"
-            if ((expect < 1024)); then
-                warn "网卡 $ifname 的 MTU 只有 $nmtu，RoCE 的 active_mtu 只能是 ${active:-$expect}"
-                note "$why；IB MTU 只能取 256/512/1024/2048/4096，小 MTU 会降低性能，两端 MTU 不一致时连接会出问题"
-                fix "sudo ip link set $ifname mtu 1500"
-            elif [[ -n $active ]]; then
-                if [[ $dev == rxe* && $active != "$expect" ]]; then
-                    warn "active_mtu $active 与按网卡 MTU 推算的 $expect 不一致"
-                    note "$why；可能网卡 MTU 在创建 rxe 之后改过"
-                else
-                    pass "active_mtu $active（$why）"
-                fi
-            else
-                pass "网卡 $ifname MTU $nmtu（$why；ibv_devinfo 不可用或没给出 active_mtu，这是推算值）"
-            fi
-        elif [[ -n $ifname ]]; then
-            skip "读不到网卡 $ifname 的 MTU ($NET_SYSFS/$ifname/mtu)"
-        fi
+    for pn in "${ports[@]}"; do
+        check_port "$dev" "$pn"
     done
-done
+}
 
-# ---------- 4. memlock ----------
+# =====================================================================
+# 4. memlock
+# =====================================================================
 # 注册内存 (ibv_reg_mr) 要锁定页面，受 RLIMIT_MEMLOCK 限制:
 #   unlimited 或 >= 64 MiB → 通过; 1 MiB ~ 64 MiB → 警告（本项目的小缓冲区够用，
 #   perftest 大消息/多 QP 可能不够）; < 1 MiB → 失败（很多老系统默认 64 KiB，注册会 ENOMEM）
-section "4. 锁定内存限制 (ulimit -l)"
-# 从 /proc/self/limits 读（字节），不用 $(ulimit -l) 以免 fork；读不到再退回 ulimit
-ml_soft="" ml_hard=""
-if [[ -r /proc/self/limits ]]; then
-    while read -r line; do
-        if [[ $line =~ ^Max\ locked\ memory[[:space:]]+([0-9]+|unlimited)[[:space:]]+([0-9]+|unlimited) ]]; then
-            ml_soft=${BASH_REMATCH[1]}
-            ml_hard=${BASH_REMATCH[2]}
-        fi
-    done </proc/self/limits
-    if [[ $ml_soft =~ ^[0-9]+$ ]]; then ml_soft=$((ml_soft / 1024)); fi
-    if [[ $ml_hard =~ ^[0-9]+$ ]]; then ml_hard=$((ml_hard / 1024)); fi
-fi
-if [[ -z $ml_soft || -z $ml_hard ]]; then
-    ml_soft=$(ulimit -S -l)
-    ml_hard=$(ulimit -H -l)
-fi
+
+# 软/硬限制（KiB 或 unlimited），结果在 ml_soft / ml_hard
+read_memlock() {
+    local line
+    ml_soft="" ml_hard=""
+    # 从 /proc/self/limits 读（字节），不用 $(ulimit -l) 以免 fork；读不到再退回 ulimit
+    if [[ -r /proc/self/limits ]]; then
+        while read -r line; do
+            if [[ $line =~ ^Max\ locked\ memory[[:space:]]+([0-9]+|unlimited)[[:space:]]+([0-9]+|unlimited) ]]; then
+                ml_soft=${BASH_REMATCH[1]}
+                ml_hard=${BASH_REMATCH[2]}
+            fi
+        done </proc/self/limits
+        if [[ $ml_soft =~ ^[0-9]+$ ]]; then ml_soft=$((ml_soft / 1024)); fi
+        if [[ $ml_hard =~ ^[0-9]+$ ]]; then ml_hard=$((ml_hard / 1024)); fi
+    fi
+    if [[ -z $ml_soft || -z $ml_hard ]]; then
+        ml_soft=$(ulimit -S -l)
+        ml_hard=$(ulimit -H -l)
+    fi
+}
 ml_ok() { [[ $1 == unlimited ]] || { [[ $1 =~ ^[0-9]+$ ]] && (($1 >= MEMLOCK_MIN_KB)); }; }
 memlock_fixes() {
     if ((EUID == 0)); then
@@ -617,44 +664,50 @@ memlock_fixes() {
     fi
     fix "echo '* soft memlock unlimited' | sudo tee -a /etc/security/limits.conf && echo '* hard memlock unlimited' | sudo tee -a /etc/security/limits.conf  # 重新登录生效"
 }
-if ml_ok "$ml_soft"; then
-    unit=""
-    if [[ $ml_soft != unlimited ]]; then unit=" KiB"; fi
-    pass "memlock 软限制: $ml_soft$unit（硬限制: $ml_hard）"
-elif [[ $ml_soft =~ ^[0-9]+$ ]] && ((ml_soft >= MEMLOCK_FAIL_KB)); then
-    warn "memlock 软限制 $ml_soft KiB（< $((MEMLOCK_MIN_KB / 1024)) MiB）: 本项目的小缓冲区够用，大缓冲区/perftest 可能 ENOMEM"
-    note "证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
-    memlock_fixes
-else
-    fail "memlock 软限制只有 $ml_soft KiB（< $((MEMLOCK_FAIL_KB / 1024)) MiB），注册内存 (ibv_reg_mr) 会失败 (ENOMEM)"
-    note "证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
-    memlock_fixes
-fi
+check_memlock() {
+    local unit
+    read_memlock
+    if ml_ok "$ml_soft"; then
+        unit=""
+        if [[ $ml_soft != unlimited ]]; then unit=" KiB"; fi
+        pass "memlock 软限制: $ml_soft$unit（硬限制: $ml_hard）"
+    elif [[ $ml_soft =~ ^[0-9]+$ ]] && ((ml_soft >= MEMLOCK_FAIL_KB)); then
+        warn "memlock 软限制 $ml_soft KiB（< $((MEMLOCK_MIN_KB / 1024)) MiB）: 本项目的小缓冲区够用，大缓冲区/perftest 可能 ENOMEM"
+        note "证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
+        memlock_fixes
+    else
+        fail "memlock 软限制只有 $ml_soft KiB（< $((MEMLOCK_FAIL_KB / 1024)) MiB），注册内存 (ibv_reg_mr) 会失败 (ENOMEM)"
+        note "证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
+        memlock_fixes
+    fi
+}
 
-# ---------- 5. TCP 端口 ----------
-section "5. TCP 端口 $TCP_PORT（交换连接信息）"
-# 先读 /proc/net/tcp{,6}（内建 read，状态 0A = LISTEN）；只有端口被占用时才调用 ss 查进程
-printf -v hexport '%04X' "$TCP_PORT"
-found=""
-proc_ok=""
-for f in /proc/net/tcp /proc/net/tcp6; do
-    [[ -r $f ]] || continue
-    proc_ok=1
-    while read -r _ laddr _ st _; do
-        if [[ $st == 0A && ${laddr##*:} == "$hexport" ]]; then found+=" $laddr"; fi
-    done <"$f"
-done
-if [[ -z $proc_ok ]] && have ss; then
-    # 没有 /proc/net/tcp 时直接问 ss
-    found=$(ss -Hltn "( sport = :$TCP_PORT )" 2>/dev/null)
-fi
-if [[ -z $found ]]; then
-    pass "TCP 端口 $TCP_PORT 空闲（没有进程在监听）"
-else
+# =====================================================================
+# 5. TCP 端口
+# =====================================================================
+check_tcp_port() {
+    local hexport found="" proc_ok="" f laddr st pid listeners line
+    # 先读 /proc/net/tcp{,6}（内建 read，状态 0A = LISTEN）；只有端口被占用时才调用 ss 查进程
+    printf -v hexport '%04X' "$TCP_PORT"
+    for f in /proc/net/tcp /proc/net/tcp6; do
+        [[ -r $f ]] || continue
+        proc_ok=1
+        while read -r _ laddr _ st _; do
+            if [[ $st == 0A && ${laddr##*:} == "$hexport" ]]; then found+=" $laddr"; fi
+        done <"$f"
+    done
+    if [[ -z $proc_ok ]] && have ss; then
+        # 没有 /proc/net/tcp 时直接问 ss
+        found=$("$CMD_PATH" -Hltn "( sport = :$TCP_PORT )" 2>/dev/null)
+    fi
+    if [[ -z $found ]]; then
+        pass "TCP 端口 $TCP_PORT 空闲（没有进程在监听）"
+        return 0
+    fi
     warn "TCP 端口 $TCP_PORT 已被占用（如果是你自己的服务端正在运行，可以忽略）"
     pid=""
     if have ss; then
-        listeners=$(ss -Hltnp "( sport = :$TCP_PORT )" 2>/dev/null)
+        listeners=$("$CMD_PATH" -Hltnp "( sport = :$TCP_PORT )" 2>/dev/null)
         while read -r line; do
             [[ -n $line ]] && note "证据: $line"
         done <<<"$listeners"
@@ -663,94 +716,338 @@ else
         note "证据: /proc/net/tcp 中的监听地址 (十六进制):$found（安装 iproute2 的 ss 可看到进程）"
     fi
     fix "换一个端口 (程序的端口参数) 或结束占用的进程: sudo kill ${pid:-<PID>}"
-fi
+}
 
-# ---------- 6. 防火墙 UDP 4791 ----------
-section "6. 防火墙 (RoCE v2 使用 UDP $ROCE_UDP_PORT)"
-fw_tools=()
-for t in nft iptables ufw; do
-    if have "$t"; then fw_tools+=("$t"); fi
-done
-if ((${#fw_tools[@]} == 0)); then
-    skip "没有 nft/iptables/ufw，跳过防火墙检查（没有主机防火墙工具，通常也就没有规则）"
-elif ((EUID != 0)); then
-    skip "读取防火墙规则需要 root（找到: ${fw_tools[*]}）；可以手动检查: sudo nft list ruleset | grep -n $ROCE_UDP_PORT"
-else
-    for t in "${fw_tools[@]}"; do
-        case $t in
-            nft)
-                rules=$(nft list ruleset 2>/dev/null)
-                # 找出 hook input 且 policy drop 的链，以及是否有 4791 的规则
-                bad=$(awk -v p="$ROCE_UDP_PORT" '
-                    /^table /        { tbl = $2 " " $3 }
-                    /^[ \t]*chain /  { ch = $2 }
-                    /hook input/ && /policy drop/ { print "policy " tbl " " ch }
-                    index($0, "dport " p) && /(drop|reject)/ { print "rule " tbl " " ch }
-                ' <<<"$rules")
-                accept4791=$(grep -E "dport (\{[^}]*)?\b$ROCE_UDP_PORT\b.*accept" <<<"$rules")
-                if [[ $bad == *"rule "* ]]; then
-                    fail "nft 规则丢弃/拒绝了 UDP $ROCE_UDP_PORT"
-                    note "证据: $(grep -n "dport.*$ROCE_UDP_PORT" <<<"$rules" | head -n 3 | tr '\n' ' ')"
-                    read -r _ fam tb chn <<<"$(grep '^rule ' <<<"$bad" | head -n 1)"
-                    fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
-                elif [[ $bad == *"policy "* && -z $accept4791 ]]; then
-                    read -r _ fam tb chn <<<"$(grep '^policy ' <<<"$bad" | head -n 1)"
-                    warn "nft 的 input 链 ($fam $tb $chn) 默认策略是 drop，且没有放行 UDP $ROCE_UDP_PORT 的规则"
-                    note "如果没有其他规则放行（如按网卡/连接状态），RoCE v2 报文会被丢弃"
-                    fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
-                else
-                    pass "nft 规则没有拦截 UDP $ROCE_UDP_PORT"
+# =====================================================================
+# 防火墙规则的解析（纯函数: 参数是命令输出的文本，结论打印到 stdout，每行一条）
+#   KIND DIR 位置… 规则原文
+#   KIND: drop（丢弃/拒绝 UDP 4791）、accept（放行 UDP 4791）、policy（链的默认策略是丢弃）
+#   DIR:  in / out / fwd / other（不是 input/output/forward 的链，方向看谁跳转过来）
+# 只认 UDP（或不限协议）的目的端口 4791: 单个端口、范围、集合；tcp 的规则、!= 取反的规则不算。
+# =====================================================================
+
+# port_in_list "4791" / "4000-5000" / "4000:5000" / "22,4791" —— 是否包含 ROCE_UDP_PORT
+port_in_list() {
+    local item lo hi
+    local -a items=()
+    IFS=, read -r -a items <<<"$1"
+    for item in "${items[@]}"; do
+        item=${item//[[:space:]\{\}]/}
+        if [[ $item =~ ^([0-9]+)[-:]([0-9]+)$ ]]; then
+            lo=$((10#${BASH_REMATCH[1]})) hi=$((10#${BASH_REMATCH[2]}))
+            if ((lo <= ROCE_UDP_PORT && ROCE_UDP_PORT <= hi)); then return 0; fi
+        elif [[ $item =~ ^[0-9]+$ ]] && ((10#$item == ROCE_UDP_PORT)); then
+            return 0
+        fi
+    done
+    return 1
+}
+
+# 链/钩子名 → 方向
+fw_dir_of() {
+    case ${1,,} in
+        input | prerouting) FW_DIR=in ;;
+        output | postrouting) FW_DIR=out ;;
+        forward) FW_DIR=fwd ;;
+        *) FW_DIR=other ;;
+    esac
+}
+
+# fw_parse_nft "nft list ruleset 的输出"
+#   drop|accept DIR 族 表 链 规则原文;  policy DIR 族 表 链 policy drop
+fw_parse_nft() {
+    local line fam="" tbl="" chain="" in_chain="" dir=other depth=0 opens closes j e n vals verdict proto
+    local -a w=()
+    while IFS= read -r line; do
+        opens=${line//[^\{]/}
+        closes=${line//[^\}]/}
+        w=()
+        read -r -a w <<<"$line" || true
+        n=${#w[@]}
+        if ((n > 0)); then
+            if ((depth == 0)) && [[ ${w[0]} == table ]]; then
+                fam=${w[1]:-} tbl=${w[2]:-}
+                # "table filter {"（省略族名时是 ip）
+                if [[ $tbl == "{" || -z $tbl ]]; then tbl=$fam fam=ip; fi
+            elif ((depth == 1)); then
+                in_chain=""
+                if [[ ${w[0]} == chain ]]; then
+                    in_chain=1 chain=${w[1]:-} dir=other
                 fi
-                ;;
-            iptables)
-                rules=$(iptables -S INPUT 2>/dev/null)
-                if grep -Eq -- "--dport $ROCE_UDP_PORT\b.*-j (DROP|REJECT)" <<<"$rules"; then
-                    fail "iptables INPUT 链丢弃/拒绝了 UDP $ROCE_UDP_PORT"
-                    note "证据: $(grep -E -- "--dport $ROCE_UDP_PORT\b" <<<"$rules" | head -n 1)"
-                    fix "sudo iptables -I INPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
-                elif grep -q -- '^-P INPUT DROP' <<<"$rules" && ! grep -Eq -- "--dport $ROCE_UDP_PORT\b.*-j ACCEPT" <<<"$rules"; then
-                    warn "iptables INPUT 默认策略是 DROP，且没有放行 UDP $ROCE_UDP_PORT 的规则"
-                    fix "sudo iptables -I INPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
+            elif ((depth == 2)) && [[ -n $in_chain ]]; then
+                if [[ ${w[0]} == type ]]; then
+                    # "type filter hook input priority filter; policy drop;"
+                    for ((j = 1; j < n; j++)); do
+                        if [[ ${w[j]} == hook ]]; then fw_dir_of "${w[j + 1]:-}" && dir=$FW_DIR; fi
+                        if [[ ${w[j]} == policy && ${w[j + 1]:-} == drop* ]]; then
+                            echo "policy $dir $fam $tbl $chain policy drop"
+                        fi
+                    done
                 else
-                    pass "iptables INPUT 链没有拦截 UDP $ROCE_UDP_PORT"
-                fi
-                ;;
-            ufw)
-                st=$(ufw status 2>/dev/null)
-                if [[ $st == *"Status: active"* ]]; then
-                    if grep -Eq "^$ROCE_UDP_PORT(/udp)?[[:space:]].*ALLOW" <<<"$st"; then
-                        pass "ufw 已启用，并放行了 UDP $ROCE_UDP_PORT"
-                    else
-                        warn "ufw 已启用，但没有放行 UDP $ROCE_UDP_PORT"
-                        fix "sudo ufw allow $ROCE_UDP_PORT/udp && sudo ufw allow $TCP_PORT/tcp"
+                    # 规则: 找 "dport"，看前面的协议、后面的值，再找动作
+                    verdict="" vals=""
+                    for ((j = 0; j < n; j++)); do
+                        case ${w[j]} in
+                            drop | reject) [[ -n $verdict ]] || verdict=drop ;;
+                            accept) [[ -n $verdict ]] || verdict=accept ;;
+                            dport)
+                                proto=""
+                                if ((j > 0)); then proto=${w[j - 1]}; fi
+                                [[ $proto == udp || $proto == th ]] || continue
+                                if [[ ${w[j + 1]:-} == "{" ]]; then
+                                    # 集合 "{ 4791, 18515 }": 收集到 "}" 为止
+                                    for ((e = j + 2; e < n; e++)); do
+                                        [[ ${w[e]} == "}" ]] && break
+                                        vals+="${w[e]},"
+                                    done
+                                    j=$e
+                                else
+                                    # "!=" 取反、"@集合名" 都不认（值不是数字，自然匹配不上）
+                                    vals=${w[j + 1]:-}
+                                fi
+                                ;;
+                        esac
+                    done
+                    if [[ -n $verdict && -n $vals ]] && port_in_list "$vals"; then
+                        echo "$verdict $dir $fam $tbl $chain ${w[*]}"
                     fi
-                else
-                    pass "ufw 未启用"
                 fi
-                ;;
-        esac
-    done
-fi
+            fi
+        fi
+        depth=$((depth + ${#opens} - ${#closes}))
+        ((depth >= 0)) || depth=0
+    done <<<"$1"
+    return 0
+}
 
-# ---------- 总结 ----------
-echo
-echo "========== 总结 =========="
-echo "通过: $N_PASS  警告: $N_WARN  失败: $N_FAIL  跳过: $N_SKIP"
-if ((${#FIXES[@]} > 0)); then
-    echo "建议按顺序执行的修复:"
-    n=0
-    for f in "${FIXES[@]}"; do
-        n=$((n + 1))
-        echo "  $n. $f"
+# fw_parse_iptables "iptables -S [链] 的输出"
+#   drop|accept DIR 链 规则原文;  policy DIR 链 -P 链 DROP
+fw_parse_iptables() {
+    local line chain proto ports target neg j n
+    local -a w=()
+    while IFS= read -r line; do
+        w=()
+        read -r -a w <<<"$line" || true
+        n=${#w[@]}
+        ((n >= 3)) || continue
+        chain=${w[1]}
+        fw_dir_of "$chain"
+        if [[ ${w[0]} == -P ]]; then
+            if [[ ${w[2]} == DROP || ${w[2]} == REJECT ]]; then echo "policy $FW_DIR $chain ${w[*]}"; fi
+            continue
+        fi
+        [[ ${w[0]} == -A ]] || continue
+        proto="" ports="" target="" neg=""
+        for ((j = 2; j < n; j++)); do
+            # "! --dport 4791": "!" 只作用于紧跟它的那个选项
+            if [[ ${w[j]} == ! ]]; then
+                neg=1
+                continue
+            fi
+            case ${w[j]} in
+                -p | --protocol) proto=${neg:+!}${w[j + 1]:-} ;;
+                --dport | --destination-port | --dports | --destination-ports)
+                    if [[ -z $neg ]]; then ports=${w[j + 1]:-}; fi
+                    ;;
+                -j | --jump) target=${w[j + 1]:-} ;;
+            esac
+            neg=""
+        done
+        [[ $proto == udp && -n $ports ]] || continue
+        port_in_list "$ports" || continue
+        case $target in
+            DROP | REJECT) echo "drop $FW_DIR $chain ${w[*]}" ;;
+            ACCEPT) echo "accept $FW_DIR $chain ${w[*]}" ;;
+        esac
+    done <<<"$1"
+    return 0
+}
+
+# fw_parse_ufw "ufw status [verbose] 的输出"
+#   status active|inactive;  policy in|out Default: …;  drop|accept in|out 规则原文
+fw_parse_ufw() {
+    local line spec act dir j n
+    local -a w=()
+    while IFS= read -r line; do
+        if [[ $line =~ ^Status:[[:space:]]*([a-z]+) ]]; then
+            echo "status ${BASH_REMATCH[1]}"
+            continue
+        fi
+        if [[ $line == Default:* ]]; then
+            # "Default: deny (incoming), allow (outgoing), disabled (routed)"
+            if [[ $line =~ (deny|reject)\ \(incoming\) ]]; then echo "policy in $line"; fi
+            if [[ $line =~ (deny|reject)\ \(outgoing\) ]]; then echo "policy out $line"; fi
+            continue
+        fi
+        w=()
+        read -r -a w <<<"$line" || true
+        n=${#w[@]}
+        ((n >= 2)) || continue
+        # 规则行: "4791/udp  ALLOW IN  Anywhere"、"4791/udp (v6)  DENY OUT  Anywhere (v6)"
+        spec=${w[0]}
+        [[ $spec =~ ^[0-9][0-9,:]*(/udp)?$ ]] || continue
+        j=1
+        if [[ ${w[j]} == "(v6)" ]]; then j=$((j + 1)); fi
+        # "4791/udp on eth0  ALLOW IN  Anywhere"
+        if [[ ${w[j]:-} == on ]]; then j=$((j + 2)); fi
+        act=${w[j]:-} dir=in
+        if [[ ${w[j + 1]:-} == OUT ]]; then dir=out; fi
+        port_in_list "${spec%/udp}" || continue
+        case $act in
+            DENY | REJECT) echo "drop $dir $line" ;;
+            ALLOW | LIMIT) echo "accept $dir $line" ;;
+        esac
+    done <<<"$1"
+    return 0
+}
+
+# 结论里第一条以 $2 开头的行，结果在 FW_LINE（没有为空，返回 1）
+fw_first() {
+    local line
+    FW_LINE=""
+    while IFS= read -r line; do
+        if [[ $line == "$2"* ]]; then
+            FW_LINE=$line
+            return 0
+        fi
+    done <<<"$1"
+    return 1
+}
+
+# =====================================================================
+# 6. 防火墙 UDP 4791（入方向；nft 的丢弃规则不论在哪个链）
+# =====================================================================
+check_fw_nft() {
+    local rules found fam tb chn
+    rules=$(nft list ruleset 2>/dev/null)
+    found=$(fw_parse_nft "$rules")
+    if fw_first "$found" "drop "; then
+        fail "nft 规则丢弃/拒绝了 UDP $ROCE_UDP_PORT"
+        note "证据: $(grep -n "dport.*$ROCE_UDP_PORT" <<<"$rules" | head -n 3 | tr '\n' ' ')"
+        read -r _ _ fam tb chn _ <<<"$FW_LINE"
+        fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
+    elif fw_first "$found" "policy in " && ! fw_first "$found" "accept "; then
+        fw_first "$found" "policy in "
+        read -r _ _ fam tb chn _ <<<"$FW_LINE"
+        warn "nft 的 input 链 ($fam $tb $chn) 默认策略是 drop，且没有放行 UDP $ROCE_UDP_PORT 的规则"
+        note "如果没有其他规则放行（如按网卡/连接状态），RoCE v2 报文会被丢弃"
+        fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
+    else
+        pass "nft 规则没有拦截 UDP $ROCE_UDP_PORT"
+    fi
+}
+
+check_fw_iptables() {
+    local rules found
+    rules=$(iptables -S INPUT 2>/dev/null)
+    found=$(fw_parse_iptables "$rules")
+    if fw_first "$found" "drop in "; then
+        fail "iptables INPUT 链丢弃/拒绝了 UDP $ROCE_UDP_PORT"
+        note "证据: $(grep -E -- "--dport $ROCE_UDP_PORT\b" <<<"$rules" | head -n 1)"
+        fix "sudo iptables -I INPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
+    elif fw_first "$found" "policy in " && ! fw_first "$found" "accept in "; then
+        warn "iptables INPUT 默认策略是 DROP，且没有放行 UDP $ROCE_UDP_PORT 的规则"
+        fix "sudo iptables -I INPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
+    else
+        pass "iptables INPUT 链没有拦截 UDP $ROCE_UDP_PORT"
+    fi
+}
+
+check_fw_ufw() {
+    local st found
+    st=$(ufw status 2>/dev/null)
+    found=$(fw_parse_ufw "$st")
+    if fw_first "$found" "status active"; then
+        if fw_first "$found" "accept in "; then
+            pass "ufw 已启用，并放行了 UDP $ROCE_UDP_PORT"
+        else
+            warn "ufw 已启用，但没有放行 UDP $ROCE_UDP_PORT"
+            fix "sudo ufw allow $ROCE_UDP_PORT/udp && sudo ufw allow $TCP_PORT/tcp"
+        fi
+    else
+        pass "ufw 未启用"
+    fi
+}
+
+check_firewall_udp_4791() {
+    local t
+    local -a fw_tools=()
+    for t in nft iptables ufw; do
+        if have "$t"; then fw_tools+=("$t"); fi
     done
+    if ((${#fw_tools[@]} == 0)); then
+        skip "没有 nft/iptables/ufw，跳过防火墙检查（没有主机防火墙工具，通常也就没有规则）"
+    elif ((EUID != 0)); then
+        skip "读取防火墙规则需要 root（找到: ${fw_tools[*]}）；可以手动检查: sudo nft list ruleset | grep -n $ROCE_UDP_PORT"
+    else
+        for t in "${fw_tools[@]}"; do
+            case $t in
+                nft) check_fw_nft ;;
+                iptables) check_fw_iptables ;;
+                ufw) check_fw_ufw ;;
+            esac
+        done
+    fi
+}
+
+# =====================================================================
+# 总结
+# =====================================================================
+print_summary() {
+    local f n=0
+    echo
+    echo "========== 总结 =========="
+    echo "通过: $N_PASS  警告: $N_WARN  失败: $N_FAIL  跳过: $N_SKIP"
+    if ((${#FIXES[@]} > 0)); then
+        echo "建议按顺序执行的修复:"
+        for f in "${FIXES[@]}"; do
+            n=$((n + 1))
+            echo "  $n. $f"
+        done
+    fi
+    if ((N_FAIL > 0)); then
+        echo "结论: 发现 $N_FAIL 个问题，请按上面的顺序修复后重新运行 ./$PROG"
+        return 1
+    fi
+    if ((N_WARN > 0)); then
+        echo "结论: 没有发现阻塞性问题（有 $N_WARN 个警告）"
+    else
+        echo "结论: 全部检查通过"
+    fi
+    return 0
+}
+
+main() {
+    local dev
+    parse_args "$@"
+    echo "RoCEv2 环境诊断  (sysfs: $SYSFS_ROOT, TCP 端口: $TCP_PORT)"
+
+    section "1. 工具"
+    check_tools
+
+    section "2. RDMA 设备"
+    list_rdma_devices
+    check_rdma_devices
+
+    # 3. 每个设备/端口（每个端口一节）
+    for dev in "${devs[@]}"; do
+        check_device "$dev"
+    done
+
+    section "4. 锁定内存限制 (ulimit -l)"
+    check_memlock
+
+    section "5. TCP 端口 $TCP_PORT（交换连接信息）"
+    check_tcp_port
+
+    section "6. 防火墙 (RoCE v2 使用 UDP $ROCE_UDP_PORT)"
+    check_firewall_udp_4791
+
+    print_summary
+}
+
+# source 本脚本（单元测试调用纯函数）时不运行 main
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+    main "$@"
+    exit $?
 fi
-if ((N_FAIL > 0)); then
-    echo "结论: 发现 $N_FAIL 个问题，请按上面的顺序修复后重新运行 ./$PROG"
-    exit 1
-fi
-if ((N_WARN > 0)); then
-    echo "结论: 没有发现阻塞性问题（有 $N_WARN 个警告）"
-else
-    echo "结论: 全部检查通过"
-fi
-exit 0

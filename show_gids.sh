@@ -5,7 +5,7 @@
 # 每一行: 设备 端口 索引 GID IPv4 版本(v1/v2) 网卡
 # 并标出本项目程序在每个端口上会“自动选择”的 GID 索引，告诉你该传哪个 -g N。
 #
-# 自动选择规则（必须与 C 程序保持一致）:
+# 自动选择规则（必须与 C 程序保持一致）在 src/gid_rule.sh，diagnose.sh 用的是同一份:
 #   只看非空条目; 得分 = (类型为 "RoCE v2" ? 4 : 0)
 #                      + (IPv4 映射地址 ? 2 : (不是链路本地 fe80::/10 ? 1 : 0))
 #   得分最高者胜出; 同分取索引最小的。
@@ -19,8 +19,20 @@
 set -euo pipefail
 
 SYSFS_ROOT=${RDMA_SYSFS_ROOT:-/sys/class/infiniband}
-ZERO_GID=0000:0000:0000:0000:0000:0000:0000:0000
 PROG=${0##*/}
+
+# ---------- 共享的 GID 规则（src/gid_rule.sh）----------
+SCRIPT_SRC=${BASH_SOURCE[0]}
+# 经符号链接调用时找到真正的脚本位置（只在是链接时才 fork readlink）
+if [[ -L $SCRIPT_SRC ]]; then SCRIPT_SRC=$(readlink -f "$SCRIPT_SRC"); fi
+SCRIPT_DIR=.
+if [[ $SCRIPT_SRC == */* ]]; then SCRIPT_DIR=${SCRIPT_SRC%/*}; fi
+if [[ ! -r $SCRIPT_DIR/src/gid_rule.sh ]]; then
+    echo "错误: 找不到 $SCRIPT_DIR/src/gid_rule.sh（$PROG 要和项目的 src/ 目录放在一起运行）" >&2
+    exit 1
+fi
+# shellcheck source=src/gid_rule.sh
+source "$SCRIPT_DIR/src/gid_rule.sh"
 
 usage() {
     cat <<EOF
@@ -83,7 +95,6 @@ fi
 if [[ $want_dev == */* || $want_dev == . || $want_dev == .. ]]; then
     die_usage "设备名不合法: '$want_dev'"
 fi
-
 # ---------- 找设备 ----------
 no_device_hint() {
     cat >&2 <<EOF
@@ -128,30 +139,13 @@ fi
 
 # ---------- 工具函数（全部是内建命令，不 fork）----------
 
-# 读文件第一行到变量 REPLY_LINE；读失败（如空槽位的 types 返回 EINVAL）时为空
-read_line() {
-    REPLY_LINE=""
-    { read -r REPLY_LINE <"$1"; } 2>/dev/null || true
-}
-
-# 分析一个 GID 字符串，设置:
-#   G_IPV4  IPv4 映射地址的点分十进制，否则为空
-#   G_SCORE_ADDR  地址部分得分: IPv4 映射 2, 非链路本地 1, 链路本地 0
-#   G_ADDR_DESC   地址类型的中文说明
-classify_gid() {
-    local g=$1
-    G_IPV4=""
-    if [[ $g =~ ^0000:0000:0000:0000:0000:ffff:([0-9a-f]{2})([0-9a-f]{2}):([0-9a-f]{2})([0-9a-f]{2})$ ]]; then
-        G_IPV4="$((16#${BASH_REMATCH[1]})).$((16#${BASH_REMATCH[2]})).$((16#${BASH_REMATCH[3]})).$((16#${BASH_REMATCH[4]}))"
-        G_SCORE_ADDR=2
-        G_ADDR_DESC="IPv4 $G_IPV4"
-    elif [[ $g =~ ^([0-9a-f]{4}): ]] && (((16#${BASH_REMATCH[1]} & 0xffc0) == 0xfe80)); then
-        G_SCORE_ADDR=0
-        G_ADDR_DESC="链路本地 fe80::"
-    else
-        G_SCORE_ADDR=1
-        G_ADDR_DESC="IPv6 全局地址"
-    fi
+# 地址类型的中文说明（GR_ADDR_KIND / GR_IPV4 来自 gr_classify）
+addr_desc() {
+    case $1 in
+        ipv4) ADDR_DESC="IPv4 $2" ;;
+        linklocal) ADDR_DESC="链路本地 fe80::" ;;
+        *) ADDR_DESC="IPv6 全局地址" ;;
+    esac
 }
 
 print_row() {
@@ -188,86 +182,39 @@ for dev in "${devs[@]}"; do
 
     for port in "${!port_set[@]}"; do
         port_seen=$((port_seen + 1))
-        pdir=$dev_dir/ports/$port
-        # 收集本端口所有存在的 GID 槽位（不限于前 16 个）
-        idx_set=()
-        for f in "$pdir"/gids/*; do
-            i=${f##*/}
-            if [[ $i =~ ^(0|[1-9][0-9]*)$ ]]; then idx_set[i]=1; fi
-        done
+        # 读出本端口所有非空条目，并算出自动选择（gr_scan_port，规则见 src/gid_rule.sh）
+        gr_scan_port "$dev_dir/ports/$port"
 
-        # 先读一遍，记下非空条目，并算出自动选择
-        rows_idx=()
-        rows_gid=()
-        rows_ip=()
-        rows_ver=()
-        rows_ndev=()
-        best_idx=-1
-        best_score=-1
-        best_desc=""
-        best_ver=""
-        for i in "${!idx_set[@]}"; do
-            # 热循环: 直接 read（gids 文件总是可读），空槽位用字符串比较判断，
-            # 不调用函数、不用正则，TCG 下 1024 个槽位也很快
-            gid=""
-            read -r gid <"$pdir/gids/$i" || true
-            # 空槽位: 空字符串或全 0
-            if [[ -z $gid || $gid == "$ZERO_GID" ]]; then continue; fi
-            gid=${gid,,}
-
-            read_line "$pdir/gid_attrs/types/$i"
-            type=$REPLY_LINE
-            read_line "$pdir/gid_attrs/ndevs/$i"
-            ndev=$REPLY_LINE
-
-            case $type in
+        for k in "${!GT_IDX[@]}"; do
+            case ${GT_TYPE[k]} in
                 "RoCE v2") ver=v2 ;;
                 "IB/RoCE v1") ver=v1 ;;
                 "") ver="?" ;;
-                *) ver=$type ;;
+                *) ver=${GT_TYPE[k]} ;;
             esac
-
-            classify_gid "$gid"
-            score=$G_SCORE_ADDR
-            if [[ $type == "RoCE v2" ]]; then score=$((score + 4)); fi
-            # 严格大于: 同分时保留索引更小的（遍历是升序）
-            if ((score > best_score)); then
-                best_score=$score
-                best_idx=$i
-                best_desc=$G_ADDR_DESC
-                if [[ $type == "RoCE v2" ]]; then
-                    best_ver="RoCE v2"
-                elif [[ $type == "IB/RoCE v1" ]]; then
-                    best_ver="RoCE v1"
-                else
-                    best_ver="类型未知"
-                fi
-            fi
-
-            rows_idx+=("$i")
-            rows_gid+=("$gid")
-            rows_ip+=("$G_IPV4")
-            rows_ver+=("$ver")
-            rows_ndev+=("$ndev")
-        done
-
-        for k in "${!rows_idx[@]}"; do
             mark=""
-            if [[ ${rows_idx[k]} == "$best_idx" ]]; then
+            if ((k == GT_BEST)); then
                 mark="<== 自动选择"
             fi
-            print_row "$dev" "$port" "${rows_idx[k]}" "${rows_gid[k]}" "${rows_ip[k]}" \
-                "${rows_ver[k]}" "${rows_ndev[k]}" "$mark"
+            print_row "$dev" "$port" "${GT_IDX[k]}" "${GT_GID[k]}" "${GT_IPV4[k]}" \
+                "$ver" "${GT_NDEV[k]}" "$mark"
         done
-        n_found=$((n_found + ${#rows_idx[@]}))
+        n_found=$((n_found + ${#GT_IDX[@]}))
 
-        if ((best_idx < 0)); then
+        if ((GT_BEST < 0)); then
             summary+=("自动选择: $dev 端口$port → 无 (该端口没有有效的 GID: 绑定的网卡可能没有 UP 或没有 IP 地址，程序将无法建立连接；请运行 ./diagnose.sh $dev)")
         else
-            line="自动选择: $dev 端口$port → GID索引$best_idx ($best_ver, $best_desc)  用法: -g $best_idx"
-            if ((best_score < 4)); then
+            k=$GT_BEST
+            case ${GT_TYPE[k]} in
+                "RoCE v2") best_ver="RoCE v2" ;;
+                "IB/RoCE v1") best_ver="RoCE v1" ;;
+                *) best_ver="类型未知" ;;
+            esac
+            addr_desc "${GT_KIND[k]}" "${GT_IPV4[k]}"
+            line="自动选择: $dev 端口$port → GID索引${GT_IDX[k]} ($best_ver, $ADDR_DESC)  用法: -g ${GT_IDX[k]}"
+            if ((GT_BEST_SCORE < 4)); then
                 line+="  注意: 没有 RoCE v2 的 GID，只能用 RoCE v1"
-            elif ((best_score < 6)); then
+            elif ((GT_BEST_SCORE < 6)); then
                 line+="  注意: 没有 RoCE v2 的 IPv4 GID；给网卡配置 IPv4 地址后会出现 (::ffff:a.b.c.d)"
             fi
             summary+=("$line")

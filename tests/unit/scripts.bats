@@ -529,3 +529,147 @@ EOF
     [[ $output != *"[失败] rxe0"* ]]
     [[ $output != *"Permission denied"* ]]
 }
+
+# ===================== 共享的 GID 规则 (src/gid_rule.sh) =====================
+
+# 在子 bash 里 source 一个脚本，调用其中的函数: fn_call 脚本 函数 参数…
+# （diagnose.sh 被 source 时不运行 main；子 bash 里跑，不把脚本的 set -u 等带进 bats）
+fn_call() {
+    bash -c 'src=$1 fn=$2; shift 2; source "$src" && "$fn" "$@"' _ "$@"
+}
+
+@test "gid_rule: 规则只有一份 —— 两个脚本都 source src/gid_rule.sh，自己不再打分" {
+    local s
+    for s in "$SG" "$DG"; do
+        # shellcheck disable=SC2016  # 要找的就是字面的 $SCRIPT_DIR
+        grep -q '^source "\$SCRIPT_DIR/src/gid_rule.sh"$' "$s"
+        # 打分用的 IPv4 映射正则和 "RoCE v2" 加 4 分只在 gid_rule.sh 里
+        run grep -c 'ffff:(\[0-9a-f\]{2})' "$s"
+        [ "$output" = 0 ]
+        run grep -Ec 'score \+ 4|score=\$\(\(score' "$s"
+        [ "$output" = 0 ]
+    done
+    grep -q 'ffff:(\[0-9a-f\]{2})' "$REPO/src/gid_rule.sh"
+}
+
+@test "gid_rule: 从别的目录、经符号链接运行也能找到 src/gid_rule.sh" {
+    fx_rxe
+    ln -s "$SG" "$BATS_TEST_TMPDIR/sg"
+    cd "$BATS_TEST_TMPDIR"
+    run ./sg
+    [ "$status" -eq 0 ]
+    [ "$(marked)" = "rxe0:1" ]
+    run bash "$SG" rxe0
+    [ "$status" -eq 0 ]
+}
+
+# ===================== diagnose.sh 的纯函数（喂命令输出的文本）=====================
+
+@test "fw_parse_nft: 丢弃 udp dport 4791 / 放行 4791 / 无关的丢弃 / policy drop / 集合与范围" {
+    local rules
+    rules=$(
+        cat <<'EOF'
+table inet filter {
+	set allowed {
+		type inet_service
+		elements = { 4791, 22 }
+	}
+	chain input {
+		type filter hook input priority filter; policy drop;
+		udp dport 4791 drop
+		tcp dport 22 drop
+		tcp dport 4791 drop
+		udp dport != 4791 drop
+		udp dport { 22, 4000-5000 } counter packets 0 bytes 0 accept
+		th dport 4791 reject with icmpx port-unreachable
+	}
+	chain output {
+		type filter hook output priority filter; policy drop;
+		udp dport @allowed accept
+	}
+	chain mine {
+		udp dport 4791 drop
+	}
+}
+table ip nat {
+	chain postrouting {
+		type nat hook postrouting priority srcnat; policy accept;
+	}
+}
+EOF
+    )
+    run fn_call "$DG" fw_parse_nft "$rules"
+    [ "$status" -eq 0 ]
+    echo "$output"
+    [ "${lines[0]}" = "policy in inet filter input policy drop" ]
+    [ "${lines[1]}" = "drop in inet filter input udp dport 4791 drop" ]
+    [ "${lines[2]}" = "accept in inet filter input udp dport { 22, 4000-5000 } counter packets 0 bytes 0 accept" ]
+    [ "${lines[3]}" = "drop in inet filter input th dport 4791 reject with icmpx port-unreachable" ]
+    [ "${lines[4]}" = "policy out inet filter output policy drop" ]
+    [ "${lines[5]}" = "drop other inet filter mine udp dport 4791 drop" ]
+    [ "${#lines[@]}" -eq 6 ]
+    # 只有无关的规则 → 没有结论
+    run fn_call "$DG" fw_parse_nft $'table inet f {\n\tchain input {\n\t\ttype filter hook input priority 0; policy accept;\n\t\ttcp dport 22 drop\n\t\tudp dport 53 drop\n\t}\n}'
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
+    run fn_call "$DG" fw_parse_nft ""
+    [ -z "$output" ]
+}
+
+@test "fw_parse_iptables: 丢弃/放行 4791、OUTPUT 方向、multiport 范围；tcp、! --dport、无关的丢弃不算" {
+    local rules
+    rules=$(
+        cat <<'EOF'
+-P INPUT DROP
+-P FORWARD ACCEPT
+-P OUTPUT ACCEPT
+-A INPUT -p udp -m udp --dport 4791 -j DROP
+-A INPUT -p udp -m udp ! --dport 4791 -j DROP
+-A INPUT -p tcp -m tcp --dport 4791 -j DROP
+-A INPUT -p tcp -m tcp --dport 22 -j DROP
+-A INPUT -p udp -m multiport --dports 22,4700:4800 -j ACCEPT
+-A OUTPUT -p udp -m udp --dport 4791 -j REJECT --reject-with icmp-port-unreachable
+EOF
+    )
+    run fn_call "$DG" fw_parse_iptables "$rules"
+    [ "$status" -eq 0 ]
+    echo "$output"
+    [ "${lines[0]}" = "policy in INPUT -P INPUT DROP" ]
+    [ "${lines[1]}" = "drop in INPUT -A INPUT -p udp -m udp --dport 4791 -j DROP" ]
+    [ "${lines[2]}" = "accept in INPUT -A INPUT -p udp -m multiport --dports 22,4700:4800 -j ACCEPT" ]
+    [ "${lines[3]}" = "drop out OUTPUT -A OUTPUT -p udp -m udp --dport 4791 -j REJECT --reject-with icmp-port-unreachable" ]
+    [ "${#lines[@]}" -eq 4 ]
+    run fn_call "$DG" fw_parse_iptables $'-P OUTPUT ACCEPT\n-A OUTPUT -p udp -m udp --dport 53 -j DROP'
+    [ -z "$output" ]
+}
+
+@test "fw_parse_ufw: 状态、默认策略、放行/拦截 4791（含 v6、on 网卡、OUT）；tcp 和别的端口不算" {
+    local st
+    st=$(
+        cat <<'EOF'
+Status: active
+Logging: on (low)
+Default: deny (incoming), deny (outgoing), disabled (routed)
+New profiles: skip
+
+To                         Action      From
+--                         ------      ----
+4791/udp                   ALLOW IN    Anywhere
+4791/tcp                   DENY IN     Anywhere
+22                         DENY IN     Anywhere
+4791/udp (v6)              ALLOW IN    Anywhere (v6)
+4791/udp on eth0           DENY OUT    Anywhere
+EOF
+    )
+    run fn_call "$DG" fw_parse_ufw "$st"
+    echo "$output"
+    [ "${lines[0]}" = "status active" ]
+    [ "${lines[1]}" = "policy in Default: deny (incoming), deny (outgoing), disabled (routed)" ]
+    [ "${lines[2]}" = "policy out Default: deny (incoming), deny (outgoing), disabled (routed)" ]
+    [[ ${lines[3]} == "accept in 4791/udp "*"ALLOW IN"* ]]
+    [[ ${lines[4]} == "accept in 4791/udp (v6) "* ]]
+    [[ ${lines[5]} == "drop out 4791/udp on eth0 "*"DENY OUT"* ]]
+    [ "${#lines[@]}" -eq 6 ]
+    run fn_call "$DG" fw_parse_ufw "Status: inactive"
+    [ "$output" = "status inactive" ]
+}

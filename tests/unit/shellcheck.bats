@@ -2,7 +2,7 @@
 # 对仓库里的每个 shell 脚本跑 shellcheck，每个脚本一个测试。
 #
 # 脚本是动态找出来的（加脚本不用改这个文件）:
-#   顶层 *.sh、lab/ 下以 bash shebang 开头的文件、.ci/run、tests/*.t、
+#   顶层 *.sh、src/*.sh（脚本共用的 GID 规则）、lab/ 下以 bash shebang 开头的文件、.ci/run、tests/*.t、
 #   tests/**/*.bats、tests/**/*.bash
 # bats 1.8 的测试列表是静态的（不能在运行时生成 @test），所以这里预留了
 # MAX_SLOTS 个“槽位”测试，第 N 个测试检查第 N 个脚本，测试名里带脚本路径；
@@ -18,7 +18,7 @@ find_scripts() {
     local f first
     SCRIPTS=()
     shopt -s nullglob globstar
-    for f in "$REPO"/*.sh; do
+    for f in "$REPO"/*.sh "$REPO"/src/*.sh; do
         SCRIPTS+=("${f#"$REPO"/}")
     done
     for f in "$REPO"/lab/*; do
@@ -100,9 +100,10 @@ check_slot() {
 @test "shellcheck ${SCRIPTS[38]:-(槽位39 空)}" { check_slot 38; }
 @test "shellcheck ${SCRIPTS[39]:-(槽位40 空)}" { check_slot 39; }
 
-@test "shellcheck: 找到的脚本数 (${#SCRIPTS[@]}) 不超过槽位数 ($MAX_SLOTS)，且包含 show_gids.sh / diagnose.sh" {
+@test "shellcheck: 找到的脚本数 (${#SCRIPTS[@]}) 不超过槽位数 ($MAX_SLOTS)，且包含 show_gids.sh / diagnose.sh / src/gid_rule.sh" {
     echo "找到: ${SCRIPTS[*]}"
     ((${#SCRIPTS[@]} <= MAX_SLOTS))
     [[ " ${SCRIPTS[*]} " == *" show_gids.sh "* ]]
     [[ " ${SCRIPTS[*]} " == *" diagnose.sh "* ]]
+    [[ " ${SCRIPTS[*]} " == *" src/gid_rule.sh "* ]]
 }
