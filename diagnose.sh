@@ -12,8 +12,8 @@
 # 外部命令（ip、ping、nft……）都经 find_cmd 在 PATH 里找，测试可以在 PATH 前面放假的。
 # 不用进程替换 <(...)：实验虚拟机里没有 /dev/fd。
 #
-# 结构: 每项检查是一个 check_* 函数，main 按节调用它们；解析命令输出的 fw_parse_*
-# 是纯函数（输入文本，输出结论），单元测试可以 source 本脚本直接调用它们
+# 结构: 每项检查是一个 check_* 函数，main 按节调用它们；解析命令输出的 fw_parse_* /
+# parse_neigh 是纯函数（输入文本，输出结论），单元测试可以 source 本脚本直接调用它们
 # （source 时不运行 main）。GID 的选择规则在 src/gid_rule.sh，与 show_gids.sh 共用。
 #
 # 不用 set -e: 诊断脚本要在某项命令失败后继续检查其余项目，
@@ -25,11 +25,17 @@ NET_SYSFS=${NET_SYSFS_ROOT:-/sys/class/net}
 PROG=${0##*/}
 TCP_PORT=18515
 ROCE_UDP_PORT=4791
+PEER_IP=""
 # memlock 至少这么多 KiB 才算通过（64 MiB）；低于 MEMLOCK_FAIL_KB 算失败（1 MiB）
 MEMLOCK_MIN_KB=65536
 MEMLOCK_FAIL_KB=1024
 # rxe 从网卡 MTU 里扣掉的头部长度（RXE_MAX_HDR_LENGTH）
 RXE_HDR_BYTES=80
+# 一个满负载 RoCE v2 报文的 IP 包比 active_mtu 多出的字节:
+# IPv4 20 + UDP 8 + BTH 12 + RETH 16 + ImmDt 4 + ICRC 4（RDMA WRITE First/Only 带立即数时最大）
+ROCE_IP_OVERHEAD=64
+# ping 的 IP 包比 -s 多出的字节: IPv4 20 + ICMP 8
+PING_OVERHEAD=28
 
 # ---------- 共享的 GID 规则（src/gid_rule.sh，与 show_gids.sh 同一份）----------
 gid_rule_dir() {
@@ -49,16 +55,22 @@ source "$SCRIPT_DIR/src/gid_rule.sh"
 
 usage() {
     cat <<EOF
-用法: $PROG [-h|--help] [--port N] [设备]
+用法: $PROG [-h|--help] [--port N] [--peer IP] [设备]
 
 检查 RoCEv2 / Soft-RoCE 环境，给出问题和修复命令。
   设备        只检查这个 RDMA 设备，例如 rxe0（默认检查全部）
   --port N    检查 TCP 端口 N 是否空闲（默认 $TCP_PORT，程序交换连接信息用）
+  --peer IP   另外检查通往对端（服务端）IPv4 地址 IP 的路径（在客户端上运行）
   -h, --help  显示本帮助
 
 检查项目: 工具、RDMA 设备/内核模块、端口状态、网卡 IPv4 地址、
           RoCE v2 IPv4 GID 及索引 (-g N)、MTU、memlock 限制、TCP 端口、
           UDP $ROCE_UDP_PORT 防火墙。
+--peer 时另有一节 7. 对端: 路由（出口网卡、源地址）、对端地址是不是本机自己的
+          （克隆虚拟机 / VirtualBox NAT 的重复地址）、出口网卡上有没有 ACTIVE 的 RDMA 设备
+          和带源地址的 RoCE v2 GID（-d/-g）、建在别的网卡上的 RDMA 设备、ping、
+          邻居 (ARP)、路径 MTU（ping -M do）、出方向防火墙和 firewalld。
+          单机实验（对端地址是本机另一块网卡的，策略路由让报文走那块网卡）会说明并照常检查。
 退出码: 0 全部通过（允许警告）; 1 发现问题; 2 用法错误
 EOF
 }
@@ -67,6 +79,14 @@ die_usage() {
     echo "错误: $*" >&2
     echo "运行 '$PROG --help' 查看用法" >&2
     exit 2
+}
+
+# 点分十进制 IPv4，每段 0-255
+is_ipv4() {
+    local a b c d
+    [[ $1 =~ ^([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})$ ]] || return 1
+    a=${BASH_REMATCH[1]} b=${BASH_REMATCH[2]} c=${BASH_REMATCH[3]} d=${BASH_REMATCH[4]}
+    ((10#$a <= 255 && 10#$b <= 255 && 10#$c <= 255 && 10#$d <= 255))
 }
 
 # ---------- 参数 ----------
@@ -84,6 +104,12 @@ parse_args() {
                 shift
                 ;;
             --port=*) TCP_PORT=${1#--port=} ;;
+            --peer)
+                (($# >= 2)) || die_usage "--peer 需要对端的 IPv4 地址"
+                PEER_IP=$2
+                shift
+                ;;
+            --peer=*) PEER_IP=${1#--peer=} ;;
             --)
                 shift
                 if (($# > 0)); then
@@ -107,6 +133,9 @@ parse_args() {
     fi
     if [[ $want_dev == */* || $want_dev == . || $want_dev == .. ]]; then
         die_usage "设备名不合法: '$want_dev'"
+    fi
+    if [[ -n $PEER_IP ]] && ! is_ipv4 "$PEER_IP"; then
+        die_usage "--peer 需要点分十进制的 IPv4 地址（主机名请先用 getent hosts 解析）: '$PEER_IP'"
     fi
 }
 
@@ -901,6 +930,46 @@ fw_parse_ufw() {
     return 0
 }
 
+# fw_parse_firewalld "firewall-cmd --list-all 的输出"
+#   zone 名字;  target 值;  accept in 规则/端口;  drop in 规则原文;
+#   policy in target:值（target 不是 ACCEPT 时，没放行的入站报文会被拒绝）
+fw_parse_firewalld() {
+    local line first=1 target="" p rich=""
+    local -a w=()
+    while IFS= read -r line; do
+        if [[ -n $first && -n $line ]]; then
+            first=""
+            read -r -a w <<<"$line" || true
+            echo "zone ${w[0]}"
+            continue
+        fi
+        if [[ $line =~ ^[[:space:]]*target:[[:space:]]*([^[:space:]]+) ]]; then
+            target=${BASH_REMATCH[1]}
+            echo "target $target"
+        elif [[ $line =~ ^[[:space:]]*ports:(.*)$ ]]; then
+            read -r -a w <<<"${BASH_REMATCH[1]}" || true
+            for p in "${w[@]}"; do
+                if [[ $p == */udp ]] && port_in_list "${p%/udp}"; then echo "accept in ports $p"; fi
+            done
+        elif [[ $line =~ ^[[:space:]]*rich\ rules: ]]; then
+            rich=1
+        elif [[ -n $rich && $line =~ port=\"([0-9:-]+)\"[[:space:]]+protocol=\"udp\" ]] && port_in_list "${BASH_REMATCH[1]}"; then
+            line=${line#"${line%%[![:space:]]*}"}
+            if [[ $line =~ [[:space:]](drop|reject)([[:space:]]|$) ]]; then
+                echo "drop in $line"
+            elif [[ $line =~ [[:space:]]accept([[:space:]]|$) ]]; then
+                echo "accept in $line"
+            fi
+        fi
+    done <<<"$1"
+    case $target in
+        ACCEPT) echo "accept in target:ACCEPT" ;;
+        "") ;;
+        *) echo "policy in target:$target" ;;
+    esac
+    return 0
+}
+
 # 结论里第一条以 $2 开头的行，结果在 FW_LINE（没有为空，返回 1）
 fw_first() {
     local line
@@ -991,6 +1060,415 @@ check_firewall_udp_4791() {
 }
 
 # =====================================================================
+# 7. 对端（--peer IP）: 客户端通往服务端的路径
+# =====================================================================
+# 路径上的状态（各 check_peer_* 之间传递）
+PEER_DEV="" PEER_PORT="" PEER_IDX="" PEER_PING_OK="" PEER_PATH_OK=""
+PING_CMD=()
+PING_KIND=""
+
+# parse_neigh "ip neigh show … 的输出" —— 纯函数，看第一行
+#   NEIGH_STATE  最后一个词（REACHABLE/STALE/DELAY/PROBE/PERMANENT/NOARP/FAILED/INCOMPLETE），没有表项为空
+#   NEIGH_LLADDR MAC 地址（没有为空）
+parse_neigh() {
+    local -a w=()
+    local j
+    NEIGH_STATE="" NEIGH_LLADDR=""
+    read -r -a w <<<"$1" || true
+    ((${#w[@]} > 0)) || return 0
+    NEIGH_STATE=${w[-1]}
+    for ((j = 0; j < ${#w[@]}; j++)); do
+        if [[ ${w[j]} == lladdr ]]; then NEIGH_LLADDR=${w[j + 1]:-}; fi
+    done
+    return 0
+}
+
+# 本机的 “设备/端口” 在哪些网卡上（GID 表的 ndevs，GID 表为空时问 rdma link show），
+# 结果在 KEY_NDEVS（空格分隔，不知道为空）。需要先 gr_scan_all。
+key_netdevs() {
+    local key=$1 k rl
+    local -A seen=()
+    KEY_NDEVS=""
+    for k in "${!PG_IDX[@]}"; do
+        if [[ ${PG_DEV[k]}/${PG_PORT[k]} == "$key" && -n ${PG_NDEV[k]} && -z ${seen[${PG_NDEV[k]}]:-} ]]; then
+            seen[${PG_NDEV[k]}]=1
+            KEY_NDEVS+="${KEY_NDEVS:+ }${PG_NDEV[k]}"
+        fi
+    done
+    if [[ -z $KEY_NDEVS ]] && have rdma; then
+        rl=$("$CMD_PATH" link show "$key" 2>/dev/null)
+        if [[ $rl =~ netdev[[:space:]]+([^[:space:]]+) ]]; then KEY_NDEVS=${BASH_REMATCH[1]}; fi
+    fi
+    return 0
+}
+
+# 没被占用的 rxe 设备名（rxe0、rxe1……），结果在 FREE_RXE
+free_rxe_name() {
+    local n=0
+    while [[ -e $SYSFS_ROOT/rxe$n ]]; do n=$((n + 1)); done
+    FREE_RXE=rxe$n
+}
+
+# 一个本机地址的 CIDR（找不到为 地址/<前缀>），结果在 ADDR_CIDR
+addr_cidr() {
+    local ip=$1 ifname=$2 a
+    ADDR_CIDR="$ip/<前缀>"
+    [[ -n $ifname ]] || return 0
+    netdev_ipv4 "$ifname"
+    for a in "${NET_V4[@]}"; do
+        if [[ ${a%/*} == "$ip" ]]; then ADDR_CIDR=$a; fi
+    done
+    return 0
+}
+
+# 路由: 出口网卡和源地址；对端地址是本机的 → 单机实验 或 重复地址
+check_peer_route() {
+    local owner="" k cidr
+    if ! have ip; then
+        fail "没有 ip 命令，无法查询去往 $PEER_IP 的路由"
+        fix "sudo apt-get install iproute2"
+        gr_scan_all "$SYSFS_ROOT"
+        PP_MODE=none
+        return 0
+    fi
+    GR_IP_CMD=$CMD_PATH
+    gr_peer_path "$SYSFS_ROOT" "$PEER_IP"
+    if ((PP_OWNER >= 0)); then
+        k=$PP_OWNER
+        owner="${PG_DEV[k]} 端口${PG_PORT[k]} 的 GID 索引 ${PG_IDX[k]}"
+    fi
+    case $PP_MODE in
+        none)
+            fail "没有去往 $PEER_IP 的路由: $RT_ERR"
+            note "证据: $RT_CMD"
+            note "本机没有哪块网卡的网段包含 $PEER_IP，也没有能到它的网关；或者 IP 写错了"
+            fix "sudo ip addr add <与 $PEER_IP 同网段的地址>/24 dev <网卡名>  # 或加路由: sudo ip route add $PEER_IP via <网关>"
+            ;;
+        route)
+            PEER_PATH_OK=1
+            pass "路由: 去往 $PEER_IP 走网卡 $PP_DEV，源地址 ${PP_SRC:-（没有）}${PP_VIA:+，经网关 $PP_VIA}"
+            note "证据: $RT_CMD → $RT_LINE"
+            ;;
+        single)
+            PEER_PATH_OK=1
+            pass "单机实验: $PEER_IP 是本机网卡 ${PP_OWNER_NDEV:-?}（${owner:-不是 RDMA 设备的地址}）的地址，本机的 ${PG_DEV[PP_MATCH]} 经网卡 $PP_DEV（源地址 $PP_SRC）通往它"
+            note "证据: $PP_ROUTE_CMD → $PP_ROUTE_LINE"
+            note "证据: $RT_CMD → $RT_LINE（策略路由）"
+            note "这是在一台机器上用两块网卡模拟两台主机（本项目的 qemu 实验室就是这样），不是错误；"
+            note "下面按 $PP_SRC → $PEER_IP 这条路检查。真有两台机器时，对端地址不应该是本机的。"
+            ;;
+        local)
+            fail "$PEER_IP 是本机自己的地址（内核路由答 local … dev lo），报文根本不会离开这台机器"
+            note "证据: $RT_CMD → $RT_LINE"
+            if [[ -n $owner ]]; then note "这个地址在本机网卡 $PP_OWNER_NDEV 上（$owner）"; fi
+            note "常见原因 1: 克隆的虚拟机保留了同一个静态 IP —— 两台机器地址相同，各自都以为对端就是自己"
+            note "常见原因 2: VirtualBox 的 NAT 网卡给每台虚拟机都分配 10.0.2.15，虚拟机之间不能经 NAT 网卡互通；"
+            note "           给两台虚拟机各加一块仅主机 (host-only) 或内部网络网卡，rxe 建在那块网卡上，用它的地址"
+            if [[ $PEER_IP == 10.0.2.15 ]]; then note "（$PEER_IP 正是 VirtualBox NAT 给每台虚拟机的默认地址）"; fi
+            note "如果你是有意在同一台机器上做回环自测（服务端和客户端用同一个 RDMA 设备），可以忽略这一项"
+            addr_cidr "$PEER_IP" "$PP_OWNER_NDEV"
+            cidr=$ADDR_CIDR
+            fix "在其中一台机器上换一个不重复的地址: sudo ip addr del $cidr dev ${PP_OWNER_NDEV:-<网卡名>} && sudo ip addr add <新地址>/${cidr#*/} dev ${PP_OWNER_NDEV:-<网卡名>}"
+            ;;
+    esac
+}
+
+# 出口网卡上的 ACTIVE RDMA 设备，和地址为源地址的 RoCE v2 GID
+check_peer_rdma_device() {
+    local k key state on_dev="" auto
+    if ((PP_MATCH >= 0)); then
+        k=$PP_MATCH
+        key=${PG_DEV[k]}/${PG_PORT[k]}
+        read_line "$SYSFS_ROOT/${PG_DEV[k]}/ports/${PG_PORT[k]}/state"
+        state=$LINE
+        if [[ $state != *ACTIVE* ]]; then
+            fail "${PG_DEV[k]} 端口${PG_PORT[k]} 在网卡 $PP_DEV 上，但端口不是 ACTIVE（状态 ${state:-未知}）"
+            fix "sudo ip link set $PP_DEV up"
+            return 0
+        fi
+        PEER_DEV=${PG_DEV[k]} PEER_PORT=${PG_PORT[k]} PEER_IDX=${PG_IDX[k]}
+        pass "通往 $PEER_IP 的 RDMA 设备: $PEER_DEV 端口$PEER_PORT（网卡 $PP_DEV，$state），RoCE v2 GID 索引 $PEER_IDX = ${PG_GID[k]} ($PP_SRC) → 客户端用 -d $PEER_DEV -g $PEER_IDX"
+        gr_scan_port "$SYSFS_ROOT/$PEER_DEV/ports/$PEER_PORT"
+        if ((GT_BEST >= 0)) && [[ ${GT_IDX[GT_BEST]} != "$PEER_IDX" ]]; then
+            auto=${GT_IDX[GT_BEST]}
+            note "注意: 按自动选择规则（不带 -g）$PEER_DEV 会用索引 $auto（${GT_IPV4[GT_BEST]:-${GT_GID[GT_BEST]}}），通往 $PEER_IP 要用 -g $PEER_IDX"
+        fi
+        return 0
+    fi
+    # 出口网卡上有设备，但没有带源地址的 RoCE v2 GID？
+    for key in "${PG_PORTS[@]}"; do
+        key_netdevs "$key"
+        if [[ " $KEY_NDEVS " == *" $PP_DEV "* ]]; then
+            on_dev=$key
+            break
+        fi
+    done
+    if [[ -n $on_dev ]]; then
+        fail "${on_dev%/*} 端口${on_dev#*/} 建在网卡 $PP_DEV 上，但没有地址为 ${PP_SRC:-（路由没给出源地址）} 的 RoCE v2 GID"
+        note "证据: ./show_gids.sh ${on_dev%/*} ${on_dev#*/}"
+        if [[ -z $PP_SRC ]]; then
+            fix "sudo ip addr add <IP地址>/24 dev $PP_DEV"
+        else
+            fix "sudo rdma link delete ${on_dev%/*} && sudo rdma link add ${on_dev%/*} type rxe netdev $PP_DEV"
+        fi
+        return 0
+    fi
+    free_rxe_name
+    fail "没有建在网卡 $PP_DEV 上的 RDMA 设备: 去往 $PEER_IP 的报文从 $PP_DEV 发出，RDMA 设备必须建在 $PP_DEV 上"
+    if ((${#PG_PORTS[@]} == 0)); then
+        note "本机没有任何 RDMA 设备"
+    else
+        note "现有 RDMA 设备都在别的网卡上（见下一项）"
+    fi
+    fix "sudo rdma link add $FREE_RXE type rxe netdev $PP_DEV"
+}
+
+# 建在不通往对端的网卡上的 RDMA 设备（“选错网卡”的陷阱）
+check_peer_wrong_nic() {
+    local key dev port n_wrong=0 owner_key=""
+    if ((PP_OWNER >= 0)); then owner_key=${PG_DEV[PP_OWNER]}/${PG_PORT[PP_OWNER]}; fi
+    for key in "${PG_PORTS[@]}"; do
+        dev=${key%/*} port=${key#*/}
+        key_netdevs "$key"
+        [[ -n $KEY_NDEVS ]] || continue
+        [[ " $KEY_NDEVS " != *" $PP_DEV "* ]] || continue
+        if [[ $PP_MODE == single && $key == "$owner_key" ]]; then
+            note "$dev 端口$port（网卡 $KEY_NDEVS）是 $PEER_IP 自己的设备，即单机实验里服务端的那一端"
+            continue
+        fi
+        n_wrong=$((n_wrong + 1))
+        warn "$dev 端口$port 建在网卡 $KEY_NDEVS 上，这块网卡不通往 $PEER_IP（路由走 $PP_DEV）"
+        note "用 $dev 的程序连不上 $PEER_IP: RoCE 报文会从 $KEY_NDEVS 发出，QP 进入 RTR/RTS 后超时 (errno=110)"
+        if [[ -n $PEER_DEV ]]; then
+            note "程序必须用另一个设备: -d $PEER_DEV（建在 $PP_DEV 上），不要用 $dev"
+            fix "运行程序时加 -d $PEER_DEV"
+        else
+            note "先让 $PP_DEV 上有可用的 RDMA 设备（见上一项的修复），然后程序用 -d 指定它，不要用 $dev"
+        fi
+    done
+    if ((n_wrong == 0 && ${#PG_PORTS[@]} > 0)); then
+        pass "没有建在别的网卡上的 RDMA 设备（不会误用不通往 $PEER_IP 的设备）"
+    fi
+}
+
+# 找 ping；busybox 的 ping 也行（但它不支持 -M do）
+find_ping() {
+    PING_CMD=() PING_KIND=""
+    if have ping; then
+        PING_CMD=("$CMD_PATH") PING_KIND=ping
+    elif have busybox; then
+        PING_CMD=("$CMD_PATH" ping) PING_KIND=busybox
+    fi
+}
+
+# ping_peer 额外参数… —— 有界的 ping（-c 1/2 -W 1），源地址固定为路径的源地址；
+# 退出码是 ping 的，输出最后一行在 PING_LAST
+ping_peer() {
+    local out rc=0
+    local -a src=()
+    if [[ -n $PP_SRC ]]; then src=(-I "$PP_SRC"); fi
+    out=$("${PING_CMD[@]}" "$@" -W 1 "${src[@]}" "$PEER_IP" 2>&1) || rc=$?
+    PING_LAST=${out##*$'\n'}
+    PING_SHOWN="ping $* -W 1 ${src[*]}${src[*]:+ }$PEER_IP"
+    return "$rc"
+}
+
+check_peer_ping() {
+    find_ping
+    if [[ -z $PING_KIND ]]; then
+        skip "没有 ping 命令，跳过连通性检查"
+        fix "sudo apt-get install iputils-ping"
+        return 0
+    fi
+    if ping_peer -c 2; then
+        PEER_PING_OK=1
+        pass "ping $PEER_IP 通（$PING_SHOWN）"
+        return 0
+    fi
+    fail "ping $PEER_IP 不通（$PING_SHOWN）"
+    note "证据: ${PING_LAST:-没有输出}"
+    note "可能原因: 路由不对（见上面的路由）、对端或中间的防火墙丢弃 ICMP、IP 写错了或对端没开机"
+    note "ping 不通不一定说明 RoCE 不通（有的网络只挡 ICMP），但多数情况下是两台机器之间的路径有问题"
+    fix "确认对端地址（在对端运行 ip -4 addr）和路由（ip route get $PEER_IP），检查两端防火墙是否放行 ICMP 和 UDP $ROCE_UDP_PORT"
+}
+
+# 邻居 (ARP): 对端（同网段）或网关
+check_peer_neigh() {
+    local target=${PP_VIA:-$PEER_IP} out
+    have ip || return 0
+    out=$("$CMD_PATH" neigh show "$target" dev "$PP_DEV" 2>/dev/null)
+    out=${out%%$'\n'*}
+    out=${out%"${out##*[![:space:]]}"}
+    parse_neigh "$out"
+    case $NEIGH_STATE in
+        "")
+            skip "邻居表里没有 $target（网卡 $PP_DEV）的表项${PEER_PING_OK:+（点对点/NOARP 网卡没有 ARP）}"
+            ;;
+        FAILED | INCOMPLETE)
+            fail "邻居 (ARP): 解析不到 $target 的 MAC 地址（$NEIGH_STATE），二层不通"
+            note "证据: ip neigh show $target dev $PP_DEV → $out"
+            note "对端${PP_VIA:+（这里是网关 $PP_VIA）}不在 $PP_DEV 所在的二层网段（两台虚拟机的网卡接在不同的虚拟网络上？）、没开机，或者 IP 写错了"
+            fix "确认两台机器的网卡接在同一个网络（同一个交换机/虚拟网络）后: sudo ip neigh flush dev $PP_DEV && ping -c 1 $target"
+            ;;
+        *)
+            pass "邻居 (ARP): $target 在网卡 $PP_DEV 上是 $NEIGH_STATE${NEIGH_LLADDR:+（MAC $NEIGH_LLADDR）}"
+            ;;
+    esac
+}
+
+# 路径 MTU: 满负载的 RoCE 报文（不能分片）能不能到对端
+check_peer_path_mtu() {
+    local active="" nmtu size m fits="" evidence
+    if [[ -n $PEER_DEV ]]; then
+        load_devinfo
+        active=${DEVINFO_MTU[$PEER_DEV/$PEER_PORT]:-}
+    fi
+    if [[ -z $active && -e $NET_SYSFS/$PP_DEV/mtu ]]; then
+        read_line "$NET_SYSFS/$PP_DEV/mtu"
+        nmtu=$LINE
+        if [[ $nmtu =~ ^[0-9]+$ ]]; then
+            ib_mtu_for "$nmtu"
+            active=$IB_MTU
+        fi
+    fi
+    if [[ -z $active ]]; then
+        skip "不知道 active_mtu（没有 ibv_devinfo，也读不到网卡 $PP_DEV 的 MTU），跳过路径 MTU 检查"
+        return 0
+    fi
+    size=$((active + ROCE_IP_OVERHEAD - PING_OVERHEAD))
+    if [[ $PING_KIND == busybox ]]; then
+        skip "busybox 的 ping 不支持 -M do，跳过路径 MTU 检查；装 iputils-ping 后手动: ping -M do -s $size -c 1 $PEER_IP"
+        return 0
+    elif [[ $PING_KIND != ping ]]; then
+        skip "没有 ping，跳过路径 MTU 检查；手动: ping -M do -s $size -c 1 $PEER_IP"
+        return 0
+    fi
+    if [[ -z $PEER_PING_OK ]]; then
+        skip "小包 ping 都不通，跳过路径 MTU 检查"
+        return 0
+    fi
+    if ping_peer -M "do" -s "$size" -c 1; then
+        pass "路径 MTU: $((size + PING_OVERHEAD)) 字节的 IP 包不分片能到 $PEER_IP（active_mtu $active + $ROCE_IP_OVERHEAD 字节 RoCE 头部）"
+        return 0
+    fi
+    evidence=$PING_LAST
+    for m in 2048 1024 512 256; do
+        ((m < active)) || continue
+        if ping_peer -M "do" -s $((m + ROCE_IP_OVERHEAD - PING_OVERHEAD)) -c 1; then
+            fits=$m
+            break
+        fi
+    done
+    fail "路径 MTU 太小: $((size + PING_OVERHEAD)) 字节的 IP 包到不了 $PEER_IP，小包能到（ping -M do -s $size 失败）"
+    note "证据: ${evidence:-没有输出}"
+    note "RoCE 报文不能分片: 负载 active_mtu $active 的报文 = IPv4 20 + UDP 8 + BTH 12 + RETH 16 + ImmDt 4 + $active + ICRC 4 = $((active + ROCE_IP_OVERHEAD)) 字节，"
+    note "路径上 MTU 更小的一跳（隧道/VPN/虚拟交换机）会把它丢掉: 小消息能通，大消息重传到超时"
+    if [[ -n $fits ]]; then
+        note "能通过的最大 RoCE MTU 是 $fits（$((fits + ROCE_IP_OVERHEAD)) 字节的 IP 包能到）"
+        note "网卡 MTU 在 $((fits + RXE_HDR_BYTES))..$((2 * fits + RXE_HDR_BYTES - 1)) 之间时 rxe 的 active_mtu 是 $fits（两端的程序取较小的一端）"
+        fix "sudo ip link set $PP_DEV mtu $((fits + RXE_HDR_BYTES))  # 对端的网卡也一样；rxe 的 active_mtu 随之变成 $fits"
+    else
+        note "连 256 字节负载的 RoCE 报文（$((256 + ROCE_IP_OVERHEAD)) 字节的 IP 包）都到不了"
+        fix "检查两端之间的隧道/VPN/虚拟交换机的 MTU (tracepath $PEER_IP)"
+    fi
+}
+
+# 出方向的防火墙（入方向见第 6 节）和 firewalld
+check_peer_firewall() {
+    local t found rules fam tb chn zone
+    local -a tools=()
+    for t in nft iptables ufw firewall-cmd; do
+        if have "$t"; then tools+=("$t"); fi
+    done
+    if ((${#tools[@]} == 0)); then
+        skip "没有 nft/iptables/ufw/firewall-cmd，跳过防火墙检查"
+        return 0
+    fi
+    if ((EUID != 0)); then
+        skip "读取防火墙规则需要 root（找到: ${tools[*]}）"
+        return 0
+    fi
+    note "RoCE v2 两个方向的报文都发往 UDP $ROCE_UDP_PORT；这里查出方向和 firewalld，入方向见第 6 节"
+    for t in "${tools[@]}"; do
+        case $t in
+            nft)
+                found=$(fw_parse_nft "$(nft list ruleset 2>/dev/null)")
+                if fw_first "$found" "drop "; then
+                    note "nft 丢弃 UDP $ROCE_UDP_PORT 的规则已在第 6 节报告"
+                elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
+                    read -r _ _ fam tb chn _ <<<"$FW_LINE"
+                    warn "nft 的 output 链 ($fam $tb $chn) 默认策略是 drop，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
+                    fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
+                else
+                    pass "nft 出方向没有拦截 UDP $ROCE_UDP_PORT"
+                fi
+                ;;
+            iptables)
+                found=$(fw_parse_iptables "$(iptables -S OUTPUT 2>/dev/null)")
+                if fw_first "$found" "drop out "; then
+                    fail "iptables OUTPUT 链丢弃/拒绝了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
+                    note "证据: ${FW_LINE#drop out OUTPUT }"
+                    fix "sudo iptables -I OUTPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
+                elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
+                    warn "iptables OUTPUT 默认策略是 DROP，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
+                    fix "sudo iptables -I OUTPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
+                else
+                    pass "iptables OUTPUT 链没有拦截 UDP $ROCE_UDP_PORT"
+                fi
+                ;;
+            ufw)
+                found=$(fw_parse_ufw "$(ufw status verbose 2>/dev/null)")
+                fw_first "$found" "status active" || continue
+                if fw_first "$found" "drop out "; then
+                    fail "ufw 的规则拦截了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
+                    note "证据: ${FW_LINE#drop out }"
+                    fix "sudo ufw allow out $ROCE_UDP_PORT/udp"
+                elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
+                    warn "ufw 出方向默认拒绝，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
+                    fix "sudo ufw allow out $ROCE_UDP_PORT/udp"
+                else
+                    pass "ufw 出方向没有拦截 UDP $ROCE_UDP_PORT"
+                fi
+                ;;
+            firewall-cmd)
+                if [[ $(firewall-cmd --state 2>/dev/null) != running ]]; then
+                    pass "firewalld 没有运行"
+                    continue
+                fi
+                found=$(fw_parse_firewalld "$(firewall-cmd --list-all 2>/dev/null)")
+                zone=""
+                if fw_first "$found" "zone "; then zone=${FW_LINE#zone }; fi
+                if fw_first "$found" "drop in "; then
+                    fail "firewalld（区域 ${zone:-?}）的规则丢弃/拒绝了 UDP $ROCE_UDP_PORT"
+                    note "证据: ${FW_LINE#drop in }"
+                    fix "sudo firewall-cmd --remove-rich-rule='${FW_LINE#drop in }' && sudo firewall-cmd --add-port=$ROCE_UDP_PORT/udp"
+                elif fw_first "$found" "accept in "; then
+                    pass "firewalld（区域 ${zone:-?}）放行了 UDP $ROCE_UDP_PORT（${FW_LINE#accept in }）"
+                else
+                    fail "firewalld 在运行（区域 ${zone:-?}），没有放行 UDP $ROCE_UDP_PORT: 对端发来的 RoCE v2 报文会被拒绝"
+                    if fw_first "$found" "policy in "; then note "证据: ${FW_LINE#policy in }，ports 里没有 $ROCE_UDP_PORT/udp"; fi
+                    fix "sudo firewall-cmd --add-port=$ROCE_UDP_PORT/udp && sudo firewall-cmd --permanent --add-port=$ROCE_UDP_PORT/udp"
+                fi
+                ;;
+        esac
+    done
+}
+
+check_peer() {
+    check_peer_route
+    if [[ -n $PEER_PATH_OK ]]; then
+        check_peer_rdma_device
+        check_peer_wrong_nic
+        check_peer_ping
+        check_peer_neigh
+        check_peer_path_mtu
+    else
+        skip "RDMA 设备、ping、邻居 (ARP)、路径 MTU: 先解决上面的路由问题"
+    fi
+    check_peer_firewall
+}
+
+# =====================================================================
 # 总结
 # =====================================================================
 print_summary() {
@@ -1020,7 +1498,7 @@ print_summary() {
 main() {
     local dev
     parse_args "$@"
-    echo "RoCEv2 环境诊断  (sysfs: $SYSFS_ROOT, TCP 端口: $TCP_PORT)"
+    echo "RoCEv2 环境诊断  (sysfs: $SYSFS_ROOT, TCP 端口: $TCP_PORT${PEER_IP:+, 对端: $PEER_IP})"
 
     section "1. 工具"
     check_tools
@@ -1042,6 +1520,11 @@ main() {
 
     section "6. 防火墙 (RoCE v2 使用 UDP $ROCE_UDP_PORT)"
     check_firewall_udp_4791
+
+    if [[ -n $PEER_IP ]]; then
+        section "7. 对端 $PEER_IP（--peer: 从本机通往它的路径）"
+        check_peer
+    fi
 
     print_summary
 }

@@ -563,6 +563,24 @@ fn_call() {
     [ "$status" -eq 0 ]
 }
 
+@test "gid_rule: gr_route_parse —— 网关/本机地址/策略路由/不可达 几种 ip route get 回答" {
+    local lib=$REPO/src/gid_rule.sh
+    run fn_call "$lib" gr_route_parse $'10.0.0.9 via 10.0.0.254 dev eth0 src 10.0.0.1 uid 0 \n    cache '
+    [ "$status" -eq 0 ]
+    run bash -c 'source "$1"; gr_route_parse "$2"; echo "$RT_TYPE|$RT_DST|$RT_DEV|$RT_SRC|$RT_VIA|$RT_LOCAL"' _ "$lib" \
+        $'10.0.0.9 via 10.0.0.254 dev eth0 src 10.0.0.1 uid 0 \n    cache '
+    [ "$output" = "unicast|10.0.0.9|eth0|10.0.0.1|10.0.0.254|" ]
+    run bash -c 'source "$1"; gr_route_parse "$2"; echo "$RT_TYPE|$RT_DST|$RT_DEV|$RT_SRC|$RT_VIA|$RT_LOCAL"' _ "$lib" \
+        'local 10.11.0.1 dev lo table local src 10.11.0.1 uid 0'
+    [ "$output" = "local|10.11.0.1|lo|10.11.0.1||1" ]
+    run bash -c 'source "$1"; gr_route_parse "$2"; echo "$RT_TYPE|$RT_DST|$RT_DEV|$RT_SRC|$RT_VIA|$RT_LOCAL"' _ "$lib" \
+        '10.11.0.1 from 10.11.0.2 dev veth1 table 100 uid 0'
+    [ "$output" = "unicast|10.11.0.1|veth1|||" ]
+    run bash -c 'source "$1"; gr_route_parse "$2"; echo "$RT_TYPE|$RT_DEV|$RT_LOCAL"' _ "$lib" \
+        'unreachable 10.9.9.9 table main uid 0'
+    [ "$output" = "unreachable||" ]
+}
+
 # ===================== diagnose.sh 的纯函数（喂命令输出的文本）=====================
 
 @test "fw_parse_nft: 丢弃 udp dport 4791 / 放行 4791 / 无关的丢弃 / policy drop / 集合与范围" {
@@ -672,4 +690,309 @@ EOF
     [ "${#lines[@]}" -eq 6 ]
     run fn_call "$DG" fw_parse_ufw "Status: inactive"
     [ "$output" = "status inactive" ]
+}
+
+@test "fw_parse_firewalld: 区域、target、ports 里的 4791/udp、丢弃 4791 的 rich rule；别的端口不算" {
+    local la
+    la=$(
+        cat <<'EOF'
+public (active)
+  target: default
+  icmp-block-inversion: no
+  interfaces: eth0
+  services: dhcpv6-client ssh
+  ports: 18515/tcp 4791/udp
+  rich rules: 
+	rule family="ipv4" source address="10.0.0.0/8" port port="4791" protocol="udp" drop
+	rule family="ipv4" port port="22" protocol="tcp" reject
+EOF
+    )
+    run fn_call "$DG" fw_parse_firewalld "$la"
+    echo "$output"
+    [ "${lines[0]}" = "zone public" ]
+    [ "${lines[1]}" = "target default" ]
+    [ "${lines[2]}" = "accept in ports 4791/udp" ]
+    [ "${lines[3]}" = 'drop in rule family="ipv4" source address="10.0.0.0/8" port port="4791" protocol="udp" drop' ]
+    [ "${lines[4]}" = "policy in target:default" ]
+    [ "${#lines[@]}" -eq 5 ]
+    run fn_call "$DG" fw_parse_firewalld $'trusted (active)\n  target: ACCEPT\n  ports: 22/tcp\n'
+    [ "${lines[-1]}" = "accept in target:ACCEPT" ]
+}
+
+@test "parse_neigh: 状态和 MAC" {
+    run bash -c 'source "$1"; shift; for l in "$@"; do parse_neigh "$l"; echo "[$NEIGH_STATE|$NEIGH_LLADDR]"; done' _ "$DG" \
+        "10.0.0.1 dev eth0 lladdr 52:54:00:12:34:56 REACHABLE" \
+        "10.0.0.1 lladdr 52:54:00:12:34:56 router STALE" \
+        "10.0.0.9 dev eth0  FAILED" \
+        "10.0.0.9 dev eth0 INCOMPLETE" \
+        ""
+    [ "${lines[0]}" = "[REACHABLE|52:54:00:12:34:56]" ]
+    [ "${lines[1]}" = "[STALE|52:54:00:12:34:56]" ]
+    [ "${lines[2]}" = "[FAILED|]" ]
+    [ "${lines[3]}" = "[INCOMPLETE|]" ]
+    [ "${lines[4]}" = "[|]" ]
+}
+
+# ===================== --peer（伪造的 ip / ping 放在 PATH 前面）=====================
+
+# 伪造的网络命令: ip 和 ping 的回答来自 $FAKE_IP 目录里的文件，网卡 sysfs 在 $NET_SYSFS_ROOT
+mk_fake_net() {
+    BIN=$BATS_TEST_TMPDIR/bin
+    export FAKE_IP=$BATS_TEST_TMPDIR/ipd
+    export NET_SYSFS_ROOT=$BATS_TEST_TMPDIR/net
+    mkdir -p "$BIN" "$FAKE_IP" "$NET_SYSFS_ROOT"
+    cat >"$BIN/ip" <<'EOF'
+#!/usr/bin/env bash
+# 伪造的 ip: route get 的回答在 route_参数（空格换成 _），没有这个文件就是网络不可达
+d=$FAKE_IP
+args="$*"
+echo "ip $args" >>"$d/calls"
+case $args in
+    "-4 -o addr show" | "-4 -o addr show up") cat "$d/addr" 2>/dev/null ;;
+    "route get "*)
+        key=${args#route get }
+        if [[ -f $d/route_${key// /_} ]]; then
+            cat "$d/route_${key// /_}"
+        else
+            echo "RTNETLINK answers: Network is unreachable" >&2
+            exit 2
+        fi
+        ;;
+    "neigh show "*) cat "$d/neigh_$3" 2>/dev/null ;;
+esac
+exit 0
+EOF
+    cat >"$BIN/ping" <<'EOF'
+#!/usr/bin/env bash
+# 伪造的 ping: $FAKE_IP/ping_max = 能到对端的最大 IP 包（字节，-s + 28），0 = 完全不通
+echo "ping $*" >>"$FAKE_IP/calls"
+size=56 max=1500
+while (($# > 0)); do
+    if [[ $1 == -s ]]; then size=$2; fi
+    shift
+done
+if [[ -f $FAKE_IP/ping_max ]]; then max=$(<"$FAKE_IP/ping_max"); fi
+if ((size + 28 <= max)); then
+    echo "1 packets transmitted, 1 received, 0% packet loss, time 0ms"
+    exit 0
+fi
+echo "1 packets transmitted, 0 received, 100% packet loss, time 1000ms"
+exit 1
+EOF
+    chmod +x "$BIN/ip" "$BIN/ping"
+}
+# 和 fx_rxe 一样，但只有 8 个槽位（--peer 的测试不测大表，省时间）
+fx_rxe_small() {
+    mk_port "$1" 1
+    add_gid "$1" 1 0 fe80:0000:0000:0000:5c5b:28ff:fe89:206d "RoCE v2" "$2"
+    add_gid "$1" 1 1 "0000:0000:0000:0000:0000:ffff:$3" "RoCE v2" "$2"
+    add_empty "$1" 1 2 8
+}
+# fake_route "route get 后面的参数" "回答"
+fake_route() {
+    printf '%s\n' "$2" >"$FAKE_IP/route_${1// /_}"
+}
+# fake_netdev 网卡 MTU —— UP、有载波的网卡
+fake_netdev() {
+    mkdir -p "$NET_SYSFS_ROOT/$1"
+    echo 0x1003 >"$NET_SYSFS_ROOT/$1/flags"
+    echo "$2" >"$NET_SYSFS_ROOT/$1/mtu"
+}
+# 输出里第 7 节（对端）那一段
+peer_section() {
+    sed -n '/^== 7\. 对端/,/^========== 总结/p' <<<"$output"
+}
+
+# 客户端: eth0 10.20.0.1 通往对端 10.20.0.2；veth9 192.168.56.101 是一块不通往对端的网卡
+fx_client_net() {
+    mk_fake_net
+    printf '%s\n' "1: lo    inet 127.0.0.1/8 scope host lo" \
+        "2: eth0    inet 10.20.0.1/24 brd 10.20.0.255 scope global eth0" \
+        "3: veth9    inet 192.168.56.101/24 scope global veth9" >"$FAKE_IP/addr"
+    fake_route "10.20.0.2" "10.20.0.2 dev eth0 src 10.20.0.1 uid 0"
+    echo "10.20.0.2 dev eth0 lladdr 52:54:00:12:34:56 REACHABLE" >"$FAKE_IP/neigh_10.20.0.2"
+    fake_netdev eth0 1500
+    fake_netdev veth9 1500
+}
+
+@test "diagnose --peer: 选错网卡 —— 唯一的 RDMA 设备在不通往对端的网卡上 → 退出 1，点名网卡并给出 rdma link add" {
+    fx_client_net
+    fx_rxe_small rxe0 veth9 c0a8:3865
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2
+    peer_section
+    [ "$status" -eq 1 ]
+    [[ $output == *"[通过] 路由: 去往 10.20.0.2 走网卡 eth0，源地址 10.20.0.1"* ]]
+    [[ $output == *"[失败] 没有建在网卡 eth0 上的 RDMA 设备: 去往 10.20.0.2 的报文从 eth0 发出，RDMA 设备必须建在 eth0 上"* ]]
+    [[ $output == *"修复: sudo rdma link add rxe1 type rxe netdev eth0"* ]]
+    [[ $output == *"[警告] rxe0 端口1 建在网卡 veth9 上，这块网卡不通往 10.20.0.2（路由走 eth0）"* ]]
+    [[ $output == *"-d 指定它，不要用 rxe0"* ]]
+    [[ $output == *"结论: 发现"* ]]
+}
+
+@test "diagnose --peer: 源地址的 GID 在另一块网卡上也不算（GID 必须在路由的出口网卡上）" {
+    fx_client_net
+    # rxe0 在 veth9 上，却有一条与出口源地址相同的 10.20.0.1 条目（两块网卡配了同一个地址）
+    fx_rxe_small rxe0 veth9 0a14:0001
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2
+    peer_section
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] 没有建在网卡 eth0 上的 RDMA 设备"* ]]
+    [[ $output == *"[警告] rxe0 端口1 建在网卡 veth9 上"* ]]
+}
+
+@test "diagnose --peer: 正常 —— 出口网卡上的设备和 GID 索引、另一块网卡上的设备被警告，ping/ARP/路径 MTU 通过" {
+    fx_client_net
+    fx_rxe_small rxe0 veth9 c0a8:3865
+    # rxe1 在 eth0 上，但 IPv4 条目在索引 3（自动选择也是 3）
+    mk_port rxe1 1
+    add_gid rxe1 1 0 fe80:0000:0000:0000:5c5b:28ff:fe89:2000 "RoCE v2" eth0
+    add_gid rxe1 1 3 0000:0000:0000:0000:0000:ffff:0a14:0001 "RoCE v2" eth0
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2
+    peer_section
+    [[ $output == *"[通过] 通往 10.20.0.2 的 RDMA 设备: rxe1 端口1（网卡 eth0，4: ACTIVE），RoCE v2 GID 索引 3 = 0000:0000:0000:0000:0000:ffff:0a14:0001 (10.20.0.1) → 客户端用 -d rxe1 -g 3"* ]]
+    [[ $output == *"[警告] rxe0 端口1 建在网卡 veth9 上，这块网卡不通往 10.20.0.2（路由走 eth0）"* ]]
+    [[ $output == *"程序必须用另一个设备: -d rxe1（建在 eth0 上），不要用 rxe0"* ]]
+    [[ $output == *"[通过] ping 10.20.0.2 通（ping -c 2 -W 1 -I 10.20.0.1 10.20.0.2）"* ]]
+    [[ $output == *"[通过] 邻居 (ARP): 10.20.0.2 在网卡 eth0 上是 REACHABLE（MAC 52:54:00:12:34:56）"* ]]
+    # MTU 1500 → active_mtu 1024 → 1024 + 64 = 1088 字节的 IP 包 = ping -s 1060
+    [[ $output == *"[通过] 路径 MTU: 1088 字节的 IP 包不分片能到 10.20.0.2（active_mtu 1024 + 64 字节 RoCE 头部）"* ]]
+    grep -qx 'ping -M do -s 1060 -c 1 -W 1 -I 10.20.0.1 10.20.0.2' "$FAKE_IP/calls"
+    [[ $(peer_section) != *"[失败]"* ]]
+    [[ $output != *"[失败]"* ]] || ! memlock_ok
+    if memlock_ok; then [ "$status" -eq 0 ]; fi
+    # 每次 ping 都有界: -c 和 -W
+    grep -q '^ping ' "$FAKE_IP/calls"
+    run bash -c 'grep "^ping " "$1" | grep -vc -- "-c [12] .*-W 1 "' _ "$FAKE_IP/calls"
+    [ "$output" = 0 ]
+}
+
+@test "diagnose --peer: 对端地址是本机的 (local … dev lo) → 失败，解释克隆虚拟机/NAT 重复地址，退出 1" {
+    mk_fake_net
+    printf '%s\n' "2: eth0    inet 10.0.2.15/24 scope global eth0" >"$FAKE_IP/addr"
+    fake_route "10.0.2.15" "local 10.0.2.15 dev lo table local src 10.0.2.15 uid 0"
+    fake_netdev eth0 1500
+    fx_rxe_small rxe0 eth0 0a00:020f
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.0.2.15
+    peer_section
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] 10.0.2.15 是本机自己的地址（内核路由答 local … dev lo），报文根本不会离开这台机器"* ]]
+    [[ $output == *"这个地址在本机网卡 eth0 上（rxe0 端口1 的 GID 索引 1）"* ]]
+    [[ $output == *"克隆的虚拟机保留了同一个静态 IP"* ]]
+    [[ $output == *"VirtualBox 的 NAT 网卡给每台虚拟机都分配 10.0.2.15"* ]]
+    [[ $output == *"正是 VirtualBox NAT 给每台虚拟机的默认地址"* ]]
+    [[ $output == *"修复: 在其中一台机器上换一个不重复的地址: sudo ip addr del 10.0.2.15/24 dev eth0 && sudo ip addr add <新地址>/24 dev eth0"* ]]
+    [[ $output == *"[跳过] RDMA 设备、ping、邻居 (ARP)、路径 MTU: 先解决上面的路由问题"* ]]
+    run grep -c '^ping ' "$FAKE_IP/calls"
+    [ "$output" = 0 ]
+}
+
+@test "diagnose --peer: 单机实验（对端地址在本机另一块网卡上，策略路由）→ 说明不是错误，按 rxe1 检查，不算失败" {
+    mk_fake_net
+    printf '%s\n' "2: veth0    inet 10.11.0.1/24 scope global veth0" \
+        "3: veth1    inet 10.11.0.2/24 scope global veth1" >"$FAKE_IP/addr"
+    fake_route "10.11.0.1" "local 10.11.0.1 dev lo table local src 10.11.0.1 uid 0"
+    fake_route "10.11.0.1 from 10.11.0.2" "10.11.0.1 from 10.11.0.2 dev veth1 table 100 uid 0"
+    echo "10.11.0.1 lladdr 52:54:00:00:00:01 REACHABLE" >"$FAKE_IP/neigh_10.11.0.1"
+    fake_netdev veth0 1500
+    fake_netdev veth1 1500
+    fx_rxe_small rxe0 veth0 0a0b:0001
+    fx_rxe_small rxe1 veth1 0a0b:0002
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.11.0.1
+    peer_section
+    [[ $output == *"[通过] 单机实验: 10.11.0.1 是本机网卡 veth0（rxe0 端口1 的 GID 索引 1）的地址，本机的 rxe1 经网卡 veth1（源地址 10.11.0.2）通往它"* ]]
+    [[ $output == *"证据: ip route get 10.11.0.1 → local 10.11.0.1 dev lo"* ]]
+    [[ $output == *"证据: ip route get 10.11.0.1 from 10.11.0.2 → 10.11.0.1 from 10.11.0.2 dev veth1 table 100"* ]]
+    [[ $output == *"不是错误"* ]]
+    [[ $output == *"客户端用 -d rxe1 -g 1"* ]]
+    [[ $output == *"rxe0 端口1（网卡 veth0）是 10.11.0.1 自己的设备"* ]]
+    [[ $output == *"[通过] ping 10.11.0.1 通（ping -c 2 -W 1 -I 10.11.0.2 10.11.0.1）"* ]]
+    [[ $(peer_section) != *"[失败]"* ]]
+    [[ $(peer_section) != *"[警告]"* ]]
+}
+
+@test "diagnose --peer: 路径 MTU —— 小包通、1088 字节的包不通 → 失败，找出能通过的 RoCE MTU" {
+    fx_client_net
+    fx_rxe_small rxe1 eth0 0a14:0001
+    echo 1000 >"$FAKE_IP/ping_max"
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2
+    peer_section
+    [ "$status" -eq 1 ]
+    [[ $output == *"[通过] ping 10.20.0.2 通"* ]]
+    [[ $output == *"[失败] 路径 MTU 太小: 1088 字节的 IP 包到不了 10.20.0.2，小包能到（ping -M do -s 1060 失败）"* ]]
+    [[ $output == *"证据: 1 packets transmitted, 0 received"* ]]
+    [[ $output == *"能通过的最大 RoCE MTU 是 512（576 字节的 IP 包能到）"* ]]
+    [[ $output == *"修复: sudo ip link set eth0 mtu 592"* ]]
+}
+
+@test "diagnose --peer: ping 不通、ARP FAILED → 两项失败；没有路由 → 失败，其余跳过" {
+    fx_client_net
+    fx_rxe_small rxe1 eth0 0a14:0001
+    echo 0 >"$FAKE_IP/ping_max"
+    echo "10.20.0.2 dev eth0  FAILED" >"$FAKE_IP/neigh_10.20.0.2"
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2
+    peer_section
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] ping 10.20.0.2 不通（ping -c 2 -W 1 -I 10.20.0.1 10.20.0.2）"* ]]
+    [[ $output == *"[失败] 邻居 (ARP): 解析不到 10.20.0.2 的 MAC 地址（FAILED），二层不通"* ]]
+    [[ $output == *"修复: 确认两台机器的网卡接在同一个网络"* ]]
+    [[ $output == *"[跳过] 小包 ping 都不通，跳过路径 MTU 检查"* ]]
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.99.0.1
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] 没有去往 10.99.0.1 的路由: RTNETLINK answers: Network is unreachable"* ]]
+    [[ $output == *"[跳过] RDMA 设备、ping、邻居 (ARP)、路径 MTU: 先解决上面的路由问题"* ]]
+}
+
+@test "diagnose --peer: 防火墙 —— nft 丢弃 udp dport 4791、iptables OUTPUT 丢弃、firewalld 没放行 → 失败并给出修复" {
+    [ "$EUID" -eq 0 ] || skip "防火墙检查只在 root 下进行"
+    fx_client_net
+    fx_rxe_small rxe1 eth0 0a14:0001
+    cat >"$BIN/nft" <<'EOF'
+#!/usr/bin/env bash
+printf 'table inet filter {\n\tchain input {\n\t\ttype filter hook input priority filter; policy accept;\n\t\ttcp dport 22 drop\n\t\tudp dport 4791 drop\n\t}\n}\n'
+EOF
+    cat >"$BIN/iptables" <<'EOF'
+#!/usr/bin/env bash
+if [[ $* == "-S OUTPUT" ]]; then
+    printf '%s\n' "-P OUTPUT ACCEPT" "-A OUTPUT -p udp -m udp --dport 4791 -j DROP"
+else
+    printf '%s\n' "-P $2 ACCEPT"
+fi
+EOF
+    cat >"$BIN/firewall-cmd" <<'EOF'
+#!/usr/bin/env bash
+case $1 in
+    --state) echo running ;;
+    --list-all) printf 'public (active)\n  target: default\n  ports: 18515/tcp\n' ;;
+esac
+EOF
+    chmod +x "$BIN/nft" "$BIN/iptables" "$BIN/firewall-cmd"
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2
+    peer_section
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] nft 规则丢弃/拒绝了 UDP 4791"* ]]
+    [[ $output == *"修复: sudo nft insert rule inet filter input udp dport 4791 accept"* ]]
+    [[ $(peer_section) == *"nft 丢弃 UDP 4791 的规则已在第 6 节报告"* ]]
+    [[ $output == *"[通过] iptables INPUT 链没有拦截 UDP 4791"* ]]
+    [[ $output == *"[失败] iptables OUTPUT 链丢弃/拒绝了发往 UDP 4791 的报文（出方向）"* ]]
+    [[ $output == *"证据: -A OUTPUT -p udp -m udp --dport 4791 -j DROP"* ]]
+    [[ $output == *"修复: sudo iptables -I OUTPUT -p udp --dport 4791 -j ACCEPT"* ]]
+    [[ $output == *"[失败] firewalld 在运行（区域 public），没有放行 UDP 4791"* ]]
+    [[ $output == *"修复: sudo firewall-cmd --add-port=4791/udp && sudo firewall-cmd --permanent --add-port=4791/udp"* ]]
+}
+
+@test "diagnose --peer: 用法 —— --help 里有 --peer；不是 IPv4 返回 2；不带 --peer 没有第 7 节" {
+    run "$DG" --help
+    [ "$status" -eq 0 ]
+    [[ $output == *"--peer IP"* ]]
+    run "$DG" --peer
+    [ "$status" -eq 2 ]
+    run "$DG" --peer host.example
+    [ "$status" -eq 2 ]
+    [[ $output == *"--peer 需要点分十进制的 IPv4 地址"* ]]
+    run "$DG" --peer 10.0.0.256
+    [ "$status" -eq 2 ]
+    fx_rxe_small rxe0 lo 7f00:0001
+    run "$DG" --port 1
+    [[ $output != *"== 7."* ]]
+    [[ ${lines[0]} == "RoCEv2 环境诊断  (sysfs: $FAKE, TCP 端口: 1)" ]]
 }
