@@ -5,7 +5,10 @@
 # 每一行: 设备 端口 索引 GID IPv4 版本(v1/v2) 网卡
 # 并标出本项目程序在每个端口上会“自动选择”的 GID 索引，告诉你该传哪个 -g N。
 #
-# 自动选择规则（必须与 C 程序保持一致）在 src/gid_rule.sh，diagnose.sh 用的是同一份:
+# --peer IP 时再标出客户端通往 IP 会用的条目（路由的出口网卡 + 源地址 → 那个地址的 RoCE v2 GID）。
+#
+# 自动选择规则和“通往对端”的规则（必须与 C 程序保持一致）在 src/gid_rule.sh，
+# diagnose.sh 用的是同一份:
 #   只看非空条目; 得分 = (类型为 "RoCE v2" ? 4 : 0)
 #                      + (IPv4 映射地址 ? 2 : (不是链路本地 fe80::/10 ? 1 : 0))
 #   得分最高者胜出; 同分取索引最小的。
@@ -36,11 +39,14 @@ source "$SCRIPT_DIR/src/gid_rule.sh"
 
 usage() {
     cat <<EOF
-用法: $PROG [-h|--help] [设备 [端口]]
+用法: $PROG [-h|--help] [--peer IP] [设备 [端口]]
 
 列出 RDMA 设备的 GID 表（只读 sysfs: $SYSFS_ROOT）。
   设备     只显示这个设备，例如 rxe0
   端口     只显示这个端口，例如 1（需要同时给出设备）
+  --peer IP   再标出客户端通往对端 IPv4 地址 IP 会用的条目（"<== 通往 IP"）:
+              ip route get IP 给出出口网卡和源地址，要用的是那块网卡上、地址为源地址的
+              RoCE v2 GID（-d 设备 -g 索引）；没有这样的条目时明确说出来
   -h, --help  显示本帮助
 
 输出列: DEV PORT INDEX GID IPv4 VER DEV
@@ -48,7 +54,8 @@ usage() {
   - IPv4 列: GID 是 IPv4 映射地址 (::ffff:a.b.c.d) 时显示点分十进制
   - VER 列: v2 = RoCE v2, v1 = IB/RoCE v1
   - "<== 自动选择" 标出程序不带 -g 时会用的条目
-表格之后每个端口一行“自动选择”说明，最后一行 n_gids_found=N。
+  - "<== 通往 IP" 标出 --peer IP 时通往 IP 要用的条目
+表格之后每个端口一行“自动选择”说明（--peer 时再加一行“通往 IP”说明），最后一行 n_gids_found=N。
 
 退出码: 0 正常; 1 没有 RDMA 设备 / 设备或端口不存在; 2 用法错误
 EOF
@@ -63,6 +70,7 @@ die_usage() {
 # ---------- 参数 ----------
 want_dev=""
 want_port=""
+peer=""
 positional=()
 while (($# > 0)); do
     case $1 in
@@ -70,6 +78,12 @@ while (($# > 0)); do
             usage
             exit 0
             ;;
+        --peer)
+            (($# >= 2)) || die_usage "--peer 需要对端的 IPv4 地址"
+            peer=$2
+            shift
+            ;;
+        --peer=*) peer=${1#--peer=} ;;
         --)
             shift
             positional+=("$@")
@@ -95,6 +109,14 @@ fi
 if [[ $want_dev == */* || $want_dev == . || $want_dev == .. ]]; then
     die_usage "设备名不合法: '$want_dev'"
 fi
+if [[ -n $peer ]]; then
+    if ! [[ $peer =~ ^([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})$ ]] ||
+        ((10#${BASH_REMATCH[1]} > 255 || 10#${BASH_REMATCH[2]} > 255 ||
+            10#${BASH_REMATCH[3]} > 255 || 10#${BASH_REMATCH[4]} > 255)); then
+        die_usage "--peer 需要点分十进制的 IPv4 地址: '$peer'"
+    fi
+fi
+
 # ---------- 找设备 ----------
 no_device_hint() {
     cat >&2 <<EOF
@@ -158,6 +180,52 @@ print_row() {
     fi
 }
 
+# ---------- --peer: 通往对端的条目（规则 2，src/gid_rule.sh）----------
+# 结果: PEER_KEY = "设备 端口 索引"（没有匹配为空），PEER_OWNER_KEY 单机实验里对端自己的条目，
+# PEER_LINE 表格后的说明行
+PEER_KEY=""
+PEER_OWNER_KEY=""
+PEER_LINE=""
+resolve_peer() {
+    local k
+    if ! command -v "${GR_IP_CMD:-ip}" >/dev/null 2>&1; then
+        PEER_LINE="通往 $peer: 无法判断（没有 ip 命令，装 iproute2）"
+        return 0
+    fi
+    gr_peer_path "$SYSFS_ROOT" "$peer"
+    if ((PP_MATCH >= 0)); then
+        k=$PP_MATCH
+        PEER_KEY="${PG_DEV[k]} ${PG_PORT[k]} ${PG_IDX[k]}"
+        PEER_LINE="通往 $peer: 路由走网卡 $PP_DEV，源地址 $PP_SRC → ${PG_DEV[k]} 端口${PG_PORT[k]} GID索引${PG_IDX[k]} (RoCE v2, IPv4 $PP_SRC)  用法: -d ${PG_DEV[k]} -g ${PG_IDX[k]}"
+        if [[ $PP_MODE == single ]]; then
+            PEER_LINE+="  （单机实验: $peer 是本机网卡 ${PP_OWNER_NDEV:-?} 的地址，策略路由让 $PP_SRC 经 $PP_DEV 通往它）"
+            if ((PP_OWNER >= 0)); then
+                k=$PP_OWNER
+                PEER_OWNER_KEY="${PG_DEV[k]} ${PG_PORT[k]} ${PG_IDX[k]}"
+            fi
+        fi
+        return 0
+    fi
+    case $PP_MODE in
+        none)
+            PEER_LINE="通往 $peer: 没有匹配的条目 —— 没有去往 $peer 的路由（$RT_ERR）。"
+            ;;
+        local)
+            PEER_LINE="通往 $peer: 没有匹配的条目 —— $peer 是本机自己的地址（ip route get 答 local … dev lo），报文不会离开这台机器；"
+            PEER_LINE+="两台机器的地址重复了吗（克隆的虚拟机、VirtualBox NAT 的 10.0.2.15）？"
+            ;;
+        *)
+            PEER_LINE="通往 $peer: 没有匹配的条目 —— 路由走网卡 $PP_DEV，源地址 ${PP_SRC:-（没有）}，但没有哪个 RDMA 设备在 $PP_DEV 上有这个地址的 RoCE v2 GID"
+            PEER_LINE+="（RDMA 设备要建在 $PP_DEV 上: sudo rdma link add rxeN type rxe netdev $PP_DEV）。"
+            ;;
+    esac
+    PEER_LINE+="  详细检查: ./diagnose.sh --peer $peer"
+    return 0
+}
+if [[ -n $peer ]]; then
+    resolve_peer
+fi
+
 # ---------- 主循环 ----------
 print_row DEV PORT INDEX GID IPv4 VER DEV
 print_row --- ---- ----- --- ------------ --- ---
@@ -196,6 +264,11 @@ for dev in "${devs[@]}"; do
             if ((k == GT_BEST)); then
                 mark="<== 自动选择"
             fi
+            if [[ -n $PEER_KEY && "$dev $port ${GT_IDX[k]}" == "$PEER_KEY" ]]; then
+                mark+="${mark:+ }<== 通往 $peer"
+            elif [[ -n $PEER_OWNER_KEY && "$dev $port ${GT_IDX[k]}" == "$PEER_OWNER_KEY" ]]; then
+                mark+="${mark:+ }<== $peer 本身（单机实验的对端）"
+            fi
             print_row "$dev" "$port" "${GT_IDX[k]}" "${GT_GID[k]}" "${GT_IPV4[k]}" \
                 "$ver" "${GT_NDEV[k]}" "$mark"
         done
@@ -230,4 +303,7 @@ echo
 for line in "${summary[@]}"; do
     echo "$line"
 done
+if [[ -n $PEER_LINE ]]; then
+    echo "$PEER_LINE"
+fi
 echo "n_gids_found=$n_found"

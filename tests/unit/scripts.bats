@@ -838,6 +838,9 @@ fx_client_net() {
     [ "$status" -eq 1 ]
     [[ $output == *"[失败] 没有建在网卡 eth0 上的 RDMA 设备"* ]]
     [[ $output == *"[警告] rxe0 端口1 建在网卡 veth9 上"* ]]
+    PATH=$BIN:$PATH run "$SG" --peer 10.20.0.2
+    [[ $output != *"<== 通往"* ]]
+    [[ $output == *"通往 10.20.0.2: 没有匹配的条目"* ]]
 }
 
 @test "diagnose --peer: 正常 —— 出口网卡上的设备和 GID 索引、另一块网卡上的设备被警告，ping/ARP/路径 MTU 通过" {
@@ -995,4 +998,61 @@ EOF
     run "$DG" --port 1
     [[ $output != *"== 7."* ]]
     [[ ${lines[0]} == "RoCEv2 环境诊断  (sysfs: $FAKE, TCP 端口: 1)" ]]
+}
+
+# ===================== show_gids.sh --peer =====================
+
+@test "show_gids --peer: 标出通往对端的条目（出口网卡 + 源地址 → RoCE v2 GID）" {
+    fx_client_net
+    fx_rxe_small rxe0 veth9 c0a8:3865
+    mk_port rxe1 1
+    add_gid rxe1 1 0 fe80:0000:0000:0000:5c5b:28ff:fe89:2000 "RoCE v2" eth0
+    add_gid rxe1 1 1 0000:0000:0000:0000:0000:ffff:0a14:0001 "IB/RoCE v1" eth0
+    add_gid rxe1 1 2 0000:0000:0000:0000:0000:ffff:0a14:0001 "RoCE v2" eth0
+    PATH=$BIN:$PATH run --separate-stderr "$SG" --peer 10.20.0.2
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ $(row_of rxe1 2) == *"10.20.0.1 "*"v2"*"eth0"*"<== 自动选择 <== 通往 10.20.0.2" ]]
+    [ "$(grep -c '<== 通往' <<<"$output")" -eq 1 ]
+    [[ $(row_of rxe0 1) != *"通往"* ]]
+    [[ $output == *"通往 10.20.0.2: 路由走网卡 eth0，源地址 10.20.0.1 → rxe1 端口1 GID索引2 (RoCE v2, IPv4 10.20.0.1)  用法: -d rxe1 -g 2"* ]]
+    [ "$(marked | tr '\n' ' ')" = "rxe0:1 rxe1:2 " ]
+    [ "${lines[-1]}" = "n_gids_found=5" ]
+    [ -z "$stderr" ]
+    # 只显示 rxe0 时也照样说出通往对端要用 rxe1
+    PATH=$BIN:$PATH run "$SG" --peer 10.20.0.2 rxe0
+    [[ $output != *"<== 通往"* ]]
+    [[ $output == *"用法: -d rxe1 -g 2"* ]]
+}
+
+@test "show_gids --peer: 没有匹配的条目时明确说出来（选错网卡 / 本机地址 / 没有路由），退出 0" {
+    fx_client_net
+    fx_rxe_small rxe0 veth9 c0a8:3865
+    PATH=$BIN:$PATH run "$SG" --peer 10.20.0.2
+    [ "$status" -eq 0 ]
+    [[ $output != *"<== 通往"* ]]
+    [[ $output == *"通往 10.20.0.2: 没有匹配的条目 —— 路由走网卡 eth0，源地址 10.20.0.1，但没有哪个 RDMA 设备在 eth0 上有这个地址的 RoCE v2 GID"* ]]
+    [[ $output == *"sudo rdma link add rxeN type rxe netdev eth0"*"详细检查: ./diagnose.sh --peer 10.20.0.2"* ]]
+    [ "${lines[-1]}" = "n_gids_found=2" ]
+    fake_route "192.168.56.101" "local 192.168.56.101 dev lo table local src 192.168.56.101 uid 0"
+    PATH=$BIN:$PATH run "$SG" --peer 192.168.56.101
+    [[ $output == *"通往 192.168.56.101: 没有匹配的条目 —— 192.168.56.101 是本机自己的地址"*"克隆的虚拟机"* ]]
+    PATH=$BIN:$PATH run "$SG" --peer 10.99.0.1
+    [[ $output == *"通往 10.99.0.1: 没有匹配的条目 —— 没有去往 10.99.0.1 的路由（RTNETLINK answers: Network is unreachable）"* ]]
+    run "$SG" --peer nope
+    [ "$status" -eq 2 ]
+}
+
+@test "show_gids --peer: 单机实验 —— 标出通往对端的 rxe1 条目和对端自己的 rxe0 条目" {
+    mk_fake_net
+    fake_route "10.11.0.1" "local 10.11.0.1 dev lo table local src 10.11.0.1 uid 0"
+    fake_route "10.11.0.1 from 10.11.0.2" "10.11.0.1 from 10.11.0.2 dev veth1 table 100 uid 0"
+    fx_rxe_small rxe0 veth0 0a0b:0001
+    fx_rxe_small rxe1 veth1 0a0b:0002
+    PATH=$BIN:$PATH run "$SG" --peer 10.11.0.1
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ $(row_of rxe1 1) == *"<== 自动选择 <== 通往 10.11.0.1" ]]
+    [[ $(row_of rxe0 1) == *"<== 自动选择 <== 10.11.0.1 本身（单机实验的对端）" ]]
+    [[ $output == *"用法: -d rxe1 -g 1  （单机实验: 10.11.0.1 是本机网卡 veth0 的地址，策略路由让 10.11.0.2 经 veth1 通往它）"* ]]
 }
