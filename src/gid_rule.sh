@@ -132,7 +132,8 @@ gr_route_parse() {
 }
 
 # gr_route_get 目的IP [源IP] —— 运行一次 "ip route get 目的IP [from 源IP]"
-# 成功返回 0 并设置 gr_route_parse 的变量; 失败返回 1，RT_ERR 是 ip 的报错（第一行）。
+# 成功返回 0 并设置 gr_route_parse 的变量; 失败（ip 报错，或回答里没有出口网卡）返回 1，
+# RT_ERR 是 ip 的报错（第一行）或说明。
 # RT_CMD 是运行的命令（给用户看的证据）。
 gr_route_get() {
     local out rc=0
@@ -148,6 +149,10 @@ gr_route_get() {
         return 1
     fi
     gr_route_parse "$out"
+    if [[ -z $RT_DEV ]]; then
+        RT_ERR="回答里没有出口网卡: $RT_LINE"
+        return 1
+    fi
     return 0
 }
 

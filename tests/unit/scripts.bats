@@ -943,6 +943,11 @@ fx_client_net() {
     [ "$status" -eq 1 ]
     [[ $output == *"[失败] 没有去往 10.99.0.1 的路由: RTNETLINK answers: Network is unreachable"* ]]
     [[ $output == *"[跳过] RDMA 设备、ping、邻居 (ARP)、路径 MTU: 先解决上面的路由问题"* ]]
+    # 看不懂的回答（没有 dev）也当作没有路由，而不是“走网卡 （空）”
+    fake_route "10.99.0.2" "10.99.0.2 uid 0"
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.99.0.2
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] 没有去往 10.99.0.2 的路由: 回答里没有出口网卡: 10.99.0.2 uid 0"* ]]
 }
 
 @test "diagnose --peer: 防火墙 —— nft 丢弃 udp dport 4791、iptables OUTPUT 丢弃、firewalld 没放行 → 失败并给出修复" {
@@ -981,6 +986,27 @@ EOF
     [[ $output == *"修复: sudo iptables -I OUTPUT -p udp --dport 4791 -j ACCEPT"* ]]
     [[ $output == *"[失败] firewalld 在运行（区域 public），没有放行 UDP 4791"* ]]
     [[ $output == *"修复: sudo firewall-cmd --add-port=4791/udp && sudo firewall-cmd --permanent --add-port=4791/udp"* ]]
+}
+
+@test "diagnose --peer: 没有 ping 时用 busybox 的 ping；它不支持 -M do，路径 MTU 跳过并给出手动命令" {
+    fx_client_net
+    fx_rxe_small rxe1 eth0 0a14:0001
+    # PATH 里只有伪造的命令: ping 改名成 busybox（第一个参数是 applet 名 ping）
+    {
+        echo '#!/usr/bin/env bash'
+        echo 'shift'
+        tail -n +2 "$BIN/ping"
+    } >"$BIN/busybox"
+    chmod +x "$BIN/busybox"
+    rm "$BIN/ping"
+    ln -s "$BASH" "$BIN/bash"
+    ln -s "$(command -v cat)" "$BIN/cat"
+    PATH=$BIN run "$BASH" "$DG" --port 1 --peer 10.20.0.2
+    peer_section
+    [[ $output == *"[通过] ping 10.20.0.2 通（ping -c 2 -W 1 -I 10.20.0.1 10.20.0.2）"* ]]
+    [[ $output == *"[跳过] busybox 的 ping 不支持 -M do，跳过路径 MTU 检查；装 iputils-ping 后手动: ping -M do -s 1060 -c 1 10.20.0.2"* ]]
+    run grep -c -- '-M' "$FAKE_IP/calls"
+    [ "$output" = 0 ]
 }
 
 @test "diagnose --peer: 用法 —— --help 里有 --peer；不是 IPv4 返回 2；不带 --peer 没有第 7 节" {
