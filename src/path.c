@@ -12,7 +12,9 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#define ROCE_HDR_BYTES 60   /* IPv4 20 + UDP 8 + BTH 12 + RETH 16 + ICRC 4 */
+/* 最大的 RoCE v2 头部：IPv4 20 + UDP 8 + BTH 12 + RETH 16 + ImmDt 4 + ICRC 4（RDMA WRITE Only with Immediate）；
+ * diagnose.sh --peer 的路径 MTU 检查用同一个数 */
+#define ROCE_HDR_BYTES 64
 #define MAX_CANDS      64
 
 /* 某个设备端口上的一个 RoCE v2 IPv4 条目 */
@@ -258,7 +260,7 @@ void path_check_before_rtr(struct rdma_resources *res)
 	printf("路径检查（RTR 之前）: 本端GID %s 在 %s 上，内核从 %s 到 %s 也走 %s —— 一致\n", local_ip,
 	       res->gid.ndev, local_ip, remote_ip, r.ndev);
 	if (r.mtu != 0 && r.mtu < need)
-		printf("  警告: 网卡 %s 的 MTU %u 装不下路径MTU %s 的包（还要 %d 字节 IP/UDP/BTH/RETH/ICRC 头，共 %u）：\n"
+		printf("  警告: 网卡 %s 的 MTU %u 装不下路径MTU %s 的包（还要 %d 字节 IP/UDP/BTH/RETH/ImmDt/ICRC 头，共 %u）：\n"
 		       "    大消息的包会被丢弃，传输以 RETRY_EXC_ERR 结束。修复: sudo ip link set %s mtu %u，或让两端 active_mtu 变小\n",
 		       r.ndev, r.mtu, mtu_str(res->path_mtu), ROCE_HDR_BYTES, need, r.ndev, need);
 	else if (r.mtu != 0)

@@ -273,6 +273,9 @@ cut_inject-rkey-server() { step inject-rkey.server.log '步骤15:'; }
 cut_inject-payload-client() { pick inject-payload.client.log '故障注入(' '错误:'; }
 cut_inject-payload-server() { step inject-payload.server.log '步骤15:'; }
 cut_wrong-nic-auto() { step paths-wrong-nic-auto.log '步骤2:'; }
+cut_firewall-client() { pick paths-firewall-client.log '错误: 轮询CQ超时' '提示:' '      对端地址'; }
+cut_firewall-diagnose() { span paths-firewall-diagnose.log '== 6.' '== 7.'; }
+cut_wrong-nic-diagnose() { span paths-wrong-nic-diagnose.log '== 7. 对端' '========== 总结'; }
 cut_wrong-nic-explicit-gid() { span paths-wrong-nic-explicit.log '  → 索引' '  说明: GID'; }
 cut_wrong-nic-explicit-rtr() { span paths-wrong-nic-explicit.log '错误: 修改QP[0]到RTR状态失败' '请检查:'; }
 cut_two-devices-route() { span paths-two-devices.log '到服务端 10.11.0.1 的路由' '选择设备:'; }

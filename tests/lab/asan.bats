@@ -52,9 +52,7 @@ no_reports() {
 
 @test "asan: interactive mode over a pipe, clean" {
     start_server -d "$LAB_DEV0" --interactive -q 2 -t 60
-    CLOG="$BATS_TEST_TMPDIR/client.log"
-    CRC=0
-    printf 'hello\nq\n' | timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --interactive -q 2 -t 60 >"$CLOG" 2>&1 || CRC=$?
+    run_client_stdin 'hello\nq\n' "$LAB_IP0" -d "$LAB_DEV1" --interactive -q 2 -t 60
     wait_server
     assert_ok_pair
     has "$SLOG" '收到 q，服务端结束'
@@ -77,11 +75,7 @@ no_reports() {
     no_reports
 
     start_server -d "$LAB_DEV0" -t 20
-    local fd
-    exec {fd}<>"/dev/tcp/$LAB_IP0/18515"
-    printf 'GET / HTTP/1.0\r\nHost: x\r\nUser-Agent: test-test-test\r\n\r\n' >&"$fd"
-    wait_server
-    exec {fd}>&-
+    http_peer
     [[ $SRC == 1 ]] || { show_logs; return 1; }
     has "$SLOG" '魔数不对'
     no_reports

@@ -35,6 +35,24 @@ run_client() {
     timeout "${CMD_TIMEOUT:-120}" "$CLIENT" "$@" >"$CLOG" 2>&1 || CRC=$?
 }
 
+# 客户端的标准输入来自 $1（printf %b 解释 \n），其余参数照传（交互模式用）
+run_client_stdin() {
+    local input=$1
+    shift
+    CLOG="$BATS_TEST_TMPDIR/client.log"
+    CRC=0
+    printf '%b' "$input" | timeout "${CMD_TIMEOUT:-120}" "$CLIENT" "$@" >"$CLOG" 2>&1 || CRC=$?
+}
+
+# 不是本项目的对端：连上已启动的服务端，发一个 HTTP 请求，等服务端退出（SRC）
+http_peer() {
+    local fd
+    exec {fd}<>"/dev/tcp/$LAB_IP0/18515"
+    printf 'GET / HTTP/1.0\r\nHost: x\r\nUser-Agent: test-test-test\r\n\r\n' >&"$fd"
+    wait_server
+    exec {fd}>&-
+}
+
 # 打印两边日志（断言失败时 bats 会显示）
 show_logs() {
     echo "----- server (rc=${SRC:-?}) -----"

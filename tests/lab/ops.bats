@@ -96,9 +96,7 @@ check_corrupt() {  # check_corrupt OP 注入的一方(server|client) 校验的�
     rnr_count
     rnr=$RNR
     start_server -d "$LAB_DEV0" --interactive -q 2
-    CLOG="$BATS_TEST_TMPDIR/client.log"
-    CRC=0
-    printf 'hello\nworld\nq\n' | timeout 60 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --interactive -q 2 >"$CLOG" 2>&1 || CRC=$?
+    run_client_stdin 'hello\nworld\nq\n' "$LAB_IP0" -d "$LAB_DEV1" --interactive -q 2
     wait_server
     assert_ok_pair
     has "$SLOG" '[服务端内存] 消息#1: hello'
@@ -116,9 +114,7 @@ check_corrupt() {  # check_corrupt OP 注入的一方(server|client) 校验的�
     # 客户端收到 ACK 后立即写下一行。服务端若在 ACK 之后才比较文本，看到的已是下一行（这里是 q），
     # 就会在处理消息#2 时提前退出、永远不 ACK #3——每次都会，不再是七次里一次。
     ROCE_TEST_SYNC_DELAY_MS=300 start_server -d "$LAB_DEV0" --interactive -q 2
-    CLOG="$BATS_TEST_TMPDIR/client.log"
-    CRC=0
-    printf 'hello\nworld\nq\n' | timeout 60 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --interactive -q 2 >"$CLOG" 2>&1 || CRC=$?
+    run_client_stdin 'hello\nworld\nq\n' "$LAB_IP0" -d "$LAB_DEV1" --interactive -q 2
     wait_server
     assert_ok_pair
     has "$SLOG" '[服务端内存] 消息#2: world'
@@ -129,9 +125,7 @@ check_corrupt() {  # check_corrupt OP 注入的一方(server|client) 校验的�
 
 @test "interactive: stdin closed early counts as q, both exit 0" {
     start_server -d "$LAB_DEV0" --interactive
-    CLOG="$BATS_TEST_TMPDIR/client.log"
-    CRC=0
-    printf 'only line\n' | timeout 60 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --interactive >"$CLOG" 2>&1 || CRC=$?
+    run_client_stdin 'only line\n' "$LAB_IP0" -d "$LAB_DEV1" --interactive
     wait_server
     assert_ok_pair
     has "$CLOG" '标准输入已结束(EOF)，按 q 处理'

@@ -81,6 +81,18 @@ teardown() {
     if grep -F '警告' "$CLOG" "$SLOG"; then show_logs; return 1; fi
 }
 
+@test "server advertises a GID that is not the address the client dialled: both sides say so (then loop back on rxe1)" {
+    # 服务端用 rxe1（GID 10.11.0.2），客户端却连 10.11.0.1：两端各自指出地址不一致；
+    # 客户端按路由也选 rxe1，两个QP在同一个设备上回环，所以数据照样通过
+    start_server -d "$LAB_DEV1" -q 1
+    run_client "$LAB_IP0" -q 1
+    wait_server
+    assert_ok_pair
+    has "$SLOG" '警告: 客户端连的是本机地址 10.11.0.1，但本端GID通告的是 10.11.0.2（网卡 veth1）'
+    has "$CLOG" '警告: 你连的服务端地址是 10.11.0.1，但服务端通告的GID地址是 10.11.0.2'
+    has "$CLOG" '路径检查（RTR 之前）: 远端GID 10.11.0.2 是本机地址：两端在同一台机器、同一个设备上（回环）'
+}
+
 @test "mismatched num_qp: both exit non-zero within seconds with the message" {
     start_server -d "$LAB_DEV0" -q 4
     SECONDS=0
@@ -251,11 +263,7 @@ stall_mid_transfer() {  # stall_mid_transfer server|client
 
 @test "a non-RoCEv2-learn peer (HTTP request) is rejected by the magic check" {
     start_server -d "$LAB_DEV0"
-    local fd
-    exec {fd}<>"/dev/tcp/$LAB_IP0/18515"
-    printf 'GET / HTTP/1.0\r\nHost: x\r\nUser-Agent: test-test-test\r\n\r\n' >&"$fd"
-    wait_server
-    exec {fd}>&-
+    http_peer
     [[ $SRC == 1 ]] || { show_logs; return 1; }
     has "$SLOG" '魔数不对'
 }

@@ -9,6 +9,8 @@
 #   mtu         VM0 的 eth0 改成 MTU 9000（rxe0 的 active_mtu 变成 4096），VM1 仍是 1500（1024）：
 #               两端都用较小的 1024，8 KiB 的 WRITE 照样通过（取较大者的话，4096 字节的包 VM1 收不下）
 #   unreachable 连一个不存在的地址 10.11.0.9：在 -t 秒内失败并说明
+#   firewall    VM0 用 nftables 丢弃进来的 UDP 4791：客户端 RETRY_EXC_ERR（提示里有防火墙），
+#               VM0 上的 diagnose.sh 指出这条规则；删掉规则后同一对通过
 # 每个结果打印一行 “RESULT 名字 ok|fail 说明”，tests/38-lab-two-vms-paths.t 把它们变成 TAP。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -45,9 +47,25 @@ if [[ ${LAB_VM:-} == 0 ]]; then
     ok=1
     [[ $rc == 0 ]] && has "$OUT/s3.log" '本地连接信息: num_qp=1 op=write active_mtu=4096' \
         && has "$OUT/s3.log" '路径MTU取两端 active_mtu 的较小者: 1024 字节' \
-        && has "$OUT/s3.log" '网卡 eth0 的 MTU 9000 ≥ 路径MTU 1024 + 60 字节 RoCE 头 —— 一致' && ok=0
+        && has "$OUT/s3.log" '网卡 eth0 的 MTU 9000 ≥ 路径MTU 1024 + 64 字节 RoCE 头 —— 一致' && ok=0
     result mtu-server "$ok" "服务端 MTU 9000（active_mtu 4096）: 用两端较小的 1024，退出码 $rc" "$OUT/s3.log"
     cp "$OUT/s3.log" logs/paths-mtu-server.log 2>/dev/null || true
+    ip link set eth0 mtu 1500
+    # 防火墙：丢弃进来的 RoCE v2（UDP 4791）
+    nft add table inet labfw
+    nft add chain inet labfw input '{ type filter hook input priority 0; }'
+    nft add rule inet labfw input udp dport 4791 drop
+    timeout 120 "$SERVER" -p 18534 -q 1 -t 5 --accept-timeout 90 >"$OUT/s4.log" 2>&1
+    rc=$?
+    ./diagnose.sh --peer 10.11.0.2 >"$OUT/d4.log" 2>&1
+    drc=$?
+    ok=1
+    [[ $rc == 1 && $drc == 1 ]] && has "$OUT/d4.log" '4791' && ok=0
+    result firewall-diagnose "$ok" "VM0 丢弃 UDP 4791: 服务端退出码 $rc，diagnose.sh 退出码 $drc 并指出 4791" "$OUT/d4.log"
+    cp "$OUT/d4.log" logs/paths-firewall-diagnose.log 2>/dev/null || true
+    nft delete table inet labfw
+    timeout 120 "$SERVER" -p 18535 -q 1 -t 10 --accept-timeout 90 >"$OUT/s5.log" 2>&1
+    result firewall-fixed-server "$?" "删掉规则后服务端退出 0" "$OUT/s5.log"
     exit 0
 fi
 
@@ -79,10 +97,22 @@ timeout 60 "$CLIENT" 10.11.0.1 -d rxe0 -p 18531 -q 1 -t 10 >"$OUT/c1.log" 2>&1
 rc=$? took=$SECONDS
 ok=1
 [[ $rc == 1 ]] && has "$OUT/c1.log" '警告: 选中的 rxe0 GID索引1（10.99.0.2，网卡 x0）不在通往服务端 10.11.0.1 的路上：内核走 eth0，源地址 10.11.0.2' \
+    && has "$OUT/c1.log" '警告: 路径检查: 本端GID 10.99.0.2 在网卡 x0 上，但内核从 10.99.0.2 到 10.11.0.1 的路由走 eth0' \
     && has "$OUT/c1.log" 'RTR状态失败' && has "$OUT/c1.log" '→ 路由走 eth0，GID 却在 x0 上：RDMA 设备建错了网卡' \
     && has "$OUT/c1.log" './diagnose.sh --peer 10.11.0.1' && ((took < 30)) && ok=0
 result wrong-nic-explicit "$ok" "-d rxe0: 退出码 $rc，用时 ${took}s，警告 + RTR 失败 + 证据" "$OUT/c1.log"
 cp "$OUT/c1.log" logs/paths-wrong-nic-explicit.log 2>/dev/null || true
+
+# 2b. diagnose.sh --peer 找出原因：通往服务端的 eth0 上没有 RDMA 设备，rxe0 在不通的 x0 上
+SECONDS=0
+./diagnose.sh --peer 10.11.0.1 >"$OUT/d1.log" 2>&1
+rc=$? took=$SECONDS
+ok=1
+[[ $rc == 1 ]] && has "$OUT/d1.log" '[失败] 没有建在网卡 eth0 上的 RDMA 设备' \
+    && has "$OUT/d1.log" '修复: sudo rdma link add rxe1 type rxe netdev eth0' \
+    && has "$OUT/d1.log" '[警告] rxe0 端口1 建在网卡 x0 上，这块网卡不通往 10.11.0.1' && ok=0
+result wrong-nic-diagnose "$ok" "diagnose.sh --peer: 退出码 $rc，用时 ${took}s，指出 eth0 上没有设备、rxe0 在 x0 上" "$OUT/d1.log"
+cp "$OUT/d1.log" logs/paths-wrong-nic-diagnose.log 2>/dev/null || true
 
 # 3. 按提示修复：在 eth0 上再建一个设备；现在有两个设备，只有 rxe1 通往服务端
 rdma link add rxe1 type rxe netdev eth0
@@ -92,8 +122,14 @@ rc=$?
 ok=1
 [[ $rc == 0 ]] && has "$OUT/c2.log" '按路由自动选择: rxe1 —— 它的端口1 建在 eth0 上，GID索引1 的地址是 10.11.0.2（RoCE v2）' \
     && has "$OUT/c2.log" '路径检查（RTR 之前）: 本端GID 10.11.0.2 在 eth0 上，内核从 10.11.0.2 到 10.11.0.1 也走 eth0 —— 一致' \
+    && has "$OUT/c2.log" '网卡 eth0 的 MTU 1500 ≥ 路径MTU 1024 + 64 字节 RoCE 头 —— 一致' \
     && has "$OUT/c2.log" '全部 2 轮 × 2 个QP 完成并校验通过' && ok=0
 result two-devices-fixed "$ok" "两个设备（rxe0 在 x0、rxe1 在 eth0）: 自动选 rxe1，数据校验通过" "$OUT/c2.log"
+./diagnose.sh --peer 10.11.0.1 >"$OUT/d2.log" 2>&1
+rc=$?
+ok=1
+[[ $rc == 0 ]] && has "$OUT/d2.log" '[警告] rxe0 端口1 建在网卡 x0 上' && ! grep -q '^\[失败\]' "$OUT/d2.log" && ok=0
+result fixed-diagnose "$ok" "修好之后 diagnose.sh --peer 退出码 $rc（rxe0 在 x0 上仍是警告）" "$OUT/d2.log"
 cp "$OUT/c2.log" logs/paths-two-devices.log 2>/dev/null || true
 
 # 4. 两端 MTU 不同（VM0 9000，VM1 1500）：路径MTU取较小者，大消息照样通过
@@ -114,4 +150,17 @@ ok=1
     && has "$OUT/c4.log" '错误: connect(10.11.0.9:18515) 失败' && ((took < 30)) && ok=0
 result unreachable "$ok" "对端地址不存在: 退出码 $rc，用时 ${took}s" "$OUT/c4.log"
 cp "$OUT/c4.log" logs/paths-unreachable.log 2>/dev/null || true
+
+# 6. 对端防火墙丢弃 UDP 4791。按 RC 的规则应在重传 retry_cnt 次后 RETRY_EXC_ERR；
+#    实验室的 rxe（6.1）实际上一个完成也不给，客户端在 -t 秒后轮询超时。两种结果的提示都点名 UDP 4791
+SECONDS=0
+timeout 60 "$CLIENT" 10.11.0.1 -p 18534 -q 1 -t 8 >"$OUT/c5.log" 2>&1
+rc=$? took=$SECONDS
+ok=1
+[[ $rc == 1 ]] && { has "$OUT/c5.log" '错误: 轮询CQ超时' || has "$OUT/c5.log" '状态=transport retry counter exceeded (12)'; } \
+    && has "$OUT/c5.log" 'UDP 4791' && ((took < 30)) && ok=0
+result firewall-client "$ok" "对端丢弃 UDP 4791: 退出码 $rc，用时 ${took}s，轮询超时或 RETRY_EXC_ERR，提示点名 UDP 4791" "$OUT/c5.log"
+cp "$OUT/c5.log" logs/paths-firewall-client.log 2>/dev/null || true
+timeout 60 "$CLIENT" 10.11.0.1 -p 18535 -q 1 -t 30 >"$OUT/c6.log" 2>&1
+result firewall-fixed-client "$?" "删掉规则后客户端退出 0" "$OUT/c6.log"
 exit 0
