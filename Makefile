@@ -34,7 +34,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 
 TOPOLOGY ?= single
 
-.PHONY: all clean rebuild help test unit asan mutation demo lab-setup check-deps docs-excerpts
+.PHONY: all clean rebuild help test unit asan mutation demo shell lab-setup check-deps docs-excerpts
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client
 
@@ -79,6 +79,13 @@ demo:
 	$(MAKE) all
 	LAB_TOPOLOGY=$(TOPOLOGY) LAB_PASSENV=DEMO_ARGS lab/run lab/demo.sh
 
+# 实验室虚拟机里的交互式 root shell（真正的终端；exit 或 Ctrl-D 关机）。LAB_RXE=none：没有 RDMA 设备，自己建
+LAB_RXE ?= rxe
+shell:
+	bash lab/setup
+	$(MAKE) all
+	LAB_TOPOLOGY=$(TOPOLOGY) LAB_RXE=$(LAB_RXE) lab/run --shell
+
 lab-setup:
 	bash lab/setup
 
@@ -102,5 +109,6 @@ help:
 	@echo "make test       编译 + 单元测试 + Soft-RoCE 实验室测试（需先 lab/setup，root）"
 	@echo "make mutation   变异检查：每个 tests/mutation/*.patch 都必须被测试抓住（慢；MUTANTS=race 只跑名字含 race 的）"
 	@echo "make demo       准备实验室并演示服务端/客户端（TOPOLOGY=two-vms 用两台虚拟机）"
+	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"
 	@echo "make docs-excerpts  在实验室里重跑配方，更新文档中的输出摘录（tests/docs/update-excerpts.sh）"

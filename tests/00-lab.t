@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/00-lab.t：测试 Soft-RoCE 实验环境本身（TAP 输出）。
 # 用法（在仓库根目录）：prove --exec bash tests/00-lab.t
-# 共启动 4 次虚拟机：单机 3 次 + two-vms 1 次（LAB_SKIP_TWO_VMS=1 可跳过）。
+# 共启动 5 次虚拟机：单机 4 次（其中一次 LAB_RXE=none）+ two-vms 1 次（LAB_SKIP_TWO_VMS=1 可跳过）。
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -22,7 +22,7 @@ ok() {  # ok CONDITION_STATUS DESCRIPTION
 }
 diag() { sed 's/^/# /' "$@"; }
 
-echo "1..7"
+echo "1..8"
 
 # 1-2：设备列表，以及 CMD 的退出码原样返回
 rc=0
@@ -77,5 +77,23 @@ else
     ok "$st" "two-vms: ibv_rc_pingpong server in VM0, client in VM1 (exit $rc)"
     ((st == 0)) || { diag "$T/out"; diag "$T/err"; }
 fi
+
+# 8：LAB_RXE=none —— 没有 RDMA 模块和设备；README 的 Soft-RoCE 配置命令原样可用（modprobe 真的能加载模块），
+#    内核自己要模块时（request_module）也能自动加载
+rc=0
+# shellcheck disable=SC2016  # 在虚拟机里展开
+LAB_RXE=none "$RUN" bash -c '
+    [[ ! -e /sys/class/infiniband/rxe0 ]] || { echo "rxe0 already exists"; exit 1; }
+    grep -q "^rdma_rxe " /proc/modules && { echo "rdma_rxe already loaded"; exit 1; }
+    modprobe rdma_rxe || exit 1
+    rdma link add rxe0 type rxe netdev veth0 || exit 1
+    ibv_devices
+    ./show_gids.sh rxe0
+    ip link add d0 type dummy && grep -q "^dummy " /proc/modules && echo "autoload: dummy"' >"$T/out" 2>"$T/err" || rc=$?
+grep -qE '^ +rxe0 +[0-9a-f]{16}$' "$T/out" && grep -q '10.11.0.1       v2      veth0   <== 自动选择' "$T/out" \
+    && grep -q '^autoload: dummy$' "$T/out" && ((rc == 0))
+st=$?
+ok "$st" "LAB_RXE=none: no RDMA until the learner types modprobe rdma_rxe + rdma link add; kernel module autoload works (exit $rc)"
+((st == 0)) || { diag "$T/out"; diag "$T/err"; }
 
 ((failed == 0))

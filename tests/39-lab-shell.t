@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# tests/39-lab-shell.t - make shell 像人一样用：tmux 里启动 lab/run --shell，send-keys 打字，capture-pane 看屏幕（TAP）
+#   1. 没有终端时立刻说明并退出 2（不会挂住）
+#   2. 单虚拟机：ibv_devices；服务端放后台 + 客户端前台，两边都成功；jobs 看得到后台作业
+#   3. 交互模式一行一行地打字，每行都从服务端内存里显示出来；q 结束
+#   4. Ctrl-C 打断虚拟机里等待中的服务端，提示符回来（qemu 还在）
+#   5. exit 之后虚拟机关机，没有 qemu 留下
+#   6. LAB_RXE=none：README 的 Soft-RoCE 配置命令逐行输入，得到能用的 rxe0
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+SOCK=rocev2-shell-test-$$
+T=$(mktemp -d)
+tm() { tmux -L "$SOCK" "$@"; }
+# shellcheck disable=SC2317  # 由 trap 调用
+cleanup() { tm kill-server 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+echo "1..6"
+n=0
+ok() {
+    n=$((n + 1))
+    if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; sed 's/^/# /' "$T/screen" 2>/dev/null; fi
+}
+screen() { tm capture-pane -p -S -200 -t lab >"$T/screen" 2>/dev/null; }
+# 等屏幕上出现固定字符串，最多 $2 秒
+wait_for() {
+    local i
+    for ((i = 0; i < $2 * 2; i++)); do
+        screen
+        grep -qF -- "$1" "$T/screen" && return 0
+        sleep 0.5
+    done
+    return 1
+}
+type_line() { tm send-keys -t lab -l -- "$1"; tm send-keys -t lab Enter; }
+need_tmux() { command -v tmux >/dev/null || { echo "缺少 tmux（bash lab/setup 会安装）" >"$T/screen"; return 1; }; }
+
+# 1. 没有终端
+rc=0
+SECONDS=0
+lab/run --shell </dev/null >"$T/notty" 2>&1 || rc=$?
+cp "$T/notty" "$T/screen"
+[[ $rc == 2 ]] && grep -qF -- '--shell 需要一个终端' "$T/notty" && ((SECONDS < 10))
+ok $? "no terminal: lab/run --shell exits 2 at once with a message (rc=$rc)"
+
+# 2-5. 单虚拟机
+st=1
+if need_tmux; then
+    tm new-session -d -s lab -x 160 -y 50 "lab/run --shell; echo LABRUN-EXIT=\$?; sleep 600"
+    if wait_for '[lab ' 120; then
+        type_line 'ibv_devices'
+        type_line 'build/rdma_server -d rxe0 -q 2 > /tmp/s.log 2>&1 &'
+        type_line 'jobs'
+        type_line 'build/rdma_client 10.11.0.1 -d rxe1 -q 2 | tail -1; wait; tail -1 /tmp/s.log'
+        wait_for '服务端正常结束' 90 && grep -qE '^ +rxe1 +[0-9a-f]{16}' "$T/screen" \
+            && grep -qF '客户端正常结束' "$T/screen" && grep -qF 'Running                 build/rdma_server' "$T/screen"
+        st=$?
+    fi
+fi
+ok "$st" "shell: ibv_devices, server in the background (jobs), client in the foreground; both succeed"
+
+st=1
+if tm has-session -t lab 2>/dev/null; then
+    type_line 'build/rdma_server -d rxe0 --interactive &'
+    wait_for '等待客户端连接' 60
+    type_line 'build/rdma_client 10.11.0.1 -d rxe1 --interactive'
+    if wait_for '发送> ' 60; then
+        type_line 'hello rdma'
+        wait_for '[服务端内存] 消息#1: hello rdma' 30 && wait_for 'RDMA READ 读回: hello rdma' 30 \
+            && type_line 'second line' && wait_for '[服务端内存] 消息#2: second line' 30 \
+            && type_line 'q' && wait_for '收到 q，服务端结束' 30
+        st=$?
+    fi
+fi
+ok "$st" "shell: --interactive typed line by line, each line shows up from the server's memory; q ends both"
+
+st=1
+if tm has-session -t lab 2>/dev/null; then
+    type_line 'build/rdma_server -d rxe0 --accept-timeout 300'
+    if wait_for '等待客户端连接' 60; then
+        tm send-keys -t lab C-c
+        type_line 'echo "after ctrl-c: $?"'
+        wait_for 'after ctrl-c: 130' 30 && pgrep -f 'chardev stdio,id=con' >/dev/null
+        st=$?
+    fi
+fi
+ok "$st" "shell: Ctrl-C stops the waiting server inside the guest (status 130); the VM keeps running"
+
+st=1
+if tm has-session -t lab 2>/dev/null; then
+    type_line 'exit'
+    if wait_for 'LABRUN-EXIT=0' 60; then
+        for ((i = 0; i < 20; i++)); do pgrep -f 'chardev stdio,id=con' >/dev/null || break; sleep 0.5; done
+        ! pgrep -f 'chardev stdio,id=con' >/dev/null && grep -qF 'shell ended, VM powered off' "$T/screen"
+        st=$?
+    fi
+fi
+ok "$st" "shell: exit powers the VM off and lab/run returns 0; no qemu left"
+tm kill-session -t lab 2>/dev/null
+
+# 6. LAB_RXE=none
+st=1
+if need_tmux; then
+    tm new-session -d -s lab -x 160 -y 50 "LAB_RXE=none lab/run --shell; echo LABRUN-EXIT=\$?; sleep 600"
+    if wait_for '[lab ' 120; then
+        type_line 'ibv_devices | grep -c rxe'
+        type_line 'modprobe rdma_rxe'
+        type_line 'rdma link add rxe0 type rxe netdev veth0'
+        type_line 'ibv_devices'
+        type_line './show_gids.sh rxe0'
+        type_line 'exit'
+        wait_for 'LABRUN-EXIT=0' 120 && grep -qE '^ +rxe0 +[0-9a-f]{16}' "$T/screen" \
+            && grep -qF '10.11.0.1       v2      veth0   <== 自动选择' "$T/screen" && grep -qF '没有 RDMA 设备' "$T/screen"
+        st=$?
+    fi
+fi
+ok "$st" "LAB_RXE=none shell: the README's modprobe + rdma link add typed one by one give a working rxe0"
