@@ -6,6 +6,8 @@
 #   4. Ctrl-C 打断虚拟机里等待中的服务端，提示符回来（qemu 还在）
 #   5. exit 之后虚拟机关机，没有 qemu 留下
 #   6. LAB_RXE=none：README 的 Soft-RoCE 配置命令逐行输入，得到能用的 rxe0
+#   7. 两台虚拟机（在 tmux 里运行时开新窗口，左 VM0 右 VM1）：左边打服务端，右边打客户端（不给 -d），两边都成功；
+#      两个窗格都 exit 后窗口消失，没有 qemu 留下
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 SOCK=rocev2-shell-test-$$
@@ -14,14 +16,15 @@ tm() { tmux -L "$SOCK" "$@"; }
 # shellcheck disable=SC2317  # 由 trap 调用
 cleanup() { tm kill-server 2>/dev/null; rm -rf "$T"; }
 trap cleanup EXIT
-echo "1..6"
+echo "1..7"
 n=0
 ok() {
     n=$((n + 1))
     if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; sed 's/^/# /' "$T/screen" 2>/dev/null; fi
 }
-screen() { tm capture-pane -p -S -200 -t lab >"$T/screen" 2>/dev/null; }
-# 等屏幕上出现固定字符串，最多 $2 秒
+PANE=lab
+screen() { tm capture-pane -p -J -S -200 -t "$PANE" >"$T/screen" 2>/dev/null; }
+# 等屏幕（窗格 $PANE）上出现固定字符串，最多 $2 秒
 wait_for() {
     local i
     for ((i = 0; i < $2 * 2; i++)); do
@@ -31,7 +34,7 @@ wait_for() {
     done
     return 1
 }
-type_line() { tm send-keys -t lab -l -- "$1"; tm send-keys -t lab Enter; }
+type_line() { tm send-keys -t "$PANE" -l -- "$1"; tm send-keys -t "$PANE" Enter; }
 need_tmux() { command -v tmux >/dev/null || { echo "缺少 tmux（bash lab/setup 会安装）" >"$T/screen"; return 1; }; }
 
 # 1. 没有终端
@@ -75,8 +78,9 @@ ok "$st" "shell: --interactive typed line by line, each line shows up from the s
 
 st=1
 if tm has-session -t lab 2>/dev/null; then
-    type_line 'build/rdma_server -d rxe0 --accept-timeout 300'
-    if wait_for '等待客户端连接' 60; then
+    # 用一个独有的端口，等的就一定是这一个服务端（屏幕上还留着前面的“等待客户端连接”）
+    type_line 'build/rdma_server -d rxe0 -p 18777 --accept-timeout 300'
+    if wait_for '在TCP端口 18777 等待客户端连接' 60; then
         tm send-keys -t lab C-c
         type_line 'echo "after ctrl-c: $?"'
         wait_for 'after ctrl-c: 130' 30 && pgrep -f 'chardev stdio,id=con' >/dev/null
@@ -114,3 +118,38 @@ if need_tmux; then
     fi
 fi
 ok "$st" "LAB_RXE=none shell: the README's modprobe + rdma link add typed one by one give a working rxe0"
+tm kill-session -t lab 2>/dev/null
+
+# 7. 两台虚拟机
+st=1
+if need_tmux; then
+    tm new-session -d -s outer -x 200 -y 50 "LAB_TOPOLOGY=two-vms lab/run --shell; sleep 600"
+    PANE=outer:rocev2-lab.0
+    if wait_for '[lab-vm0 ' 120; then
+        PANE=outer:rocev2-lab.1
+        wait_for '[lab-vm1 ' 120
+        PANE=outer:rocev2-lab.0
+        type_line 'build/rdma_server -q 2 --op write --size 4K | tail -1'
+        sleep 2
+        PANE=outer:rocev2-lab.1
+        type_line 'build/rdma_client 10.11.0.1 -q 2 --op write --size 4K | grep -E "按路由自动选择|全部|正常结束"'
+        if wait_for '客户端正常结束' 90 && grep -qF '按路由自动选择: rxe0 —— 它的端口1 建在 eth0 上' "$T/screen"; then
+            cp "$T/screen" "$T/vm1"
+            PANE=outer:rocev2-lab.0
+            if wait_for '服务端正常结束' 30; then
+                cp "$T/screen" "$T/vm0"
+                type_line 'exit'
+                PANE=outer:rocev2-lab.1
+                type_line 'exit'
+                for ((i = 0; i < 60; i++)); do
+                    tm list-windows -t outer 2>/dev/null | grep -q rocev2-lab || break
+                    sleep 0.5
+                done
+                ! tm list-windows -t outer 2>/dev/null | grep -q rocev2-lab && ! pgrep -f 'chardev stdio,id=con' >/dev/null
+                st=$?
+                cat "$T/vm0" "$T/vm1" >"$T/screen"
+            fi
+        fi
+    fi
+fi
+ok "$st" "two VMs side by side in tmux: server typed in the left pane, client (no -d) in the right; both succeed; both exits close the window, no qemu left"
