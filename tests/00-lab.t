@@ -90,7 +90,7 @@ LAB_RXE=none "$RUN" bash -c '
     ibv_devices
     ./show_gids.sh rxe0
     ip link add d0 type dummy && grep -q "^dummy " /proc/modules && echo "autoload: dummy"' >"$T/out" 2>"$T/err" || rc=$?
-grep -qE '^ +rxe0 +[0-9a-f]{16}$' "$T/out" && grep -q '10.11.0.1       v2      veth0   <== 自动选择' "$T/out" \
+grep -qE '^[[:space:]]+rxe0[[:space:]]+[0-9a-f]{16}$' "$T/out" && grep -q '10.11.0.1       v2      veth0   <== 自动选择' "$T/out" \
     && grep -q '^autoload: dummy$' "$T/out" && ((rc == 0))
 st=$?
 ok "$st" "LAB_RXE=none: no RDMA until the learner types modprobe rdma_rxe + rdma link add; kernel module autoload works (exit $rc)"
