@@ -275,6 +275,8 @@ cut_inject-payload-server() { step inject-payload.server.log '步骤15:'; }
 cut_wrong-nic-auto() { step paths-wrong-nic-auto.log '步骤2:'; }
 cut_firewall-client() { pick paths-firewall-client.log '错误: 轮询CQ超时' '提示:' '      对端地址'; }
 cut_firewall-diagnose() { span paths-firewall-diagnose.log '== 6.' '== 7.'; }
+cut_mtu-server() { pick paths-mtu-server.log '本地连接信息:' '远端连接信息:' '路径MTU取两端' '路径检查（RTR 之前）' '网卡 eth0 的 MTU' '全部 '; }
+cut_unreachable() { span paths-unreachable.log '========== 步骤2:' '选择设备:'; step paths-unreachable.log '步骤10:'; }
 cut_wrong-nic-diagnose() { span paths-wrong-nic-diagnose.log '== 7. 对端' '========== 总结'; }
 cut_wrong-nic-explicit-gid() { span paths-wrong-nic-explicit.log '  → 索引' '  说明: GID'; }
 cut_wrong-nic-explicit-rtr() { span paths-wrong-nic-explicit.log '错误: 修改QP[0]到RTR状态失败' '请检查:'; }
