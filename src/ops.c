@@ -358,7 +358,8 @@ static int atomic_post_wait(struct rdma_resources *res, int i, struct send_req *
 
 	req->len = 8;
 	req->remote_addr = remote_slot(res, i) + res->remote.offset;
-	return post_send_req(res, i, req) == 0 ? wait_wcs(res, 1, expect, 8) : -1;
+	/* 原子操作的完成只看 opcode（wait_wcs 只对 RDMA READ 检查长度） */
+	return post_send_req(res, i, req) == 0 ? wait_wcs(res, 1, expect, 0) : -1;
 }
 
 static int fetch_add_round(struct rdma_resources *res, long r)
