@@ -589,9 +589,9 @@ int run_data_plane(struct rdma_resources *res)
 	}
 	step_title(res, "数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节", op_name(o->op),
 		   o->num_qp, o->iters, o->size);
-	if (o->size > 128u << (res->path_mtu - 1) && !op_is_atomic(o->op))
-		printf("消息 %zu 字节 > 路径MTU %s：网卡会自动把它切成多个包，接收端重组\n",
-		       o->size, mtu_str(res->path_mtu));
+	if (o->size > wire_mtu_bytes(res->path_mtu) && !op_is_atomic(o->op))
+		printf("消息 %zu 字节 > 路径MTU %s：网卡把它切成 %u 个包发出，每个包按自己的偏移直接放进接收方的内存（不需要重组缓冲区）\n",
+		       o->size, mtu_str(res->path_mtu), wire_packets(o->size, res->path_mtu));
 	t0 = now_sec();
 	for (long r = 1; round != NULL && r <= o->iters; r++)
 		if (round(res, r) != 0)

@@ -230,7 +230,7 @@ void path_check_before_rtr(struct rdma_resources *res)
 {
 	struct route_info r;
 	char local_ip[GID_IP_LEN], remote_ip[GID_IP_LEN], err[256];
-	unsigned need = (128u << res->path_mtu) + ROCE_HDR_BYTES;
+	unsigned need = wire_mtu_bytes(res->path_mtu) + ROCE_HDR_BYTES;
 
 	if (!gid_is_ipv4_mapped(res->gid.raw) || !gid_is_ipv4_mapped(res->remote.qp[0].gid)) {
 		printf("路径检查: 只检查 IPv4 GID，这次跳过\n");

@@ -268,8 +268,12 @@ int exchange_hello(int fd, const struct wire_hello *local, struct wire_hello *re
 
 	if (n == 0 || tcp_write_full(fd, buf, n, timeout_ms, "连接信息") != 0)
 		return -1;
-	if (tcp_read_full(fd, buf, WIRE_HEADER_LEN, timeout_ms, "连接信息头") != 0)
+	if (tcp_read_full(fd, buf, WIRE_HEADER_LEN, timeout_ms, "连接信息头") != 0) {
+		/* 刚发完 HELLO 对端就断开/不回：除了参数不一致，常见的是端口上根本不是 rdma_server */
+		fprintf(stderr, "  也可能: 这个端口上是别的程序，例如 ibv_rc_pingpong（它也默认用 TCP 18515，"
+			"收到我们的二进制 HELLO 会直接断开）；用 ss -ltnp 看是谁在监听\n");
 		return -1;
+	}
 	st = wire_decode_header(buf, WIRE_HEADER_LEN, remote);
 	if (st != WIRE_OK) {
 		fprintf(stderr, "错误: 对端发来的连接信息无效: %s\n", wire_strerror(st));

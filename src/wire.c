@@ -25,6 +25,8 @@ const char *wire_strerror(enum wire_status st)
 	case WIRE_BAD_MTU: return "MTU 值无效（应为 1..5，即 256..4096 字节）";
 	case WIRE_BAD_QPN: return "QP号或PSN超出24位范围（或QP号为0）";
 	case WIRE_BAD_SYNC: return "同步消息的魔数不对：两端的步骤错位了";
+	case WIRE_RC_PINGPONG:
+		return "对端是 ibv_rc_pingpong（发来的是它的文本握手 LID:QPN:PSN:GID），不是 RoCEv2 learn 程序：它也默认用 TCP 18515，两个程序不能互连；先停掉它，或用 -p 换一个端口";
 	}
 	return "未知错误";
 }
@@ -65,7 +67,7 @@ enum wire_status wire_decode_header(const uint8_t *buf, size_t len, struct wire_
 	if (len < WIRE_HEADER_LEN)
 		return WIRE_SHORT;
 	if (get32(buf) != WIRE_MAGIC)
-		return WIRE_BAD_MAGIC;
+		return wire_is_rc_pingpong(buf, len) ? WIRE_RC_PINGPONG : WIRE_BAD_MAGIC;
 	h->version = get16(buf + 4);
 	if (h->version != WIRE_VERSION)
 		return WIRE_BAD_VERSION;
@@ -156,4 +158,43 @@ int wire_compare(const struct wire_hello *l, const struct wire_hello *r,
 uint32_t wire_path_mtu(uint32_t local_mtu, uint32_t remote_mtu)
 {
 	return local_mtu < remote_mtu ? local_mtu : remote_mtu;
+}
+
+uint32_t wire_mtu_bytes(uint32_t mtu)
+{
+	return mtu >= 1 && mtu <= 5 ? 128u << mtu : 0;
+}
+
+uint32_t wire_packets(uint64_t size, uint32_t mtu)
+{
+	uint32_t bytes = wire_mtu_bytes(mtu);
+
+	if (bytes == 0)
+		return 0;
+	return size == 0 ? 1 : (uint32_t)((size + bytes - 1) / bytes);
+}
+
+static int all_hex(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int c = p[i];
+
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+			return 0;
+	}
+	return 1;
+}
+
+int wire_is_rc_pingpong(const uint8_t *buf, size_t len)
+{
+	/* "%04x:%06x:%06x:" 之后是 GID 的 32 个十六进制数字；看前 19 个字符和后面能看到的 GID 部分 */
+	static const size_t field[] = { 4, 6, 6 };
+	size_t pos = 0;
+
+	for (size_t i = 0; i < 3; i++) {
+		if (len < pos + field[i] + 1 || !all_hex(buf + pos, field[i]) || buf[pos + field[i]] != ':')
+			return 0;
+		pos += field[i] + 1;
+	}
+	return all_hex(buf + pos, len - pos < 32 ? len - pos : 32);
 }

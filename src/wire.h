@@ -21,6 +21,8 @@
  *  每个QP：qpn(4) psn(4) lid(2) 保留(2) gid(16)
  *
  * SYNC = 8 字节：magic 0x53594e43 ("SYNC") + tag(4)。
+ *
+ * 魔数不对时再看一眼是不是 ibv_rc_pingpong 的文本握手（它也默认用 TCP 18515），是的话直接点名。
  */
 #ifndef ROCE_WIRE_H
 #define ROCE_WIRE_H
@@ -71,6 +73,7 @@ enum wire_status {
 	WIRE_BAD_MTU,
 	WIRE_BAD_QPN,
 	WIRE_BAD_SYNC,
+	WIRE_RC_PINGPONG,   /* 对端发来的是 ibv_rc_pingpong 的文本握手 */
 };
 
 const char *wire_strerror(enum wire_status st);
@@ -97,5 +100,19 @@ int wire_compare(const struct wire_hello *local, const struct wire_hello *remote
  * 取较大者的话，大的一端发出的包对端的网卡收不下（被丢弃），RC 会一直重传直到 RETRY_EXC_ERR。
  */
 uint32_t wire_path_mtu(uint32_t local_mtu, uint32_t remote_mtu);
+
+/* enum ibv_mtu 值（1..5）对应的字节数：256 << (mtu - 1)，即 128 << mtu；无效值返回 0 */
+uint32_t wire_mtu_bytes(uint32_t mtu);
+/*
+ * 一条 size 字节的消息在路径MTU下要几个包（RC 的 SEND/WRITE/READ 响应按 MTU 切包；0 字节也是 1 个包）。
+ * 每个包带着自己在消息里的位置（PSN 顺序 + WRITE/READ 的地址），接收端直接放到对应偏移，不需要重组缓冲区。
+ */
+uint32_t wire_packets(uint64_t size, uint32_t mtu);
+
+/*
+ * ibv_rc_pingpong（rdma-core 的示例，默认也用 TCP 18515）在同一个端口上发的是一行文本
+ * "LLLL:QQQQQQ:PPPPPP:GGGG...(32个十六进制)"（LID:QPN:PSN:GID）。看前 len 字节像不像它。
+ */
+int wire_is_rc_pingpong(const uint8_t *buf, size_t len);
 
 #endif

@@ -43,7 +43,7 @@ check_corrupt() {  # check_corrupt OP 注入的一方(server|client) 校验的�
 @test "send: 1 and 4 QPs × 1 B, 4 KiB, 1 MiB × 3 rounds, every byte verified" {
     for q in 1 4; do for s in 1 4096 1M; do check_op send "$q" "$s"; done; done
     has "$SLOG" "QP[3] 第3轮收到: 1048576 字节校验通过"
-    has "$SLOG" '网卡会自动把它切成多个包'
+    has "$SLOG" '消息 1048576 字节 > 路径MTU 1024：网卡把它切成 1024 个包发出'
 }
 
 @test "write: passive side sees no completion, then finds the data in its memory" {

@@ -268,6 +268,26 @@ stall_mid_transfer() {  # stall_mid_transfer server|client
     has "$SLOG" '魔数不对'
 }
 
+@test "ibv_rc_pingpong on the same port: both directions name it (its text hello is recognised)" {
+    # 1) 我们的服务端 ← ibv_rc_pingpong 客户端：对端发来 "LID:QPN:PSN:GID" 文本
+    start_server -d "$LAB_DEV0" -t 5
+    timeout 30 ibv_rc_pingpong -d "$LAB_DEV1" -g 1 -n 1 "$LAB_IP0" >"$BATS_TEST_TMPDIR/pp-client.log" 2>&1 || true
+    wait_server
+    [[ $SRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" '对端是 ibv_rc_pingpong'
+    # 2) 我们的客户端 → ibv_rc_pingpong 服务端：它读到我们的二进制 HELLO 就断开
+    timeout 30 ibv_rc_pingpong -d "$LAB_DEV0" -g 1 -n 1 -p 18610 >"$BATS_TEST_TMPDIR/pp-server.log" 2>&1 &
+    local pp=$! i
+    for ((i = 0; i < 100; i++)); do
+        [[ -n $(ss -Hltn 'sport = :18610') ]] && break
+        sleep 0.1
+    done
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -p 18610 -t 5
+    wait "$pp" || true
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" '例如 ibv_rc_pingpong'
+}
+
 @test "TCP port in use: second server says so and exits 1" {
     start_server -d "$LAB_DEV0" -p 18600
     local second="$BATS_TEST_TMPDIR/second.log" rc=0

@@ -170,6 +170,47 @@ static void path_mtu_is_the_smaller(void **state)
 	assert_int_equal(wire_path_mtu(IBV_MTU_256, IBV_MTU_512), IBV_MTU_256);
 }
 
+static void mtu_bytes_and_packets(void **state)
+{
+	(void)state;
+	assert_int_equal(wire_mtu_bytes(IBV_MTU_256), 256);
+	assert_int_equal(wire_mtu_bytes(IBV_MTU_1024), 1024);
+	assert_int_equal(wire_mtu_bytes(IBV_MTU_4096), 4096);
+	assert_int_equal(wire_mtu_bytes(0), 0);
+	assert_int_equal(wire_mtu_bytes(6), 0);
+	/* 600 字节在 MTU 1024 下是 1 个包（旧代码算成 512 字节的 MTU，说它超了） */
+	assert_int_equal(wire_packets(600, IBV_MTU_1024), 1);
+	assert_int_equal(wire_packets(1024, IBV_MTU_1024), 1);
+	assert_int_equal(wire_packets(1025, IBV_MTU_1024), 2);
+	assert_int_equal(wire_packets(2048, IBV_MTU_1024), 2);
+	assert_int_equal(wire_packets(4096, IBV_MTU_1024), 4);
+	assert_int_equal(wire_packets(1048576, IBV_MTU_1024), 1024);
+	assert_int_equal(wire_packets(0, IBV_MTU_1024), 1);
+	assert_int_equal(wire_packets(4096, IBV_MTU_4096), 1);
+	assert_int_equal(wire_packets(1, 0), 0);
+}
+
+static void recognises_rc_pingpong(void **state)
+{
+	/* ibv_rc_pingpong 的一行：LID:QPN:PSN:GID（GID 是 32 个十六进制数字，v4 映射地址） */
+	const char *pp = "0000:000011:3a2b1c:00000000000000000000ffff0a0b0001";
+	uint8_t ours[WIRE_MAX_LEN];
+	struct wire_hello h = sample(1), out;
+	size_t n = wire_encode_hello(&h, ours, sizeof(ours));
+
+	(void)state;
+	assert_true(wire_is_rc_pingpong((const uint8_t *)pp, strlen(pp)));
+	assert_true(wire_is_rc_pingpong((const uint8_t *)pp, WIRE_HEADER_LEN));
+	assert_int_equal(wire_decode_header((const uint8_t *)pp, WIRE_HEADER_LEN, &out), WIRE_RC_PINGPONG);
+	assert_non_null(strstr(wire_strerror(WIRE_RC_PINGPONG), "ibv_rc_pingpong"));
+	assert_false(wire_is_rc_pingpong(ours, n));
+	assert_false(wire_is_rc_pingpong((const uint8_t *)"GET / HTTP/1.1\r\nHost: x\r\n\r\n", 27));
+	assert_false(wire_is_rc_pingpong((const uint8_t *)"0000:00001g:3a2b1c:0000", 23));
+	assert_false(wire_is_rc_pingpong((const uint8_t *)"0000:000011:3a2b1c;0000", 23));
+	assert_false(wire_is_rc_pingpong((const uint8_t *)"0000:000011:3a2b1c:zz00", 23));
+	assert_false(wire_is_rc_pingpong((const uint8_t *)"0000:000011", 11));
+}
+
 const struct CMUnitTest wire_tests[] = {
 	cmocka_unit_test(round_trip),
 	cmocka_unit_test(network_byte_order),
@@ -180,5 +221,7 @@ const struct CMUnitTest wire_tests[] = {
 	cmocka_unit_test(sync_messages),
 	cmocka_unit_test(compare),
 	cmocka_unit_test(path_mtu_is_the_smaller),
+	cmocka_unit_test(mtu_bytes_and_packets),
+	cmocka_unit_test(recognises_rc_pingpong),
 };
 const size_t wire_tests_count = COUNT_OF(wire_tests);
