@@ -237,6 +237,10 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		o->timeout_ms = (int)v * 1000;
 		return 0;
 	case OPT_ACCEPT_TIMEOUT:
+		if (o->role != ROLE_SERVER) {
+			set_err(err, errlen, "--accept-timeout 只用于服务端（客户端连接服务端的超时用 -t）");
+			return -1;
+		}
 		if (parse_long(arg, 1, 86400, &v) != 0) {
 			set_err(err, errlen, "等待连接超时无效: '%s'（秒，1..86400）", arg);
 			return -1;
@@ -363,8 +367,12 @@ static int check_combination(struct options *o, char *err, size_t errlen)
 		set_err(err, errlen, "--offset 只用于原子操作（fetch_add / cmp_swap）");
 		return -1;
 	}
-	if (o->inject == INJECT_RKEY && (o->role != ROLE_CLIENT || !op_is_one_sided(o->op))) {
-		set_err(err, errlen, "--inject rkey 只用于客户端的单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap）");
+	if (o->inject == INJECT_RKEY && o->role != ROLE_CLIENT) {
+		set_err(err, errlen, "--inject rkey 只用于客户端（rkey 是客户端发起单边/原子操作时用的）");
+		return -1;
+	}
+	if (o->inject == INJECT_RKEY && !op_is_one_sided(o->op)) {
+		set_err(err, errlen, "--inject rkey 要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap）");
 		return -1;
 	}
 	if (o->inject == INJECT_PAYLOAD && (o->interactive || !inject_payload_sender(o))) {
@@ -407,12 +415,9 @@ enum parse_result parse_options(int argc, char **argv, enum role role,
 	return PARSE_OK;
 }
 
-void print_usage(const char *prog, enum role role)
+/* 两个角色共有的选项；各自独有的在 print_usage 里分开列出 */
+static void print_common_options(void)
 {
-	if (role == ROLE_SERVER)
-		printf("用法: %s [dev] [port] [gid_idx] [num_qp] [选项]\n", prog);
-	else
-		printf("用法: %s <server_ip> [dev] [port] [gid_idx] [num_qp] [选项]\n", prog);
 	printf("\n位置参数与下列选项等价（两种写法可以混用，但不能给出矛盾的值）：\n"
 	       "  -d, --dev NAME        RDMA设备名（如 rxe0, mlx5_0）；默认自动选择有ACTIVE端口和RoCE v2 IPv4 GID的设备\n"
 	       "  -p, --port N          TCP控制平面端口（默认 %d）\n"
@@ -421,26 +426,39 @@ void print_usage(const char *prog, enum role role)
 	       "\n其它选项：\n"
 	       "  -i, --ib-port N       RDMA设备的端口号（默认 %d）\n"
 	       "      --op OP           send（默认）| write | read | write_imm | fetch_add | cmp_swap；两端必须一致\n"
-	       "      --size BYTES      每个QP每轮的消息大小（默认 %d，可带 K/M 后缀，最大 %u MiB；原子操作固定 8）\n"
+	       "      --size BYTES      每个QP每轮的消息大小（默认 %d，交互模式默认 %d；可带 K/M 后缀，最大 %u MiB；原子操作固定 8）\n"
 	       "      --iters N         轮数（默认 1）\n"
 	       "      --offset BYTES    原子操作目标字在对端区域内的偏移（0..%d，必须是 8 的倍数）\n"
 	       "      --interactive     交互模式：客户端逐行读标准输入，RDMA WRITE 到服务端内存再 READ 回来；输入 q 结束\n"
 	       "  -t, --timeout SEC     连接/握手/同步/轮询CQ的超时（默认 %d 秒）\n"
-	       "      --accept-timeout SEC  服务端等待客户端连接的超时（默认 %d 秒）\n"
 	       "      --qp-state N|all  每次状态转换后打印完整 ibv_query_qp 结果的QP个数（默认 1，0 = 只打印状态摘要）\n"
-	       "      --dry-run         只检查参数、打印配置后退出（不打开设备，不连网络）\n"
-	       "      --inject rkey     故障注入（客户端单边操作）：故意用错误的 rkey，观察 REM_ACCESS_ERR\n"
-	       "      --inject payload  故障注入（发送数据的一方）：第1轮发出前改坏 QP[0] 的一个字节，观察对端校验失败\n"
-	       "  -h, --help            显示本帮助\n",
+	       "      --dry-run         只检查参数、打印配置后退出（不打开设备，不连网络）\n",
 	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
-	       DEFAULT_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,
-	       DEFAULT_TIMEOUT_MS / 1000, DEFAULT_ACCEPT_MS / 1000);
-	if (role == ROLE_SERVER)
+	       DEFAULT_SIZE, INTERACTIVE_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,
+	       DEFAULT_TIMEOUT_MS / 1000);
+}
+
+void print_usage(const char *prog, enum role role)
+{
+	if (role == ROLE_SERVER) {
+		printf("用法: %s [dev] [port] [gid_idx] [num_qp] [选项]\n", prog);
+		print_common_options();
+		printf("      --accept-timeout SEC  等待客户端连接的超时（默认 %d 秒）\n"
+		       "      --inject payload  故障注入（--op read 时服务端是发送数据的一方）：第1轮前改坏 QP[0] 的一个字节，观察客户端校验失败\n"
+		       "  -h, --help            显示本帮助\n",
+		       DEFAULT_ACCEPT_MS / 1000);
 		printf("\n示例:\n  %s\n  %s rxe0 18515 1 4\n  %s -d rxe0 --op write --size 1M --iters 10\n",
 		       prog, prog, prog);
-	else
-		printf("\n示例:\n  %s 10.11.0.1 -d rxe1\n  %s 10.11.0.1 rxe1 18515 1 4\n  %s 10.11.0.1 -d rxe1 --op write --size 1M --iters 10\n",
-		       prog, prog, prog);
+		return;
+	}
+	printf("用法: %s <server_ip> [dev] [port] [gid_idx] [num_qp] [选项]\n", prog);
+	print_common_options();
+	printf("      --inject rkey     故障注入（单边/原子操作）：故意用错误的 rkey，观察 REM_ACCESS_ERR\n"
+	       "      --inject payload  故障注入（send/write/write_imm）：第1轮发出前改坏 QP[0] 的一个字节，观察服务端校验失败\n"
+	       "  -h, --help            显示本帮助\n");
+	printf("\n示例（两台机器各有自己的 rxe0，-d 可以省略：程序按到服务端的路由自动选设备）:\n"
+	       "  %s 10.11.0.1\n  %s 10.11.0.1 rxe0 18515 1 4\n  %s 10.11.0.1 --op write --size 1M --iters 10\n",
+	       prog, prog, prog);
 }
 
 int mr_access_flags(const struct options *o)

@@ -8,6 +8,7 @@
 #   4. 用到的每个 make 目标（代码块和 `行内代码`）在 Makefile 里都存在
 #   5. 摘录里的每个 “========== 步骤N: … ==========” 标题都是程序能打印的（来自 src/*.c 的 step_title 调用）
 #   6. build/rdma_server -h / build/rdma_client -h 里的每个长选项都在 README.md 里出现（参数表没有漏项）
+#   7. 每个角色的 -h 只列它自己能用的选项：逐个拿来 --dry-run，不能被拒绝成“只用于服务端/客户端”
 # 摘录与真实运行是否一致，由实验室里的 tests/55-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -29,7 +30,7 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
     : >"$T/diag"
 }
 : >"$T/diag"
-echo "1..6"
+echo "1..7"
 
 # 每个文档的每一行打上类别：CODE（代码块内、摘录外）、EXC（摘录内）、TEXT（其它）
 # 输出：类别<TAB>文件:行号<TAB>内容
@@ -199,3 +200,35 @@ done
 
 cp "$T/diag7" "$T/diag"
 ok "$bad7" "every long option in rdma_server -h / rdma_client -h is described in README.md"
+
+# ---------- 7. 每个角色的 -h 只列自己的选项 ----------
+# 帮助里一行一个选项：“  -d, --dev NAME  说明” 或 “      --inject rkey  说明”；占位符换成一个合法的值
+placeholder_value() {
+    case $1 in
+        NAME) echo rxe0 ;; OP) echo send ;; BYTES) echo 64 ;; SEC) echo 5 ;;
+        N\|auto) echo auto ;; N | N\|all) echo 1 ;; *) echo "$1" ;;
+    esac
+}
+bad8=0
+: >"$T/diag8"
+for prog in build/rdma_server build/rdma_client; do
+    pre=()
+    [[ $prog == *client ]] && pre=(10.11.0.1)
+    "$prog" -h 2>&1 | grep -E '^ +(-[a-z], )?--[a-z]' >"$T/optlines"
+    [[ -s $T/optlines ]] || { echo "$prog -h 里没有选项行" >>"$T/diag8"; bad8=1; }
+    while read -r line; do
+        line=${line#-?, }
+        read -r opt arg _ <<<"$line"
+        args=("$opt")
+        [[ $arg =~ ^[A-Za-z|]+$ && $arg != 显示本帮助 ]] && args+=("$(placeholder_value "$arg")")
+        [[ $opt == --help || $opt == --dry-run ]] && continue
+        out=$("$prog" "${pre[@]}" "${args[@]}" --dry-run 2>&1)
+        if grep -qE '只用于(服务端|客户端)' <<<"$out"; then
+            echo "$prog -h 列出了 ${args[*]}，但它拒绝: $(grep -E '只用于' <<<"$out" | head -1)" >>"$T/diag8"
+            bad8=1
+        fi
+    done <"$T/optlines"
+done
+cp "$T/diag8" "$T/diag"
+ok "$bad8" "each role's -h lists only options that role accepts (checked one by one with --dry-run)"
+

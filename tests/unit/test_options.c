@@ -173,6 +173,13 @@ static void inject(void **state)
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--op", "write", "--inject", "rkey"), PARSE_OK);
 	assert_int_equal(o.inject, INJECT_RKEY);
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--op", "write", "--inject", "rkey"), PARSE_ERROR);
+	assert_non_null(strstr(err, "只用于客户端"));
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "rkey"), PARSE_ERROR);
+	assert_non_null(strstr(err, "要配合单边"));
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--accept-timeout", "5"), PARSE_ERROR);
+	assert_non_null(strstr(err, "只用于服务端"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--accept-timeout", "5"), PARSE_OK);
+	assert_int_equal(o.accept_timeout_ms, 5000);
 	/* payload：只有发送数据的一方可以改坏数据 */
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "payload"), PARSE_OK);
 	assert_int_equal(o.inject, INJECT_PAYLOAD);
