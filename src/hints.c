@@ -3,6 +3,8 @@
  */
 #include "hints.h"
 
+#include <errno.h>
+
 const char *wc_status_hint(enum ibv_wc_status status)
 {
 	switch (status) {
@@ -19,7 +21,7 @@ const char *wc_status_hint(enum ibv_wc_status status)
 	case IBV_WC_LOC_LEN_ERR:
 		return "本地长度错误：收到的消息比接收缓冲区大，或发送长度超过设备限制";
 	case IBV_WC_LOC_QP_OP_ERR:
-		return "本地QP操作错误：WR 与QP状态/能力不符（例如QP不在RTS，或GID/路由无法构造报文）";
+		return "本地QP操作错误：WR 超出QP的能力（SGE 个数、inline 长度、QP类型不支持的操作码），或无法为目的GID构造报文（GID/路由/邻居）。QP 不在 RTS 时 ibv_post_send 本身就会失败，不会走到这里";
 	case IBV_WC_REM_INV_REQ_ERR:
 		return "远端无效请求：对端不支持该操作（如原子操作），或消息超过对端接收缓冲区";
 	case IBV_WC_REM_OP_ERR:
@@ -41,4 +43,14 @@ const char *wc_status_hint(enum ibv_wc_status status)
 	default:
 		return "查看 ibv_wc_status_str 的说明、dmesg 以及对端的输出";
 	}
+}
+
+const char *device_list_hint(int err)
+{
+	if (err == ENOSYS)
+		return "libibverbs 打不开 /sys/class/infiniband_verbs（errno 38 就是这个意思）。两种原因："
+		       "1) 内核没有 RDMA：Ubuntu 先 sudo apt-get install linux-modules-extra-$(uname -r)，再 sudo modprobe rdma_rxe；"
+		       "2) 有 RDMA 设备但 ib_uverbs 没加载（硬件网卡常见）：sudo modprobe ib_uverbs，并安装 rdma-core（它的 udev 规则会自动加载）。"
+		       "运行 ./diagnose.sh 看是哪一种；没有 RDMA 的机器也可以用本项目的实验室 lab/run";
+	return "libibverbs 无法枚举设备：rdma_rxe/ib_uverbs 模块加载了吗？运行 ./diagnose.sh";
 }

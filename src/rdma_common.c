@@ -7,6 +7,7 @@
  */
 #include "rdma_common.h"
 
+#include "hints.h"
 #include "path.h"
 
 #include <arpa/inet.h>
@@ -163,14 +164,13 @@ int get_device_list(struct rdma_resources *res)
 	if (res->dev_list == NULL) {
 		int err = errno;
 
-		verbs_error("ibv_get_device_list()", err,
-			    err == ENOSYS ? "这个内核没有 RDMA 支持（没有 /sys/class/infiniband）：换一台有 rdma_rxe 的机器，或用本项目的实验室 lab/run" :
-			    "libibverbs 无法枚举设备：rdma_rxe/ib_uverbs 模块加载了吗？运行 ./diagnose.sh");
+		verbs_error("ibv_get_device_list()", err, device_list_hint(err));
 		return -1;
 	}
 	if (res->num_devices == 0) {
 		fprintf(stderr, "错误: 没有找到任何RDMA设备\n"
-			"提示: 没有硬件网卡时可创建 Soft-RoCE：sudo modprobe rdma_rxe && sudo rdma link add rxe0 type rxe netdev <网卡名>；运行 ./diagnose.sh\n");
+			"提示: 没有硬件网卡时可创建 Soft-RoCE：sudo modprobe rdma_rxe && sudo rdma link add rxe0 type rxe netdev <网卡名>"
+			"（rxe 设备重启后就没了，每次开机都要重建，见 TROUBLESHOOTING.md）；运行 ./diagnose.sh\n");
 		return -1;
 	}
 	printf("找到 %d 个RDMA设备:", res->num_devices);

@@ -4,6 +4,7 @@
 #   2. make CC=clang：零警告（-Werror 下编译通过）
 #   3. make CC=gcc CFLAGS="-O2 -Wno-error"：使用者的参数排在项目参数之后（-Wno-error 能生效）
 #   4. make asan 的输出在 build/asan/ 里，不碰普通版本的 build/obj
+#   5. libibverbs 太旧（rdma-core < v32，没有 ibv_query_gid_table）时 make 在编译前就说清楚
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
@@ -17,7 +18,7 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
     : >"$T/diag"
 }
 : >"$T/diag"
-echo "1..4"
+echo "1..5"
 
 # 编译命令（含 " -c "）和链接命令（含 " -o build..." 且不含 -c）各自必须带上全部必需参数
 check_flags() {  # check_flags LOG
@@ -89,3 +90,17 @@ if grep -E ' -o [^ ]*' "$T/asan.log" | grep -vE -- "-o $T/sep/asan/" >>"$T/diag"
 fi
 grep -q -- '-fsanitize=address,undefined' "$T/asan.log" || { echo "make asan 没有用 -fsanitize=address,undefined" >>"$T/diag"; bad=1; }
 ok "$bad" "make asan builds with -fsanitize=address,undefined into BUILD/asan/ only"
+
+# ---------- 5. 依赖版本检查：用一个假的 libibverbs.pc（rdma-core v31）放在 PKG_CONFIG_PATH 最前面 ----------
+mkdir -p "$T/pc"
+printf 'Name: libibverbs\nDescription: fake\nVersion: 1.10.31.0\nLibs: -libverbs\nCflags:\n' >"$T/pc/libibverbs.pc"
+bad=0
+if PKG_CONFIG_PATH=$T/pc make -s BUILD="$T/old" >"$T/old.log" 2>&1; then
+    echo "libibverbs 1.10.31 时 make 居然成功了" >>"$T/diag"; bad=1
+fi
+grep -q 'rdma-core ≥ v32' "$T/old.log" || { echo "没有说需要 rdma-core ≥ v32:"; cat "$T/old.log"; } >>"$T/diag"
+grep -q 'rdma-core ≥ v32' "$T/old.log" || bad=1
+[[ -e $T/old/obj ]] && { echo "版本不够时仍然开始编译了"; bad=1; } >>"$T/diag"
+if ! make -s check-deps >"$T/new.log" 2>&1; then cat "$T/new.log" >>"$T/diag"; bad=1; fi
+ok "$bad" "make refuses libibverbs older than rdma-core v32 with a clear message (and accepts $(pkg-config --modversion libibverbs))"
+

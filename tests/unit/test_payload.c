@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+
 #include "hints.h"
 #include "payload.h"
 #include "unit.h"
@@ -66,6 +68,20 @@ static void wc_hints(void **state)
 	assert_non_null(strstr(wc_status_hint(IBV_WC_REM_ACCESS_ERR), "rkey"));
 	assert_non_null(strstr(wc_status_hint(IBV_WC_WR_FLUSH_ERR), "错误状态"));
 	assert_non_null(wc_status_hint((enum ibv_wc_status)999));
+	/* QP 不在 RTS 时是 ibv_post_send 失败，不是这个完成状态 */
+	assert_null(strstr(wc_status_hint(IBV_WC_LOC_QP_OP_ERR), "例如QP不在RTS"));
+	assert_non_null(strstr(wc_status_hint(IBV_WC_LOC_QP_OP_ERR), "ibv_post_send 本身就会失败"));
+}
+
+static void device_list_hints(void **state)
+{
+	(void)state;
+	/* errno 38：两种原因都要说到 */
+	assert_non_null(strstr(device_list_hint(ENOSYS), "/sys/class/infiniband_verbs"));
+	assert_non_null(strstr(device_list_hint(ENOSYS), "ib_uverbs"));
+	assert_non_null(strstr(device_list_hint(ENOSYS), "linux-modules-extra"));
+	assert_non_null(strstr(device_list_hint(ENOSYS), "rdma-core"));
+	assert_null(strstr(device_list_hint(EACCES), "errno 38"));
 }
 
 const struct CMUnitTest payload_tests[] = {
@@ -74,5 +90,6 @@ const struct CMUnitTest payload_tests[] = {
 	cmocka_unit_test(preview),
 	cmocka_unit_test(immediates_and_atomics),
 	cmocka_unit_test(wc_hints),
+	cmocka_unit_test(device_list_hints),
 };
 const size_t payload_tests_count = COUNT_OF(payload_tests);
