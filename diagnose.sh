@@ -8,7 +8,9 @@
 # 退出码: 0 没有失败项（允许有警告）; 1 发现问题; 2 用法错误
 #
 # 环境变量 RDMA_SYSFS_ROOT 可以指向伪造的 sysfs 目录（单元测试用），
-# 默认 /sys/class/infiniband；NET_SYSFS_ROOT 同理（默认 /sys/class/net）。
+# 默认 /sys/class/infiniband；NET_SYSFS_ROOT 同理（默认 /sys/class/net），
+# RDMA_VERBS_SYSFS_ROOT（默认 /sys/class/infiniband_verbs）、MODULE_SYSFS_ROOT（默认 /sys/module）、
+# KERNEL_MODULES_ROOT（默认 /lib/modules）也一样。
 # 外部命令（ip、ping、nft……）都经 find_cmd 在 PATH 里找，测试可以在 PATH 前面放假的。
 # 不用进程替换 <(...)：实验虚拟机里没有 /dev/fd。
 #
@@ -22,6 +24,10 @@ set -uo pipefail
 
 SYSFS_ROOT=${RDMA_SYSFS_ROOT:-/sys/class/infiniband}
 NET_SYSFS=${NET_SYSFS_ROOT:-/sys/class/net}
+# ib_uverbs 创建的 class 目录: libibverbs 打不开它时 ibv_get_device_list() 报 errno 38 (ENOSYS)
+VERBS_SYSFS=${RDMA_VERBS_SYSFS_ROOT:-/sys/class/infiniband_verbs}
+MODULE_SYSFS=${MODULE_SYSFS_ROOT:-/sys/module}
+KMOD_ROOT=${KERNEL_MODULES_ROOT:-/lib/modules}
 PROG=${0##*/}
 TCP_PORT=18515
 ROCE_UDP_PORT=4791
@@ -63,7 +69,8 @@ usage() {
   --peer IP   另外检查通往对端（服务端）IPv4 地址 IP 的路径（在客户端上运行）
   -h, --help  显示本帮助
 
-检查项目: 工具、RDMA 设备/内核模块、端口状态、网卡 IPv4 地址、
+检查项目: 工具、RDMA 设备/内核模块、ib_uverbs（ibv_get_device_list 的 errno 38）、
+          端口状态、网卡 IPv4 地址、
           RoCE v2 IPv4 GID 及索引 (-g N)、MTU、memlock 限制、TCP 端口、
           UDP $ROCE_UDP_PORT 防火墙。
 --peer 时另有一节 7. 对端: 路由（出口网卡、源地址）、对端地址是不是本机自己的
@@ -424,33 +431,98 @@ check_rxe_provider() {
     fi
 }
 
-# 没有设备时: 检查 rdma_rxe 模块，并给出创建命令
-check_rxe_module() {
-    local kv mod_found="" f
+# 当前内核版本，结果在 KV
+kernel_release() {
     read_line /proc/sys/kernel/osrelease
-    kv=$LINE
-    if [[ -z $kv ]]; then kv=$(uname -r); fi
-    if [[ -d /sys/module/rdma_rxe ]]; then
-        pass "内核模块 rdma_rxe 已加载 (/sys/module/rdma_rxe)"
+    KV=$LINE
+    if [[ -z $KV ]]; then KV=$(uname -r); fi
+}
+
+# 没有设备时: 检查 rdma_rxe 模块，并给出创建命令。
+# 要做的修复留在 RXE_MOD_FIX（已加载时为空），check_uverbs 没有设备时引用它
+RXE_MOD_FIX=""
+check_rxe_module() {
+    local mod_found="" f
+    kernel_release
+    RXE_MOD_FIX=""
+    if [[ -d $MODULE_SYSFS/rdma_rxe ]]; then
+        pass "内核模块 rdma_rxe 已加载 ($MODULE_SYSFS/rdma_rxe)"
         return 0
     fi
     if have modinfo && modinfo rdma_rxe >/dev/null 2>&1; then
         mod_found=$(modinfo -F filename rdma_rxe 2>/dev/null)
     else
-        for f in /lib/modules/"$kv"/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko*; do
+        for f in "$KMOD_ROOT/$KV"/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko*; do
             if [[ -e $f ]]; then mod_found=$f; fi
         done
     fi
     if [[ -n $mod_found ]]; then
         fail "内核模块 rdma_rxe 可用但没有加载"
-        note "证据: ${mod_found}（/sys/module/rdma_rxe 不存在）"
-        fix "sudo modprobe rdma_rxe"
+        note "证据: ${mod_found}（$MODULE_SYSFS/rdma_rxe 不存在）"
+        RXE_MOD_FIX="sudo modprobe rdma_rxe"
     else
-        fail "当前内核 ($kv) 没有 rdma_rxe 模块（Soft-RoCE 不可用）"
-        note "证据: modinfo rdma_rxe 失败，/lib/modules/$kv 下也没有 rdma_rxe.ko"
+        fail "当前内核 ($KV) 没有 rdma_rxe 模块（Soft-RoCE 不可用）"
+        note "证据: modinfo rdma_rxe 失败，$KMOD_ROOT/$KV 下也没有 rdma_rxe.ko"
         note "Ubuntu 上 rdma_rxe 在 linux-modules-extra 包里；Debian 的 linux-image 自带。"
         note "容器里无法加载内核模块，需要在宿主机或虚拟机里做。"
-        fix "sudo apt-get install linux-modules-extra-$kv && sudo modprobe rdma_rxe"
+        RXE_MOD_FIX="sudo apt-get install linux-modules-extra-$KV && sudo modprobe rdma_rxe"
+    fi
+    fix "$RXE_MOD_FIX"
+}
+
+# rxe 设备不保存: 提示每次开机都要重新创建，并给出开机自动创建的 systemd 单元（每次运行只说一次）
+# rxe_not_persistent 设备名 网卡名
+REBOOT_NOTED=""
+rxe_not_persistent() {
+    local dev=$1 ifname=$2 unit
+    [[ -z $REBOOT_NOTED ]] || return 0
+    REBOOT_NOTED=1
+    unit=/etc/systemd/system/$dev.service
+    note "注意: rxe 设备重启后就没有了（rdma link add 不写任何配置文件），每次开机都要重新执行上面的 rdma link add"
+    note "开机自动创建 $dev（systemd 单元，设置一次即可；rdma link add 会自动加载 rdma_rxe）:"
+    note "  printf '%s\n' '[Unit]' 'Description=Soft-RoCE $dev on $ifname' 'After=network-online.target' 'Wants=network-online.target' '[Service]' 'Type=oneshot' 'RemainAfterExit=yes' 'ExecStart=rdma link add $dev type rxe netdev $ifname' 'ExecStop=rdma link delete $dev' '[Install]' 'WantedBy=multi-user.target' | sudo tee $unit >/dev/null"
+    note "  sudo systemctl daemon-reload && sudo systemctl enable $dev.service"
+    note "详见 TROUBLESHOOTING.md「重启后 rxe 设备消失」"
+}
+
+# libibverbs 经 $VERBS_SYSFS（ib_uverbs 模块创建，每个设备一个 uverbsN）找设备:
+# 打不开这个目录时 ibv_get_device_list() 返回 NULL，errno 38 (ENOSYS, Function not implemented)。
+# 较新的 rdma-core 先经 netlink 列设备，ib_core 在而 ib_uverbs 不在时是一个设备也列不出来。
+# 两种真实原因: 内核里根本没有 RDMA；或者 RDMA 设备在（$SYSFS_ROOT）但 ib_uverbs 没加载
+# （硬件网卡的机器没装 rdma-core 时常见: 它的 udev 规则负责加载 ib_uverbs；rdma_rxe 依赖 ib_uverbs，会把它带上）
+check_uverbs() {
+    local d names=""
+    if [[ -d $VERBS_SYSFS ]]; then
+        for d in "$VERBS_SYSFS"/uverbs*; do
+            [[ -d $d ]] || continue
+            read_line "$d/ibdev"
+            names+="${names:+, }${d##*/}${LINE:+ → $LINE}"
+        done
+        pass "用户态 verbs 接口 $VERBS_SYSFS 存在（ib_uverbs 已加载）: ${names:-还没有 uverbs 设备}"
+        return 0
+    fi
+    if [[ -d $MODULE_SYSFS/ib_uverbs ]]; then
+        fail "ib_uverbs 已加载 ($MODULE_SYSFS/ib_uverbs)，但看不到 $VERBS_SYSFS: ibv_get_device_list() 会失败，errno 38 (ENOSYS)"
+        note "通常是在容器里，/sys 没有完整挂载（sysfs 是宿主机的一部分视图）"
+        fix "在宿主机或虚拟机里运行；容器要带上宿主机的 /sys/class/infiniband_verbs 和 /dev/infiniband"
+    elif ((${#all_devs[@]} > 0)); then
+        fail "内核模块 ib_uverbs 没有加载: 有 RDMA 设备 (${all_devs[*]})，但没有 $VERBS_SYSFS"
+        note "后果: 程序的 ibv_get_device_list() 失败，errno 38 (ENOSYS, Function not implemented)；较新的 rdma-core 则是一个设备也列不出来"
+        note "证据: $MODULE_SYSFS/ib_uverbs 不存在，$VERBS_SYSFS 不存在"
+        note "常见于硬件网卡 (mlx5 等) 的机器没装 rdma-core: 它的 udev 规则负责加载 ib_uverbs（rdma_rxe 依赖 ib_uverbs，用 rxe 时一般会自动加载）"
+        fix "sudo modprobe ib_uverbs"
+        fix "sudo apt-get install rdma-core  # 它的 udev 规则让 ib_uverbs 开机自动加载"
+    else
+        fail "没有 $VERBS_SYSFS，也没有 RDMA 设备: 内核里还没有 RDMA（rdma_rxe / ib_uverbs 都没加载）"
+        note "后果: 程序的 ibv_get_device_list() 失败，errno 38 (ENOSYS, Function not implemented)"
+        note "证据: $MODULE_SYSFS/ib_uverbs 不存在，$VERBS_SYSFS 不存在，$SYSFS_ROOT 为空或不存在"
+        if [[ -n $RXE_MOD_FIX ]]; then
+            note "先让内核有 Soft-RoCE（见上面 rdma_rxe 一项），modprobe rdma_rxe 会把 ib_uverbs 一起加载"
+            fix "$RXE_MOD_FIX"
+        else
+            # rdma_rxe 已加载（上面检查过）却没有 ib_uverbs: 单独加载它
+            fix "sudo modprobe ib_uverbs"
+        fi
     fi
 }
 
@@ -468,6 +540,7 @@ check_rdma_devices() {
             check_rxe_module
             guess_netdev
             fix "sudo rdma link add $want_dev type rxe netdev $GUESS_IF"
+            rxe_not_persistent "$want_dev" "$GUESS_IF"
         fi
     elif ((${#all_devs[@]} == 0)); then
         fail "没有任何 RDMA 设备（$SYSFS_ROOT 不存在或为空）"
@@ -475,6 +548,7 @@ check_rdma_devices() {
         guess_netdev
         note "rxe 设备要绑定到一块有 IPv4 地址的网卡上（猜测: $GUESS_IF）"
         fix "sudo rdma link add rxe0 type rxe netdev $GUESS_IF"
+        rxe_not_persistent rxe0 "$GUESS_IF"
     else
         devs=("${all_devs[@]}")
         pass "找到 RDMA 设备: ${all_devs[*]}"
@@ -1221,6 +1295,7 @@ check_peer_rdma_device() {
         note "现有 RDMA 设备都在别的网卡上（见下一项）"
     fi
     fix "sudo rdma link add $FREE_RXE type rxe netdev $PP_DEV"
+    rxe_not_persistent "$FREE_RXE" "$PP_DEV"
 }
 
 # 建在不通往对端的网卡上的 RDMA 设备（“选错网卡”的陷阱）
@@ -1506,6 +1581,7 @@ main() {
     section "2. RDMA 设备"
     list_rdma_devices
     check_rdma_devices
+    check_uverbs
 
     # 3. 每个设备/端口（每个端口一节）
     for dev in "${devs[@]}"; do

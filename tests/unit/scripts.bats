@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # 单元测试: show_gids.sh 和 diagnose.sh
-# 在 $BATS_TEST_TMPDIR 里搭伪造的 sysfs 树（RDMA_SYSFS_ROOT / NET_SYSFS_ROOT），
+# 在 $BATS_TEST_TMPDIR 里搭伪造的 sysfs 树（RDMA_SYSFS_ROOT / NET_SYSFS_ROOT /
+# RDMA_VERBS_SYSFS_ROOT / MODULE_SYSFS_ROOT），
 # 不需要虚拟机，也不需要 RDMA 内核支持。
 
 bats_require_minimum_version 1.5.0
@@ -17,6 +18,12 @@ setup() {
     fi
     mkdir -p "$FAKE"
     export RDMA_SYSFS_ROOT=$FAKE
+    # 默认 ib_uverbs 已加载: 有 infiniband_verbs 目录和 /sys/module/ib_uverbs（errno 38 的测试再删掉它们）
+    VERBS=${FAKE%/ib}/infiniband_verbs
+    MODS=${FAKE%/ib}/module
+    mkdir -p "$VERBS" "$MODS/ib_uverbs"
+    echo 6 >"$VERBS/abi_version"
+    export RDMA_VERBS_SYSFS_ROOT=$VERBS MODULE_SYSFS_ROOT=$MODS
 }
 
 teardown() {
@@ -1081,4 +1088,98 @@ EOF
     [[ $(row_of rxe1 1) == *"<== 自动选择 <== 通往 10.11.0.1" ]]
     [[ $(row_of rxe0 1) == *"<== 自动选择 <== 10.11.0.1 本身（单机实验的对端）" ]]
     [[ $output == *"用法: -d rxe1 -g 1  （单机实验: 10.11.0.1 是本机网卡 veth0 的地址，策略路由让 10.11.0.2 经 veth1 通往它）"* ]]
+}
+
+# ===================== errno 38 (ib_uverbs) 和重启后 rxe 设备消失 =====================
+
+# 内核里没有 rdma_rxe 模块: modinfo 失败，KERNEL_MODULES_ROOT 下也没有 rdma_rxe.ko
+# （不依赖运行测试的机器有没有 rdma_rxe）。结果: $BIN 放在 PATH 前面，KERNEL_MODULES_ROOT 已导出
+no_rxe_module() {
+    BIN=$BATS_TEST_TMPDIR/bin
+    mkdir -p "$BIN" "$BATS_TEST_TMPDIR/lib-modules"
+    printf '#!/bin/sh\nexit 1\n' >"$BIN/modinfo"
+    chmod +x "$BIN/modinfo"
+    export KERNEL_MODULES_ROOT=$BATS_TEST_TMPDIR/lib-modules
+}
+
+@test "diagnose errno 38 (a): 有 RDMA 设备但没有 infiniband_verbs、ib_uverbs 没加载 → 点名 ib_uverbs 和 errno 38，修复 modprobe ib_uverbs / rdma-core" {
+    fx_rxe_small mlx5_0 lo 7f00:0001
+    rm -rf "$VERBS" "$MODS/ib_uverbs"
+    run "$DG" --port 1
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"[通过] 找到 RDMA 设备: mlx5_0"* ]]
+    [[ $output == *"[失败] 内核模块 ib_uverbs 没有加载: 有 RDMA 设备 (mlx5_0)，但没有 $VERBS"* ]]
+    [[ $output == *"ibv_get_device_list() 失败，errno 38 (ENOSYS, Function not implemented)"* ]]
+    [[ $output == *"没装 rdma-core"* ]]
+    [[ $output == *"修复: sudo modprobe ib_uverbs"$'\n'"       修复: sudo apt-get install rdma-core"* ]]
+    [[ $output == *"建议按顺序执行的修复:"$'\n'"  1. sudo modprobe ib_uverbs"$'\n'"  2. sudo apt-get install rdma-core"* ]]
+    # 不是“内核没有 RDMA”那一种
+    [[ $output != *"linux-modules-extra"* ]]
+    [[ $output != *"也没有 RDMA 设备"* ]]
+}
+
+@test "diagnose errno 38 (b): 什么都没有 → 内核里没有 RDMA，修复 linux-modules-extra + modprobe rdma_rxe，而不是 modprobe ib_uverbs" {
+    rm -rf "$VERBS" "$MODS/ib_uverbs"
+    no_rxe_module
+    PATH=$BIN:$PATH run "$DG" --port 1
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] 没有 $VERBS，也没有 RDMA 设备: 内核里还没有 RDMA（rdma_rxe / ib_uverbs 都没加载）"* ]]
+    [[ $output == *"后果: 程序的 ibv_get_device_list() 失败，errno 38 (ENOSYS, Function not implemented)"* ]]
+    [[ $output =~ 修复:\ sudo\ apt-get\ install\ linux-modules-extra-[^[:space:]]+\ \&\&\ sudo\ modprobe\ rdma_rxe ]]
+    [[ $output != *"modprobe ib_uverbs"* ]]
+    [[ $output != *"rdma-core"* ]]
+    # 汇总: 先装模块，再建 rxe0（同一条修复只列一次）
+    [[ $output =~ 建议按顺序执行的修复:$'\n'\ \ 1\.\ sudo\ apt-get\ install\ linux-modules-extra-[^$'\n']*$'\n'\ \ 2\.\ sudo\ rdma\ link\ add\ rxe0 ]]
+    # rdma_rxe.ko 在（只是没加载）: 只要 modprobe rdma_rxe
+    local kv
+    kv=$(</proc/sys/kernel/osrelease)
+    mkdir -p "$KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/sw/rxe"
+    : >"$KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko.zst"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    [[ $output == *"[失败] 没有 $VERBS，也没有 RDMA 设备"*"修复: sudo modprobe rdma_rxe"* ]]
+    [[ $output != *"linux-modules-extra"* ]]
+}
+
+@test "diagnose errno 38: 健康 —— infiniband_verbs 在 → 通过并列出 uverbsN → 设备；ib_uverbs 编进内核（没有 /sys/module/ib_uverbs）也算通过" {
+    fx_rxe_small rxe0 lo 7f00:0001
+    mkdir -p "$VERBS/uverbs0"
+    echo rxe0 >"$VERBS/uverbs0/ibdev"
+    run "$DG" --port 1
+    [[ $output == *"[通过] 用户态 verbs 接口 $VERBS 存在（ib_uverbs 已加载）: uverbs0 → rxe0"* ]]
+    [[ $output != *"errno 38"* ]]
+    [[ $output != *"[失败]"* ]] || ! memlock_ok
+    rm -rf "$MODS/ib_uverbs"
+    run "$DG" --port 1
+    [[ $output == *"[通过] 用户态 verbs 接口 $VERBS 存在"* ]]
+    [[ $output != *"errno 38"* ]]
+}
+
+@test "diagnose: 没有 rxe 设备、有可用网卡 → rdma link add 之外说明重启后会消失，给出开机自动创建的 systemd 单元（只说一次）" {
+    fx_client_net
+    # 假的 rdma: 没有任何链路（不受运行测试的机器上真实 rxe 的影响）
+    printf '#!/bin/sh\nexit 0\n' >"$BIN/rdma"
+    chmod +x "$BIN/rdma"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"修复: sudo rdma link add rxe0 type rxe netdev eth0"$'\n'"       注意: rxe 设备重启后就没有了"* ]]
+    [[ $output == *"每次开机都要重新执行上面的 rdma link add"* ]]
+    [[ $output == *"sudo systemctl daemon-reload && sudo systemctl enable rxe0.service"* ]]
+    [[ $output == *"TROUBLESHOOTING.md「重启后 rxe 设备消失」"* ]]
+    # 打印的命令真能写出一个正确的单元文件（把 sudo tee 换成写到临时文件）
+    local cmd unit=$BATS_TEST_TMPDIR/rxe0.service
+    cmd=$(grep -F "| sudo tee /etc/systemd/system/rxe0.service" <<<"$output")
+    cmd=${cmd/"| sudo tee /etc/systemd/system/rxe0.service"/"| tee $unit"}
+    eval "$cmd"
+    [ "$(cat "$unit")" = "$(printf '%s\n' '[Unit]' 'Description=Soft-RoCE rxe0 on eth0' 'After=network-online.target' \
+        'Wants=network-online.target' '[Service]' 'Type=oneshot' 'RemainAfterExit=yes' \
+        'ExecStart=rdma link add rxe0 type rxe netdev eth0' 'ExecStop=rdma link delete rxe0' \
+        '[Install]' 'WantedBy=multi-user.target')" ]
+    # 指定的设备不存在: 单元用那个名字；加上 --peer（第 7 节也建议 rdma link add）也只说一次
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2 rxe3
+    [[ $output == *"ExecStart=rdma link add rxe3 type rxe netdev eth0"* ]]
+    [[ $output == *"修复: sudo rdma link add rxe0 type rxe netdev eth0"* ]]
+    [ "$(grep -c "重启后就没有了" <<<"$output")" -eq 1 ]
 }
