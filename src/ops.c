@@ -211,7 +211,8 @@ static int write_server_round(struct rdma_resources *res, long r)
 {
 	if (r == 1)
 		printf("服务端在这一步不调用任何 verbs：RDMA WRITE 不消耗接收请求、不产生完成事件，\n"
-		       "服务端CPU完全不参与。只能等客户端通过TCP说“写完了”，再去看自己的内存\n");
+		       "服务端程序完全不参与（硬件网卡直接 DMA 写内存；rxe 下是服务端的内核替它拷贝）。\n"
+		       "只能等客户端通过TCP说“写完了”，再去看自己的内存\n");
 	if (sync_wait(res->sock, SYNC_TAG(SYNC_DONE, r), tmo(res)) != 0)
 		return -1;
 	for (int i = 0; i < res->num_qp; i++)
@@ -243,7 +244,7 @@ static int read_server_round(struct rdma_resources *res, long r)
 	}
 	if (r == 1)
 		printf("服务端把数据准备在自己的内存里，然后通过TCP告诉客户端“可以读了”；\n"
-		       "之后客户端的 RDMA READ 由服务端网卡直接应答，服务端CPU不参与、也没有完成事件\n");
+		       "之后客户端的 RDMA READ 由服务端网卡直接应答（rxe 下是服务端内核），服务端程序不参与、也没有完成事件\n");
 	if (sync_send(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0 ||
 	    sync_wait(res->sock, SYNC_TAG(SYNC_DONE, r), tmo(res)) != 0)
 		return -1;
@@ -330,7 +331,7 @@ static int atomic_server_finish(struct rdma_resources *res)
 {
 	long n = res->opt->iters;
 
-	printf("原子操作由服务端网卡执行（读-改-写一次完成），服务端CPU不参与、没有完成事件；等客户端做完 %ld 轮\n", n);
+	printf("原子操作由服务端网卡执行（读-改-写一次完成；rxe 下是服务端内核），服务端程序不参与、没有完成事件；等客户端做完 %ld 轮\n", n);
 	if (sync_wait(res->sock, SYNC_TAG(SYNC_DONE, n), tmo(res)) != 0)
 		return -1;
 	for (int i = 0; i < res->num_qp; i++) {
@@ -425,8 +426,10 @@ static int cmp_swap_round(struct rdma_resources *res, long r)
 
 /*
  * 服务端区域布局（QP0 的槽）：[0..7] 序号（最后写），[8..] 以 NUL 结尾的文本。
- * 客户端先写文本、再在同一个QP上写序号：RC 在同一QP上按顺序执行写操作，
- * 所以服务端看到新序号时，文本一定已经到了。
+ * 客户端先写文本、再在同一个QP上写序号：RC 在同一QP上按顺序执行写操作，rxe 和按序写内存的
+ * PCIe 网卡也按这个顺序把数据放进内存，所以服务端看到新序号时，文本已经到了。
+ * 但这不是规范保证的：开了 relaxed ordering（IBV_ACCESS_RELAXED_ORDERING）的网卡可以乱序落盘。
+ * 可移植的“数据到了”信号是 RDMA WRITE WITH IMM（或一个 SEND）：它的接收完成保证之前的数据都已可见。
  * 博客里“不加 sleep(1) 就看不到新数据”的真正原因：循环里的普通读可能被编译器
  * 优化成只读一次（值留在寄存器里）。这里用 __atomic_load_n(…, ACQUIRE) 每次都真正读内存。
  */

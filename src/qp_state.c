@@ -202,7 +202,8 @@ int modify_qps_to_rts(struct rdma_resources *res)
 	step_title(res, "修改QP状态 RTR->RTS ibv_modify_qp()");
 	printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=7 rnr_retry=7 max_rd_atomic=%d\n", depth);
 	printf("  说明: RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传，\n"
-	       "        retry_cnt=7 次仍无应答则报 RETRY_EXC_ERR；rnr_retry=7 表示对端没投递接收时无限重试\n");
+	       "        retry_cnt=7 次仍无应答则报 RETRY_EXC_ERR；rnr_retry=7 表示对端没投递接收时无限重试；\n"
+	       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic：两端都取 min(设备能力, 4)\n");
 	for (int i = 0; i < res->num_qp; i++) {
 		memset(&attr, 0, sizeof(attr));
 		attr.qp_state = IBV_QPS_RTS;

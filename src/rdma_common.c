@@ -170,7 +170,8 @@ int get_device_list(struct rdma_resources *res)
 	if (res->num_devices == 0) {
 		fprintf(stderr, "错误: 没有找到任何RDMA设备\n"
 			"提示: 没有硬件网卡时可创建 Soft-RoCE：sudo modprobe rdma_rxe && sudo rdma link add rxe0 type rxe netdev <网卡名>"
-			"（rxe 设备重启后就没了，每次开机都要重建，见 TROUBLESHOOTING.md）；运行 ./diagnose.sh\n");
+			"（rxe 设备重启后就没了，每次开机都要重建，见 TROUBLESHOOTING.md）；"
+			"有硬件网卡却一个也列不出来，多半是 ib_uverbs 没加载（sudo modprobe ib_uverbs，装 rdma-core）；运行 ./diagnose.sh\n");
 		return -1;
 	}
 	printf("找到 %d 个RDMA设备:", res->num_devices);
@@ -356,7 +357,10 @@ int open_device(struct rdma_resources *res)
 	printf("选择设备: %s\n", res->dev_name);
 	printf("  设备能力: 最多 %d 个QP，每个QP最多 %d 个WR，CQ最多 %d 项，原子操作: %s\n",
 	       res->dev_attr.max_qp, res->dev_attr.max_qp_wr, res->dev_attr.max_cqe,
-	       res->dev_attr.atomic_cap == IBV_ATOMIC_NONE ? "不支持" : "支持");
+	       res->dev_attr.atomic_cap == IBV_ATOMIC_NONE ? "不支持" :
+	       res->dev_attr.atomic_cap == IBV_ATOMIC_HCA ?
+	       "支持（ATOMIC_HCA：只对经过这块网卡的其它 RDMA 原子操作是原子的，CPU 同时读写同一个字不受保护）" :
+	       "支持（ATOMIC_GLOB：对 CPU 的访问也是原子的）");
 	printf("  说明: ibv_context 是后续所有 verbs 调用的入口（相当于打开的设备句柄）\n");
 	if (op_is_atomic(res->opt->op) && res->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
 		fprintf(stderr, "错误: 设备 %s 不支持原子操作（atomic_cap = ATOMIC_NONE），不能用 --op %s\n"
@@ -388,7 +392,10 @@ int query_port(struct rdma_resources *res)
 	       port, ibv_port_state_str(pa->state),
 	       pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand",
 	       mtu_str(pa->active_mtu), mtu_str(pa->max_mtu), pa->lid, pa->gid_tbl_len);
-	printf("  说明: RoCE 没有子网管理器，LID 恒为 0，寻址全靠 GID（即IP地址）\n");
+	if (pa->link_layer == IBV_LINK_LAYER_ETHERNET)
+		printf("  说明: 以太网端口（RoCE）没有子网管理器，LID 恒为 0，寻址全靠 GID（即IP地址）\n");
+	else
+		printf("  说明: InfiniBand 端口的 LID 由子网管理器分配，同一子网内按 LID 寻址\n");
 	if (pa->state != IBV_PORT_ACTIVE) {
 		fprintf(stderr, "错误: 端口 %d 不是 ACTIVE（当前 %s），QP 无法进入 RTR\n"
 			"提示: 绑定的网卡是否 UP？sudo ip link set <网卡> up；运行 ./diagnose.sh %s\n",
