@@ -118,8 +118,8 @@ int poll_completions(struct rdma_resources *res, int n, struct ibv_wc *wcs)
 		}
 		if (now_ms() > deadline) {
 			fprintf(stderr, "错误: 轮询CQ超时（%d 秒内只收到 %d/%d 个完成）\n"
-				"提示: 对端是否投递了接收/还在运行？单边操作的地址或 rkey 填错也会这样；对端的防火墙丢弃 UDP 4791、\n"
-				"      对端地址到不了时也是这样（rxe 上常常等不到 RETRY_EXC_ERR）：./diagnose.sh --peer <对端IP>；用 -t 加大超时\n",
+				"提示: 对端是否投递了接收/还在运行？单边操作的地址或 rkey 填错也会这样（报文到不了对端时通常先报 RETRY_EXC_ERR）；\n"
+				"      ./diagnose.sh --peer <对端IP>；TCG 虚拟机里很慢时用 -t 加大超时\n",
 				res->opt->timeout_ms / 1000, got, n);
 			return -1;
 		}

@@ -11,7 +11,7 @@ const char *wc_status_hint(enum ibv_wc_status status)
 	case IBV_WC_SUCCESS:
 		return "成功";
 	case IBV_WC_RETRY_EXC_ERR:
-		return "传输重试超限：对端一直没有应答。检查 GID 索引/远端GID是否对（./show_gids.sh）、两端IP能否互通、对端进程是否还在、防火墙是否挡了 UDP 4791";
+		return "传输重试超限：重传 retry_cnt 次对端一直没有应答。检查两端IP能否互通、对端进程是否还在、GID 是否还是网卡的地址（./show_gids.sh）、防火墙是否挡了 UDP 4791（两台都要放行）；./diagnose.sh --peer <对端IP>";
 	case IBV_WC_RNR_RETRY_EXC_ERR:
 		return "RNR 重试超限：对端没有投递接收请求(Receive WR)。接收方必须先 post_receive，再通知发送方发送（见同步点）";
 	case IBV_WC_REM_ACCESS_ERR:

@@ -200,16 +200,16 @@ int modify_qps_to_rts(struct rdma_resources *res)
 	int rc, depth = rd_atomic_depth(res);
 
 	step_title(res, "修改QP状态 RTR->RTS ibv_modify_qp()");
-	printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=7 rnr_retry=7 max_rd_atomic=%d\n", depth);
-	printf("  说明: RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传，\n"
-	       "        retry_cnt=7 次仍无应答则报 RETRY_EXC_ERR；rnr_retry=7 表示对端没投递接收时无限重试；\n"
+	printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=6 rnr_retry=7 max_rd_atomic=%d\n", depth);
+	printf("  说明: RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），\n"
+	       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
 	       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic：两端都取 min(设备能力, 4)\n");
 	for (int i = 0; i < res->num_qp; i++) {
 		memset(&attr, 0, sizeof(attr));
 		attr.qp_state = IBV_QPS_RTS;
 		attr.sq_psn = res->psn[i];
 		attr.timeout = 14;
-		attr.retry_cnt = 7;
+		attr.retry_cnt = 6;     /* 规范里 7 就是 7 次，但 rxe（rxe_comp.c）把 7 当成无限重试，对端消失时永远等不到 RETRY_EXC_ERR */
 		attr.rnr_retry = 7;
 		attr.max_rd_atomic = (uint8_t)depth;
 		rc = ibv_modify_qp(res->qp[i], &attr,
