@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# tests/56-lab-readme-steps.t - README 的两台虚拟机步骤原样可用（TAP 输出；两台虚拟机，约 2 分钟）
+#   1. README 里标记了安装、编译、Soft-RoCE、防火墙、服务端、客户端这几步，服务端和客户端的命令一样多
+#   2.. 在两台“刚装好、没有 RDMA 设备”的虚拟机里（LAB_RXE=none：只有 eth0，modprobe 可用）照 README 做：
+#      每台自己 modprobe rdma_rxe、rdma link add rxe0 …、开防火墙，然后第 i 条服务端命令配第 i 条客户端命令，
+#      两端都必须退出 0。执行规则（去掉 sudo、跳过 apt-get 和编译……）写在 tests/docs/readme-steps.sh 开头。
+#   最后: 客户端那台重新丢弃 UDP 4791，一对 write 必须以 RETRY_EXC_ERR 失败（“两台都要开 4791”是真的）。
+# 改坏 README 里这几块命令（比如 rdma link add 写错网卡、防火墙只在一台开 4791），这个测试就失败。
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+STEPS=tests/docs/readme-steps.sh
+out=$(mktemp)
+run=$(date +%s)-$$
+trap 'rm -f "$out"; rm -rf "logs/readme-steps/$run"' EXIT
+
+mapfile -t srv < <("$STEPS" lines server)
+mapfile -t cli < <("$STEPS" lines client)
+want=(soft-roce-vm0 soft-roce-vm1 own-rxe0-vm0 own-rxe0-vm1 firewall-nft-vm0 firewall-nft-vm1)
+for i in "${!srv[@]}"; do want+=("pair-$i-server" "pair-$i-client"); done
+want+=(client-4791-needed)
+echo "1..$((${#want[@]} + 1))"
+
+marks=$("$STEPS" list | tr '\t' ' ' | tr '\n' ',')
+bad=0
+for m in "install skip" "build skip" "soft-roce both" "firewall-nft both" "server vm0" "client vm1"; do
+    [[ ,$marks == *",$m,"* ]] || bad=1
+done
+((${#srv[@]} >= 2 && ${#srv[@]} == ${#cli[@]})) || bad=1
+if ((bad == 0)); then
+    echo "ok 1 - README marks install/build (skipped), soft-roce, firewall-nft, server and client blocks; ${#srv[@]} server and ${#cli[@]} client commands"
+else
+    echo "not ok 1 - README marks install/build (skipped), soft-roce, firewall-nft, server and client blocks; ${#srv[@]} server and ${#cli[@]} client commands"
+    echo "# 标记: $marks"
+fi
+
+LAB_TOPOLOGY=two-vms LAB_RXE=none LAB_PASSENV=README_RUN README_RUN=$run \
+    lab/run tests/lab/readme-steps-vm.sh >"$out" 2>&1
+n=1
+for name in "${want[@]}"; do
+    n=$((n + 1))
+    line=$(grep -m1 "^RESULT $name " "$out")
+    if [[ $line == "RESULT $name ok "* ]]; then
+        echo "ok $n - $name: ${line#RESULT "$name" ok }"
+    else
+        echo "not ok $n - $name: ${line:-没有结果}"
+        sed 's/^/# /' "$out"
+    fi
+done
