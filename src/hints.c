@@ -11,7 +11,8 @@ const char *wc_status_hint(enum ibv_wc_status status)
 	case IBV_WC_SUCCESS:
 		return "成功";
 	case IBV_WC_RETRY_EXC_ERR:
-		return "传输重试超限：重传 retry_cnt 次对端一直没有应答。检查两端IP能否互通、对端进程是否还在、GID 是否还是网卡的地址（./show_gids.sh）、防火墙是否挡了 UDP 4791（两台都要放行）；./diagnose.sh --peer <对端IP>";
+		return "传输重试超限：重传 retry_cnt 次对端一直没有应答。检查两端IP能否互通、对端进程是否还在、\n"
+		       "      GID 是否还是网卡的地址（./show_gids.sh）、防火墙是否挡了 UDP 4791（两台都要放行）；./diagnose.sh --peer <对端IP>";
 	case IBV_WC_RNR_RETRY_EXC_ERR:
 		return "RNR 重试超限：对端没有投递接收请求(Receive WR)。接收方必须先 post_receive，再通知发送方发送（见同步点）";
 	case IBV_WC_REM_ACCESS_ERR:
@@ -48,9 +49,9 @@ const char *wc_status_hint(enum ibv_wc_status status)
 const char *device_list_hint(int err)
 {
 	if (err == ENOSYS)
-		return "libibverbs 打不开 /sys/class/infiniband_verbs（errno 38 就是这个意思）。两种原因："
-		       "1) 内核没有 RDMA：Ubuntu 先 sudo apt-get install linux-modules-extra-$(uname -r)，再 sudo modprobe rdma_rxe；"
-		       "2) 有 RDMA 设备但 ib_uverbs 没加载（硬件网卡常见）：sudo modprobe ib_uverbs，并安装 rdma-core（它的 udev 规则会自动加载）。"
-		       "运行 ./diagnose.sh 看是哪一种；没有 RDMA 的机器也可以用本项目的实验室 lab/run";
+		return "libibverbs 打不开 /sys/class/infiniband_verbs（errno 38 就是这个意思），两种原因：\n"
+		       "      1) 内核没有 RDMA：Ubuntu 先 sudo apt-get install linux-modules-extra-$(uname -r)，再 sudo modprobe rdma_rxe；\n"
+		       "      2) 有 RDMA 设备但 ib_uverbs 没加载（硬件网卡常见）：sudo modprobe ib_uverbs，并安装 rdma-core（它的 udev 规则会自动加载）。\n"
+		       "      运行 ./diagnose.sh 看是哪一种；没有 RDMA 的机器也可以用本项目的实验室 lab/run";
 	return "libibverbs 无法枚举设备：rdma_rxe/ib_uverbs 模块加载了吗？运行 ./diagnose.sh";
 }
