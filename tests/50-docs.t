@@ -9,11 +9,12 @@
 #   5. 摘录里的每个 “========== 步骤N: … ==========” 标题都是程序能打印的（来自 src/*.c 的 step_title 调用）
 #   6. build/rdma_server -h / build/rdma_client -h 里的每个长选项都在 README.md 里出现（参数表没有漏项）
 #   7. 每个角色的 -h 只列它自己能用的选项：逐个拿来 --dry-run，不能被拒绝成“只用于服务端/客户端”
+#   8. 文档之间的相对链接都指向存在的文件和标题锚点（tests/docs/check-links.pl，GitHub 的锚点规则）
 # 摘录与真实运行是否一致，由实验室里的 tests/55-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
-DOCS=(README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md)
+DOCS=(README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md docs/*.md)
 UPDATE=tests/docs/update-excerpts.sh
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -30,7 +31,7 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
     : >"$T/diag"
 }
 : >"$T/diag"
-echo "1..7"
+echo "1..8"
 
 # 每个文档的每一行打上类别：CODE（代码块内、摘录外）、EXC（摘录内）、TEXT（其它）
 # 输出：类别<TAB>文件:行号<TAB>内容
@@ -231,4 +232,9 @@ for prog in build/rdma_server build/rdma_client; do
 done
 cp "$T/diag8" "$T/diag"
 ok "$bad8" "each role's -h lists only options that role accepts (checked one by one with --dry-run)"
+
+# ---------- 8. 相对链接 ----------
+bad9=0
+perl tests/docs/check-links.pl "${DOCS[@]}" lab/README.md >"$T/diag" 2>&1 || bad9=1
+ok "$bad9" "every relative link in the documents points to an existing file and heading"
 

@@ -30,7 +30,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 OUT=logs/excerpts
-DOCS=(README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md)
+DOCS=(README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md docs/*.md)
 SERVER=build/rdma_server
 CLIENT=build/rdma_client
 
@@ -139,6 +139,19 @@ in_lab() {
     single no-server "$CLIENT" 10.11.0.1 -d rxe1 -p 18599 -t 2
     fake_peer magic 'GET / HTTP/1.0\r\nHost: x\r\nUser-Agent: test-test-test\r\n\r\n'
     fake_peer peer-closed 'RCV2'
+    # ibv_rc_pingpong 也默认用 TCP 18515：它连我们的服务端 / 我们的客户端连它
+    echo "recipe rc-pingpong" >&2
+    local pp
+    timeout 120 "$SERVER" -d rxe0 -t 5 >"$OUT/rc-pingpong.server.log" 2>&1 &
+    pp=$!
+    wait_listen "$OUT/rc-pingpong.server.log" "$pp"
+    timeout 30 ibv_rc_pingpong -d rxe1 -g 1 -n 1 10.11.0.1 >"$OUT/rc-pingpong.pp-client.log" 2>&1 || true
+    wait "$pp" || true
+    timeout 30 ibv_rc_pingpong -d rxe0 -g 1 -n 1 -p 18610 >"$OUT/rc-pingpong.pp-server.log" 2>&1 &
+    pp=$!
+    for ((i = 0; i < 100; i++)); do [[ -n $(ss -Hltn 'sport = :18610') ]] && break; sleep 0.1; done
+    timeout 60 "$CLIENT" 10.11.0.1 -d rxe1 -p 18610 -t 5 >"$OUT/rc-pingpong.client.log" 2>&1 </dev/null || true
+    wait "$pp" || true
     local first
     echo "recipe port-in-use" >&2
     timeout 60 "$SERVER" -d rxe0 -p 18600 --accept-timeout 20 >"$OUT/port-in-use.first.log" 2>&1 &
@@ -267,13 +280,15 @@ cut_mismatch-size-client() { step mismatch-size.client.log '步骤11:'; }
 cut_no-server() { step no-server.log '步骤10:'; }
 cut_magic() { step magic.server.log '步骤11:'; }
 cut_peer-closed() { step peer-closed.server.log '步骤11:'; }
+cut_rc-pingpong-server() { step rc-pingpong.server.log '步骤11:'; }
+cut_rc-pingpong-client() { step rc-pingpong.client.log '步骤11:'; }
 cut_port-in-use() { step port-in-use.log '步骤10:'; }
 cut_inject-rkey-client-wc() { pick inject-rkey.client.log '故障注入('; step inject-rkey.client.log '步骤15:'; }
 cut_inject-rkey-server() { step inject-rkey.server.log '步骤15:'; }
 cut_inject-payload-client() { pick inject-payload.client.log '故障注入(' '错误:'; }
 cut_inject-payload-server() { step inject-payload.server.log '步骤15:'; }
 cut_wrong-nic-auto() { step paths-wrong-nic-auto.log '步骤2:'; }
-cut_firewall-client() { pick paths-firewall-client.log '错误: 轮询CQ超时' '提示:' '      对端地址'; }
+cut_firewall-client() { span paths-firewall-client.log '错误: 工作完成(WC)失败' '========== 步骤'; }
 cut_firewall-diagnose() { span paths-firewall-diagnose.log '== 6.' '== 7.'; }
 cut_mtu-server() { pick paths-mtu-server.log '本地连接信息:' '远端连接信息:' '路径MTU取两端' '路径检查（RTR 之前）' '网卡 eth0 的 MTU' '全部 '; }
 cut_unreachable() { span paths-unreachable.log '========== 步骤2:' '选择设备:'; step paths-unreachable.log '步骤10:'; }
