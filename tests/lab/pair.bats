@@ -56,7 +56,7 @@ teardown() {
     has "$SLOG" '状态摘要（ibv_query_qp 读回）: QP[0]=RTR QP[1]=RTR'
     has "$CLOG" '状态摘要（ibv_query_qp 读回）: QP[0]=RTS QP[1]=RTS'
     has "$CLOG" 'qp_state=RTS'
-    has "$CLOG" 'timeout=14  retry_cnt=7  rnr_retry=7'
+    has "$CLOG" 'timeout=14  retry_cnt=6  rnr_retry=7'
 }
 
 @test "server without -d picks rxe0 automatically and says why" {
