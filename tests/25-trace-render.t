@@ -1,0 +1,304 @@
+#!/usr/bin/env bash
+# tests/25-trace-render.t - tools/trace/decode 和 tools/trace/render（TAP；不需要虚拟机和 root，几秒钟）
+# 样例在 tests/trace/fixtures/：实验室里真实抓到的包（pcap）和控制台输出，以及 v1 格式的 trace
+# （tests/trace/capture-fixtures.sh 生成，见 tests/trace/fixtures/README.md）。
+# 期望值不写死：由 tests/trace/wrs.py 直接从样例里读出（每个 WR 的 PSN 范围、哪些帧属于它），
+# 再到 trace.txt / trace.html 里找。慢机器上每启动一个进程都要几百毫秒：渲染和解码并行跑，
+# 样例里的事实一次读完（$T/facts），检查只用 grep。
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+
+F=tests/trace/fixtures
+R=${TRACE_RENDER:-tools/trace/render}   # 变异检查时换成一个改坏的副本
+W=tests/trace/wrs.py
+NAMES=(write read send write_imm fetch_add cmp_swap rkey rnr wrap)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+START=$SECONDS
+
+n=0
+: >"$T/diag"
+ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
+    n=$((n + 1))
+    if [[ $1 == 0 ]]; then
+        echo "ok $n - $2"
+    else
+        echo "not ok $n - $2"
+        sed 's/^/# /' "$T/diag"
+    fi
+    : >"$T/diag"
+}
+diag() { echo "$*" >>"$T/diag"; }
+hex6() { printf '0x%06x' $(($1 & 0xffffff)); }
+# 行号：文件 $1 里第一行包含固定字符串 $2 的行（没有则 0）
+line_of() {
+    local l
+    l=$(grep -nFm1 -- "$2" "$1") || { echo 0; return; }
+    echo "${l%%:*}"
+}
+# 文件 $1 里有一行包含固定字符串 $2
+has_row() { grep -qF -- "$2" "$1"; }
+# 样例的事实（wrs.py --all）：facts NAME KIND → 这些行去掉前两个字段
+facts() { awk -v n="$1" -v k="$2" '$1 == n && $2 == k { $1 = ""; $2 = ""; sub(/^  /, ""); print }' "$T/facts"; }
+# 标签里的 . 和 # 在 grep -E 里转义
+re() { local s=${1//./\\.}; echo "${s//#/\\#}"; }
+
+echo "1..14"
+
+# 并行：渲染每个样例、解码每个 pcap、读出样例的事实
+have_tshark=0
+command -v tshark >/dev/null && have_tshark=1
+for name in "${NAMES[@]}"; do
+    mkdir -p "$T/$name"
+    { "$R" "$F/$name.server.jsonl" "$F/$name.client.jsonl" --packets "$F/$name.packets.jsonl" \
+        -o "$T/$name" >"$T/$name.out" 2>&1; echo $? >"$T/$name.rc"; } &
+    if ((have_tshark)); then
+        { tools/trace/decode "$F/$name.pcap" >"$T/$name.decoded" 2>"$T/$name.decerr"; echo $? >"$T/$name.decrc"; } &
+    fi
+done
+"$W" --all "$F" "${NAMES[@]}" >"$T/facts" 2>"$T/facts.err"
+wait
+
+# ---------- 1. 每个样例都能渲染 ----------
+bad=0
+[[ -s $T/facts ]] || { diag "wrs.py --all 失败: $(cat "$T/facts.err")"; bad=1; }
+for name in "${NAMES[@]}"; do
+    if [[ $(cat "$T/$name.rc") != 0 ]]; then
+        diag "$name: render 失败"; sed 's/^/    /' "$T/$name.out" >>"$T/diag"; bad=1
+    elif [[ ! -s $T/$name/trace.txt || ! -s $T/$name/trace.html ]]; then
+        diag "$name: trace.txt 或 trace.html 是空的"; bad=1
+    fi
+done
+ok "$bad" "all ${#NAMES[@]} fixtures render to trace.txt and trace.html"
+
+# ---------- 2. decode 从 pcap 得到同样的报文 ----------
+if ((have_tshark)); then
+    bad=0
+    for name in "${NAMES[@]}"; do
+        if [[ $(cat "$T/$name.decrc") != 0 ]]; then
+            diag "$name: decode 失败: $(head -2 "$T/$name.decerr")"; bad=1
+        elif ! diff -q "$T/$name.decoded" "$F/$name.packets.jsonl" >/dev/null; then
+            diag "$name: decode 的输出和 $F/$name.packets.jsonl 不同:"
+            diff "$T/$name.decoded" "$F/$name.packets.jsonl" | head -6 >>"$T/diag"; bad=1
+        fi
+    done
+    ok "$bad" "tools/trace/decode turns each pcap into its packets.jsonl (tshark fields)"
+else
+    echo "ok 2 # skip 没有 tshark"
+    n=$((n + 1))
+fi
+
+# ---------- 3. 每个包都对应到 WR，而且对应得和独立计算的一样 ----------
+bad=0
+for name in "${NAMES[@]}"; do
+    txt=$T/$name/trace.txt
+    total=$(facts "$name" packets)
+    if ! grep -qF "$total 个 RoCE v2 包，$total 个对应到了 WR" "$txt"; then
+        diag "$name: 不是 $total 个包全部对应到 WR: $(grep -F '个 RoCE v2 包' "$txt")"; bad=1
+    fi
+    ((total > 0)) || { diag "$name: 样例里没有包"; bad=1; }
+    # WR 表的一行: "  C.QP0#1    RDMA_WRITE   2048B  PSN 0x..  请求 #1,#2   响应 #3   完成 ✓"
+    while read -r label req resp; do
+        read -r -a f < <(grep -E "^  $(re "$label") " "$txt")
+        got_req=${f[6]:-?} got_resp=${f[8]:-?}
+        if [[ $got_req != "$req" || $got_resp != "$resp" ]]; then
+            diag "$name $label: 请求/响应帧 $got_req / $got_resp，独立计算是 $req / $resp"; bad=1
+        fi
+    done < <(facts "$name" frames)
+done
+ok "$bad" "every packet of every fixture is tied to a WR, the same frames as computed from QPN + PSN range"
+
+# ---------- 4. 2 KiB WRITE，MTU 1024：First + Last + 一个 ACK，PSN 对，WR 对 ----------
+bad=0
+txt=$T/write/trace.txt
+count=0
+while read -r label op first npk dest len _; do
+    count=$((count + 1))
+    [[ $op == RDMA_WRITE && $npk == 2 && $len == 2048 ]] || { diag "$label: 样例不是 2 KiB、2 个包的 WRITE"; bad=1; }
+    has_row "$txt" "RDMA WRITE First  PSN $(hex6 "$first")  $label" || { diag "$label: 没有 First PSN $(hex6 "$first") 的行"; bad=1; }
+    has_row "$txt" "RDMA WRITE Last  PSN $(hex6 $((first + 1)))  $label" || { diag "$label: 没有 Last PSN $(hex6 $((first + 1))) 的行"; bad=1; }
+    has_row "$txt" "ACK  PSN $(hex6 $((first + 1)))  $label" || { diag "$label: 没有 ACK PSN $(hex6 $((first + 1))) 的行"; bad=1; }
+    k=$(grep -cE "(RDMA WRITE (First|Middle|Last|Only)|ACK)  PSN 0x[0-9a-f]{6}  $(re "$label")\b" "$txt")
+    [[ $k == 3 ]] || { diag "$label: 有 $k 个包行，应该是 2 个 WRITE + 1 个 ACK"; bad=1; }
+    grep -qE "QPN $(hex6 "$dest") 包1/2" "$txt" || { diag "$label: 包里的 QPN 不是对端的 $(hex6 "$dest")"; bad=1; }
+done < <(facts write wr | grep "^C")
+((count == 4)) || { diag "write 样例应有 4 个 WR（2 QP × 2 轮），有 $count 个"; bad=1; }
+ok "$bad" "write 2K at MTU 1024: each WR is RDMA WRITE First + Last with its PSNs and one ACK, tied to the right WR"
+
+# ---------- 5. 因果顺序：post_send < 它的包 < ACK < poll_cq；TCP 先发后收 ----------
+bad=0
+while read -r label _ first _; do
+    p=$(line_of "$txt" "post_send $label ")
+    a=$(line_of "$txt" "First  PSN $(hex6 "$first")  $label")
+    b=$(line_of "$txt" "ACK  PSN $(hex6 $((first + 1)))  $label")
+    c=$(line_of "$txt" "poll_cq ✓ $label ")
+    if ! ((p > 0 && p < a && a < b && b < c)); then
+        diag "$label: 行号 post_send=$p First=$a ACK=$b poll_cq=$c 不是递增的"; bad=1
+    fi
+done < <(facts write wr | grep "^C")
+for r in 1 2; do
+    s=$(grep -n "TCP 发送 SYNC DONE 第${r}轮" "$txt" | grep -v '^[0-9]*:[0-9.]* TCP' | head -1 | cut -d: -f1)
+    v=$(grep -n "^[0-9.]* TCP 收到 SYNC DONE 第${r}轮" "$txt" | head -1 | cut -d: -f1)
+    if ! ((${s:-0} > 0 && ${s:-0} < ${v:-0})); then
+        diag "SYNC DONE 第${r}轮: 客户端发送在第 ${s:-?} 行，服务端收到在第 ${v:-?} 行"; bad=1
+    fi
+done
+ok "$bad" "rows follow causality: post_send < its packets < ACK < poll_cq; a SYNC is sent before it is received"
+
+# ---------- 6. 错误的 rkey：NAK REM_ACCESS_ERR ----------
+bad=0
+txt=$T/rkey/trace.txt
+read -r label _ first _ _ _ _ used < <(facts rkey wr)
+read -r _ _ announced < <(facts rkey mr | grep '^server ')
+nak=$(line_of "$txt" "NAK  PSN $(hex6 "$first")  $label")
+((nak > 0)) || { diag "没有 NAK PSN $(hex6 "$first") $label 的行"; bad=1; }
+sed -n "$((nak + 1)),$((nak + 3))p" "$txt" | grep -qF "NAK REM_ACCESS_ERR" || { diag "NAK 行下面没有 REM_ACCESS_ERR"; bad=1; }
+has_row "$txt" "poll_cq ✗ $label REM_ACCESS_ERR" || { diag "没有 poll_cq ✗ $label REM_ACCESS_ERR"; bad=1; }
+[[ $used != "$announced" ]] || { diag "样例里客户端用的 rkey 就是服务端公布的 $announced"; bad=1; }
+k=$(grep -cF "rkey=$(printf '0x%x' "$used")（≠" "$txt")
+((k == 2)) || { diag "错误的 rkey $used 在 post_send 和 RETH 里应被标出（≠ $announced），标了 $k 处"; bad=1; }
+grep -q '<tspan class="hl bad"' "$T/rkey/trace.html" || { diag "页面里没有标出错误的 rkey"; bad=1; }
+ok "$bad" "--inject rkey: the NAK row says REM_ACCESS_ERR, tied to the WR; the completion fails; the wrong rkey is marked"
+
+# ---------- 7. RNR NAK 和重传 ----------
+bad=0
+txt=$T/rnr/trace.txt
+read -r label _ first _ < <(facts rnr wr | grep "^C")
+k=$(grep -cF "RNR NAK  PSN $(hex6 "$first")  $label" "$txt")
+((k >= 1)) || { diag "没有 RNR NAK 行"; bad=1; }
+copies=$(grep -cF "SEND Only  PSN $(hex6 "$first")  $label" "$txt")
+retx=$(grep -c "重传(第[0-9]*次)" "$txt")
+((copies == k + 1 || copies == k + 2)) || { diag "SEND 发了 $copies 次，RNR NAK $k 个"; bad=1; }
+((retx == copies - 1)) || { diag "$copies 次发送里标了 $retx 次重传"; bad=1; }
+# 被接受的那次发送（第一个 ACK 之前的最后一份）必须在服务端 post_recv 之后
+acc=$(facts rnr accepted)
+pr=$(line_of "$txt" "post_recv S.QP0 R1")
+ar=$(line_of "$txt" "#$acc SEND Only")
+((pr > 0 && pr < ar)) || { diag "服务端 post_recv（第 $pr 行）应在被接受的 SEND #$acc（第 $ar 行）之前"; bad=1; }
+ok "$bad" "receive posted late: RNR NAK rows, the SEND retried (marked), accepted only after the server's post_recv"
+
+# ---------- 8. READ：请求 + 响应 First/Middle/Last ----------
+bad=0
+txt=$T/read/trace.txt
+while read -r label op first npk _; do
+    [[ $op == RDMA_READ && $npk == 3 ]] || { diag "$label: 样例应是 3 个响应包的 READ"; bad=1; }
+    has_row "$txt" "RDMA READ Request  PSN $(hex6 "$first")  $label" || { diag "$label: 没有 READ Request"; bad=1; }
+    i=0
+    for part in First Middle Last; do
+        has_row "$txt" "READ Response $part  PSN $(hex6 $((first + i)))  $label" || { diag "$label: 没有 Response $part PSN $(hex6 $((first + i)))"; bad=1; }
+        i=$((i + 1))
+    done
+done < <(facts read wr)
+ok "$bad" "RDMA READ 3K: a Request, then Response First/Middle/Last with consecutive PSNs, tied to the READ WR"
+
+# ---------- 9. 原子操作：AtomicETH + AtomicAckETH ----------
+bad=0
+for name in fetch_add cmp_swap; do
+    txt=$T/$name/trace.txt
+    req=FetchAdd
+    [[ $name == cmp_swap ]] && req=CmpSwap
+    while read -r label _ first _; do
+        has_row "$txt" "$req  PSN $(hex6 "$first")  $label" || { diag "$name $label: 没有 $req"; bad=1; }
+        has_row "$txt" "ATOMIC ACK  PSN $(hex6 "$first")  $label" || { diag "$name $label: 没有 ATOMIC ACK"; bad=1; }
+    done < <(facts "$name" wr)
+    k=0
+    while read -r orig; do
+        k=$((k + 1))
+        grep -qF "AtomicAckETH 原值=$orig" "$txt" || { diag "$name: 没有显示原值 $orig"; bad=1; }
+    done < <(facts "$name" orig)
+    ((k == 2)) || { diag "$name: 样例应有 2 个 AtomicAckETH，有 $k 个"; bad=1; }
+done
+ok "$bad" "atomics: FetchAdd / CmpSwap and their ATOMIC ACK share the PSN and the WR; the original value is shown"
+
+# ---------- 10. 24 位 PSN 回绕 ----------
+bad=0
+txt=$T/wrap/trace.txt
+mapfile -t w < <(facts wrap wr)
+read -r l1 _ f1 n1 _ <<<"${w[0]}"
+read -r l2 _ f2 _ <<<"${w[1]}"
+[[ $(hex6 "$f1") == 0xfffffe && $n1 == 4 ]] || { diag "wrap 样例的第一个 WR 应从 0xfffffe 起 4 个包: $f1 $n1"; bad=1; }
+for psn in 0xfffffe 0xffffff 0x000000 0x000001; do
+    grep -qE "RDMA WRITE (First|Middle|Last)  PSN $psn  $(re "$l1")\b" "$txt" || { diag "PSN $psn 没有对应到 $l1"; bad=1; }
+done
+has_row "$txt" "ACK  PSN 0x000001  $l1" || { diag "ACK 0x000001 没有对应到 $l1"; bad=1; }
+has_row "$txt" "RDMA WRITE First  PSN $(hex6 "$f2")  $l2" || { diag "$l2 应从 $(hex6 "$f2") 开始"; bad=1; }
+[[ $(hex6 "$f2") == 0x000002 ]] || { diag "第二个 WR 应从 0x000002 开始"; bad=1; }
+ok "$bad" "PSN wraps at 2^24: 0xfffffe..0x000001 is one WR (and its ACK), the next starts at 0x000002"
+
+# ---------- 11. WRITE WITH IMM：ImmDt，服务端的接收完成在数据包之后 ----------
+bad=0
+txt=$T/write_imm/trace.txt
+read -r label _ first npk _ < <(facts write_imm wr)
+last=$(line_of "$txt" "RDMA WRITE Last+Imm  PSN $(hex6 $((first + npk - 1)))  $label")
+imm=$(facts write_imm imm)
+sed -n "$last,$((last + 4))p" "$txt" | grep -qF "ImmDt=$imm" || { diag "Last+Imm 行（$last）下面没有 ImmDt=$imm"; bad=1; }
+rc=$(line_of "$txt" "⇐ $label 的数据到了")
+((last > 0 && rc > last)) || { diag "服务端 RECV_RDMA_WITH_IMM 完成（第 $rc 行）应在 Last+Imm（第 $last 行）之后"; bad=1; }
+ok "$bad" "RDMA WRITE with immediate: ImmDt shown on the last packet; the server's completion comes after it"
+
+# ---------- 12. 时钟不可比：平移一端的时钟和抓包的时钟，时间线不变 ----------
+bad=0
+name=send
+mkdir -p "$T/shift"
+"$W" --shift 3600.5 "$F/$name.client.jsonl" >"$T/shift/client.jsonl"
+"$W" --shift -1234.25 "$F/$name.packets.jsonl" >"$T/shift/packets.jsonl"
+"$R" "$F/$name.server.jsonl" "$T/shift/client.jsonl" --packets "$T/shift/packets.jsonl" \
+    --no-html --txt "$T/shift/trace.txt" 2>>"$T/diag" || bad=1
+# 只有头部的文件名不同
+if ! diff <(tail -n +4 "$T/$name/trace.txt" | grep -v '^抓包:') <(tail -n +4 "$T/shift/trace.txt" | grep -v '^抓包:') >"$T/d" 2>&1; then
+    diag "$name: 平移时钟后时间线变了:"; head -8 "$T/d" >>"$T/diag"; bad=1
+fi
+ok "$bad" "moving the client's clock by +3600.5 s and the capture's by -1234.25 s changes nothing (order by causality)"
+
+# ---------- 13. 格式版本；不认识的事件和字段被忽略 ----------
+bad=0
+sed 's/"v":1,/"v":2,/' "$F/write.server.jsonl" >"$T/v2.jsonl"
+if "$R" "$T/v2.jsonl" --no-html --txt "$T/v2.txt" 2>"$T/v2.err"; then
+    diag "v=2 的 trace 没有被拒绝"; bad=1
+elif ! grep -q 'v1' "$T/v2.err" || ! grep -q '"v":2' "$T/v2.err"; then
+    diag "v=2 的报错没说清楚: $(cat "$T/v2.err")"; bad=1
+fi
+{
+    head -1 "$F/write.client.jsonl"
+    echo '{"v":1,"ev":"some_future_event","role":"client","t_real":"2026-11-22T15:00:00.000000Z","t_mono":1.0,"x":[1,2]}'
+    tail -n +2 "$F/write.client.jsonl" | sed 's/"ev":"post_send",/"ev":"post_send","future_field":{"a":1},/'
+} >"$T/future.jsonl"
+if ! "$R" "$F/write.server.jsonl" "$T/future.jsonl" --packets "$F/write.packets.jsonl" --no-html --txt "$T/future.txt" 2>>"$T/diag"; then
+    diag "带未知事件/字段的 trace 渲染失败"; bad=1
+elif ! diff <(grep -v '^客户端:' "$T/write/trace.txt") <(grep -v '^客户端:' "$T/future.txt") >"$T/d"; then
+    diag "未知事件/字段改变了时间线:"; head -6 "$T/d" >>"$T/diag"; bad=1
+elif ! grep -q '^客户端:.*忽略 1 个不认识的事件' "$T/future.txt"; then
+    diag "头部没说忽略了 1 个事件"; bad=1
+fi
+ok "$bad" "a trace with \"v\":2 is refused with a clear message; unknown events and fields are ignored"
+
+# ---------- 14. trace.html 自包含，有 SVG，高亮步骤11 的值，和 trace.txt 一致 ----------
+bad=0
+for name in "${NAMES[@]}"; do
+    h=$T/$name/trace.html
+    if grep -qiE 'https?://' "$h"; then diag "$name: 页面里有 http(s):// 引用"; bad=1; fi
+    if grep -qiE '<(script|img|iframe)[^>]* src=|<link[^>]*href=|url\((["'\'']?)[^#)]' "$h"; then diag "$name: 页面引用了外部文件"; bad=1; fi
+    grep -q '<svg class="seq"' "$h" || { diag "$name: 没有 <svg>"; bad=1; }
+    pk=$(facts "$name" packets)
+    rows=$(grep -o '<g class="row pkt[^"]*"' "$h" | wc -l)
+    [[ $rows == "$pk" ]] || { diag "$name: 页面有 $rows 个报文，抓包有 $pk 个"; bad=1; }
+    tx=$(grep -cE '^.{0,60}│ (──▶|◀──) #[0-9]+ ' "$T/$name/trace.txt")
+    [[ $tx == "$pk" ]] || { diag "$name: trace.txt 有 $tx 个报文行，抓包有 $pk 个"; bad=1; }
+    secs=$(grep -c '^━━ ' "$T/$name/trace.txt")
+    hs=$(grep -o '<section class="step"' "$h" | wc -l)
+    [[ $secs == "$hs" ]] || { diag "$name: trace.txt 有 $secs 段，页面有 $hs 段"; bad=1; }
+done
+h=$T/write/trace.html
+read -r _ _ qpn _ ip < <(facts write hello | grep '^server 0 ')
+k="qpn:server:$qpn"
+# 发往服务端这个 QPN 的包，每个都把 QPN 高亮（客户端也有同号的 QP：发往客户端的不算）
+want=$(facts write dqpn_to | awk -v q="$qpn" -v ip="$ip" '$1 == q && $2 == ip { print $3 }')
+inpkt=$(grep -o '<g class="row pkt[^>]*>\(<[^g/][^>]*>\|</[^g][^>]*>\|[^<]\)*' "$h" | grep -c "data-k=\"$k\"")
+inleg=$(sed -n '/<section id="legend"/,/<\/section>/p' "$h" | grep -c "data-k=\"$k\"")
+((inleg >= 1 && inpkt == want && want >= 4)) || { diag "服务端 QP0 的 QPN $(hex6 "$qpn") 在图例里高亮 $inleg 次，在报文里 $inpkt 次（应 ≥1、$want）"; bad=1; }
+grep -q "class=\"hl rkey\" data-k=\"rkey:server:" "$h" || { diag "rkey 没有高亮"; bad=1; }
+grep -q "class=\"hl va\" data-k=\"va:server:" "$h" || { diag "VA 没有高亮"; bad=1; }
+grep -q "addEventListener('click'" "$h" || { diag "没有点击查看详情的脚本"; bad=1; }
+ok "$bad" "trace.html: self-contained (no http(s)://, nothing loaded), inline SVG, same packets and sections as trace.txt, step-11 QPN/rkey/VA highlighted"
+
+echo "# 用时 $((SECONDS - START)) 秒"
