@@ -10,7 +10,7 @@
 # 环境变量 RDMA_SYSFS_ROOT 可以指向伪造的 sysfs 目录（单元测试用），
 # 默认 /sys/class/infiniband；NET_SYSFS_ROOT 同理（默认 /sys/class/net），
 # RDMA_VERBS_SYSFS_ROOT（默认 /sys/class/infiniband_verbs）、MODULE_SYSFS_ROOT（默认 /sys/module）、
-# KERNEL_MODULES_ROOT（默认 /lib/modules）也一样。
+# KERNEL_MODULES_ROOT（默认 /lib/modules）、RDMA_DEV_ROOT（默认 /dev/infiniband）也一样。
 # 外部命令（ip、ping、nft……）都经 find_cmd 在 PATH 里找，测试可以在 PATH 前面放假的。
 # 不用进程替换 <(...)：实验虚拟机里没有 /dev/fd。
 #
@@ -28,10 +28,13 @@ NET_SYSFS=${NET_SYSFS_ROOT:-/sys/class/net}
 VERBS_SYSFS=${RDMA_VERBS_SYSFS_ROOT:-/sys/class/infiniband_verbs}
 MODULE_SYSFS=${MODULE_SYSFS_ROOT:-/sys/module}
 KMOD_ROOT=${KERNEL_MODULES_ROOT:-/lib/modules}
+# librdmacm 经 $RDMA_DEV/rdma_cm（rdma_ucm 模块创建的字符设备）和内核的 RDMA CM 通信
+RDMA_DEV=${RDMA_DEV_ROOT:-/dev/infiniband}
 PROG=${0##*/}
 TCP_PORT=18515
 ROCE_UDP_PORT=4791
 PEER_IP=""
+CM_ADDR=""
 # memlock 至少这么多 KiB 才算通过（64 MiB）；低于 MEMLOCK_FAIL_KB 算失败（1 MiB）
 MEMLOCK_MIN_KB=65536
 MEMLOCK_FAIL_KB=1024
@@ -61,15 +64,18 @@ source "$SCRIPT_DIR/src/gid_rule.sh"
 
 usage() {
     cat <<EOF
-用法: $PROG [-h|--help] [--port N] [--peer IP] [设备]
+用法: $PROG [-h|--help] [--port N] [--peer IP] [--cm-addr IP] [设备]
 
 检查 RoCEv2 / Soft-RoCE 环境，给出问题和修复命令。
   设备        只检查这个 RDMA 设备，例如 rxe0（默认检查全部）
   --port N    检查 TCP 端口 N 是否空闲（默认 $TCP_PORT，程序交换连接信息用）
   --peer IP   另外检查通往对端（服务端）IPv4 地址 IP 的路径（在客户端上运行）
+  --cm-addr IP  另外检查 librdmacm 能不能用本机地址 IP（rdma_bind_addr / rdma_listen /
+              rdma_resolve_addr 的源地址）: 它要在某个 RDMA 设备的 GID 表里，否则 ENODEV
   -h, --help  显示本帮助
 
 检查项目: 工具、RDMA 设备/内核模块、ib_uverbs（ibv_get_device_list 的 errno 38）、
+          librdmacm 的内核接口（rdma_cm / rdma_ucm 模块、$RDMA_DEV/rdma_cm）、
           端口状态、网卡 IPv4 地址、
           RoCE v2 IPv4 GID 及索引 (-g N)、MTU、memlock 限制、TCP 端口、
           UDP $ROCE_UDP_PORT 防火墙。
@@ -78,6 +84,8 @@ usage() {
           和带源地址的 RoCE v2 GID（-d/-g）、建在别的网卡上的 RDMA 设备、ping、
           邻居 (ARP)、路径 MTU（ping -M do）、出方向防火墙和 firewalld。
           单机实验（对端地址是本机另一块网卡的，策略路由让报文走那块网卡）会说明并照常检查。
+--cm-addr 时另有一节 8. RDMA CM 地址: 地址在哪块网卡上、哪个 RDMA 设备的 GID 表里有它
+          （rdma_bind_addr 选设备的规则），没有时解释 ENODEV / EADDRNOTAVAIL 的由来。
 退出码: 0 全部通过（允许警告）; 1 发现问题; 2 用法错误
 EOF
 }
@@ -117,6 +125,12 @@ parse_args() {
                 shift
                 ;;
             --peer=*) PEER_IP=${1#--peer=} ;;
+            --cm-addr)
+                (($# >= 2)) || die_usage "--cm-addr 需要一个本机的 IPv4 地址"
+                CM_ADDR=$2
+                shift
+                ;;
+            --cm-addr=*) CM_ADDR=${1#--cm-addr=} ;;
             --)
                 shift
                 if (($# > 0)); then
@@ -143,6 +157,9 @@ parse_args() {
     fi
     if [[ -n $PEER_IP ]] && ! is_ipv4 "$PEER_IP"; then
         die_usage "--peer 需要点分十进制的 IPv4 地址（主机名请先用 getent hosts 解析）: '$PEER_IP'"
+    fi
+    if [[ -n $CM_ADDR ]] && ! is_ipv4 "$CM_ADDR"; then
+        die_usage "--cm-addr 需要点分十进制的 IPv4 地址: '$CM_ADDR'"
     fi
 }
 
@@ -524,6 +541,62 @@ check_uverbs() {
             fix "sudo modprobe ib_uverbs"
         fi
     fi
+}
+
+# librdmacm（rping、ucmatose、将来的 --cm 模式）经 $RDMA_DEV/rdma_cm 和内核的 RDMA CM 通信:
+# 这个字符设备由 rdma_ucm 模块创建，rdma_ucm 依赖 rdma_cm（连接管理器本身，建在 IB CM / iWARP CM 之上）。
+# 本项目现在的程序用 TCP 交换 QP 信息，不需要它，所以这里只有警告，没有失败。
+# 实测（tests/cm-facts/FACTS.md）: rdma_ucm 没加载时，librdmacm（rdma-core ≥ v27，内核 ≥ 5.3）经 NETLINK_RDMA
+# 询问字符设备，内核按别名 rdma-client-rdma_cm 自动加载 rdma_ucm；只有内核不能加载模块时
+# （容器里、模块文件不在、自动加载被禁用）rdma_create_event_channel() 才失败。
+# rdma-core 的 udev 规则（rdma-ulp-modules.rules → rdma-load-modules@rdma.service）在出现 RDMA 设备时
+# 加载 /etc/rdma/modules/rdma.conf 里列出的模块，其中就有 rdma_ucm。
+check_rdma_cm() {
+    local ucm="" cm="" mods f mod_found=""
+    if [[ -d $MODULE_SYSFS/rdma_ucm ]]; then ucm=1; fi
+    if [[ -d $MODULE_SYSFS/rdma_cm ]]; then cm=1; fi
+    if [[ -e $RDMA_DEV/rdma_cm ]]; then
+        if [[ -n $ucm && -n $cm ]]; then
+            mods="rdma_cm、rdma_ucm 已加载"
+        else
+            mods="$MODULE_SYSFS 里没有 rdma_cm / rdma_ucm，应是编进了内核"
+        fi
+        pass "librdmacm 的内核接口: $mods，$RDMA_DEV/rdma_cm 存在（rping、将来的 --cm 模式经它建立连接）"
+        return 0
+    fi
+    if [[ -n $ucm ]]; then
+        warn "rdma_ucm 已加载，但没有 $RDMA_DEV/rdma_cm: librdmacm 程序（rping、ucmatose、将来的 --cm 模式）打不开 RDMA CM"
+        note "通常是在容器里（没有把 $RDMA_DEV/rdma_cm 交给容器），或者 /dev 不是 devtmpfs"
+        fix "在宿主机或虚拟机里运行；容器要加 --device $RDMA_DEV/rdma_cm"
+        return 0
+    fi
+    if ((${#all_devs[@]} == 0)); then
+        skip "librdmacm 的内核接口（rdma_ucm、$RDMA_DEV/rdma_cm）: 还没有 RDMA 设备，先解决上面的问题"
+        return 0
+    fi
+    kernel_release
+    # modinfo，或 modprobe 的空运行（实验虚拟机里只有 modprobe 认得缓存的内核树），或直接找 .ko
+    if have modinfo && modinfo rdma_ucm >/dev/null 2>&1; then
+        mod_found=1
+    elif have modprobe && "$CMD_PATH" -n -q rdma_ucm >/dev/null 2>&1; then
+        mod_found=1
+    else
+        for f in "$KMOD_ROOT/$KV"/kernel/drivers/infiniband/core/rdma_ucm.ko*; do
+            if [[ -e $f ]]; then mod_found=1; fi
+        done
+    fi
+    local also=""
+    if [[ -z $cm ]]; then also="（rdma_cm 也没有）"; fi
+    warn "内核模块 rdma_ucm 没有加载$also，没有 $RDMA_DEV/rdma_cm"
+    note "librdmacm 程序（rping、ucmatose、将来的 --cm 模式）要经 $RDMA_DEV/rdma_cm 建立连接；现在的 rdma_server/rdma_client 用 TCP 交换 QP 信息，不需要它"
+    note "较新的 librdmacm 第一次调用时会让内核自动加载 rdma_ucm；内核不能加载模块时（容器里、模块不在）rdma_create_event_channel() 失败，errno 2 (ENOENT)，rping 打印 failed to create RDMA CM event channel: No such file or directory"
+    note "rdma-core 的 udev 规则在出现 RDMA 设备时（开机、rdma link add）加载 /etc/rdma/modules/rdma.conf 里的 rdma_ucm；没装 rdma-core 就要自己 modprobe"
+    if [[ -z $mod_found ]]; then
+        note "证据: modinfo rdma_ucm 失败，$KMOD_ROOT/$KV 下也没有 rdma_ucm.ko（当前内核 $KV 没有这个模块）"
+    fi
+    fix "sudo modprobe rdma_ucm  # 会把 rdma_cm 一起加载"
+    fix "sudo apt-get install rdma-core  # 它的 udev 规则让 rdma_ucm 开机自动加载"
+    return 0
 }
 
 # 要检查的设备（全部或 want_dev），结果在 devs
@@ -1247,6 +1320,12 @@ check_peer_route() {
     esac
 }
 
+# 通往对端的源地址不在出口网卡上任何 RDMA 设备的 GID 表里: librdmacm 会怎么报（规则见第 8 节 check_cm_addr）
+cm_enodev_note() {
+    [[ -n $PP_SRC ]] || return 0
+    note "librdmacm（rping、将来的 --cm 模式）在这里报 ENODEV: rdma_resolve_addr 之后 RDMA_CM_EVENT_ADDR_ERROR status -19；带源地址时 rdma_resolve_addr/rdma_bind_addr($PP_SRC) 直接返回 ENODEV（详见 --cm-addr $PP_SRC）"
+}
+
 # 出口网卡上的 ACTIVE RDMA 设备，和地址为源地址的 RoCE v2 GID
 check_peer_rdma_device() {
     local k key state on_dev="" auto
@@ -1280,6 +1359,7 @@ check_peer_rdma_device() {
     if [[ -n $on_dev ]]; then
         fail "${on_dev%/*} 端口${on_dev#*/} 建在网卡 $PP_DEV 上，但没有地址为 ${PP_SRC:-（路由没给出源地址）} 的 RoCE v2 GID"
         note "证据: ./show_gids.sh ${on_dev%/*} ${on_dev#*/}"
+        cm_enodev_note
         if [[ -z $PP_SRC ]]; then
             fix "sudo ip addr add <IP地址>/24 dev $PP_DEV"
         else
@@ -1294,6 +1374,7 @@ check_peer_rdma_device() {
     else
         note "现有 RDMA 设备都在别的网卡上（见下一项）"
     fi
+    cm_enodev_note
     fix "sudo rdma link add $FREE_RXE type rxe netdev $PP_DEV"
     rxe_not_persistent "$FREE_RXE" "$PP_DEV"
 }
@@ -1544,6 +1625,100 @@ check_peer() {
 }
 
 # =====================================================================
+# 8. RDMA CM 地址（--cm-addr IP）: rdma_bind_addr 按源地址选设备的规则
+# =====================================================================
+# 内核 drivers/infiniband/core/cma.c（6.1）: rdma_bind_addr(id, IP)
+#   1. cma_translate_addr → rdma_translate_ip: 找到地址 IP 所在的网卡；本机没有这个地址 → -EADDRNOTAVAIL (99)
+#   2. cma_acquire_dev_by_src_ip: 逐个 RDMA 设备/端口调 cma_validate_port → rdma_find_gid_by_port，
+#      找 GID = ::ffff:IP、类型 = 端口的默认类型（RoCE 是 RoCE v2）、网卡 = 第 1 步的网卡 的条目；
+#      一个都没有 → -ENODEV (19)。端口状态不看。
+# rdma_resolve_addr(src=IP) 和 rdma_listen 先做同样的 bind，所以同样失败；不给源地址时按路由得到源地址，
+# 在 RDMA_CM_EVENT_ADDR_ERROR 里报 status -19。实测见 tests/cm-facts/FACTS.md A.1。
+# 0.0.0.0 和 127.0.0.0/8 不选设备（cma_any_addr），bind 成功，id->verbs 为 NULL。
+# 结果: CMA_OWNER（地址所在的网卡）、CMA_MATCH（PG 下标，-1 = 没有）
+
+# 地址所在的网卡（ip -4 -o addr show 的缓存），结果在 CMA_OWNER（没有为空）
+addr_owner() {
+    local ip=$1 line
+    CMA_OWNER=""
+    netdev_ipv4 lo
+    while read -r line; do
+        if [[ $line =~ ^[0-9]+:[[:space:]]+([^[:space:]]+)[[:space:]]+inet[[:space:]]+([0-9.]+)/ ]] &&
+            [[ ${BASH_REMATCH[2]} == "$ip" ]]; then
+            CMA_OWNER=${BASH_REMATCH[1]}
+            return 0
+        fi
+    done <<<"$ALL_V4"
+    return 0
+}
+
+check_cm_addr() {
+    local ip=$CM_ADDR k key others="" other_types=""
+    CMA_OWNER="" CMA_MATCH=-1
+    if [[ $ip == 0.0.0.0 || $ip == 127.* ]]; then
+        pass "$ip 是通配/回环地址: rdma_bind_addr 成功但不选 RDMA 设备（id->verbs 为 NULL，实测）"
+        note "rdma_listen 在这种地址上监听所有 RDMA 设备，每个连接请求的新 id 用收到请求的那个设备；要固定设备就绑定 RDMA 网卡上的地址"
+        return 0
+    fi
+    if ! have ip; then
+        skip "没有 ip 命令，查不到 $ip 在哪块网卡上"
+        fix "sudo apt-get install iproute2"
+        return 0
+    fi
+    addr_owner "$ip"
+    gr_scan_all "$SYSFS_ROOT"
+    if [[ -z $CMA_OWNER ]]; then
+        fail "本机没有哪块网卡有地址 $ip: rdma_bind_addr($ip) 会失败，errno 99 (EADDRNOTAVAIL, Cannot assign requested address)，不是 ENODEV"
+        note "证据: ip -4 -o addr show 里没有 $ip"
+        note "rdma_listen 绑在它上面、rdma_resolve_addr 用它做源地址，也是同一个错误；地址写错了，或者是对端的地址"
+        fix "用本机 RDMA 网卡上的地址（ip -4 -o addr show；./show_gids.sh 的 IPv4 列）"
+        return 0
+    fi
+    gr_find_v4 "$CMA_OWNER" "$ip"
+    CMA_MATCH=$GR_MATCH
+    if ((CMA_MATCH >= 0)); then
+        k=$CMA_MATCH
+        pass "rdma_bind_addr($ip) 会选 ${PG_DEV[k]} 端口${PG_PORT[k]}: 地址在网卡 $CMA_OWNER 上，RoCE v2 GID 索引 ${PG_IDX[k]} = ${PG_GID[k]}"
+        note "rdma_resolve_addr(src=$ip) 和绑在 $ip 上的 rdma_listen 也用这个设备（librdmacm 里 id->verbs 就是它）"
+        return 0
+    fi
+    # 没有匹配: 找出同一地址的别的条目（类型不是 RoCE v2 / 网卡不同）和现有设备在哪些网卡上
+    for k in "${!PG_IDX[@]}"; do
+        if [[ ${PG_IPV4[k]} == "$ip" ]]; then
+            other_types+="${other_types:+；}${PG_DEV[k]} 端口${PG_PORT[k]} 索引 ${PG_IDX[k]}（${PG_TYPE[k]:-类型未知}，网卡 ${PG_NDEV[k]:-?}）"
+        fi
+    done
+    for key in "${PG_PORTS[@]}"; do
+        key_netdevs "$key"
+        others+="${others:+、}${key%/*} 端口${key#*/}（网卡 ${KEY_NDEVS:-?}）"
+    done
+    fail "$ip 在网卡 $CMA_OWNER 上，但没有哪个 RDMA 设备的 GID 表里有它: rdma_bind_addr($ip) 会失败，errno 19 (ENODEV, No such device)"
+    note "原因链（内核 drivers/infiniband/core/cma.c）: rdma_bind_addr → cma_translate_addr 找到地址所在的网卡 $CMA_OWNER →"
+    note "  cma_acquire_dev_by_src_ip 在每个 RDMA 设备/端口的 GID 表里找 ::ffff:$ip（类型 RoCE v2、网卡 $CMA_OWNER）→ 一个都没有 → -ENODEV"
+    note "同一个原因: rdma_listen 绑在 $ip、rdma_resolve_addr(src=$ip) 立刻返回 ENODEV；不给源地址而路由走 $CMA_OWNER 时，rdma_resolve_addr 之后收到 RDMA_CM_EVENT_ADDR_ERROR，status -19"
+    if [[ -n $other_types ]]; then
+        note "GID 表里有这个地址，但不符合条件: $other_types（rdma_cm 对 RoCE 默认用 RoCE v2，网卡也必须是 $CMA_OWNER）"
+    fi
+    if [[ -n $others ]]; then
+        note "现有 RDMA 设备: $others —— 没有一个建在 $CMA_OWNER 上并带着这个地址"
+    else
+        note "本机没有任何 RDMA 设备"
+    fi
+    if [[ " ${PG_NDEV[*]} " == *" $CMA_OWNER "* ]]; then
+        for key in "${PG_PORTS[@]}"; do
+            key_netdevs "$key"
+            if [[ " $KEY_NDEVS " == *" $CMA_OWNER "* ]]; then
+                fix "sudo rdma link delete ${key%/*} && sudo rdma link add ${key%/*} type rxe netdev $CMA_OWNER  # 重建后 GID 表按网卡现在的地址生成"
+                return 0
+            fi
+        done
+    fi
+    free_rxe_name
+    fix "sudo rdma link add $FREE_RXE type rxe netdev $CMA_OWNER  # 或者让程序改用已有 RDMA 设备所在网卡的地址"
+    return 0
+}
+
+# =====================================================================
 # 总结
 # =====================================================================
 print_summary() {
@@ -1573,7 +1748,7 @@ print_summary() {
 main() {
     local dev
     parse_args "$@"
-    echo "RoCEv2 环境诊断  (sysfs: $SYSFS_ROOT, TCP 端口: $TCP_PORT${PEER_IP:+, 对端: $PEER_IP})"
+    echo "RoCEv2 环境诊断  (sysfs: $SYSFS_ROOT, TCP 端口: $TCP_PORT${PEER_IP:+, 对端: $PEER_IP}${CM_ADDR:+, CM 地址: $CM_ADDR})"
 
     section "1. 工具"
     check_tools
@@ -1582,6 +1757,7 @@ main() {
     list_rdma_devices
     check_rdma_devices
     check_uverbs
+    check_rdma_cm
 
     # 3. 每个设备/端口（每个端口一节）
     for dev in "${devs[@]}"; do
@@ -1600,6 +1776,11 @@ main() {
     if [[ -n $PEER_IP ]]; then
         section "7. 对端 $PEER_IP（--peer: 从本机通往它的路径）"
         check_peer
+    fi
+
+    if [[ -n $CM_ADDR ]]; then
+        section "8. RDMA CM 地址 $CM_ADDR（--cm-addr: librdmacm 用它做源地址时选哪个 RDMA 设备）"
+        check_cm_addr
     fi
 
     print_summary

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # 单元测试: show_gids.sh 和 diagnose.sh
 # 在 $BATS_TEST_TMPDIR 里搭伪造的 sysfs 树（RDMA_SYSFS_ROOT / NET_SYSFS_ROOT /
-# RDMA_VERBS_SYSFS_ROOT / MODULE_SYSFS_ROOT），
+# RDMA_VERBS_SYSFS_ROOT / MODULE_SYSFS_ROOT）和 /dev/infiniband（RDMA_DEV_ROOT），
 # 不需要虚拟机，也不需要 RDMA 内核支持。
 
 bats_require_minimum_version 1.5.0
@@ -23,7 +23,11 @@ setup() {
     MODS=${FAKE%/ib}/module
     mkdir -p "$VERBS" "$MODS/ib_uverbs"
     echo 6 >"$VERBS/abi_version"
-    export RDMA_VERBS_SYSFS_ROOT=$VERBS MODULE_SYSFS_ROOT=$MODS
+    # 默认 librdmacm 的内核接口也在: rdma_cm、rdma_ucm 已加载，有 /dev/infiniband/rdma_cm（RDMA_DEV_ROOT）
+    DEVIB=${FAKE%/ib}/dev-infiniband
+    mkdir -p "$MODS/rdma_cm" "$MODS/rdma_ucm" "$DEVIB"
+    : >"$DEVIB/rdma_cm"
+    export RDMA_VERBS_SYSFS_ROOT=$VERBS MODULE_SYSFS_ROOT=$MODS RDMA_DEV_ROOT=$DEVIB
 }
 
 teardown() {
@@ -1182,4 +1186,168 @@ no_rxe_module() {
     [[ $output == *"ExecStart=rdma link add rxe3 type rxe netdev eth0"* ]]
     [[ $output == *"修复: sudo rdma link add rxe0 type rxe netdev eth0"* ]]
     [ "$(grep -c "重启后就没有了" <<<"$output")" -eq 1 ]
+}
+
+# ===================== librdmacm 的内核接口（rdma_cm / rdma_ucm / /dev/infiniband/rdma_cm）=====================
+
+@test "diagnose rdma_cm: 健康 —— rdma_cm、rdma_ucm 已加载，rdma_cm 设备文件在 → 通过；编进内核（没有 /sys/module 条目）也通过" {
+    fx_rxe_small rxe0 lo 7f00:0001
+    run "$DG" --port 1
+    echo "$output"
+    [[ $output == *"[通过] librdmacm 的内核接口: rdma_cm、rdma_ucm 已加载，$DEVIB/rdma_cm 存在（rping、将来的 --cm 模式经它建立连接）"* ]]
+    [[ $output != *"modprobe rdma_ucm"* ]]
+    # 在第 2 节里，紧跟 ib_uverbs 那一项
+    [[ $output == *"[通过] 用户态 verbs 接口"*$'\n'"[通过] librdmacm 的内核接口"* ]]
+    rm -rf "$MODS/rdma_cm" "$MODS/rdma_ucm"
+    run "$DG" --port 1
+    [[ $output == *"[通过] librdmacm 的内核接口: $MODS 里没有 rdma_cm / rdma_ucm，应是编进了内核，$DEVIB/rdma_cm 存在"* ]]
+}
+
+@test "diagnose rdma_cm: rdma_ucm 没加载 → 警告（不是失败），说明 librdmacm 程序要它、会自动加载的条件，修复 modprobe rdma_ucm / rdma-core" {
+    fx_rxe_small rxe0 lo 7f00:0001
+    rm -rf "$MODS/rdma_ucm" "$DEVIB/rdma_cm"
+    run "$DG" --port 1
+    echo "$output"
+    [[ $output == *"[警告] 内核模块 rdma_ucm 没有加载，没有 $DEVIB/rdma_cm"$'\n'* ]]
+    [[ $output == *"librdmacm 程序（rping、ucmatose、将来的 --cm 模式）要经 $DEVIB/rdma_cm 建立连接"* ]]
+    [[ $output == *"rdma_create_event_channel() 失败，errno 2 (ENOENT)，rping 打印 failed to create RDMA CM event channel: No such file or directory"* ]]
+    [[ $output == *"rdma-core 的 udev 规则在出现 RDMA 设备时（开机、rdma link add）加载 /etc/rdma/modules/rdma.conf 里的 rdma_ucm"* ]]
+    [[ $output == *"修复: sudo modprobe rdma_ucm  # 会把 rdma_cm 一起加载"$'\n'"       修复: sudo apt-get install rdma-core"* ]]
+    [[ $output != *"[失败] 内核模块 rdma_ucm"* ]]
+    if memlock_ok; then [ "$status" -eq 0 ]; fi
+    # rdma_cm 也没加载: 点出来
+    rm -rf "$MODS/rdma_cm"
+    run "$DG" --port 1
+    [[ $output == *"[警告] 内核模块 rdma_ucm 没有加载（rdma_cm 也没有），没有 $DEVIB/rdma_cm"* ]]
+    # 当前内核根本没有 rdma_ucm.ko（modinfo、modprobe -n 都找不到）: 多一行证据
+    no_rxe_module
+    printf '#!/bin/sh\nexit 1\n' >"$BIN/modprobe"
+    chmod +x "$BIN/modprobe"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    [[ $output == *"证据: modinfo rdma_ucm 失败，$KERNEL_MODULES_ROOT/"*"下也没有 rdma_ucm.ko"* ]]
+    local kv
+    kv=$(</proc/sys/kernel/osrelease)
+    mkdir -p "$KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/core"
+    : >"$KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/core/rdma_ucm.ko.xz"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    [[ $output == *"[警告] 内核模块 rdma_ucm 没有加载"* ]]
+    [[ $output != *"下也没有 rdma_ucm.ko"* ]]
+    # 只有 modprobe 认得它（实验虚拟机里的情形）: 也不算没有
+    rm -f "$KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/core/rdma_ucm.ko.xz"
+    printf '#!/bin/sh\n[ "$*" = "-n -q rdma_ucm" ]\n' >"$BIN/modprobe"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    [[ $output == *"[警告] 内核模块 rdma_ucm 没有加载"* ]]
+    [[ $output != *"下也没有 rdma_ucm.ko"* ]]
+}
+
+@test "diagnose rdma_cm: rdma_ucm 已加载但没有设备文件 → 警告容器；没有任何 RDMA 设备 → 跳过，不建议 modprobe rdma_ucm" {
+    fx_rxe_small rxe0 lo 7f00:0001
+    rm -f "$DEVIB/rdma_cm"
+    run "$DG" --port 1
+    echo "$output"
+    [[ $output == *"[警告] rdma_ucm 已加载，但没有 $DEVIB/rdma_cm: librdmacm 程序（rping、ucmatose、将来的 --cm 模式）打不开 RDMA CM"* ]]
+    [[ $output == *"修复: 在宿主机或虚拟机里运行；容器要加 --device $DEVIB/rdma_cm"* ]]
+    rm -rf "${FAKE:?}"/* "$MODS/rdma_ucm" "$MODS/rdma_cm"
+    run "$DG" --port 1
+    [[ $output == *"[跳过] librdmacm 的内核接口（rdma_ucm、$DEVIB/rdma_cm）: 还没有 RDMA 设备，先解决上面的问题"* ]]
+    [[ $output != *"modprobe rdma_ucm"* ]]
+}
+
+# 输出里第 8 节（--cm-addr）那一段
+cm_section() {
+    sed -n '/^== 8\. RDMA CM 地址/,/^========== 总结/p' <<<"$output"
+}
+
+@test "diagnose --cm-addr: 地址在 RDMA 设备的 GID 表里 → 通过并说出 rdma_bind_addr 会选的设备和 GID 索引" {
+    fx_client_net
+    fx_rxe_small rxe0 veth9 c0a8:3865
+    PATH=$BIN:$PATH run "$DG" --port 1 --cm-addr 192.168.56.101
+    cm_section
+    [[ ${lines[0]} == *"CM 地址: 192.168.56.101)" ]]
+    [[ $output == *"== 8. RDMA CM 地址 192.168.56.101"* ]]
+    [[ $output == *"[通过] rdma_bind_addr(192.168.56.101) 会选 rxe0 端口1: 地址在网卡 veth9 上，RoCE v2 GID 索引 1 = 0000:0000:0000:0000:0000:ffff:c0a8:3865"* ]]
+    [[ $(cm_section) != *"[失败]"* ]]
+}
+
+@test "diagnose --cm-addr: 地址在没有 RDMA 设备的网卡上 → 失败，ENODEV 的原因链，现有设备在哪块网卡，修复 rdma link add" {
+    fx_client_net
+    fx_rxe_small rxe0 veth9 c0a8:3865
+    PATH=$BIN:$PATH run "$DG" --port 1 --cm-addr 10.20.0.1
+    cm_section
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] 10.20.0.1 在网卡 eth0 上，但没有哪个 RDMA 设备的 GID 表里有它: rdma_bind_addr(10.20.0.1) 会失败，errno 19 (ENODEV, No such device)"* ]]
+    [[ $output == *"rdma_bind_addr → cma_translate_addr 找到地址所在的网卡 eth0 →"* ]]
+    [[ $output == *"cma_acquire_dev_by_src_ip 在每个 RDMA 设备/端口的 GID 表里找 ::ffff:10.20.0.1（类型 RoCE v2、网卡 eth0）→ 一个都没有 → -ENODEV"* ]]
+    [[ $output == *"RDMA_CM_EVENT_ADDR_ERROR，status -19"* ]]
+    [[ $output == *"现有 RDMA 设备: rxe0 端口1（网卡 veth9）"* ]]
+    [[ $(cm_section) == *"修复: sudo rdma link add rxe1 type rxe netdev eth0"* ]]
+}
+
+@test "diagnose --cm-addr: 同一地址的 GID 只有 RoCE v1 或在别的网卡上都不算 → ENODEV；网卡上已有设备时修复是重建它" {
+    fx_client_net
+    # rxe0 在 eth0 上，但 10.20.0.1 只有 RoCE v1 条目（rdma_cm 默认要 RoCE v2）
+    mk_port rxe0 1
+    add_gid rxe0 1 0 fe80:0000:0000:0000:5c5b:28ff:fe89:2000 "RoCE v2" eth0
+    add_gid rxe0 1 1 0000:0000:0000:0000:0000:ffff:0a14:0001 "IB/RoCE v1" eth0
+    PATH=$BIN:$PATH run "$DG" --port 1 --cm-addr 10.20.0.1
+    cm_section
+    [[ $output == *"[失败] 10.20.0.1 在网卡 eth0 上，但没有哪个 RDMA 设备的 GID 表里有它"* ]]
+    [[ $output == *"GID 表里有这个地址，但不符合条件: rxe0 端口1 索引 1（IB/RoCE v1，网卡 eth0）"* ]]
+    [[ $(cm_section) == *"修复: sudo rdma link delete rxe0 && sudo rdma link add rxe0 type rxe netdev eth0"* ]]
+    # 这个地址的 RoCE v2 条目在另一块网卡 veth9 上（两块网卡配了同一个地址）: 也不算
+    rm -rf "${FAKE:?}"/*
+    fx_rxe_small rxe0 veth9 0a14:0001
+    PATH=$BIN:$PATH run "$DG" --port 1 --cm-addr 10.20.0.1
+    [[ $output == *"[失败] 10.20.0.1 在网卡 eth0 上，但没有哪个 RDMA 设备的 GID 表里有它"* ]]
+    [[ $output == *"不符合条件: rxe0 端口1 索引 1（RoCE v2，网卡 veth9）"* ]]
+}
+
+@test "diagnose --cm-addr: 本机没有的地址 → EADDRNOTAVAIL 不是 ENODEV；0.0.0.0 / 127.0.0.1 → 不选设备" {
+    fx_client_net
+    fx_rxe_small rxe0 veth9 c0a8:3865
+    PATH=$BIN:$PATH run "$DG" --port 1 --cm-addr 10.99.0.77
+    cm_section
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] 本机没有哪块网卡有地址 10.99.0.77: rdma_bind_addr(10.99.0.77) 会失败，errno 99 (EADDRNOTAVAIL, Cannot assign requested address)，不是 ENODEV"* ]]
+    [[ $output != *"ENODEV, No such device"* ]]
+    for a in 0.0.0.0 127.0.0.1; do
+        PATH=$BIN:$PATH run "$DG" --port 1 --cm-addr "$a"
+        [[ $output == *"[通过] $a 是通配/回环地址: rdma_bind_addr 成功但不选 RDMA 设备（id->verbs 为 NULL，实测）"* ]]
+        [[ $(cm_section) != *"[失败]"* ]]
+    done
+}
+
+@test "diagnose --cm-addr: 用法 —— --help 里有；不是 IPv4 返回 2；--cm-addr=IP 也行；不带就没有第 8 节" {
+    run "$DG" --help
+    [ "$status" -eq 0 ]
+    [[ $output == *"--cm-addr IP"* ]]
+    run "$DG" --cm-addr
+    [ "$status" -eq 2 ]
+    run "$DG" --cm-addr 10.1.2
+    [ "$status" -eq 2 ]
+    [[ $output == *"--cm-addr 需要点分十进制的 IPv4 地址: '10.1.2'"* ]]
+    fx_client_net
+    fx_rxe_small rxe0 veth9 c0a8:3865
+    PATH=$BIN:$PATH run "$DG" --port 1 --cm-addr=192.168.56.101
+    [[ $output == *"[通过] rdma_bind_addr(192.168.56.101) 会选 rxe0"* ]]
+    PATH=$BIN:$PATH run "$DG" --port 1
+    [[ $output != *"== 8."* ]]
+}
+
+@test "diagnose --peer: 出口网卡上没有带源地址的 GID → 说明 librdmacm 会在这里报 ENODEV (ADDR_ERROR status -19)" {
+    fx_client_net
+    fx_rxe_small rxe0 veth9 c0a8:3865
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2
+    peer_section
+    [[ $output == *"librdmacm（rping、将来的 --cm 模式）在这里报 ENODEV: rdma_resolve_addr 之后 RDMA_CM_EVENT_ADDR_ERROR status -19；带源地址时 rdma_resolve_addr/rdma_bind_addr(10.20.0.1) 直接返回 ENODEV（详见 --cm-addr 10.20.0.1）"* ]]
+    # 出口网卡上有设备，但没有源地址的 GID（只有 fe80）: 也有这句
+    mk_port rxe1 1
+    add_gid rxe1 1 0 fe80:0000:0000:0000:5c5b:28ff:fe89:2000 "RoCE v2" eth0
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2
+    [[ $output == *"[失败] rxe1 端口1 建在网卡 eth0 上，但没有地址为 10.20.0.1 的 RoCE v2 GID"* ]]
+    [[ $output == *"在这里报 ENODEV: rdma_resolve_addr 之后 RDMA_CM_EVENT_ADDR_ERROR status -19"* ]]
+    # 设备在出口网卡上、GID 也对: 没有这句
+    add_gid rxe1 1 1 0000:0000:0000:0000:0000:ffff:0a14:0001 "RoCE v2" eth0
+    PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2
+    [[ $output != *"在这里报 ENODEV"* ]]
 }
