@@ -55,7 +55,7 @@ run_block() {  # run_block 名字：逐条执行，任何一条失败就算这�
         timeout 120 bash -c "$cmd" >>"$log" 2>&1 </dev/null || { rc=$?; echo "  (退出码 $rc)" >>"$log"; }
         ((rc == 0)) || break
     done < <("$STEPS" lines "$name")
-    result "$name-vm$VM" "$rc" "VM$VM: README 的“$name”步骤逐条执行，退出码 $rc" "$log"
+    result "$name-vm$VM" "$rc" "VM$VM: README 的「$name」步骤逐条执行，退出码 $rc" "$log"
     return "$rc"
 }
 
