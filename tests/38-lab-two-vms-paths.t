@@ -3,6 +3,8 @@
 # 场景和断言在 tests/lab/two-vms-paths.sh 里（两台虚拟机里都运行它），这里把 RESULT 行变成 TAP。
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
+# shellcheck source=tests/lab/results-tap.bash
+. tests/lab/results-tap.bash
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 want=(wrong-nic-auto wrong-nic-explicit wrong-nic-diagnose two-devices-fixed fixed-diagnose server-after-fix
@@ -10,14 +12,4 @@ want=(wrong-nic-auto wrong-nic-explicit wrong-nic-diagnose two-devices-fixed fix
       firewall-client firewall-diagnose firewall-fixed-client firewall-fixed-server)
 echo "1..${#want[@]}"
 LAB_TOPOLOGY=two-vms lab/run tests/lab/two-vms-paths.sh >"$out" 2>&1
-n=0
-for name in "${want[@]}"; do
-    n=$((n + 1))
-    line=$(grep -m1 "^RESULT $name " "$out")
-    if [[ $line == "RESULT $name ok "* ]]; then
-        echo "ok $n - $name: ${line#RESULT "$name" ok }"
-    else
-        echo "not ok $n - $name: ${line:-没有结果}"
-        sed 's/^/# /' "$out"
-    fi
-done
+results_to_tap "$out" 0 "${want[@]}"

@@ -9,6 +9,8 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 STEPS=tests/docs/readme-steps.sh
+# shellcheck source=tests/lab/results-tap.bash
+. tests/lab/results-tap.bash
 out=$(mktemp)
 run=$(date +%s)-$$
 trap 'rm -f "$out"; rm -rf "logs/readme-steps/$run"' EXIT
@@ -35,14 +37,4 @@ fi
 
 LAB_TOPOLOGY=two-vms LAB_RXE=none LAB_PASSENV=README_RUN README_RUN=$run \
     lab/run tests/lab/readme-steps-vm.sh >"$out" 2>&1
-n=1
-for name in "${want[@]}"; do
-    n=$((n + 1))
-    line=$(grep -m1 "^RESULT $name " "$out")
-    if [[ $line == "RESULT $name ok "* ]]; then
-        echo "ok $n - $name: ${line#RESULT "$name" ok }"
-    else
-        echo "not ok $n - $name: ${line:-没有结果}"
-        sed 's/^/# /' "$out"
-    fi
-done
+results_to_tap "$out" 1 "${want[@]}"
