@@ -175,7 +175,17 @@ acc=$(facts rnr accepted)
 pr=$(line_of "$txt" "post_recv S.QP0 R1")
 ar=$(line_of "$txt" "#$acc SEND Only")
 ((pr > 0 && pr < ar)) || { diag "服务端 post_recv（第 $pr 行）应在被接受的 SEND #$acc（第 $ar 行）之前"; bad=1; }
-ok "$bad" "receive posted late: RNR NAK rows, the SEND retried (marked), accepted only after the server's post_recv"
+# 时间戳说 post_recv 晚了 5 秒也一样：这是因果，不是时间
+mkdir -p "$T/late"
+"$W" --shift 5 "$F/rnr.server.jsonl" post_recv >"$T/late/server.jsonl"
+if "$R" "$T/late/server.jsonl" "$F/rnr.client.jsonl" --packets "$F/rnr.packets.jsonl" --no-html --txt "$T/late/trace.txt" 2>>"$T/diag"; then
+    pr=$(line_of "$T/late/trace.txt" "post_recv S.QP0 R1")
+    ar=$(line_of "$T/late/trace.txt" "#$acc SEND Only")
+    ((pr > 0 && pr < ar)) || { diag "post_recv 的时间戳晚 5 秒时，它（第 $pr 行）排到了被接受的 SEND #$acc（第 $ar 行）之后"; bad=1; }
+else
+    bad=1
+fi
+ok "$bad" "receive posted late: RNR NAK rows, the SEND retried (marked), accepted only after the server's post_recv (even if its clock says otherwise)"
 
 # ---------- 8. READ：请求 + 响应 First/Middle/Last ----------
 bad=0

@@ -13,7 +13,7 @@
 #                                              让客户端的 SEND 先到 → RNR NAK 和重传
 #   tests/trace/fixture-psn.patch              TRACE_FIXTURE_PSN 固定起始 PSN → 24 位 PSN 回绕
 # 程序支持 --trace 时用它写的真实 trace；还不支持时由 tests/trace/log2trace.py 从带时间戳的控制台输出
-# 转换（见 tests/trace/fixtures/README.md）。控制台输出的每行前面是读到它时的 $EPOCHREALTIME。抓包只抓 veth0（-s 128：所有 RoCE 头都在，文件小）。
+# 转换（见 tests/trace/fixtures/README.md）。控制台输出每行前面是读到它的时刻（见 stamp）。抓包只抓 veth0（-s 128：所有 RoCE 头都在，文件小）。
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
@@ -30,7 +30,7 @@ SCENARIOS=(
     "fetch_add|head|||-q 1 --op fetch_add --iters 2|"
     "cmp_swap|head|||-q 1 --op cmp_swap --iters 1|"
     "rkey|head|||-q 1 --op write --size 2K --iters 1|--inject rkey"
-    "rnr|patched|ROCE_TEST_SYNC_DELAY_MS=30||-q 1 --op send --size 64 --iters 1|"
+    "rnr|patched|ROCE_TEST_SYNC_DELAY_MS=50||-q 1 --op send --size 64 --iters 1|"
     "wrap|patched||TRACE_FIXTURE_PSN=0xfffffe|-q 1 --op write --size 4K --iters 2|"
 )
 
@@ -46,12 +46,21 @@ scenario() {  # scenario NAME → 设置 S_BUILD S_SENV S_CENV S_ARGS S_CARGS
     return 1
 }
 
-# 每行前面加上读到它时的 $EPOCHREALTIME 和一个 TAB（只用 bash 内建命令：马上就绪，TCG 下也不慢）
+# 控制台输出的每一行加上读到它的时刻：stamp FILE 建一个 FIFO /tmp/$(basename FILE).fifo，后台的 perl 从 FIFO 读、
+# 每行前面写上 Time::HiRes 的 UNIX 时间和一个 TAB，写进 FILE。perl 先启动、阻塞在打开 FIFO 上，程序一写就读到
+# （nice -10：TCG 下也能马上排上 CPU）。试过的别的办法：管道接 python（启动要一秒，前面的行全挤在同一时刻）、
+# bash 的 read（一次读一个字节，输出一多就落后几百毫秒）、strace -ttt（每个 write 停一次，程序慢到
+# RNR 的场景都不再发生）
 stamp() {
-    local line
-    while IFS= read -r line || [[ -n $line ]]; do
-        printf '%s\t%s\n' "$EPOCHREALTIME" "$line"
-    done
+    local fifo=/tmp/${1##*/}.fifo     # FIFO 放在 tmpfs 上（项目目录在虚拟机里是 9p）
+    rm -f "$fifo"
+    mkfifo "$fifo"
+    # shellcheck disable=SC2016  # perl 的变量
+    nice -n -10 perl -MTime::HiRes=time -e '
+        open(my $in, "<", $ARGV[0]) or die "$ARGV[0]: $!";
+        open(my $out, ">", $ARGV[1]) or die "$ARGV[1]: $!";
+        while (my $l = <$in>) { printf $out "%.6f\t%s", time, $l; }
+        close $out;' "$fifo" "$1" </dev/null &
 }
 
 # ---------- 虚拟机里：一个场景的服务端 + 客户端 ----------
@@ -71,14 +80,18 @@ pair() {
     local up real
     read -r up _ </proc/uptime
     real=$EPOCHREALTIME
-    # stdbuf：输出进了管道也按行刷出，每行的时间戳才准
+    local sfifo=/tmp/$name.server.log.fifo cfifo=/tmp/$name.client.log.fifo
+    stamp "$RAW/$name.server.log"
+    stamp "$RAW/$name.client.log"
+    # stdbuf：输出进了 FIFO 也按行刷出，每行的时间戳才准
     env "${senv[@]}" stdbuf -oL -eL "$bin/rdma_server" -d "$LAB_DEV0" -t 20 --qp-state all \
-        "${args[@]}" "${trace_s[@]}" 2>&1 | stamp >"$RAW/$name.server.log" &
+        "${args[@]}" "${trace_s[@]}" >"$sfifo" 2>&1 &
     spid=$!
     env "${cenv[@]}" stdbuf -oL -eL "$bin/rdma_client" "$LAB_IP0" -d "$LAB_DEV1" -t 20 --qp-state all \
-        "${args[@]}" "${cargs[@]}" "${trace_c[@]}" 2>&1 | stamp >"$RAW/$name.client.log" || crc=$?
+        "${args[@]}" "${cargs[@]}" "${trace_c[@]}" >"$cfifo" 2>&1 || crc=$?
     wait "$spid" || src=$?
-    # pipefail：管道的退出码是程序的（stamp 不会失败）
+    wait      # 两个 perl
+    rm -f "$sfifo" "$cfifo"
     printf '{"name":"%s","server_args":"%s","client_args":"%s","server_env":"%s","client_env":"%s","server_exit":%d,"client_exit":%d,"realtime_at":%s,"uptime_at":%s,"server_ready_before_recv":%s}\n' \
         "$name" "-d $LAB_DEV0 -t 20 --qp-state all $S_ARGS" \
         "$LAB_IP0 -d $LAB_DEV1 -t 20 --qp-state all $S_ARGS${S_CARGS:+ $S_CARGS}" "$S_SENV" "$S_CENV" \

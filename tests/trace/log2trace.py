@@ -3,7 +3,7 @@
 
 The programs do not write --trace yet (another change adds it). Until then the fixtures' traces are
 converted from what the programs really printed in the lab, one time stamp per console line
-(tests/trace/capture-fixtures.sh stamps each line with $EPOCHREALTIME when it is read):
+(tests/trace/capture-fixtures.sh writes 'EPOCH<TAB>line': the time a reader waiting on a FIFO got it):
 
   python3 tests/trace/log2trace.py --meta RAW/NAME.meta.json --server NAME.server.log \
           --client NAME.client.log --out tests/trace/fixtures/NAME

@@ -5,7 +5,8 @@
                                      (LABEL as the renderer names it: C.QP0#1 = client QP[0], 1st WR)
   wrs.py --frames TRACE PACKETS      one line per WR: LABEL REQUEST_FRAMES RESPONSE_FRAMES, found here
                                      independently of tools/trace/render (dest QPN + PSN range mod 2^24)
-  wrs.py --shift SECONDS FILE        the file with every t_mono/t_real/t moved by SECONDS (another clock)
+  wrs.py --shift SECONDS FILE [EV]   the file with every t_mono/t_real/t moved by SECONDS (another clock);
+                                     with EV only the events of that type (a clock that lies)
   wrs.py --hello TRACE               ROLE QP QPN PSN of the local HELLO (step 11)
   wrs.py --all DIR NAME...           all of the above for every fixture, one process (the test is run
                                      on slow machines where every process start counts), lines:
@@ -44,12 +45,15 @@ def wrs(path):
 
 
 def frame_lines(trace, packets):
+    """Requests go to the peer's IP, responses come back to this host's IP (both sides can have the same
+    QPN, and even the same PSNs: seen in the send fixture)."""
     pk = load(packets)
+    own = [ip for _, _, _, _, ip in hello_lines(trace)][:1] or [None]
     for label, op, first, n, dest, _, qpn, _ in wrs(trace):
         req = [p["frame"] for p in pk if p["dqpn"] == dest and ((p["psn"] - first) & 0xFFFFFF) < n
-               and (p["opcode"] & 0x1F) not in range(0x0D, 0x13)]
+               and (p["opcode"] & 0x1F) not in range(0x0D, 0x13) and p["dst"] != own[0]]
         resp = [p["frame"] for p in pk if p["dqpn"] == qpn and ((p["psn"] - first) & 0xFFFFFF) < n
-                and (p["opcode"] & 0x1F) in range(0x0D, 0x13)]
+                and (p["opcode"] & 0x1F) in range(0x0D, 0x13) and p["dst"] == own[0]]
         yield label, ",".join("#%d" % f for f in req) or "-", ",".join("#%d" % f for f in resp) or "-"
 
 
@@ -97,8 +101,11 @@ def everything(d, names):
                     print(name, "mr", role, e["hello"]["addr"], e["hello"]["rkey"])
 
 
-def shift(seconds, path):
+def shift(seconds, path, only=None):
     for e in load(path):
+        if only is not None and e.get("ev") != only:
+            print(json.dumps(e, ensure_ascii=False, separators=(",", ":")))
+            continue
         if "t_mono" in e:
             e["t_mono"] = round(e["t_mono"] + seconds, 6)
         if "t" in e:
@@ -119,7 +126,7 @@ def main():
     if a[:1] == ["--frames"]:
         frames(a[1], a[2])
     elif a[:1] == ["--shift"]:
-        shift(float(a[1]), a[2])
+        shift(float(a[1]), a[2], a[3] if len(a) > 3 else None)
     elif a[:1] == ["--hello"]:
         hello(a[1])
     elif a[:1] == ["--all"]:
