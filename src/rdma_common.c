@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,6 +67,19 @@ static int handle_command_line(int argc, char **argv, enum role role, struct opt
 	return -1;
 }
 
+/*
+ * 起始 PSN 的随机种子取自内核（getrandom）。以前用 getpid() ^ time()：一秒后启动的另一端
+ * pid 加 1、时间加 1，异或的结果可能一样，两端就拿到了相同的起始 PSN（对 RC 无害，但读输出时容易混淆）。
+ */
+static void seed_psn_random(void)
+{
+	long seed;
+
+	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
+		seed = (long)getpid() * 1000003L + (long)time(NULL);
+	srand48(seed);
+}
+
 int run_program(int argc, char **argv, enum role role, int (*run)(struct rdma_resources *res))
 {
 	const char *who = role == ROLE_SERVER ? "服务端" : "客户端";
@@ -93,7 +107,7 @@ void res_init(struct rdma_resources *res, const struct options *opt)
 	res->num_qp = opt->num_qp;
 	res->listen_fd = -1;
 	res->sock = -1;
-	srand48((long)getpid() ^ (long)time(NULL));   /* 用于随机起始PSN */
+	seed_psn_random();                            /* 用于随机起始PSN */
 }
 
 void step_title(struct rdma_resources *res, const char *fmt, ...)
