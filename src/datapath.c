@@ -8,8 +8,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "datapath.h"
+
+#include "console.h"
 #include "hints.h"
-#include "rdma_common.h"
 
 int post_receive(struct rdma_resources *res, int i, void *addr, uint32_t len)
 {

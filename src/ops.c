@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "console.h"
+#include "datapath.h"
 #include "payload.h"
 #include "tcp.h"
 #include "wc_check.h"
@@ -554,7 +556,7 @@ static round_fn pick_round(struct rdma_resources *res)
 
 static int rts_sync(struct rdma_resources *res)
 {
-	step_title(res, "同步点: 双方QP都已进入RTS（TCP）");
+	step_title(&res->step, "同步点: 双方QP都已进入RTS（TCP）");
 	if (sync_send(res->sock, SYNC_TAG(SYNC_RTS, 0), tmo(res)) != 0 ||
 	    sync_wait(res->sock, SYNC_TAG(SYNC_RTS, 0), tmo(res)) != 0)
 		return -1;
@@ -584,10 +586,10 @@ int run_data_plane(struct rdma_resources *res)
 	if (rts_sync(res) != 0)
 		return -1;
 	if (o->interactive) {
-		step_title(res, "交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回");
+		step_title(&res->step, "交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回");
 		return is_server(res) ? interactive_server(res) : interactive_client(res);
 	}
-	step_title(res, "数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节", op_name(o->op),
+	step_title(&res->step, "数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节", op_name(o->op),
 		   o->num_qp, o->iters, o->size);
 	if (o->size > 128u << (res->path_mtu - 1) && !op_is_atomic(o->op))
 		printf("消息 %zu 字节 > 路径MTU %s：网卡会自动把它切成多个包，接收端重组\n",

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rdma_common.h"
+#include "qp_state.h"
+
+#include "console.h"
 #include "path.h"
 #include "tcp.h"
 
@@ -25,7 +27,7 @@ int modify_qps_to_init(struct rdma_resources *res, int access)
 	char acc[128];
 	int rc;
 
-	step_title(res, "修改QP状态 RESET->INIT ibv_modify_qp()");
+	step_title(&res->step, "修改QP状态 RESET->INIT ibv_modify_qp()");
 	/* QP 的 qp_access_flags 只管“远端能对我做什么”；LOCAL_WRITE 是 MR 的事，这里去掉 */
 	access &= ~IBV_ACCESS_LOCAL_WRITE;
 	access_str(access, acc, sizeof(acc));
@@ -106,7 +108,7 @@ int exchange_connection_info(struct rdma_resources *res)
 	struct wire_hello local;
 	char msg[256];
 
-	step_title(res, "交换连接信息（控制平面）");
+	step_title(&res->step, "交换连接信息（控制平面）");
 	fill_local_hello(res, &local);
 	if (exchange_hello(res->sock, &local, &res->remote, res->opt->timeout_ms) != 0)
 		return -1;
@@ -154,7 +156,7 @@ int modify_qps_to_rtr(struct rdma_resources *res)
 	struct ibv_qp_attr attr;
 	int rc, depth = rd_atomic_depth(res);
 
-	step_title(res, "修改QP状态 INIT->RTR ibv_modify_qp()");
+	step_title(&res->step, "修改QP状态 INIT->RTR ibv_modify_qp()");
 	printf("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%d min_rnr_timer=12\n",
 	       mtu_str(res->path_mtu), depth);
 	printf("      ah_attr.is_global=1 grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=64 dlid=<远端LID>\n",
@@ -199,7 +201,7 @@ int modify_qps_to_rts(struct rdma_resources *res)
 	struct ibv_qp_attr attr;
 	int rc, depth = rd_atomic_depth(res);
 
-	step_title(res, "修改QP状态 RTR->RTS ibv_modify_qp()");
+	step_title(&res->step, "修改QP状态 RTR->RTS ibv_modify_qp()");
 	printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=7 rnr_retry=7 max_rd_atomic=%d\n", depth);
 	printf("  说明: RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传，\n"
 	       "        retry_cnt=7 次仍无应答则报 RETRY_EXC_ERR；rnr_retry=7 表示对端没投递接收时无限重试\n");

@@ -11,13 +11,15 @@
  */
 #include <stdio.h>
 
+#include "console.h"
 #include "ops.h"
+#include "qp_state.h"
 #include "rdma_common.h"
 #include "tcp.h"
 
 static int connect_server(struct rdma_resources *res)
 {
-	step_title(res, "建立TCP连接（控制平面）connect");
+	step_title(&res->step, "建立TCP连接（控制平面）connect");
 	res->sock = tcp_connect(res->opt->server_ip, res->opt->tcp_port, res->opt->timeout_ms);
 	if (res->sock < 0)
 		return -1;

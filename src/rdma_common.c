@@ -7,12 +7,13 @@
  */
 #include "rdma_common.h"
 
+#include "console.h"
 #include "path.h"
+#include "qp_state.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,70 +96,11 @@ void res_init(struct rdma_resources *res, const struct options *opt)
 	srand48((long)getpid() ^ (long)time(NULL));   /* 用于随机起始PSN */
 }
 
-void step_title(struct rdma_resources *res, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("\n========== 步骤%u: ", ++res->step);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf(" ==========\n");
-}
-
-const char *mtu_str(enum ibv_mtu mtu)
-{
-	switch (mtu) {
-	case IBV_MTU_256: return "256";
-	case IBV_MTU_512: return "512";
-	case IBV_MTU_1024: return "1024";
-	case IBV_MTU_2048: return "2048";
-	case IBV_MTU_4096: return "4096";
-	}
-	return "?";
-}
-
-const char *qp_state_str(enum ibv_qp_state s)
-{
-	switch (s) {
-	case IBV_QPS_RESET: return "RESET";
-	case IBV_QPS_INIT: return "INIT";
-	case IBV_QPS_RTR: return "RTR";
-	case IBV_QPS_RTS: return "RTS";
-	case IBV_QPS_SQD: return "SQD";
-	case IBV_QPS_SQE: return "SQE";
-	case IBV_QPS_ERR: return "ERR";
-	default: return "UNKNOWN";
-	}
-}
-
-void access_str(int a, char *out, size_t len)
-{
-	if (a == 0) {
-		snprintf(out, len, "0（无）");
-		return;
-	}
-	snprintf(out, len, "%s%s%s%s",
-		 a & IBV_ACCESS_LOCAL_WRITE ? "LOCAL_WRITE|" : "",
-		 a & IBV_ACCESS_REMOTE_WRITE ? "REMOTE_WRITE|" : "",
-		 a & IBV_ACCESS_REMOTE_READ ? "REMOTE_READ|" : "",
-		 a & IBV_ACCESS_REMOTE_ATOMIC ? "REMOTE_ATOMIC|" : "");
-	if (out[0] != '\0')
-		out[strlen(out) - 1] = '\0';    /* 去掉末尾的 | */
-}
-
-void verbs_error(const char *call, int err, const char *hint)
-{
-	fprintf(stderr, "错误: %s 失败: %s (errno=%d)\n", call, strerror(err), err);
-	if (hint != NULL)
-		fprintf(stderr, "提示: %s\n", hint);
-}
-
 /* ---------- 设备 ---------- */
 
 int get_device_list(struct rdma_resources *res)
 {
-	step_title(res, "获取RDMA设备列表 ibv_get_device_list()");
+	step_title(&res->step, "获取RDMA设备列表 ibv_get_device_list()");
 	res->dev_list = ibv_get_device_list(&res->num_devices);
 	if (res->dev_list == NULL) {
 		int err = errno;
@@ -324,7 +266,7 @@ int open_device(struct rdma_resources *res)
 	struct ibv_device *dev;
 	int rc;
 
-	step_title(res, "选择并打开RDMA设备 ibv_open_device()");
+	step_title(&res->step, "选择并打开RDMA设备 ibv_open_device()");
 	if (res->opt->role == ROLE_CLIENT)
 		path_lookup_server(res);
 	if (res->opt->dev_name != NULL) {
@@ -373,7 +315,7 @@ int query_port(struct rdma_resources *res)
 	int port = res->opt->ib_port;
 	int rc;
 
-	step_title(res, "查询端口属性 ibv_query_port()");
+	step_title(&res->step, "查询端口属性 ibv_query_port()");
 	if (port > res->dev_attr.phys_port_cnt) {
 		fprintf(stderr, "错误: 设备 %s 只有 %d 个端口，没有端口 %d\n提示: 用 -i 1 指定端口\n",
 			res->dev_name, res->dev_attr.phys_port_cnt, port);
@@ -414,7 +356,7 @@ int choose_gid(struct rdma_resources *res)
 	int pick, rc = -1;
 	char msg[512];
 
-	step_title(res, "选择GID ibv_query_gid_table()");
+	step_title(&res->step, "选择GID ibv_query_gid_table()");
 	if (read_gid_table(res->ctx, res->opt->ib_port, res->port_attr.gid_tbl_len,
 			   res->dev_attr.phys_port_cnt, &tbl, &n) != 0)
 		return -1;
@@ -473,7 +415,7 @@ out:
 
 int alloc_pd(struct rdma_resources *res)
 {
-	step_title(res, "分配保护域PD ibv_alloc_pd()");
+	step_title(&res->step, "分配保护域PD ibv_alloc_pd()");
 	res->pd = ibv_alloc_pd(res->ctx);
 	if (res->pd == NULL) {
 		verbs_error("ibv_alloc_pd()", errno, "设备资源耗尽或设备已被删除");
@@ -505,7 +447,7 @@ int register_mr(struct rdma_resources *res, int access)
 	char acc[128];
 	size_t alloc_len;
 
-	step_title(res, "注册内存区域MR ibv_reg_mr()");
+	step_title(&res->step, "注册内存区域MR ibv_reg_mr()");
 	res->slot = slot_size(res->opt);
 	res->buf_len = 2 * (size_t)res->num_qp * res->slot;
 	if (check_memory(res->buf_len) != 0)
@@ -539,7 +481,7 @@ int register_mr(struct rdma_resources *res, int access)
 
 int create_cq(struct rdma_resources *res)
 {
-	step_title(res, "创建完成队列CQ ibv_create_cq()");
+	step_title(&res->step, "创建完成队列CQ ibv_create_cq()");
 	res->cq = ibv_create_cq(res->ctx, CQ_SIZE, NULL, NULL, 0);
 	if (res->cq == NULL) {
 		verbs_error("ibv_create_cq()", errno, "CQ 太大？设备上限见 ibv_devinfo -v 的 max_cqe");
@@ -554,7 +496,7 @@ int create_qps(struct rdma_resources *res)
 {
 	struct ibv_qp_init_attr init;
 
-	step_title(res, "创建%d个RC QP ibv_create_qp()", res->num_qp);
+	step_title(&res->step, "创建%d个RC QP ibv_create_qp()", res->num_qp);
 	for (int i = 0; i < res->num_qp; i++) {
 		memset(&init, 0, sizeof(init));
 		init.qp_type = IBV_QPT_RC;
@@ -599,7 +541,7 @@ void destroy_resources(struct rdma_resources *res)
 {
 	int freed = 0;
 
-	step_title(res, "清理资源（与创建顺序相反）");
+	step_title(&res->step, "清理资源（与创建顺序相反）");
 	if (res->sock >= 0)
 		close(res->sock);
 	if (res->listen_fd >= 0)

@@ -69,8 +69,6 @@ static inline uint8_t *area_b(struct rdma_resources *r, int i) { return r->buf +
 int run_program(int argc, char **argv, enum role role, int (*run)(struct rdma_resources *res));
 
 void res_init(struct rdma_resources *res, const struct options *opt);
-void step_title(struct rdma_resources *res, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /* 资源初始化，每个函数对应一个步骤 */
 int get_device_list(struct rdma_resources *res);
@@ -92,39 +90,7 @@ int device_port_gids(struct ibv_device *dev, int port, int *active, struct gid_i
 /* 步骤1-9 按顺序执行上面这些函数（服务端与客户端完全相同），任何一步失败返回 -1 */
 int setup_local_resources(struct rdma_resources *res, int access);
 
-/* QP 状态机（qp_state.c） */
-int modify_qps_to_init(struct rdma_resources *res, int access);
-/* 控制平面：通过 res->sock 交换 HELLO，校验两端参数一致，打印双方信息 */
-int exchange_connection_info(struct rdma_resources *res);
-int modify_qps_to_rtr(struct rdma_resources *res);
-int modify_qps_to_rts(struct rdma_resources *res);
-/* 用 ibv_query_qp 读回并打印 QP 的实际状态 */
-int print_qp_state(struct rdma_resources *res, int i, const char *title);
-void print_qp_states(struct rdma_resources *res, const char *title);
-
-/* 数据面（datapath.c） */
-int post_receive(struct rdma_resources *res, int i, void *addr, uint32_t len);
-
-struct send_req {
-	enum ibv_wr_opcode opcode;
-	void *local;              /* 本地缓冲区（在 MR 内） */
-	uint32_t len;
-	uint64_t remote_addr;     /* 单边/原子操作：对端虚拟地址 */
-	uint32_t imm;             /* write_imm：立即数（主机字节序，发送时转网络序） */
-	uint64_t compare_add;     /* fetch_add 的加数 / cmp_swap 的比较值 */
-	uint64_t swap;            /* cmp_swap 的交换值 */
-};
-int post_send_req(struct rdma_resources *res, int i, const struct send_req *req);
-/* 轮询 n 个完成，带超时；任何 WC 错误都打印状态与提示并返回 -1 */
-int poll_completions(struct rdma_resources *res, int n, struct ibv_wc *wcs);
-
 /* 逆序释放所有资源；对只初始化了一部分的 res 也安全 */
 void destroy_resources(struct rdma_resources *res);
-
-/* 打印 “错误: CALL 失败: strerror (errno=N)” 和 “提示: HINT” */
-void verbs_error(const char *call, int err, const char *hint);
-const char *mtu_str(enum ibv_mtu mtu);
-const char *qp_state_str(enum ibv_qp_state s);
-void access_str(int access, char *out, size_t len);
 
 #endif

@@ -11,7 +11,9 @@
  */
 #include <stdio.h>
 
+#include "console.h"
 #include "ops.h"
+#include "qp_state.h"
 #include "rdma_common.h"
 #include "tcp.h"
 
@@ -19,7 +21,7 @@ static int accept_client(struct rdma_resources *res)
 {
 	char peer[64] = "";
 
-	step_title(res, "建立TCP连接（控制平面）listen/accept");
+	step_title(&res->step, "建立TCP连接（控制平面）listen/accept");
 	res->listen_fd = tcp_listen(res->opt->tcp_port);
 	if (res->listen_fd < 0)
 		return -1;
