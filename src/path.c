@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "console.h"
+#include "gid_table.h"
 
 /* 最大的 RoCE v2 头部：IPv4 20 + UDP 8 + BTH 12 + RETH 16 + ImmDt 4 + ICRC 4（RDMA WRITE Only with Immediate）；
  * diagnose.sh --peer 的路径 MTU 检查用同一个数 */

@@ -3,88 +3,23 @@
  *
  * 每个函数只做一件事，对应程序输出里的一个“步骤”。任何 verbs 调用失败都打印：
  * 调用名、strerror(errno) 与 errno、以及该检查什么。
- * QP 状态机在 qp_state.c，post/poll 在 datapath.c。
+ * QP 状态机在 qp_state.c，post/poll 在 datapath.c，共用的 main 在 program.c，
+ * GID 表的读取在 gid_table.c。
  */
 #include "rdma_common.h"
 
 #include "console.h"
+#include "gid_table.h"
 #include "path.h"
 #include "qp_state.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
-
-
-/* ---------- 打印小工具 ---------- */
-
-static void print_banner(const struct options *o, const char *title)
-{
-	char gid[16];
-
-	snprintf(gid, sizeof(gid), "%d", o->gid_idx);
-	printf("========================================\n");
-	printf("   %s - RoCEv2学习程序\n", title);
-	printf("========================================\n");
-	if (o->role == ROLE_CLIENT)
-		printf("服务端IP: %s\n", o->server_ip);
-	printf("设备: %s\n", o->dev_name ? o->dev_name : "自动选择");
-	printf("TCP端口: %d\n", o->tcp_port);
-	printf("GID索引: %s\n", o->gid_idx == GID_AUTO ? "自动选择" : gid);
-	printf("QP数量: %d\n", o->num_qp);
-	printf("操作: %s%s  消息大小: %zu 字节  轮数: %ld\n", op_name(o->op),
-	       o->interactive ? "（交互模式）" : "", o->size, o->iters);
-	printf("========================================\n");
-}
-
-static int handle_command_line(int argc, char **argv, enum role role, struct options *opt)
-{
-	char err[256];
-
-	setvbuf(stdout, NULL, _IOLBF, 0);   /* 逐行输出：与 stderr 交错时顺序正确 */
-	switch (parse_options(argc, argv, role, opt, err, sizeof(err))) {
-	case PARSE_HELP:
-		print_usage(argv[0], role);
-		return 0;
-	case PARSE_ERROR:
-		fprintf(stderr, "错误: %s\n提示: %s -h 查看用法\n", err, argv[0]);
-		return 2;
-	case PARSE_OK:
-		break;
-	}
-	print_banner(opt, role == ROLE_SERVER ? "RDMA服务端" : "RDMA客户端");
-	if (opt->dry_run) {
-		printf("--dry-run: 参数有效，以上是将使用的配置；未打开设备、未连接网络\n");
-		return 0;
-	}
-	return -1;
-}
-
-int run_program(int argc, char **argv, enum role role, int (*run)(struct rdma_resources *res))
-{
-	const char *who = role == ROLE_SERVER ? "服务端" : "客户端";
-	struct options opt;
-	struct rdma_resources res;
-	int rc = handle_command_line(argc, argv, role, &opt);
-
-	if (rc >= 0)
-		return rc;
-	res_init(&res, &opt);
-	rc = run(&res);
-	destroy_resources(&res);
-	if (rc != 0) {
-		fprintf(stderr, "\n%s失败退出（见上面的“错误”与“提示”）\n", who);
-		return 1;
-	}
-	printf("\n%s正常结束\n", who);
-	return 0;
-}
 
 void res_init(struct rdma_resources *res, const struct options *opt)
 {
@@ -120,81 +55,6 @@ int get_device_list(struct rdma_resources *res)
 		printf(" %s", ibv_get_device_name(res->dev_list[i]));
 	printf("\n");
 	return 0;
-}
-
-/* 读出端口的 GID 表（只保留非空条目）；调用者 free(*out) */
-static int read_gid_table(struct ibv_context *ctx, int port, int tbl_len,
-			  int phys_ports, struct gid_info **out, size_t *n)
-{
-	size_t max = (size_t)tbl_len * (size_t)(phys_ports > 0 ? phys_ports : 1);
-	struct ibv_gid_entry *ent = calloc(max ? max : 1, sizeof(*ent));
-	struct gid_info *tbl = calloc(max ? max : 1, sizeof(*tbl));
-	ssize_t got;
-	size_t k = 0;
-
-	if (ent == NULL || tbl == NULL) {
-		free(ent);
-		free(tbl);
-		fprintf(stderr, "错误: 内存不足\n");
-		return -1;
-	}
-	got = ibv_query_gid_table(ctx, ent, max, 0);
-	if (got < 0) {
-		verbs_error("ibv_query_gid_table()", (int)-got,
-			    "rdma-core 太旧（需要 ≥ v32）或设备不支持；ls /sys/class/infiniband/*/ports/*/gids/");
-		free(ent);
-		free(tbl);
-		return -1;
-	}
-	for (ssize_t i = 0; i < got; i++) {
-		char name[IF_NAMESIZE] = "";
-
-		if ((int)ent[i].port_num != port)
-			continue;
-		tbl[k].index = ent[i].gid_index;
-		memcpy(tbl[k].raw, ent[i].gid.raw, 16);
-		tbl[k].kind = (enum gid_kind)ent[i].gid_type;
-		if (ent[i].ndev_ifindex != 0 && if_indextoname(ent[i].ndev_ifindex, name) != NULL)
-			snprintf(tbl[k].ndev, sizeof(tbl[k].ndev), "%s", name);
-		k++;
-	}
-	free(ent);
-	*out = tbl;
-	*n = k;
-	return 0;
-}
-
-int device_port_gids(struct ibv_device *dev, int port, int *active, struct gid_info **tbl,
-		     size_t *n, char *why, size_t len)
-{
-	struct ibv_context *ctx = ibv_open_device(dev);
-	struct ibv_device_attr da;
-	struct ibv_port_attr pa;
-	int rc;
-
-	*tbl = NULL;
-	*n = 0;
-	*active = 0;
-	if (ctx == NULL) {
-		snprintf(why, len, "无法打开: %s", strerror(errno));
-		return -1;
-	}
-	rc = ibv_query_device(ctx, &da);       /* 这两个调用直接返回 errno 值 */
-	if (rc == 0)
-		rc = ibv_query_port(ctx, (uint8_t)port, &pa);
-	if (rc != 0) {
-		snprintf(why, len, "查询设备/端口%d 失败: %s (errno=%d)", port, strerror(rc), rc);
-		ibv_close_device(ctx);
-		return -1;
-	}
-	*active = pa.state == IBV_PORT_ACTIVE;
-	if (!*active)
-		snprintf(why, len, "端口%d 状态 %s，不是 ACTIVE", port, ibv_port_state_str(pa.state));
-	rc = read_gid_table(ctx, port, pa.gid_tbl_len, da.phys_port_cnt, tbl, n);
-	ibv_close_device(ctx);
-	if (rc != 0)
-		snprintf(why, len, "读不出端口%d 的 GID 表", port);
-	return rc;
 }
 
 /* 自动选设备时给每个设备打分：2 = 端口ACTIVE且有RoCE v2 IPv4 GID，1 = 端口ACTIVE，0 = 其它 */

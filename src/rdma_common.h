@@ -62,12 +62,6 @@ struct rdma_resources {
 static inline uint8_t *area_a(struct rdma_resources *r, int i) { return r->buf + (size_t)i * r->slot; }
 static inline uint8_t *area_b(struct rdma_resources *r, int i) { return r->buf + ((size_t)r->num_qp + (size_t)i) * r->slot; }
 
-/*
- * 服务端和客户端共用的 main：解析命令行（-h/--dry-run/用法错误直接返回 0/0/2），
- * 然后运行 run(res)，最后无论成败都 destroy_resources()；返回进程退出码（0 成功，1 失败）。
- */
-int run_program(int argc, char **argv, enum role role, int (*run)(struct rdma_resources *res));
-
 void res_init(struct rdma_resources *res, const struct options *opt);
 
 /* 资源初始化，每个函数对应一个步骤 */
@@ -79,13 +73,6 @@ int alloc_pd(struct rdma_resources *res);
 int register_mr(struct rdma_resources *res, int access);
 int create_cq(struct rdma_resources *res);
 int create_qps(struct rdma_resources *res);
-
-/*
- * 打开 dev、查询端口 port，读出它的非空 GID 表（调用者 free(*tbl)）；端口不是 ACTIVE 时 *active = 0。
- * 自动选设备（按分数、按路由）时用来看每个设备。失败时把原因写进 why 并返回 -1。
- */
-int device_port_gids(struct ibv_device *dev, int port, int *active, struct gid_info **tbl,
-		     size_t *n, char *why, size_t len);
 
 /* 步骤1-9 按顺序执行上面这些函数（服务端与客户端完全相同），任何一步失败返回 -1 */
 int setup_local_resources(struct rdma_resources *res, int access);

@@ -14,6 +14,7 @@
 #include "console.h"
 #include "ops.h"
 #include "qp_state.h"
+#include "program.h"
 #include "rdma_common.h"
 #include "tcp.h"
 
@@ -58,6 +59,6 @@ static int run_server(struct rdma_resources *res)
 
 int main(int argc, char **argv)
 {
-	/* 解析参数 → run_server() → 无论成败都逆序清理（见 rdma_common.c 的 run_program） */
+	/* 解析参数 → run_server() → 无论成败都逆序清理（见 program.c 的 run_program） */
 	return run_program(argc, argv, ROLE_SERVER, run_server);
 }
