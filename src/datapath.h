@@ -7,7 +7,7 @@
 
 #include "rdma_common.h"
 
-int post_receive(struct rdma_resources *res, int i, void *addr, uint32_t len);
+int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len);
 
 struct send_req {
 	enum ibv_wr_opcode opcode;
@@ -18,8 +18,8 @@ struct send_req {
 	uint64_t compare_add;     /* fetch_add 的加数 / cmp_swap 的比较值 */
 	uint64_t swap;            /* cmp_swap 的交换值 */
 };
-int post_send_req(struct rdma_resources *res, int i, const struct send_req *req);
+int post_send_req(struct rdma_conn *conn, int i, const struct send_req *req);
 /* 轮询 n 个完成，带超时；任何 WC 错误都打印状态与提示并返回 -1 */
-int poll_completions(struct rdma_resources *res, int n, struct ibv_wc *wcs);
+int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs);
 
 #endif

@@ -4,6 +4,9 @@
 #include "program.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 static void print_banner(const struct options *o, const char *title)
 {
@@ -47,18 +50,21 @@ static int handle_command_line(int argc, char **argv, enum role role, struct opt
 	return -1;
 }
 
-int run_program(int argc, char **argv, enum role role, int (*run)(struct rdma_resources *res))
+int run_program(int argc, char **argv, enum role role, program_fn run)
 {
 	const char *who = role == ROLE_SERVER ? "服务端" : "客户端";
 	struct options opt;
-	struct rdma_resources res;
+	struct rdma_device dev;
+	struct rdma_conn conn;
 	int rc = handle_command_line(argc, argv, role, &opt);
 
 	if (rc >= 0)
 		return rc;
-	res_init(&res, &opt);
-	rc = run(&res);
-	destroy_resources(&res);
+	srand48((long)getpid() ^ (long)time(NULL));   /* 用于随机起始PSN */
+	device_init(&dev, &opt);
+	conn_init(&conn, &dev, &opt);
+	rc = run(&dev, &conn);
+	destroy_resources(&dev, &conn);
 	if (rc != 0) {
 		fprintf(stderr, "\n%s失败退出（见上面的“错误”与“提示”）\n", who);
 		return 1;
