@@ -10,9 +10,9 @@
 int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len);
 
 struct send_req {
-	enum ibv_wr_opcode opcode;
+	enum ibv_wr_opcode opcode; /* SEND / RDMA_WRITE[_WITH_IMM] / RDMA_READ / 原子操作 */
 	void *local;              /* 本地缓冲区（在 MR 内） */
-	uint32_t len;
+	uint32_t len;             /* 字节数 */
 	uint64_t remote_addr;     /* 单边/原子操作：对端虚拟地址 */
 	uint32_t imm;             /* write_imm：立即数（主机字节序，发送时转网络序） */
 	uint64_t compare_add;     /* fetch_add 的加数 / cmp_swap 的比较值 */

@@ -1,7 +1,7 @@
 /*
  * ops.c - 数据面
  *
- * 同步点（TCP 上的小消息）保证“接收方先准备好，发送方再发”：
+ * 同步点（控制平面上的小消息，见 ctrl.h）保证“接收方先准备好，发送方再发”：
  *   send      : 服务端投递接收 → READY → 客户端发送 → 服务端校验并回复
  *   write     : 客户端写 → 完成 → DONE → 服务端校验 → ACK
  *   read      : 服务端准备数据 → READY → 客户端读并校验 → DONE
@@ -18,15 +18,14 @@
 #include <unistd.h>
 
 #include "console.h"
+#include "ctrl.h"
 #include "datapath.h"
 #include "payload.h"
-#include "tcp.h"
 #include "wc_check.h"
 
 #define PREVIEW 48
 
 static int is_server(struct rdma_conn *conn) { return conn->opt->role == ROLE_SERVER; }
-static int tmo(struct rdma_conn *conn) { return conn->opt->timeout_ms; }
 
 /* 只详细打印前两轮和最后一轮，避免轮数很多时刷屏 */
 static int verbose(struct rdma_conn *conn, long r)
@@ -151,7 +150,7 @@ static int send_server_round(struct rdma_conn *conn, long r)
 	struct ibv_wc wcs[MAX_QP];
 	struct wc_expect e = { .opcode = IBV_WC_RECV, .check_len = 1, .len = (uint32_t)conn->opt->size };
 
-	if (post_recv_all(conn) != 0 || sync_send(conn->sock, SYNC_TAG(SYNC_READY, r), tmo(conn)) != 0)
+	if (post_recv_all(conn) != 0 || ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
 		printf("已为 %d 个QP各投递 1 个接收请求(ibv_post_recv)，并通过TCP告诉客户端“可以发了”（同步点）\n",
@@ -178,7 +177,7 @@ static int send_client_round(struct rdma_conn *conn, long r)
 	int sends = 0, recvs = 0;
 
 	/* 先投递接收（用于服务端的回复），再等服务端的 READY，然后才发送 */
-	if (post_recv_all(conn) != 0 || sync_wait(conn->sock, SYNC_TAG(SYNC_READY, r), tmo(conn)) != 0)
+	if (post_recv_all(conn) != 0 || ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
 		printf("已先为回复投递接收请求；收到服务端的 READY（它的接收已就绪），现在发送\n");
@@ -214,12 +213,12 @@ static int write_server_round(struct rdma_conn *conn, long r)
 	if (r == 1)
 		printf("服务端在这一步不调用任何 verbs：RDMA WRITE 不消耗接收请求、不产生完成事件，\n"
 		       "服务端CPU完全不参与。只能等客户端通过TCP说“写完了”，再去看自己的内存\n");
-	if (sync_wait(conn->sock, SYNC_TAG(SYNC_DONE, r), tmo(conn)) != 0)
+	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
 		return -1;
 	for (int i = 0; i < conn->num_qp; i++)
 		if (verify(conn, i, r, area_a(conn, i), "client", "内存中的数据") != 0)
 			return -1;
-	return sync_send(conn->sock, SYNC_TAG(SYNC_ACK, r), tmo(conn));
+	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, r));
 }
 
 static int write_client_round(struct rdma_conn *conn, long r)
@@ -230,9 +229,9 @@ static int write_client_round(struct rdma_conn *conn, long r)
 		return -1;
 	if (verbose(conn, r))
 		printf("  第%ld轮: %d 个 RDMA WRITE 完成（RC 的完成意味着对端网卡已确认收到）\n", r, conn->num_qp);
-	if (sync_send(conn->sock, SYNC_TAG(SYNC_DONE, r), tmo(conn)) != 0)
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
 		return -1;
-	return sync_wait(conn->sock, SYNC_TAG(SYNC_ACK, r), tmo(conn));
+	return ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, r));
 }
 
 /* ---------- RDMA READ ---------- */
@@ -246,8 +245,8 @@ static int read_server_round(struct rdma_conn *conn, long r)
 	if (r == 1)
 		printf("服务端把数据准备在自己的内存里，然后通过TCP告诉客户端“可以读了”；\n"
 		       "之后客户端的 RDMA READ 由服务端网卡直接应答，服务端CPU不参与、也没有完成事件\n");
-	if (sync_send(conn->sock, SYNC_TAG(SYNC_READY, r), tmo(conn)) != 0 ||
-	    sync_wait(conn->sock, SYNC_TAG(SYNC_DONE, r), tmo(conn)) != 0)
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 ||
+	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
 		return -1;
 	if (verbose(conn, r))
 		printf("  第%ld轮: 客户端报告已读完并校验 %d 个QP的数据\n", r, conn->num_qp);
@@ -256,7 +255,7 @@ static int read_server_round(struct rdma_conn *conn, long r)
 
 static int read_client_round(struct rdma_conn *conn, long r)
 {
-	if (sync_wait(conn->sock, SYNC_TAG(SYNC_READY, r), tmo(conn)) != 0)
+	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
 		printf("RDMA READ: 对端地址 remote_addr → 本地缓冲区；本地 MR 需要 LOCAL_WRITE，对端 MR 需要 REMOTE_READ\n");
@@ -266,7 +265,7 @@ static int read_client_round(struct rdma_conn *conn, long r)
 	for (int i = 0; i < conn->num_qp; i++)
 		if (verify(conn, i, r, area_b(conn, i), "server", "读到") != 0)
 			return -1;
-	return sync_send(conn->sock, SYNC_TAG(SYNC_DONE, r), tmo(conn));
+	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, r));
 }
 
 /* ---------- RDMA WRITE WITH IMMEDIATE ---------- */
@@ -278,7 +277,7 @@ static int imm_server_round(struct rdma_conn *conn, long r)
 	for (int i = 0; i < conn->num_qp; i++)
 		if (post_receive(conn, i, area_b(conn, i), (uint32_t)conn->slot) != 0)
 			return -1;
-	if (sync_send(conn->sock, SYNC_TAG(SYNC_READY, r), tmo(conn)) != 0)
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
 		printf("WRITE_WITH_IMM 的数据直接写到 remote_addr，但会消耗对端一个接收请求并产生完成：\n"
@@ -305,7 +304,7 @@ static int imm_server_round(struct rdma_conn *conn, long r)
 
 static int imm_client_round(struct rdma_conn *conn, long r)
 {
-	if (sync_wait(conn->sock, SYNC_TAG(SYNC_READY, r), tmo(conn)) != 0)
+	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (post_all_wait(conn, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WC_RDMA_WRITE, r, "client") != 0)
 		return -1;
@@ -333,7 +332,7 @@ static int atomic_server_finish(struct rdma_conn *conn)
 	long n = conn->opt->iters;
 
 	printf("原子操作由服务端网卡执行（读-改-写一次完成），服务端CPU不参与、没有完成事件；等客户端做完 %ld 轮\n", n);
-	if (sync_wait(conn->sock, SYNC_TAG(SYNC_DONE, n), tmo(conn)) != 0)
+	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, n)) != 0)
 		return -1;
 	for (int i = 0; i < conn->num_qp; i++) {
 		uint64_t init = atomic_initial((uint32_t)i);
@@ -350,7 +349,7 @@ static int atomic_server_finish(struct rdma_conn *conn)
 		       (unsigned long long)init, (unsigned long long)got,
 		       conn->opt->op == OP_FETCH_ADD ? "每轮加 QP序号+1" : "每轮一次成功的CAS加1");
 	}
-	return sync_send(conn->sock, SYNC_TAG(SYNC_ACK, n), tmo(conn));
+	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, n));
 }
 
 static int atomic_post_wait(struct rdma_conn *conn, int i, struct send_req *req)
@@ -453,7 +452,7 @@ static int interactive_server(struct rdma_conn *conn)
 			printf("[服务端内存] 消息#%llu: %s\n", (unsigned long long)seq, text);
 			/* 先看完文本再 ACK：客户端收到 ACK 就会写下一行，覆盖这块内存 */
 			quit = strcmp(text, "q") == 0;
-			if (sync_send(conn->sock, SYNC_TAG(SYNC_ACK, seq), tmo(conn)) != 0)
+			if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, seq)) != 0)
 				return -1;
 			if (quit) {
 				printf("收到 q，服务端结束\n");
@@ -461,8 +460,8 @@ static int interactive_server(struct rdma_conn *conn)
 			}
 			continue;
 		}
-		/* 顺便看看TCP连接：客户端异常退出时这里会读到 EOF */
-		r = tcp_wait_readable(conn->sock, 20);
+		/* 顺便看看控制平面：客户端异常退出时这里会看到连接断开（TCP 读到 EOF） */
+		r = ctrl_poll_peer(&conn->ctrl, 20);
 		if (r != 0 && __atomic_load_n((uint64_t *)(void *)area, __ATOMIC_ACQUIRE) == seen) {
 			fprintf(stderr, "错误: 客户端断开了连接（没有发送 q）\n提示: 客户端异常退出？看看客户端的输出\n");
 			return -1;
@@ -498,7 +497,7 @@ static int interactive_send_line(struct rdma_conn *conn, const char *line, uint6
 	}
 	printf("  RDMA READ 读回: %s\n", (char *)area_a(conn, 0));
 	/* 等服务端确认看到了这条消息，保证它不会错过任何一条 */
-	return sync_wait(conn->sock, SYNC_TAG(SYNC_ACK, seq), tmo(conn));
+	return ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, seq));
 }
 
 static int interactive_client(struct rdma_conn *conn)
@@ -557,8 +556,8 @@ static round_fn pick_round(struct rdma_conn *conn)
 static int rts_sync(struct rdma_conn *conn)
 {
 	step_title(&conn->step, "同步点: 双方QP都已进入RTS（TCP）");
-	if (sync_send(conn->sock, SYNC_TAG(SYNC_RTS, 0), tmo(conn)) != 0 ||
-	    sync_wait(conn->sock, SYNC_TAG(SYNC_RTS, 0), tmo(conn)) != 0)
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0 ||
+	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0)
 		return -1;
 	printf("对端也已到 RTS。此后数据走 RDMA（数据平面），TCP 只用来传小小的同步消息\n");
 	return 0;
@@ -602,8 +601,8 @@ int run_data_plane(struct rdma_conn *conn)
 		if (atomic_server_finish(conn) != 0)
 			return -1;
 	} else if (op_is_atomic(o->op)) {
-		if (sync_send(conn->sock, SYNC_TAG(SYNC_DONE, o->iters), tmo(conn)) != 0 ||
-		    sync_wait(conn->sock, SYNC_TAG(SYNC_ACK, o->iters), tmo(conn)) != 0)
+		if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, o->iters)) != 0 ||
+		    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, o->iters)) != 0)
 			return -1;
 		printf("服务端确认：目标字的终值正确\n");
 	}

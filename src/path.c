@@ -5,14 +5,13 @@
  */
 #include "path.h"
 
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include "console.h"
+#include "ctrl.h"
 #include "gid_table.h"
 
 /* 最大的 RoCE v2 头部：IPv4 20 + UDP 8 + BTH 12 + RETH 16 + ImmDt 4 + ICRC 4（RDMA WRITE Only with Immediate）；
@@ -209,8 +208,6 @@ void path_warn_if_off_route(const struct rdma_device *dev, const struct peer_rou
 /* 连接的地址与对端 GID 是否一致（两台机器各自“以为”的对端地址要相同） */
 static void check_addresses(struct rdma_conn *conn, const char *local_ip, const char *remote_ip)
 {
-	struct sockaddr_in a;
-	socklen_t alen = sizeof(a);
 	char reached[INET_ADDRSTRLEN];
 
 	if (conn->opt->role == ROLE_CLIENT) {
@@ -220,8 +217,7 @@ static void check_addresses(struct rdma_conn *conn, const char *local_ip, const 
 			       conn->peer.server_addr, remote_ip, remote_ip, conn->peer.server_addr);
 		return;
 	}
-	if (getsockname(conn->sock, (struct sockaddr *)&a, &alen) != 0 || a.sin_family != AF_INET ||
-	    inet_ntop(AF_INET, &a.sin_addr, reached, sizeof(reached)) == NULL)
+	if (ctrl_local_ipv4(&conn->ctrl, reached, sizeof(reached)) != 0)
 		return;
 	if (strncmp(reached, "127.", 4) != 0 && strcmp(reached, local_ip) != 0)
 		printf("  警告: 客户端连的是本机地址 %s，但本端GID通告的是 %s（网卡 %s）：客户端会把 RDMA 报文发往 %s；\n"

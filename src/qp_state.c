@@ -9,8 +9,8 @@
 #include "qp_state.h"
 
 #include "console.h"
+#include "ctrl.h"
 #include "path.h"
-#include "tcp.h"
 
 static int rd_atomic_depth(struct rdma_conn *conn)
 {
@@ -110,7 +110,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 
 	step_title(&conn->step, "交换连接信息（控制平面）");
 	fill_local_hello(conn, &local);
-	if (exchange_hello(conn->sock, &local, &conn->remote, conn->opt->timeout_ms) != 0)
+	if (ctrl_exchange_hello(&conn->ctrl, &local, &conn->remote) != 0)
 		return -1;
 	if (wire_compare(&local, &conn->remote, msg, sizeof(msg)) != 0) {
 		fprintf(stderr, "错误: %s\n", msg);

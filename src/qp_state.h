@@ -9,7 +9,7 @@
 
 /* @pre QP 已创建（RESET）  @post 全部 QP 在 INIT，qp_access_flags = access 去掉 LOCAL_WRITE */
 int modify_qps_to_init(struct rdma_conn *conn, int access);
-/* 控制平面：通过 conn->sock 交换 HELLO，校验两端参数一致，打印双方信息
+/* 控制平面：通过 conn->ctrl 交换 HELLO，校验两端参数一致，打印双方信息
  * @pre QP 在 INIT，控制平面已连上  @post conn->remote、path_mtu、peer_rkey 有效 */
 int exchange_connection_info(struct rdma_conn *conn);
 /* @pre QP 在 INIT，已交换连接信息  @post 全部 QP 在 RTR */

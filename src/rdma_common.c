@@ -329,8 +329,7 @@ void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct opt
 	conn->dev = dev;
 	conn->opt = opt;
 	conn->num_qp = opt->num_qp;
-	conn->listen_fd = -1;
-	conn->sock = -1;
+	ctrl_tcp_init(&conn->ctrl, opt);
 }
 
 static int check_memory(size_t len)
@@ -439,11 +438,7 @@ void conn_destroy(struct rdma_conn *conn)
 {
 	int freed = 0;
 
-	if (conn->sock >= 0)
-		close(conn->sock);
-	if (conn->listen_fd >= 0)
-		close(conn->listen_fd);
-	conn->sock = conn->listen_fd = -1;
+	ctrl_close(&conn->ctrl);
 	for (int i = conn->num_qp - 1; i >= 0; i--) {
 		if (conn->qp[i] != NULL) {
 			report_destroy("ibv_destroy_qp()", ibv_destroy_qp(conn->qp[i]));

@@ -7,7 +7,7 @@
  *   设备（struct rdma_device，每个进程一份）：
  *     设备列表 → 打开设备 → 查询端口 → 选GID（“用哪个设备”）→ PD
  *   连接（struct rdma_conn，每个对端一份）：
- *     MR → CQ → N个QP → RESET→INIT → (TCP交换连接信息) → INIT→RTR → RTR→RTS → 收发数据
+ *     MR → CQ → N个QP → RESET→INIT → (控制平面交换连接信息) → INIT→RTR → RTR→RTS → 收发数据
  *   清理：先连接、后设备，各自逆序
  */
 #ifndef ROCE_RDMA_COMMON_H
@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
+#include "ctrl.h"
 #include "gid.h"
 #include "options.h"
 #include "route.h"
@@ -62,8 +63,7 @@ struct rdma_conn {
 	struct ibv_qp *qp[MAX_QP];      /* RC QP；WR 的 wr_id = 下标 */
 	uint32_t psn[MAX_QP];           /* 本端每个QP的起始包序号 */
 
-	int listen_fd;                  /* 服务端的 TCP 监听 socket，-1 = 没有 */
-	int sock;                       /* 控制平面 TCP 连接，-1 = 没有 */
+	struct ctrl ctrl;               /* 控制平面（现在是 TCP：ctrl_tcp.c） */
 	struct wire_hello remote;       /* 对端的连接信息 */
 	uint32_t peer_rkey;             /* 单边操作用的对端 rkey（--inject rkey 时故意改错） */
 	enum ibv_mtu path_mtu;          /* 两端 active_mtu 的较小者 */

@@ -10,32 +10,10 @@
  *   14-   数据平面：按 --op 收发并校验数据
  *   最后  逆序清理（无论成功失败都会执行）
  */
-#include <stdio.h>
-
-#include "console.h"
 #include "ops.h"
 #include "qp_state.h"
 #include "program.h"
 #include "rdma_common.h"
-#include "tcp.h"
-
-static int accept_client(struct rdma_conn *conn)
-{
-	char peer[64] = "";
-
-	step_title(&conn->step, "建立TCP连接（控制平面）listen/accept");
-	conn->listen_fd = tcp_listen(conn->opt->tcp_port);
-	if (conn->listen_fd < 0)
-		return -1;
-	printf("在TCP端口 %d 等待客户端连接（最多 %d 秒）...\n", conn->opt->tcp_port,
-	       conn->opt->accept_timeout_ms / 1000);
-	conn->sock = tcp_accept(conn->listen_fd, conn->opt->accept_timeout_ms, peer, sizeof(peer));
-	if (conn->sock < 0)
-		return -1;
-	printf("客户端已连接: %s\n", peer);
-	printf("  说明: 这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
-	return 0;
-}
 
 static int run_server(struct rdma_device *dev, struct rdma_conn *conn)
 {
@@ -48,16 +26,16 @@ static int run_server(struct rdma_device *dev, struct rdma_conn *conn)
 	/* 步骤6-9：这条连接自己的 MR、CQ、QP，QP→INIT */
 	if (conn_create(conn, access) != 0)
 		return -1;
-	/* 控制平面：一条普通的 TCP 连接 */
-	if (accept_client(conn) != 0)
+	/* 步骤10：控制平面，一条普通的 TCP 连接（服务端 listen/accept，见 ctrl_tcp.c） */
+	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
 		return -1;
-	/* 交换 QPN/PSN/GID/MTU（以及单边操作要用的地址和 rkey） */
+	/* 步骤11：交换 QPN/PSN/GID/MTU（以及单边操作要用的地址和 rkey） */
 	if (exchange_connection_info(conn) != 0)
 		return -1;
-	/* 有了对端信息，QP 才能 INIT→RTR→RTS */
+	/* 步骤12-13：有了对端信息，QP 才能 INIT→RTR→RTS */
 	if (modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0)
 		return -1;
-	/* 数据平面：post_receive / post_send / poll_completion */
+	/* 步骤14 起：数据平面 post_receive / post_send / poll_completion，最后一步是清理 */
 	return run_data_plane(conn);
 }
 
