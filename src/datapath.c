@@ -8,12 +8,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hints.h"
-#include "rdma_common.h"
+#include "datapath.h"
 
-int post_receive(struct rdma_resources *res, int i, void *addr, uint32_t len)
+#include "console.h"
+#include "hints.h"
+
+int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = res->mr->lkey };
+	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
 	struct ibv_recv_wr wr, *bad = NULL;
 	int rc;
 
@@ -21,7 +23,7 @@ int post_receive(struct rdma_resources *res, int i, void *addr, uint32_t len)
 	wr.wr_id = (uint64_t)i;           /* wr_id = QP序号 */
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
-	rc = ibv_post_recv(res->qp[i], &wr, &bad);
+	rc = ibv_post_recv(conn->qp[i], &wr, &bad);
 	if (rc != 0) {
 		fprintf(stderr, "错误: QP[%d] ", i);
 		verbs_error("ibv_post_recv()", rc, "接收队列满了（max_recv_wr）或QP处于错误状态");
@@ -30,9 +32,9 @@ int post_receive(struct rdma_resources *res, int i, void *addr, uint32_t len)
 	return 0;
 }
 
-int post_send_req(struct rdma_resources *res, int i, const struct send_req *req)
+int post_send_req(struct rdma_conn *conn, int i, const struct send_req *req)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)req->local, .length = req->len, .lkey = res->mr->lkey };
+	struct ibv_sge sge = { .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey };
 	struct ibv_send_wr wr, *bad = NULL;
 	int rc;
 
@@ -49,19 +51,19 @@ int post_send_req(struct rdma_resources *res, int i, const struct send_req *req)
 	case IBV_WR_RDMA_WRITE:
 	case IBV_WR_RDMA_READ:
 		wr.wr.rdma.remote_addr = req->remote_addr;
-		wr.wr.rdma.rkey = res->peer_rkey;
+		wr.wr.rdma.rkey = conn->peer_rkey;
 		break;
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
 		wr.wr.atomic.remote_addr = req->remote_addr;
-		wr.wr.atomic.rkey = res->peer_rkey;
+		wr.wr.atomic.rkey = conn->peer_rkey;
 		wr.wr.atomic.compare_add = req->compare_add;
 		wr.wr.atomic.swap = req->swap;
 		break;
 	default:
 		break;
 	}
-	rc = ibv_post_send(res->qp[i], &wr, &bad);
+	rc = ibv_post_send(conn->qp[i], &wr, &bad);
 	if (rc != 0) {
 		fprintf(stderr, "错误: QP[%d] ", i);
 		verbs_error("ibv_post_send()", rc, "发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限");
@@ -78,7 +80,7 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int check_wc(struct rdma_resources *res, const struct ibv_wc *wc)
+static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 {
 	if (wc->status != IBV_WC_SUCCESS) {
 		fprintf(stderr, "错误: 工作完成(WC)失败: QP[%llu] 状态=%s (%d) vendor_err=0x%x\n",
@@ -87,7 +89,7 @@ static int check_wc(struct rdma_resources *res, const struct ibv_wc *wc)
 		fprintf(stderr, "提示: %s\n", wc_status_hint(wc->status));
 		return -1;
 	}
-	if (wc->wr_id >= (uint64_t)res->num_qp || wc->qp_num != res->qp[wc->wr_id]->qp_num) {
+	if (wc->wr_id >= (uint64_t)conn->num_qp || wc->qp_num != conn->qp[wc->wr_id]->qp_num) {
 		fprintf(stderr, "错误: WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n",
 			(unsigned long long)wc->wr_id, wc->qp_num);
 		return -1;
@@ -95,21 +97,21 @@ static int check_wc(struct rdma_resources *res, const struct ibv_wc *wc)
 	return 0;
 }
 
-int poll_completions(struct rdma_resources *res, int n, struct ibv_wc *wcs)
+int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs)
 {
-	long long deadline = now_ms() + res->opt->timeout_ms;
+	long long deadline = now_ms() + conn->opt->timeout_ms;
 	int got = 0;
 	unsigned empty = 0;
 
 	while (got < n) {
-		int r = ibv_poll_cq(res->cq, n - got, wcs + got);
+		int r = ibv_poll_cq(conn->cq, n - got, wcs + got);
 
 		if (r < 0) {
 			fprintf(stderr, "错误: ibv_poll_cq() 失败 (返回 %d)\n提示: CQ 溢出（CQ太小）或设备出错；看 dmesg\n", r);
 			return -1;
 		}
 		for (int k = got; k < got + r; k++)
-			if (check_wc(res, &wcs[k]) != 0)
+			if (check_wc(conn, &wcs[k]) != 0)
 				return -1;
 		got += r;
 		if (r > 0) {
@@ -120,7 +122,7 @@ int poll_completions(struct rdma_resources *res, int n, struct ibv_wc *wcs)
 			fprintf(stderr, "错误: 轮询CQ超时（%d 秒内只收到 %d/%d 个完成）\n"
 				"提示: 对端是否投递了接收/还在运行？单边操作的地址或 rkey 填错也会这样（报文到不了对端时通常先报 RETRY_EXC_ERR）；\n"
 				"      ./diagnose.sh --peer <对端IP>；TCG 虚拟机里很慢时用 -t 加大超时\n",
-				res->opt->timeout_ms / 1000, got, n);
+				conn->opt->timeout_ms / 1000, got, n);
 			return -1;
 		}
 		/* 先忙轮询一会儿，之后稍作让步，别让 Soft-RoCE 的内核线程抢不到 CPU */

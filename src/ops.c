@@ -1,7 +1,7 @@
 /*
  * ops.c - 数据面
  *
- * 同步点（TCP 上的小消息）保证“接收方先准备好，发送方再发”：
+ * 同步点（控制平面上的小消息，见 ctrl.h）保证“接收方先准备好，发送方再发”：
  *   send      : 服务端投递接收 → READY → 客户端发送 → 服务端校验并回复
  *   write     : 客户端写 → 完成 → DONE → 服务端校验 → ACK
  *   read      : 服务端准备数据 → READY → 客户端读并校验 → DONE
@@ -17,19 +17,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "console.h"
+#include "ctrl.h"
+#include "datapath.h"
 #include "payload.h"
-#include "tcp.h"
 #include "wc_check.h"
 
 #define PREVIEW 48
 
-static int is_server(struct rdma_resources *res) { return res->opt->role == ROLE_SERVER; }
-static int tmo(struct rdma_resources *res) { return res->opt->timeout_ms; }
+static int is_server(struct rdma_conn *conn) { return conn->opt->role == ROLE_SERVER; }
 
 /* 只详细打印前两轮和最后一轮，避免轮数很多时刷屏 */
-static int verbose(struct rdma_resources *res, long r)
+static int verbose(struct rdma_conn *conn, long r)
 {
-	return r <= 2 || r == res->opt->iters;
+	return r <= 2 || r == conn->opt->iters;
 }
 
 static double now_sec(void)
@@ -40,16 +41,16 @@ static double now_sec(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static uint64_t remote_slot(struct rdma_resources *res, int i)
+static uint64_t remote_slot(struct rdma_conn *conn, int i)
 {
-	return res->remote.addr + (uint64_t)i * res->remote.slot;
+	return conn->remote.addr + (uint64_t)i * conn->remote.slot;
 }
 
 /* 校验一个QP的数据；出错时打印第一个不同字节的偏移 */
-static int verify(struct rdma_resources *res, int i, long r, const uint8_t *buf,
+static int verify(struct rdma_conn *conn, int i, long r, const uint8_t *buf,
 		  const char *who, const char *what)
 {
-	size_t len = res->opt->size;
+	size_t len = conn->opt->size;
 	long bad = payload_check(buf, len, who, (uint32_t)i, (uint32_t)r);
 	char pv[PREVIEW + 1];
 
@@ -59,7 +60,7 @@ static int verify(struct rdma_resources *res, int i, long r, const uint8_t *buf,
 		fprintf(stderr, "提示: 数据被覆盖或地址/长度不对；单边操作请检查 remote_addr 与槽大小\n");
 		return -1;
 	}
-	if (verbose(res, r)) {
+	if (verbose(conn, r)) {
 		payload_preview(buf, len, pv, sizeof(pv));
 		printf("  QP[%d] 第%ld轮%s: %zu 字节校验通过 \"%s%s\"\n", i, r, what, len, pv,
 		       len > PREVIEW ? "..." : "");
@@ -80,12 +81,12 @@ static int expect_wc(const struct ibv_wc *wc, const struct wc_expect *e)
 }
 
 /* 等待 n 个完成并检查每个完成的 opcode；RDMA READ 的完成还要检查读到的长度 */
-static int wait_wcs(struct rdma_resources *res, int n, enum ibv_wc_opcode expect, uint32_t read_len)
+static int wait_wcs(struct rdma_conn *conn, int n, enum ibv_wc_opcode expect, uint32_t read_len)
 {
 	struct ibv_wc wcs[2 * MAX_QP];
 	struct wc_expect e = { .opcode = expect, .check_len = expect == IBV_WC_RDMA_READ, .len = read_len };
 
-	if (poll_completions(res, n, wcs) != 0)
+	if (poll_completions(conn, n, wcs) != 0)
 		return -1;
 	for (int k = 0; k < n; k++)
 		if (expect_wc(&wcs[k], &e) != 0)
@@ -94,97 +95,97 @@ static int wait_wcs(struct rdma_resources *res, int n, enum ibv_wc_opcode expect
 }
 
 /* --inject payload：第1轮、QP[0] 的消息中间一个字节取反（在发出之前，应用层里） */
-static void inject_payload(struct rdma_resources *res, uint8_t *buf, int i, long r)
+static void inject_payload(struct rdma_conn *conn, uint8_t *buf, int i, long r)
 {
-	size_t off = res->opt->size / 2;
+	size_t off = conn->opt->size / 2;
 
-	if (res->opt->inject != INJECT_PAYLOAD || i != 0 || r != 1)
+	if (conn->opt->inject != INJECT_PAYLOAD || i != 0 || r != 1)
 		return;
 	printf("故障注入(--inject payload): 第1轮 QP[0] 偏移 %zu 的字节 0x%02x 被故意改成 0x%02x，预期对端校验失败\n",
 	       off, buf[off], buf[off] ^ 0xffu);
 	buf[off] ^= 0xff;
 }
 
-static int post_all(struct rdma_resources *res, enum ibv_wr_opcode opcode, long r,
+static int post_all(struct rdma_conn *conn, enum ibv_wr_opcode opcode, long r,
 		    const char *who)
 {
-	for (int i = 0; i < res->num_qp; i++) {
-		struct send_req req = { .opcode = opcode, .len = (uint32_t)res->opt->size };
+	for (int i = 0; i < conn->num_qp; i++) {
+		struct send_req req = { .opcode = opcode, .len = (uint32_t)conn->opt->size };
 
 		/* B区是本端的发送源 / READ 的目的地；READ 之外先填好本轮的数据 */
-		req.local = area_b(res, i);
+		req.local = area_b(conn, i);
 		if (opcode != IBV_WR_RDMA_READ) {
-			payload_fill(req.local, res->opt->size, who, (uint32_t)i, (uint32_t)r);
-			inject_payload(res, req.local, i, r);
+			payload_fill(req.local, conn->opt->size, who, (uint32_t)i, (uint32_t)r);
+			inject_payload(conn, req.local, i, r);
 		}
-		req.remote_addr = remote_slot(res, i);
+		req.remote_addr = remote_slot(conn, i);
 		req.imm = payload_imm((uint32_t)i, (uint32_t)r);
-		if (post_send_req(res, i, &req) != 0)
+		if (post_send_req(conn, i, &req) != 0)
 			return -1;
 	}
 	return 0;
 }
 
 /* 在每个QP上投递一个请求，再等齐 num_qp 个类型为 expect 的完成 */
-static int post_all_wait(struct rdma_resources *res, enum ibv_wr_opcode opcode,
+static int post_all_wait(struct rdma_conn *conn, enum ibv_wr_opcode opcode,
 			 enum ibv_wc_opcode expect, long r, const char *who)
 {
-	if (post_all(res, opcode, r, who) != 0)
+	if (post_all(conn, opcode, r, who) != 0)
 		return -1;
-	return wait_wcs(res, res->num_qp, expect, (uint32_t)res->opt->size);
+	return wait_wcs(conn, conn->num_qp, expect, (uint32_t)conn->opt->size);
 }
 
-static int post_recv_all(struct rdma_resources *res)
+static int post_recv_all(struct rdma_conn *conn)
 {
-	for (int i = 0; i < res->num_qp; i++)
-		if (post_receive(res, i, area_a(res, i), (uint32_t)res->slot) != 0)
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_receive(conn, i, area_a(conn, i), (uint32_t)conn->slot) != 0)
 			return -1;
 	return 0;
 }
 
 /* ---------- SEND / RECV ---------- */
 
-static int send_server_round(struct rdma_resources *res, long r)
+static int send_server_round(struct rdma_conn *conn, long r)
 {
 	struct ibv_wc wcs[MAX_QP];
-	struct wc_expect e = { .opcode = IBV_WC_RECV, .check_len = 1, .len = (uint32_t)res->opt->size };
+	struct wc_expect e = { .opcode = IBV_WC_RECV, .check_len = 1, .len = (uint32_t)conn->opt->size };
 
-	if (post_recv_all(res) != 0 || sync_send(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0)
+	if (post_recv_all(conn) != 0 || ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
 		printf("已为 %d 个QP各投递 1 个接收请求(ibv_post_recv)，并通过TCP告诉客户端“可以发了”（同步点）\n",
-		       res->num_qp);
-	if (poll_completions(res, res->num_qp, wcs) != 0)
+		       conn->num_qp);
+	if (poll_completions(conn, conn->num_qp, wcs) != 0)
 		return -1;
-	for (int k = 0; k < res->num_qp; k++) {
+	for (int k = 0; k < conn->num_qp; k++) {
 		int i = (int)wcs[k].wr_id;
 
-		if (expect_wc(&wcs[k], &e) != 0 || verify(res, i, r, area_a(res, i), "client", "收到") != 0)
+		if (expect_wc(&wcs[k], &e) != 0 || verify(conn, i, r, area_a(conn, i), "client", "收到") != 0)
 			return -1;
 	}
-	if (post_all_wait(res, IBV_WR_SEND, IBV_WC_SEND, r, "server") != 0)
+	if (post_all_wait(conn, IBV_WR_SEND, IBV_WC_SEND, r, "server") != 0)
 		return -1;
-	if (verbose(res, r))
-		printf("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n", r, res->num_qp);
+	if (verbose(conn, r))
+		printf("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n", r, conn->num_qp);
 	return 0;
 }
 
-static int send_client_round(struct rdma_resources *res, long r)
+static int send_client_round(struct rdma_conn *conn, long r)
 {
 	struct ibv_wc wcs[2 * MAX_QP];
-	struct wc_expect recv = { .opcode = IBV_WC_RECV, .check_len = 1, .len = (uint32_t)res->opt->size };
+	struct wc_expect recv = { .opcode = IBV_WC_RECV, .check_len = 1, .len = (uint32_t)conn->opt->size };
 	int sends = 0, recvs = 0;
 
 	/* 先投递接收（用于服务端的回复），再等服务端的 READY，然后才发送 */
-	if (post_recv_all(res) != 0 || sync_wait(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0)
+	if (post_recv_all(conn) != 0 || ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
 		printf("已先为回复投递接收请求；收到服务端的 READY（它的接收已就绪），现在发送\n");
-	if (post_all(res, IBV_WR_SEND, r, "client") != 0)
+	if (post_all(conn, IBV_WR_SEND, r, "client") != 0)
 		return -1;
-	if (poll_completions(res, 2 * res->num_qp, wcs) != 0)
+	if (poll_completions(conn, 2 * conn->num_qp, wcs) != 0)
 		return -1;
-	for (int k = 0; k < 2 * res->num_qp; k++) {
+	for (int k = 0; k < 2 * conn->num_qp; k++) {
 		int i = (int)wcs[k].wr_id;
 
 		/* 共享CQ里混着两种完成：自己的 SEND 完成和服务端回复的 RECV 完成 */
@@ -192,153 +193,153 @@ static int send_client_round(struct rdma_resources *res, long r)
 			sends++;
 			continue;
 		}
-		if (expect_wc(&wcs[k], &recv) != 0 || verify(res, i, r, area_a(res, i), "server", "回复") != 0)
+		if (expect_wc(&wcs[k], &recv) != 0 || verify(conn, i, r, area_a(conn, i), "server", "回复") != 0)
 			return -1;
 		recvs++;
 	}
-	if (sends != res->num_qp || recvs != res->num_qp) {
-		fprintf(stderr, "错误: 完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n", sends, recvs, res->num_qp);
+	if (sends != conn->num_qp || recvs != conn->num_qp) {
+		fprintf(stderr, "错误: 完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n", sends, recvs, conn->num_qp);
 		return -1;
 	}
-	if (verbose(res, r))
+	if (verbose(conn, r))
 		printf("  第%ld轮: %d 个发送完成 + %d 个接收完成（共享CQ里按 wr_id 区分QP）\n", r, sends, recvs);
 	return 0;
 }
 
 /* ---------- RDMA WRITE ---------- */
 
-static int write_server_round(struct rdma_resources *res, long r)
+static int write_server_round(struct rdma_conn *conn, long r)
 {
 	if (r == 1)
 		printf("服务端在这一步不调用任何 verbs：RDMA WRITE 不消耗接收请求、不产生完成事件，\n"
 		       "服务端程序完全不参与（硬件网卡直接 DMA 写内存；rxe 下是服务端的内核替它拷贝）。\n"
 		       "只能等客户端通过TCP说“写完了”，再去看自己的内存\n");
-	if (sync_wait(res->sock, SYNC_TAG(SYNC_DONE, r), tmo(res)) != 0)
+	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
 		return -1;
-	for (int i = 0; i < res->num_qp; i++)
-		if (verify(res, i, r, area_a(res, i), "client", "内存中的数据") != 0)
+	for (int i = 0; i < conn->num_qp; i++)
+		if (verify(conn, i, r, area_a(conn, i), "client", "内存中的数据") != 0)
 			return -1;
-	return sync_send(res->sock, SYNC_TAG(SYNC_ACK, r), tmo(res));
+	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, r));
 }
 
-static int write_client_round(struct rdma_resources *res, long r)
+static int write_client_round(struct rdma_conn *conn, long r)
 {
 	if (r == 1)
 		printf("RDMA WRITE: 本地数据 → 对端地址 remote_addr（用对端的 rkey 授权），对端不需要投递接收\n");
-	if (post_all_wait(res, IBV_WR_RDMA_WRITE, IBV_WC_RDMA_WRITE, r, "client") != 0)
+	if (post_all_wait(conn, IBV_WR_RDMA_WRITE, IBV_WC_RDMA_WRITE, r, "client") != 0)
 		return -1;
-	if (verbose(res, r))
-		printf("  第%ld轮: %d 个 RDMA WRITE 完成（RC 的完成意味着对端网卡已确认收到）\n", r, res->num_qp);
-	if (sync_send(res->sock, SYNC_TAG(SYNC_DONE, r), tmo(res)) != 0)
+	if (verbose(conn, r))
+		printf("  第%ld轮: %d 个 RDMA WRITE 完成（RC 的完成意味着对端网卡已确认收到）\n", r, conn->num_qp);
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
 		return -1;
-	return sync_wait(res->sock, SYNC_TAG(SYNC_ACK, r), tmo(res));
+	return ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, r));
 }
 
 /* ---------- RDMA READ ---------- */
 
-static int read_server_round(struct rdma_resources *res, long r)
+static int read_server_round(struct rdma_conn *conn, long r)
 {
-	for (int i = 0; i < res->num_qp; i++) {
-		payload_fill(area_a(res, i), res->opt->size, "server", (uint32_t)i, (uint32_t)r);
-		inject_payload(res, area_a(res, i), i, r);
+	for (int i = 0; i < conn->num_qp; i++) {
+		payload_fill(area_a(conn, i), conn->opt->size, "server", (uint32_t)i, (uint32_t)r);
+		inject_payload(conn, area_a(conn, i), i, r);
 	}
 	if (r == 1)
 		printf("服务端把数据准备在自己的内存里，然后通过TCP告诉客户端“可以读了”；\n"
 		       "之后客户端的 RDMA READ 由服务端网卡直接应答（rxe 下是服务端内核），服务端程序不参与、也没有完成事件\n");
-	if (sync_send(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0 ||
-	    sync_wait(res->sock, SYNC_TAG(SYNC_DONE, r), tmo(res)) != 0)
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 ||
+	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
 		return -1;
-	if (verbose(res, r))
-		printf("  第%ld轮: 客户端报告已读完并校验 %d 个QP的数据\n", r, res->num_qp);
+	if (verbose(conn, r))
+		printf("  第%ld轮: 客户端报告已读完并校验 %d 个QP的数据\n", r, conn->num_qp);
 	return 0;
 }
 
-static int read_client_round(struct rdma_resources *res, long r)
+static int read_client_round(struct rdma_conn *conn, long r)
 {
-	if (sync_wait(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0)
+	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
 		printf("RDMA READ: 对端地址 remote_addr → 本地缓冲区；本地 MR 需要 LOCAL_WRITE，对端 MR 需要 REMOTE_READ\n");
-	memset(area_b(res, 0), 0, res->slot * (size_t)res->num_qp);
-	if (post_all_wait(res, IBV_WR_RDMA_READ, IBV_WC_RDMA_READ, r, NULL) != 0)
+	memset(area_b(conn, 0), 0, conn->slot * (size_t)conn->num_qp);
+	if (post_all_wait(conn, IBV_WR_RDMA_READ, IBV_WC_RDMA_READ, r, NULL) != 0)
 		return -1;
-	for (int i = 0; i < res->num_qp; i++)
-		if (verify(res, i, r, area_b(res, i), "server", "读到") != 0)
+	for (int i = 0; i < conn->num_qp; i++)
+		if (verify(conn, i, r, area_b(conn, i), "server", "读到") != 0)
 			return -1;
-	return sync_send(res->sock, SYNC_TAG(SYNC_DONE, r), tmo(res));
+	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, r));
 }
 
 /* ---------- RDMA WRITE WITH IMMEDIATE ---------- */
 
-static int imm_server_round(struct rdma_resources *res, long r)
+static int imm_server_round(struct rdma_conn *conn, long r)
 {
 	struct ibv_wc wcs[MAX_QP];
 
-	for (int i = 0; i < res->num_qp; i++)
-		if (post_receive(res, i, area_b(res, i), (uint32_t)res->slot) != 0)
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_receive(conn, i, area_b(conn, i), (uint32_t)conn->slot) != 0)
 			return -1;
-	if (sync_send(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0)
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
 		printf("WRITE_WITH_IMM 的数据直接写到 remote_addr，但会消耗对端一个接收请求并产生完成：\n"
 		       "服务端因此不用TCP通知就知道“数据到了”，还能从 wc.imm_data 拿到 4 字节立即数\n");
-	if (poll_completions(res, res->num_qp, wcs) != 0)
+	if (poll_completions(conn, conn->num_qp, wcs) != 0)
 		return -1;
-	for (int k = 0; k < res->num_qp; k++) {
+	for (int k = 0; k < conn->num_qp; k++) {
 		int i = (int)wcs[k].wr_id;
 		uint32_t imm = ntohl(wcs[k].imm_data);   /* 立即数在线上是网络字节序 */
 		struct wc_expect e = { .opcode = IBV_WC_RECV_RDMA_WITH_IMM, .check_len = 1,
-				       .len = (uint32_t)res->opt->size, .check_imm = 1,
+				       .len = (uint32_t)conn->opt->size, .check_imm = 1,
 				       .imm = payload_imm((uint32_t)i, (uint32_t)r) };
 
 		if (expect_wc(&wcs[k], &e) != 0)
 			return -1;
-		if (verbose(res, r))
+		if (verbose(conn, r))
 			printf("  QP[%d] 完成: RECV_RDMA_WITH_IMM imm_data=0x%08x（第%ld轮, QP%d）byte_len=%u\n",
 			       i, imm, r, i, wcs[k].byte_len);
-		if (verify(res, i, r, area_a(res, i), "client", "内存中的数据") != 0)
+		if (verify(conn, i, r, area_a(conn, i), "client", "内存中的数据") != 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int imm_client_round(struct rdma_resources *res, long r)
+static int imm_client_round(struct rdma_conn *conn, long r)
 {
-	if (sync_wait(res->sock, SYNC_TAG(SYNC_READY, r), tmo(res)) != 0)
+	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
-	if (post_all_wait(res, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WC_RDMA_WRITE, r, "client") != 0)
+	if (post_all_wait(conn, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WC_RDMA_WRITE, r, "client") != 0)
 		return -1;
-	if (verbose(res, r))
-		printf("  第%ld轮: %d 个 RDMA WRITE WITH IMM 完成，立即数 = (轮次<<16)|QP序号\n", r, res->num_qp);
+	if (verbose(conn, r))
+		printf("  第%ld轮: %d 个 RDMA WRITE WITH IMM 完成，立即数 = (轮次<<16)|QP序号\n", r, conn->num_qp);
 	return 0;
 }
 
 /* ---------- 原子操作 ---------- */
 
-static uint64_t *atomic_word(struct rdma_resources *res, int i)
+static uint64_t *atomic_word(struct rdma_conn *conn, int i)
 {
-	return (uint64_t *)(void *)(area_a(res, i) + res->opt->offset);
+	return (uint64_t *)(void *)(area_a(conn, i) + conn->opt->offset);
 }
 
-static void atomic_server_prepare(struct rdma_resources *res)
+static void atomic_server_prepare(struct rdma_conn *conn)
 {
-	for (int i = 0; i < res->num_qp; i++)
-		*atomic_word(res, i) = atomic_initial((uint32_t)i);
-	printf("服务端把每个QP的 8 字节目标字（槽内偏移 %u）初始化为 1000000×(QP序号+1)\n", res->opt->offset);
+	for (int i = 0; i < conn->num_qp; i++)
+		*atomic_word(conn, i) = atomic_initial((uint32_t)i);
+	printf("服务端把每个QP的 8 字节目标字（槽内偏移 %u）初始化为 1000000×(QP序号+1)\n", conn->opt->offset);
 }
 
-static int atomic_server_finish(struct rdma_resources *res)
+static int atomic_server_finish(struct rdma_conn *conn)
 {
-	long n = res->opt->iters;
+	long n = conn->opt->iters;
 
 	printf("原子操作由服务端网卡执行（读-改-写一次完成；rxe 下是服务端内核），服务端程序不参与、没有完成事件；等客户端做完 %ld 轮\n", n);
-	if (sync_wait(res->sock, SYNC_TAG(SYNC_DONE, n), tmo(res)) != 0)
+	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, n)) != 0)
 		return -1;
-	for (int i = 0; i < res->num_qp; i++) {
+	for (int i = 0; i < conn->num_qp; i++) {
 		uint64_t init = atomic_initial((uint32_t)i);
-		uint64_t expect = res->opt->op == OP_FETCH_ADD ?
+		uint64_t expect = conn->opt->op == OP_FETCH_ADD ?
 			init + (uint64_t)n * atomic_addend((uint32_t)i) : init + (uint64_t)n;
-		uint64_t got = *(volatile uint64_t *)atomic_word(res, i);
+		uint64_t got = *(volatile uint64_t *)atomic_word(conn, i);
 
 		if (got != expect) {
 			fprintf(stderr, "错误: QP[%d] 目标字终值 %llu，期望 %llu\n", i,
@@ -347,39 +348,39 @@ static int atomic_server_finish(struct rdma_resources *res)
 		}
 		printf("  QP[%d] 目标字: 初值 %llu → 终值 %llu（%s，校验通过）\n", i,
 		       (unsigned long long)init, (unsigned long long)got,
-		       res->opt->op == OP_FETCH_ADD ? "每轮加 QP序号+1" : "每轮一次成功的CAS加1");
+		       conn->opt->op == OP_FETCH_ADD ? "每轮加 QP序号+1" : "每轮一次成功的CAS加1");
 	}
-	return sync_send(res->sock, SYNC_TAG(SYNC_ACK, n), tmo(res));
+	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, n));
 }
 
-static int atomic_post_wait(struct rdma_resources *res, int i, struct send_req *req)
+static int atomic_post_wait(struct rdma_conn *conn, int i, struct send_req *req)
 {
 	enum ibv_wc_opcode expect = req->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ?
 		IBV_WC_FETCH_ADD : IBV_WC_COMP_SWAP;
 
 	req->len = 8;
-	req->remote_addr = remote_slot(res, i) + res->remote.offset;
+	req->remote_addr = remote_slot(conn, i) + conn->remote.offset;
 	/* 原子操作的完成只看 opcode（wait_wcs 只对 RDMA READ 检查长度） */
-	return post_send_req(res, i, req) == 0 ? wait_wcs(res, 1, expect, 0) : -1;
+	return post_send_req(conn, i, req) == 0 ? wait_wcs(conn, 1, expect, 0) : -1;
 }
 
-static int fetch_add_round(struct rdma_resources *res, long r)
+static int fetch_add_round(struct rdma_conn *conn, long r)
 {
-	for (int i = 0; i < res->num_qp; i++) {
+	for (int i = 0; i < conn->num_qp; i++) {
 		uint64_t add = atomic_addend((uint32_t)i);
 		uint64_t expect = atomic_initial((uint32_t)i) + (uint64_t)(r - 1) * add;
-		uint64_t *orig = (uint64_t *)(void *)area_b(res, i);
+		uint64_t *orig = (uint64_t *)(void *)area_b(conn, i);
 		struct send_req req = { .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD, .local = orig,
 					.compare_add = add };
 
-		if (atomic_post_wait(res, i, &req) != 0)
+		if (atomic_post_wait(conn, i, &req) != 0)
 			return -1;
 		if (*orig != expect) {
 			fprintf(stderr, "错误: QP[%d] 第%ld轮 FETCH_ADD 返回原值 %llu，期望 %llu\n", i, r,
 				(unsigned long long)*orig, (unsigned long long)expect);
 			return -1;
 		}
-		if (verbose(res, r))
+		if (verbose(conn, r))
 			printf("  QP[%d] 第%ld轮 FETCH_ADD +%llu: 返回原值 %llu（正确），远端现在是 %llu\n", i, r,
 			       (unsigned long long)add, (unsigned long long)*orig,
 			       (unsigned long long)(*orig + add));
@@ -387,24 +388,24 @@ static int fetch_add_round(struct rdma_resources *res, long r)
 	return 0;
 }
 
-static int cmp_swap_round(struct rdma_resources *res, long r)
+static int cmp_swap_round(struct rdma_conn *conn, long r)
 {
-	for (int i = 0; i < res->num_qp; i++) {
+	for (int i = 0; i < conn->num_qp; i++) {
 		uint64_t cur = atomic_initial((uint32_t)i) + (uint64_t)(r - 1);
-		uint64_t *orig = (uint64_t *)(void *)area_b(res, i);
+		uint64_t *orig = (uint64_t *)(void *)area_b(conn, i);
 		struct send_req ok = { .opcode = IBV_WR_ATOMIC_CMP_AND_SWP, .local = orig,
 				       .compare_add = cur, .swap = cur + 1 };
 		struct send_req miss = { .opcode = IBV_WR_ATOMIC_CMP_AND_SWP, .local = orig + 1,
 					 .compare_add = cur + 1000, .swap = 0 };
 
-		if (atomic_post_wait(res, i, &ok) != 0)
+		if (atomic_post_wait(conn, i, &ok) != 0)
 			return -1;
 		if (orig[0] != cur) {
 			fprintf(stderr, "错误: QP[%d] 第%ld轮 CAS(期望 %llu) 应成功，但原值是 %llu\n", i, r,
 				(unsigned long long)cur, (unsigned long long)orig[0]);
 			return -1;
 		}
-		if (atomic_post_wait(res, i, &miss) != 0)
+		if (atomic_post_wait(conn, i, &miss) != 0)
 			return -1;
 		if (orig[1] != cur + 1) {
 			fprintf(stderr, "错误: QP[%d] 第%ld轮 CAS(期望 %llu) 应失败并返回 %llu，实际返回 %llu\n", i, r,
@@ -412,7 +413,7 @@ static int cmp_swap_round(struct rdma_resources *res, long r)
 				(unsigned long long)orig[1]);
 			return -1;
 		}
-		if (verbose(res, r))
+		if (verbose(conn, r))
 			printf("  QP[%d] 第%ld轮 CAS(比较 %llu, 交换 %llu): 原值 %llu → 成功；"
 			       "CAS(比较 %llu, 交换 0): 原值 %llu ≠ 比较值 → 失败，远端不变\n", i, r,
 			       (unsigned long long)cur, (unsigned long long)(cur + 1),
@@ -433,12 +434,12 @@ static int cmp_swap_round(struct rdma_resources *res, long r)
  * 博客里“不加 sleep(1) 就看不到新数据”的真正原因：循环里的普通读可能被编译器
  * 优化成只读一次（值留在寄存器里）。这里用 __atomic_load_n(…, ACQUIRE) 每次都真正读内存。
  */
-static int interactive_server(struct rdma_resources *res)
+static int interactive_server(struct rdma_conn *conn)
 {
-	uint8_t *area = area_a(res, 0);
+	uint8_t *area = area_a(conn, 0);
 	uint64_t seen = 0;
 	char *text = (char *)area + 8;
-	size_t cap = res->slot - 8;
+	size_t cap = conn->slot - 8;
 
 	printf("服务端只盯着自己的内存（地址 %p）：客户端 RDMA WRITE 进来的每条消息都会显示在这里；\n"
 	       "服务端不调用任何 verbs，也没有完成事件。客户端输入 q 时双方退出\n", (void *)area);
@@ -454,7 +455,7 @@ static int interactive_server(struct rdma_resources *res)
 			printf("[服务端内存] 消息#%llu: %s\n", (unsigned long long)seq, text);
 			/* 先看完文本再 ACK：客户端收到 ACK 就会写下一行，覆盖这块内存 */
 			quit = strcmp(text, "q") == 0;
-			if (sync_send(res->sock, SYNC_TAG(SYNC_ACK, seq), tmo(res)) != 0)
+			if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, seq)) != 0)
 				return -1;
 			if (quit) {
 				printf("收到 q，服务端结束\n");
@@ -462,8 +463,8 @@ static int interactive_server(struct rdma_resources *res)
 			}
 			continue;
 		}
-		/* 顺便看看TCP连接：客户端异常退出时这里会读到 EOF */
-		r = tcp_wait_readable(res->sock, 20);
+		/* 顺便看看控制平面：客户端异常退出时这里会看到连接断开（TCP 读到 EOF） */
+		r = ctrl_poll_peer(&conn->ctrl, 20);
 		if (r != 0 && __atomic_load_n((uint64_t *)(void *)area, __ATOMIC_ACQUIRE) == seen) {
 			fprintf(stderr, "错误: 客户端断开了连接（没有发送 q）\n提示: 客户端异常退出？看看客户端的输出\n");
 			return -1;
@@ -471,41 +472,41 @@ static int interactive_server(struct rdma_resources *res)
 	}
 }
 
-static int interactive_send_line(struct rdma_resources *res, const char *line, uint64_t seq)
+static int interactive_send_line(struct rdma_conn *conn, const char *line, uint64_t seq)
 {
-	int i = (int)((seq - 1) % (uint64_t)res->num_qp);
-	uint8_t *stage = area_b(res, 0);
+	int i = (int)((seq - 1) % (uint64_t)conn->num_qp);
+	uint8_t *stage = area_b(conn, 0);
 	size_t len = strlen(line) + 1;
 	struct send_req wr_text = { .opcode = IBV_WR_RDMA_WRITE, .local = stage + 8,
-				    .len = (uint32_t)len, .remote_addr = res->remote.addr + 8 };
+				    .len = (uint32_t)len, .remote_addr = conn->remote.addr + 8 };
 	struct send_req wr_seq = { .opcode = IBV_WR_RDMA_WRITE, .local = stage, .len = 8,
-				   .remote_addr = res->remote.addr };
-	struct send_req rd = { .opcode = IBV_WR_RDMA_READ, .local = area_a(res, 0),
-			       .len = (uint32_t)len, .remote_addr = res->remote.addr + 8 };
+				   .remote_addr = conn->remote.addr };
+	struct send_req rd = { .opcode = IBV_WR_RDMA_READ, .local = area_a(conn, 0),
+			       .len = (uint32_t)len, .remote_addr = conn->remote.addr + 8 };
 
 	memcpy(stage + 8, line, len);
 	memcpy(stage, &seq, 8);
-	if (post_send_req(res, i, &wr_text) != 0 || post_send_req(res, i, &wr_seq) != 0 ||
-	    wait_wcs(res, 2, IBV_WC_RDMA_WRITE, 0) != 0)
+	if (post_send_req(conn, i, &wr_text) != 0 || post_send_req(conn, i, &wr_seq) != 0 ||
+	    wait_wcs(conn, 2, IBV_WC_RDMA_WRITE, 0) != 0)
 		return -1;
 	printf("  已通过 QP[%d] RDMA WRITE %zu 字节到服务端 0x%llx（先文本、后序号）\n", i, len,
-	       (unsigned long long)(res->remote.addr + 8));
-	memset(area_a(res, 0), 0, len);
-	if (post_send_req(res, i, &rd) != 0 || wait_wcs(res, 1, IBV_WC_RDMA_READ, (uint32_t)len) != 0)
+	       (unsigned long long)(conn->remote.addr + 8));
+	memset(area_a(conn, 0), 0, len);
+	if (post_send_req(conn, i, &rd) != 0 || wait_wcs(conn, 1, IBV_WC_RDMA_READ, (uint32_t)len) != 0)
 		return -1;
-	if (memcmp(area_a(res, 0), line, len) != 0) {
+	if (memcmp(area_a(conn, 0), line, len) != 0) {
 		fprintf(stderr, "错误: 读回的内容与写入的不同\n");
 		return -1;
 	}
-	printf("  RDMA READ 读回: %s\n", (char *)area_a(res, 0));
+	printf("  RDMA READ 读回: %s\n", (char *)area_a(conn, 0));
 	/* 等服务端确认看到了这条消息，保证它不会错过任何一条 */
-	return sync_wait(res->sock, SYNC_TAG(SYNC_ACK, seq), tmo(res));
+	return ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, seq));
 }
 
-static int interactive_client(struct rdma_resources *res)
+static int interactive_client(struct rdma_conn *conn)
 {
 	char *line = NULL;
-	size_t cap = 0, max = res->slot - 9;
+	size_t cap = 0, max = conn->slot - 9;
 	uint64_t seq = 0;
 	int rc = 0;
 
@@ -518,7 +519,7 @@ static int interactive_client(struct rdma_resources *res)
 		n = getline(&line, &cap, stdin);
 		if (n < 0) {
 			printf("\n标准输入已结束(EOF)，按 q 处理，通知服务端退出\n");
-			rc = interactive_send_line(res, "q", ++seq);
+			rc = interactive_send_line(conn, "q", ++seq);
 			break;
 		}
 		if (n > 0 && line[n - 1] == '\n')
@@ -528,7 +529,7 @@ static int interactive_client(struct rdma_resources *res)
 			line[max] = '\0';
 		}
 		printf("%s\n", line);
-		rc = interactive_send_line(res, line, ++seq);
+		rc = interactive_send_line(conn, line, ++seq);
 		if (rc != 0 || strcmp(line, "q") == 0)
 			break;
 	}
@@ -538,13 +539,13 @@ static int interactive_client(struct rdma_resources *res)
 
 /* ---------- 调度 ---------- */
 
-typedef int (*round_fn)(struct rdma_resources *res, long r);
+typedef int (*round_fn)(struct rdma_conn *conn, long r);
 
-static round_fn pick_round(struct rdma_resources *res)
+static round_fn pick_round(struct rdma_conn *conn)
 {
-	int s = is_server(res);
+	int s = is_server(conn);
 
-	switch (res->opt->op) {
+	switch (conn->opt->op) {
 	case OP_SEND: return s ? send_server_round : send_client_round;
 	case OP_WRITE: return s ? write_server_round : write_client_round;
 	case OP_READ: return s ? read_server_round : read_client_round;
@@ -555,19 +556,19 @@ static round_fn pick_round(struct rdma_resources *res)
 	}
 }
 
-static int rts_sync(struct rdma_resources *res)
+static int rts_sync(struct rdma_conn *conn)
 {
-	step_title(res, "同步点: 双方QP都已进入RTS（TCP）");
-	if (sync_send(res->sock, SYNC_TAG(SYNC_RTS, 0), tmo(res)) != 0 ||
-	    sync_wait(res->sock, SYNC_TAG(SYNC_RTS, 0), tmo(res)) != 0)
+	step_title(&conn->step, "同步点: 双方QP都已进入RTS（TCP）");
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0 ||
+	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0)
 		return -1;
 	printf("对端也已到 RTS。此后数据走 RDMA（数据平面），TCP 只用来传小小的同步消息\n");
 	return 0;
 }
 
-static void print_summary(struct rdma_resources *res, double secs)
+static void print_summary(struct rdma_conn *conn, double secs)
 {
-	const struct options *o = res->opt;
+	const struct options *o = conn->opt;
 	double bytes = (double)o->size * (double)o->num_qp * (double)o->iters;
 
 	printf("全部 %ld 轮 × %d 个QP 完成并校验通过，用时 %.3f 秒", o->iters, o->num_qp, secs);
@@ -576,38 +577,38 @@ static void print_summary(struct rdma_resources *res, double secs)
 	printf("\n  注意: 这个时间包含每轮的TCP同步和校验，不是纯RDMA带宽/延迟；要测性能请用 perftest（ib_send_bw 等）\n");
 }
 
-int run_data_plane(struct rdma_resources *res)
+int run_data_plane(struct rdma_conn *conn)
 {
-	const struct options *o = res->opt;
-	round_fn round = pick_round(res);
+	const struct options *o = conn->opt;
+	round_fn round = pick_round(conn);
 	double t0;
 
-	if (is_server(res) && op_is_atomic(o->op))
-		atomic_server_prepare(res);
-	if (rts_sync(res) != 0)
+	if (is_server(conn) && op_is_atomic(o->op))
+		atomic_server_prepare(conn);
+	if (rts_sync(conn) != 0)
 		return -1;
 	if (o->interactive) {
-		step_title(res, "交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回");
-		return is_server(res) ? interactive_server(res) : interactive_client(res);
+		step_title(&conn->step, "交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回");
+		return is_server(conn) ? interactive_server(conn) : interactive_client(conn);
 	}
-	step_title(res, "数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节", op_name(o->op),
+	step_title(&conn->step, "数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节", op_name(o->op),
 		   o->num_qp, o->iters, o->size);
-	if (o->size > wire_mtu_bytes(res->path_mtu) && !op_is_atomic(o->op))
+	if (o->size > wire_mtu_bytes(conn->path_mtu) && !op_is_atomic(o->op))
 		printf("消息 %zu 字节 > 路径MTU %s：网卡把它切成 %u 个包发出，每个包按自己的偏移直接放进接收方的内存（不需要重组缓冲区）\n",
-		       o->size, mtu_str(res->path_mtu), wire_packets(o->size, res->path_mtu));
+		       o->size, mtu_str(conn->path_mtu), wire_packets(o->size, conn->path_mtu));
 	t0 = now_sec();
 	for (long r = 1; round != NULL && r <= o->iters; r++)
-		if (round(res, r) != 0)
+		if (round(conn, r) != 0)
 			return -1;
-	if (is_server(res) && op_is_atomic(o->op)) {
-		if (atomic_server_finish(res) != 0)
+	if (is_server(conn) && op_is_atomic(o->op)) {
+		if (atomic_server_finish(conn) != 0)
 			return -1;
 	} else if (op_is_atomic(o->op)) {
-		if (sync_send(res->sock, SYNC_TAG(SYNC_DONE, o->iters), tmo(res)) != 0 ||
-		    sync_wait(res->sock, SYNC_TAG(SYNC_ACK, o->iters), tmo(res)) != 0)
+		if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, o->iters)) != 0 ||
+		    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, o->iters)) != 0)
 			return -1;
 		printf("服务端确认：目标字的终值正确\n");
 	}
-	print_summary(res, now_sec() - t0);
+	print_summary(conn, now_sec() - t0);
 	return 0;
 }

@@ -7,6 +7,6 @@
 #include "rdma_common.h"
 
 /* 双方都到 RTS 之后调用；按 opt->op 与角色执行全部轮次并校验数据 */
-int run_data_plane(struct rdma_resources *res);
+int run_data_plane(struct rdma_conn *conn);
 
 #endif

@@ -6,38 +6,40 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rdma_common.h"
+#include "qp_state.h"
+
+#include "console.h"
+#include "ctrl.h"
 #include "path.h"
-#include "tcp.h"
 
-static int rd_atomic_depth(struct rdma_resources *res)
+static int rd_atomic_depth(struct rdma_conn *conn)
 {
-	int d = res->dev_attr.max_qp_rd_atom;
+	int d = conn->dev->dev_attr.max_qp_rd_atom;
 
-	if (res->dev_attr.max_qp_init_rd_atom < d)
-		d = res->dev_attr.max_qp_init_rd_atom;
+	if (conn->dev->dev_attr.max_qp_init_rd_atom < d)
+		d = conn->dev->dev_attr.max_qp_init_rd_atom;
 	return d < 1 ? 0 : (d > 4 ? 4 : d);
 }
 
-int modify_qps_to_init(struct rdma_resources *res, int access)
+int modify_qps_to_init(struct rdma_conn *conn, int access)
 {
 	struct ibv_qp_attr attr;
 	char acc[128];
 	int rc;
 
-	step_title(res, "修改QP状态 RESET->INIT ibv_modify_qp()");
+	step_title(&conn->step, "修改QP状态 RESET->INIT ibv_modify_qp()");
 	/* QP 的 qp_access_flags 只管“远端能对我做什么”；LOCAL_WRITE 是 MR 的事，这里去掉 */
 	access &= ~IBV_ACCESS_LOCAL_WRITE;
 	access_str(access, acc, sizeof(acc));
-	printf("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n", res->opt->ib_port, acc);
+	printf("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n", conn->opt->ib_port, acc);
 	printf("  说明: INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n");
-	for (int i = 0; i < res->num_qp; i++) {
+	for (int i = 0; i < conn->num_qp; i++) {
 		memset(&attr, 0, sizeof(attr));
 		attr.qp_state = IBV_QPS_INIT;
 		attr.pkey_index = 0;
-		attr.port_num = (uint8_t)res->opt->ib_port;
+		attr.port_num = (uint8_t)conn->opt->ib_port;
 		attr.qp_access_flags = (unsigned)access;
-		rc = ibv_modify_qp(res->qp[i], &attr,
+		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 		if (rc != 0) {
 			fprintf(stderr, "错误: 修改QP[%d]到INIT状态失败\n", i);
@@ -45,33 +47,33 @@ int modify_qps_to_init(struct rdma_resources *res, int access)
 			return -1;
 		}
 	}
-	print_qp_states(res, "INIT");
+	print_qp_states(conn, "INIT");
 	return 0;
 }
 
-static void fill_local_hello(struct rdma_resources *res, struct wire_hello *h)
+static void fill_local_hello(struct rdma_conn *conn, struct wire_hello *h)
 {
-	const struct options *o = res->opt;
+	const struct options *o = conn->opt;
 
 	memset(h, 0, sizeof(*h));
 	h->version = WIRE_VERSION;
 	h->op = (uint8_t)o->op;
 	h->flags = o->interactive ? WIRE_FLAG_INTERACTIVE : 0;
-	h->num_qp = (uint32_t)res->num_qp;
-	h->mtu = (uint32_t)res->port_attr.active_mtu;
+	h->num_qp = (uint32_t)conn->num_qp;
+	h->mtu = (uint32_t)conn->dev->port_attr.active_mtu;
 	h->size = (uint32_t)o->size;
 	h->iters = (uint32_t)o->iters;
 	h->offset = o->offset;
 	if (op_is_one_sided(o->op)) {
-		h->addr = (uint64_t)(uintptr_t)area_a(res, 0);
-		h->rkey = res->mr->rkey;
-		h->slot = (uint32_t)res->slot;
+		h->addr = (uint64_t)(uintptr_t)area_a(conn, 0);
+		h->rkey = conn->mr->rkey;
+		h->slot = (uint32_t)conn->slot;
 	}
-	for (int i = 0; i < res->num_qp; i++) {
-		h->qp[i].qpn = res->qp[i]->qp_num;
-		h->qp[i].psn = res->psn[i];
-		h->qp[i].lid = res->port_attr.lid;
-		memcpy(h->qp[i].gid, res->gid.raw, 16);
+	for (int i = 0; i < conn->num_qp; i++) {
+		h->qp[i].qpn = conn->qp[i]->qp_num;
+		h->qp[i].psn = conn->psn[i];
+		h->qp[i].lid = conn->dev->port_attr.lid;
+		memcpy(h->qp[i].gid, conn->dev->gid.raw, 16);
 	}
 }
 
@@ -92,56 +94,56 @@ static void print_hello(const char *who, const struct wire_hello *h, int num_qp)
 	}
 }
 
-static void print_exchange(struct rdma_resources *res, const struct wire_hello *local)
+static void print_exchange(struct rdma_conn *conn, const struct wire_hello *local)
 {
-	print_hello("本地连接信息", local, res->num_qp);
-	print_hello("远端连接信息", &res->remote, (int)res->remote.num_qp);
-	res->path_mtu = (enum ibv_mtu)wire_path_mtu(local->mtu, res->remote.mtu);
-	printf("路径MTU取两端 active_mtu 的较小者: %s 字节\n", mtu_str(res->path_mtu));
+	print_hello("本地连接信息", local, conn->num_qp);
+	print_hello("远端连接信息", &conn->remote, (int)conn->remote.num_qp);
+	conn->path_mtu = (enum ibv_mtu)wire_path_mtu(local->mtu, conn->remote.mtu);
+	printf("路径MTU取两端 active_mtu 的较小者: %s 字节\n", mtu_str(conn->path_mtu));
 	printf("  检查点: 远端GID应包含对端的IP地址；若全为0，说明对端选错了GID索引\n");
 }
 
-int exchange_connection_info(struct rdma_resources *res)
+int exchange_connection_info(struct rdma_conn *conn)
 {
 	struct wire_hello local;
 	char msg[256];
 
-	step_title(res, "交换连接信息（控制平面）");
-	fill_local_hello(res, &local);
-	if (exchange_hello(res->sock, &local, &res->remote, res->opt->timeout_ms) != 0)
+	step_title(&conn->step, "交换连接信息（控制平面）");
+	fill_local_hello(conn, &local);
+	if (ctrl_exchange_hello(&conn->ctrl, &local, &conn->remote) != 0)
 		return -1;
-	if (wire_compare(&local, &res->remote, msg, sizeof(msg)) != 0) {
+	if (wire_compare(&local, &conn->remote, msg, sizeof(msg)) != 0) {
 		fprintf(stderr, "错误: %s\n", msg);
 		return -1;
 	}
-	print_exchange(res, &local);
-	path_check_before_rtr(res);
-	res->peer_rkey = res->remote.rkey;
-	if (res->opt->inject == INJECT_RKEY) {
-		res->peer_rkey ^= 0x5a5a5a;
+	print_exchange(conn, &local);
+	path_check_before_rtr(conn);
+	conn->peer_rkey = conn->remote.rkey;
+	if (conn->opt->inject == INJECT_RKEY) {
+		conn->peer_rkey ^= 0x5a5a5a;
 		printf("故障注入(--inject rkey): 故意把对端的 rkey 0x%08x 改成 0x%08x，预期对端网卡拒绝访问（REM_ACCESS_ERR）\n",
-		       res->remote.rkey, res->peer_rkey);
+		       conn->remote.rkey, conn->peer_rkey);
 	}
 	return 0;
 }
 
-static void rtr_debug(struct rdma_resources *res, int i, int err)
+static void rtr_debug(struct rdma_conn *conn, int i, int err)
 {
 	char s[GID_STR_LEN];
 
-	gid_format(res->remote.qp[i].gid, s);
+	gid_format(conn->remote.qp[i].gid, s);
 	fprintf(stderr, "错误: 修改QP[%d]到RTR状态失败: %s (errno=%d)\n", i, strerror(err), err);
 	fprintf(stderr, "调试提示:\n");
-	fprintf(stderr, "  - 远端QP号: 0x%06x\n", res->remote.qp[i].qpn);
-	fprintf(stderr, "  - 远端LID: 0x%04x\n", res->remote.qp[i].lid);
-	fprintf(stderr, "  - GID索引: %u\n", res->gid.index);
+	fprintf(stderr, "  - 远端QP号: 0x%06x\n", conn->remote.qp[i].qpn);
+	fprintf(stderr, "  - 远端LID: 0x%04x\n", conn->remote.qp[i].lid);
+	fprintf(stderr, "  - GID索引: %u\n", conn->dev->gid.index);
 	fprintf(stderr, "  - 远端GID: %s\n", s);
-	fprintf(stderr, "  - 路径MTU: %s\n", mtu_str(res->path_mtu));
-	path_rtr_evidence(res, i);
+	fprintf(stderr, "  - 路径MTU: %s\n", mtu_str(conn->path_mtu));
+	path_rtr_evidence(conn, i);
 	fprintf(stderr, "请检查: 1) GID配置（./show_gids.sh，两端都用 RoCE v2 IPv4 条目） 2) 端口状态（ibv_devinfo） 3) 到对端IP的路由（ip route get <对端IP>） 4) 连接信息交换是否正确\n");
-	if (gid_is_ipv4_mapped(res->gid.raw) != gid_is_ipv4_mapped(res->remote.qp[i].gid))
+	if (gid_is_ipv4_mapped(conn->dev->gid.raw) != gid_is_ipv4_mapped(conn->remote.qp[i].gid))
 		fprintf(stderr, "提示: 两端GID的地址族不同（本端%s、远端%s）：RoCE v2 报文的源/目的必须同为IPv4或同为IPv6。两端都去掉 -g（自动选择）或用 ./show_gids.sh 选同类条目\n",
-			gid_is_ipv4_mapped(res->gid.raw) ? "IPv4" : "IPv6", gid_is_ipv4_mapped(res->remote.qp[i].gid) ? "IPv4" : "IPv6");
+			gid_is_ipv4_mapped(conn->dev->gid.raw) ? "IPv4" : "IPv6", gid_is_ipv4_mapped(conn->remote.qp[i].gid) ? "IPv4" : "IPv6");
 	else if (err == EINVAL)
 		fprintf(stderr, "提示: EINVAL 多半是 GID 索引不对（空条目/类型不符）或端口不是 ACTIVE\n");
 	else if (err == ETIMEDOUT || err == ENETUNREACH || err == EHOSTUNREACH)
@@ -149,70 +151,70 @@ static void rtr_debug(struct rdma_resources *res, int i, int err)
 			strerror(err));
 }
 
-int modify_qps_to_rtr(struct rdma_resources *res)
+int modify_qps_to_rtr(struct rdma_conn *conn)
 {
 	struct ibv_qp_attr attr;
-	int rc, depth = rd_atomic_depth(res);
+	int rc, depth = rd_atomic_depth(conn);
 
-	step_title(res, "修改QP状态 INIT->RTR ibv_modify_qp()");
+	step_title(&conn->step, "修改QP状态 INIT->RTR ibv_modify_qp()");
 	printf("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%d min_rnr_timer=12\n",
-	       mtu_str(res->path_mtu), depth);
+	       mtu_str(conn->path_mtu), depth);
 	printf("      ah_attr.is_global=1 grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=64 dlid=<远端LID>\n",
-	       res->gid.index);
+	       conn->dev->gid.index);
 	printf("  说明: RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
 	       "        hop_limit 就是 IP 包的 TTL（设为 1 只能在同一网段，跨路由器会丢）\n");
-	for (int i = 0; i < res->num_qp; i++) {
+	for (int i = 0; i < conn->num_qp; i++) {
 		memset(&attr, 0, sizeof(attr));
 		attr.qp_state = IBV_QPS_RTR;
-		attr.path_mtu = res->path_mtu;
-		attr.dest_qp_num = res->remote.qp[i].qpn;
-		attr.rq_psn = res->remote.qp[i].psn;
+		attr.path_mtu = conn->path_mtu;
+		attr.dest_qp_num = conn->remote.qp[i].qpn;
+		attr.rq_psn = conn->remote.qp[i].psn;
 		attr.max_dest_rd_atomic = (uint8_t)depth;
 		attr.min_rnr_timer = 12;
-		attr.ah_attr.dlid = res->remote.qp[i].lid;
+		attr.ah_attr.dlid = conn->remote.qp[i].lid;
 		attr.ah_attr.sl = 0;
 		attr.ah_attr.src_path_bits = 0;
-		attr.ah_attr.port_num = (uint8_t)res->opt->ib_port;
-		if (res->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ||
-		    !gid_is_empty(res->remote.qp[i].gid)) {
+		attr.ah_attr.port_num = (uint8_t)conn->opt->ib_port;
+		if (conn->dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ||
+		    !gid_is_empty(conn->remote.qp[i].gid)) {
 			attr.ah_attr.is_global = 1;
-			memcpy(attr.ah_attr.grh.dgid.raw, res->remote.qp[i].gid, 16);
-			attr.ah_attr.grh.sgid_index = (uint8_t)res->gid.index;
+			memcpy(attr.ah_attr.grh.dgid.raw, conn->remote.qp[i].gid, 16);
+			attr.ah_attr.grh.sgid_index = (uint8_t)conn->dev->gid.index;
 			attr.ah_attr.grh.hop_limit = 64;
 			attr.ah_attr.grh.traffic_class = 0;
 			attr.ah_attr.grh.flow_label = 0;
 		}
-		rc = ibv_modify_qp(res->qp[i], &attr,
+		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 				   IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
 		if (rc != 0) {
-			rtr_debug(res, i, rc);
+			rtr_debug(conn, i, rc);
 			return -1;
 		}
 	}
-	print_qp_states(res, "RTR");
+	print_qp_states(conn, "RTR");
 	return 0;
 }
 
-int modify_qps_to_rts(struct rdma_resources *res)
+int modify_qps_to_rts(struct rdma_conn *conn)
 {
 	struct ibv_qp_attr attr;
-	int rc, depth = rd_atomic_depth(res);
+	int rc, depth = rd_atomic_depth(conn);
 
-	step_title(res, "修改QP状态 RTR->RTS ibv_modify_qp()");
+	step_title(&conn->step, "修改QP状态 RTR->RTS ibv_modify_qp()");
 	printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=6 rnr_retry=7 max_rd_atomic=%d\n", depth);
 	printf("  说明: RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），\n"
 	       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
 	       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic：两端都取 min(设备能力, 4)\n");
-	for (int i = 0; i < res->num_qp; i++) {
+	for (int i = 0; i < conn->num_qp; i++) {
 		memset(&attr, 0, sizeof(attr));
 		attr.qp_state = IBV_QPS_RTS;
-		attr.sq_psn = res->psn[i];
+		attr.sq_psn = conn->psn[i];
 		attr.timeout = 14;
 		attr.retry_cnt = 6;     /* 规范里 7 就是 7 次，但 rxe（rxe_comp.c）把 7 当成无限重试，对端消失时永远等不到 RETRY_EXC_ERR */
 		attr.rnr_retry = 7;
 		attr.max_rd_atomic = (uint8_t)depth;
-		rc = ibv_modify_qp(res->qp[i], &attr,
+		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 				   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
 		if (rc != 0) {
@@ -221,11 +223,11 @@ int modify_qps_to_rts(struct rdma_resources *res)
 			return -1;
 		}
 	}
-	print_qp_states(res, "RTS");
+	print_qp_states(conn, "RTS");
 	return 0;
 }
 
-int print_qp_state(struct rdma_resources *res, int i, const char *title)
+int print_qp_state(struct rdma_conn *conn, int i, const char *title)
 {
 	struct ibv_qp_attr a;
 	struct ibv_qp_init_attr init;
@@ -233,7 +235,7 @@ int print_qp_state(struct rdma_resources *res, int i, const char *title)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = ibv_query_qp(res->qp[i], &a,
+	rc = ibv_query_qp(conn->qp[i], &a,
 			  IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
 			  IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 			  IBV_QP_MIN_RNR_TIMER | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC |
@@ -243,7 +245,7 @@ int print_qp_state(struct rdma_resources *res, int i, const char *title)
 		return -1;
 	}
 	access_str((int)a.qp_access_flags, acc, sizeof(acc));
-	printf("  [QP状态查询] QP[%d] (0x%06x) %s:\n", i, res->qp[i]->qp_num, title);
+	printf("  [QP状态查询] QP[%d] (0x%06x) %s:\n", i, conn->qp[i]->qp_num, title);
 	printf("    qp_state=%s  port=%u  access=%s\n", qp_state_str(a.qp_state), a.port_num, acc);
 	printf("    cap: max_send_wr=%u max_recv_wr=%u max_send_sge=%u max_recv_sge=%u max_inline=%u\n",
 	       a.cap.max_send_wr, a.cap.max_recv_wr, a.cap.max_send_sge, a.cap.max_recv_sge,
@@ -262,16 +264,16 @@ int print_qp_state(struct rdma_resources *res, int i, const char *title)
 	return 0;
 }
 
-void print_qp_states(struct rdma_resources *res, const char *title)
+void print_qp_states(struct rdma_conn *conn, const char *title)
 {
-	int detail = res->opt->qp_state_detail;
-	int n = (detail < 0 || detail > res->num_qp) ? res->num_qp : detail;
+	int detail = conn->opt->qp_state_detail;
+	int n = (detail < 0 || detail > conn->num_qp) ? conn->num_qp : detail;
 	struct ibv_qp_attr a;
 	struct ibv_qp_init_attr init;
 
 	printf("状态摘要（ibv_query_qp 读回）:");
-	for (int i = 0; i < res->num_qp; i++) {
-		int rc = ibv_query_qp(res->qp[i], &a, IBV_QP_STATE, &init);
+	for (int i = 0; i < conn->num_qp; i++) {
+		int rc = ibv_query_qp(conn->qp[i], &a, IBV_QP_STATE, &init);
 
 		if (rc != 0) {
 			printf("\n");
@@ -282,5 +284,5 @@ void print_qp_states(struct rdma_resources *res, const char *title)
 	}
 	printf("\n");
 	for (int i = 0; i < n; i++)
-		print_qp_state(res, i, title);
+		print_qp_state(conn, i, title);
 }

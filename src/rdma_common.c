@@ -1,283 +1,74 @@
 /*
  * rdma_common.c - RDMA verbs 资源的生命周期：设备、端口、GID、PD、MR、CQ、QP 的创建与逆序清理
  *
- * 每个函数只做一件事，对应程序输出里的一个“步骤”。任何 verbs 调用失败都打印：
+ * 两组创建/销毁：设备（struct rdma_device，步骤1-5，每个进程一份）和连接（struct rdma_conn，
+ * 步骤6-9，每个对端一份）。每个函数只做一件事，对应程序输出里的一个“步骤”。任何 verbs 调用失败都打印：
  * 调用名、strerror(errno) 与 errno、以及该检查什么。
- * QP 状态机在 qp_state.c，post/poll 在 datapath.c。
+ * QP 状态机在 qp_state.c，post/poll 在 datapath.c，共用的 main 在 program.c，
+ * GID 表的读取在 gid_table.c。
  */
 #include "rdma_common.h"
 
+#include "console.h"
+#include "gid_table.h"
 #include "hints.h"
 #include "path.h"
+#include "qp_state.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <net/if.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
-
-/* ---------- 打印小工具 ---------- */
-
-static void print_banner(const struct options *o, const char *title)
+/* 销毁类 verbs 失败不中断清理，只报告 */
+static void report_destroy(const char *what, int rc)
 {
-	char gid[16];
-
-	snprintf(gid, sizeof(gid), "%d", o->gid_idx);
-	printf("========================================\n");
-	printf("   %s - RoCEv2学习程序\n", title);
-	printf("========================================\n");
-	if (o->role == ROLE_CLIENT)
-		printf("服务端IP: %s\n", o->server_ip);
-	printf("设备: %s\n", o->dev_name ? o->dev_name : "自动选择");
-	printf("TCP端口: %d\n", o->tcp_port);
-	printf("GID索引: %s\n", o->gid_idx == GID_AUTO ? "自动选择" : gid);
-	printf("QP数量: %d\n", o->num_qp);
-	printf("操作: %s%s  消息大小: %zu 字节  轮数: %ld\n", op_name(o->op),
-	       o->interactive ? "（交互模式）" : "", o->size, o->iters);
-	printf("========================================\n");
+	if (rc != 0)
+		fprintf(stderr, "警告: %s 失败: %s (errno=%d)\n", what, strerror(rc), rc);
 }
 
-static int handle_command_line(int argc, char **argv, enum role role, struct options *opt)
-{
-	char err[256];
+/* ---------- 设备：步骤1-4 用哪个设备，步骤5 PD ---------- */
 
-	setvbuf(stdout, NULL, _IOLBF, 0);   /* 逐行输出：与 stderr 交错时顺序正确 */
-	switch (parse_options(argc, argv, role, opt, err, sizeof(err))) {
-	case PARSE_HELP:
-		print_usage(argv[0], role);
-		return 0;
-	case PARSE_ERROR:
-		fprintf(stderr, "错误: %s\n提示: %s -h 查看用法\n", err, argv[0]);
-		return 2;
-	case PARSE_OK:
-		break;
-	}
-	print_banner(opt, role == ROLE_SERVER ? "RDMA服务端" : "RDMA客户端");
-	if (opt->dry_run) {
-		printf("--dry-run: 参数有效，以上是将使用的配置；未打开设备、未连接网络\n");
-		return 0;
-	}
-	return -1;
+void device_init(struct rdma_device *dev, const struct options *opt)
+{
+	memset(dev, 0, sizeof(*dev));
+	dev->opt = opt;
 }
 
-/*
- * 起始 PSN 的随机种子取自内核（getrandom）。以前用 getpid() ^ time()：一秒后启动的另一端
- * pid 加 1、时间加 1，异或的结果可能一样，两端就拿到了相同的起始 PSN（对 RC 无害，但读输出时容易混淆）。
- */
-static void seed_psn_random(void)
+int get_device_list(struct rdma_device *dev, unsigned *step)
 {
-	long seed;
-
-	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
-		seed = (long)getpid() * 1000003L + (long)time(NULL);
-	srand48(seed);
-}
-
-int run_program(int argc, char **argv, enum role role, int (*run)(struct rdma_resources *res))
-{
-	const char *who = role == ROLE_SERVER ? "服务端" : "客户端";
-	struct options opt;
-	struct rdma_resources res;
-	int rc = handle_command_line(argc, argv, role, &opt);
-
-	if (rc >= 0)
-		return rc;
-	res_init(&res, &opt);
-	rc = run(&res);
-	destroy_resources(&res);
-	if (rc != 0) {
-		fprintf(stderr, "\n%s失败退出（见上面的“错误”与“提示”）\n", who);
-		return 1;
-	}
-	printf("\n%s正常结束\n", who);
-	return 0;
-}
-
-void res_init(struct rdma_resources *res, const struct options *opt)
-{
-	memset(res, 0, sizeof(*res));
-	res->opt = opt;
-	res->num_qp = opt->num_qp;
-	res->listen_fd = -1;
-	res->sock = -1;
-	seed_psn_random();                            /* 用于随机起始PSN */
-}
-
-void step_title(struct rdma_resources *res, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("\n========== 步骤%u: ", ++res->step);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf(" ==========\n");
-}
-
-const char *mtu_str(enum ibv_mtu mtu)
-{
-	switch (mtu) {
-	case IBV_MTU_256: return "256";
-	case IBV_MTU_512: return "512";
-	case IBV_MTU_1024: return "1024";
-	case IBV_MTU_2048: return "2048";
-	case IBV_MTU_4096: return "4096";
-	}
-	return "?";
-}
-
-const char *qp_state_str(enum ibv_qp_state s)
-{
-	switch (s) {
-	case IBV_QPS_RESET: return "RESET";
-	case IBV_QPS_INIT: return "INIT";
-	case IBV_QPS_RTR: return "RTR";
-	case IBV_QPS_RTS: return "RTS";
-	case IBV_QPS_SQD: return "SQD";
-	case IBV_QPS_SQE: return "SQE";
-	case IBV_QPS_ERR: return "ERR";
-	default: return "UNKNOWN";
-	}
-}
-
-void access_str(int a, char *out, size_t len)
-{
-	if (a == 0) {
-		snprintf(out, len, "0（无）");
-		return;
-	}
-	snprintf(out, len, "%s%s%s%s",
-		 a & IBV_ACCESS_LOCAL_WRITE ? "LOCAL_WRITE|" : "",
-		 a & IBV_ACCESS_REMOTE_WRITE ? "REMOTE_WRITE|" : "",
-		 a & IBV_ACCESS_REMOTE_READ ? "REMOTE_READ|" : "",
-		 a & IBV_ACCESS_REMOTE_ATOMIC ? "REMOTE_ATOMIC|" : "");
-	if (out[0] != '\0')
-		out[strlen(out) - 1] = '\0';    /* 去掉末尾的 | */
-}
-
-void verbs_error(const char *call, int err, const char *hint)
-{
-	fprintf(stderr, "错误: %s 失败: %s (errno=%d)\n", call, strerror(err), err);
-	if (hint != NULL)
-		fprintf(stderr, "提示: %s\n", hint);
-}
-
-/* ---------- 设备 ---------- */
-
-int get_device_list(struct rdma_resources *res)
-{
-	step_title(res, "获取RDMA设备列表 ibv_get_device_list()");
-	res->dev_list = ibv_get_device_list(&res->num_devices);
-	if (res->dev_list == NULL) {
+	step_title(step, "获取RDMA设备列表 ibv_get_device_list()");
+	dev->dev_list = ibv_get_device_list(&dev->num_devices);
+	if (dev->dev_list == NULL) {
 		int err = errno;
 
 		verbs_error("ibv_get_device_list()", err, device_list_hint(err));
 		return -1;
 	}
-	if (res->num_devices == 0) {
+	if (dev->num_devices == 0) {
 		fprintf(stderr, "错误: 没有找到任何RDMA设备\n"
 			"提示: 没有硬件网卡时可创建 Soft-RoCE：sudo modprobe rdma_rxe && sudo rdma link add rxe0 type rxe netdev <网卡名>"
 			"（rxe 设备重启后就没了，每次开机都要重建，见 TROUBLESHOOTING.md）；"
 			"有硬件网卡却一个也列不出来，多半是 ib_uverbs 没加载（sudo modprobe ib_uverbs，装 rdma-core）；运行 ./diagnose.sh\n");
 		return -1;
 	}
-	printf("找到 %d 个RDMA设备:", res->num_devices);
-	for (int i = 0; i < res->num_devices; i++)
-		printf(" %s", ibv_get_device_name(res->dev_list[i]));
+	printf("找到 %d 个RDMA设备:", dev->num_devices);
+	for (int i = 0; i < dev->num_devices; i++)
+		printf(" %s", ibv_get_device_name(dev->dev_list[i]));
 	printf("\n");
 	return 0;
 }
 
-/* 读出端口的 GID 表（只保留非空条目）；调用者 free(*out) */
-static int read_gid_table(struct ibv_context *ctx, int port, int tbl_len,
-			  int phys_ports, struct gid_info **out, size_t *n)
-{
-	size_t max = (size_t)tbl_len * (size_t)(phys_ports > 0 ? phys_ports : 1);
-	struct ibv_gid_entry *ent = calloc(max ? max : 1, sizeof(*ent));
-	struct gid_info *tbl = calloc(max ? max : 1, sizeof(*tbl));
-	ssize_t got;
-	size_t k = 0;
-
-	if (ent == NULL || tbl == NULL) {
-		free(ent);
-		free(tbl);
-		fprintf(stderr, "错误: 内存不足\n");
-		return -1;
-	}
-	got = ibv_query_gid_table(ctx, ent, max, 0);
-	if (got < 0) {
-		verbs_error("ibv_query_gid_table()", (int)-got,
-			    "rdma-core 太旧（需要 ≥ v32）或设备不支持；ls /sys/class/infiniband/*/ports/*/gids/");
-		free(ent);
-		free(tbl);
-		return -1;
-	}
-	for (ssize_t i = 0; i < got; i++) {
-		char name[IF_NAMESIZE] = "";
-
-		if ((int)ent[i].port_num != port)
-			continue;
-		tbl[k].index = ent[i].gid_index;
-		memcpy(tbl[k].raw, ent[i].gid.raw, 16);
-		tbl[k].kind = (enum gid_kind)ent[i].gid_type;
-		if (ent[i].ndev_ifindex != 0 && if_indextoname(ent[i].ndev_ifindex, name) != NULL)
-			snprintf(tbl[k].ndev, sizeof(tbl[k].ndev), "%s", name);
-		k++;
-	}
-	free(ent);
-	*out = tbl;
-	*n = k;
-	return 0;
-}
-
-int device_port_gids(struct ibv_device *dev, int port, int *active, struct gid_info **tbl,
-		     size_t *n, char *why, size_t len)
-{
-	struct ibv_context *ctx = ibv_open_device(dev);
-	struct ibv_device_attr da;
-	struct ibv_port_attr pa;
-	int rc;
-
-	*tbl = NULL;
-	*n = 0;
-	*active = 0;
-	if (ctx == NULL) {
-		snprintf(why, len, "无法打开: %s", strerror(errno));
-		return -1;
-	}
-	rc = ibv_query_device(ctx, &da);       /* 这两个调用直接返回 errno 值 */
-	if (rc == 0)
-		rc = ibv_query_port(ctx, (uint8_t)port, &pa);
-	if (rc != 0) {
-		snprintf(why, len, "查询设备/端口%d 失败: %s (errno=%d)", port, strerror(rc), rc);
-		ibv_close_device(ctx);
-		return -1;
-	}
-	*active = pa.state == IBV_PORT_ACTIVE;
-	if (!*active)
-		snprintf(why, len, "端口%d 状态 %s，不是 ACTIVE", port, ibv_port_state_str(pa.state));
-	rc = read_gid_table(ctx, port, pa.gid_tbl_len, da.phys_port_cnt, tbl, n);
-	ibv_close_device(ctx);
-	if (rc != 0)
-		snprintf(why, len, "读不出端口%d 的 GID 表", port);
-	return rc;
-}
-
 /* 自动选设备时给每个设备打分：2 = 端口ACTIVE且有RoCE v2 IPv4 GID，1 = 端口ACTIVE，0 = 其它 */
-static int probe_device(struct ibv_device *dev, int port, char *why, size_t len)
+static int probe_device(struct ibv_device *ibdev, int port, char *why, size_t len)
 {
 	struct gid_info *tbl = NULL;
 	size_t n = 0;
 	int score = 0, best, active;
 
-	if (device_port_gids(dev, port, &active, &tbl, &n, why, len) != 0)
+	if (device_port_gids(ibdev, port, &active, &tbl, &n, why, len) != 0)
 		return active ? 1 : 0;
 	if (!active) {
 		score = 0;
@@ -295,35 +86,35 @@ static int probe_device(struct ibv_device *dev, int port, char *why, size_t len)
 	return score;
 }
 
-static struct ibv_device *find_named(struct rdma_resources *res, const char *name)
+static struct ibv_device *find_named(struct rdma_device *dev, const char *name)
 {
-	for (int i = 0; i < res->num_devices; i++)
-		if (strcmp(ibv_get_device_name(res->dev_list[i]), name) == 0)
-			return res->dev_list[i];
+	for (int i = 0; i < dev->num_devices; i++)
+		if (strcmp(ibv_get_device_name(dev->dev_list[i]), name) == 0)
+			return dev->dev_list[i];
 	return NULL;
 }
 
-static struct ibv_device *pick_automatically(struct rdma_resources *res)
+static struct ibv_device *pick_automatically(struct rdma_device *dev, struct peer_route *peer)
 {
 	struct ibv_device *best = NULL;
 	int best_score = -2;
 
 	/* 客户端知道服务端的地址：先按路由选（path.c）；路由帮不上忙时才按分数选 */
-	if (res->opt->role == ROLE_CLIENT) {
-		int r = path_pick_device(res, &best);
+	if (dev->opt->role == ROLE_CLIENT) {
+		int r = path_pick_device(dev, peer, &best);
 
 		if (r != 0)
 			return r > 0 ? best : NULL;
 	}
 
 	printf("未指定设备，逐个检查（-d 可指定）：\n");
-	for (int i = 0; i < res->num_devices; i++) {
+	for (int i = 0; i < dev->num_devices; i++) {
 		char why[256];
-		int s = probe_device(res->dev_list[i], res->opt->ib_port, why, sizeof(why));
+		int s = probe_device(dev->dev_list[i], dev->opt->ib_port, why, sizeof(why));
 
-		printf("  - %s: %s\n", ibv_get_device_name(res->dev_list[i]), why);
+		printf("  - %s: %s\n", ibv_get_device_name(dev->dev_list[i]), why);
 		if (s > best_score) {
-			best = res->dev_list[i];
+			best = dev->dev_list[i];
 			best_score = s;
 		}
 	}
@@ -334,70 +125,70 @@ static struct ibv_device *pick_automatically(struct rdma_resources *res)
 	return best;
 }
 
-int open_device(struct rdma_resources *res)
+int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step)
 {
-	struct ibv_device *dev;
+	struct ibv_device *ibdev;
 	int rc;
 
-	step_title(res, "选择并打开RDMA设备 ibv_open_device()");
-	if (res->opt->role == ROLE_CLIENT)
-		path_lookup_server(res);
-	if (res->opt->dev_name != NULL) {
-		dev = find_named(res, res->opt->dev_name);
-		if (dev == NULL) {
-			fprintf(stderr, "错误: 找不到RDMA设备 '%s'。现有设备:", res->opt->dev_name);
-			for (int i = 0; i < res->num_devices; i++)
-				fprintf(stderr, " %s", ibv_get_device_name(res->dev_list[i]));
+	step_title(step, "选择并打开RDMA设备 ibv_open_device()");
+	if (dev->opt->role == ROLE_CLIENT)
+		path_lookup_server(dev->opt, peer);
+	if (dev->opt->dev_name != NULL) {
+		ibdev = find_named(dev, dev->opt->dev_name);
+		if (ibdev == NULL) {
+			fprintf(stderr, "错误: 找不到RDMA设备 '%s'。现有设备:", dev->opt->dev_name);
+			for (int i = 0; i < dev->num_devices; i++)
+				fprintf(stderr, " %s", ibv_get_device_name(dev->dev_list[i]));
 			fprintf(stderr, "\n提示: 用 ibv_devices 查看设备名，再用 -d <设备名> 指定\n");
 			return -1;
 		}
 	} else {
-		dev = pick_automatically(res);
-		if (dev == NULL)
+		ibdev = pick_automatically(dev, peer);
+		if (ibdev == NULL)
 			return -1;
 	}
-	snprintf(res->dev_name, sizeof(res->dev_name), "%s", ibv_get_device_name(dev));
-	res->ctx = ibv_open_device(dev);
-	if (res->ctx == NULL) {
+	snprintf(dev->dev_name, sizeof(dev->dev_name), "%s", ibv_get_device_name(ibdev));
+	dev->ctx = ibv_open_device(ibdev);
+	if (dev->ctx == NULL) {
 		verbs_error("ibv_open_device()", errno,
 			    "/dev/infiniband/uverbs* 存在且有权限吗？ls -l /dev/infiniband/");
 		return -1;
 	}
-	rc = ibv_query_device(res->ctx, &res->dev_attr);
+	rc = ibv_query_device(dev->ctx, &dev->dev_attr);
 	if (rc != 0) {
 		verbs_error("ibv_query_device()", rc, "设备可能已被删除；ibv_devinfo 看看");
 		return -1;
 	}
-	printf("选择设备: %s\n", res->dev_name);
+	printf("选择设备: %s\n", dev->dev_name);
 	printf("  设备能力: 最多 %d 个QP，每个QP最多 %d 个WR，CQ最多 %d 项，原子操作: %s\n",
-	       res->dev_attr.max_qp, res->dev_attr.max_qp_wr, res->dev_attr.max_cqe,
-	       res->dev_attr.atomic_cap == IBV_ATOMIC_NONE ? "不支持" :
-	       res->dev_attr.atomic_cap == IBV_ATOMIC_HCA ?
+	       dev->dev_attr.max_qp, dev->dev_attr.max_qp_wr, dev->dev_attr.max_cqe,
+	       dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE ? "不支持" :
+	       dev->dev_attr.atomic_cap == IBV_ATOMIC_HCA ?
 	       "支持（ATOMIC_HCA：只对经过这块网卡的其它 RDMA 原子操作是原子的，CPU 同时读写同一个字不受保护）" :
 	       "支持（ATOMIC_GLOB：对 CPU 的访问也是原子的）");
 	printf("  说明: ibv_context 是后续所有 verbs 调用的入口（相当于打开的设备句柄）\n");
-	if (op_is_atomic(res->opt->op) && res->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
+	if (op_is_atomic(dev->opt->op) && dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
 		fprintf(stderr, "错误: 设备 %s 不支持原子操作（atomic_cap = ATOMIC_NONE），不能用 --op %s\n"
 			"提示: ibv_devinfo -v | grep atomic_cap 查看；换一个支持原子操作的设备（rxe 支持）\n",
-			res->dev_name, op_name(res->opt->op));
+			dev->dev_name, op_name(dev->opt->op));
 		return -1;
 	}
 	return 0;
 }
 
-int query_port(struct rdma_resources *res)
+int query_port(struct rdma_device *dev, unsigned *step)
 {
-	struct ibv_port_attr *pa = &res->port_attr;
-	int port = res->opt->ib_port;
+	struct ibv_port_attr *pa = &dev->port_attr;
+	int port = dev->opt->ib_port;
 	int rc;
 
-	step_title(res, "查询端口属性 ibv_query_port()");
-	if (port > res->dev_attr.phys_port_cnt) {
+	step_title(step, "查询端口属性 ibv_query_port()");
+	if (port > dev->dev_attr.phys_port_cnt) {
 		fprintf(stderr, "错误: 设备 %s 只有 %d 个端口，没有端口 %d\n提示: 用 -i 1 指定端口\n",
-			res->dev_name, res->dev_attr.phys_port_cnt, port);
+			dev->dev_name, dev->dev_attr.phys_port_cnt, port);
 		return -1;
 	}
-	rc = ibv_query_port(res->ctx, (uint8_t)port, pa);
+	rc = ibv_query_port(dev->ctx, (uint8_t)port, pa);
 	if (rc != 0) {
 		verbs_error("ibv_query_port()", rc, "端口号对吗（-i）？ibv_devinfo 查看");
 		return -1;
@@ -413,7 +204,7 @@ int query_port(struct rdma_resources *res)
 	if (pa->state != IBV_PORT_ACTIVE) {
 		fprintf(stderr, "错误: 端口 %d 不是 ACTIVE（当前 %s），QP 无法进入 RTR\n"
 			"提示: 绑定的网卡是否 UP？sudo ip link set <网卡> up；运行 ./diagnose.sh %s\n",
-			port, ibv_port_state_str(pa->state), res->dev_name);
+			port, ibv_port_state_str(pa->state), dev->dev_name);
 		return -1;
 	}
 	return 0;
@@ -428,61 +219,61 @@ static void print_gid_row(const struct gid_info *g, const char *mark)
 	printf("  %s索引 %-3u %s  %s\n", mark, g->index, s, desc);
 }
 
-int choose_gid(struct rdma_resources *res)
+int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned *step)
 {
 	struct gid_info *tbl = NULL;
 	size_t n = 0;
 	int pick, rc = -1;
 	char msg[512];
 
-	step_title(res, "选择GID ibv_query_gid_table()");
-	if (read_gid_table(res->ctx, res->opt->ib_port, res->port_attr.gid_tbl_len,
-			   res->dev_attr.phys_port_cnt, &tbl, &n) != 0)
+	step_title(step, "选择GID ibv_query_gid_table()");
+	if (read_gid_table(dev->ctx, dev->opt->ib_port, dev->port_attr.gid_tbl_len,
+			   dev->dev_attr.phys_port_cnt, &tbl, &n) != 0)
 		return -1;
-	printf("端口 %d 的非空GID条目（共 %zu 个）:\n", res->opt->ib_port, n);
+	printf("端口 %d 的非空GID条目（共 %zu 个）:\n", dev->opt->ib_port, n);
 	for (size_t i = 0; i < n && i < 8; i++)
 		print_gid_row(&tbl[i], "");
 	if (n > 8)
 		printf("  ...（其余 %zu 个见 ./show_gids.sh）\n", n - 8);
 
-	if (res->opt->gid_idx == GID_AUTO) {
-		pick = res->want_src[0] ? gid_find_ipv4(tbl, n, res->want_src) : -1;
+	if (dev->opt->gid_idx == GID_AUTO) {
+		pick = peer->want_src[0] ? gid_find_ipv4(tbl, n, peer->want_src) : -1;
 		if (pick >= 0) {
-			res->gid = tbl[pick];
-			printf("按路由选择（到服务端的报文用源地址 %s）:\n", res->want_src);
-			print_gid_row(&res->gid, "→ ");
+			dev->gid = tbl[pick];
+			printf("按路由选择（到服务端的报文用源地址 %s）:\n", peer->want_src);
+			print_gid_row(&dev->gid, "→ ");
 			printf("  原因: RoCE v2 报文的源IP就是本端GID里的地址，必须是内核通往对端时用的那个地址\n");
 			goto chosen;
 		}
 		pick = gid_choose(tbl, n);
 		if (pick < 0) {
 			fprintf(stderr, "错误: 端口 %d 没有任何可用的GID\n提示: 绑定的网卡没有IP地址？sudo ip addr add <IP>/24 dev <网卡>；运行 ./diagnose.sh\n",
-				res->opt->ib_port);
+				dev->opt->ib_port);
 			goto out;
 		}
-		res->gid = tbl[pick];
+		dev->gid = tbl[pick];
 		printf("自动选择:\n");
-		print_gid_row(&res->gid, "→ ");
+		print_gid_row(&dev->gid, "→ ");
 		printf("  原因: 优先 RoCE v2（UDP/IP封装，可路由）> IPv4映射地址 > 非链路本地地址；同分取最小索引\n");
-		if (gid_score(&res->gid) < 6)
+		if (gid_score(&dev->gid) < 6)
 			printf("  警告: 没有 RoCE v2 + IPv4 的条目，用的是次优条目；对端也必须用同类GID\n");
 	} else {
-		enum gid_verdict v = gid_check_explicit(tbl, n, res->port_attr.gid_tbl_len,
-							res->opt->gid_idx, msg, sizeof(msg));
+		enum gid_verdict v = gid_check_explicit(tbl, n, dev->port_attr.gid_tbl_len,
+							dev->opt->gid_idx, msg, sizeof(msg));
 
 		if (v == GID_VERDICT_ERROR) {
 			fprintf(stderr, "错误: %s\n", msg);
 			goto out;
 		}
-		res->gid = *gid_find(tbl, n, (uint32_t)res->opt->gid_idx);
-		printf("使用指定的GID（-g %d）:\n", res->opt->gid_idx);
-		print_gid_row(&res->gid, "→ ");
+		dev->gid = *gid_find(tbl, n, (uint32_t)dev->opt->gid_idx);
+		printf("使用指定的GID（-g %d）:\n", dev->opt->gid_idx);
+		print_gid_row(&dev->gid, "→ ");
 		if (v == GID_VERDICT_WARN)
 			printf("  警告: %s\n", msg);
 	}
 chosen:
-	if (res->opt->role == ROLE_CLIENT && (res->opt->dev_name != NULL || res->opt->gid_idx != GID_AUTO))
-		path_warn_if_off_route(res);
+	if (dev->opt->role == ROLE_CLIENT && (dev->opt->dev_name != NULL || dev->opt->gid_idx != GID_AUTO))
+		path_warn_if_off_route(dev, peer);
 	printf("  说明: GID 是 RoCE 的“地址”，RTR 时告诉本端QP对端的GID；两端都要选 RoCE v2 的同类地址\n");
 	rc = 0;
 out:
@@ -490,19 +281,62 @@ out:
 	return rc;
 }
 
-/* ---------- PD / MR / CQ / QP ---------- */
-
-int alloc_pd(struct rdma_resources *res)
+int device_select(struct rdma_device *dev, struct peer_route *peer, unsigned *step)
 {
-	step_title(res, "分配保护域PD ibv_alloc_pd()");
-	res->pd = ibv_alloc_pd(res->ctx);
-	if (res->pd == NULL) {
+	if (get_device_list(dev, step) != 0 || open_device(dev, peer, step) != 0 ||
+	    query_port(dev, step) != 0 || choose_gid(dev, peer, step) != 0)
+		return -1;
+	return 0;
+}
+
+int alloc_pd(struct rdma_device *dev, unsigned *step)
+{
+	step_title(step, "分配保护域PD ibv_alloc_pd()");
+	dev->pd = ibv_alloc_pd(dev->ctx);
+	if (dev->pd == NULL) {
 		verbs_error("ibv_alloc_pd()", errno, "设备资源耗尽或设备已被删除");
 		return -1;
 	}
-	printf("PD 已分配: handle=%u\n", res->pd->handle);
+	printf("PD 已分配: handle=%u\n", dev->pd->handle);
 	printf("  说明: PD 把 MR 和 QP 圈在一起：只有同一个 PD 里的 QP 才能使用这个 MR\n");
 	return 0;
+}
+
+int device_create(struct rdma_device *dev, struct peer_route *peer, unsigned *step)
+{
+	if (device_select(dev, peer, step) != 0 || alloc_pd(dev, step) != 0)
+		return -1;
+	return 0;
+}
+
+void device_destroy(struct rdma_device *dev)
+{
+	if (dev->pd != NULL) {
+		report_destroy("ibv_dealloc_pd()", ibv_dealloc_pd(dev->pd));
+		dev->pd = NULL;
+		printf("已释放PD（ibv_dealloc_pd）\n");
+	}
+	if (dev->ctx != NULL) {
+		report_destroy("ibv_close_device()", ibv_close_device(dev->ctx));
+		dev->ctx = NULL;
+		printf("已关闭设备（ibv_close_device）\n");
+	}
+	if (dev->dev_list != NULL) {
+		ibv_free_device_list(dev->dev_list);
+		dev->dev_list = NULL;
+		printf("已释放设备列表（ibv_free_device_list）\n");
+	}
+}
+
+/* ---------- 连接：步骤6-9 MR、CQ、QP、QP→INIT ---------- */
+
+void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct options *opt)
+{
+	memset(conn, 0, sizeof(*conn));
+	conn->dev = dev;
+	conn->opt = opt;
+	conn->num_qp = opt->num_qp;
+	ctrl_tcp_init(&conn->ctrl, opt);
 }
 
 static int check_memory(size_t len)
@@ -521,25 +355,25 @@ static int check_memory(size_t len)
 	return 0;
 }
 
-int register_mr(struct rdma_resources *res, int access)
+int register_mr(struct rdma_conn *conn, int access)
 {
 	char acc[128];
 	size_t alloc_len;
 
-	step_title(res, "注册内存区域MR ibv_reg_mr()");
-	res->slot = slot_size(res->opt);
-	res->buf_len = 2 * (size_t)res->num_qp * res->slot;
-	if (check_memory(res->buf_len) != 0)
+	step_title(&conn->step, "注册内存区域MR ibv_reg_mr()");
+	conn->slot = slot_size(conn->opt);
+	conn->buf_len = 2 * (size_t)conn->num_qp * conn->slot;
+	if (check_memory(conn->buf_len) != 0)
 		return -1;
-	alloc_len = (res->buf_len + 4095) & ~(size_t)4095;
-	res->buf = aligned_alloc(4096, alloc_len);
-	if (res->buf == NULL) {
+	alloc_len = (conn->buf_len + 4095) & ~(size_t)4095;
+	conn->buf = aligned_alloc(4096, alloc_len);
+	if (conn->buf == NULL) {
 		fprintf(stderr, "错误: 分配 %zu 字节缓冲区失败: %s\n", alloc_len, strerror(errno));
 		return -1;
 	}
-	memset(res->buf, 0, alloc_len);
-	res->mr = ibv_reg_mr(res->pd, res->buf, res->buf_len, access);
-	if (res->mr == NULL) {
+	memset(conn->buf, 0, alloc_len);
+	conn->mr = ibv_reg_mr(conn->dev->pd, conn->buf, conn->buf_len, access);
+	if (conn->mr == NULL) {
 		int err = errno;
 
 		verbs_error("ibv_reg_mr()", err,
@@ -550,116 +384,96 @@ int register_mr(struct rdma_resources *res, int access)
 	}
 	access_str(access, acc, sizeof(acc));
 	printf("MR 已注册: addr=%p 长度=%zu（%d 个QP × 每QP %zu 字节 × 2 区）\n",
-	       (void *)res->buf, res->buf_len, res->num_qp, res->slot);
-	printf("  lkey=0x%08x  rkey=0x%08x  权限=%s%s\n", res->mr->lkey, res->mr->rkey, acc,
+	       (void *)conn->buf, conn->buf_len, conn->num_qp, conn->slot);
+	printf("  lkey=0x%08x  rkey=0x%08x  权限=%s%s\n", conn->mr->lkey, conn->mr->rkey, acc,
 	       access == 0 ? "（只允许本地读：RDMA WRITE 的数据源只需要被网卡读取）" : "");
 	printf("  说明: 注册会锁定这些内存页并交给网卡做地址翻译；lkey 给本端的 WR 用，\n"
 	       "        rkey 是交给对端的“钥匙”，对端凭它直接读写这块内存，所以只开本操作需要的权限\n");
 	return 0;
 }
 
-int create_cq(struct rdma_resources *res)
+int create_cq(struct rdma_conn *conn)
 {
-	step_title(res, "创建完成队列CQ ibv_create_cq()");
-	res->cq = ibv_create_cq(res->ctx, CQ_SIZE, NULL, NULL, 0);
-	if (res->cq == NULL) {
+	step_title(&conn->step, "创建完成队列CQ ibv_create_cq()");
+	conn->cq = ibv_create_cq(conn->dev->ctx, CQ_SIZE, NULL, NULL, 0);
+	if (conn->cq == NULL) {
 		verbs_error("ibv_create_cq()", errno, "CQ 太大？设备上限见 ibv_devinfo -v 的 max_cqe");
 		return -1;
 	}
-	printf("CQ 已创建: 容量 %d（请求 %d），%d 个QP共享这一个CQ\n", res->cq->cqe, CQ_SIZE, res->num_qp);
+	printf("CQ 已创建: 容量 %d（请求 %d），%d 个QP共享这一个CQ\n", conn->cq->cqe, CQ_SIZE, conn->num_qp);
 	printf("  说明: 每个完成的 WR 在 CQ 里留下一个 WC；wr_id 里放的是QP序号，据此区分来自哪个QP\n");
 	return 0;
 }
 
-int create_qps(struct rdma_resources *res)
+int create_qps(struct rdma_conn *conn)
 {
 	struct ibv_qp_init_attr init;
 
-	step_title(res, "创建%d个RC QP ibv_create_qp()", res->num_qp);
-	for (int i = 0; i < res->num_qp; i++) {
+	step_title(&conn->step, "创建%d个RC QP ibv_create_qp()", conn->num_qp);
+	for (int i = 0; i < conn->num_qp; i++) {
 		memset(&init, 0, sizeof(init));
 		init.qp_type = IBV_QPT_RC;
-		init.send_cq = res->cq;
-		init.recv_cq = res->cq;
+		init.send_cq = conn->cq;
+		init.recv_cq = conn->cq;
 		init.sq_sig_all = 0;
 		init.cap.max_send_wr = MAX_SEND_WR;
 		init.cap.max_recv_wr = MAX_RECV_WR;
 		init.cap.max_send_sge = 1;
 		init.cap.max_recv_sge = 1;
-		res->qp[i] = ibv_create_qp(res->pd, &init);
-		if (res->qp[i] == NULL) {
+		conn->qp[i] = ibv_create_qp(conn->dev->pd, &init);
+		if (conn->qp[i] == NULL) {
 			verbs_error("ibv_create_qp()", errno, "QP 数量或队列深度超过设备上限？ibv_devinfo -v 查看 max_qp/max_qp_wr");
 			return -1;
 		}
 		/* PSN 随机：避免与旧连接残留的报文混淆（与 rc_pingpong 一样取 24 位） */
-		res->psn[i] = (uint32_t)(lrand48() & 0xffffff);
-		printf("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n", i, res->qp[i]->qp_num, res->psn[i]);
+		conn->psn[i] = (uint32_t)(lrand48() & 0xffffff);
+		printf("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n", i, conn->qp[i]->qp_num, conn->psn[i]);
 	}
 	printf("  说明: RC = 可靠连接，一个QP只和对端的一个QP配对；新建的QP处于 RESET 状态\n");
 	return 0;
 }
 
-int setup_local_resources(struct rdma_resources *res, int access)
+int conn_create(struct rdma_conn *conn, int access)
 {
-	if (get_device_list(res) != 0 || open_device(res) != 0 || query_port(res) != 0 ||
-	    choose_gid(res) != 0 || alloc_pd(res) != 0 || register_mr(res, access) != 0 ||
-	    create_cq(res) != 0 || create_qps(res) != 0 || modify_qps_to_init(res, access) != 0)
+	if (register_mr(conn, access) != 0 || create_cq(conn) != 0 || create_qps(conn) != 0 ||
+	    modify_qps_to_init(conn, access) != 0)
 		return -1;
 	return 0;
 }
 
-/* ---------- 清理 ---------- */
-
-static void report_destroy(const char *what, int rc)
-{
-	if (rc != 0)
-		fprintf(stderr, "警告: %s 失败: %s (errno=%d)\n", what, strerror(rc), rc);
-}
-
-void destroy_resources(struct rdma_resources *res)
+void conn_destroy(struct rdma_conn *conn)
 {
 	int freed = 0;
 
-	step_title(res, "清理资源（与创建顺序相反）");
-	if (res->sock >= 0)
-		close(res->sock);
-	if (res->listen_fd >= 0)
-		close(res->listen_fd);
-	res->sock = res->listen_fd = -1;
-	for (int i = res->num_qp - 1; i >= 0; i--) {
-		if (res->qp[i] != NULL) {
-			report_destroy("ibv_destroy_qp()", ibv_destroy_qp(res->qp[i]));
-			res->qp[i] = NULL;
+	ctrl_close(&conn->ctrl);
+	for (int i = conn->num_qp - 1; i >= 0; i--) {
+		if (conn->qp[i] != NULL) {
+			report_destroy("ibv_destroy_qp()", ibv_destroy_qp(conn->qp[i]));
+			conn->qp[i] = NULL;
 			freed++;
 		}
 	}
 	if (freed > 0)
 		printf("已销毁 %d 个QP（ibv_destroy_qp）\n", freed);
-	if (res->cq != NULL) {
-		report_destroy("ibv_destroy_cq()", ibv_destroy_cq(res->cq));
-		res->cq = NULL;
+	if (conn->cq != NULL) {
+		report_destroy("ibv_destroy_cq()", ibv_destroy_cq(conn->cq));
+		conn->cq = NULL;
 		printf("已销毁CQ（ibv_destroy_cq）\n");
 	}
-	if (res->mr != NULL) {
-		report_destroy("ibv_dereg_mr()", ibv_dereg_mr(res->mr));
-		res->mr = NULL;
+	if (conn->mr != NULL) {
+		report_destroy("ibv_dereg_mr()", ibv_dereg_mr(conn->mr));
+		conn->mr = NULL;
 		printf("已注销MR（ibv_dereg_mr）\n");
 	}
-	free(res->buf);
-	res->buf = NULL;
-	if (res->pd != NULL) {
-		report_destroy("ibv_dealloc_pd()", ibv_dealloc_pd(res->pd));
-		res->pd = NULL;
-		printf("已释放PD（ibv_dealloc_pd）\n");
-	}
-	if (res->ctx != NULL) {
-		report_destroy("ibv_close_device()", ibv_close_device(res->ctx));
-		res->ctx = NULL;
-		printf("已关闭设备（ibv_close_device）\n");
-	}
-	if (res->dev_list != NULL) {
-		ibv_free_device_list(res->dev_list);
-		res->dev_list = NULL;
-		printf("已释放设备列表（ibv_free_device_list）\n");
-	}
+	free(conn->buf);
+	conn->buf = NULL;
+}
+
+/* ---------- 清理：先连接、后设备 ---------- */
+
+void destroy_resources(struct rdma_device *dev, struct rdma_conn *conn)
+{
+	step_title(&conn->step, "清理资源（与创建顺序相反）");
+	conn_destroy(conn);
+	device_destroy(dev);
 }

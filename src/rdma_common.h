@@ -4,8 +4,11 @@
  * 阅读顺序建议：先看本文件的结构体，再按 rdma_server.c / rdma_client.c 里的
  * 步骤顺序去看 rdma_common.c 中对应的函数。
  *
- *   设备列表 → 打开设备 → 查询端口 → 选GID → PD → MR → CQ → N个QP
- *   → RESET→INIT → (TCP交换连接信息) → INIT→RTR → RTR→RTS → 收发数据 → 逆序清理
+ *   设备（struct rdma_device，每个进程一份）：
+ *     设备列表 → 打开设备 → 查询端口 → 选GID（“用哪个设备”）→ PD
+ *   连接（struct rdma_conn，每个对端一份）：
+ *     MR → CQ → N个QP → RESET→INIT → (控制平面交换连接信息) → INIT→RTR → RTR→RTS → 收发数据
+ *   清理：先连接、后设备，各自逆序
  */
 #ifndef ROCE_RDMA_COMMON_H
 #define ROCE_RDMA_COMMON_H
@@ -14,6 +17,7 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
+#include "ctrl.h"
 #include "gid.h"
 #include "options.h"
 #include "route.h"
@@ -23,108 +27,91 @@
 #define MAX_SEND_WR    16
 #define MAX_RECV_WR    16
 
-struct rdma_resources {
-	const struct options *opt;      /* 命令行参数（只读） */
-	unsigned step;                  /* 当前步骤号，用于打印 */
+/* 设备：一个打开的 RDMA 设备、它的一个端口和选中的 GID，以及设备上的 PD（步骤1-5） */
+struct rdma_device {
+	const struct options *opt;      /* 命令行参数（只读）：-d、-i、-g、--op */
+	struct ibv_device **dev_list;   /* ibv_get_device_list() 的结果，选设备时逐个查看 */
+	int num_devices;                /* dev_list 里的设备个数 */
+	struct ibv_context *ctx;        /* 打开的设备句柄，后续所有 verbs 调用的入口 */
+	char dev_name[64];              /* 选中的设备名（rxe0 …） */
+	struct ibv_device_attr dev_attr; /* 设备能力：max_qp、max_qp_wr、max_cqe、原子操作、读深度 */
+	struct ibv_port_attr port_attr; /* 端口 opt->ib_port 的状态、链路层、active_mtu、LID、GID表长度 */
+	struct gid_info gid;            /* 本端使用的 GID（含索引、所在网卡） */
+	struct ibv_pd *pd;              /* 保护域：这个设备上所有连接的 MR 和 QP 都在里面 */
+};
 
-	struct ibv_device **dev_list;
-	int num_devices;
-	struct ibv_context *ctx;
-	char dev_name[64];
-	struct ibv_device_attr dev_attr;
-	struct ibv_port_attr port_attr;
-	struct gid_info gid;            /* 本端使用的 GID（含索引） */
-
-	struct ibv_pd *pd;
-	uint8_t *buf;                   /* A区 [0, num_qp*slot) + B区 [num_qp*slot, 2*num_qp*slot) */
-	size_t buf_len;
-	size_t slot;
-	struct ibv_mr *mr;
-	struct ibv_cq *cq;
-	int num_qp;
-	struct ibv_qp *qp[MAX_QP];
-	uint32_t psn[MAX_QP];           /* 本端每个QP的起始包序号 */
-
-	int listen_fd;
-	int sock;                       /* 控制平面 TCP 连接 */
-	struct wire_hello remote;       /* 对端的连接信息 */
-	uint32_t peer_rkey;             /* 单边操作用的对端 rkey（--inject rkey 时故意改错） */
-	enum ibv_mtu path_mtu;          /* 两端 active_mtu 的较小者 */
-
-	/* 客户端：到服务端的路径（path.c） */
+/* 客户端：到服务端的路径（path.c 填写；服务端不用，保持全 0） */
+struct peer_route {
 	char server_addr[16];           /* 服务端的 IPv4（解析后）；空 = 不是 IPv4，不做路由检查 */
 	int route_known;                /* 1 = route 有效 */
 	struct route_info route;        /* 内核到服务端的路由（等同 ip route get） */
 	char want_src[GID_IP_LEN];      /* 路由要求的源地址；自动选 GID 时优先选这个地址的条目 */
 };
 
-/* A区：对端通过 RDMA 访问/网络写入的地方；B区：本端准备发送或接收结果的地方 */
-static inline uint8_t *area_a(struct rdma_resources *r, int i) { return r->buf + (size_t)i * r->slot; }
-static inline uint8_t *area_b(struct rdma_resources *r, int i) { return r->buf + ((size_t)r->num_qp + (size_t)i) * r->slot; }
+/* 连接：和一个对端通信所需的一切（步骤6 起）；设备只借用，不归它释放 */
+struct rdma_conn {
+	struct rdma_device *dev;        /* 所在的设备（ctx、PD、端口、GID） */
+	const struct options *opt;      /* 命令行参数（只读） */
+	unsigned step;                  /* 当前步骤号，用于打印（设备的步骤1-5 也记在这里） */
 
-/*
- * 服务端和客户端共用的 main：解析命令行（-h/--dry-run/用法错误直接返回 0/0/2），
- * 然后运行 run(res)，最后无论成败都 destroy_resources()；返回进程退出码（0 成功，1 失败）。
- */
-int run_program(int argc, char **argv, enum role role, int (*run)(struct rdma_resources *res));
+	uint8_t *buf;                   /* A区 [0, num_qp*slot) + B区 [num_qp*slot, 2*num_qp*slot) */
+	size_t buf_len;                 /* 注册的长度：2 × num_qp × slot */
+	size_t slot;                    /* 每个QP在每个区里的槽大小（字节） */
+	struct ibv_mr *mr;              /* 整个 buf 注册成的 MR（lkey 给本端，rkey 交给对端） */
+	struct ibv_cq *cq;              /* 所有QP共享的完成队列 */
+	int num_qp;                     /* QP 个数（-q） */
+	struct ibv_qp *qp[MAX_QP];      /* RC QP；WR 的 wr_id = 下标 */
+	uint32_t psn[MAX_QP];           /* 本端每个QP的起始包序号 */
 
-void res_init(struct rdma_resources *res, const struct options *opt);
-void step_title(struct rdma_resources *res, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	struct ctrl ctrl;               /* 控制平面（现在是 TCP：ctrl_tcp.c） */
+	struct wire_hello remote;       /* 对端的连接信息 */
+	uint32_t peer_rkey;             /* 单边操作用的对端 rkey（--inject rkey 时故意改错） */
+	enum ibv_mtu path_mtu;          /* 两端 active_mtu 的较小者 */
 
-/* 资源初始化，每个函数对应一个步骤 */
-int get_device_list(struct rdma_resources *res);
-int open_device(struct rdma_resources *res);
-int query_port(struct rdma_resources *res);
-int choose_gid(struct rdma_resources *res);
-int alloc_pd(struct rdma_resources *res);
-int register_mr(struct rdma_resources *res, int access);
-int create_cq(struct rdma_resources *res);
-int create_qps(struct rdma_resources *res);
-
-/*
- * 打开 dev、查询端口 port，读出它的非空 GID 表（调用者 free(*tbl)）；端口不是 ACTIVE 时 *active = 0。
- * 自动选设备（按分数、按路由）时用来看每个设备。失败时把原因写进 why 并返回 -1。
- */
-int device_port_gids(struct ibv_device *dev, int port, int *active, struct gid_info **tbl,
-		     size_t *n, char *why, size_t len);
-
-/* 步骤1-9 按顺序执行上面这些函数（服务端与客户端完全相同），任何一步失败返回 -1 */
-int setup_local_resources(struct rdma_resources *res, int access);
-
-/* QP 状态机（qp_state.c） */
-int modify_qps_to_init(struct rdma_resources *res, int access);
-/* 控制平面：通过 res->sock 交换 HELLO，校验两端参数一致，打印双方信息 */
-int exchange_connection_info(struct rdma_resources *res);
-int modify_qps_to_rtr(struct rdma_resources *res);
-int modify_qps_to_rts(struct rdma_resources *res);
-/* 用 ibv_query_qp 读回并打印 QP 的实际状态 */
-int print_qp_state(struct rdma_resources *res, int i, const char *title);
-void print_qp_states(struct rdma_resources *res, const char *title);
-
-/* 数据面（datapath.c） */
-int post_receive(struct rdma_resources *res, int i, void *addr, uint32_t len);
-
-struct send_req {
-	enum ibv_wr_opcode opcode;
-	void *local;              /* 本地缓冲区（在 MR 内） */
-	uint32_t len;
-	uint64_t remote_addr;     /* 单边/原子操作：对端虚拟地址 */
-	uint32_t imm;             /* write_imm：立即数（主机字节序，发送时转网络序） */
-	uint64_t compare_add;     /* fetch_add 的加数 / cmp_swap 的比较值 */
-	uint64_t swap;            /* cmp_swap 的交换值 */
+	struct peer_route peer;         /* 客户端：到服务端的路径（path.c） */
 };
-int post_send_req(struct rdma_resources *res, int i, const struct send_req *req);
-/* 轮询 n 个完成，带超时；任何 WC 错误都打印状态与提示并返回 -1 */
-int poll_completions(struct rdma_resources *res, int n, struct ibv_wc *wcs);
 
-/* 逆序释放所有资源；对只初始化了一部分的 res 也安全 */
-void destroy_resources(struct rdma_resources *res);
+/* A区：对端通过 RDMA 访问/网络写入的地方；B区：本端准备发送或接收结果的地方 */
+static inline uint8_t *area_a(struct rdma_conn *c, int i) { return c->buf + (size_t)i * c->slot; }
+static inline uint8_t *area_b(struct rdma_conn *c, int i) { return c->buf + ((size_t)c->num_qp + (size_t)i) * c->slot; }
 
-/* 打印 “错误: CALL 失败: strerror (errno=N)” 和 “提示: HINT” */
-void verbs_error(const char *call, int err, const char *hint);
-const char *mtu_str(enum ibv_mtu mtu);
-const char *qp_state_str(enum ibv_qp_state s);
-void access_str(int access, char *out, size_t len);
+/*
+ * 设备。step 是打印步骤号用的计数器（由调用者提供：设备的步骤排在连接的步骤前面）。
+ * device_init 之后，无论 device_create 成功、失败在哪一步，device_destroy 都安全。
+ */
+void device_init(struct rdma_device *dev, const struct options *opt);
+/* 步骤1-4：用哪个设备、哪个端口、哪个 GID（客户端按到服务端的路由选，记在 peer 里）
+ * @post dev->ctx、dev_attr、port_attr（ACTIVE）、gid 有效 */
+int device_select(struct rdma_device *dev, struct peer_route *peer, unsigned *step);
+/* 步骤5：PD  @pre device_select 成功  @post dev->pd 有效 */
+int alloc_pd(struct rdma_device *dev, unsigned *step);
+/* 步骤1-5 = device_select + alloc_pd；任何一步失败返回 -1 */
+int device_create(struct rdma_device *dev, struct peer_route *peer, unsigned *step);
+/* 逆序释放 PD、设备、设备列表；只做了一部分也安全 */
+void device_destroy(struct rdma_device *dev);
+
+/* device_select 的各步 */
+int get_device_list(struct rdma_device *dev, unsigned *step);
+int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step);
+int query_port(struct rdma_device *dev, unsigned *step);
+int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned *step);
+
+/*
+ * 连接。conn_init 之后，无论 conn_create 成功、失败在哪一步，conn_destroy 都安全。
+ */
+void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct options *opt);
+/* 步骤6-9：MR、CQ、QP，QP→INIT（服务端与客户端完全相同）
+ * @pre conn->dev 已 device_create  @post 全部 QP 在 INIT；任何一步失败返回 -1 */
+int conn_create(struct rdma_conn *conn, int access);
+/* 关闭控制平面，逆序释放 QP、CQ、MR、缓冲区；只做了一部分也安全（不碰设备） */
+void conn_destroy(struct rdma_conn *conn);
+
+/* conn_create 的各步 */
+int register_mr(struct rdma_conn *conn, int access);
+int create_cq(struct rdma_conn *conn);
+int create_qps(struct rdma_conn *conn);
+
+/* 最后一个步骤“清理资源”：先 conn_destroy，再 device_destroy */
+void destroy_resources(struct rdma_device *dev, struct rdma_conn *conn);
 
 #endif

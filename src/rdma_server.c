@@ -2,60 +2,45 @@
  * rdma_server.c - RDMA 服务端（被动方）
  *
  * 流程（与输出中的步骤编号一一对应）：
- *   1-9   准备本地资源：设备、端口、GID、PD、MR、CQ、QP，并把QP转到 INIT
+ *   1-5   设备：设备列表、打开设备、端口、GID（用哪个设备），PD
+ *   6-9   连接：MR、CQ、QP，并把QP转到 INIT
  *   10    TCP 监听并接受客户端（控制平面）
  *   11    交换连接信息：QPN、PSN、LID、GID、MTU、（单边操作用的）地址与 rkey
  *   12-13 QP 转到 RTR、RTS
  *   14-   数据平面：按 --op 收发并校验数据
  *   最后  逆序清理（无论成功失败都会执行）
  */
-#include <stdio.h>
-
 #include "ops.h"
+#include "qp_state.h"
+#include "program.h"
 #include "rdma_common.h"
-#include "tcp.h"
 
-static int accept_client(struct rdma_resources *res)
-{
-	char peer[64] = "";
-
-	step_title(res, "建立TCP连接（控制平面）listen/accept");
-	res->listen_fd = tcp_listen(res->opt->tcp_port);
-	if (res->listen_fd < 0)
-		return -1;
-	printf("在TCP端口 %d 等待客户端连接（最多 %d 秒）...\n", res->opt->tcp_port,
-	       res->opt->accept_timeout_ms / 1000);
-	res->sock = tcp_accept(res->listen_fd, res->opt->accept_timeout_ms, peer, sizeof(peer));
-	if (res->sock < 0)
-		return -1;
-	printf("客户端已连接: %s\n", peer);
-	printf("  说明: 这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
-	return 0;
-}
-
-static int run_server(struct rdma_resources *res)
+static int run_server(struct rdma_device *dev, struct rdma_conn *conn)
 {
 	/* 只开本操作、本角色需要的 MR/QP 权限 */
-	int access = mr_access_flags(res->opt);
+	int access = mr_access_flags(conn->opt);
 
-	/* 步骤1-9：设备、端口、GID、PD、MR、CQ、QP，QP→INIT */
-	if (setup_local_resources(res, access) != 0)
+	/* 步骤1-5：用哪个设备、端口、GID，再在设备上分配 PD（设备级，整个进程一份） */
+	if (device_create(dev, &conn->peer, &conn->step) != 0)
 		return -1;
-	/* 控制平面：一条普通的 TCP 连接 */
-	if (accept_client(res) != 0)
+	/* 步骤6-9：这条连接自己的 MR、CQ、QP，QP→INIT */
+	if (conn_create(conn, access) != 0)
 		return -1;
-	/* 交换 QPN/PSN/GID/MTU（以及单边操作要用的地址和 rkey） */
-	if (exchange_connection_info(res) != 0)
+	/* 步骤10：控制平面，一条普通的 TCP 连接（服务端 listen/accept，见 ctrl_tcp.c） */
+	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
 		return -1;
-	/* 有了对端信息，QP 才能 INIT→RTR→RTS */
-	if (modify_qps_to_rtr(res) != 0 || modify_qps_to_rts(res) != 0)
+	/* 步骤11：交换 QPN/PSN/GID/MTU（以及单边操作要用的地址和 rkey） */
+	if (exchange_connection_info(conn) != 0)
 		return -1;
-	/* 数据平面：post_receive / post_send / poll_completion */
-	return run_data_plane(res);
+	/* 步骤12-13：有了对端信息，QP 才能 INIT→RTR→RTS */
+	if (modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0)
+		return -1;
+	/* 步骤14 起：数据平面 post_receive / post_send / poll_completion，最后一步是清理 */
+	return run_data_plane(conn);
 }
 
 int main(int argc, char **argv)
 {
-	/* 解析参数 → run_server() → 无论成败都逆序清理（见 rdma_common.c 的 run_program） */
+	/* 解析参数 → run_server() → 无论成败都逆序清理（见 program.c 的 run_program） */
 	return run_program(argc, argv, ROLE_SERVER, run_server);
 }

@@ -11,7 +11,6 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -255,84 +254,6 @@ int tcp_write_full(int fd, const void *buf, size_t len, int timeout_ms, const ch
 			return -1;
 		}
 		put += (size_t)n;
-	}
-	return 0;
-}
-
-int exchange_hello(int fd, const struct wire_hello *local, struct wire_hello *remote,
-		   int timeout_ms)
-{
-	uint8_t buf[WIRE_MAX_LEN];
-	size_t n = wire_encode_hello(local, buf, sizeof(buf));
-	enum wire_status st;
-
-	if (n == 0 || tcp_write_full(fd, buf, n, timeout_ms, "连接信息") != 0)
-		return -1;
-	if (tcp_read_full(fd, buf, WIRE_HEADER_LEN, timeout_ms, "连接信息头") != 0) {
-		/* 刚发完 HELLO 对端就断开/不回：除了参数不一致，常见的是端口上根本不是 rdma_server */
-		fprintf(stderr, "  也可能: 这个端口上是别的程序，例如 ibv_rc_pingpong（它也默认用 TCP 18515，"
-			"收到我们的二进制 HELLO 会直接断开）；用 ss -ltnp 看是谁在监听\n");
-		return -1;
-	}
-	st = wire_decode_header(buf, WIRE_HEADER_LEN, remote);
-	if (st != WIRE_OK) {
-		fprintf(stderr, "错误: 对端发来的连接信息无效: %s\n", wire_strerror(st));
-		return -1;
-	}
-	if (tcp_read_full(fd, buf, remote->num_qp * WIRE_QP_LEN, timeout_ms, "QP连接信息") != 0)
-		return -1;
-	st = wire_decode_qps(buf, remote->num_qp * WIRE_QP_LEN, remote);
-	if (st != WIRE_OK) {
-		fprintf(stderr, "错误: 对端发来的QP信息无效: %s\n", wire_strerror(st));
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * 仅供测试：环境变量 ROCE_TEST_SYNC_DELAY_MS 让程序每发出一个同步消息就停这么多毫秒。
- * 同步消息的意思是“我这边准备好了，你可以动了”；之后本端不该再做对端会撞上的事。
- * 停一下就把这类顺序错误放大成每次都发生（tests/lab/ops.bats）：
- *   - READY 发出后才投递接收 → 对端的 SEND 先到，rxe 的 RNR NAK 计数增加；
- *   - 交互模式 ACK 发出后才看文本 → 客户端已经写进了下一行。
- * 正常运行时不设置它，这里什么也不做。
- */
-static void test_only_delay_after_sync(void)
-{
-	const char *ms = getenv("ROCE_TEST_SYNC_DELAY_MS");
-
-	if (ms != NULL && atoi(ms) > 0)
-		usleep((useconds_t)atoi(ms) * 1000);
-}
-
-int sync_send(int fd, uint32_t tag, int timeout_ms)
-{
-	uint8_t buf[WIRE_SYNC_LEN];
-	int rc;
-
-	wire_encode_sync(tag, buf);
-	rc = tcp_write_full(fd, buf, sizeof(buf), timeout_ms, "同步消息");
-	if (rc == 0)
-		test_only_delay_after_sync();
-	return rc;
-}
-
-int sync_wait(int fd, uint32_t tag, int timeout_ms)
-{
-	uint8_t buf[WIRE_SYNC_LEN];
-	uint32_t got;
-	enum wire_status st;
-
-	if (tcp_read_full(fd, buf, sizeof(buf), timeout_ms, "同步消息") != 0)
-		return -1;
-	st = wire_decode_sync(buf, sizeof(buf), &got);
-	if (st != WIRE_OK) {
-		fprintf(stderr, "错误: %s\n", wire_strerror(st));
-		return -1;
-	}
-	if (got != tag) {
-		fprintf(stderr, "错误: 同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n", tag, got);
-		return -1;
 	}
 	return 0;
 }

@@ -1,0 +1,67 @@
+/*
+ * console.c - 控制台输出的小工具（见 console.h）
+ */
+#include "console.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void step_title(unsigned *step, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("\n========== 步骤%u: ", ++*step);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(" ==========\n");
+}
+
+const char *mtu_str(enum ibv_mtu mtu)
+{
+	switch (mtu) {
+	case IBV_MTU_256: return "256";
+	case IBV_MTU_512: return "512";
+	case IBV_MTU_1024: return "1024";
+	case IBV_MTU_2048: return "2048";
+	case IBV_MTU_4096: return "4096";
+	}
+	return "?";
+}
+
+const char *qp_state_str(enum ibv_qp_state s)
+{
+	switch (s) {
+	case IBV_QPS_RESET: return "RESET";
+	case IBV_QPS_INIT: return "INIT";
+	case IBV_QPS_RTR: return "RTR";
+	case IBV_QPS_RTS: return "RTS";
+	case IBV_QPS_SQD: return "SQD";
+	case IBV_QPS_SQE: return "SQE";
+	case IBV_QPS_ERR: return "ERR";
+	default: return "UNKNOWN";
+	}
+}
+
+void access_str(int a, char *out, size_t len)
+{
+	if (a == 0) {
+		snprintf(out, len, "0（无）");
+		return;
+	}
+	snprintf(out, len, "%s%s%s%s",
+		 a & IBV_ACCESS_LOCAL_WRITE ? "LOCAL_WRITE|" : "",
+		 a & IBV_ACCESS_REMOTE_WRITE ? "REMOTE_WRITE|" : "",
+		 a & IBV_ACCESS_REMOTE_READ ? "REMOTE_READ|" : "",
+		 a & IBV_ACCESS_REMOTE_ATOMIC ? "REMOTE_ATOMIC|" : "");
+	if (out[0] != '\0')
+		out[strlen(out) - 1] = '\0';    /* 去掉末尾的 | */
+}
+
+void verbs_error(const char *call, int err, const char *hint)
+{
+	fprintf(stderr, "错误: %s 失败: %s (errno=%d)\n", call, strerror(err), err);
+	if (hint != NULL)
+		fprintf(stderr, "提示: %s\n", hint);
+}

@@ -1,0 +1,64 @@
+/*
+ * ctrl.c - 控制平面接口（见 ctrl.h）：把每个操作转给所选的实现，
+ *          外加一个所有实现共用的、仅供测试的钩子
+ */
+#include "ctrl.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+/*
+ * 仅供测试：环境变量 ROCE_TEST_SYNC_DELAY_MS 让程序每发出一个同步消息就停这么多毫秒。
+ * 同步消息的意思是“我这边准备好了，你可以动了”；之后本端不该再做对端会撞上的事。
+ * 停一下就把这类顺序错误放大成每次都发生（tests/lab/ops.bats）：
+ *   - READY 发出后才投递接收 → 对端的 SEND 先到，rxe 的 RNR NAK 计数增加；
+ *   - 交互模式 ACK 发出后才看文本 → 客户端已经写进了下一行。
+ * 正常运行时不设置它，这里什么也不做。
+ */
+static void test_only_delay_after_sync(void)
+{
+	const char *ms = getenv("ROCE_TEST_SYNC_DELAY_MS");
+
+	if (ms != NULL && atoi(ms) > 0)
+		usleep((useconds_t)atoi(ms) * 1000);
+}
+
+int ctrl_establish(struct ctrl *c, unsigned *step)
+{
+	return c->ops->establish(c, step);
+}
+
+int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
+{
+	return c->ops->exchange_hello(c, local, remote);
+}
+
+int ctrl_sync_send(struct ctrl *c, uint32_t tag)
+{
+	int rc = c->ops->sync_send(c, tag);
+
+	if (rc == 0)
+		test_only_delay_after_sync();
+	return rc;
+}
+
+int ctrl_sync_wait(struct ctrl *c, uint32_t tag)
+{
+	return c->ops->sync_wait(c, tag);
+}
+
+int ctrl_poll_peer(struct ctrl *c, int wait_ms)
+{
+	return c->ops->poll_peer(c, wait_ms);
+}
+
+int ctrl_local_ipv4(struct ctrl *c, char *ip, size_t len)
+{
+	return c->ops->local_ipv4(c, ip, len);
+}
+
+void ctrl_close(struct ctrl *c)
+{
+	if (c->ops != NULL)
+		c->ops->close(c);
+}

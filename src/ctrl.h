@@ -1,0 +1,78 @@
+/*
+ * ctrl.h - 控制平面接口：QP 状态机和数据面只通过它和对端说话
+ *
+ * RDMA 的 QP 在进入 RTR 之前必须知道对端的 QPN/PSN/GID，这些信息只能“带外”传递；
+ * 之后每一轮还要交换几个小小的同步消息（“接收已投递”“写完了”）。做这两件事的通道叫控制平面。
+ * 这里是它的接口：一张操作表（struct ctrl_ops），现在只有一个实现——TCP（ctrl_tcp.c，包装 tcp.c）。
+ * 换一种控制平面（例如 librdmacm）只需再写一张操作表，qp_state.c、ops.c 不用改。
+ * 出错时实现自己打印中文原因和提示并返回 -1；所有等待都有超时（-t）。
+ */
+#ifndef ROCE_CTRL_H
+#define ROCE_CTRL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options.h"
+#include "wire.h"
+
+/* 同步标签：高 8 位是种类，低 24 位是轮次 */
+enum sync_kind {
+	SYNC_RTS = 1,       /* 双方都已到 RTS */
+	SYNC_READY = 2,     /* 服务端已投递接收 / 已准备好数据 */
+	SYNC_DONE = 3,      /* 客户端本轮的单边操作已完成 */
+	SYNC_ACK = 4,       /* 服务端已校验本轮数据 */
+	SYNC_BYE = 5,       /* 结束 */
+};
+#define SYNC_TAG(kind, round) (((uint32_t)(kind) << 24) | ((uint32_t)(round) & 0xffffff))
+
+struct ctrl;
+
+/* 一种控制平面的实现：下面每个 ctrl_* 函数对应一项 */
+struct ctrl_ops {
+	/* 建立连接 */
+	int (*establish)(struct ctrl *c, unsigned *step);
+	/* 交换 HELLO */
+	int (*exchange_hello)(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
+	/* 发一个同步消息 / 等一个同步消息 */
+	int (*sync_send)(struct ctrl *c, uint32_t tag);
+	int (*sync_wait)(struct ctrl *c, uint32_t tag);
+	/* 对端有没有动静（消息或断开） */
+	int (*poll_peer)(struct ctrl *c, int wait_ms);
+	/* 对端连到的本端 IPv4 地址 */
+	int (*local_ipv4)(struct ctrl *c, char *ip, size_t len);
+	/* 关闭，可重复调用 */
+	void (*close)(struct ctrl *c);
+};
+
+/* 一条控制平面连接 */
+struct ctrl {
+	const struct ctrl_ops *ops;     /* 用哪种实现（ctrl_tcp_init 设置） */
+	const struct options *opt;      /* 角色、TCP端口、服务端地址、超时（只读） */
+	struct {
+		int listen_fd;          /* 服务端的监听 socket，-1 = 没有 */
+		int sock;               /* 与对端的 TCP 连接，-1 = 没有 */
+	} tcp;                          /* TCP 实现的状态（ctrl_tcp.c） */
+};
+
+/* 选用 TCP 实现；只记下参数，不打开任何 socket（之后 ctrl_close 总是安全的） */
+void ctrl_tcp_init(struct ctrl *c, const struct options *opt);
+
+/*
+ * 建立控制平面连接（服务端 listen+accept，客户端 connect），打印自己的步骤标题和说明；
+ * step 是步骤计数器。  @post 可以交换 HELLO 和同步消息
+ */
+int ctrl_establish(struct ctrl *c, unsigned *step);
+/* 发送本端 HELLO、接收并校验对端 HELLO（两端同时先写后读） */
+int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
+/* 同步点：发送/等待一个带编号的同步消息（SYNC_TAG） */
+int ctrl_sync_send(struct ctrl *c, uint32_t tag);
+int ctrl_sync_wait(struct ctrl *c, uint32_t tag);
+/* 最多等 wait_ms 毫秒看对端有没有动静：0 = 没有；1 = 有消息到达或对端已断开；-1 = 出错 */
+int ctrl_poll_peer(struct ctrl *c, int wait_ms);
+/* 对端连到的本端 IPv4 地址（文本，写进 ip）；不知道或不是 IPv4 返回 -1 */
+int ctrl_local_ipv4(struct ctrl *c, char *ip, size_t len);
+/* 关闭连接；只建立了一部分、或重复调用都安全 */
+void ctrl_close(struct ctrl *c);
+
+#endif

@@ -1,0 +1,154 @@
+/*
+ * ctrl_tcp.c - 控制平面的 TCP 实现：一条普通的 TCP 连接（socket 操作在 tcp.c）
+ *
+ *   建立      服务端 listen + accept，客户端 connect（被拒绝时在超时内重试）
+ *   HELLO     wire.c 编码的连接信息，两端同时先写后读
+ *   同步消息  wire.c 编码的 4 字节标签
+ */
+#include "ctrl.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "console.h"
+#include "tcp.h"
+
+static int accept_client(struct ctrl *c, unsigned *step)
+{
+	const struct options *o = c->opt;
+	char peer[64] = "";
+
+	step_title(step, "建立TCP连接（控制平面）listen/accept");
+	c->tcp.listen_fd = tcp_listen(o->tcp_port);
+	if (c->tcp.listen_fd < 0)
+		return -1;
+	printf("在TCP端口 %d 等待客户端连接（最多 %d 秒）...\n", o->tcp_port, o->accept_timeout_ms / 1000);
+	c->tcp.sock = tcp_accept(c->tcp.listen_fd, o->accept_timeout_ms, peer, sizeof(peer));
+	if (c->tcp.sock < 0)
+		return -1;
+	printf("客户端已连接: %s\n", peer);
+	printf("  说明: 这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
+	return 0;
+}
+
+static int connect_server(struct ctrl *c, unsigned *step)
+{
+	const struct options *o = c->opt;
+
+	step_title(step, "建立TCP连接（控制平面）connect");
+	c->tcp.sock = tcp_connect(o->server_ip, o->tcp_port, o->timeout_ms);
+	if (c->tcp.sock < 0)
+		return -1;
+	printf("已连接服务端 %s:%d\n", o->server_ip, o->tcp_port);
+	printf("  说明: 这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
+	return 0;
+}
+
+static int tcp_establish(struct ctrl *c, unsigned *step)
+{
+	return c->opt->role == ROLE_SERVER ? accept_client(c, step) : connect_server(c, step);
+}
+
+static int tcp_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
+{
+	int fd = c->tcp.sock, timeout_ms = c->opt->timeout_ms;
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t n = wire_encode_hello(local, buf, sizeof(buf));
+	enum wire_status st;
+
+	if (n == 0 || tcp_write_full(fd, buf, n, timeout_ms, "连接信息") != 0)
+		return -1;
+	if (tcp_read_full(fd, buf, WIRE_HEADER_LEN, timeout_ms, "连接信息头") != 0) {
+		/* 刚发完 HELLO 对端就断开/不回：除了参数不一致，常见的是端口上根本不是 rdma_server */
+		fprintf(stderr, "  也可能: 这个端口上是别的程序，例如 ibv_rc_pingpong（它也默认用 TCP 18515，"
+			"收到我们的二进制 HELLO 会直接断开）；用 ss -ltnp 看是谁在监听\n");
+		return -1;
+	}
+	st = wire_decode_header(buf, WIRE_HEADER_LEN, remote);
+	if (st != WIRE_OK) {
+		fprintf(stderr, "错误: 对端发来的连接信息无效: %s\n", wire_strerror(st));
+		return -1;
+	}
+	if (tcp_read_full(fd, buf, remote->num_qp * WIRE_QP_LEN, timeout_ms, "QP连接信息") != 0)
+		return -1;
+	st = wire_decode_qps(buf, remote->num_qp * WIRE_QP_LEN, remote);
+	if (st != WIRE_OK) {
+		fprintf(stderr, "错误: 对端发来的QP信息无效: %s\n", wire_strerror(st));
+		return -1;
+	}
+	return 0;
+}
+
+static int tcp_sync_send(struct ctrl *c, uint32_t tag)
+{
+	uint8_t buf[WIRE_SYNC_LEN];
+
+	wire_encode_sync(tag, buf);
+	return tcp_write_full(c->tcp.sock, buf, sizeof(buf), c->opt->timeout_ms, "同步消息");
+}
+
+static int tcp_sync_wait(struct ctrl *c, uint32_t tag)
+{
+	uint8_t buf[WIRE_SYNC_LEN];
+	uint32_t got;
+	enum wire_status st;
+
+	if (tcp_read_full(c->tcp.sock, buf, sizeof(buf), c->opt->timeout_ms, "同步消息") != 0)
+		return -1;
+	st = wire_decode_sync(buf, sizeof(buf), &got);
+	if (st != WIRE_OK) {
+		fprintf(stderr, "错误: %s\n", wire_strerror(st));
+		return -1;
+	}
+	if (got != tag) {
+		fprintf(stderr, "错误: 同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n", tag, got);
+		return -1;
+	}
+	return 0;
+}
+
+static int tcp_poll_peer(struct ctrl *c, int wait_ms)
+{
+	return tcp_wait_readable(c->tcp.sock, wait_ms);
+}
+
+static int tcp_local_ipv4(struct ctrl *c, char *ip, size_t len)
+{
+	struct sockaddr_in a;
+	socklen_t alen = sizeof(a);
+
+	if (getsockname(c->tcp.sock, (struct sockaddr *)&a, &alen) != 0 || a.sin_family != AF_INET ||
+	    inet_ntop(AF_INET, &a.sin_addr, ip, (socklen_t)len) == NULL)
+		return -1;
+	return 0;
+}
+
+static void tcp_close(struct ctrl *c)
+{
+	if (c->tcp.sock >= 0)
+		close(c->tcp.sock);
+	if (c->tcp.listen_fd >= 0)
+		close(c->tcp.listen_fd);
+	c->tcp.sock = c->tcp.listen_fd = -1;
+}
+
+static const struct ctrl_ops tcp_ops = {
+	.establish = tcp_establish,
+	.exchange_hello = tcp_exchange_hello,
+	.sync_send = tcp_sync_send,
+	.sync_wait = tcp_sync_wait,
+	.poll_peer = tcp_poll_peer,
+	.local_ipv4 = tcp_local_ipv4,
+	.close = tcp_close,
+};
+
+void ctrl_tcp_init(struct ctrl *c, const struct options *opt)
+{
+	c->ops = &tcp_ops;
+	c->opt = opt;
+	c->tcp.listen_fd = -1;
+	c->tcp.sock = -1;
+}
