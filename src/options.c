@@ -126,11 +126,18 @@ static void set_defaults(struct options *o, enum role role)
 	o->timeout_ms = DEFAULT_TIMEOUT_MS;
 	o->accept_timeout_ms = DEFAULT_ACCEPT_MS;
 	o->qp_state_detail = 1;
+	o->clients = 1;
+	o->parallel = 1;
+}
+
+int multi_client(const struct options *o)
+{
+	return o->role == ROLE_SERVER && (o->clients != 1 || o->parallel > 1);
 }
 
 enum {
 	OPT_OP = 1000, OPT_SIZE, OPT_ITERS, OPT_OFFSET, OPT_INTERACTIVE,
-	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN, OPT_INJECT
+	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN, OPT_INJECT, OPT_CLIENTS, OPT_PARALLEL
 };
 
 static const struct option long_opts[] = {
@@ -150,6 +157,8 @@ static const struct option long_opts[] = {
 	{ "qp-state", required_argument, NULL, OPT_QP_STATE },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "inject", required_argument, NULL, OPT_INJECT },
+	{ "clients", required_argument, NULL, OPT_CLIENTS },
+	{ "parallel", required_argument, NULL, OPT_PARALLEL },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -208,7 +217,34 @@ static int apply_dual(struct options *o, const struct dual *d,
 			return -1;
 		}
 		o->num_qp = (int)v;
+		o->num_qp_given = 1;
 	}
+	return 0;
+}
+
+/* --clients N（0 = 直到 SIGINT/SIGTERM）/ --parallel M：只用于服务端 */
+static int parse_server_count(int c, const char *arg, struct options *o, char *err, size_t errlen)
+{
+	const char *name = c == OPT_CLIENTS ? "--clients" : "--parallel";
+	long v;
+
+	if (o->role != ROLE_SERVER) {
+		set_err(err, errlen, "%s 只用于服务端（它决定服务端接待几个客户端）", name);
+		return -1;
+	}
+	if (c == OPT_CLIENTS) {
+		if (parse_long(arg, 0, MAX_CLIENTS, &v) != 0) {
+			set_err(err, errlen, "--clients 无效: '%s'（0..%d，0 = 一直服务到 Ctrl-C）", arg, MAX_CLIENTS);
+			return -1;
+		}
+		o->clients = v;
+		return 0;
+	}
+	if (parse_long(arg, 1, MAX_PARALLEL, &v) != 0) {
+		set_err(err, errlen, "--parallel 无效: '%s'（1..%d）", arg, MAX_PARALLEL);
+		return -1;
+	}
+	o->parallel = (int)v;
 	return 0;
 }
 
@@ -252,6 +288,7 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 			set_err(err, errlen, "未知操作: '%s'（可选: send write read write_imm fetch_add cmp_swap）", arg);
 			return -1;
 		}
+		o->op_given = 1;
 		return 0;
 	case OPT_SIZE:
 		if (parse_size(arg, &o->size) != 0 || o->size == 0) {
@@ -270,6 +307,7 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 			return -1;
 		}
 		o->iters = v;
+		o->iters_given = 1;
 		return 0;
 	case OPT_OFFSET:
 		if (parse_long(arg, 0, ATOMIC_SLOT - 8, &v) != 0) {
@@ -294,6 +332,9 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 			return -1;
 		}
 		return 0;
+	case OPT_CLIENTS:
+	case OPT_PARALLEL:
+		return parse_server_count(c, arg, o, err, errlen);
 	case OPT_QP_STATE:
 		if (strcmp(arg, "all") == 0) {
 			o->qp_state_detail = -1;
@@ -365,6 +406,10 @@ static int check_combination(struct options *o, char *err, size_t errlen)
 		o->size = 8;
 	} else if (o->offset != 0) {
 		set_err(err, errlen, "--offset 只用于原子操作（fetch_add / cmp_swap）");
+		return -1;
+	}
+	if (o->interactive && multi_client(o)) {
+		set_err(err, errlen, "--interactive 一次只服务一个客户端，不能与 --clients/--parallel 同用");
 		return -1;
 	}
 	if (o->inject == INJECT_RKEY && o->role != ROLE_CLIENT) {

@@ -22,6 +22,8 @@
 #define GID_AUTO              (-1)
 #define DEFAULT_SIZE          64          /* 默认消息大小（字节） */
 #define INTERACTIVE_SIZE      4096        /* 交互模式缓冲区大小 */
+#define MAX_CLIENTS           1000000     /* --clients 上限 */
+#define MAX_PARALLEL          16          /* --parallel 上限 */
 #define MAX_SIZE              (256u << 20) /* 单个QP消息上限 256 MiB */
 #define ATOMIC_SLOT           64          /* 原子操作每个QP的区域大小 */
 #define MAX_ITERS             1000000
@@ -57,10 +59,13 @@ struct options {
 	int ib_port;
 	int gid_idx;             /* GID_AUTO = 自动选择 */
 	int num_qp;
+	int num_qp_given;        /* 命令行里明确给了 -q（或位置参数） */
 	enum rdma_op op;
+	int op_given;            /* 明确给了 --op */
 	size_t size;             /* 每个QP的消息大小 */
 	int size_given;
 	long iters;
+	int iters_given;         /* 明确给了 --iters */
 	uint32_t offset;         /* 原子操作目标字在对端区域内的偏移 */
 	int interactive;
 	int timeout_ms;          /* 连接、握手、同步、轮询CQ的超时 */
@@ -68,7 +73,12 @@ struct options {
 	int qp_state_detail;     /* 打印完整状态的QP个数，-1 = 全部 */
 	int dry_run;             /* 只检查参数并打印配置，不碰设备 */
 	enum inject inject;      /* 故障注入（--inject）：看程序怎样发现错误 */
+	long clients;            /* 服务端：服务几个客户端后退出（--clients，0 = 直到 SIGINT/SIGTERM） */
+	int parallel;            /* 服务端：最多同时服务几个客户端（--parallel） */
 };
+
+/* 服务端是不是“多客户端”模式（--clients 不是 1 或 --parallel 大于 1）；默认是今天的一对一 */
+int multi_client(const struct options *o);
 
 enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_ERROR = 2 };
 

@@ -239,6 +239,38 @@ static void access_flags_least_privilege(void **state)
 	assert_true(mr_access_flags(&o) & IBV_ACCESS_REMOTE_WRITE);
 }
 
+static void many_clients(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "-d", "rxe0"), PARSE_OK);
+	assert_int_equal(o.clients, 1);
+	assert_int_equal(o.parallel, 1);
+	assert_false(multi_client(&o));
+	assert_false(o.num_qp_given || o.op_given || o.size_given || o.iters_given);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--clients", "8", "--parallel", "4", "--op", "write"), PARSE_OK);
+	assert_int_equal(o.clients, 8);
+	assert_int_equal(o.parallel, 4);
+	assert_true(multi_client(&o));
+	assert_true(o.op_given);
+	assert_false(o.num_qp_given);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--clients", "0"), PARSE_OK);
+	assert_true(multi_client(&o));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "rxe0", "18515", "1", "2"), PARSE_OK);
+	assert_true(o.num_qp_given);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--iters", "3"), PARSE_OK);
+	assert_true(o.iters_given);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--parallel", "0"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--parallel", "17"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--clients", "-1"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--clients", "2"), PARSE_ERROR);
+	assert_non_null(strstr(err, "只用于服务端"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--clients", "2", "--interactive"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--interactive"));
+}
+
 const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(defaults),
 	cmocka_unit_test(server_positional),
@@ -251,6 +283,7 @@ const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(atomics),
 	cmocka_unit_test(interactive),
 	cmocka_unit_test(inject),
+	cmocka_unit_test(many_clients),
 	cmocka_unit_test(help),
 	cmocka_unit_test(op_names_round_trip),
 	cmocka_unit_test(access_flags_least_privilege),
