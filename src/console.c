@@ -7,15 +7,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "conout.h"
+
 void step_title(unsigned *step, const char *fmt, ...)
 {
 	va_list ap;
+	char title[256];
 
-	printf("\n========== 步骤%u: ", ++*step);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(title, sizeof(title), fmt, ap);
 	va_end(ap);
-	printf(" ==========\n");
+	con_printf("\n========== 步骤%u: %s ==========\n", ++*step, title);
 }
 
 const char *mtu_str(enum ibv_mtu mtu)
@@ -61,7 +63,7 @@ void access_str(int a, char *out, size_t len)
 
 void verbs_error(const char *call, int err, const char *hint)
 {
-	fprintf(stderr, "错误: %s 失败: %s (errno=%d)\n", call, strerror(err), err);
+	con_eprintf("错误: %s 失败: %s (errno=%d)\n", call, strerror(err), err);
 	if (hint != NULL)
-		fprintf(stderr, "提示: %s\n", hint);
+		con_eprintf("提示: %s\n", hint);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "console.h"
+#include "conout.h"
 #include "tcp.h"
 
 static int accept_client(struct ctrl *c, unsigned *step)
@@ -25,12 +26,12 @@ static int accept_client(struct ctrl *c, unsigned *step)
 	c->tcp.listen_fd = tcp_listen(o->tcp_port);
 	if (c->tcp.listen_fd < 0)
 		return -1;
-	printf("在TCP端口 %d 等待客户端连接（最多 %d 秒）...\n", o->tcp_port, o->accept_timeout_ms / 1000);
+	con_printf("在TCP端口 %d 等待客户端连接（最多 %d 秒）...\n", o->tcp_port, o->accept_timeout_ms / 1000);
 	c->tcp.sock = tcp_accept(c->tcp.listen_fd, o->accept_timeout_ms, peer, sizeof(peer));
 	if (c->tcp.sock < 0)
 		return -1;
-	printf("客户端已连接: %s\n", peer);
-	printf("  说明: 这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
+	con_printf("客户端已连接: %s\n", peer);
+	con_printf("  说明: 这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
 	return 0;
 }
 
@@ -42,8 +43,8 @@ static int connect_server(struct ctrl *c, unsigned *step)
 	c->tcp.sock = tcp_connect(o->server_ip, o->tcp_port, o->timeout_ms);
 	if (c->tcp.sock < 0)
 		return -1;
-	printf("已连接服务端 %s:%d\n", o->server_ip, o->tcp_port);
-	printf("  说明: 这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
+	con_printf("已连接服务端 %s:%d\n", o->server_ip, o->tcp_port);
+	con_printf("  说明: 这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
 	return 0;
 }
 
@@ -63,20 +64,20 @@ static int tcp_exchange_hello(struct ctrl *c, const struct wire_hello *local, st
 		return -1;
 	if (tcp_read_full(fd, buf, WIRE_HEADER_LEN, timeout_ms, "连接信息头") != 0) {
 		/* 刚发完 HELLO 对端就断开/不回：除了参数不一致，常见的是端口上根本不是 rdma_server */
-		fprintf(stderr, "  也可能: 这个端口上是别的程序，例如 ibv_rc_pingpong（它也默认用 TCP 18515，"
+		con_eprintf("  也可能: 这个端口上是别的程序，例如 ibv_rc_pingpong（它也默认用 TCP 18515，"
 			"收到我们的二进制 HELLO 会直接断开）；用 ss -ltnp 看是谁在监听\n");
 		return -1;
 	}
 	st = wire_decode_header(buf, WIRE_HEADER_LEN, remote);
 	if (st != WIRE_OK) {
-		fprintf(stderr, "错误: 对端发来的连接信息无效: %s\n", wire_strerror(st));
+		con_eprintf("错误: 对端发来的连接信息无效: %s\n", wire_strerror(st));
 		return -1;
 	}
 	if (tcp_read_full(fd, buf, remote->num_qp * WIRE_QP_LEN, timeout_ms, "QP连接信息") != 0)
 		return -1;
 	st = wire_decode_qps(buf, remote->num_qp * WIRE_QP_LEN, remote);
 	if (st != WIRE_OK) {
-		fprintf(stderr, "错误: 对端发来的QP信息无效: %s\n", wire_strerror(st));
+		con_eprintf("错误: 对端发来的QP信息无效: %s\n", wire_strerror(st));
 		return -1;
 	}
 	return 0;
@@ -100,11 +101,11 @@ static int tcp_sync_wait(struct ctrl *c, uint32_t tag)
 		return -1;
 	st = wire_decode_sync(buf, sizeof(buf), &got);
 	if (st != WIRE_OK) {
-		fprintf(stderr, "错误: %s\n", wire_strerror(st));
+		con_eprintf("错误: %s\n", wire_strerror(st));
 		return -1;
 	}
 	if (got != tag) {
-		fprintf(stderr, "错误: 同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n", tag, got);
+		con_eprintf("错误: 同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n", tag, got);
 		return -1;
 	}
 	return 0;

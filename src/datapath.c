@@ -10,6 +10,7 @@
 
 #include "datapath.h"
 
+#include "conout.h"
 #include "console.h"
 #include "hints.h"
 
@@ -25,7 +26,7 @@ int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 	wr.num_sge = 1;
 	rc = ibv_post_recv(conn->qp[i], &wr, &bad);
 	if (rc != 0) {
-		fprintf(stderr, "错误: QP[%d] ", i);
+		con_eprintf("错误: QP[%d] ", i);
 		verbs_error("ibv_post_recv()", rc, "接收队列满了（max_recv_wr）或QP处于错误状态");
 		return -1;
 	}
@@ -65,7 +66,7 @@ int post_send_req(struct rdma_conn *conn, int i, const struct send_req *req)
 	}
 	rc = ibv_post_send(conn->qp[i], &wr, &bad);
 	if (rc != 0) {
-		fprintf(stderr, "错误: QP[%d] ", i);
+		con_eprintf("错误: QP[%d] ", i);
 		verbs_error("ibv_post_send()", rc, "发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限");
 		return -1;
 	}
@@ -83,14 +84,14 @@ static long long now_ms(void)
 static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 {
 	if (wc->status != IBV_WC_SUCCESS) {
-		fprintf(stderr, "错误: 工作完成(WC)失败: QP[%llu] 状态=%s (%d) vendor_err=0x%x\n",
+		con_eprintf("错误: 工作完成(WC)失败: QP[%llu] 状态=%s (%d) vendor_err=0x%x\n",
 			(unsigned long long)wc->wr_id, ibv_wc_status_str(wc->status), wc->status,
 			wc->vendor_err);
-		fprintf(stderr, "提示: %s\n", wc_status_hint(wc->status));
+		con_eprintf("提示: %s\n", wc_status_hint(wc->status));
 		return -1;
 	}
 	if (wc->wr_id >= (uint64_t)conn->num_qp || wc->qp_num != conn->qp[wc->wr_id]->qp_num) {
-		fprintf(stderr, "错误: WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n",
+		con_eprintf("错误: WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n",
 			(unsigned long long)wc->wr_id, wc->qp_num);
 		return -1;
 	}
@@ -107,7 +108,7 @@ int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs)
 		int r = ibv_poll_cq(conn->cq, n - got, wcs + got);
 
 		if (r < 0) {
-			fprintf(stderr, "错误: ibv_poll_cq() 失败 (返回 %d)\n提示: CQ 溢出（CQ太小）或设备出错；看 dmesg\n", r);
+			con_eprintf("错误: ibv_poll_cq() 失败 (返回 %d)\n提示: CQ 溢出（CQ太小）或设备出错；看 dmesg\n", r);
 			return -1;
 		}
 		for (int k = got; k < got + r; k++)
@@ -119,7 +120,7 @@ int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs)
 			continue;
 		}
 		if (now_ms() > deadline) {
-			fprintf(stderr, "错误: 轮询CQ超时（%d 秒内只收到 %d/%d 个完成）\n"
+			con_eprintf("错误: 轮询CQ超时（%d 秒内只收到 %d/%d 个完成）\n"
 				"提示: 对端是否投递了接收/还在运行？单边操作的地址或 rkey 填错也会这样（报文到不了对端时通常先报 RETRY_EXC_ERR）；\n"
 				"      ./diagnose.sh --peer <对端IP>；TCG 虚拟机里很慢时用 -t 加大超时\n",
 				conn->opt->timeout_ms / 1000, got, n);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "conout.h"
 #include "console.h"
 #include "ctrl.h"
 #include "datapath.h"
@@ -55,14 +56,14 @@ static int verify(struct rdma_conn *conn, int i, long r, const uint8_t *buf,
 	char pv[PREVIEW + 1];
 
 	if (bad >= 0) {
-		fprintf(stderr, "错误: QP[%d] 第%ld轮%s校验失败：第一个不同的字节在偏移 %ld，实际值 0x%02x；%zu 字节中共 %zu 字节不对\n",
+		con_eprintf("错误: QP[%d] 第%ld轮%s校验失败：第一个不同的字节在偏移 %ld，实际值 0x%02x；%zu 字节中共 %zu 字节不对\n",
 			i, r, what, bad, buf[bad], len, payload_diff_count(buf, len, who, (uint32_t)i, (uint32_t)r));
-		fprintf(stderr, "提示: 数据被覆盖或地址/长度不对；单边操作请检查 remote_addr 与槽大小\n");
+		con_eprintf("提示: 数据被覆盖或地址/长度不对；单边操作请检查 remote_addr 与槽大小\n");
 		return -1;
 	}
 	if (verbose(conn, r)) {
 		payload_preview(buf, len, pv, sizeof(pv));
-		printf("  QP[%d] 第%ld轮%s: %zu 字节校验通过 \"%s%s\"\n", i, r, what, len, pv,
+		con_printf("  QP[%d] 第%ld轮%s: %zu 字节校验通过 \"%s%s\"\n", i, r, what, len, pv,
 		       len > PREVIEW ? "..." : "");
 	}
 	return 0;
@@ -75,7 +76,7 @@ static int expect_wc(const struct ibv_wc *wc, const struct wc_expect *e)
 
 	if (wc_check(wc, e, why, sizeof(why)) == 0)
 		return 0;
-	fprintf(stderr, "错误: QP[%llu] %s\n提示: 两端的操作/长度/立即数约定不一致，或者数据被截断了\n",
+	con_eprintf("错误: QP[%llu] %s\n提示: 两端的操作/长度/立即数约定不一致，或者数据被截断了\n",
 		(unsigned long long)wc->wr_id, why);
 	return -1;
 }
@@ -101,7 +102,7 @@ static void inject_payload(struct rdma_conn *conn, uint8_t *buf, int i, long r)
 
 	if (conn->opt->inject != INJECT_PAYLOAD || i != 0 || r != 1)
 		return;
-	printf("故障注入(--inject payload): 第1轮 QP[0] 偏移 %zu 的字节 0x%02x 被故意改成 0x%02x，预期对端校验失败\n",
+	con_printf("故障注入(--inject payload): 第1轮 QP[0] 偏移 %zu 的字节 0x%02x 被故意改成 0x%02x，预期对端校验失败\n",
 	       off, buf[off], buf[off] ^ 0xffu);
 	buf[off] ^= 0xff;
 }
@@ -153,7 +154,7 @@ static int send_server_round(struct rdma_conn *conn, long r)
 	if (post_recv_all(conn) != 0 || ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
-		printf("已为 %d 个QP各投递 1 个接收请求(ibv_post_recv)，并通过TCP告诉客户端“可以发了”（同步点）\n",
+		con_printf("已为 %d 个QP各投递 1 个接收请求(ibv_post_recv)，并通过TCP告诉客户端“可以发了”（同步点）\n",
 		       conn->num_qp);
 	if (poll_completions(conn, conn->num_qp, wcs) != 0)
 		return -1;
@@ -166,7 +167,7 @@ static int send_server_round(struct rdma_conn *conn, long r)
 	if (post_all_wait(conn, IBV_WR_SEND, IBV_WC_SEND, r, "server") != 0)
 		return -1;
 	if (verbose(conn, r))
-		printf("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n", r, conn->num_qp);
+		con_printf("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n", r, conn->num_qp);
 	return 0;
 }
 
@@ -180,7 +181,7 @@ static int send_client_round(struct rdma_conn *conn, long r)
 	if (post_recv_all(conn) != 0 || ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
-		printf("已先为回复投递接收请求；收到服务端的 READY（它的接收已就绪），现在发送\n");
+		con_printf("已先为回复投递接收请求；收到服务端的 READY（它的接收已就绪），现在发送\n");
 	if (post_all(conn, IBV_WR_SEND, r, "client") != 0)
 		return -1;
 	if (poll_completions(conn, 2 * conn->num_qp, wcs) != 0)
@@ -198,11 +199,11 @@ static int send_client_round(struct rdma_conn *conn, long r)
 		recvs++;
 	}
 	if (sends != conn->num_qp || recvs != conn->num_qp) {
-		fprintf(stderr, "错误: 完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n", sends, recvs, conn->num_qp);
+		con_eprintf("错误: 完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n", sends, recvs, conn->num_qp);
 		return -1;
 	}
 	if (verbose(conn, r))
-		printf("  第%ld轮: %d 个发送完成 + %d 个接收完成（共享CQ里按 wr_id 区分QP）\n", r, sends, recvs);
+		con_printf("  第%ld轮: %d 个发送完成 + %d 个接收完成（共享CQ里按 wr_id 区分QP）\n", r, sends, recvs);
 	return 0;
 }
 
@@ -211,7 +212,7 @@ static int send_client_round(struct rdma_conn *conn, long r)
 static int write_server_round(struct rdma_conn *conn, long r)
 {
 	if (r == 1)
-		printf("服务端在这一步不调用任何 verbs：RDMA WRITE 不消耗接收请求、不产生完成事件，\n"
+		con_printf("服务端在这一步不调用任何 verbs：RDMA WRITE 不消耗接收请求、不产生完成事件，\n"
 		       "服务端程序完全不参与（硬件网卡直接 DMA 写内存；rxe 下是服务端的内核替它拷贝）。\n"
 		       "只能等客户端通过TCP说“写完了”，再去看自己的内存\n");
 	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
@@ -225,11 +226,11 @@ static int write_server_round(struct rdma_conn *conn, long r)
 static int write_client_round(struct rdma_conn *conn, long r)
 {
 	if (r == 1)
-		printf("RDMA WRITE: 本地数据 → 对端地址 remote_addr（用对端的 rkey 授权），对端不需要投递接收\n");
+		con_printf("RDMA WRITE: 本地数据 → 对端地址 remote_addr（用对端的 rkey 授权），对端不需要投递接收\n");
 	if (post_all_wait(conn, IBV_WR_RDMA_WRITE, IBV_WC_RDMA_WRITE, r, "client") != 0)
 		return -1;
 	if (verbose(conn, r))
-		printf("  第%ld轮: %d 个 RDMA WRITE 完成（RC 的完成意味着对端网卡已确认收到）\n", r, conn->num_qp);
+		con_printf("  第%ld轮: %d 个 RDMA WRITE 完成（RC 的完成意味着对端网卡已确认收到）\n", r, conn->num_qp);
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
 		return -1;
 	return ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, r));
@@ -244,13 +245,13 @@ static int read_server_round(struct rdma_conn *conn, long r)
 		inject_payload(conn, area_a(conn, i), i, r);
 	}
 	if (r == 1)
-		printf("服务端把数据准备在自己的内存里，然后通过TCP告诉客户端“可以读了”；\n"
+		con_printf("服务端把数据准备在自己的内存里，然后通过TCP告诉客户端“可以读了”；\n"
 		       "之后客户端的 RDMA READ 由服务端网卡直接应答（rxe 下是服务端内核），服务端程序不参与、也没有完成事件\n");
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 ||
 	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
 		return -1;
 	if (verbose(conn, r))
-		printf("  第%ld轮: 客户端报告已读完并校验 %d 个QP的数据\n", r, conn->num_qp);
+		con_printf("  第%ld轮: 客户端报告已读完并校验 %d 个QP的数据\n", r, conn->num_qp);
 	return 0;
 }
 
@@ -259,7 +260,7 @@ static int read_client_round(struct rdma_conn *conn, long r)
 	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
-		printf("RDMA READ: 对端地址 remote_addr → 本地缓冲区；本地 MR 需要 LOCAL_WRITE，对端 MR 需要 REMOTE_READ\n");
+		con_printf("RDMA READ: 对端地址 remote_addr → 本地缓冲区；本地 MR 需要 LOCAL_WRITE，对端 MR 需要 REMOTE_READ\n");
 	memset(area_b(conn, 0), 0, conn->slot * (size_t)conn->num_qp);
 	if (post_all_wait(conn, IBV_WR_RDMA_READ, IBV_WC_RDMA_READ, r, NULL) != 0)
 		return -1;
@@ -281,7 +282,7 @@ static int imm_server_round(struct rdma_conn *conn, long r)
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
-		printf("WRITE_WITH_IMM 的数据直接写到 remote_addr，但会消耗对端一个接收请求并产生完成：\n"
+		con_printf("WRITE_WITH_IMM 的数据直接写到 remote_addr，但会消耗对端一个接收请求并产生完成：\n"
 		       "服务端因此不用TCP通知就知道“数据到了”，还能从 wc.imm_data 拿到 4 字节立即数\n");
 	if (poll_completions(conn, conn->num_qp, wcs) != 0)
 		return -1;
@@ -295,7 +296,7 @@ static int imm_server_round(struct rdma_conn *conn, long r)
 		if (expect_wc(&wcs[k], &e) != 0)
 			return -1;
 		if (verbose(conn, r))
-			printf("  QP[%d] 完成: RECV_RDMA_WITH_IMM imm_data=0x%08x（第%ld轮, QP%d）byte_len=%u\n",
+			con_printf("  QP[%d] 完成: RECV_RDMA_WITH_IMM imm_data=0x%08x（第%ld轮, QP%d）byte_len=%u\n",
 			       i, imm, r, i, wcs[k].byte_len);
 		if (verify(conn, i, r, area_a(conn, i), "client", "内存中的数据") != 0)
 			return -1;
@@ -310,7 +311,7 @@ static int imm_client_round(struct rdma_conn *conn, long r)
 	if (post_all_wait(conn, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WC_RDMA_WRITE, r, "client") != 0)
 		return -1;
 	if (verbose(conn, r))
-		printf("  第%ld轮: %d 个 RDMA WRITE WITH IMM 完成，立即数 = (轮次<<16)|QP序号\n", r, conn->num_qp);
+		con_printf("  第%ld轮: %d 个 RDMA WRITE WITH IMM 完成，立即数 = (轮次<<16)|QP序号\n", r, conn->num_qp);
 	return 0;
 }
 
@@ -325,14 +326,14 @@ static void atomic_server_prepare(struct rdma_conn *conn)
 {
 	for (int i = 0; i < conn->num_qp; i++)
 		*atomic_word(conn, i) = atomic_initial((uint32_t)i);
-	printf("服务端把每个QP的 8 字节目标字（槽内偏移 %u）初始化为 1000000×(QP序号+1)\n", conn->opt->offset);
+	con_printf("服务端把每个QP的 8 字节目标字（槽内偏移 %u）初始化为 1000000×(QP序号+1)\n", conn->opt->offset);
 }
 
 static int atomic_server_finish(struct rdma_conn *conn)
 {
 	long n = conn->opt->iters;
 
-	printf("原子操作由服务端网卡执行（读-改-写一次完成；rxe 下是服务端内核），服务端程序不参与、没有完成事件；等客户端做完 %ld 轮\n", n);
+	con_printf("原子操作由服务端网卡执行（读-改-写一次完成；rxe 下是服务端内核），服务端程序不参与、没有完成事件；等客户端做完 %ld 轮\n", n);
 	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, n)) != 0)
 		return -1;
 	for (int i = 0; i < conn->num_qp; i++) {
@@ -342,11 +343,11 @@ static int atomic_server_finish(struct rdma_conn *conn)
 		uint64_t got = *(volatile uint64_t *)atomic_word(conn, i);
 
 		if (got != expect) {
-			fprintf(stderr, "错误: QP[%d] 目标字终值 %llu，期望 %llu\n", i,
+			con_eprintf("错误: QP[%d] 目标字终值 %llu，期望 %llu\n", i,
 				(unsigned long long)got, (unsigned long long)expect);
 			return -1;
 		}
-		printf("  QP[%d] 目标字: 初值 %llu → 终值 %llu（%s，校验通过）\n", i,
+		con_printf("  QP[%d] 目标字: 初值 %llu → 终值 %llu（%s，校验通过）\n", i,
 		       (unsigned long long)init, (unsigned long long)got,
 		       conn->opt->op == OP_FETCH_ADD ? "每轮加 QP序号+1" : "每轮一次成功的CAS加1");
 	}
@@ -376,12 +377,12 @@ static int fetch_add_round(struct rdma_conn *conn, long r)
 		if (atomic_post_wait(conn, i, &req) != 0)
 			return -1;
 		if (*orig != expect) {
-			fprintf(stderr, "错误: QP[%d] 第%ld轮 FETCH_ADD 返回原值 %llu，期望 %llu\n", i, r,
+			con_eprintf("错误: QP[%d] 第%ld轮 FETCH_ADD 返回原值 %llu，期望 %llu\n", i, r,
 				(unsigned long long)*orig, (unsigned long long)expect);
 			return -1;
 		}
 		if (verbose(conn, r))
-			printf("  QP[%d] 第%ld轮 FETCH_ADD +%llu: 返回原值 %llu（正确），远端现在是 %llu\n", i, r,
+			con_printf("  QP[%d] 第%ld轮 FETCH_ADD +%llu: 返回原值 %llu（正确），远端现在是 %llu\n", i, r,
 			       (unsigned long long)add, (unsigned long long)*orig,
 			       (unsigned long long)(*orig + add));
 	}
@@ -401,20 +402,20 @@ static int cmp_swap_round(struct rdma_conn *conn, long r)
 		if (atomic_post_wait(conn, i, &ok) != 0)
 			return -1;
 		if (orig[0] != cur) {
-			fprintf(stderr, "错误: QP[%d] 第%ld轮 CAS(期望 %llu) 应成功，但原值是 %llu\n", i, r,
+			con_eprintf("错误: QP[%d] 第%ld轮 CAS(期望 %llu) 应成功，但原值是 %llu\n", i, r,
 				(unsigned long long)cur, (unsigned long long)orig[0]);
 			return -1;
 		}
 		if (atomic_post_wait(conn, i, &miss) != 0)
 			return -1;
 		if (orig[1] != cur + 1) {
-			fprintf(stderr, "错误: QP[%d] 第%ld轮 CAS(期望 %llu) 应失败并返回 %llu，实际返回 %llu\n", i, r,
+			con_eprintf("错误: QP[%d] 第%ld轮 CAS(期望 %llu) 应失败并返回 %llu，实际返回 %llu\n", i, r,
 				(unsigned long long)(cur + 1000), (unsigned long long)(cur + 1),
 				(unsigned long long)orig[1]);
 			return -1;
 		}
 		if (verbose(conn, r))
-			printf("  QP[%d] 第%ld轮 CAS(比较 %llu, 交换 %llu): 原值 %llu → 成功；"
+			con_printf("  QP[%d] 第%ld轮 CAS(比较 %llu, 交换 %llu): 原值 %llu → 成功；"
 			       "CAS(比较 %llu, 交换 0): 原值 %llu ≠ 比较值 → 失败，远端不变\n", i, r,
 			       (unsigned long long)cur, (unsigned long long)(cur + 1),
 			       (unsigned long long)orig[0], (unsigned long long)(cur + 1000),
@@ -441,7 +442,7 @@ static int interactive_server(struct rdma_conn *conn)
 	char *text = (char *)area + 8;
 	size_t cap = conn->slot - 8;
 
-	printf("服务端只盯着自己的内存（地址 %p）：客户端 RDMA WRITE 进来的每条消息都会显示在这里；\n"
+	con_printf("服务端只盯着自己的内存（地址 %p）：客户端 RDMA WRITE 进来的每条消息都会显示在这里；\n"
 	       "服务端不调用任何 verbs，也没有完成事件。客户端输入 q 时双方退出\n", (void *)area);
 	for (;;) {
 		uint64_t seq = __atomic_load_n((uint64_t *)(void *)area, __ATOMIC_ACQUIRE);
@@ -452,13 +453,13 @@ static int interactive_server(struct rdma_conn *conn)
 
 			text[cap - 1] = '\0';
 			seen = seq;
-			printf("[服务端内存] 消息#%llu: %s\n", (unsigned long long)seq, text);
+			con_printf("[服务端内存] 消息#%llu: %s\n", (unsigned long long)seq, text);
 			/* 先看完文本再 ACK：客户端收到 ACK 就会写下一行，覆盖这块内存 */
 			quit = strcmp(text, "q") == 0;
 			if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, seq)) != 0)
 				return -1;
 			if (quit) {
-				printf("收到 q，服务端结束\n");
+				con_printf("收到 q，服务端结束\n");
 				return 0;
 			}
 			continue;
@@ -466,7 +467,7 @@ static int interactive_server(struct rdma_conn *conn)
 		/* 顺便看看控制平面：客户端异常退出时这里会看到连接断开（TCP 读到 EOF） */
 		r = ctrl_poll_peer(&conn->ctrl, 20);
 		if (r != 0 && __atomic_load_n((uint64_t *)(void *)area, __ATOMIC_ACQUIRE) == seen) {
-			fprintf(stderr, "错误: 客户端断开了连接（没有发送 q）\n提示: 客户端异常退出？看看客户端的输出\n");
+			con_eprintf("错误: 客户端断开了连接（没有发送 q）\n提示: 客户端异常退出？看看客户端的输出\n");
 			return -1;
 		}
 	}
@@ -489,16 +490,16 @@ static int interactive_send_line(struct rdma_conn *conn, const char *line, uint6
 	if (post_send_req(conn, i, &wr_text) != 0 || post_send_req(conn, i, &wr_seq) != 0 ||
 	    wait_wcs(conn, 2, IBV_WC_RDMA_WRITE, 0) != 0)
 		return -1;
-	printf("  已通过 QP[%d] RDMA WRITE %zu 字节到服务端 0x%llx（先文本、后序号）\n", i, len,
+	con_printf("  已通过 QP[%d] RDMA WRITE %zu 字节到服务端 0x%llx（先文本、后序号）\n", i, len,
 	       (unsigned long long)(conn->remote.addr + 8));
 	memset(area_a(conn, 0), 0, len);
 	if (post_send_req(conn, i, &rd) != 0 || wait_wcs(conn, 1, IBV_WC_RDMA_READ, (uint32_t)len) != 0)
 		return -1;
 	if (memcmp(area_a(conn, 0), line, len) != 0) {
-		fprintf(stderr, "错误: 读回的内容与写入的不同\n");
+		con_eprintf("错误: 读回的内容与写入的不同\n");
 		return -1;
 	}
-	printf("  RDMA READ 读回: %s\n", (char *)area_a(conn, 0));
+	con_printf("  RDMA READ 读回: %s\n", (char *)area_a(conn, 0));
 	/* 等服务端确认看到了这条消息，保证它不会错过任何一条 */
 	return ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, seq));
 }
@@ -510,25 +511,25 @@ static int interactive_client(struct rdma_conn *conn)
 	uint64_t seq = 0;
 	int rc = 0;
 
-	printf("输入一行文字回车发送，输入 q 退出（标准输入可以是管道）\n");
+	con_printf("输入一行文字回车发送，输入 q 退出（标准输入可以是管道）\n");
 	for (;;) {
 		ssize_t n;
 
-		printf("发送> ");
+		con_printf("发送> ");
 		fflush(stdout);
 		n = getline(&line, &cap, stdin);
 		if (n < 0) {
-			printf("\n标准输入已结束(EOF)，按 q 处理，通知服务端退出\n");
+			con_printf("\n标准输入已结束(EOF)，按 q 处理，通知服务端退出\n");
 			rc = interactive_send_line(conn, "q", ++seq);
 			break;
 		}
 		if (n > 0 && line[n - 1] == '\n')
 			line[--n] = '\0';
 		if ((size_t)n > max) {
-			printf("  （消息太长，截断到 %zu 字节；可用 --size 调大）\n", max);
+			con_printf("  （消息太长，截断到 %zu 字节；可用 --size 调大）\n", max);
 			line[max] = '\0';
 		}
-		printf("%s\n", line);
+		con_printf("%s\n", line);
 		rc = interactive_send_line(conn, line, ++seq);
 		if (rc != 0 || strcmp(line, "q") == 0)
 			break;
@@ -562,7 +563,7 @@ static int rts_sync(struct rdma_conn *conn)
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0 ||
 	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0)
 		return -1;
-	printf("对端也已到 RTS。此后数据走 RDMA（数据平面），TCP 只用来传小小的同步消息\n");
+	con_printf("对端也已到 RTS。此后数据走 RDMA（数据平面），TCP 只用来传小小的同步消息\n");
 	return 0;
 }
 
@@ -571,10 +572,10 @@ static void print_summary(struct rdma_conn *conn, double secs)
 	const struct options *o = conn->opt;
 	double bytes = (double)o->size * (double)o->num_qp * (double)o->iters;
 
-	printf("全部 %ld 轮 × %d 个QP 完成并校验通过，用时 %.3f 秒", o->iters, o->num_qp, secs);
+	con_printf("全部 %ld 轮 × %d 个QP 完成并校验通过，用时 %.3f 秒", o->iters, o->num_qp, secs);
 	if (!op_is_atomic(o->op) && secs > 0 && bytes >= 1048576.0)
-		printf("，共 %.0f 字节（平均 %.2f MB/s）", bytes, bytes / secs / 1e6);
-	printf("\n  注意: 这个时间包含每轮的TCP同步和校验，不是纯RDMA带宽/延迟；要测性能请用 perftest（ib_send_bw 等）\n");
+		con_printf("，共 %.0f 字节（平均 %.2f MB/s）", bytes, bytes / secs / 1e6);
+	con_printf("\n  注意: 这个时间包含每轮的TCP同步和校验，不是纯RDMA带宽/延迟；要测性能请用 perftest（ib_send_bw 等）\n");
 }
 
 int run_data_plane(struct rdma_conn *conn)
@@ -594,7 +595,7 @@ int run_data_plane(struct rdma_conn *conn)
 	step_title(&conn->step, "数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节", op_name(o->op),
 		   o->num_qp, o->iters, o->size);
 	if (o->size > wire_mtu_bytes(conn->path_mtu) && !op_is_atomic(o->op))
-		printf("消息 %zu 字节 > 路径MTU %s：网卡把它切成 %u 个包发出，每个包按自己的偏移直接放进接收方的内存（不需要重组缓冲区）\n",
+		con_printf("消息 %zu 字节 > 路径MTU %s：网卡把它切成 %u 个包发出，每个包按自己的偏移直接放进接收方的内存（不需要重组缓冲区）\n",
 		       o->size, mtu_str(conn->path_mtu), wire_packets(o->size, conn->path_mtu));
 	t0 = now_sec();
 	for (long r = 1; round != NULL && r <= o->iters; r++)
@@ -607,7 +608,7 @@ int run_data_plane(struct rdma_conn *conn)
 		if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, o->iters)) != 0 ||
 		    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, o->iters)) != 0)
 			return -1;
-		printf("服务端确认：目标字的终值正确\n");
+		con_printf("服务端确认：目标字的终值正确\n");
 	}
 	print_summary(conn, now_sec() - t0);
 	return 0;

@@ -9,23 +9,25 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "conout.h"
+
 static void print_banner(const struct options *o, const char *title)
 {
 	char gid[16];
 
 	snprintf(gid, sizeof(gid), "%d", o->gid_idx);
-	printf("========================================\n");
-	printf("   %s - RoCEv2学习程序\n", title);
-	printf("========================================\n");
+	con_printf("========================================\n");
+	con_printf("   %s - RoCEv2学习程序\n", title);
+	con_printf("========================================\n");
 	if (o->role == ROLE_CLIENT)
-		printf("服务端IP: %s\n", o->server_ip);
-	printf("设备: %s\n", o->dev_name ? o->dev_name : "自动选择");
-	printf("TCP端口: %d\n", o->tcp_port);
-	printf("GID索引: %s\n", o->gid_idx == GID_AUTO ? "自动选择" : gid);
-	printf("QP数量: %d\n", o->num_qp);
-	printf("操作: %s%s  消息大小: %zu 字节  轮数: %ld\n", op_name(o->op),
+		con_printf("服务端IP: %s\n", o->server_ip);
+	con_printf("设备: %s\n", o->dev_name ? o->dev_name : "自动选择");
+	con_printf("TCP端口: %d\n", o->tcp_port);
+	con_printf("GID索引: %s\n", o->gid_idx == GID_AUTO ? "自动选择" : gid);
+	con_printf("QP数量: %d\n", o->num_qp);
+	con_printf("操作: %s%s  消息大小: %zu 字节  轮数: %ld\n", op_name(o->op),
 	       o->interactive ? "（交互模式）" : "", o->size, o->iters);
-	printf("========================================\n");
+	con_printf("========================================\n");
 }
 
 static int handle_command_line(int argc, char **argv, enum role role, struct options *opt)
@@ -38,14 +40,14 @@ static int handle_command_line(int argc, char **argv, enum role role, struct opt
 		print_usage(argv[0], role);
 		return 0;
 	case PARSE_ERROR:
-		fprintf(stderr, "错误: %s\n提示: %s -h 查看用法\n", err, argv[0]);
+		con_eprintf("错误: %s\n提示: %s -h 查看用法\n", err, argv[0]);
 		return 2;
 	case PARSE_OK:
 		break;
 	}
 	print_banner(opt, role == ROLE_SERVER ? "RDMA服务端" : "RDMA客户端");
 	if (opt->dry_run) {
-		printf("--dry-run: 参数有效，以上是将使用的配置；未打开设备、未连接网络\n");
+		con_printf("--dry-run: 参数有效，以上是将使用的配置；未打开设备、未连接网络\n");
 		return 0;
 	}
 	return -1;
@@ -80,9 +82,9 @@ int run_program(int argc, char **argv, enum role role, program_fn run)
 	rc = run(&dev, &conn);
 	destroy_resources(&dev, &conn);
 	if (rc != 0) {
-		fprintf(stderr, "\n%s失败退出（见上面的“错误”与“提示”）\n", who);
+		con_eprintf("\n%s失败退出（见上面的“错误”与“提示”）\n", who);
 		return 1;
 	}
-	printf("\n%s正常结束\n", who);
+	con_printf("\n%s正常结束\n", who);
 	return 0;
 }

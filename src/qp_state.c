@@ -8,6 +8,7 @@
 
 #include "qp_state.h"
 
+#include "conout.h"
 #include "console.h"
 #include "ctrl.h"
 #include "path.h"
@@ -31,8 +32,8 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 	/* QP 的 qp_access_flags 只管“远端能对我做什么”；LOCAL_WRITE 是 MR 的事，这里去掉 */
 	access &= ~IBV_ACCESS_LOCAL_WRITE;
 	access_str(access, acc, sizeof(acc));
-	printf("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n", conn->opt->ib_port, acc);
-	printf("  说明: INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n");
+	con_printf("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n", conn->opt->ib_port, acc);
+	con_printf("  说明: INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n");
 	for (int i = 0; i < conn->num_qp; i++) {
 		memset(&attr, 0, sizeof(attr));
 		attr.qp_state = IBV_QPS_INIT;
@@ -42,7 +43,7 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 		if (rc != 0) {
-			fprintf(stderr, "错误: 修改QP[%d]到INIT状态失败\n", i);
+			con_eprintf("错误: 修改QP[%d]到INIT状态失败\n", i);
 			verbs_error("ibv_modify_qp(INIT)", rc, "端口号（-i）是否存在？访问权限是否被设备支持？");
 			return -1;
 		}
@@ -81,15 +82,15 @@ static void print_hello(const char *who, const struct wire_hello *h, int num_qp)
 {
 	char s[GID_STR_LEN], ip[GID_IP_LEN];
 
-	printf("%s: num_qp=%u op=%s active_mtu=%s size=%u iters=%u\n", who, h->num_qp,
+	con_printf("%s: num_qp=%u op=%s active_mtu=%s size=%u iters=%u\n", who, h->num_qp,
 	       op_name((enum rdma_op)h->op), mtu_str((enum ibv_mtu)h->mtu), h->size, h->iters);
 	if (h->rkey != 0)
-		printf("  MR: addr=0x%016llx rkey=0x%08x 每QP槽 %u 字节\n",
+		con_printf("  MR: addr=0x%016llx rkey=0x%08x 每QP槽 %u 字节\n",
 		       (unsigned long long)h->addr, h->rkey, h->slot);
 	for (int i = 0; i < num_qp; i++) {
 		gid_format(h->qp[i].gid, s);
 		gid_to_ip(h->qp[i].gid, ip);
-		printf("  QP[%d]: QP号 0x%06x  PSN 0x%06x  LID 0x%04x  GID %s (%s)\n",
+		con_printf("  QP[%d]: QP号 0x%06x  PSN 0x%06x  LID 0x%04x  GID %s (%s)\n",
 		       i, h->qp[i].qpn, h->qp[i].psn, h->qp[i].lid, s, ip);
 	}
 }
@@ -99,8 +100,8 @@ static void print_exchange(struct rdma_conn *conn, const struct wire_hello *loca
 	print_hello("本地连接信息", local, conn->num_qp);
 	print_hello("远端连接信息", &conn->remote, (int)conn->remote.num_qp);
 	conn->path_mtu = (enum ibv_mtu)wire_path_mtu(local->mtu, conn->remote.mtu);
-	printf("路径MTU取两端 active_mtu 的较小者: %s 字节\n", mtu_str(conn->path_mtu));
-	printf("  检查点: 远端GID应包含对端的IP地址；若全为0，说明对端选错了GID索引\n");
+	con_printf("路径MTU取两端 active_mtu 的较小者: %s 字节\n", mtu_str(conn->path_mtu));
+	con_printf("  检查点: 远端GID应包含对端的IP地址；若全为0，说明对端选错了GID索引\n");
 }
 
 int exchange_connection_info(struct rdma_conn *conn)
@@ -113,7 +114,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 	if (ctrl_exchange_hello(&conn->ctrl, &local, &conn->remote) != 0)
 		return -1;
 	if (wire_compare(&local, &conn->remote, msg, sizeof(msg)) != 0) {
-		fprintf(stderr, "错误: %s\n", msg);
+		con_eprintf("错误: %s\n", msg);
 		return -1;
 	}
 	print_exchange(conn, &local);
@@ -121,7 +122,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 	conn->peer_rkey = conn->remote.rkey;
 	if (conn->opt->inject == INJECT_RKEY) {
 		conn->peer_rkey ^= 0x5a5a5a;
-		printf("故障注入(--inject rkey): 故意把对端的 rkey 0x%08x 改成 0x%08x，预期对端网卡拒绝访问（REM_ACCESS_ERR）\n",
+		con_printf("故障注入(--inject rkey): 故意把对端的 rkey 0x%08x 改成 0x%08x，预期对端网卡拒绝访问（REM_ACCESS_ERR）\n",
 		       conn->remote.rkey, conn->peer_rkey);
 	}
 	return 0;
@@ -132,22 +133,22 @@ static void rtr_debug(struct rdma_conn *conn, int i, int err)
 	char s[GID_STR_LEN];
 
 	gid_format(conn->remote.qp[i].gid, s);
-	fprintf(stderr, "错误: 修改QP[%d]到RTR状态失败: %s (errno=%d)\n", i, strerror(err), err);
-	fprintf(stderr, "调试提示:\n");
-	fprintf(stderr, "  - 远端QP号: 0x%06x\n", conn->remote.qp[i].qpn);
-	fprintf(stderr, "  - 远端LID: 0x%04x\n", conn->remote.qp[i].lid);
-	fprintf(stderr, "  - GID索引: %u\n", conn->dev->gid.index);
-	fprintf(stderr, "  - 远端GID: %s\n", s);
-	fprintf(stderr, "  - 路径MTU: %s\n", mtu_str(conn->path_mtu));
+	con_eprintf("错误: 修改QP[%d]到RTR状态失败: %s (errno=%d)\n", i, strerror(err), err);
+	con_eprintf("调试提示:\n");
+	con_eprintf("  - 远端QP号: 0x%06x\n", conn->remote.qp[i].qpn);
+	con_eprintf("  - 远端LID: 0x%04x\n", conn->remote.qp[i].lid);
+	con_eprintf("  - GID索引: %u\n", conn->dev->gid.index);
+	con_eprintf("  - 远端GID: %s\n", s);
+	con_eprintf("  - 路径MTU: %s\n", mtu_str(conn->path_mtu));
 	path_rtr_evidence(conn, i);
-	fprintf(stderr, "请检查: 1) GID配置（./show_gids.sh，两端都用 RoCE v2 IPv4 条目） 2) 端口状态（ibv_devinfo） 3) 到对端IP的路由（ip route get <对端IP>） 4) 连接信息交换是否正确\n");
+	con_eprintf("请检查: 1) GID配置（./show_gids.sh，两端都用 RoCE v2 IPv4 条目） 2) 端口状态（ibv_devinfo） 3) 到对端IP的路由（ip route get <对端IP>） 4) 连接信息交换是否正确\n");
 	if (gid_is_ipv4_mapped(conn->dev->gid.raw) != gid_is_ipv4_mapped(conn->remote.qp[i].gid))
-		fprintf(stderr, "提示: 两端GID的地址族不同（本端%s、远端%s）：RoCE v2 报文的源/目的必须同为IPv4或同为IPv6。两端都去掉 -g（自动选择）或用 ./show_gids.sh 选同类条目\n",
+		con_eprintf("提示: 两端GID的地址族不同（本端%s、远端%s）：RoCE v2 报文的源/目的必须同为IPv4或同为IPv6。两端都去掉 -g（自动选择）或用 ./show_gids.sh 选同类条目\n",
 			gid_is_ipv4_mapped(conn->dev->gid.raw) ? "IPv4" : "IPv6", gid_is_ipv4_mapped(conn->remote.qp[i].gid) ? "IPv4" : "IPv6");
 	else if (err == EINVAL)
-		fprintf(stderr, "提示: EINVAL 多半是 GID 索引不对（空条目/类型不符）或端口不是 ACTIVE\n");
+		con_eprintf("提示: EINVAL 多半是 GID 索引不对（空条目/类型不符）或端口不是 ACTIVE\n");
 	else if (err == ETIMEDOUT || err == ENETUNREACH || err == EHOSTUNREACH)
-		fprintf(stderr, "提示: %s 表示内核解析不到去往远端GID的路由/邻居：本端GID索引与网卡不匹配，或两端不在可达网络上\n",
+		con_eprintf("提示: %s 表示内核解析不到去往远端GID的路由/邻居：本端GID索引与网卡不匹配，或两端不在可达网络上\n",
 			strerror(err));
 }
 
@@ -157,11 +158,11 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	int rc, depth = rd_atomic_depth(conn);
 
 	step_title(&conn->step, "修改QP状态 INIT->RTR ibv_modify_qp()");
-	printf("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%d min_rnr_timer=12\n",
+	con_printf("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%d min_rnr_timer=12\n",
 	       mtu_str(conn->path_mtu), depth);
-	printf("      ah_attr.is_global=1 grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=64 dlid=<远端LID>\n",
+	con_printf("      ah_attr.is_global=1 grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=64 dlid=<远端LID>\n",
 	       conn->dev->gid.index);
-	printf("  说明: RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
+	con_printf("  说明: RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
 	       "        hop_limit 就是 IP 包的 TTL（设为 1 只能在同一网段，跨路由器会丢）\n");
 	for (int i = 0; i < conn->num_qp; i++) {
 		memset(&attr, 0, sizeof(attr));
@@ -202,8 +203,8 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 	int rc, depth = rd_atomic_depth(conn);
 
 	step_title(&conn->step, "修改QP状态 RTR->RTS ibv_modify_qp()");
-	printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=6 rnr_retry=7 max_rd_atomic=%d\n", depth);
-	printf("  说明: RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），\n"
+	con_printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=6 rnr_retry=7 max_rd_atomic=%d\n", depth);
+	con_printf("  说明: RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），\n"
 	       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
 	       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic：两端都取 min(设备能力, 4)\n");
 	for (int i = 0; i < conn->num_qp; i++) {
@@ -218,7 +219,7 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 				   IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 				   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
 		if (rc != 0) {
-			fprintf(stderr, "错误: 修改QP[%d]到RTS状态失败\n", i);
+			con_eprintf("错误: 修改QP[%d]到RTS状态失败\n", i);
 			verbs_error("ibv_modify_qp(RTS)", rc, "QP 必须先成功进入 RTR；参数超出设备上限？");
 			return -1;
 		}
@@ -245,21 +246,21 @@ int print_qp_state(struct rdma_conn *conn, int i, const char *title)
 		return -1;
 	}
 	access_str((int)a.qp_access_flags, acc, sizeof(acc));
-	printf("  [QP状态查询] QP[%d] (0x%06x) %s:\n", i, conn->qp[i]->qp_num, title);
-	printf("    qp_state=%s  port=%u  access=%s\n", qp_state_str(a.qp_state), a.port_num, acc);
-	printf("    cap: max_send_wr=%u max_recv_wr=%u max_send_sge=%u max_recv_sge=%u max_inline=%u\n",
+	con_printf("  [QP状态查询] QP[%d] (0x%06x) %s:\n", i, conn->qp[i]->qp_num, title);
+	con_printf("    qp_state=%s  port=%u  access=%s\n", qp_state_str(a.qp_state), a.port_num, acc);
+	con_printf("    cap: max_send_wr=%u max_recv_wr=%u max_send_sge=%u max_recv_sge=%u max_inline=%u\n",
 	       a.cap.max_send_wr, a.cap.max_recv_wr, a.cap.max_send_sge, a.cap.max_recv_sge,
 	       a.cap.max_inline_data);
 	if (a.qp_state >= IBV_QPS_RTR && a.qp_state <= IBV_QPS_SQE) {
 		gid_format(a.ah_attr.grh.dgid.raw, s);
-		printf("    path_mtu=%s  dest_qp_num=0x%06x  rq_psn=0x%06x  max_dest_rd_atomic=%u  min_rnr_timer=%u\n",
+		con_printf("    path_mtu=%s  dest_qp_num=0x%06x  rq_psn=0x%06x  max_dest_rd_atomic=%u  min_rnr_timer=%u\n",
 		       mtu_str(a.path_mtu), a.dest_qp_num, a.rq_psn, a.max_dest_rd_atomic, a.min_rnr_timer);
-		printf("    ah: is_global=%u dlid=0x%04x sgid_index=%u hop_limit=%u dgid=%s\n",
+		con_printf("    ah: is_global=%u dlid=0x%04x sgid_index=%u hop_limit=%u dgid=%s\n",
 		       a.ah_attr.is_global, a.ah_attr.dlid, a.ah_attr.grh.sgid_index,
 		       a.ah_attr.grh.hop_limit, s);
 	}
 	if (a.qp_state == IBV_QPS_RTS)
-		printf("    sq_psn=0x%06x  timeout=%u  retry_cnt=%u  rnr_retry=%u  max_rd_atomic=%u\n",
+		con_printf("    sq_psn=0x%06x  timeout=%u  retry_cnt=%u  rnr_retry=%u  max_rd_atomic=%u\n",
 		       a.sq_psn, a.timeout, a.retry_cnt, a.rnr_retry, a.max_rd_atomic);
 	return 0;
 }
@@ -271,18 +272,18 @@ void print_qp_states(struct rdma_conn *conn, const char *title)
 	struct ibv_qp_attr a;
 	struct ibv_qp_init_attr init;
 
-	printf("状态摘要（ibv_query_qp 读回）:");
+	con_printf("状态摘要（ibv_query_qp 读回）:");
 	for (int i = 0; i < conn->num_qp; i++) {
 		int rc = ibv_query_qp(conn->qp[i], &a, IBV_QP_STATE, &init);
 
 		if (rc != 0) {
-			printf("\n");
+			con_printf("\n");
 			verbs_error("ibv_query_qp()", rc, "QP 句柄无效，或设备已被删除（rdma link show）");
 			return;
 		}
-		printf(" QP[%d]=%s", i, qp_state_str(a.qp_state));
+		con_printf(" QP[%d]=%s", i, qp_state_str(a.qp_state));
 	}
-	printf("\n");
+	con_printf("\n");
 	for (int i = 0; i < n; i++)
 		print_qp_state(conn, i, title);
 }

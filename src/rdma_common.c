@@ -9,6 +9,7 @@
  */
 #include "rdma_common.h"
 
+#include "conout.h"
 #include "console.h"
 #include "gid_table.h"
 #include "hints.h"
@@ -26,7 +27,7 @@
 static void report_destroy(const char *what, int rc)
 {
 	if (rc != 0)
-		fprintf(stderr, "警告: %s 失败: %s (errno=%d)\n", what, strerror(rc), rc);
+		con_eprintf("警告: %s 失败: %s (errno=%d)\n", what, strerror(rc), rc);
 }
 
 /* ---------- 设备：步骤1-4 用哪个设备，步骤5 PD ---------- */
@@ -48,16 +49,16 @@ int get_device_list(struct rdma_device *dev, unsigned *step)
 		return -1;
 	}
 	if (dev->num_devices == 0) {
-		fprintf(stderr, "错误: 没有找到任何RDMA设备\n"
+		con_eprintf("错误: 没有找到任何RDMA设备\n"
 			"提示: 没有硬件网卡时可创建 Soft-RoCE：sudo modprobe rdma_rxe && sudo rdma link add rxe0 type rxe netdev <网卡名>"
 			"（rxe 设备重启后就没了，每次开机都要重建，见 TROUBLESHOOTING.md）；"
 			"有硬件网卡却一个也列不出来，多半是 ib_uverbs 没加载（sudo modprobe ib_uverbs，装 rdma-core）；运行 ./diagnose.sh\n");
 		return -1;
 	}
-	printf("找到 %d 个RDMA设备:", dev->num_devices);
+	con_printf("找到 %d 个RDMA设备:", dev->num_devices);
 	for (int i = 0; i < dev->num_devices; i++)
-		printf(" %s", ibv_get_device_name(dev->dev_list[i]));
-	printf("\n");
+		con_printf(" %s", ibv_get_device_name(dev->dev_list[i]));
+	con_printf("\n");
 	return 0;
 }
 
@@ -107,19 +108,19 @@ static struct ibv_device *pick_automatically(struct rdma_device *dev, struct pee
 			return r > 0 ? best : NULL;
 	}
 
-	printf("未指定设备，逐个检查（-d 可指定）：\n");
+	con_printf("未指定设备，逐个检查（-d 可指定）：\n");
 	for (int i = 0; i < dev->num_devices; i++) {
 		char why[256];
 		int s = probe_device(dev->dev_list[i], dev->opt->ib_port, why, sizeof(why));
 
-		printf("  - %s: %s\n", ibv_get_device_name(dev->dev_list[i]), why);
+		con_printf("  - %s: %s\n", ibv_get_device_name(dev->dev_list[i]), why);
 		if (s > best_score) {
 			best = dev->dev_list[i];
 			best_score = s;
 		}
 	}
 	if (best != NULL)
-		printf("自动选择: %s（第一个%s的设备）\n", ibv_get_device_name(best),
+		con_printf("自动选择: %s（第一个%s的设备）\n", ibv_get_device_name(best),
 		       best_score == 2 ? "端口ACTIVE且有RoCE v2 IPv4 GID" :
 		       best_score == 1 ? "端口ACTIVE" : "可用");
 	return best;
@@ -136,10 +137,10 @@ int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step
 	if (dev->opt->dev_name != NULL) {
 		ibdev = find_named(dev, dev->opt->dev_name);
 		if (ibdev == NULL) {
-			fprintf(stderr, "错误: 找不到RDMA设备 '%s'。现有设备:", dev->opt->dev_name);
+			con_eprintf("错误: 找不到RDMA设备 '%s'。现有设备:", dev->opt->dev_name);
 			for (int i = 0; i < dev->num_devices; i++)
-				fprintf(stderr, " %s", ibv_get_device_name(dev->dev_list[i]));
-			fprintf(stderr, "\n提示: 用 ibv_devices 查看设备名，再用 -d <设备名> 指定\n");
+				con_eprintf(" %s", ibv_get_device_name(dev->dev_list[i]));
+			con_eprintf("\n提示: 用 ibv_devices 查看设备名，再用 -d <设备名> 指定\n");
 			return -1;
 		}
 	} else {
@@ -159,16 +160,16 @@ int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step
 		verbs_error("ibv_query_device()", rc, "设备可能已被删除；ibv_devinfo 看看");
 		return -1;
 	}
-	printf("选择设备: %s\n", dev->dev_name);
-	printf("  设备能力: 最多 %d 个QP，每个QP最多 %d 个WR，CQ最多 %d 项，原子操作: %s\n",
+	con_printf("选择设备: %s\n", dev->dev_name);
+	con_printf("  设备能力: 最多 %d 个QP，每个QP最多 %d 个WR，CQ最多 %d 项，原子操作: %s\n",
 	       dev->dev_attr.max_qp, dev->dev_attr.max_qp_wr, dev->dev_attr.max_cqe,
 	       dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE ? "不支持" :
 	       dev->dev_attr.atomic_cap == IBV_ATOMIC_HCA ?
 	       "支持（ATOMIC_HCA：只对经过这块网卡的其它 RDMA 原子操作是原子的，CPU 同时读写同一个字不受保护）" :
 	       "支持（ATOMIC_GLOB：对 CPU 的访问也是原子的）");
-	printf("  说明: ibv_context 是后续所有 verbs 调用的入口（相当于打开的设备句柄）\n");
+	con_printf("  说明: ibv_context 是后续所有 verbs 调用的入口（相当于打开的设备句柄）\n");
 	if (op_is_atomic(dev->opt->op) && dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
-		fprintf(stderr, "错误: 设备 %s 不支持原子操作（atomic_cap = ATOMIC_NONE），不能用 --op %s\n"
+		con_eprintf("错误: 设备 %s 不支持原子操作（atomic_cap = ATOMIC_NONE），不能用 --op %s\n"
 			"提示: ibv_devinfo -v | grep atomic_cap 查看；换一个支持原子操作的设备（rxe 支持）\n",
 			dev->dev_name, op_name(dev->opt->op));
 		return -1;
@@ -184,7 +185,7 @@ int query_port(struct rdma_device *dev, unsigned *step)
 
 	step_title(step, "查询端口属性 ibv_query_port()");
 	if (port > dev->dev_attr.phys_port_cnt) {
-		fprintf(stderr, "错误: 设备 %s 只有 %d 个端口，没有端口 %d\n提示: 用 -i 1 指定端口\n",
+		con_eprintf("错误: 设备 %s 只有 %d 个端口，没有端口 %d\n提示: 用 -i 1 指定端口\n",
 			dev->dev_name, dev->dev_attr.phys_port_cnt, port);
 		return -1;
 	}
@@ -193,16 +194,16 @@ int query_port(struct rdma_device *dev, unsigned *step)
 		verbs_error("ibv_query_port()", rc, "端口号对吗（-i）？ibv_devinfo 查看");
 		return -1;
 	}
-	printf("端口 %d: 状态 %s，链路层 %s，active_mtu %s，max_mtu %s，LID 0x%04x，GID表 %d 项\n",
+	con_printf("端口 %d: 状态 %s，链路层 %s，active_mtu %s，max_mtu %s，LID 0x%04x，GID表 %d 项\n",
 	       port, ibv_port_state_str(pa->state),
 	       pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand",
 	       mtu_str(pa->active_mtu), mtu_str(pa->max_mtu), pa->lid, pa->gid_tbl_len);
 	if (pa->link_layer == IBV_LINK_LAYER_ETHERNET)
-		printf("  说明: 以太网端口（RoCE）没有子网管理器，LID 恒为 0，寻址全靠 GID（即IP地址）\n");
+		con_printf("  说明: 以太网端口（RoCE）没有子网管理器，LID 恒为 0，寻址全靠 GID（即IP地址）\n");
 	else
-		printf("  说明: InfiniBand 端口的 LID 由子网管理器分配，同一子网内按 LID 寻址\n");
+		con_printf("  说明: InfiniBand 端口的 LID 由子网管理器分配，同一子网内按 LID 寻址\n");
 	if (pa->state != IBV_PORT_ACTIVE) {
-		fprintf(stderr, "错误: 端口 %d 不是 ACTIVE（当前 %s），QP 无法进入 RTR\n"
+		con_eprintf("错误: 端口 %d 不是 ACTIVE（当前 %s），QP 无法进入 RTR\n"
 			"提示: 绑定的网卡是否 UP？sudo ip link set <网卡> up；运行 ./diagnose.sh %s\n",
 			port, ibv_port_state_str(pa->state), dev->dev_name);
 		return -1;
@@ -216,7 +217,7 @@ static void print_gid_row(const struct gid_info *g, const char *mark)
 
 	gid_format(g->raw, s);
 	gid_describe(g, desc, sizeof(desc));
-	printf("  %s索引 %-3u %s  %s\n", mark, g->index, s, desc);
+	con_printf("  %s索引 %-3u %s  %s\n", mark, g->index, s, desc);
 }
 
 int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned *step)
@@ -230,51 +231,51 @@ int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned 
 	if (read_gid_table(dev->ctx, dev->opt->ib_port, dev->port_attr.gid_tbl_len,
 			   dev->dev_attr.phys_port_cnt, &tbl, &n) != 0)
 		return -1;
-	printf("端口 %d 的非空GID条目（共 %zu 个）:\n", dev->opt->ib_port, n);
+	con_printf("端口 %d 的非空GID条目（共 %zu 个）:\n", dev->opt->ib_port, n);
 	for (size_t i = 0; i < n && i < 8; i++)
 		print_gid_row(&tbl[i], "");
 	if (n > 8)
-		printf("  ...（其余 %zu 个见 ./show_gids.sh）\n", n - 8);
+		con_printf("  ...（其余 %zu 个见 ./show_gids.sh）\n", n - 8);
 
 	if (dev->opt->gid_idx == GID_AUTO) {
 		pick = peer->want_src[0] ? gid_find_ipv4(tbl, n, peer->want_src) : -1;
 		if (pick >= 0) {
 			dev->gid = tbl[pick];
-			printf("按路由选择（到服务端的报文用源地址 %s）:\n", peer->want_src);
+			con_printf("按路由选择（到服务端的报文用源地址 %s）:\n", peer->want_src);
 			print_gid_row(&dev->gid, "→ ");
-			printf("  原因: RoCE v2 报文的源IP就是本端GID里的地址，必须是内核通往对端时用的那个地址\n");
+			con_printf("  原因: RoCE v2 报文的源IP就是本端GID里的地址，必须是内核通往对端时用的那个地址\n");
 			goto chosen;
 		}
 		pick = gid_choose(tbl, n);
 		if (pick < 0) {
-			fprintf(stderr, "错误: 端口 %d 没有任何可用的GID\n提示: 绑定的网卡没有IP地址？sudo ip addr add <IP>/24 dev <网卡>；运行 ./diagnose.sh\n",
+			con_eprintf("错误: 端口 %d 没有任何可用的GID\n提示: 绑定的网卡没有IP地址？sudo ip addr add <IP>/24 dev <网卡>；运行 ./diagnose.sh\n",
 				dev->opt->ib_port);
 			goto out;
 		}
 		dev->gid = tbl[pick];
-		printf("自动选择:\n");
+		con_printf("自动选择:\n");
 		print_gid_row(&dev->gid, "→ ");
-		printf("  原因: 优先 RoCE v2（UDP/IP封装，可路由）> IPv4映射地址 > 非链路本地地址；同分取最小索引\n");
+		con_printf("  原因: 优先 RoCE v2（UDP/IP封装，可路由）> IPv4映射地址 > 非链路本地地址；同分取最小索引\n");
 		if (gid_score(&dev->gid) < 6)
-			printf("  警告: 没有 RoCE v2 + IPv4 的条目，用的是次优条目；对端也必须用同类GID\n");
+			con_printf("  警告: 没有 RoCE v2 + IPv4 的条目，用的是次优条目；对端也必须用同类GID\n");
 	} else {
 		enum gid_verdict v = gid_check_explicit(tbl, n, dev->port_attr.gid_tbl_len,
 							dev->opt->gid_idx, msg, sizeof(msg));
 
 		if (v == GID_VERDICT_ERROR) {
-			fprintf(stderr, "错误: %s\n", msg);
+			con_eprintf("错误: %s\n", msg);
 			goto out;
 		}
 		dev->gid = *gid_find(tbl, n, (uint32_t)dev->opt->gid_idx);
-		printf("使用指定的GID（-g %d）:\n", dev->opt->gid_idx);
+		con_printf("使用指定的GID（-g %d）:\n", dev->opt->gid_idx);
 		print_gid_row(&dev->gid, "→ ");
 		if (v == GID_VERDICT_WARN)
-			printf("  警告: %s\n", msg);
+			con_printf("  警告: %s\n", msg);
 	}
 chosen:
 	if (dev->opt->role == ROLE_CLIENT && (dev->opt->dev_name != NULL || dev->opt->gid_idx != GID_AUTO))
 		path_warn_if_off_route(dev, peer);
-	printf("  说明: GID 是 RoCE 的“地址”，RTR 时告诉本端QP对端的GID；两端都要选 RoCE v2 的同类地址\n");
+	con_printf("  说明: GID 是 RoCE 的“地址”，RTR 时告诉本端QP对端的GID；两端都要选 RoCE v2 的同类地址\n");
 	rc = 0;
 out:
 	free(tbl);
@@ -297,8 +298,8 @@ int alloc_pd(struct rdma_device *dev, unsigned *step)
 		verbs_error("ibv_alloc_pd()", errno, "设备资源耗尽或设备已被删除");
 		return -1;
 	}
-	printf("PD 已分配: handle=%u\n", dev->pd->handle);
-	printf("  说明: PD 把 MR 和 QP 圈在一起：只有同一个 PD 里的 QP 才能使用这个 MR\n");
+	con_printf("PD 已分配: handle=%u\n", dev->pd->handle);
+	con_printf("  说明: PD 把 MR 和 QP 圈在一起：只有同一个 PD 里的 QP 才能使用这个 MR\n");
 	return 0;
 }
 
@@ -314,17 +315,17 @@ void device_destroy(struct rdma_device *dev)
 	if (dev->pd != NULL) {
 		report_destroy("ibv_dealloc_pd()", ibv_dealloc_pd(dev->pd));
 		dev->pd = NULL;
-		printf("已释放PD（ibv_dealloc_pd）\n");
+		con_printf("已释放PD（ibv_dealloc_pd）\n");
 	}
 	if (dev->ctx != NULL) {
 		report_destroy("ibv_close_device()", ibv_close_device(dev->ctx));
 		dev->ctx = NULL;
-		printf("已关闭设备（ibv_close_device）\n");
+		con_printf("已关闭设备（ibv_close_device）\n");
 	}
 	if (dev->dev_list != NULL) {
 		ibv_free_device_list(dev->dev_list);
 		dev->dev_list = NULL;
-		printf("已释放设备列表（ibv_free_device_list）\n");
+		con_printf("已释放设备列表（ibv_free_device_list）\n");
 	}
 }
 
@@ -345,12 +346,12 @@ static int check_memory(size_t len)
 	struct rlimit rl;
 
 	if (pages > 0 && psize > 0 && len > (size_t)pages * (size_t)psize / 2) {
-		fprintf(stderr, "错误: 需要 %zu 字节缓冲区，超过物理内存的一半\n提示: 减小 --size 或 -q\n", len);
+		con_eprintf("错误: 需要 %zu 字节缓冲区，超过物理内存的一半\n提示: 减小 --size 或 -q\n", len);
 		return -1;
 	}
 	if (geteuid() != 0 && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
 	    rl.rlim_cur != RLIM_INFINITY && len > rl.rlim_cur)
-		printf("  警告: 需要锁定 %zu 字节，超过 ulimit -l（%llu 字节）；ibv_reg_mr 可能以 ENOMEM 失败\n",
+		con_printf("  警告: 需要锁定 %zu 字节，超过 ulimit -l（%llu 字节）；ibv_reg_mr 可能以 ENOMEM 失败\n",
 		       len, (unsigned long long)rl.rlim_cur);
 	return 0;
 }
@@ -368,7 +369,7 @@ int register_mr(struct rdma_conn *conn, int access)
 	alloc_len = (conn->buf_len + 4095) & ~(size_t)4095;
 	conn->buf = aligned_alloc(4096, alloc_len);
 	if (conn->buf == NULL) {
-		fprintf(stderr, "错误: 分配 %zu 字节缓冲区失败: %s\n", alloc_len, strerror(errno));
+		con_eprintf("错误: 分配 %zu 字节缓冲区失败: %s\n", alloc_len, strerror(errno));
 		return -1;
 	}
 	memset(conn->buf, 0, alloc_len);
@@ -383,11 +384,11 @@ int register_mr(struct rdma_conn *conn, int access)
 		return -1;
 	}
 	access_str(access, acc, sizeof(acc));
-	printf("MR 已注册: addr=%p 长度=%zu（%d 个QP × 每QP %zu 字节 × 2 区）\n",
+	con_printf("MR 已注册: addr=%p 长度=%zu（%d 个QP × 每QP %zu 字节 × 2 区）\n",
 	       (void *)conn->buf, conn->buf_len, conn->num_qp, conn->slot);
-	printf("  lkey=0x%08x  rkey=0x%08x  权限=%s%s\n", conn->mr->lkey, conn->mr->rkey, acc,
+	con_printf("  lkey=0x%08x  rkey=0x%08x  权限=%s%s\n", conn->mr->lkey, conn->mr->rkey, acc,
 	       access == 0 ? "（只允许本地读：RDMA WRITE 的数据源只需要被网卡读取）" : "");
-	printf("  说明: 注册会锁定这些内存页并交给网卡做地址翻译；lkey 给本端的 WR 用，\n"
+	con_printf("  说明: 注册会锁定这些内存页并交给网卡做地址翻译；lkey 给本端的 WR 用，\n"
 	       "        rkey 是交给对端的“钥匙”，对端凭它直接读写这块内存，所以只开本操作需要的权限\n");
 	return 0;
 }
@@ -400,8 +401,8 @@ int create_cq(struct rdma_conn *conn)
 		verbs_error("ibv_create_cq()", errno, "CQ 太大？设备上限见 ibv_devinfo -v 的 max_cqe");
 		return -1;
 	}
-	printf("CQ 已创建: 容量 %d（请求 %d），%d 个QP共享这一个CQ\n", conn->cq->cqe, CQ_SIZE, conn->num_qp);
-	printf("  说明: 每个完成的 WR 在 CQ 里留下一个 WC；wr_id 里放的是QP序号，据此区分来自哪个QP\n");
+	con_printf("CQ 已创建: 容量 %d（请求 %d），%d 个QP共享这一个CQ\n", conn->cq->cqe, CQ_SIZE, conn->num_qp);
+	con_printf("  说明: 每个完成的 WR 在 CQ 里留下一个 WC；wr_id 里放的是QP序号，据此区分来自哪个QP\n");
 	return 0;
 }
 
@@ -427,9 +428,9 @@ int create_qps(struct rdma_conn *conn)
 		}
 		/* PSN 随机：避免与旧连接残留的报文混淆（与 rc_pingpong 一样取 24 位） */
 		conn->psn[i] = (uint32_t)(lrand48() & 0xffffff);
-		printf("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n", i, conn->qp[i]->qp_num, conn->psn[i]);
+		con_printf("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n", i, conn->qp[i]->qp_num, conn->psn[i]);
 	}
-	printf("  说明: RC = 可靠连接，一个QP只和对端的一个QP配对；新建的QP处于 RESET 状态\n");
+	con_printf("  说明: RC = 可靠连接，一个QP只和对端的一个QP配对；新建的QP处于 RESET 状态\n");
 	return 0;
 }
 
@@ -454,16 +455,16 @@ void conn_destroy(struct rdma_conn *conn)
 		}
 	}
 	if (freed > 0)
-		printf("已销毁 %d 个QP（ibv_destroy_qp）\n", freed);
+		con_printf("已销毁 %d 个QP（ibv_destroy_qp）\n", freed);
 	if (conn->cq != NULL) {
 		report_destroy("ibv_destroy_cq()", ibv_destroy_cq(conn->cq));
 		conn->cq = NULL;
-		printf("已销毁CQ（ibv_destroy_cq）\n");
+		con_printf("已销毁CQ（ibv_destroy_cq）\n");
 	}
 	if (conn->mr != NULL) {
 		report_destroy("ibv_dereg_mr()", ibv_dereg_mr(conn->mr));
 		conn->mr = NULL;
-		printf("已注销MR（ibv_dereg_mr）\n");
+		con_printf("已注销MR（ibv_dereg_mr）\n");
 	}
 	free(conn->buf);
 	conn->buf = NULL;

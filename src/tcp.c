@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "conout.h"
+
 static long long now_ms(void)
 {
 	struct timespec ts;
@@ -63,7 +65,7 @@ int tcp_listen(int port)
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0) {
-		fprintf(stderr, "错误: socket() 失败: %s (errno=%d)\n", strerror(errno), errno);
+		con_eprintf("错误: socket() 失败: %s (errno=%d)\n", strerror(errno), errno);
 		return -1;
 	}
 	/* SO_REUSEADDR：程序刚退出时端口处于 TIME_WAIT，也能立即重新监听 */
@@ -75,15 +77,15 @@ int tcp_listen(int port)
 	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0) {
 		int err = errno;
 
-		fprintf(stderr, "错误: bind(TCP端口 %d) 失败: %s (errno=%d)\n", port, strerror(err), err);
+		con_eprintf("错误: bind(TCP端口 %d) 失败: %s (errno=%d)\n", port, strerror(err), err);
 		if (err == EADDRINUSE)
-			fprintf(stderr, "提示: 端口 %d 已被占用（另一个 rdma_server 还在运行？）。查看: ss -ltnp | grep %d；或换端口: -p <端口>\n",
+			con_eprintf("提示: 端口 %d 已被占用（另一个 rdma_server 还在运行？）。查看: ss -ltnp | grep %d；或换端口: -p <端口>\n",
 				port, port);
 		close(fd);
 		return -1;
 	}
 	if (listen(fd, 1) != 0) {
-		fprintf(stderr, "错误: listen() 失败: %s (errno=%d)\n", strerror(errno), errno);
+		con_eprintf("错误: listen() 失败: %s (errno=%d)\n", strerror(errno), errno);
 		close(fd);
 		return -1;
 	}
@@ -98,17 +100,17 @@ int tcp_accept(int listen_fd, int timeout_ms, char *peer, size_t peerlen)
 	int fd;
 
 	if (r == 0) {
-		fprintf(stderr, "错误: 等待客户端连接超时（%d 秒）\n提示: 客户端启动了吗？服务端IP/端口对吗？防火墙是否放行了TCP端口？可用 --accept-timeout 调整\n",
+		con_eprintf("错误: 等待客户端连接超时（%d 秒）\n提示: 客户端启动了吗？服务端IP/端口对吗？防火墙是否放行了TCP端口？可用 --accept-timeout 调整\n",
 			timeout_ms / 1000);
 		return -1;
 	}
 	if (r < 0) {
-		fprintf(stderr, "错误: poll(listen) 失败: %s (errno=%d)\n", strerror(errno), errno);
+		con_eprintf("错误: poll(listen) 失败: %s (errno=%d)\n", strerror(errno), errno);
 		return -1;
 	}
 	fd = accept4(listen_fd, (struct sockaddr *)&addr, &alen, SOCK_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "错误: accept() 失败: %s (errno=%d)\n", strerror(errno), errno);
+		con_eprintf("错误: accept() 失败: %s (errno=%d)\n", strerror(errno), errno);
 		return -1;
 	}
 	inet_ntop(AF_INET, &addr.sin_addr, peer, (socklen_t)peerlen);
@@ -163,7 +165,7 @@ int tcp_connect(const char *host, int port, int timeout_ms)
 	snprintf(portstr, sizeof(portstr), "%d", port);
 	gai = getaddrinfo(host, portstr, &hints, &res);
 	if (gai != 0) {
-		fprintf(stderr, "错误: 无法解析服务端地址 '%s': %s\n提示: 请给出服务端的IP地址，例如 10.11.0.1\n",
+		con_eprintf("错误: 无法解析服务端地址 '%s': %s\n提示: 请给出服务端的IP地址，例如 10.11.0.1\n",
 			host, gai_strerror(gai));
 		return -1;
 	}
@@ -173,20 +175,20 @@ int tcp_connect(const char *host, int port, int timeout_ms)
 			break;
 		if (err == ECONNREFUSED && remaining(deadline) > 0) {
 			if (!said)
-				printf("连接 %s:%d 被拒绝（服务端可能还没开始监听），%d 秒内每 0.2 秒重试一次...\n",
+				con_printf("连接 %s:%d 被拒绝（服务端可能还没开始监听），%d 秒内每 0.2 秒重试一次...\n",
 				       host, port, timeout_ms / 1000);
 			said = 1;
 			usleep(200000);
 			continue;
 		}
-		fprintf(stderr, "错误: connect(%s:%d) 失败: %s (errno=%d)\n", host, port, strerror(err), err);
+		con_eprintf("错误: connect(%s:%d) 失败: %s (errno=%d)\n", host, port, strerror(err), err);
 		if (err == ECONNREFUSED)
-			fprintf(stderr, "提示: 服务端没有在监听：先启动 rdma_server，确认IP和端口（-p）一致\n");
+			con_eprintf("提示: 服务端没有在监听：先启动 rdma_server，确认IP和端口（-p）一致\n");
 		else if (err == ETIMEDOUT)
-			fprintf(stderr, "提示: 连接超时：检查IP是否可达（ping %s）、防火墙是否放行TCP端口 %d；./diagnose.sh --peer %s\n",
+			con_eprintf("提示: 连接超时：检查IP是否可达（ping %s）、防火墙是否放行TCP端口 %d；./diagnose.sh --peer %s\n",
 				host, port, host);
 		else
-			fprintf(stderr, "提示: 检查IP地址与路由（ip route get %s）；./diagnose.sh --peer %s\n", host, host);
+			con_eprintf("提示: 检查IP地址与路由（ip route get %s）；./diagnose.sh --peer %s\n", host, host);
 		freeaddrinfo(res);
 		return -1;
 	}
@@ -204,25 +206,25 @@ int tcp_read_full(int fd, void *buf, size_t len, int timeout_ms, const char *wha
 		ssize_t n;
 
 		if (r == 0) {
-			fprintf(stderr, "错误: 等待对端的%s超时（%d 秒，已收到 %zu/%zu 字节）\n提示: 对端是否卡住或已崩溃？看看对端的输出；必要时用 -t 加大超时\n",
+			con_eprintf("错误: 等待对端的%s超时（%d 秒，已收到 %zu/%zu 字节）\n提示: 对端是否卡住或已崩溃？看看对端的输出；必要时用 -t 加大超时\n",
 				what, timeout_ms / 1000, got, len);
 			return -1;
 		}
 		if (r < 0) {
-			fprintf(stderr, "错误: poll() 失败: %s (errno=%d)\n", strerror(errno), errno);
+			con_eprintf("错误: poll() 失败: %s (errno=%d)\n", strerror(errno), errno);
 			return -1;
 		}
 		n = read(fd, (char *)buf + got, len - got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno != ECONNRESET) {
-			fprintf(stderr, "错误: 读取对端的%s失败: %s (errno=%d)\n提示: 对端异常退出了？看看对端的输出\n",
+			con_eprintf("错误: 读取对端的%s失败: %s (errno=%d)\n提示: 对端异常退出了？看看对端的输出\n",
 				what, strerror(errno), errno);
 			return -1;
 		}
 		if (n <= 0) {
 			/* n == 0 是正常关闭(FIN)；ECONNRESET 是对端关闭时还有没读的数据(RST)，对我们来说一样 */
-			fprintf(stderr, "错误: 对端关闭了连接（%s只收到 %zu/%zu 字节%s）\n提示: 对端因错误退出了？看看对端的输出（常见：两端参数不一致）\n",
+			con_eprintf("错误: 对端关闭了连接（%s只收到 %zu/%zu 字节%s）\n提示: 对端因错误退出了？看看对端的输出（常见：两端参数不一致）\n",
 				what, got, len, n < 0 ? "，连接被重置" : "");
 			return -1;
 		}
@@ -241,7 +243,7 @@ int tcp_write_full(int fd, const void *buf, size_t len, int timeout_ms, const ch
 		ssize_t n;
 
 		if (poll(&p, 1, remaining(deadline)) <= 0) {
-			fprintf(stderr, "错误: 发送%s超时\n", what);
+			con_eprintf("错误: 发送%s超时\n", what);
 			return -1;
 		}
 		/* MSG_NOSIGNAL：对端已关闭时返回 EPIPE，而不是让进程被 SIGPIPE 杀掉 */
@@ -249,7 +251,7 @@ int tcp_write_full(int fd, const void *buf, size_t len, int timeout_ms, const ch
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			fprintf(stderr, "错误: 发送%s失败: %s (errno=%d)\n提示: 对端已经退出？看看对端的输出\n",
+			con_eprintf("错误: 发送%s失败: %s (errno=%d)\n提示: 对端已经退出？看看对端的输出\n",
 				what, strerror(errno), errno);
 			return -1;
 		}

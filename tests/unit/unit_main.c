@@ -12,6 +12,7 @@ int main(void)
 		{ wire_tests, wire_tests_count },
 		{ payload_tests, payload_tests_count },
 		{ wc_check_tests, wc_check_tests_count },
+		{ conout_tests, conout_tests_count },
 	};
 	size_t total = 0, k = 0;
 	struct CMUnitTest *all;

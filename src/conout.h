@@ -1,0 +1,30 @@
+/*
+ * conout.h - 控制台输出，可以给每一行加前缀（多客户端服务端用）
+ *
+ * 服务端同时服务几个客户端时，几个会话的输出交错在一起；每个会话的线程给自己设一个前缀
+ * （例如 “[客户端3 10.11.0.2] ”），它打印的每一行都带上，读的人就分得清哪行是谁的。
+ * 前缀是线程自己的（_Thread_local），线程之间不共享任何可变状态。
+ *
+ * 没有设前缀（单客户端、客户端程序）时，con_printf 就是 printf、con_eprintf 就是
+ * fprintf(stderr, …)：输出一个字节都不变。
+ * 有前缀时，一行攒齐了（遇到 '\n'）才整行写出，写的时候锁住流（flockfile），
+ * 所以两个线程的行不会在行中间交错。
+ */
+#ifndef ROCE_CONOUT_H
+#define ROCE_CONOUT_H
+
+#include <stdio.h>
+
+/* 设置本线程的行前缀；NULL 或 "" = 不加前缀（先把攒着的半行写出去） */
+void con_set_prefix(const char *prefix);
+/* 本线程的前缀（没有时是 ""） */
+const char *con_prefix(void);
+/* 相当于 printf / fprintf(stderr, …)，有前缀时每行加前缀 */
+int con_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int con_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 把本线程攒着的半行（没有换行结尾的）写出去；会话结束时调用 */
+void con_flush(void);
+/* 仅供测试：本线程改写到别的流（NULL = stdout/stderr） */
+void con_set_streams(FILE *out, FILE *err);
+
+#endif
