@@ -9,7 +9,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 ROCE_CPPFLAGS := -D_GNU_SOURCE
-ROCE_CFLAGS   := -std=c11 -Wall -Wextra -Werror
+ROCE_CFLAGS   := -std=c11 -Wall -Wextra -Werror -pthread
 IBV_CFLAGS := $(shell pkg-config --cflags libibverbs 2>/dev/null)
 IBV_LIBS   := $(shell pkg-config --libs libibverbs 2>/dev/null || echo -libverbs)
 # 所有编译/链接命令都用这两个变量（SAN_FLAGS 只在 make asan 时非空）
@@ -20,9 +20,9 @@ ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
 BUILD   ?= build
 OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
-PURE    := options gid wire hints payload wc_check conout
+PURE    := options gid wire hints payload wc_check conout adopt
 # 与 verbs/网络打交道的模块
-CORE    := program rdma_common console gid_table qp_state datapath ctrl ctrl_tcp tcp ops path route $(PURE)
+CORE    := program sessions rdma_common console gid_table qp_state datapath ctrl ctrl_tcp tcp ops path route $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
 PURE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(PURE)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -34,7 +34,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 
 TOPOLOGY ?= single
 
-.PHONY: all clean rebuild help test unit asan mutation demo shell lab-setup check-deps docs-excerpts
+.PHONY: all clean rebuild help test unit asan mutation soak demo shell lab-setup check-deps docs-excerpts
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client
 
@@ -74,6 +74,10 @@ asan:
 test: all unit asan
 	prove --exec bash --timer tests/*.t
 
+# 长时间的多客户端浸泡：200 个会话一个接一个（make test 里只跑 40 个），fd/rdma 资源不增长、RSS 不超过 10%
+soak: all
+	SOAK_SESSIONS=200 lab/run bats --tap -f sequential tests/lab/many.bats
+
 # 变异检查：tests/mutation/*.patch 逐个打到副本上，跑各自的测试，打印 caught/MISSED/STALE 表（慢：14 个约 11 分钟）
 mutation: all
 	tests/mutation/run.sh $(MUTANTS)
@@ -111,6 +115,7 @@ help:
 	@echo "make asan       用 clang 的 ASan+UBSan 编译程序和单元测试到 build/asan/（ASAN_CC=gcc 换编译器）"
 	@echo "                调试版: make CFLAGS=\"-O0 -g\"；换编译器: make CC=clang（项目必需的参数总是保留）"
 	@echo "make test       编译 + 单元测试 + Soft-RoCE 实验室测试（需先 lab/setup，root）"
+	@echo "make soak       多客户端服务端连续服务 200 个客户端，检查 fd、rdma 资源、RSS 不增长（约 5 分钟）"
 	@echo "make mutation   变异检查：每个 tests/mutation/*.patch 都必须被测试抓住（慢；MUTANTS=race 只跑名字含 race 的）"
 	@echo "make demo       准备实验室并演示服务端/客户端（TOPOLOGY=two-vms 用两台虚拟机）"
 	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"

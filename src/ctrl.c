@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "conout.h"
+
 /*
  * 仅供测试：环境变量 ROCE_TEST_SYNC_DELAY_MS 让程序每发出一个同步消息就停这么多毫秒。
  * 同步消息的意思是“我这边准备好了，你可以动了”；之后本端不该再做对端会撞上的事。
@@ -31,6 +33,24 @@ int ctrl_establish(struct ctrl *c, unsigned *step)
 int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
 {
 	return c->ops->exchange_hello(c, local, remote);
+}
+
+int ctrl_recv_hello(struct ctrl *c, struct wire_hello *remote)
+{
+	if (c->ops->recv_hello == NULL) {
+		con_eprintf("错误: 这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n");
+		return -1;
+	}
+	return c->ops->recv_hello(c, remote);
+}
+
+int ctrl_send_hello(struct ctrl *c, const struct wire_hello *local)
+{
+	if (c->ops->send_hello == NULL) {
+		con_eprintf("错误: 这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n");
+		return -1;
+	}
+	return c->ops->send_hello(c, local);
 }
 
 int ctrl_sync_send(struct ctrl *c, uint32_t tag)

@@ -34,6 +34,10 @@ struct ctrl_ops {
 	int (*establish)(struct ctrl *c, unsigned *step);
 	/* 交换 HELLO */
 	int (*exchange_hello)(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
+	/* 只收 / 只发 HELLO（多客户端服务端先收客户端的 HELLO，按它创建资源后再发自己的）；
+	 * 不支持这种顺序的实现设为 NULL */
+	int (*recv_hello)(struct ctrl *c, struct wire_hello *remote);
+	int (*send_hello)(struct ctrl *c, const struct wire_hello *local);
 	/* 发一个同步消息 / 等一个同步消息 */
 	int (*sync_send)(struct ctrl *c, uint32_t tag);
 	int (*sync_wait)(struct ctrl *c, uint32_t tag);
@@ -52,11 +56,18 @@ struct ctrl {
 	struct {
 		int listen_fd;          /* 服务端的监听 socket，-1 = 没有 */
 		int sock;               /* 与对端的 TCP 连接，-1 = 没有 */
+		int adopted;            /* 1 = sock 是主线程 accept 好交过来的（多客户端服务端） */
+		char peer[64];          /* 对端地址（adopted 时由主线程给出） */
 	} tcp;                          /* TCP 实现的状态（ctrl_tcp.c） */
 };
 
 /* 选用 TCP 实现；只记下参数，不打开任何 socket（之后 ctrl_close 总是安全的） */
 void ctrl_tcp_init(struct ctrl *c, const struct options *opt);
+/*
+ * 多客户端服务端：TCP 连接已经由主线程 accept 好了（sock、对端地址 peer），交给这个会话；
+ * 之后 ctrl_establish 只打印“已接受”的说明，ctrl_close 负责关闭 sock
+ */
+void ctrl_tcp_adopt(struct ctrl *c, const struct options *opt, int sock, const char *peer);
 
 /*
  * 建立控制平面连接（服务端 listen+accept，客户端 connect），打印自己的步骤标题和说明；
@@ -65,6 +76,9 @@ void ctrl_tcp_init(struct ctrl *c, const struct options *opt);
 int ctrl_establish(struct ctrl *c, unsigned *step);
 /* 发送本端 HELLO、接收并校验对端 HELLO（两端同时先写后读） */
 int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
+/* 只收 / 只发 HELLO（多客户端服务端用）；实现不支持时打印错误并返回 -1 */
+int ctrl_recv_hello(struct ctrl *c, struct wire_hello *remote);
+int ctrl_send_hello(struct ctrl *c, const struct wire_hello *local);
 /* 同步点：发送/等待一个带编号的同步消息（SYNC_TAG） */
 int ctrl_sync_send(struct ctrl *c, uint32_t tag);
 int ctrl_sync_wait(struct ctrl *c, uint32_t tag);

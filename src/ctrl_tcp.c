@@ -48,26 +48,41 @@ static int connect_server(struct ctrl *c, unsigned *step)
 	return 0;
 }
 
+/* 多客户端服务端：连接在主线程里已经 accept 好了 */
+static int adopted_client(struct ctrl *c, unsigned *step)
+{
+	step_title(step, "TCP连接（控制平面）：主线程已 accept，交给本会话");
+	con_printf("客户端已连接: %s\n", c->tcp.peer);
+	con_printf("  说明: 监听 socket 归主线程；每个客户端一条自己的 TCP 连接、一个自己的线程和一套自己的 MR/CQ/QP\n");
+	return 0;
+}
+
 static int tcp_establish(struct ctrl *c, unsigned *step)
 {
+	if (c->tcp.adopted)
+		return adopted_client(c, step);
 	return c->opt->role == ROLE_SERVER ? accept_client(c, step) : connect_server(c, step);
 }
 
-static int tcp_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
+static int tcp_send_hello(struct ctrl *c, const struct wire_hello *local)
+{
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t n = wire_encode_hello(local, buf, sizeof(buf));
+
+	if (n == 0)
+		return -1;
+	return tcp_write_full(c->tcp.sock, buf, n, c->opt->timeout_ms, "连接信息");
+}
+
+/* 收 HELLO：返回 0 成功；-1 数据无效；-2 没读到（超时或对端断开，原因已打印） */
+static int recv_hello(struct ctrl *c, struct wire_hello *remote)
 {
 	int fd = c->tcp.sock, timeout_ms = c->opt->timeout_ms;
 	uint8_t buf[WIRE_MAX_LEN];
-	size_t n = wire_encode_hello(local, buf, sizeof(buf));
 	enum wire_status st;
 
-	if (n == 0 || tcp_write_full(fd, buf, n, timeout_ms, "连接信息") != 0)
-		return -1;
-	if (tcp_read_full(fd, buf, WIRE_HEADER_LEN, timeout_ms, "连接信息头") != 0) {
-		/* 刚发完 HELLO 对端就断开/不回：除了参数不一致，常见的是端口上根本不是 rdma_server */
-		con_eprintf("  也可能: 这个端口上是别的程序，例如 ibv_rc_pingpong（它也默认用 TCP 18515，"
-			"收到我们的二进制 HELLO 会直接断开）；用 ss -ltnp 看是谁在监听\n");
-		return -1;
-	}
+	if (tcp_read_full(fd, buf, WIRE_HEADER_LEN, timeout_ms, "连接信息头") != 0)
+		return -2;
 	st = wire_decode_header(buf, WIRE_HEADER_LEN, remote);
 	if (st != WIRE_OK) {
 		con_eprintf("错误: 对端发来的连接信息无效: %s\n", wire_strerror(st));
@@ -81,6 +96,26 @@ static int tcp_exchange_hello(struct ctrl *c, const struct wire_hello *local, st
 		return -1;
 	}
 	return 0;
+}
+
+static int tcp_recv_hello(struct ctrl *c, struct wire_hello *remote)
+{
+	return recv_hello(c, remote) == 0 ? 0 : -1;
+}
+
+static int tcp_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
+{
+	int rc;
+
+	if (tcp_send_hello(c, local) != 0)
+		return -1;
+	rc = recv_hello(c, remote);
+	if (rc == -2) {
+		/* 刚发完 HELLO 对端就断开/不回：除了参数不一致，常见的是端口上根本不是 rdma_server */
+		con_eprintf("  也可能: 这个端口上是别的程序，例如 ibv_rc_pingpong（它也默认用 TCP 18515，"
+			"收到我们的二进制 HELLO 会直接断开）；用 ss -ltnp 看是谁在监听\n");
+	}
+	return rc == 0 ? 0 : -1;
 }
 
 static int tcp_sync_send(struct ctrl *c, uint32_t tag)
@@ -139,6 +174,8 @@ static void tcp_close(struct ctrl *c)
 static const struct ctrl_ops tcp_ops = {
 	.establish = tcp_establish,
 	.exchange_hello = tcp_exchange_hello,
+	.recv_hello = tcp_recv_hello,
+	.send_hello = tcp_send_hello,
 	.sync_send = tcp_sync_send,
 	.sync_wait = tcp_sync_wait,
 	.poll_peer = tcp_poll_peer,
@@ -152,4 +189,14 @@ void ctrl_tcp_init(struct ctrl *c, const struct options *opt)
 	c->opt = opt;
 	c->tcp.listen_fd = -1;
 	c->tcp.sock = -1;
+	c->tcp.adopted = 0;
+	c->tcp.peer[0] = '\0';
+}
+
+void ctrl_tcp_adopt(struct ctrl *c, const struct options *opt, int sock, const char *peer)
+{
+	ctrl_tcp_init(c, opt);
+	c->tcp.sock = sock;
+	c->tcp.adopted = 1;
+	snprintf(c->tcp.peer, sizeof(c->tcp.peer), "%s", peer);
 }

@@ -315,6 +315,7 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 			return -1;
 		}
 		o->offset = (uint32_t)v;
+		o->offset_given = 1;
 		return 0;
 	case OPT_INTERACTIVE:
 		o->interactive = 1;
@@ -489,11 +490,16 @@ void print_usage(const char *prog, enum role role)
 		printf("用法: %s [dev] [port] [gid_idx] [num_qp] [选项]\n", prog);
 		print_common_options();
 		printf("      --accept-timeout SEC  等待客户端连接的超时（默认 %d 秒）\n"
+		       "      --clients N       服务 N 个客户端后退出（默认 1 = 一对一；0 = 一直服务到 Ctrl-C/SIGTERM）\n"
+		       "      --parallel M      最多同时服务 M 个客户端（1..%d，默认 1 = 一个接一个）；每个客户端一个线程、\n"
+		       "                        一套自己的 MR/CQ/QP，设备和 PD 共用。多客户端时没明确给出的 -q/--op/--size/--iters\n"
+		       "                        由客户端决定（消息最大 %u 字节），明确给出的两端必须一致\n"
 		       "      --inject payload  故障注入（--op read 时服务端是发送数据的一方）：第1轮前改坏 QP[0] 的一个字节，观察客户端校验失败\n"
 		       "  -h, --help            显示本帮助\n",
-		       DEFAULT_ACCEPT_MS / 1000);
-		printf("\n示例:\n  %s\n  %s rxe0 18515 1 4\n  %s -d rxe0 --op write --size 1M --iters 10\n",
-		       prog, prog, prog);
+		       DEFAULT_ACCEPT_MS / 1000, MAX_PARALLEL, 1u << 20);
+		printf("\n示例:\n  %s\n  %s rxe0 18515 1 4\n  %s -d rxe0 --op write --size 1M --iters 10\n"
+		       "  %s -d rxe0 --clients 0 --parallel 8\n",
+		       prog, prog, prog, prog);
 		return;
 	}
 	printf("用法: %s <server_ip> [dev] [port] [gid_idx] [num_qp] [选项]\n", prog);

@@ -67,6 +67,7 @@ struct options {
 	long iters;
 	int iters_given;         /* 明确给了 --iters */
 	uint32_t offset;         /* 原子操作目标字在对端区域内的偏移 */
+	int offset_given;
 	int interactive;
 	int timeout_ms;          /* 连接、握手、同步、轮询CQ的超时 */
 	int accept_timeout_ms;   /* 服务端等待客户端连接的超时 */

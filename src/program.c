@@ -5,7 +5,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,9 +23,17 @@ static void print_banner(const struct options *o, const char *title)
 	con_printf("设备: %s\n", o->dev_name ? o->dev_name : "自动选择");
 	con_printf("TCP端口: %d\n", o->tcp_port);
 	con_printf("GID索引: %s\n", o->gid_idx == GID_AUTO ? "自动选择" : gid);
-	con_printf("QP数量: %d\n", o->num_qp);
-	con_printf("操作: %s%s  消息大小: %zu 字节  轮数: %ld\n", op_name(o->op),
-	       o->interactive ? "（交互模式）" : "", o->size, o->iters);
+	if (multi_client(o)) {
+		if (o->clients == 0)
+			con_printf("客户端: 一直服务到 Ctrl-C/SIGTERM，最多同时 %d 个\n", o->parallel);
+		else
+			con_printf("客户端: 服务 %ld 个后退出，最多同时 %d 个\n", o->clients, o->parallel);
+		con_printf("QP数量、操作、消息大小、轮数: 命令行明确给出的两端必须一致，其余由每个客户端决定\n");
+	} else {
+		con_printf("QP数量: %d\n", o->num_qp);
+		con_printf("操作: %s%s  消息大小: %zu 字节  轮数: %ld\n", op_name(o->op),
+			   o->interactive ? "（交互模式）" : "", o->size, o->iters);
+	}
 	con_printf("========================================\n");
 }
 
@@ -53,19 +60,6 @@ static int handle_command_line(int argc, char **argv, enum role role, struct opt
 	return -1;
 }
 
-/*
- * 起始 PSN 的随机种子取自内核（getrandom）。以前用 getpid() ^ time()：一秒后启动的另一端
- * pid 加 1、时间加 1，异或的结果可能一样，两端就拿到了相同的起始 PSN（对 RC 无害，但读输出时容易混淆）。
- */
-static void seed_psn_random(void)
-{
-	long seed;
-
-	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
-		seed = (long)getpid() * 1000003L + (long)time(NULL);
-	srand48(seed);
-}
-
 int run_program(int argc, char **argv, enum role role, program_fn run)
 {
 	const char *who = role == ROLE_SERVER ? "服务端" : "客户端";
@@ -76,7 +70,6 @@ int run_program(int argc, char **argv, enum role role, program_fn run)
 
 	if (rc >= 0)
 		return rc;
-	seed_psn_random();                            /* 用于随机起始PSN */
 	device_init(&dev, &opt);
 	conn_init(&conn, &dev, &opt);
 	rc = run(&dev, &conn);

@@ -111,8 +111,13 @@ int exchange_connection_info(struct rdma_conn *conn)
 
 	step_title(&conn->step, "交换连接信息（控制平面）");
 	fill_local_hello(conn, &local);
-	if (ctrl_exchange_hello(&conn->ctrl, &local, &conn->remote) != 0)
+	if (conn->remote_ready) {
+		/* 多客户端服务端：客户端的 HELLO 已经收到（见 sessions.c），这里只发自己的 */
+		if (ctrl_send_hello(&conn->ctrl, &local) != 0)
+			return -1;
+	} else if (ctrl_exchange_hello(&conn->ctrl, &local, &conn->remote) != 0) {
 		return -1;
+	}
 	if (wire_compare(&local, &conn->remote, msg, sizeof(msg)) != 0) {
 		con_eprintf("错误: %s\n", msg);
 		return -1;

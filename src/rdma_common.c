@@ -20,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 /* 销毁类 verbs 失败不中断清理，只报告 */
@@ -406,6 +408,21 @@ int create_cq(struct rdma_conn *conn)
 	return 0;
 }
 
+/*
+ * 起始 PSN 取自内核的随机数（getrandom）。以前用 srand48(getpid() ^ time()) + lrand48()：
+ * 一秒后启动的另一端 pid 加 1、时间加 1，异或的结果可能一样，两端就拿到了相同的起始 PSN
+ * （对 RC 无害，但读输出时容易混淆）；而且 lrand48 的状态是全进程共享的，多客户端服务端的
+ * 几个会话线程同时调用并不安全。getrandom 没有共享状态。
+ */
+static uint32_t random_psn(void)
+{
+	uint32_t v;
+
+	if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v))
+		v = (uint32_t)getpid() * 2654435761u ^ (uint32_t)time(NULL);
+	return v & 0xffffff;
+}
+
 int create_qps(struct rdma_conn *conn)
 {
 	struct ibv_qp_init_attr init;
@@ -427,7 +444,7 @@ int create_qps(struct rdma_conn *conn)
 			return -1;
 		}
 		/* PSN 随机：避免与旧连接残留的报文混淆（与 rc_pingpong 一样取 24 位） */
-		conn->psn[i] = (uint32_t)(lrand48() & 0xffffff);
+		conn->psn[i] = random_psn();
 		con_printf("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n", i, conn->qp[i]->qp_num, conn->psn[i]);
 	}
 	con_printf("  说明: RC = 可靠连接，一个QP只和对端的一个QP配对；新建的QP处于 RESET 状态\n");

@@ -65,6 +65,7 @@ struct rdma_conn {
 
 	struct ctrl ctrl;               /* 控制平面（现在是 TCP：ctrl_tcp.c） */
 	struct wire_hello remote;       /* 对端的连接信息 */
+	int remote_ready;               /* 1 = remote 已经收到（多客户端服务端先收客户端的 HELLO） */
 	uint32_t peer_rkey;             /* 单边操作用的对端 rkey（--inject rkey 时故意改错） */
 	enum ibv_mtu path_mtu;          /* 两端 active_mtu 的较小者 */
 

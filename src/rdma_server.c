@@ -9,11 +9,15 @@
  *   12-13 QP 转到 RTR、RTS
  *   14-   数据平面：按 --op 收发并校验数据
  *   最后  逆序清理（无论成功失败都会执行）
+ *
+ * --clients N / --parallel M：步骤1-5 只做一次，之后每个客户端一个线程，
+ * 各自走步骤6 起的连接步骤（见 sessions.c）
  */
 #include "ops.h"
 #include "qp_state.h"
 #include "program.h"
 #include "rdma_common.h"
+#include "sessions.h"
 
 static int run_server(struct rdma_device *dev, struct rdma_conn *conn)
 {
@@ -23,6 +27,9 @@ static int run_server(struct rdma_device *dev, struct rdma_conn *conn)
 	/* 步骤1-5：用哪个设备、端口、GID，再在设备上分配 PD（设备级，整个进程一份） */
 	if (device_create(dev, &conn->peer, &conn->step) != 0)
 		return -1;
+	/* --clients/--parallel：接待多个客户端，每个一个线程、一套自己的资源（见 sessions.c） */
+	if (multi_client(conn->opt))
+		return serve_clients(dev, &conn->step);
 	/* 步骤6-9：这条连接自己的 MR、CQ、QP，QP→INIT */
 	if (conn_create(conn, access) != 0)
 		return -1;

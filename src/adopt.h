@@ -1,0 +1,30 @@
+/*
+ * adopt.h - 多客户端服务端：一个会话用什么参数（纯逻辑，可单元测试）
+ *
+ * 一对一时两端的 -q/--op/--size/--iters/--offset 必须完全一样。服务多个客户端时，
+ * 服务端命令行里明确给了的值仍然必须一样（不一样时握手照常报错，两端都看得到）；
+ * 没给的听客户端的——客户端的 HELLO 先到，服务端据此为这个客户端创建 MR/CQ/QP。
+ * 上限：QP 最多 MAX_QP 个（HELLO 解码时已检查）、消息大小不超过 size_cap。
+ */
+#ifndef ROCE_ADOPT_H
+#define ROCE_ADOPT_H
+
+#include <stddef.h>
+
+#include "options.h"
+#include "wire.h"
+
+/* 服务端不给 --size 时，每个客户端每个QP的消息大小上限（启动时打印） */
+#define SESSION_SIZE_CAP   (1u << 20)
+
+/*
+ * 由服务端参数 server 和客户端 HELLO 的头部 client 得到这个会话的参数 out（先整体复制 server）。
+ * 返回 0。客户端要的超过上限时返回 -1，why 写明原因；out 里保留服务端能接受的值，
+ * 随后的握手会因两端不一致而失败（客户端也会看到是哪一项）。
+ * notes 里写下听了客户端的那几项（例如 "-q 8 --size 4096"，都没有时为空串）。
+ */
+int adopt_client_options(const struct options *server, const struct wire_hello *client,
+			 size_t size_cap, struct options *out, char *notes, size_t notes_len,
+			 char *why, size_t why_len);
+
+#endif

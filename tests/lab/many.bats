@@ -1,0 +1,245 @@
+#!/usr/bin/env bats
+# many.bats - 多客户端服务端（--clients / --parallel）在真实 rdma_rxe 上：隔离、不泄漏、信号收尾
+# （在 lab/run 里运行，tests/60-lab-many-clients.t）
+
+# 变量 SLOG/SPID/SRC 由本文件和 helpers.bash 的函数设置和读取（shellcheck 看不到）
+# shellcheck disable=SC2030,SC2031,SC2034,SC2153
+load helpers
+
+teardown() {
+    kill_server
+    no_cleanup_warnings "${SLOG:-}" "$BATS_TEST_TMPDIR"/c*.log
+}
+
+# 后台启动多客户端服务端，等到它开始接待（步骤6 之后）
+start_many() {
+    SLOG="$BATS_TEST_TMPDIR/server.log"
+    timeout "${CMD_TIMEOUT:-300}" "$SERVER" -d "$LAB_DEV0" "$@" >"$SLOG" 2>&1 &
+    SPID=$!
+    local i
+    for ((i = 0; i < 600; i++)); do
+        grep -q '接待' "$SLOG" 2>/dev/null && return 0
+        kill -0 "$SPID" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "服务端没有开始接待客户端"
+    cat "$SLOG"
+    return 1
+}
+
+# 客户端 N 在后台运行，输出写入 cN.log；wait_clients 等它们（不等服务端）并把退出码写进 cN.rc
+declare -A CPID=()
+client_bg() {  # client_bg N 参数...（默认 -t 30：TCG 里十几个会话同时跑很慢；后面的 -t 覆盖它）
+    local n=$1
+    shift
+    timeout 300 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" -t 30 "$@" >"$BATS_TEST_TMPDIR/c$n.log" 2>&1 &
+    CPID[$n]=$!
+}
+
+wait_clients() {
+    local n rc
+    for n in "${!CPID[@]}"; do
+        rc=0
+        wait "${CPID[$n]}" || rc=$?
+        echo "$rc" >"$BATS_TEST_TMPDIR/c$n.rc"
+    done
+    CPID=()
+}
+
+# 文件中必须有一行匹配正则（grep -E）；没有时打印文件
+has_re() {
+    grep -qE -- "$2" "$1" && return 0
+    echo "在 $1 中没有匹配: $2"
+    cat "$1"
+    return 1
+}
+
+client_rc() {
+    if [[ ! -f $BATS_TEST_TMPDIR/c$1.rc ]]; then
+        echo "客户端 $1 没有退出码（wait_clients 没等它？）" >&2
+        return 1
+    fi
+    cat "$BATS_TEST_TMPDIR/c$1.rc"
+}
+
+# 等文件里出现某个固定字符串（最多 $3 秒）
+wait_for() {  # wait_for 文件 字符串 秒
+    local i
+    for ((i = 0; i < $3 * 10; i++)); do
+        grep -qF -- "$2" "$1" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "$3 秒内 $1 里没出现: $2"
+    cat "$1"
+    return 1
+}
+
+# 服务端进程（不是外面的 timeout）的 fd 数、VmRSS(kB)、以及全部 rxe 设备上的 rdma 资源计数
+snapshot() {  # snapshot PID → 输出 "fds rss pd cq qp mr"
+    local pid=$1 fds rss
+    fds=$(find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 | wc -l)
+    rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status")
+    rdma resource show | awk -v fds="$fds" -v rss="$rss" '
+        { for (i = 1; i < NF; i++) if ($i ~ /^(pd|cq|qp|mr)$/) n[$i] += $(i + 1) }
+        END { print fds, rss, n["pd"] + 0, n["cq"] + 0, n["qp"] + 0, n["mr"] + 0 }'
+}
+
+@test "8 clients at once with data checks, plus garbage, stalled and mismatched clients: the good ones succeed" {
+    # 13 个连接：9 个正常（各种操作、QP 数、大小，每个 3 轮）+ 乱码 + 不说话 + 参数不一致 + 交互模式
+    # （传输中被杀的客户端在下一个用例里）
+    start_many --clients 13 --parallel 13 --iters 3 -t 8 --accept-timeout 120
+    client_bg 1 --op send -q 1 --iters 3
+    client_bg 2 --op write -q 4 --size 4096 --iters 3
+    client_bg 3 --op read -q 2 --size 2048 --iters 3
+    client_bg 4 --op write_imm -q 3 --iters 3
+    client_bg 5 --op fetch_add -q 2 --iters 3
+    client_bg 6 --op cmp_swap -q 1 --iters 3
+    client_bg 7 --op send -q 16 --size 1K --iters 3
+    client_bg 8 --op write -q 1 --size 64K --iters 3
+    # 乱码：不是我们的 HELLO
+    exec {junk}<>"/dev/tcp/$LAB_IP0/18515"
+    printf 'GET / HTTP/1.0\r\nHost: x\r\nUser-Agent: garbage-garbage-garbage\r\n\r\n' >&"$junk"
+    # 连上了却一句话也不说（握手卡住）：服务端这个会话 -t 秒后超时
+    exec {mute}<>"/dev/tcp/$LAB_IP0/18515"
+    # --iters 与服务端明确给的 3 不一致
+    client_bg 9 --op send --iters 5
+    client_bg 10 --op write -q 2 --size 64K --iters 3
+    # 交互模式的客户端：多客户端服务端不做交互，握手时两端都报不一致
+    client_bg 11 --interactive --iters 3
+    wait_clients
+    for n in 1 2 3 4 5 6 7 8; do
+        [[ $(client_rc $n) == 0 ]] || { echo "客户端 $n 失败"; cat "$BATS_TEST_TMPDIR/c$n.log"; cat "$SLOG"; return 1; }
+        has "$BATS_TEST_TMPDIR/c$n.log" '客户端正常结束'
+    done
+    [[ $(client_rc 9) == 1 ]]
+    has "$BATS_TEST_TMPDIR/c9.log" '远端轮数(3)与本端不匹配(5)'
+    [[ $(client_rc 11) == 1 ]]
+    has "$BATS_TEST_TMPDIR/c11.log" '两端的 --op/--interactive 必须相同'
+    exec {junk}>&- {mute}>&-
+    wait_server
+    cp "$SLOG" logs/many-clients-server.log      # README 里交错输出的来源
+    [[ $SRC == 1 ]] || { echo "服务端退出码 $SRC（有失败的会话应为 1）"; cat "$SLOG"; return 1; }
+    has "$SLOG" '接受了 13 个客户端：成功 9 个，失败 4 个'
+    has "$SLOG" '对端发来的连接信息无效'
+    has "$SLOG" '远端轮数(5)与本端不匹配(3)'
+    has "$SLOG" '超时'
+    # 每个成功的客户端在服务端都有自己的前缀、自己从步骤7开始的编号和自己的清理
+    local ok
+    ok=$(grep -c '^\[客户端[0-9]* [0-9.]*\] 本客户端正常结束$' "$SLOG")
+    [[ $ok == 9 ]] || { echo "本客户端正常结束: $ok 行"; cat "$SLOG"; return 1; }
+    [[ $(grep -c '\] ========== 步骤7: TCP连接（控制平面）：主线程已 accept' "$SLOG") == 13 ]]
+    # 交错的输出里每一行要么是主线程的，要么整行属于一个客户端（前缀只在行首出现一次）
+    if grep -n '.\[客户端[0-9]* [0-9.]*\] ' "$SLOG"; then
+        echo "有一行里出现了两个前缀（行被交错打断）"
+        return 1
+    fi
+    # 设备和 PD 只有一份，最后释放
+    [[ $(grep -c '已释放PD（ibv_dealloc_pd）' "$SLOG") == 1 ]]
+    [[ $(grep -c 'PD 已分配' "$SLOG") == 1 ]]
+}
+
+@test "a client killed mid-transfer ends only its own session; the others finish" {
+    start_many --clients 3 --parallel 3 -t 5
+    client_bg 1 --op write -q 2 --size 1M --iters 400
+    wait_for "$BATS_TEST_TMPDIR/c1.log" '数据传输' 60
+    client_bg 2 --op send -q 4 --iters 3
+    client_bg 3 --op read -q 1 --iters 3
+    sleep 1
+    pkill -KILL -f -- '--iters 400'
+    wait_clients
+    [[ $(client_rc 2) == 0 && $(client_rc 3) == 0 ]] || { cat "$BATS_TEST_TMPDIR"/c*.log "$SLOG"; return 1; }
+    wait_server
+    [[ $SRC == 1 ]]
+    has "$SLOG" '接受了 3 个客户端：成功 2 个，失败 1 个'
+    has "$SLOG" '[客户端1 '
+    has_re "$SLOG" '^\[客户端1 [0-9.]*\] 本客户端失败'
+    has_re "$SLOG" '^\[客户端1 [0-9.]*\] 已销毁 2 个QP'
+}
+
+# make test 里跑 SOAK_SESSIONS=40 个（约 1 分钟）；make soak 跑 200 个
+@test "sequential sessions (200 in make soak): no growth in fds or rdma resources, RSS within 10% after the first 10" {
+    local total=${SOAK_SESSIONS:-40} pid before after i
+    start_many --clients 0 --parallel 1
+    pid=$(child_pid "$SPID")
+    for ((i = 1; i <= total; i++)); do
+        timeout 60 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" -q 4 --op write --size 4K >"$BATS_TEST_TMPDIR/seq.log" 2>&1 ||
+            { echo "第 $i 个客户端失败"; cat "$BATS_TEST_TMPDIR/seq.log"; return 1; }
+        # 下一个客户端之前，等服务端把这个会话收尾（join）
+        wait_for "$SLOG" "客户端$i 10.11.0.1 的会话结束" 30 >/dev/null
+        if ((i == 10)); then before=$(snapshot "$pid"); fi
+    done
+    after=$(snapshot "$pid")
+    echo "# 第10个之后: fds rss pd cq qp mr = $before" >&3
+    echo "# 第${total}个之后: fds rss pd cq qp mr = $after" >&3
+    read -r f1 r1 pd1 cq1 qp1 mr1 <<<"$before"
+    read -r f2 r2 pd2 cq2 qp2 mr2 <<<"$after"
+    [[ $f2 -le $f1 && $pd2 -le $pd1 && $cq2 -le $cq1 && $qp2 -le $qp1 && $mr2 -le $mr1 ]] ||
+        { echo "资源增长: $before → $after"; return 1; }
+    ((r2 * 10 <= r1 * 11)) || { echo "RSS 从 $r1 kB 涨到 $r2 kB（超过 10%）"; return 1; }
+    kill -INT "$pid"
+    wait_server
+    [[ $SRC == 0 ]] || { tail -20 "$SLOG"; return 1; }
+    has "$SLOG" '收到 SIGINT：不再接受新的客户端'
+    has "$SLOG" "接受了 $total 个客户端：成功 $total 个，失败 0 个"
+}
+
+@test "SIGTERM during transfers: stop accepting, grace period, abort, release everything, exit 1" {
+    start_many --clients 0 --parallel 4 -t 3
+    local pid
+    pid=$(child_pid "$SPID")
+    client_bg 1 --op write -q 2 --size 1M --iters 1000 -t 3
+    client_bg 2 --op send -q 4 --size 64K --iters 5000 -t 3
+    wait_for "$BATS_TEST_TMPDIR/c1.log" '数据传输' 60
+    wait_for "$BATS_TEST_TMPDIR/c2.log" '数据传输' 60
+    kill -TERM "$pid"
+    wait_server
+    wait_clients
+    [[ $SRC == 1 ]] || { cat "$SLOG"; return 1; }
+    has "$SLOG" '收到 SIGTERM：不再接受新的客户端；正在服务的 2 个最多再等 3 秒'
+    has "$SLOG" '宽限期到了：中止还在跑的 2 个会话'
+    has "$SLOG" '接受了 2 个客户端：成功 0 个，失败 2 个'
+    # 两个客户端几乎同时连上，谁是“客户端1”由 accept 的先后决定
+    has_re "$SLOG" '^\[客户端[12] [0-9.]*\] 已销毁 2 个QP'
+    has_re "$SLOG" '^\[客户端[12] [0-9.]*\] 已销毁 4 个QP'
+    has "$SLOG" '已释放PD（ibv_dealloc_pd）'
+    # 两个客户端都以清楚的错误结束，不会卡住
+    [[ $(client_rc 1) == 1 && $(client_rc 2) == 1 ]]
+    # 服务端退出后，新的连接被拒绝
+    ! timeout 5 bash -c "exec 3<>/dev/tcp/$LAB_IP0/18515" 2>/dev/null
+}
+
+@test "SIGINT with nobody connected: exit 0 with a summary" {
+    start_many --clients 0
+    kill -INT "$(child_pid "$SPID")"
+    wait_server
+    [[ $SRC == 0 ]] || { cat "$SLOG"; return 1; }
+    has "$SLOG" '收到 SIGINT'
+    has "$SLOG" '接受了 0 个客户端：成功 0 个，失败 0 个'
+    has "$SLOG" '服务端正常结束'
+}
+
+@test "valgrind: a many-clients server with a good, a garbage and a vanishing client runs clean" {
+    need_tool valgrind
+    local vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
+    SLOG="$BATS_TEST_TMPDIR/server.log"
+    timeout 300 "${vg[@]}" "$SERVER" -d "$LAB_DEV0" --clients 3 --parallel 2 -t 60 >"$SLOG" 2>&1 &
+    SPID=$!
+    wait_for "$SLOG" '接待' 120
+    client_bg 1 --op write -q 4 --iters 2 -t 60
+    wait_clients
+    exec {junk}<>"/dev/tcp/$LAB_IP0/18515"
+    printf 'not a hello, not at all, definitely garbage bytes....' >&"$junk"
+    exec {junk}>&-
+    client_bg 3 --op read -q 2 --iters 100000 -t 60
+    wait_for "$BATS_TEST_TMPDIR/c3.log" '数据传输' 120
+    pkill -KILL -f -- '--iters 100000 -t 60' || true
+    wait_clients
+    wait_server
+    [[ $(client_rc 1) == 0 ]] || { cat "$BATS_TEST_TMPDIR/c1.log" "$SLOG"; return 1; }
+    [[ $SRC == 1 ]] || { cat "$SLOG"; return 1; }
+    if grep -q 'Invalid read\|Invalid write\|definitely lost\|uninitialised' "$SLOG"; then
+        cat "$SLOG"
+        return 1
+    fi
+    has "$SLOG" '接受了 3 个客户端：成功 1 个，失败 2 个'
+}
