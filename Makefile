@@ -76,7 +76,7 @@ test: all unit asan
 
 # 长时间的多客户端浸泡：200 个会话一个接一个（make test 里只跑 40 个），fd/rdma 资源不增长、RSS 不超过 10%
 soak: all
-	SOAK_SESSIONS=200 lab/run bats --tap -f sequential tests/lab/many.bats
+	SOAK_SESSIONS=200 LAB_PASSENV="$(LAB_PASSENV) SOAK_SESSIONS" lab/run bats --tap -f sequential tests/lab/many.bats
 
 # 变异检查：tests/mutation/*.patch 逐个打到副本上，跑各自的测试，打印 caught/MISSED/STALE 表（慢：14 个约 11 分钟）
 mutation: all

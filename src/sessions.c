@@ -49,6 +49,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "adopt.h"
@@ -90,6 +91,7 @@ struct server {
 	int running;                    /* 正在跑的会话数 */
 	long accepted, ok, failed;
 	int stopping;                   /* 收到信号：不再接受新客户端 */
+	long long grace_deadline;       /* 宽限期到什么时候（CLOCK_MONOTONIC 毫秒） */
 	int aborted;                    /* 宽限期过了，已中止剩下的会话 */
 	int idle_timeout;               /* 等下一个客户端超时（--clients N 还没凑够） */
 };
@@ -295,6 +297,34 @@ static const char *take_signal(struct server *srv)
 	return si.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM";
 }
 
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* 宽限期还剩多少毫秒（-1 = 没在宽限期里：一直等） */
+static int grace_left(const struct server *srv)
+{
+	long long left;
+
+	if (!srv->stopping || srv->aborted)
+		return -1;
+	left = srv->grace_deadline - now_ms();
+	return left > 0 ? (int)left : 0;
+}
+
+/* 收到信号：不再接受新客户端，宽限期从现在起算 -t 秒 */
+static void begin_stop(struct server *srv, const char *sig)
+{
+	con_printf("\n收到 %s：不再接受新的客户端；正在服务的 %d 个最多再等 %d 秒\n", sig,
+		   srv->running, srv->opt->timeout_ms / 1000);
+	srv->stopping = 1;
+	srv->grace_deadline = now_ms() + srv->opt->timeout_ms;
+}
+
 static int more_clients_wanted(const struct server *srv)
 {
 	return !srv->stopping && (srv->opt->clients == 0 || srv->accepted < srv->opt->clients);
@@ -329,9 +359,7 @@ static void accept_loop(struct server *srv)
 			return;
 		}
 		if (p[0].revents & POLLIN) {
-			con_printf("\n收到 %s：不再接受新的客户端；正在服务的 %d 个最多再等 %d 秒\n", take_signal(srv),
-				   srv->running, srv->opt->timeout_ms / 1000);
-			srv->stopping = 1;
+			begin_stop(srv, take_signal(srv));
 			return;
 		}
 		if (p[1].revents & POLLIN)
@@ -360,8 +388,7 @@ static void wait_sessions(struct server *srv)
 			{ .fd = srv->sig_fd, .events = POLLIN },
 			{ .fd = srv->done_pipe[0], .events = POLLIN },
 		};
-		int grace = srv->stopping && !srv->aborted ? srv->opt->timeout_ms : -1;
-		int n = poll(p, 2, grace);
+		int n = poll(p, 2, grace_left(srv));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -376,13 +403,10 @@ static void wait_sessions(struct server *srv)
 		if (p[0].revents & POLLIN) {
 			const char *sig = take_signal(srv);
 
-			if (!srv->stopping) {
-				con_printf("\n收到 %s：不再接受新的客户端；正在服务的 %d 个最多再等 %d 秒\n", sig,
-					   srv->running, srv->opt->timeout_ms / 1000);
-				srv->stopping = 1;
-			} else if (!srv->aborted) {
+			if (!srv->stopping)
+				begin_stop(srv, sig);
+			else if (!srv->aborted)
 				abort_sessions(srv, "又收到一次信号");
-			}
 		}
 		if (p[1].revents & POLLIN)
 			reap_session(srv);
