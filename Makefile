@@ -20,9 +20,9 @@ ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
 BUILD   ?= build
 OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
-PURE    := options gid wire hints payload wc_check conout
+PURE    := options gid wire hints payload wc_check conout trace
 # 与 verbs/网络打交道的模块
-CORE    := program rdma_common console gid_table qp_state datapath ctrl ctrl_tcp tcp ops path route $(PURE)
+CORE    := program rdma_common console gid_table qp_state datapath ctrl ctrl_tcp tcp ops path route trace_ev $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
 PURE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(PURE)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -34,7 +34,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 
 TOPOLOGY ?= single
 
-.PHONY: all clean rebuild help test unit asan mutation demo shell lab-setup check-deps docs-excerpts
+.PHONY: all clean rebuild help test unit asan mutation demo trace trace-render trace-screenshot shell lab-setup check-deps docs-excerpts
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client
 
@@ -82,6 +82,21 @@ demo:
 	bash lab/setup
 	$(MAKE) all
 	LAB_TOPOLOGY=$(TOPOLOGY) LAB_PASSENV=DEMO_ARGS lab/run lab/demo.sh
+
+# 在实验室里跑一对带 --trace 的程序并抓包，画成 logs/trace.txt 和 logs/trace.html（docs/TRACE.md）。
+# DEMO_ARGS 给两端，SERVER_ARGS / CLIENT_ARGS 只给一端（例如 CLIENT_ARGS="--inject rkey"）
+trace:
+	bash lab/setup
+	$(MAKE) all
+	rm -f logs/trace.txt logs/trace.html
+	LAB_TOPOLOGY=$(TOPOLOGY) LAB_PASSENV="DEMO_ARGS SERVER_ARGS CLIENT_ARGS" lab/run lab/trace.sh
+	$(MAKE) trace-render
+
+# 只重新画：已有的 logs/trace-server.jsonl、logs/trace-client.jsonl、logs/trace.pcap → logs/trace.txt、logs/trace.html
+trace-render:
+	tools/trace/render logs/trace-server.jsonl logs/trace-client.jsonl --packets logs/trace.pcap \
+		--txt logs/trace.txt --html logs/trace.html
+	@echo "时间线: less -S logs/trace.txt   网页: 用浏览器打开 logs/trace.html"
 
 # 实验室虚拟机里的交互式 root shell（真正的终端；exit 或 Ctrl-D 关机）。LAB_RXE=none：没有 RDMA 设备，自己建
 LAB_RXE ?= rxe

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "trace.h"
 #include "wire.h"
 
 /* 同步标签：高 8 位是种类，低 24 位是轮次 */
@@ -53,6 +54,7 @@ struct ctrl {
 		int listen_fd;          /* 服务端的监听 socket，-1 = 没有 */
 		int sock;               /* 与对端的 TCP 连接，-1 = 没有 */
 	} tcp;                          /* TCP 实现的状态（ctrl_tcp.c） */
+	struct trace_ref trace;         /* --trace：每条消息发出/收到时写一个事件（ctrl.c） */
 };
 
 /* 选用 TCP 实现；只记下参数，不打开任何 socket（之后 ctrl_close 总是安全的） */
