@@ -4,30 +4,32 @@
 #   two-vms：VM0 在 eth0 上抓并跑服务端，VM1 跑客户端
 # 参数：DEMO_ARGS 同时给两端（和 make demo 一样）；SERVER_ARGS 只给服务端、CLIENT_ARGS 只给客户端
 # （例如 SERVER_ARGS="--inject late-recv"、CLIENT_ARGS="--inject rkey"）。
-# 写出（项目的 logs/ 下）：trace-server.jsonl、trace-client.jsonl、trace.pcap，以及两端的控制台输出
-# trace-server.log、trace-client.log。宿主机上的 make trace 再用 tools/trace/render 画成 trace.txt/trace.html。
+# 写出（TRACE_OUT，默认 logs/trace）：$TRACE_OUT-server.jsonl、$TRACE_OUT-client.jsonl、$TRACE_OUT.pcap，
+# 以及两端的控制台输出 $TRACE_OUT-server.log、$TRACE_OUT-client.log。
+# 宿主机上的 make trace 再用 tools/trace/render 画成 logs/trace.txt、logs/trace.html。
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mkdir -p logs
 read -r -a both <<<"${DEMO_ARGS:-}"
 read -r -a sargs <<<"${SERVER_ARGS:-}"
 read -r -a cargs <<<"${CLIENT_ARGS:-}"
 # -s 128：每个包只存前 128 字节，所有 RoCE 头都在，文件小得多
 SNAP=128
+OUT=${TRACE_OUT:-logs/trace}
+mkdir -p "$(dirname "$OUT")"
 
 server() {
-    build/rdma_server -d "$LAB_DEV0" "${both[@]}" "${sargs[@]}" --trace logs/trace-server.jsonl
+    build/rdma_server -d "$LAB_DEV0" "${both[@]}" "${sargs[@]}" --trace "$OUT-server.jsonl"
 }
 
 # 单机：抓包包住这一对程序
 pair() {
     local src=0 crc=0 spid
-    server >logs/trace-server.log 2>&1 &
+    server >"$OUT-server.log" 2>&1 &
     spid=$!
     build/rdma_client "$LAB_IP0" -d "$LAB_DEV1" -t 30 "${both[@]}" "${cargs[@]}" \
-        --trace logs/trace-client.jsonl >logs/trace-client.log 2>&1 || crc=$?
+        --trace "$OUT-client.jsonl" >"$OUT-client.log" 2>&1 || crc=$?
     wait "$spid" || src=$?
-    printf 'trace: 服务端退出码 %d，客户端退出码 %d（控制台输出在 logs/trace-server.log、logs/trace-client.log）\n' "$src" "$crc"
+    printf 'trace: 服务端退出码 %d，客户端退出码 %d（控制台输出在 %s-server.log、%s-client.log）\n' "$src" "$crc" "$OUT" "$OUT"
 }
 
 if [[ ${1:-} == --pair ]]; then
@@ -36,21 +38,21 @@ if [[ ${1:-} == --pair ]]; then
 fi
 
 if [[ -z ${LAB_VM:-} ]]; then
-    rm -f logs/trace-server.jsonl logs/trace-client.jsonl logs/trace.pcap
-    exec tools/trace/capture -i veth0 -s "$SNAP" -w logs/trace.pcap -- bash "$0" --pair
+    rm -f "$OUT-server.jsonl" "$OUT-client.jsonl" "$OUT.pcap"
+    exec tools/trace/capture -i veth0 -s "$SNAP" -w "$OUT.pcap" -- bash "$0" --pair
 fi
 # two-vms：两台共用项目目录，各自只删自己要写的文件
 if [[ $LAB_VM == 0 ]]; then
-    rm -f logs/trace-server.jsonl logs/trace.pcap
+    rm -f "$OUT-server.jsonl" "$OUT.pcap"
     rc=0
-    tools/trace/capture -i eth0 -s "$SNAP" -w logs/trace.pcap -- bash -c "$(declare -f server); $(declare -p both sargs); server" \
-        >logs/trace-server.log 2>&1 || rc=$?
+    tools/trace/capture -i eth0 -s "$SNAP" -w "$OUT.pcap" -- bash -c "$(declare -f server); $(declare -p both sargs OUT); server" \
+        >"$OUT-server.log" 2>&1 || rc=$?
     echo "trace: 服务端退出码 $rc"
     exit 0
 fi
 # VM1：客户端不给 -d，按路由自己选（和两台真实的虚拟机一样）；另一台可能还在启动，-t 60 内重试连接
-rm -f logs/trace-client.jsonl
+rm -f "$OUT-client.jsonl"
 rc=0
-build/rdma_client "$LAB_IP0" -t 60 "${both[@]}" "${cargs[@]}" --trace logs/trace-client.jsonl \
-    >logs/trace-client.log 2>&1 || rc=$?
+build/rdma_client "$LAB_IP0" -t 60 "${both[@]}" "${cargs[@]}" --trace "$OUT-client.jsonl" \
+    >"$OUT-client.log" 2>&1 || rc=$?
 echo "trace: 客户端退出码 $rc"
