@@ -98,6 +98,14 @@ trace-render:
 		--txt logs/trace.txt --html logs/trace.html
 	@echo "时间线: less -S logs/trace.txt   网页: 用浏览器打开 logs/trace.html"
 
+# README 里的截图 docs/trace-screenshot.png：实验室里真实跑一次 2 QP × 2 KiB 的 WRITE，headless chromium 截图
+# （只留步骤11 的表和步骤15；同时做一遍 tests/trace/browser-check.py 的 DOM 检查）
+trace-screenshot:
+	$(MAKE) trace DEMO_ARGS="-q 2 --op write --size 2K --iters 1"
+	python3 tests/trace/browser-check.py --html logs/trace.html --trace logs/trace-server.jsonl \
+		--trace logs/trace-client.jsonl --packets logs/trace.pcap --txt logs/trace.txt \
+		--readme-png docs/trace-screenshot.png --readme-step 15
+
 # 实验室虚拟机里的交互式 root shell（真正的终端；exit 或 Ctrl-D 关机）。LAB_RXE=none：没有 RDMA 设备，自己建
 LAB_RXE ?= rxe
 shell:
@@ -128,6 +136,9 @@ help:
 	@echo "make test       编译 + 单元测试 + Soft-RoCE 实验室测试（需先 lab/setup，root）"
 	@echo "make mutation   变异检查：每个 tests/mutation/*.patch 都必须被测试抓住（慢；MUTANTS=race 只跑名字含 race 的）"
 	@echo "make demo       准备实验室并演示服务端/客户端（TOPOLOGY=two-vms 用两台虚拟机）"
+	@echo "make trace      实验室里两端加 --trace 并抓包，画成 logs/trace.txt 和 logs/trace.html（DEMO_ARGS、SERVER_ARGS、CLIENT_ARGS、TOPOLOGY）"
+	@echo "make trace-render  只重新画：logs/trace-*.jsonl + logs/trace.pcap → logs/trace.txt、logs/trace.html"
+	@echo "make trace-screenshot  重新生成 README 里的截图 docs/trace-screenshot.png（实验室 + headless chromium）"
 	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"
 	@echo "make docs-excerpts  在实验室里重跑配方，更新文档中的输出摘录（tests/docs/update-excerpts.sh）"

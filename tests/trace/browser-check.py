@@ -14,6 +14,8 @@ What it checks, on the DOM chromium built after running the page's own JavaScrip
     value and where it reappears), a click on a packet row opens the detail panel with its raw JSON;
   - with --txt: trace.txt's header counts (events per side, packets) equal the page's.
 With --png: a screenshot (1280 wide), checked to be a PNG of that width that is not blank.
+With --readme-png OUT --readme-step N: the picture for the README, the same page with only the header,
+the step-11 table and step N's section (the other steps hidden), checked the same way.
 Prints one line per check ("ok ..." / "not ok ..."), exits 1 if any failed.
 """
 import argparse
@@ -132,6 +134,8 @@ def main():
     ap.add_argument("--packets", required=True)
     ap.add_argument("--txt")
     ap.add_argument("--png")
+    ap.add_argument("--readme-png")
+    ap.add_argument("--readme-step", default="15")
     ap.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     a = ap.parse_args()
     failed = []
@@ -195,14 +199,26 @@ def main():
             check(m is not None and int(m.group(1)) == len(pkt_rows), "trace.txt and page agree: packets",
                   "txt %s, page %d" % (m.group(1) if m else "?", len(pkt_rows)))
         if a.png:
-            p = run_chromium(a.chromium, ["--screenshot=" + os.path.abspath(a.png), "--window-size=1280,1400",
-                                          "file://" + os.path.abspath(a.html)])
-            info = png_info(a.png) if os.path.exists(a.png) else None
-            check(info is not None and info[0] == 1280 and info[2] > 20, "screenshot " + a.png,
-                  "%s, %s bytes" % (info, os.path.getsize(a.png) if os.path.exists(a.png) else 0))
+            screenshot(a.chromium, a.html, a.png, 1280, 1400, check)
+        if a.readme_png:
+            short = os.path.join(tmp, "readme.html")
+            hide = ("<style>section.step:not(#sec-%s){display:none}#wrs,#detail{display:none}</style>"
+                    % a.readme_step)
+            with open(short, "w", encoding="utf-8") as f:
+                f.write(text.replace("</head>", hide + "</head>", 1))
+            screenshot(a.chromium, short, a.readme_png, 1280, 1150, check)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return 1 if failed else 0
+
+
+def screenshot(exe, page, out, width, height, check):
+    p = run_chromium(exe, ["--screenshot=" + os.path.abspath(out), "--window-size=%d,%d" % (width, height),
+                           "file://" + os.path.abspath(page)])
+    info = png_info(out) if os.path.exists(out) else None
+    check(info is not None and info[0] == width and info[2] > 20, "screenshot " + out,
+          "%s, %s bytes" % (info, os.path.getsize(out) if os.path.exists(out) else 0)
+          if info else p.stderr.decode()[-300:])
 
 
 if __name__ == "__main__":
