@@ -116,6 +116,26 @@ def check_wrs(name, role, trace, ip, peer_ip, pkts, partial):
         if not ok:
             missing.append("QP%d %s psn 0x%06x+%d: req %s resp %s" % (e["qp"], op, first, n, sorted(req), sorted(resp)))
     check(not missing, "%s %s: each of %d posted WRs has its packets" % (name, role, len(posts)), "; ".join(missing[:3]))
+    # the PSN ranges of one QP's WRs follow each other without overlap, and every request packet this side
+    # sent falls into one of them
+    overlap, stray = [], []
+    for dq in {e["dest_qpn"] for e in posts}:
+        mine = [e for e in posts if e["dest_qpn"] == dq]
+        psns = [(e["psn_first"] + k) & MASK for e in mine for k in range(e["npkts"] if e["opcode"] != "RDMA_READ" else 1)]
+        if len(set(psns)) != len(psns):
+            overlap.append("dest QPN %d: %d PSNs, %d distinct" % (dq, len(psns), len(set(psns))))
+        for p in pkts:
+            if p["src"] == ip and p["dst"] == peer_ip and p["dqpn"] == dq and is_request(p) and p["psn"] not in psns:
+                stray.append("frame %d psn 0x%06x" % (p["frame"], p["psn"]))
+        # READ responses come back to this QP, one PSN each, all inside the READ's npkts
+        qpn = mine[0]["qpn"]
+        full = {(e["psn_first"] + k) & MASK for e in mine for k in range(e["npkts"])}
+        for p in pkts:
+            if p["src"] == peer_ip and p["dst"] == ip and p["dqpn"] == qpn and "READ Response" in p["opname"] \
+                    and p["psn"] not in full:
+                stray.append("response frame %d psn 0x%06x" % (p["frame"], p["psn"]))
+    check(not overlap and not stray, "%s %s: WR PSN ranges disjoint, every request packet inside one" % (name, role),
+          "; ".join((overlap + stray)[:3]))
     return posts
 
 
