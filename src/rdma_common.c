@@ -583,7 +583,7 @@ void conn_destroy(struct rdma_conn *conn)
 			uint32_t qpn = conn->qp[i]->qp_num;     /* 销毁之后就读不到了 */
 			int rc = ibv_destroy_qp(conn->qp[i]);
 
-			report_destroy(NULL, "ibv_destroy_qp", rc);
+			report_destroy(NULL, "ibv_destroy_qp", rc);   /* trace 事件在下一行写，带上 QP 号 */
 			trace_qp_num(&conn->trace, "ibv_destroy_qp", rc, i, qpn, -1);
 			conn->qp[i] = NULL;
 			freed++;

@@ -9,6 +9,8 @@
  * struct trace_ref（trace 指针 + 会话号）。几条连接（多客户端服务端的几个线程）可以共用一个
  * trace 文件：每行在一把互斥锁下整行写出，行与行不会交错；会话号写进每个事件的 "conn" 字段。
  * trace 指针为 NULL（没有 --trace）时下面所有函数什么也不做。
+ * 控制台上的 “错误/提示” 经 con_set_error_sink（conout.h，每个线程自己设）变成 error 事件：program.c 为主线程设好；
+ * 服务多个客户端的会话线程要为自己再设一次（ctx = 这个会话的 struct trace_ref）。
  *
  * 本模块不调用 libibverbs（可以单元测试）；要读 verbs 结构体的事件在 trace_ev.c。
  */
