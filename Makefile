@@ -20,9 +20,9 @@ ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
 BUILD   ?= build
 OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
-PURE    := options gid wire hints payload wc_check conout adopt
+PURE    := options gid wire hints payload wc_check conout adopt trace
 # 与 verbs/网络打交道的模块
-CORE    := program sessions rdma_common console gid_table qp_state datapath ctrl ctrl_tcp tcp ops path route $(PURE)
+CORE    := program sessions rdma_common console gid_table qp_state datapath ctrl ctrl_tcp tcp ops path route trace_ev $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
 PURE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(PURE)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -34,7 +34,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 
 TOPOLOGY ?= single
 
-.PHONY: all clean rebuild help test unit asan mutation soak demo shell lab-setup check-deps docs-excerpts
+.PHONY: all clean rebuild help test unit asan mutation soak demo trace trace-render trace-screenshot shell lab-setup check-deps docs-excerpts
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client
 
@@ -87,6 +87,29 @@ demo:
 	$(MAKE) all
 	LAB_TOPOLOGY=$(TOPOLOGY) LAB_PASSENV=DEMO_ARGS lab/run lab/demo.sh
 
+# 在实验室里跑一对带 --trace 的程序并抓包，画成 logs/trace.txt 和 logs/trace.html（docs/TRACE.md）。
+# DEMO_ARGS 给两端，SERVER_ARGS / CLIENT_ARGS 只给一端（例如 CLIENT_ARGS="--inject rkey"）
+trace:
+	bash lab/setup
+	$(MAKE) all
+	rm -f logs/trace.txt logs/trace.html
+	LAB_TOPOLOGY=$(TOPOLOGY) LAB_PASSENV="DEMO_ARGS SERVER_ARGS CLIENT_ARGS" lab/run lab/trace.sh
+	$(MAKE) trace-render
+
+# 只重新画：已有的 logs/trace-server.jsonl、logs/trace-client.jsonl、logs/trace.pcap → logs/trace.txt、logs/trace.html
+trace-render:
+	tools/trace/render logs/trace-server.jsonl logs/trace-client.jsonl --packets logs/trace.pcap \
+		--txt logs/trace.txt --html logs/trace.html
+	@echo "时间线: less -S logs/trace.txt   网页: 用浏览器打开 logs/trace.html"
+
+# README 里的截图 docs/trace-screenshot.png：实验室里真实跑一次 2 QP × 2 KiB 的 WRITE，headless chromium 截图
+# （只留步骤11 的表和步骤15；同时做一遍 tests/trace/browser-check.py 的 DOM 检查）
+trace-screenshot:
+	$(MAKE) trace DEMO_ARGS="-q 2 --op write --size 2K --iters 1"
+	python3 tests/trace/browser-check.py --html logs/trace.html --trace logs/trace-server.jsonl \
+		--trace logs/trace-client.jsonl --packets logs/trace.pcap --txt logs/trace.txt \
+		--readme-png docs/trace-screenshot.png --readme-step 15
+
 # 实验室虚拟机里的交互式 root shell（真正的终端；exit 或 Ctrl-D 关机）。LAB_RXE=none：没有 RDMA 设备，自己建
 LAB_RXE ?= rxe
 shell:
@@ -118,6 +141,9 @@ help:
 	@echo "make soak       多客户端服务端连续服务 200 个客户端，检查 fd、rdma 资源、RSS 不增长（约 5 分钟）"
 	@echo "make mutation   变异检查：每个 tests/mutation/*.patch 都必须被测试抓住（慢；MUTANTS=race 只跑名字含 race 的）"
 	@echo "make demo       准备实验室并演示服务端/客户端（TOPOLOGY=two-vms 用两台虚拟机）"
+	@echo "make trace      实验室里两端加 --trace 并抓包，画成 logs/trace.txt 和 logs/trace.html（DEMO_ARGS、SERVER_ARGS、CLIENT_ARGS、TOPOLOGY）"
+	@echo "make trace-render  只重新画：logs/trace-*.jsonl + logs/trace.pcap → logs/trace.txt、logs/trace.html"
+	@echo "make trace-screenshot  重新生成 README 里的截图 docs/trace-screenshot.png（实验室 + headless chromium）"
 	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"
 	@echo "make docs-excerpts  在实验室里重跑配方，更新文档中的输出摘录（tests/docs/update-excerpts.sh）"

@@ -16,11 +16,23 @@ struct pending {
 	size_t len;
 };
 
-/* 每个线程一份：前缀、两个流、各自的半行 */
+#define ERROR_MAX 1024
+
+/* 错误去处（con_set_error_sink）：标准错误的当前半行，和还在等 “提示: ” 的错误 */
+struct error_sink {
+	con_error_fn fn;
+	void *ctx;
+	char line[ERROR_MAX];
+	size_t len;
+	char msg[ERROR_MAX];    /* 空 = 没有等提示的错误 */
+};
+
+/* 每个线程一份：前缀、两个流、各自的半行、错误去处 */
 struct con_state {
 	char prefix[PREFIX_MAX];
 	FILE *out, *err;
 	struct pending p_out, p_err;
+	struct error_sink sink;
 };
 
 static _Thread_local struct con_state con;
@@ -107,11 +119,61 @@ int con_printf(const char *fmt, ...)
 	return n;
 }
 
+static void sink_release(struct error_sink *s, const char *hint)
+{
+	if (s->msg[0] == '\0')
+		return;
+	if (s->fn != NULL)
+		s->fn(s->ctx, s->msg, hint);
+	s->msg[0] = '\0';
+}
+
+static int starts_with(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* 标准错误上的一整行（不含换行）：“错误: ” 记下，“提示: ” 和记下的错误配成一对交出 */
+static void sink_line(struct error_sink *s, const char *line)
+{
+	static const char err_p[] = "错误: ", hint_p[] = "提示: ";
+
+	if (starts_with(line, err_p)) {
+		sink_release(s, NULL);
+		snprintf(s->msg, sizeof(s->msg), "%s", line + strlen(err_p));
+		if (s->msg[0] == '\0')
+			snprintf(s->msg, sizeof(s->msg), "?");
+	} else if (starts_with(line, hint_p)) {
+		sink_release(s, line + strlen(hint_p));
+	}
+}
+
+static void sink_feed(struct error_sink *s, const char *text)
+{
+	for (; *text != '\0'; text++) {
+		if (*text == '\n') {
+			s->line[s->len] = '\0';
+			sink_line(s, s->line);
+			s->len = 0;
+		} else if (s->len + 1 < sizeof(s->line)) {
+			s->line[s->len++] = *text;   /* 超长的部分丢掉：只影响 trace，不影响控制台 */
+		}
+	}
+}
+
 int con_eprintf(const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
+	if (con.sink.fn != NULL) {
+		char text[ERROR_MAX];
+
+		va_start(ap, fmt);
+		vsnprintf(text, sizeof(text), fmt, ap);
+		va_end(ap);
+		sink_feed(&con.sink, text);
+	}
 	va_start(ap, fmt);
 	n = con_vprint(err_stream(), &con.p_err, fmt, ap);
 	va_end(ap);
@@ -122,6 +184,21 @@ void con_flush(void)
 {
 	flush_pending(out_stream(), &con.p_out);
 	flush_pending(err_stream(), &con.p_err);
+	sink_release(&con.sink, NULL);
+}
+
+void con_set_error_sink(con_error_fn fn, void *ctx)
+{
+	struct error_sink *s = &con.sink;
+
+	if (s->len > 0) {               /* 没有换行结尾的最后一行也算 */
+		s->line[s->len] = '\0';
+		sink_line(s, s->line);
+		s->len = 0;
+	}
+	sink_release(s, NULL);
+	s->fn = fn;
+	s->ctx = ctx;
 }
 
 void con_set_prefix(const char *prefix)

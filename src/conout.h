@@ -24,6 +24,14 @@ int con_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int con_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* 把本线程攒着的半行（没有换行结尾的）写出去；会话结束时调用 */
 void con_flush(void);
+/*
+ * 本线程的错误去处（--trace 用它把错误写进 trace，控制台输出不受影响）：标准错误上每个以 “错误: ”
+ * 开头的行，连同紧跟的 “提示: ” 行（没有就是 NULL），去掉这两个前缀后交给 fn(ctx, msg, hint)。
+ * 下一个 “错误: ”、con_flush 或换一个去处时，还没等到提示的错误也交出去。fn 为 NULL = 不要。
+ */
+typedef void (*con_error_fn)(void *ctx, const char *msg, const char *hint);
+void con_set_error_sink(con_error_fn fn, void *ctx);
+
 /* 仅供测试：本线程改写到别的流（NULL = stdout/stderr） */
 void con_set_streams(FILE *out, FILE *err);
 

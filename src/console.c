@@ -9,7 +9,7 @@
 
 #include "conout.h"
 
-void step_title(unsigned *step, const char *fmt, ...)
+void step_title(const struct trace_ref *tr, unsigned *step, const char *fmt, ...)
 {
 	va_list ap;
 	char title[256];
@@ -18,6 +18,7 @@ void step_title(unsigned *step, const char *fmt, ...)
 	vsnprintf(title, sizeof(title), fmt, ap);
 	va_end(ap);
 	con_printf("\n========== 步骤%u: %s ==========\n", ++*step, title);
+	trace_step(tr, *step, title);
 }
 
 const char *mtu_str(enum ibv_mtu mtu)

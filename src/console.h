@@ -10,9 +10,11 @@
 #include <stddef.h>
 #include <infiniband/verbs.h>
 
-/* 打印 “========== 步骤N: 标题 ==========”，N = ++*step */
-void step_title(unsigned *step, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+#include "trace.h"
+
+/* 打印 “========== 步骤N: 标题 ==========”，N = ++*step；同时写 trace 的 step 事件（有 --trace 时） */
+void step_title(const struct trace_ref *tr, unsigned *step, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /* 打印 “错误: CALL 失败: strerror (errno=N)” 和 “提示: HINT” */
 void verbs_error(const char *call, int err, const char *hint);

@@ -1,6 +1,6 @@
 /*
  * ctrl.c - 控制平面接口（见 ctrl.h）：把每个操作转给所选的实现，
- *          外加一个所有实现共用的、仅供测试的钩子
+ *          每条消息写一个 trace 事件（有 --trace 时），外加一个所有实现共用的、仅供测试的钩子
  */
 #include "ctrl.h"
 
@@ -32,7 +32,13 @@ int ctrl_establish(struct ctrl *c, unsigned *step)
 
 int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
 {
-	return c->ops->exchange_hello(c, local, remote);
+	int rc;
+
+	trace_ctrl_hello(&c->trace, 1, local);
+	rc = c->ops->exchange_hello(c, local, remote);
+	if (rc == 0)
+		trace_ctrl_hello(&c->trace, 0, remote);
+	return rc;
 }
 
 int ctrl_recv_hello(struct ctrl *c, struct wire_hello *remote)
@@ -57,14 +63,20 @@ int ctrl_sync_send(struct ctrl *c, uint32_t tag)
 {
 	int rc = c->ops->sync_send(c, tag);
 
-	if (rc == 0)
+	if (rc == 0) {
+		trace_ctrl_sync(&c->trace, 1, tag);
 		test_only_delay_after_sync();
+	}
 	return rc;
 }
 
 int ctrl_sync_wait(struct ctrl *c, uint32_t tag)
 {
-	return c->ops->sync_wait(c, tag);
+	int rc = c->ops->sync_wait(c, tag);
+
+	if (rc == 0)
+		trace_ctrl_sync(&c->trace, 0, tag);
+	return rc;
 }
 
 int ctrl_poll_peer(struct ctrl *c, int wait_ms)

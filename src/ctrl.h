@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "trace.h"
 #include "wire.h"
 
 /* 同步标签：高 8 位是种类，低 24 位是轮次 */
@@ -59,6 +60,7 @@ struct ctrl {
 		int adopted;            /* 1 = sock 是主线程 accept 好交过来的（多客户端服务端） */
 		char peer[64];          /* 对端地址（adopted 时由主线程给出） */
 	} tcp;                          /* TCP 实现的状态（ctrl_tcp.c） */
+	struct trace_ref trace;         /* --trace：每条消息发出/收到时写一个事件（ctrl.c） */
 };
 
 /* 选用 TCP 实现；只记下参数，不打开任何 socket（之后 ctrl_close 总是安全的） */

@@ -22,7 +22,7 @@ static int accept_client(struct ctrl *c, unsigned *step)
 	const struct options *o = c->opt;
 	char peer[64] = "";
 
-	step_title(step, "建立TCP连接（控制平面）listen/accept");
+	step_title(&c->trace, step, "建立TCP连接（控制平面）listen/accept");
 	c->tcp.listen_fd = tcp_listen(o->tcp_port);
 	if (c->tcp.listen_fd < 0)
 		return -1;
@@ -39,7 +39,7 @@ static int connect_server(struct ctrl *c, unsigned *step)
 {
 	const struct options *o = c->opt;
 
-	step_title(step, "建立TCP连接（控制平面）connect");
+	step_title(&c->trace, step, "建立TCP连接（控制平面）connect");
 	c->tcp.sock = tcp_connect(o->server_ip, o->tcp_port, o->timeout_ms);
 	if (c->tcp.sock < 0)
 		return -1;

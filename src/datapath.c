@@ -13,6 +13,7 @@
 #include "conout.h"
 #include "console.h"
 #include "hints.h"
+#include "trace_ev.h"
 
 int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 {
@@ -30,7 +31,46 @@ int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 		verbs_error("ibv_post_recv()", rc, "接收队列满了（max_recv_wr）或QP处于错误状态");
 		return -1;
 	}
+	trace_post_recv(&conn->trace, i, conn->qp[i]->qp_num, wr.wr_id, len, sge.addr);
 	return 0;
+}
+
+static const char *wr_opcode_name(enum ibv_wr_opcode op)
+{
+	switch (op) {
+	case IBV_WR_SEND: return "SEND";
+	case IBV_WR_RDMA_WRITE: return "RDMA_WRITE";
+	case IBV_WR_RDMA_WRITE_WITH_IMM: return "RDMA_WRITE_WITH_IMM";
+	case IBV_WR_RDMA_READ: return "RDMA_READ";
+	case IBV_WR_ATOMIC_FETCH_AND_ADD: return "ATOMIC_FETCH_AND_ADD";
+	case IBV_WR_ATOMIC_CMP_AND_SWP: return "ATOMIC_CMP_AND_SWP";
+	default: return "?";
+	}
+}
+
+/*
+ * 记下这个 WR 用掉的 PSN 并写 trace 的 post_send 事件。PSN：verbs 不报告 PSN，所以自己数（与网卡的数法一样）：从 RTS 时的 sq_psn 开始，
+ * 每个 WR 占 psn_npkts 个（READ 是响应包的个数，原子操作 1 个），模 2^24。trace 里的 psn_first
+ * 就是它，tools/trace/render 靠它把线上的包对应到 WR。
+ */
+static void note_sent_wr(struct rdma_conn *conn, int i, const struct ibv_send_wr *wr)
+{
+	int atomic = wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP;
+	uint32_t mtu = wire_mtu_bytes(conn->path_mtu);
+	struct trace_wr t = {
+		.qp = i, .qpn = conn->qp[i]->qp_num, .dest_qpn = conn->remote.qp[i].qpn,
+		.wr_id = wr->wr_id, .opcode = wr_opcode_name(wr->opcode), .len = wr->sg_list->length,
+		.local_addr = wr->sg_list->addr, .lkey = wr->sg_list->lkey,
+		.has_remote = wr->opcode != IBV_WR_SEND,
+		.remote_addr = atomic ? wr->wr.atomic.remote_addr : wr->wr.rdma.remote_addr,
+		.rkey = atomic ? wr->wr.atomic.rkey : wr->wr.rdma.rkey,
+		.has_imm = wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM, .imm = ntohl(wr->imm_data),
+		.psn_first = conn->next_psn[i], .npkts = psn_npkts(wr->sg_list->length, mtu, atomic),
+		.mtu = mtu,
+	};
+
+	conn->next_psn[i] = psn_add(t.psn_first, t.npkts);
+	trace_post_send(&conn->trace, &t);
 }
 
 int post_send_req(struct rdma_conn *conn, int i, const struct send_req *req)
@@ -70,6 +110,7 @@ int post_send_req(struct rdma_conn *conn, int i, const struct send_req *req)
 		verbs_error("ibv_post_send()", rc, "发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限");
 		return -1;
 	}
+	note_sent_wr(conn, i, &wr);
 	return 0;
 }
 
@@ -111,6 +152,8 @@ int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs)
 			con_eprintf("错误: ibv_poll_cq() 失败 (返回 %d)\n提示: CQ 溢出（CQ太小）或设备出错；看 dmesg\n", r);
 			return -1;
 		}
+		for (int k = got; k < got + r; k++)
+			trace_wc(&conn->trace, &wcs[k]);
 		for (int k = got; k < got + r; k++)
 			if (check_wc(conn, &wcs[k]) != 0)
 				return -1;

@@ -136,12 +136,39 @@ static int post_all_wait(struct rdma_conn *conn, enum ibv_wr_opcode opcode,
 	return wait_wcs(conn, conn->num_qp, expect, (uint32_t)conn->opt->size);
 }
 
-static int post_recv_all(struct rdma_conn *conn)
+/* 每个QP投递一个接收，放进 area(conn, i) */
+static int post_recv_all_to(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, int))
 {
 	for (int i = 0; i < conn->num_qp; i++)
-		if (post_receive(conn, i, area_a(conn, i), (uint32_t)conn->slot) != 0)
+		if (post_receive(conn, i, area(conn, i), (uint32_t)conn->slot) != 0)
 			return -1;
 	return 0;
+}
+
+static int post_recv_all(struct rdma_conn *conn)
+{
+	return post_recv_all_to(conn, area_a);
+}
+
+/*
+ * 服务端：先投递接收，再告诉客户端“可以发了”（READY）。
+ * --inject late-recv 时第1轮故意反过来：READY 先发出，LATE_RECV_MS 毫秒后才投递接收。客户端的报文
+ * 先到，服务端网卡没有接收请求可用，回 RNR NAK；客户端网卡等 RNR 计时器到期后重发（rnr_retry=7：一直重试），
+ * 接收投递之后的那次重发才被接受。
+ */
+static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
+{
+	if (conn->opt->inject != INJECT_LATE_RECV || r != 1) {
+		if (post_recv_all_to(conn, area) != 0)
+			return -1;
+		return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r));
+	}
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
+		return -1;
+	con_printf("故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 %d 毫秒后才投递接收；"
+		   "预期客户端的报文先到，服务端网卡回 RNR NAK，客户端网卡稍后重发\n", LATE_RECV_MS);
+	usleep(LATE_RECV_MS * 1000);
+	return post_recv_all_to(conn, area);
 }
 
 /* ---------- SEND / RECV ---------- */
@@ -151,7 +178,7 @@ static int send_server_round(struct rdma_conn *conn, long r)
 	struct ibv_wc wcs[MAX_QP];
 	struct wc_expect e = { .opcode = IBV_WC_RECV, .check_len = 1, .len = (uint32_t)conn->opt->size };
 
-	if (post_recv_all(conn) != 0 || ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
+	if (recv_then_ready(conn, r, area_a) != 0)
 		return -1;
 	if (r == 1)
 		con_printf("已为 %d 个QP各投递 1 个接收请求(ibv_post_recv)，并通过TCP告诉客户端“可以发了”（同步点）\n",
@@ -276,10 +303,7 @@ static int imm_server_round(struct rdma_conn *conn, long r)
 {
 	struct ibv_wc wcs[MAX_QP];
 
-	for (int i = 0; i < conn->num_qp; i++)
-		if (post_receive(conn, i, area_b(conn, i), (uint32_t)conn->slot) != 0)
-			return -1;
-	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
+	if (recv_then_ready(conn, r, area_b) != 0)
 		return -1;
 	if (r == 1)
 		con_printf("WRITE_WITH_IMM 的数据直接写到 remote_addr，但会消耗对端一个接收请求并产生完成：\n"
@@ -559,7 +583,7 @@ static round_fn pick_round(struct rdma_conn *conn)
 
 static int rts_sync(struct rdma_conn *conn)
 {
-	step_title(&conn->step, "同步点: 双方QP都已进入RTS（TCP）");
+	step_title(&conn->trace, &conn->step, "同步点: 双方QP都已进入RTS（TCP）");
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0 ||
 	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0)
 		return -1;
@@ -589,10 +613,10 @@ int run_data_plane(struct rdma_conn *conn)
 	if (rts_sync(conn) != 0)
 		return -1;
 	if (o->interactive) {
-		step_title(&conn->step, "交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回");
+		step_title(&conn->trace, &conn->step, "交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回");
 		return is_server(conn) ? interactive_server(conn) : interactive_client(conn);
 	}
-	step_title(&conn->step, "数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节", op_name(o->op),
+	step_title(&conn->trace, &conn->step, "数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节", op_name(o->op),
 		   o->num_qp, o->iters, o->size);
 	if (o->size > wire_mtu_bytes(conn->path_mtu) && !op_is_atomic(o->op))
 		con_printf("消息 %zu 字节 > 路径MTU %s：网卡把它切成 %u 个包发出，每个包按自己的偏移直接放进接收方的内存（不需要重组缓冲区）\n",

@@ -137,7 +137,8 @@ int multi_client(const struct options *o)
 
 enum {
 	OPT_OP = 1000, OPT_SIZE, OPT_ITERS, OPT_OFFSET, OPT_INTERACTIVE,
-	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN, OPT_INJECT, OPT_CLIENTS, OPT_PARALLEL
+	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN, OPT_INJECT, OPT_CLIENTS, OPT_PARALLEL,
+	OPT_TRACE
 };
 
 static const struct option long_opts[] = {
@@ -159,6 +160,7 @@ static const struct option long_opts[] = {
 	{ "inject", required_argument, NULL, OPT_INJECT },
 	{ "clients", required_argument, NULL, OPT_CLIENTS },
 	{ "parallel", required_argument, NULL, OPT_PARALLEL },
+	{ "trace", required_argument, NULL, OPT_TRACE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -328,10 +330,19 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 			o->inject = INJECT_RKEY;
 		} else if (strcmp(arg, "payload") == 0) {
 			o->inject = INJECT_PAYLOAD;
+		} else if (strcmp(arg, "late-recv") == 0) {
+			o->inject = INJECT_LATE_RECV;
 		} else {
-			set_err(err, errlen, "未知的故障注入: '%s'（可选 rkey、payload）", arg);
+			set_err(err, errlen, "未知的故障注入: '%s'（可选 rkey、payload、late-recv）", arg);
 			return -1;
 		}
+		return 0;
+	case OPT_TRACE:
+		if (arg[0] == '\0') {
+			set_err(err, errlen, "--trace 需要一个文件名");
+			return -1;
+		}
+		o->trace_path = arg;
 		return 0;
 	case OPT_CLIENTS:
 	case OPT_PARALLEL:
@@ -421,6 +432,11 @@ static int check_combination(struct options *o, char *err, size_t errlen)
 		set_err(err, errlen, "--inject rkey 要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap）");
 		return -1;
 	}
+	if (o->inject == INJECT_LATE_RECV &&
+	    (o->role != ROLE_SERVER || o->interactive || (o->op != OP_SEND && o->op != OP_WRITE_IMM))) {
+		set_err(err, errlen, "--inject late-recv 只用于服务端的 --op send 或 write_imm（接收请求是服务端投递的；不用于交互模式）");
+		return -1;
+	}
 	if (o->inject == INJECT_PAYLOAD && (o->interactive || !inject_payload_sender(o))) {
 		set_err(err, errlen, "--inject payload 只用于发送数据的一方：客户端的 send/write/write_imm，或服务端的 read（不用于交互模式和原子操作）");
 		return -1;
@@ -478,7 +494,9 @@ static void print_common_options(void)
 	       "      --interactive     交互模式：客户端逐行读标准输入，RDMA WRITE 到服务端内存再 READ 回来；输入 q 结束\n"
 	       "  -t, --timeout SEC     连接/握手/同步/轮询CQ的超时（默认 %d 秒）\n"
 	       "      --qp-state N|all  每次状态转换后打印完整 ibv_query_qp 结果的QP个数（默认 1，0 = 只打印状态摘要）\n"
-	       "      --dry-run         只检查参数、打印配置后退出（不打开设备，不连网络）\n",
+	       "      --dry-run         只检查参数、打印配置后退出（不打开设备，不连网络）\n"
+	       "      --trace FILE      把每个步骤、verbs 调用、WR、完成、控制消息写进 FILE（JSON Lines，格式见 docs/TRACE.md；\n"
+	       "                        控制台输出不变）；tools/trace/render 把两端的 trace 和抓包画成时间线\n",
 	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
 	       DEFAULT_SIZE, INTERACTIVE_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,
 	       DEFAULT_TIMEOUT_MS / 1000);
@@ -495,8 +513,9 @@ void print_usage(const char *prog, enum role role)
 		       "                        一套自己的 MR/CQ/QP，设备和 PD 共用。多客户端时没明确给出的 -q/--op/--size/--iters\n"
 		       "                        由客户端决定（消息最大 %u 字节），明确给出的两端必须一致\n"
 		       "      --inject payload  故障注入（--op read 时服务端是发送数据的一方）：第1轮前改坏 QP[0] 的一个字节，观察客户端校验失败\n"
+		       "      --inject late-recv  故障注入（send/write_imm）：第1轮先说“可以发了”、%d 毫秒后才投递接收，观察 RNR NAK 和重发\n"
 		       "  -h, --help            显示本帮助\n",
-		       DEFAULT_ACCEPT_MS / 1000, MAX_PARALLEL, 1u << 20);
+		       DEFAULT_ACCEPT_MS / 1000, MAX_PARALLEL, 1u << 20, LATE_RECV_MS);
 		printf("\n示例:\n  %s\n  %s rxe0 18515 1 4\n  %s -d rxe0 --op write --size 1M --iters 10\n"
 		       "  %s -d rxe0 --clients 0 --parallel 8\n",
 		       prog, prog, prog, prog);

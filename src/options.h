@@ -7,7 +7,7 @@
  *     rdma_client <server_ip> [dev] [port] [gid_idx] [num_qp]
  *   选项：-d/--dev -p/--port -g/--gid-idx -q/--num-qp -i/--ib-port
  *         --op --size --iters --offset --interactive -t/--timeout
- *         --accept-timeout --qp-state --dry-run --inject -h/--help
+ *         --accept-timeout --qp-state --dry-run --inject --trace -h/--help
  */
 #ifndef ROCE_OPTIONS_H
 #define ROCE_OPTIONS_H
@@ -48,8 +48,11 @@ enum role { ROLE_SERVER = 0, ROLE_CLIENT = 1 };
  *   rkey    客户端单边/原子操作故意用错误的 rkey → 对端网卡拒绝（REM_ACCESS_ERR）
  *   payload 发送数据的一方在第1轮发出之前改坏 QP[0] 的一个字节 → 对端逐字节校验失败。
  *           （线上改坏的字节会被 ICRC 发现并丢弃重传，所以要在应用层改，才能检验校验本身）
+ *   late-recv 服务端（send/write_imm）第1轮先告诉客户端“可以发了”，过一会儿才投递接收 →
+ *           客户端的报文先到，服务端网卡回 RNR NAK，客户端网卡等一会儿重发（rnr_retry=7：一直重试）
  */
-enum inject { INJECT_NONE = 0, INJECT_RKEY, INJECT_PAYLOAD };
+enum inject { INJECT_NONE = 0, INJECT_RKEY, INJECT_PAYLOAD, INJECT_LATE_RECV };
+#define LATE_RECV_MS 200        /* --inject late-recv：发出 READY 后等这么久才投递接收 */
 
 struct options {
 	enum role role;
@@ -76,6 +79,7 @@ struct options {
 	enum inject inject;      /* 故障注入（--inject）：看程序怎样发现错误 */
 	long clients;            /* 服务端：服务几个客户端后退出（--clients，0 = 直到 SIGINT/SIGTERM） */
 	int parallel;            /* 服务端：最多同时服务几个客户端（--parallel） */
+	const char *trace_path;  /* --trace FILE：把事件写成 JSON Lines（NULL = 不写） */
 };
 
 /* 服务端是不是“多客户端”模式（--clients 不是 1 或 --parallel 大于 1）；默认是今天的一对一 */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "conout.h"
+#include "trace.h"
 
 static void print_banner(const struct options *o, const char *title)
 {
@@ -60,24 +61,54 @@ static int handle_command_line(int argc, char **argv, enum role role, struct opt
 	return -1;
 }
 
+/* --trace FILE：打开 trace，写 start 事件，让本线程的错误也进 trace；没有 --trace 时 *t = NULL */
+static int open_trace(int argc, char **argv, const struct options *opt, struct trace_ref *tr)
+{
+	char err[256];
+
+	tr->t = NULL;
+	tr->conn = 0;
+	if (opt->trace_path == NULL)
+		return 0;
+	tr->t = trace_open(opt->trace_path, opt->role, err, sizeof(err));
+	if (tr->t == NULL) {
+		con_eprintf("错误: %s\n提示: 目录存在吗、可写吗？--trace 的文件会被覆盖\n", err);
+		return -1;
+	}
+	trace_start(tr, argc, argv, opt);
+	con_set_error_sink(trace_error_sink, tr);
+	return 0;
+}
+
+static void close_trace(struct trace_ref *tr, int exit_code)
+{
+	con_set_error_sink(NULL, NULL);       /* 还在等提示的错误先写进去 */
+	trace_close(tr->t, exit_code);
+	tr->t = NULL;
+}
+
 int run_program(int argc, char **argv, enum role role, program_fn run)
 {
 	const char *who = role == ROLE_SERVER ? "服务端" : "客户端";
 	struct options opt;
 	struct rdma_device dev;
 	struct rdma_conn conn;
+	struct trace_ref tr;
 	int rc = handle_command_line(argc, argv, role, &opt);
 
 	if (rc >= 0)
 		return rc;
+	if (open_trace(argc, argv, &opt, &tr) != 0)
+		return 2;
 	device_init(&dev, &opt);
+	dev.trace = tr;
 	conn_init(&conn, &dev, &opt);
-	rc = run(&dev, &conn);
+	rc = run(&dev, &conn) != 0 ? 1 : 0;
 	destroy_resources(&dev, &conn);
-	if (rc != 0) {
+	if (rc != 0)
 		con_eprintf("\n%s失败退出（见上面的“错误”与“提示”）\n", who);
-		return 1;
-	}
-	con_printf("\n%s正常结束\n", who);
-	return 0;
+	else
+		con_printf("\n%s正常结束\n", who);
+	close_trace(&tr, rc);
+	return rc;
 }

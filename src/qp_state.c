@@ -12,6 +12,27 @@
 #include "console.h"
 #include "ctrl.h"
 #include "path.h"
+#include "trace_ev.h"
+
+/* 读回 QP 的全部属性 */
+#define QUERY_ALL (IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | \
+		   IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | \
+		   IBV_QP_MIN_RNR_TIMER | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC | \
+		   IBV_QP_ACCESS_FLAGS | IBV_QP_PORT | IBV_QP_AV | IBV_QP_CAP)
+
+/* trace：一次 ibv_modify_qp（rc = 它的返回值） */
+static void trace_modify(struct rdma_conn *conn, int i, const char *state, int rc)
+{
+	struct tj j;
+
+	if (!trace_on(&conn->trace))
+		return;
+	trace_verbs_begin(&j, &conn->trace, "ibv_modify_qp", rc);
+	tj_int(&j, "qp", i);
+	tj_int(&j, "qpn", conn->qp[i]->qp_num);
+	tj_str(&j, "state", state);
+	trace_verbs_end(&conn->trace, &j);
+}
 
 static int rd_atomic_depth(struct rdma_conn *conn)
 {
@@ -28,7 +49,7 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 	char acc[128];
 	int rc;
 
-	step_title(&conn->step, "修改QP状态 RESET->INIT ibv_modify_qp()");
+	step_title(&conn->trace, &conn->step, "修改QP状态 RESET->INIT ibv_modify_qp()");
 	/* QP 的 qp_access_flags 只管“远端能对我做什么”；LOCAL_WRITE 是 MR 的事，这里去掉 */
 	access &= ~IBV_ACCESS_LOCAL_WRITE;
 	access_str(access, acc, sizeof(acc));
@@ -42,6 +63,7 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 		attr.qp_access_flags = (unsigned)access;
 		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+		trace_modify(conn, i, "INIT", rc);
 		if (rc != 0) {
 			con_eprintf("错误: 修改QP[%d]到INIT状态失败\n", i);
 			verbs_error("ibv_modify_qp(INIT)", rc, "端口号（-i）是否存在？访问权限是否被设备支持？");
@@ -109,7 +131,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 	struct wire_hello local;
 	char msg[256];
 
-	step_title(&conn->step, "交换连接信息（控制平面）");
+	step_title(&conn->trace, &conn->step, "交换连接信息（控制平面）");
 	fill_local_hello(conn, &local);
 	if (conn->remote_ready) {
 		/* 多客户端服务端：客户端的 HELLO 已经收到（见 sessions.c），这里只发自己的 */
@@ -162,7 +184,7 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	struct ibv_qp_attr attr;
 	int rc, depth = rd_atomic_depth(conn);
 
-	step_title(&conn->step, "修改QP状态 INIT->RTR ibv_modify_qp()");
+	step_title(&conn->trace, &conn->step, "修改QP状态 INIT->RTR ibv_modify_qp()");
 	con_printf("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%d min_rnr_timer=12\n",
 	       mtu_str(conn->path_mtu), depth);
 	con_printf("      ah_attr.is_global=1 grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=64 dlid=<远端LID>\n",
@@ -193,6 +215,7 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 				   IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+		trace_modify(conn, i, "RTR", rc);
 		if (rc != 0) {
 			rtr_debug(conn, i, rc);
 			return -1;
@@ -207,7 +230,7 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 	struct ibv_qp_attr attr;
 	int rc, depth = rd_atomic_depth(conn);
 
-	step_title(&conn->step, "修改QP状态 RTR->RTS ibv_modify_qp()");
+	step_title(&conn->trace, &conn->step, "修改QP状态 RTR->RTS ibv_modify_qp()");
 	con_printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=6 rnr_retry=7 max_rd_atomic=%d\n", depth);
 	con_printf("  说明: RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），\n"
 	       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
@@ -223,11 +246,13 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 				   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
+		trace_modify(conn, i, "RTS", rc);
 		if (rc != 0) {
 			con_eprintf("错误: 修改QP[%d]到RTS状态失败\n", i);
 			verbs_error("ibv_modify_qp(RTS)", rc, "QP 必须先成功进入 RTR；参数超出设备上限？");
 			return -1;
 		}
+		conn->next_psn[i] = conn->psn[i];       /* 第一个发送 WR 从 sq_psn 开始 */
 	}
 	print_qp_states(conn, "RTS");
 	return 0;
@@ -241,11 +266,7 @@ int print_qp_state(struct rdma_conn *conn, int i, const char *title)
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = ibv_query_qp(conn->qp[i], &a,
-			  IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			  IBV_QP_MIN_RNR_TIMER | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC |
-			  IBV_QP_ACCESS_FLAGS | IBV_QP_PORT | IBV_QP_AV | IBV_QP_CAP, &init);
+	rc = ibv_query_qp(conn->qp[i], &a, QUERY_ALL, &init);
 	if (rc != 0) {
 		verbs_error("ibv_query_qp()", rc, "QP 句柄无效？");
 		return -1;
@@ -270,6 +291,21 @@ int print_qp_state(struct rdma_conn *conn, int i, const char *title)
 	return 0;
 }
 
+/* trace：每个QP读回的完整状态（和 --qp-state 打印几个无关：trace 总是记全部） */
+static void trace_qp_states(struct rdma_conn *conn)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr init;
+
+	if (!trace_on(&conn->trace))
+		return;
+	for (int i = 0; i < conn->num_qp; i++) {
+		memset(&a, 0, sizeof(a));
+		if (ibv_query_qp(conn->qp[i], &a, QUERY_ALL, &init) == 0)
+			trace_qp_state(&conn->trace, i, conn->qp[i]->qp_num, &a);
+	}
+}
+
 void print_qp_states(struct rdma_conn *conn, const char *title)
 {
 	int detail = conn->opt->qp_state_detail;
@@ -291,4 +327,5 @@ void print_qp_states(struct rdma_conn *conn, const char *title)
 	con_printf("\n");
 	for (int i = 0; i < n; i++)
 		print_qp_state(conn, i, title);
+	trace_qp_states(conn);
 }

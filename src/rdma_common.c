@@ -15,6 +15,7 @@
 #include "hints.h"
 #include "path.h"
 #include "qp_state.h"
+#include "trace_ev.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -25,11 +26,109 @@
 #include <time.h>
 #include <unistd.h>
 
-/* 销毁类 verbs 失败不中断清理，只报告 */
-static void report_destroy(const char *what, int rc)
+/* 销毁类 verbs 失败不中断清理，只报告（trace 里记一个 verbs 事件） */
+static void report_destroy(const struct trace_ref *tr, const char *call, int rc)
 {
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s()", call);
 	if (rc != 0)
 		con_eprintf("警告: %s 失败: %s (errno=%d)\n", what, strerror(rc), rc);
+	trace_verbs_simple(tr, call, rc);
+}
+
+/* ---------- trace：verbs 调用的关键结果（没有 --trace 时什么也不做） ---------- */
+
+static void trace_device_list(struct rdma_device *dev)
+{
+	struct tj j;
+
+	if (!trace_on(&dev->trace))
+		return;
+	trace_verbs_begin(&j, &dev->trace, "ibv_get_device_list", 0);
+	tj_int(&j, "num", dev->num_devices);
+	tj_arr(&j, "devs");
+	for (int i = 0; i < dev->num_devices; i++)
+		tj_item_str(&j, ibv_get_device_name(dev->dev_list[i]));
+	tj_close(&j, ']');
+	trace_verbs_end(&dev->trace, &j);
+}
+
+static void trace_port(struct rdma_device *dev)
+{
+	const struct ibv_port_attr *pa = &dev->port_attr;
+	struct tj j;
+
+	if (!trace_on(&dev->trace))
+		return;
+	trace_verbs_begin(&j, &dev->trace, "ibv_query_port", 0);
+	tj_int(&j, "port", dev->opt->ib_port);
+	tj_str(&j, "state", ibv_port_state_str(pa->state));
+	tj_str(&j, "link_layer", pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand");
+	tj_int(&j, "active_mtu", wire_mtu_bytes(pa->active_mtu));
+	tj_int(&j, "max_mtu", wire_mtu_bytes(pa->max_mtu));
+	tj_int(&j, "lid", pa->lid);
+	trace_verbs_end(&dev->trace, &j);
+}
+
+static void trace_gid(struct rdma_device *dev)
+{
+	struct tj j;
+
+	if (!trace_on(&dev->trace))
+		return;
+	trace_verbs_begin(&j, &dev->trace, "ibv_query_gid_table", 0);
+	tj_int(&j, "gid_index", dev->gid.index);
+	tj_gid(&j, "gid", dev->gid.raw);
+	tj_str(&j, "type", gid_kind_name(dev->gid.kind));
+	tj_str(&j, "netdev", dev->gid.ndev);
+	trace_verbs_end(&dev->trace, &j);
+}
+
+/* 一个只有一两个整数结果的调用：key2 为 NULL 时只写第一个 */
+static void trace_call(const struct trace_ref *tr, const char *call, const char *key1, long long v1,
+		       const char *key2, long long v2)
+{
+	struct tj j;
+
+	if (!trace_on(tr))
+		return;
+	trace_verbs_begin(&j, tr, call, 0);
+	tj_int(&j, key1, v1);
+	if (key2 != NULL)
+		tj_int(&j, key2, v2);
+	trace_verbs_end(tr, &j);
+}
+
+static void trace_mr(struct rdma_conn *conn, const char *access)
+{
+	struct tj j;
+
+	if (!trace_on(&conn->trace))
+		return;
+	trace_verbs_begin(&j, &conn->trace, "ibv_reg_mr", 0);
+	tj_hex(&j, "lkey", conn->mr->lkey, 8);
+	tj_hex(&j, "rkey", conn->mr->rkey, 8);
+	tj_hex(&j, "addr", (uintptr_t)conn->buf, 0);
+	tj_int(&j, "len", (long long)conn->buf_len);
+	tj_str(&j, "access", access);
+	trace_verbs_end(&conn->trace, &j);
+}
+
+/* 一个关于 QP[i] 的调用；psn < 0 时不写 psn */
+static void trace_qp_num(const struct trace_ref *tr, const char *call, int rc, int i, uint32_t qpn,
+			 long long psn)
+{
+	struct tj j;
+
+	if (!trace_on(tr))
+		return;
+	trace_verbs_begin(&j, tr, call, rc);
+	tj_int(&j, "qp", i);
+	tj_int(&j, "qpn", qpn);
+	if (psn >= 0)
+		tj_int(&j, "psn", psn);
+	trace_verbs_end(tr, &j);
 }
 
 /* ---------- 设备：步骤1-4 用哪个设备，步骤5 PD ---------- */
@@ -42,12 +141,13 @@ void device_init(struct rdma_device *dev, const struct options *opt)
 
 int get_device_list(struct rdma_device *dev, unsigned *step)
 {
-	step_title(step, "获取RDMA设备列表 ibv_get_device_list()");
+	step_title(&dev->trace, step, "获取RDMA设备列表 ibv_get_device_list()");
 	dev->dev_list = ibv_get_device_list(&dev->num_devices);
 	if (dev->dev_list == NULL) {
 		int err = errno;
 
 		verbs_error("ibv_get_device_list()", err, device_list_hint(err));
+		trace_verbs_simple(&dev->trace, "ibv_get_device_list", err);
 		return -1;
 	}
 	if (dev->num_devices == 0) {
@@ -57,6 +157,7 @@ int get_device_list(struct rdma_device *dev, unsigned *step)
 			"有硬件网卡却一个也列不出来，多半是 ib_uverbs 没加载（sudo modprobe ib_uverbs，装 rdma-core）；运行 ./diagnose.sh\n");
 		return -1;
 	}
+	trace_device_list(dev);
 	con_printf("找到 %d 个RDMA设备:", dev->num_devices);
 	for (int i = 0; i < dev->num_devices; i++)
 		con_printf(" %s", ibv_get_device_name(dev->dev_list[i]));
@@ -133,7 +234,7 @@ int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step
 	struct ibv_device *ibdev;
 	int rc;
 
-	step_title(step, "选择并打开RDMA设备 ibv_open_device()");
+	step_title(&dev->trace, step, "选择并打开RDMA设备 ibv_open_device()");
 	if (dev->opt->role == ROLE_CLIENT)
 		path_lookup_server(dev->opt, peer);
 	if (dev->opt->dev_name != NULL) {
@@ -153,9 +254,19 @@ int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step
 	snprintf(dev->dev_name, sizeof(dev->dev_name), "%s", ibv_get_device_name(ibdev));
 	dev->ctx = ibv_open_device(ibdev);
 	if (dev->ctx == NULL) {
-		verbs_error("ibv_open_device()", errno,
+		int err = errno;
+
+		verbs_error("ibv_open_device()", err,
 			    "/dev/infiniband/uverbs* 存在且有权限吗？ls -l /dev/infiniband/");
+		trace_verbs_simple(&dev->trace, "ibv_open_device", err);
 		return -1;
+	}
+	if (trace_on(&dev->trace)) {
+		struct tj j;
+
+		trace_verbs_begin(&j, &dev->trace, "ibv_open_device", 0);
+		tj_str(&j, "dev", dev->dev_name);
+		trace_verbs_end(&dev->trace, &j);
 	}
 	rc = ibv_query_device(dev->ctx, &dev->dev_attr);
 	if (rc != 0) {
@@ -185,7 +296,7 @@ int query_port(struct rdma_device *dev, unsigned *step)
 	int port = dev->opt->ib_port;
 	int rc;
 
-	step_title(step, "查询端口属性 ibv_query_port()");
+	step_title(&dev->trace, step, "查询端口属性 ibv_query_port()");
 	if (port > dev->dev_attr.phys_port_cnt) {
 		con_eprintf("错误: 设备 %s 只有 %d 个端口，没有端口 %d\n提示: 用 -i 1 指定端口\n",
 			dev->dev_name, dev->dev_attr.phys_port_cnt, port);
@@ -194,8 +305,10 @@ int query_port(struct rdma_device *dev, unsigned *step)
 	rc = ibv_query_port(dev->ctx, (uint8_t)port, pa);
 	if (rc != 0) {
 		verbs_error("ibv_query_port()", rc, "端口号对吗（-i）？ibv_devinfo 查看");
+		trace_verbs_simple(&dev->trace, "ibv_query_port", rc);
 		return -1;
 	}
+	trace_port(dev);
 	con_printf("端口 %d: 状态 %s，链路层 %s，active_mtu %s，max_mtu %s，LID 0x%04x，GID表 %d 项\n",
 	       port, ibv_port_state_str(pa->state),
 	       pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand",
@@ -229,7 +342,7 @@ int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned 
 	int pick, rc = -1;
 	char msg[512];
 
-	step_title(step, "选择GID ibv_query_gid_table()");
+	step_title(&dev->trace, step, "选择GID ibv_query_gid_table()");
 	if (read_gid_table(dev->ctx, dev->opt->ib_port, dev->port_attr.gid_tbl_len,
 			   dev->dev_attr.phys_port_cnt, &tbl, &n) != 0)
 		return -1;
@@ -277,6 +390,7 @@ int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned 
 chosen:
 	if (dev->opt->role == ROLE_CLIENT && (dev->opt->dev_name != NULL || dev->opt->gid_idx != GID_AUTO))
 		path_warn_if_off_route(dev, peer);
+	trace_gid(dev);
 	con_printf("  说明: GID 是 RoCE 的“地址”，RTR 时告诉本端QP对端的GID；两端都要选 RoCE v2 的同类地址\n");
 	rc = 0;
 out:
@@ -294,12 +408,16 @@ int device_select(struct rdma_device *dev, struct peer_route *peer, unsigned *st
 
 int alloc_pd(struct rdma_device *dev, unsigned *step)
 {
-	step_title(step, "分配保护域PD ibv_alloc_pd()");
+	step_title(&dev->trace, step, "分配保护域PD ibv_alloc_pd()");
 	dev->pd = ibv_alloc_pd(dev->ctx);
 	if (dev->pd == NULL) {
-		verbs_error("ibv_alloc_pd()", errno, "设备资源耗尽或设备已被删除");
+		int err = errno;
+
+		verbs_error("ibv_alloc_pd()", err, "设备资源耗尽或设备已被删除");
+		trace_verbs_simple(&dev->trace, "ibv_alloc_pd", err);
 		return -1;
 	}
+	trace_call(&dev->trace, "ibv_alloc_pd", "handle", dev->pd->handle, NULL, 0);
 	con_printf("PD 已分配: handle=%u\n", dev->pd->handle);
 	con_printf("  说明: PD 把 MR 和 QP 圈在一起：只有同一个 PD 里的 QP 才能使用这个 MR\n");
 	return 0;
@@ -315,17 +433,18 @@ int device_create(struct rdma_device *dev, struct peer_route *peer, unsigned *st
 void device_destroy(struct rdma_device *dev)
 {
 	if (dev->pd != NULL) {
-		report_destroy("ibv_dealloc_pd()", ibv_dealloc_pd(dev->pd));
+		report_destroy(&dev->trace, "ibv_dealloc_pd", ibv_dealloc_pd(dev->pd));
 		dev->pd = NULL;
 		con_printf("已释放PD（ibv_dealloc_pd）\n");
 	}
 	if (dev->ctx != NULL) {
-		report_destroy("ibv_close_device()", ibv_close_device(dev->ctx));
+		report_destroy(&dev->trace, "ibv_close_device", ibv_close_device(dev->ctx));
 		dev->ctx = NULL;
 		con_printf("已关闭设备（ibv_close_device）\n");
 	}
 	if (dev->dev_list != NULL) {
 		ibv_free_device_list(dev->dev_list);
+		trace_verbs_simple(&dev->trace, "ibv_free_device_list", 0);
 		dev->dev_list = NULL;
 		con_printf("已释放设备列表（ibv_free_device_list）\n");
 	}
@@ -339,7 +458,9 @@ void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct opt
 	conn->dev = dev;
 	conn->opt = opt;
 	conn->num_qp = opt->num_qp;
+	conn->trace = dev->trace;
 	ctrl_tcp_init(&conn->ctrl, opt);
+	conn->ctrl.trace = conn->trace;
 }
 
 static int check_memory(size_t len)
@@ -363,7 +484,7 @@ int register_mr(struct rdma_conn *conn, int access)
 	char acc[128];
 	size_t alloc_len;
 
-	step_title(&conn->step, "注册内存区域MR ibv_reg_mr()");
+	step_title(&conn->trace, &conn->step, "注册内存区域MR ibv_reg_mr()");
 	conn->slot = slot_size(conn->opt);
 	conn->buf_len = 2 * (size_t)conn->num_qp * conn->slot;
 	if (check_memory(conn->buf_len) != 0)
@@ -383,9 +504,11 @@ int register_mr(struct rdma_conn *conn, int access)
 			    err == ENOMEM ? "锁页内存不够：ulimit -l 查看，ulimit -l unlimited 或在 /etc/security/limits.conf 里调大 memlock" :
 			    err == EINVAL ? "访问权限组合非法（REMOTE_WRITE/ATOMIC 需要同时有 LOCAL_WRITE）" :
 			    "检查缓冲区地址与长度");
+		trace_verbs_simple(&conn->trace, "ibv_reg_mr", err);
 		return -1;
 	}
 	access_str(access, acc, sizeof(acc));
+	trace_mr(conn, acc);
 	con_printf("MR 已注册: addr=%p 长度=%zu（%d 个QP × 每QP %zu 字节 × 2 区）\n",
 	       (void *)conn->buf, conn->buf_len, conn->num_qp, conn->slot);
 	con_printf("  lkey=0x%08x  rkey=0x%08x  权限=%s%s\n", conn->mr->lkey, conn->mr->rkey, acc,
@@ -397,12 +520,16 @@ int register_mr(struct rdma_conn *conn, int access)
 
 int create_cq(struct rdma_conn *conn)
 {
-	step_title(&conn->step, "创建完成队列CQ ibv_create_cq()");
+	step_title(&conn->trace, &conn->step, "创建完成队列CQ ibv_create_cq()");
 	conn->cq = ibv_create_cq(conn->dev->ctx, CQ_SIZE, NULL, NULL, 0);
 	if (conn->cq == NULL) {
-		verbs_error("ibv_create_cq()", errno, "CQ 太大？设备上限见 ibv_devinfo -v 的 max_cqe");
+		int err = errno;
+
+		verbs_error("ibv_create_cq()", err, "CQ 太大？设备上限见 ibv_devinfo -v 的 max_cqe");
+		trace_verbs_simple(&conn->trace, "ibv_create_cq", err);
 		return -1;
 	}
+	trace_call(&conn->trace, "ibv_create_cq", "cqe", conn->cq->cqe, NULL, 0);
 	con_printf("CQ 已创建: 容量 %d（请求 %d），%d 个QP共享这一个CQ\n", conn->cq->cqe, CQ_SIZE, conn->num_qp);
 	con_printf("  说明: 每个完成的 WR 在 CQ 里留下一个 WC；wr_id 里放的是QP序号，据此区分来自哪个QP\n");
 	return 0;
@@ -427,7 +554,7 @@ int create_qps(struct rdma_conn *conn)
 {
 	struct ibv_qp_init_attr init;
 
-	step_title(&conn->step, "创建%d个RC QP ibv_create_qp()", conn->num_qp);
+	step_title(&conn->trace, &conn->step, "创建%d个RC QP ibv_create_qp()", conn->num_qp);
 	for (int i = 0; i < conn->num_qp; i++) {
 		memset(&init, 0, sizeof(init));
 		init.qp_type = IBV_QPT_RC;
@@ -440,11 +567,15 @@ int create_qps(struct rdma_conn *conn)
 		init.cap.max_recv_sge = 1;
 		conn->qp[i] = ibv_create_qp(conn->dev->pd, &init);
 		if (conn->qp[i] == NULL) {
-			verbs_error("ibv_create_qp()", errno, "QP 数量或队列深度超过设备上限？ibv_devinfo -v 查看 max_qp/max_qp_wr");
+			int err = errno;
+
+			verbs_error("ibv_create_qp()", err, "QP 数量或队列深度超过设备上限？ibv_devinfo -v 查看 max_qp/max_qp_wr");
+			trace_verbs_simple(&conn->trace, "ibv_create_qp", err);
 			return -1;
 		}
 		/* PSN 随机：避免与旧连接残留的报文混淆（与 rc_pingpong 一样取 24 位） */
 		conn->psn[i] = random_psn();
+		trace_qp_num(&conn->trace, "ibv_create_qp", 0, i, conn->qp[i]->qp_num, conn->psn[i]);
 		con_printf("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n", i, conn->qp[i]->qp_num, conn->psn[i]);
 	}
 	con_printf("  说明: RC = 可靠连接，一个QP只和对端的一个QP配对；新建的QP处于 RESET 状态\n");
@@ -466,7 +597,11 @@ void conn_destroy(struct rdma_conn *conn)
 	ctrl_close(&conn->ctrl);
 	for (int i = conn->num_qp - 1; i >= 0; i--) {
 		if (conn->qp[i] != NULL) {
-			report_destroy("ibv_destroy_qp()", ibv_destroy_qp(conn->qp[i]));
+			uint32_t qpn = conn->qp[i]->qp_num;     /* 销毁之后就读不到了 */
+			int rc = ibv_destroy_qp(conn->qp[i]);
+
+			report_destroy(NULL, "ibv_destroy_qp", rc);   /* trace 事件在下一行写，带上 QP 号 */
+			trace_qp_num(&conn->trace, "ibv_destroy_qp", rc, i, qpn, -1);
 			conn->qp[i] = NULL;
 			freed++;
 		}
@@ -474,12 +609,12 @@ void conn_destroy(struct rdma_conn *conn)
 	if (freed > 0)
 		con_printf("已销毁 %d 个QP（ibv_destroy_qp）\n", freed);
 	if (conn->cq != NULL) {
-		report_destroy("ibv_destroy_cq()", ibv_destroy_cq(conn->cq));
+		report_destroy(&conn->trace, "ibv_destroy_cq", ibv_destroy_cq(conn->cq));
 		conn->cq = NULL;
 		con_printf("已销毁CQ（ibv_destroy_cq）\n");
 	}
 	if (conn->mr != NULL) {
-		report_destroy("ibv_dereg_mr()", ibv_dereg_mr(conn->mr));
+		report_destroy(&conn->trace, "ibv_dereg_mr", ibv_dereg_mr(conn->mr));
 		conn->mr = NULL;
 		con_printf("已注销MR（ibv_dereg_mr）\n");
 	}
@@ -491,7 +626,7 @@ void conn_destroy(struct rdma_conn *conn)
 
 void destroy_resources(struct rdma_device *dev, struct rdma_conn *conn)
 {
-	step_title(&conn->step, "清理资源（与创建顺序相反）");
+	step_title(&conn->trace, &conn->step, "清理资源（与创建顺序相反）");
 	conn_destroy(conn);
 	device_destroy(dev);
 }

@@ -21,6 +21,7 @@
 #include "gid.h"
 #include "options.h"
 #include "route.h"
+#include "trace.h"
 #include "wire.h"
 
 #define CQ_SIZE        256     /* 所有QP共享一个CQ */
@@ -38,6 +39,7 @@ struct rdma_device {
 	struct ibv_port_attr port_attr; /* 端口 opt->ib_port 的状态、链路层、active_mtu、LID、GID表长度 */
 	struct gid_info gid;            /* 本端使用的 GID（含索引、所在网卡） */
 	struct ibv_pd *pd;              /* 保护域：这个设备上所有连接的 MR 和 QP 都在里面 */
+	struct trace_ref trace;         /* --trace：设备级事件写到哪里（没有 --trace 时 trace.t 为 NULL） */
 };
 
 /* 客户端：到服务端的路径（path.c 填写；服务端不用，保持全 0） */
@@ -62,6 +64,7 @@ struct rdma_conn {
 	int num_qp;                     /* QP 个数（-q） */
 	struct ibv_qp *qp[MAX_QP];      /* RC QP；WR 的 wr_id = 下标 */
 	uint32_t psn[MAX_QP];           /* 本端每个QP的起始包序号 */
+	uint32_t next_psn[MAX_QP];      /* 下一个发送 WR 的第一个 PSN（RTS 时 = psn[i]，每投递一个 WR 加它的包数，模 2^24） */
 
 	struct ctrl ctrl;               /* 控制平面（现在是 TCP：ctrl_tcp.c） */
 	struct wire_hello remote;       /* 对端的连接信息 */
@@ -70,6 +73,7 @@ struct rdma_conn {
 	enum ibv_mtu path_mtu;          /* 两端 active_mtu 的较小者 */
 
 	struct peer_route peer;         /* 客户端：到服务端的路径（path.c） */
+	struct trace_ref trace;         /* --trace：这条连接的事件写到哪里、会话号（conn_init 从设备复制） */
 };
 
 /* A区：对端通过 RDMA 访问/网络写入的地方；B区：本端准备发送或接收结果的地方 */

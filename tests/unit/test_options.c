@@ -191,7 +191,33 @@ static void inject(void **state)
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--op", "fetch_add", "--inject", "payload"), PARSE_ERROR);
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--interactive", "--inject", "payload"), PARSE_ERROR);
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "bits"), PARSE_ERROR);
-	assert_non_null(strstr(err, "可选 rkey、payload"));
+	assert_non_null(strstr(err, "可选 rkey、payload、late-recv"));
+	/* late-recv：服务端投递接收，只有 send 和 write_imm 消耗接收请求 */
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "late-recv"), PARSE_OK);
+	assert_int_equal(o.inject, INJECT_LATE_RECV);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--op", "write_imm", "--inject", "late-recv"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--op", "write", "--inject", "late-recv"), PARSE_ERROR);
+	assert_non_null(strstr(err, "send 或 write_imm"));
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "late-recv"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--interactive", "--inject", "late-recv"), PARSE_ERROR);
+}
+
+static void trace_option(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--op", "write"), PARSE_OK);
+	assert_null(o.trace_path);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--trace", "c.jsonl", "--inject", "rkey", "--op", "read"),
+			 PARSE_OK);
+	assert_string_equal(o.trace_path, "c.jsonl");
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--interactive", "--trace", "s.jsonl"), PARSE_OK);
+	assert_string_equal(o.trace_path, "s.jsonl");
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--trace", ""), PARSE_ERROR);
+	assert_non_null(strstr(err, "--trace 需要一个文件名"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--trace"), PARSE_ERROR);
 }
 
 static void help(void **state)
@@ -283,6 +309,7 @@ const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(atomics),
 	cmocka_unit_test(interactive),
 	cmocka_unit_test(inject),
+	cmocka_unit_test(trace_option),
 	cmocka_unit_test(many_clients),
 	cmocka_unit_test(help),
 	cmocka_unit_test(op_names_round_trip),

@@ -22,6 +22,8 @@ extern const struct CMUnitTest conout_tests[];
 extern const size_t conout_tests_count;
 extern const struct CMUnitTest adopt_tests[];
 extern const size_t adopt_tests_count;
+extern const struct CMUnitTest trace_tests[];
+extern const size_t trace_tests_count;
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 

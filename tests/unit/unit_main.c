@@ -14,6 +14,7 @@ int main(void)
 		{ wc_check_tests, wc_check_tests_count },
 		{ conout_tests, conout_tests_count },
 		{ adopt_tests, adopt_tests_count },
+		{ trace_tests, trace_tests_count },
 	};
 	size_t total = 0, k = 0;
 	struct CMUnitTest *all;

@@ -1,0 +1,120 @@
+/*
+ * trace_ev.c - 要读 verbs 结构体的 trace 事件（见 trace_ev.h、docs/TRACE.md）
+ */
+#include "trace_ev.h"
+
+#include <arpa/inet.h>
+
+#include "console.h"
+#include "wire.h"
+
+void tj_gid(struct tj *j, const char *key, const uint8_t raw[16])
+{
+	char ip[INET6_ADDRSTRLEN];
+
+	if (inet_ntop(AF_INET6, raw, ip, sizeof(ip)) == NULL)
+		ip[0] = '\0';
+	tj_str(j, key, ip);
+}
+
+void trace_verbs_begin(struct tj *j, const struct trace_ref *r, const char *call, int err)
+{
+	tj_begin(j, r, "verbs");
+	tj_str(j, "call", call);
+	tj_bool(j, "ok", err == 0);
+	if (err != 0)
+		tj_int(j, "errno", err);
+	tj_obj(j, "res");
+}
+
+void trace_verbs_end(const struct trace_ref *r, struct tj *j)
+{
+	tj_close(j, '}');
+	trace_emit(r, j);
+}
+
+void trace_verbs_simple(const struct trace_ref *r, const char *call, int err)
+{
+	struct tj j;
+
+	if (!trace_on(r))
+		return;
+	trace_verbs_begin(&j, r, call, err);
+	trace_verbs_end(r, &j);
+}
+
+void trace_qp_state(const struct trace_ref *r, int qp, uint32_t qpn, const struct ibv_qp_attr *a)
+{
+	struct tj j;
+	char acc[128];
+
+	if (!trace_on(r))
+		return;
+	access_str((int)a->qp_access_flags, acc, sizeof(acc));
+	tj_begin(&j, r, "qp_state");
+	tj_int(&j, "qp", qp);
+	tj_int(&j, "qpn", qpn);
+	tj_str(&j, "state", qp_state_str(a->qp_state));
+	tj_obj(&j, "attr");
+	tj_int(&j, "port", a->port_num);
+	tj_str(&j, "access", acc);
+	if (a->qp_state >= IBV_QPS_RTR && a->qp_state <= IBV_QPS_SQE) {
+		tj_int(&j, "path_mtu", wire_mtu_bytes(a->path_mtu));
+		tj_int(&j, "dest_qp_num", a->dest_qp_num);
+		tj_int(&j, "rq_psn", a->rq_psn);
+		tj_int(&j, "max_dest_rd_atomic", a->max_dest_rd_atomic);
+		tj_int(&j, "min_rnr_timer", a->min_rnr_timer);
+		tj_int(&j, "is_global", a->ah_attr.is_global);
+		tj_int(&j, "dlid", a->ah_attr.dlid);
+		tj_int(&j, "sgid_index", a->ah_attr.grh.sgid_index);
+		tj_int(&j, "hop_limit", a->ah_attr.grh.hop_limit);
+		tj_gid(&j, "dgid", a->ah_attr.grh.dgid.raw);
+	}
+	if (a->qp_state == IBV_QPS_RTS) {
+		tj_int(&j, "sq_psn", a->sq_psn);
+		tj_int(&j, "timeout", a->timeout);
+		tj_int(&j, "retry_cnt", a->retry_cnt);
+		tj_int(&j, "rnr_retry", a->rnr_retry);
+		tj_int(&j, "max_rd_atomic", a->max_rd_atomic);
+	}
+	tj_close(&j, '}');
+	trace_emit(r, &j);
+}
+
+static const char *wc_opcode_name(enum ibv_wc_opcode op)
+{
+	switch (op) {
+	case IBV_WC_SEND: return "SEND";
+	case IBV_WC_RDMA_WRITE: return "RDMA_WRITE";
+	case IBV_WC_RDMA_READ: return "RDMA_READ";
+	case IBV_WC_COMP_SWAP: return "COMP_SWAP";
+	case IBV_WC_FETCH_ADD: return "FETCH_ADD";
+	case IBV_WC_BIND_MW: return "BIND_MW";
+	case IBV_WC_RECV: return "RECV";
+	case IBV_WC_RECV_RDMA_WITH_IMM: return "RECV_RDMA_WITH_IMM";
+	default: return "?";
+	}
+}
+
+void trace_wc(const struct trace_ref *r, const struct ibv_wc *wc)
+{
+	struct tj j;
+
+	if (!trace_on(r))
+		return;
+	tj_begin(&j, r, "wc");
+	tj_int(&j, "wr_id", (long long)wc->wr_id);
+	tj_int(&j, "qp_num", wc->qp_num);
+	/* 失败的完成里 opcode 没有定义（规范只保证 status、wr_id、qp_num 有效） */
+	if (wc->status == IBV_WC_SUCCESS)
+		tj_str(&j, "opcode", wc_opcode_name(wc->opcode));
+	tj_str(&j, "status", ibv_wc_status_str(wc->status));
+	tj_int(&j, "status_code", wc->status);
+	if (wc->status == IBV_WC_SUCCESS)
+		tj_int(&j, "byte_len", wc->byte_len);
+	else
+		tj_int(&j, "vendor_err", wc->vendor_err);
+	if (wc->status == IBV_WC_SUCCESS && (wc->wc_flags & IBV_WC_WITH_IMM))
+		tj_hex(&j, "imm", ntohl(wc->imm_data), 8);
+	trace_emit(r, &j);
+}

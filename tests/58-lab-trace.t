@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# tests/58-lab-trace.t - --trace、make trace 的场景在实验室里（TAP；一次启动虚拟机，约 3 分钟）
+#   1. tests/lab/trace-scenarios.sh 在实验室里跑六个场景（send/write 4 个QP、late-recv、rkey、read、fetch_add），
+#      每个都是 lab/trace.sh（= make trace 在虚拟机里做的事）：veth0 上抓包 + 两端 --trace；
+#      外加一次不带 --trace 的 write
+#   2. tests/trace/lab-check.py（不经过 render，直接对照抓包）：每个投递的 WR 都有它的包，线上的起始 PSN
+#      就是两端在步骤8 打印的，控制台的每个错误都在 trace 里，RNR NAK / NAK / READ 响应 / 原子应答都在线上，
+#      带不带 --trace 控制台输出一样
+#   3. tools/trace/render 画出每个场景；send/write 的包全部对应到 WR
+#   4. tests/trace/browser-check.py：headless chromium 打开 write 的 trace.html，DOM 里泳道、事件、包和 trace
+#      一致，页面和 trace.txt 的事件数一致，截图存到 logs/trace.png
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+D=logs/trace-test
+NAMES=(send write late-recv rkey read fetch_add)
+T=$(mktemp)
+trap 'rm -f "$T"' EXIT
+n=0
+out=()
+tap() {  # tap 0|1 描述 [诊断文件]
+    n=$((n + 1))
+    if [[ $1 == 0 ]]; then
+        out+=("ok $n - $2")
+    else
+        out+=("not ok $n - $2")
+        [[ -n ${3:-} ]] && while IFS= read -r l; do out+=("# $l"); done <"$3"
+    fi
+}
+
+rc=0
+LAB_QUIET=1 lab/run bash tests/lab/trace-scenarios.sh "$D" >"$T" 2>&1 || rc=$?
+tap "$rc" "lab: six trace scenarios captured (lab/trace.sh with --trace on both sides, tcpdump on veth0)" "$T"
+
+# lab-check.py 的每一行变成一个 TAP 测试
+python3 tests/trace/lab-check.py "$D" "${NAMES[@]}" --plain >"$T" 2>&1
+while IFS= read -r l; do
+    case $l in
+        "ok "*) tap 0 "${l#ok }" ;;
+        "not ok "*) tap 1 "${l#not ok }" ;;
+        *) out+=("# $l") ;;
+    esac
+done <"$T"
+
+bad=0
+: >"$T"
+for name in "${NAMES[@]}"; do
+    if ! tools/trace/render "$D/$name-server.jsonl" "$D/$name-client.jsonl" --packets "$D/$name.pcap" \
+        --txt "$D/$name.txt" --html "$D/$name.html" 2>>"$T"; then
+        echo "$name: render 失败" >>"$T"; bad=1; continue
+    fi
+done
+for name in send write; do
+    if ! grep -Eq '^抓包: .*，([0-9]+) 个 RoCE v2 包，\1 个对应到了 WR' "$D/$name.txt" 2>/dev/null; then
+        echo "$name: $(grep -m1 '^抓包' "$D/$name.txt" 2>/dev/null)" >>"$T"; bad=1
+    fi
+done
+grep -q 'RNR' "$D/late-recv.txt" 2>/dev/null || { echo "late-recv.txt 里没有 RNR" >>"$T"; bad=1; }
+grep -q 'REM_ACCESS_ERR' "$D/rkey.txt" 2>/dev/null || { echo "rkey.txt 里没有 REM_ACCESS_ERR" >>"$T"; bad=1; }
+tap "$bad" "render: all six scenarios; send/write: every packet tied to a WR; RNR and REM_ACCESS_ERR shown" "$T"
+
+if command -v chromium >/dev/null || [[ ${CI:-} == true ]]; then
+    python3 tests/trace/browser-check.py --html "$D/write.html" --trace "$D/write-server.jsonl" \
+        --trace "$D/write-client.jsonl" --packets "$D/write.pcap" --txt "$D/write.txt" --png logs/trace.png >"$T" 2>&1
+    while IFS= read -r l; do
+        case $l in
+            "ok "*) tap 0 "chromium: ${l#ok }" ;;
+            "not ok "*) tap 1 "chromium: ${l#not ok }" ;;
+            *) out+=("# $l") ;;
+        esac
+    done <"$T"
+else
+    n=$((n + 1))
+    out+=("ok $n # SKIP chromium not installed (bash lab/setup installs it)")
+fi
+
+echo "1..$n"
+printf '%s\n' "${out[@]}"
