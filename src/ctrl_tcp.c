@@ -51,7 +51,7 @@ static int connect_server(struct ctrl *c, unsigned *step)
 /* 多客户端服务端：连接在主线程里已经 accept 好了 */
 static int adopted_client(struct ctrl *c, unsigned *step)
 {
-	step_title(step, "TCP连接（控制平面）：主线程已 accept，交给本会话");
+	step_title(&c->trace, step, "TCP连接（控制平面）：主线程已 accept，交给本会话");
 	con_printf("客户端已连接: %s\n", c->tcp.peer);
 	con_printf("  说明: 监听 socket 归主线程；每个客户端一条自己的 TCP 连接、一个自己的线程和一套自己的 MR/CQ/QP\n");
 	return 0;

@@ -59,6 +59,7 @@
 #include "ops.h"
 #include "qp_state.h"
 #include "tcp.h"
+#include "trace.h"
 
 /* 一个客户端会话：主线程开线程前填好，线程结束后主线程读 rc */
 struct session {
@@ -103,7 +104,7 @@ static int read_client_parameters(struct session *s, struct rdma_conn *conn)
 {
 	char notes[128], why[160];
 
-	step_title(&conn->step, "读取客户端的参数（多客户端模式：先听客户端要什么）");
+	step_title(&conn->trace, &conn->step, "读取客户端的参数（多客户端模式：先听客户端要什么）");
 	if (ctrl_recv_hello(&conn->ctrl, &conn->remote) != 0)
 		return -1;
 	conn->remote_ready = 1;
@@ -159,13 +160,19 @@ static void *session_main(void *arg)
 	conn_init(&conn, s->dev, &s->opt);
 	conn.step = s->first_step;
 	ctrl_tcp_adopt(&conn.ctrl, &s->opt, s->sock, s->peer);
+	/* --trace：几个会话写同一个文件，每个事件带 "conn": 客户端编号；本线程的错误也进 trace */
+	conn.trace.conn = (int)s->id;
+	conn.ctrl.trace = conn.trace;
+	if (trace_on(&conn.trace))
+		con_set_error_sink(trace_error_sink, &conn.trace);
 	s->rc = serve_one_client(s, &conn);
-	step_title(&conn.step, "清理本客户端的资源（与创建顺序相反；设备和 PD 留给别的客户端）");
+	step_title(&conn.trace, &conn.step, "清理本客户端的资源（与创建顺序相反；设备和 PD 留给别的客户端）");
 	conn_destroy(&conn);
 	if (s->rc == 0)
 		con_printf("本客户端正常结束\n");
 	else
 		con_eprintf("本客户端失败（见上面的“错误”与“提示”）；不影响其它客户端\n");
+	con_set_error_sink(NULL, NULL);
 	con_set_prefix(NULL);
 	/* 告诉主线程“我结束了”：写一个 int，管道保证不超过 PIPE_BUF 的写是原子的 */
 	if (write(s->done_fd, &s->slot, sizeof(s->slot)) != (ssize_t)sizeof(s->slot))
@@ -208,7 +215,7 @@ static int server_open(struct server *srv)
 {
 	const struct options *o = srv->opt;
 
-	step_title(srv->step, "建立TCP监听（控制平面）listen：多客户端");
+	step_title(&srv->dev->trace, srv->step, "建立TCP监听（控制平面）listen：多客户端");
 	if (open_signalfd(srv) != 0)
 		return -1;
 	if (pipe2(srv->done_pipe, O_CLOEXEC) != 0) {
