@@ -205,7 +205,10 @@ snapshot() {  # snapshot PID → 输出 "fds rss pd cq qp mr"
     # 两个客户端都以清楚的错误结束，不会卡住
     [[ $(client_rc 1) == 1 && $(client_rc 2) == 1 ]]
     # 服务端退出后，新的连接被拒绝
-    ! timeout 5 bash -c "exec 3<>/dev/tcp/$LAB_IP0/18515" 2>/dev/null
+    if timeout 5 bash -c "exec 3<>/dev/tcp/$LAB_IP0/18515" 2>/dev/null; then
+        echo "服务端退出后还能连上 18515"
+        return 1
+    fi
 }
 
 @test "SIGINT with nobody connected: exit 0 with a summary" {
