@@ -12,6 +12,8 @@ ROCE_CPPFLAGS := -D_GNU_SOURCE
 ROCE_CFLAGS   := -std=c11 -Wall -Wextra -Werror
 IBV_CFLAGS := $(shell pkg-config --cflags libibverbs 2>/dev/null)
 IBV_LIBS   := $(shell pkg-config --libs libibverbs 2>/dev/null || echo -libverbs)
+# librdmacm（--cm 模式：rdma_create_id/rdma_connect …），包 librdmacm-dev
+CM_LIBS    := $(shell pkg-config --libs librdmacm 2>/dev/null || echo -lrdmacm)
 # 所有编译/链接命令都用这两个变量（SAN_FLAGS 只在 make asan 时非空）
 ALL_CFLAGS  = $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) $(SAN_FLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
@@ -22,7 +24,7 @@ OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
 PURE    := options gid wire hints payload wc_check conout
 # 与 verbs/网络打交道的模块
-CORE    := program rdma_common console gid_table qp_state datapath ctrl ctrl_tcp tcp ops path route $(PURE)
+CORE    := program rdma_common console gid_table qp_state datapath ctrl ctrl_tcp ctrl_cm tcp ops path route $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
 PURE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(PURE)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -50,10 +52,10 @@ $(OBJDIR)/%.o: src/%.c src/*.h | check-deps
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/rdma_server: $(OBJDIR)/rdma_server.o $(CORE_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(IBV_LIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) $(LDLIBS)
 
 $(BUILD)/rdma_client: $(OBJDIR)/rdma_client.o $(CORE_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(IBV_LIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) $(LDLIBS)
 
 $(OBJDIR)/unit/%.o: tests/unit/%.c tests/unit/*.h src/*.h
 	@mkdir -p $(dir $@)

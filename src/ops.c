@@ -559,11 +559,13 @@ static round_fn pick_round(struct rdma_conn *conn)
 
 static int rts_sync(struct rdma_conn *conn)
 {
-	step_title(&conn->step, "同步点: 双方QP都已进入RTS（TCP）");
+	const char *via = conn->opt->cm ? "控制QP" : "TCP";
+
+	step_title(&conn->step, "同步点: 双方QP都已进入RTS（%s）", via);
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0 ||
 	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0)
 		return -1;
-	con_printf("对端也已到 RTS。此后数据走 RDMA（数据平面），TCP 只用来传小小的同步消息\n");
+	con_printf("对端也已到 RTS。此后数据走 RDMA（数据平面），%s 只用来传小小的同步消息\n", via);
 	return 0;
 }
 

@@ -7,7 +7,7 @@
  *     rdma_client <server_ip> [dev] [port] [gid_idx] [num_qp]
  *   选项：-d/--dev -p/--port -g/--gid-idx -q/--num-qp -i/--ib-port
  *         --op --size --iters --offset --interactive -t/--timeout
- *         --accept-timeout --qp-state --dry-run --inject -h/--help
+ *         --accept-timeout --qp-state --dry-run --inject --cm --src -h/--help
  */
 #ifndef ROCE_OPTIONS_H
 #define ROCE_OPTIONS_H
@@ -75,6 +75,8 @@ struct options {
 	enum inject inject;      /* 故障注入（--inject）：看程序怎样发现错误 */
 	long clients;            /* 服务端：服务几个客户端后退出（--clients，0 = 直到 SIGINT/SIGTERM） */
 	int parallel;            /* 服务端：最多同时服务几个客户端（--parallel） */
+	int cm;                  /* --cm：用 librdmacm 建立连接（两端都要给） */
+	const char *src_addr;    /* --src IP（只和 --cm 一起）：客户端的源地址 / 服务端监听的地址；它决定用哪个设备 */
 };
 
 /* 服务端是不是“多客户端”模式（--clients 不是 1 或 --parallel 大于 1）；默认是今天的一对一 */
