@@ -750,12 +750,17 @@ static int take_ctl_recv(struct ctrl *c)
 	return post_ctl_recv(c, (int)wc.wr_id) == 0 ? 1 : -1;
 }
 
-/* 取下一条控制消息（最多等 -t）；对端断开是错误 */
+/*
+ * 取下一条控制消息（最多等 -t）；对端断开是错误。
+ * 对端发完最后一条消息（它的 SEND 已完成 = 我们的网卡已确认收下）就退出，DREQ 紧跟着到达：
+ * 看到 DISCONNECTED 之后要再看一次接收 CQ，先取走断开之前已经到了的消息。
+ */
 static int ctl_recv(struct ctrl *c, const char *what)
 {
 	long long deadline = ms_now() + c->opt->timeout_ms;
 
 	for (;;) {
+		int gone = c->cm.disconnected;
 		int r = take_ctl_recv(c);
 
 		if (r < 0)
@@ -764,11 +769,13 @@ static int ctl_recv(struct ctrl *c, const char *what)
 			c->cm.have_msg = 0;
 			return 0;
 		}
-		if (c->cm.disconnected || check_cm_events(c, 1)) {
+		if (gone) {
 			con_eprintf("错误: 等%s时对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）\n"
 				    "提示: 对端异常退出了？看看对端的输出（常见：两端参数不一致）\n", what);
 			return -1;
 		}
+		if (check_cm_events(c, 1))
+			continue;   /* 再看一次接收 CQ */
 		if (ms_now() > deadline) {
 			con_eprintf("错误: 等对端的%s超时（%d 秒）\n提示: 对端是否卡住或已崩溃？看看对端的输出；必要时用 -t 加大超时\n",
 				    what, c->opt->timeout_ms / 1000);

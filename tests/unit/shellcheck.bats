@@ -11,7 +11,7 @@
 # .bats 文件额外排除 SC2034/SC2153（经 `load` 共享的变量）和 SC2030/SC2031（@test 被当成子 shell），都是误报。
 
 REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-MAX_SLOTS=40
+MAX_SLOTS=48
 
 # 找出所有 shell 脚本（相对仓库根目录的路径），结果在 SCRIPTS 数组
 find_scripts() {
@@ -99,6 +99,14 @@ check_slot() {
 @test "shellcheck ${SCRIPTS[37]:-(槽位38 空)}" { check_slot 37; }
 @test "shellcheck ${SCRIPTS[38]:-(槽位39 空)}" { check_slot 38; }
 @test "shellcheck ${SCRIPTS[39]:-(槽位40 空)}" { check_slot 39; }
+@test "shellcheck ${SCRIPTS[40]:-(槽位41 空)}" { check_slot 40; }
+@test "shellcheck ${SCRIPTS[41]:-(槽位42 空)}" { check_slot 41; }
+@test "shellcheck ${SCRIPTS[42]:-(槽位43 空)}" { check_slot 42; }
+@test "shellcheck ${SCRIPTS[43]:-(槽位44 空)}" { check_slot 43; }
+@test "shellcheck ${SCRIPTS[44]:-(槽位45 空)}" { check_slot 44; }
+@test "shellcheck ${SCRIPTS[45]:-(槽位46 空)}" { check_slot 45; }
+@test "shellcheck ${SCRIPTS[46]:-(槽位47 空)}" { check_slot 46; }
+@test "shellcheck ${SCRIPTS[47]:-(槽位48 空)}" { check_slot 47; }
 
 @test "shellcheck: 找到的脚本数 (${#SCRIPTS[@]}) 不超过槽位数 ($MAX_SLOTS)，且包含 show_gids.sh / diagnose.sh / src/gid_rule.sh" {
     echo "找到: ${SCRIPTS[*]}"
