@@ -102,6 +102,14 @@ ok=1
 [[ $rc == 0 ]] && has "$OUT/c-int.log" 'RDMA READ 读回: hello two vms' && ok=0
 result client-interactive "$ok" "客户端交互模式: 退出码 $rc，读回了自己写的行" "$OUT/c-int.log"
 
+# 没人监听的端口（VM0 这时正在 18621 上等下一个场景，虚拟机还在）
+SECONDS=0
+timeout 60 "$CLIENT" 10.11.0.1 --cm -p 18699 -t 10 >"$OUT/c-nol.log" 2>&1
+rc=$? took=$SECONDS
+ok=1
+[[ $rc == 1 ]] && has "$OUT/c-nol.log" 'RDMA_CM_EVENT_REJECTED，status=8 = IB_CM_REJ_INVALID_SERVICE_ID' && ((took < 20)) && ok=0
+result no-listener "$ok" "没人监听: 退出码 $rc，用时 ${took}s，REJECTED status 8" "$OUT/c-nol.log"
+
 # 对端消失：客户端进入交互模式后被 SIGKILL
 for ((i = 0; i < 120; i++)); do
     sleep 60 | timeout 120 "$CLIENT" 10.11.0.1 --cm -p 18621 --interactive -q 1 -t 30 >"$OUT/c-van.log" 2>&1 &
@@ -118,11 +126,4 @@ for ((i = 0; i < 120; i++)); do
 done
 wait
 
-# 没人监听的端口
-SECONDS=0
-timeout 60 "$CLIENT" 10.11.0.1 --cm -p 18699 -t 10 >"$OUT/c-nol.log" 2>&1
-rc=$? took=$SECONDS
-ok=1
-[[ $rc == 1 ]] && has "$OUT/c-nol.log" 'RDMA_CM_EVENT_REJECTED，status=8 = IB_CM_REJ_INVALID_SERVICE_ID' && ((took < 20)) && ok=0
-result no-listener "$ok" "没人监听: 退出码 $rc，用时 ${took}s，REJECTED status 8" "$OUT/c-nol.log"
 exit 0
