@@ -12,6 +12,8 @@ ROCE_CPPFLAGS := -D_GNU_SOURCE
 ROCE_CFLAGS   := -std=c11 -Wall -Wextra -Werror -pthread
 IBV_CFLAGS := $(shell pkg-config --cflags libibverbs 2>/dev/null)
 IBV_LIBS   := $(shell pkg-config --libs libibverbs 2>/dev/null || echo -libverbs)
+# librdmacm（--cm 模式：rdma_create_id/rdma_connect …），包 librdmacm-dev
+CM_LIBS    := $(shell pkg-config --libs librdmacm 2>/dev/null || echo -lrdmacm)
 # 所有编译/链接命令都用这两个变量（SAN_FLAGS 只在 make asan 时非空）
 ALL_CFLAGS  = $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) $(SAN_FLAGS) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
@@ -22,7 +24,7 @@ OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
 PURE    := options gid wire hints payload wc_check conout adopt trace
 # 与 verbs/网络打交道的模块
-CORE    := program sessions rdma_common console gid_table qp_state datapath ctrl ctrl_tcp tcp ops path route trace_ev $(PURE)
+CORE    := program sessions rdma_common console gid_table qp_state datapath ctrl ctrl_tcp ctrl_cm tcp ops path route trace_ev $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
 PURE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(PURE)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -44,16 +46,17 @@ IBV_MIN_VERSION := 1.11.32
 check-deps:
 	@pkg-config --exists libibverbs || { echo "错误: 找不到 libibverbs（pkg-config libibverbs）。安装: sudo apt-get install libibverbs-dev pkg-config" >&2; exit 1; }
 	@pkg-config --atleast-version=$(IBV_MIN_VERSION) libibverbs || { echo "错误: libibverbs $$(pkg-config --modversion libibverbs) 太旧：需要 rdma-core ≥ v32（libibverbs ≥ $(IBV_MIN_VERSION)，有 ibv_query_gid_table）。Ubuntu ≥ 22.04、Debian ≥ 11 自带的就够；更老的系统请升级 rdma-core" >&2; exit 1; }
+	@pkg-config --exists librdmacm || { echo "错误: 找不到 librdmacm（pkg-config librdmacm；--cm 模式要链接它）。安装: sudo apt-get install librdmacm-dev" >&2; exit 1; }
 
 $(OBJDIR)/%.o: src/%.c src/*.h | check-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/rdma_server: $(OBJDIR)/rdma_server.o $(CORE_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(IBV_LIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) $(LDLIBS)
 
 $(BUILD)/rdma_client: $(OBJDIR)/rdma_client.o $(CORE_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(IBV_LIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) $(LDLIBS)
 
 $(OBJDIR)/unit/%.o: tests/unit/%.c tests/unit/*.h src/*.h
 	@mkdir -p $(dir $@)

@@ -543,7 +543,7 @@ check_uverbs() {
     fi
 }
 
-# librdmacm（rping、ucmatose、将来的 --cm 模式）经 $RDMA_DEV/rdma_cm 和内核的 RDMA CM 通信:
+# librdmacm（rping、ucmatose、--cm 模式）经 $RDMA_DEV/rdma_cm 和内核的 RDMA CM 通信:
 # 这个字符设备由 rdma_ucm 模块创建，rdma_ucm 依赖 rdma_cm（连接管理器本身，建在 IB CM / iWARP CM 之上）。
 # 本项目现在的程序用 TCP 交换 QP 信息，不需要它，所以这里只有警告，没有失败。
 # 实测（tests/cm-facts/FACTS.md）: rdma_ucm 没加载时，librdmacm（rdma-core ≥ v27，内核 ≥ 5.3）经 NETLINK_RDMA
@@ -561,11 +561,11 @@ check_rdma_cm() {
         else
             mods="$MODULE_SYSFS 里没有 rdma_cm / rdma_ucm，应是编进了内核"
         fi
-        pass "librdmacm 的内核接口: $mods，$RDMA_DEV/rdma_cm 存在（rping、将来的 --cm 模式经它建立连接）"
+        pass "librdmacm 的内核接口: $mods，$RDMA_DEV/rdma_cm 存在（rping、--cm 模式经它建立连接）"
         return 0
     fi
     if [[ -n $ucm ]]; then
-        warn "rdma_ucm 已加载，但没有 $RDMA_DEV/rdma_cm: librdmacm 程序（rping、ucmatose、将来的 --cm 模式）打不开 RDMA CM"
+        warn "rdma_ucm 已加载，但没有 $RDMA_DEV/rdma_cm: librdmacm 程序（rping、ucmatose、--cm 模式）打不开 RDMA CM"
         note "通常是在容器里（没有把 $RDMA_DEV/rdma_cm 交给容器），或者 /dev 不是 devtmpfs"
         fix "在宿主机或虚拟机里运行；容器要加 --device $RDMA_DEV/rdma_cm"
         return 0
@@ -588,7 +588,7 @@ check_rdma_cm() {
     local also=""
     if [[ -z $cm ]]; then also="（rdma_cm 也没有）"; fi
     warn "内核模块 rdma_ucm 没有加载$also，没有 $RDMA_DEV/rdma_cm"
-    note "librdmacm 程序（rping、ucmatose、将来的 --cm 模式）要经 $RDMA_DEV/rdma_cm 建立连接；现在的 rdma_server/rdma_client 用 TCP 交换 QP 信息，不需要它"
+    note "librdmacm 程序（rping、ucmatose、--cm 模式）要经 $RDMA_DEV/rdma_cm 建立连接；不带 --cm 的 rdma_server/rdma_client 用 TCP 交换 QP 信息，不需要它"
     note "较新的 librdmacm 第一次调用时会让内核自动加载 rdma_ucm；内核不能加载模块时（容器里、模块不在）rdma_create_event_channel() 失败，errno 2 (ENOENT)，rping 打印 failed to create RDMA CM event channel: No such file or directory"
     note "rdma-core 的 udev 规则在出现 RDMA 设备时（开机、rdma link add）加载 /etc/rdma/modules/rdma.conf 里的 rdma_ucm；没装 rdma-core 就要自己 modprobe"
     if [[ -z $mod_found ]]; then
@@ -1323,7 +1323,7 @@ check_peer_route() {
 # 通往对端的源地址不在出口网卡上任何 RDMA 设备的 GID 表里: librdmacm 会怎么报（规则见第 8 节 check_cm_addr）
 cm_enodev_note() {
     [[ -n $PP_SRC ]] || return 0
-    note "librdmacm（rping、将来的 --cm 模式）在这里报 ENODEV: rdma_resolve_addr 之后 RDMA_CM_EVENT_ADDR_ERROR status -19；带源地址时 rdma_resolve_addr/rdma_bind_addr($PP_SRC) 直接返回 ENODEV（详见 --cm-addr $PP_SRC）"
+    note "librdmacm（rping、--cm 模式）在这里报 ENODEV: rdma_resolve_addr 之后 RDMA_CM_EVENT_ADDR_ERROR status -19；带源地址时 rdma_resolve_addr/rdma_bind_addr($PP_SRC) 直接返回 ENODEV（详见 --cm-addr $PP_SRC）"
 }
 
 # 出口网卡上的 ACTIVE RDMA 设备，和地址为源地址的 RoCE v2 GID

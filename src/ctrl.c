@@ -94,3 +94,9 @@ void ctrl_close(struct ctrl *c)
 	if (c->ops != NULL)
 		c->ops->close(c);
 }
+
+void ctrl_release(struct ctrl *c)
+{
+	if (c->ops != NULL && c->ops->release != NULL)
+		c->ops->release(c);
+}

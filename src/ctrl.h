@@ -3,8 +3,10 @@
  *
  * RDMA 的 QP 在进入 RTR 之前必须知道对端的 QPN/PSN/GID，这些信息只能“带外”传递；
  * 之后每一轮还要交换几个小小的同步消息（“接收已投递”“写完了”）。做这两件事的通道叫控制平面。
- * 这里是它的接口：一张操作表（struct ctrl_ops），现在只有一个实现——TCP（ctrl_tcp.c，包装 tcp.c）。
- * 换一种控制平面（例如 librdmacm）只需再写一张操作表，qp_state.c、ops.c 不用改。
+ * 这里是它的接口：一张操作表（struct ctrl_ops），两个实现：
+ *   TCP（ctrl_tcp.c，包装 tcp.c）：HELLO 和同步消息走一条普通的 TCP 连接；
+ *   CM （ctrl_cm.c，--cm）：librdmacm 建立连接；HELLO 和同步消息走一个专用的“控制QP”（见 ctrl_cm.c 开头）。
+ * qp_state.c、ops.c 只调用下面的 ctrl_* 函数，不知道用的是哪一种。
  * 出错时实现自己打印中文原因和提示并返回 -1；所有等待都有超时（-t）。
  */
 #ifndef ROCE_CTRL_H
@@ -48,7 +50,16 @@ struct ctrl_ops {
 	int (*local_ipv4)(struct ctrl *c, char *ip, size_t len);
 	/* 关闭，可重复调用 */
 	void (*close)(struct ctrl *c);
+	/* 释放比设备（PD）活得久的部分；可以为 NULL（TCP 没有） */
+	void (*release)(struct ctrl *c);
 };
+
+/* CM 实现用到的 librdmacm / verbs 对象（这里只需要指针，不必包含 rdma_cma.h） */
+struct rdma_event_channel;
+struct rdma_cm_id;
+struct ibv_cq;
+struct ibv_qp;
+struct ibv_mr;
 
 /* 一条控制平面连接 */
 struct ctrl {
@@ -61,6 +72,23 @@ struct ctrl {
 		char peer[64];          /* 对端地址（adopted 时由主线程给出） */
 	} tcp;                          /* TCP 实现的状态（ctrl_tcp.c） */
 	struct trace_ref trace;         /* --trace：每条消息发出/收到时写一个事件（ctrl.c） */
+	struct {
+		struct rdma_event_channel *ch;  /* 事件通道：本连接所有 cm_id 的事件都从这里读 */
+		struct rdma_cm_id *listen_id;   /* 服务端：监听用的 cm_id */
+		struct rdma_cm_id *ctl_id;      /* 控制连接的 cm_id */
+		struct rdma_cm_id *first;       /* 第一个解析出/收到的 cm_id：它的设备就是本连接的设备（不单独销毁） */
+		struct rdma_cm_id *qp_id[MAX_QP]; /* 每个数据QP一个 cm_id：qp_id[i] ↔ QP[i] */
+		int num_qp;                     /* 数据QP个数（qp_id 的有效项数） */
+		struct ibv_cq *scq, *rcq;       /* 控制QP自己的发送/接收 CQ（不占用数据面的 CQ） */
+		struct ibv_qp *qp;              /* 控制QP：HELLO 与同步消息的 SEND/RECV */
+		struct ibv_mr *mr;              /* 控制QP的收发缓冲区 */
+		uint8_t *buf;                   /* CM_CTL_RECV 个接收槽 + 1 个发送槽 */
+		int have_msg;                   /* poll_peer 先收到、还没被 sync_wait 取走的一条消息 */
+		uint32_t msg_len;               /* 这条消息的长度（内容在 buf 的暂存槽里） */
+		int ctl_depth;                  /* 读/原子深度（conn_param 的 responder_resources/initiator_depth） */
+		int disconnected;               /* 已收到 RDMA_CM_EVENT_DISCONNECTED */
+		int established;                /* 连接已建立（关闭时才需要 rdma_disconnect） */
+	} cm;                           /* CM 实现的状态（ctrl_cm.c） */
 };
 
 /* 选用 TCP 实现；只记下参数，不打开任何 socket（之后 ctrl_close 总是安全的） */
@@ -70,6 +98,8 @@ void ctrl_tcp_init(struct ctrl *c, const struct options *opt);
  * 之后 ctrl_establish 只打印“已接受”的说明，ctrl_close 负责关闭 sock
  */
 void ctrl_tcp_adopt(struct ctrl *c, const struct options *opt, int sock, const char *peer);
+/* 选用 CM 实现（--cm）；同样只记下参数（见 ctrl_cm.h） */
+void ctrl_cm_init(struct ctrl *c, const struct options *opt);
 
 /*
  * 建立控制平面连接（服务端 listen+accept，客户端 connect），打印自己的步骤标题和说明；
@@ -90,5 +120,7 @@ int ctrl_poll_peer(struct ctrl *c, int wait_ms);
 int ctrl_local_ipv4(struct ctrl *c, char *ip, size_t len);
 /* 关闭连接；只建立了一部分、或重复调用都安全 */
 void ctrl_close(struct ctrl *c);
+/* 释放控制平面里比 PD 活得久的部分（CM：cm_id 和事件通道，设备上下文归它们管），在 device_destroy 之后调用 */
+void ctrl_release(struct ctrl *c);
 
 #endif

@@ -583,11 +583,13 @@ static round_fn pick_round(struct rdma_conn *conn)
 
 static int rts_sync(struct rdma_conn *conn)
 {
-	step_title(&conn->trace, &conn->step, "同步点: 双方QP都已进入RTS（TCP）");
+	const char *via = conn->opt->cm ? "控制QP" : "TCP";
+
+	step_title(&conn->trace, &conn->step, "同步点: 双方QP都已进入RTS（%s）", via);
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0 ||
 	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0)
 		return -1;
-	con_printf("对端也已到 RTS。此后数据走 RDMA（数据平面），TCP 只用来传小小的同步消息\n");
+	con_printf("对端也已到 RTS。此后数据走 RDMA（数据平面），%s 只用来传小小的同步消息\n", via);
 	return 0;
 }
 
@@ -599,7 +601,8 @@ static void print_summary(struct rdma_conn *conn, double secs)
 	con_printf("全部 %ld 轮 × %d 个QP 完成并校验通过，用时 %.3f 秒", o->iters, o->num_qp, secs);
 	if (!op_is_atomic(o->op) && secs > 0 && bytes >= 1048576.0)
 		con_printf("，共 %.0f 字节（平均 %.2f MB/s）", bytes, bytes / secs / 1e6);
-	con_printf("\n  注意: 这个时间包含每轮的TCP同步和校验，不是纯RDMA带宽/延迟；要测性能请用 perftest（ib_send_bw 等）\n");
+	con_printf("\n  注意: 这个时间包含每轮的%s同步和校验，不是纯RDMA带宽/延迟；要测性能请用 perftest（ib_send_bw 等）\n",
+		   o->cm ? "控制QP" : "TCP");
 }
 
 int run_data_plane(struct rdma_conn *conn)

@@ -138,7 +138,7 @@ int multi_client(const struct options *o)
 enum {
 	OPT_OP = 1000, OPT_SIZE, OPT_ITERS, OPT_OFFSET, OPT_INTERACTIVE,
 	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN, OPT_INJECT, OPT_CLIENTS, OPT_PARALLEL,
-	OPT_TRACE
+	OPT_TRACE, OPT_CM, OPT_SRC
 };
 
 static const struct option long_opts[] = {
@@ -161,6 +161,8 @@ static const struct option long_opts[] = {
 	{ "clients", required_argument, NULL, OPT_CLIENTS },
 	{ "parallel", required_argument, NULL, OPT_PARALLEL },
 	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "cm", no_argument, NULL, OPT_CM },
+	{ "src", required_argument, NULL, OPT_SRC },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -325,6 +327,12 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 	case OPT_DRY_RUN:
 		o->dry_run = 1;
 		return 0;
+	case OPT_CM:
+		o->cm = 1;
+		return 0;
+	case OPT_SRC:
+		o->src_addr = arg;
+		return 0;
 	case OPT_INJECT:
 		if (strcmp(arg, "rkey") == 0) {
 			o->inject = INJECT_RKEY;
@@ -389,6 +397,36 @@ static int parse_positionals(int n, char **pos, struct options *o,
 	return 0;
 }
 
+/*
+ * --cm 下 -d/-g/--src 的含义：librdmacm 按“地址”选设备和 GID（见 ctrl_cm.c），
+ *   --src IP   客户端的源地址 / 服务端监听的地址，它在哪个 RDMA 设备的 GID 表里，就用哪个设备；
+ *   -d DEV     简写：用 DEV 端口上 RoCE v2 IPv4 GID 的地址当 --src；
+ *   -g         不能用：GID 由 CM 按地址选（rdma_init_qp_attr 给出 sgid_index）。
+ */
+static int check_cm(const struct options *o, char *err, size_t errlen)
+{
+	if (!o->cm) {
+		if (o->src_addr != NULL) {
+			set_err(err, errlen, "--src 只和 --cm 一起用（TCP 模式用 -d/-g 选设备和 GID）");
+			return -1;
+		}
+		return 0;
+	}
+	if (o->gid_idx != GID_AUTO) {
+		set_err(err, errlen, "--cm 下不能指定 -g：CM 按地址选 GID（用 --src IP 或 -d DEV 指定本端地址）");
+		return -1;
+	}
+	if (o->dev_name != NULL && o->src_addr != NULL) {
+		set_err(err, errlen, "--cm 下 -d 和 --src 只能给一个（-d DEV 就是“用 DEV 的 IPv4 地址当 --src”）");
+		return -1;
+	}
+	if (multi_client(o)) {
+		set_err(err, errlen, "--cm 暂时一次只服务一个客户端，不能与 --clients/--parallel 同用");
+		return -1;
+	}
+	return 0;
+}
+
 /* 组合检查：只有所有参数都读完后才能判断 */
 static int check_combination(struct options *o, char *err, size_t errlen)
 {
@@ -420,6 +458,8 @@ static int check_combination(struct options *o, char *err, size_t errlen)
 		set_err(err, errlen, "--offset 只用于原子操作（fetch_add / cmp_swap）");
 		return -1;
 	}
+	if (check_cm(o, err, errlen) != 0)
+		return -1;
 	if (o->interactive && multi_client(o)) {
 		set_err(err, errlen, "--interactive 一次只服务一个客户端，不能与 --clients/--parallel 同用");
 		return -1;
@@ -496,7 +536,10 @@ static void print_common_options(void)
 	       "      --qp-state N|all  每次状态转换后打印完整 ibv_query_qp 结果的QP个数（默认 1，0 = 只打印状态摘要）\n"
 	       "      --dry-run         只检查参数、打印配置后退出（不打开设备，不连网络）\n"
 	       "      --trace FILE      把每个步骤、verbs 调用、WR、完成、控制消息写进 FILE（JSON Lines，格式见 docs/TRACE.md；\n"
-	       "                        控制台输出不变）；tools/trace/render 把两端的 trace 和抓包画成时间线\n",
+	       "                        控制台输出不变）；tools/trace/render 把两端的 trace 和抓包画成时间线\n"
+	       "      --cm              用 librdmacm（RDMA CM）建立连接，代替 TCP 交换；两端都要给。-p 是 CM 的端口，\n"
+	       "                        设备由地址决定（--src 或 -d），-g 不可用；见 README “两种建连方式”\n"
+	       "      --src IP          （仅 --cm）本端地址：客户端的源地址 / 服务端监听的地址（默认: 客户端由路由决定，服务端 0.0.0.0）\n",
 	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
 	       DEFAULT_SIZE, INTERACTIVE_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,
 	       DEFAULT_TIMEOUT_MS / 1000);

@@ -8,6 +8,7 @@
  *   选项：-d/--dev -p/--port -g/--gid-idx -q/--num-qp -i/--ib-port
  *         --op --size --iters --offset --interactive -t/--timeout
  *         --accept-timeout --qp-state --dry-run --inject --trace -h/--help
+ *         --accept-timeout --qp-state --dry-run --inject --cm --src -h/--help
  */
 #ifndef ROCE_OPTIONS_H
 #define ROCE_OPTIONS_H
@@ -80,6 +81,8 @@ struct options {
 	long clients;            /* 服务端：服务几个客户端后退出（--clients，0 = 直到 SIGINT/SIGTERM） */
 	int parallel;            /* 服务端：最多同时服务几个客户端（--parallel） */
 	const char *trace_path;  /* --trace FILE：把事件写成 JSON Lines（NULL = 不写） */
+	int cm;                  /* --cm：用 librdmacm 建立连接（两端都要给） */
+	const char *src_addr;    /* --src IP（只和 --cm 一起）：客户端的源地址 / 服务端监听的地址；它决定用哪个设备 */
 };
 
 /* 服务端是不是“多客户端”模式（--clients 不是 1 或 --parallel 大于 1）；默认是今天的一对一 */

@@ -22,7 +22,12 @@ static void print_banner(const struct options *o, const char *title)
 	if (o->role == ROLE_CLIENT)
 		con_printf("服务端IP: %s\n", o->server_ip);
 	con_printf("设备: %s\n", o->dev_name ? o->dev_name : "自动选择");
-	con_printf("TCP端口: %d\n", o->tcp_port);
+	if (o->cm)
+		con_printf("建连方式: librdmacm（--cm），RDMA CM 端口: %d，本端地址: %s\n", o->tcp_port,
+			   o->src_addr ? o->src_addr : o->dev_name ? "-d 设备的 IPv4 地址" :
+			   o->role == ROLE_SERVER ? "0.0.0.0（任意）" : "由路由决定");
+	else
+		con_printf("TCP端口: %d\n", o->tcp_port);
 	con_printf("GID索引: %s\n", o->gid_idx == GID_AUTO ? "自动选择" : gid);
 	if (multi_client(o)) {
 		if (o->clients == 0)

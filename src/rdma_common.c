@@ -406,6 +406,74 @@ int device_select(struct rdma_device *dev, struct peer_route *peer, unsigned *st
 	return 0;
 }
 
+/* 在 GID 表里找 CM 用的源 GID，记下它的索引（RTR 的 sgid_index 就是它） */
+static int adopt_gid(struct rdma_device *dev, const uint8_t sgid[16])
+{
+	struct gid_info *tbl = NULL;
+	size_t n = 0;
+	char s[GID_STR_LEN];
+	int rc = -1;
+
+	if (read_gid_table(dev->ctx, dev->opt->ib_port, dev->port_attr.gid_tbl_len,
+			   dev->dev_attr.phys_port_cnt, &tbl, &n) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (memcmp(tbl[i].raw, sgid, 16) == 0 && tbl[i].kind == GID_KIND_ROCE_V2) {
+			dev->gid = tbl[i];
+			print_gid_row(&dev->gid, "→ ");
+			rc = 0;
+			break;
+		}
+	}
+	if (rc != 0) {
+		gid_format(sgid, s);
+		con_eprintf("错误: CM 用的源GID %s 不在 %s 端口%d 的 RoCE v2 GID 表里\n"
+			"提示: ./show_gids.sh 看 GID 表；地址刚改过？稍等 GID 表更新再试\n", s, dev->dev_name, dev->opt->ib_port);
+	}
+	free(tbl);
+	return rc;
+}
+
+int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int port,
+		 const uint8_t sgid[16], unsigned *step)
+{
+	int rc;
+
+	step_title(&dev->trace, step, "设备由CM决定：cm_id->verbs（代替TCP模式的步骤1-4）");
+	dev->ctx = ctx;
+	dev->ctx_borrowed = 1;
+	snprintf(dev->dev_name, sizeof(dev->dev_name), "%s", ibv_get_device_name(ctx->device));
+	con_printf("CM 按地址选出的设备: %s 端口 %d（librdmacm 已经 ibv_open_device，这里直接用它的 ibv_context）\n",
+		   dev->dev_name, port);
+	con_printf("  说明: TCP 模式的步骤1-4（设备列表、打开设备、查端口、选GID）都由 CM 根据IP地址完成：\n"
+		   "        地址在哪个设备的 GID 表里，就是哪个设备；GID 就是这个地址对应的 RoCE v2 条目\n");
+	if (port != dev->opt->ib_port) {
+		con_eprintf("错误: CM 选的端口 %d 与 -i %d 不同\n提示: --cm 下端口也由地址决定，去掉 -i 或写 -i %d\n",
+			    port, dev->opt->ib_port, port);
+		return -1;
+	}
+	rc = ibv_query_device(ctx, &dev->dev_attr);
+	if (rc != 0) {
+		verbs_error("ibv_query_device()", rc, "设备可能已被删除；ibv_devinfo 看看");
+		return -1;
+	}
+	rc = ibv_query_port(ctx, (uint8_t)port, &dev->port_attr);
+	if (rc != 0) {
+		verbs_error("ibv_query_port()", rc, "ibv_devinfo 查看端口");
+		return -1;
+	}
+	con_printf("端口 %d: 状态 %s，active_mtu %s，GID表 %d 项；CM 用的源GID:\n", port,
+		   ibv_port_state_str(dev->port_attr.state), mtu_str(dev->port_attr.active_mtu),
+		   dev->port_attr.gid_tbl_len);
+	if (adopt_gid(dev, sgid) != 0)
+		return -1;
+	if (op_is_atomic(dev->opt->op) && dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
+		con_eprintf("错误: 设备 %s 不支持原子操作，不能用 --op %s\n", dev->dev_name, op_name(dev->opt->op));
+		return -1;
+	}
+	return 0;
+}
+
 int alloc_pd(struct rdma_device *dev, unsigned *step)
 {
 	step_title(&dev->trace, step, "分配保护域PD ibv_alloc_pd()");
@@ -437,6 +505,10 @@ void device_destroy(struct rdma_device *dev)
 		dev->pd = NULL;
 		con_printf("已释放PD（ibv_dealloc_pd）\n");
 	}
+	if (dev->ctx != NULL && dev->ctx_borrowed) {
+		dev->ctx = NULL;
+		con_printf("设备上下文归 librdmacm（--cm），随 cm_id 一起释放，不调用 ibv_close_device\n");
+	}
 	if (dev->ctx != NULL) {
 		report_destroy(&dev->trace, "ibv_close_device", ibv_close_device(dev->ctx));
 		dev->ctx = NULL;
@@ -459,7 +531,10 @@ void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct opt
 	conn->opt = opt;
 	conn->num_qp = opt->num_qp;
 	conn->trace = dev->trace;
-	ctrl_tcp_init(&conn->ctrl, opt);
+	if (opt->cm)
+		ctrl_cm_init(&conn->ctrl, opt);
+	else
+		ctrl_tcp_init(&conn->ctrl, opt);
 	conn->ctrl.trace = conn->trace;
 }
 
@@ -582,10 +657,16 @@ int create_qps(struct rdma_conn *conn)
 	return 0;
 }
 
+int conn_create_objects(struct rdma_conn *conn, int access)
+{
+	if (register_mr(conn, access) != 0 || create_cq(conn) != 0 || create_qps(conn) != 0)
+		return -1;
+	return 0;
+}
+
 int conn_create(struct rdma_conn *conn, int access)
 {
-	if (register_mr(conn, access) != 0 || create_cq(conn) != 0 || create_qps(conn) != 0 ||
-	    modify_qps_to_init(conn, access) != 0)
+	if (conn_create_objects(conn, access) != 0 || modify_qps_to_init(conn, access) != 0)
 		return -1;
 	return 0;
 }
@@ -629,4 +710,5 @@ void destroy_resources(struct rdma_device *dev, struct rdma_conn *conn)
 	step_title(&conn->trace, &conn->step, "清理资源（与创建顺序相反）");
 	conn_destroy(conn);
 	device_destroy(dev);
+	ctrl_release(&conn->ctrl);
 }

@@ -40,6 +40,7 @@ struct rdma_device {
 	struct gid_info gid;            /* 本端使用的 GID（含索引、所在网卡） */
 	struct ibv_pd *pd;              /* 保护域：这个设备上所有连接的 MR 和 QP 都在里面 */
 	struct trace_ref trace;         /* --trace：设备级事件写到哪里（没有 --trace 时 trace.t 为 NULL） */
+	int ctx_borrowed;               /* 1 = ctx 是 librdmacm 打开的（--cm，device_adopt），不归我们关闭 */
 };
 
 /* 客户端：到服务端的路径（path.c 填写；服务端不用，保持全 0） */
@@ -88,6 +89,13 @@ void device_init(struct rdma_device *dev, const struct options *opt);
 /* 步骤1-4：用哪个设备、哪个端口、哪个 GID（客户端按到服务端的路由选，记在 peer 里）
  * @post dev->ctx、dev_attr、port_attr（ACTIVE）、gid 有效 */
 int device_select(struct rdma_device *dev, struct peer_route *peer, unsigned *step);
+/*
+ * --cm：设备由 CM 按地址选出（cm_id->verbs），这里只“接过来”：查询设备和端口，在 GID 表里找到
+ * CM 用的源 GID（sgid）的索引。代替步骤1-4；ctx 仍归 librdmacm（device_destroy 不关闭它）。
+ * @post 与 device_select 相同：dev->ctx、dev_attr、port_attr（ACTIVE）、gid 有效
+ */
+int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int port,
+		 const uint8_t sgid[16], unsigned *step);
 /* 步骤5：PD  @pre device_select 成功  @post dev->pd 有效 */
 int alloc_pd(struct rdma_device *dev, unsigned *step);
 /* 步骤1-5 = device_select + alloc_pd；任何一步失败返回 -1 */
@@ -108,6 +116,8 @@ void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct opt
 /* 步骤6-9：MR、CQ、QP，QP→INIT（服务端与客户端完全相同）
  * @pre conn->dev 已 device_create  @post 全部 QP 在 INIT；任何一步失败返回 -1 */
 int conn_create(struct rdma_conn *conn, int access);
+/* 步骤6-8：只建 MR、CQ、QP（留在 RESET）；--cm 下 QP 的状态转换由 ctrl_cm.c 按 rdma_init_qp_attr 做 */
+int conn_create_objects(struct rdma_conn *conn, int access);
 /* 关闭控制平面，逆序释放 QP、CQ、MR、缓冲区；只做了一部分也安全（不碰设备） */
 void conn_destroy(struct rdma_conn *conn);
 
@@ -116,7 +126,7 @@ int register_mr(struct rdma_conn *conn, int access);
 int create_cq(struct rdma_conn *conn);
 int create_qps(struct rdma_conn *conn);
 
-/* 最后一个步骤“清理资源”：先 conn_destroy，再 device_destroy */
+/* 最后一个步骤“清理资源”：先 conn_destroy，再 device_destroy，最后 ctrl_release（CM 的 cm_id 与事件通道） */
 void destroy_resources(struct rdma_device *dev, struct rdma_conn *conn);
 
 #endif

@@ -100,7 +100,7 @@ int tcp_accept(int listen_fd, int timeout_ms, char *peer, size_t peerlen)
 	int fd;
 
 	if (r == 0) {
-		con_eprintf("错误: 等待客户端连接超时（%d 秒）\n提示: 客户端启动了吗？服务端IP/端口对吗？防火墙是否放行了TCP端口？可用 --accept-timeout 调整\n",
+		con_eprintf("错误: 等待客户端连接超时（%d 秒）\n提示: 客户端启动了吗？服务端IP/端口对吗？防火墙是否放行了TCP端口？可用 --accept-timeout 调整；客户端用了 --cm 吗（那样两端都要 --cm）？\n",
 			timeout_ms / 1000);
 		return -1;
 	}
@@ -183,7 +183,7 @@ int tcp_connect(const char *host, int port, int timeout_ms)
 		}
 		con_eprintf("错误: connect(%s:%d) 失败: %s (errno=%d)\n", host, port, strerror(err), err);
 		if (err == ECONNREFUSED)
-			con_eprintf("提示: 服务端没有在监听：先启动 rdma_server，确认IP和端口（-p）一致\n");
+			con_eprintf("提示: 服务端没有在监听：先启动 rdma_server，确认IP和端口（-p）一致；服务端用了 --cm 吗（那样客户端也要 --cm）？\n");
 		else if (err == ETIMEDOUT)
 			con_eprintf("提示: 连接超时：检查IP是否可达（ping %s）、防火墙是否放行TCP端口 %d；./diagnose.sh --peer %s\n",
 				host, port, host);

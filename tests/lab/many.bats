@@ -246,3 +246,28 @@ snapshot() {  # snapshot PID → 输出 "fds rss pd cq qp mr"
     fi
     has "$SLOG" '接受了 3 个客户端：成功 1 个，失败 2 个'
 }
+
+@test "--trace with two clients at once: one file, every session event carries its client number" {
+    local t="$BATS_TEST_TMPDIR/server-trace.jsonl"
+    start_many --clients 2 --parallel 2 --trace "$t"
+    client_bg 1 --op write -q 2 --size 2K --iters 2
+    client_bg 2 --op send -q 3 --iters 2
+    wait_clients
+    wait_server
+    [[ $SRC == 0 && $(client_rc 1) == 0 && $(client_rc 2) == 0 ]] || { cat "$SLOG"; return 1; }
+    # 每行都是完整的 JSON（两个线程的行没有交错）；两个会话的事件各自带 conn，数得上各自的 QP
+    python3 - "$t" <<'PYEOF'
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1])]
+by_conn = {}
+for e in events:
+    by_conn.setdefault(e.get("conn", 0), []).append(e)
+assert set(by_conn) == {0, 1, 2}, sorted(by_conn)
+qps = {c: {e["qp"] for e in by_conn[c] if e["ev"] == "qp_state"} for c in (1, 2)}
+assert sorted(len(v) for v in qps.values()) == [2, 3], qps
+for c in (1, 2):
+    steps = [e["n"] for e in by_conn[c] if e["ev"] == "step"]
+    assert steps and steps[0] == 7, (c, steps[:3])
+print("# events:", {c: len(v) for c, v in by_conn.items()})
+PYEOF
+}

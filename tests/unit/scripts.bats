@@ -1194,7 +1194,7 @@ no_rxe_module() {
     fx_rxe_small rxe0 lo 7f00:0001
     run "$DG" --port 1
     echo "$output"
-    [[ $output == *"[通过] librdmacm 的内核接口: rdma_cm、rdma_ucm 已加载，$DEVIB/rdma_cm 存在（rping、将来的 --cm 模式经它建立连接）"* ]]
+    [[ $output == *"[通过] librdmacm 的内核接口: rdma_cm、rdma_ucm 已加载，$DEVIB/rdma_cm 存在（rping、--cm 模式经它建立连接）"* ]]
     [[ $output != *"modprobe rdma_ucm"* ]]
     # 在第 2 节里，紧跟 ib_uverbs 那一项
     [[ $output == *"[通过] 用户态 verbs 接口"*$'\n'"[通过] librdmacm 的内核接口"* ]]
@@ -1209,7 +1209,7 @@ no_rxe_module() {
     run "$DG" --port 1
     echo "$output"
     [[ $output == *"[警告] 内核模块 rdma_ucm 没有加载，没有 $DEVIB/rdma_cm"$'\n'* ]]
-    [[ $output == *"librdmacm 程序（rping、ucmatose、将来的 --cm 模式）要经 $DEVIB/rdma_cm 建立连接"* ]]
+    [[ $output == *"librdmacm 程序（rping、ucmatose、--cm 模式）要经 $DEVIB/rdma_cm 建立连接"* ]]
     [[ $output == *"rdma_create_event_channel() 失败，errno 2 (ENOENT)，rping 打印 failed to create RDMA CM event channel: No such file or directory"* ]]
     [[ $output == *"rdma-core 的 udev 规则在出现 RDMA 设备时（开机、rdma link add）加载 /etc/rdma/modules/rdma.conf 里的 rdma_ucm"* ]]
     [[ $output == *"修复: sudo modprobe rdma_ucm  # 会把 rdma_cm 一起加载"$'\n'"       修复: sudo apt-get install rdma-core"* ]]
@@ -1245,7 +1245,7 @@ no_rxe_module() {
     rm -f "$DEVIB/rdma_cm"
     run "$DG" --port 1
     echo "$output"
-    [[ $output == *"[警告] rdma_ucm 已加载，但没有 $DEVIB/rdma_cm: librdmacm 程序（rping、ucmatose、将来的 --cm 模式）打不开 RDMA CM"* ]]
+    [[ $output == *"[警告] rdma_ucm 已加载，但没有 $DEVIB/rdma_cm: librdmacm 程序（rping、ucmatose、--cm 模式）打不开 RDMA CM"* ]]
     [[ $output == *"修复: 在宿主机或虚拟机里运行；容器要加 --device $DEVIB/rdma_cm"* ]]
     rm -rf "${FAKE:?}"/* "$MODS/rdma_ucm" "$MODS/rdma_cm"
     run "$DG" --port 1
@@ -1339,7 +1339,7 @@ cm_section() {
     fx_rxe_small rxe0 veth9 c0a8:3865
     PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2
     peer_section
-    [[ $output == *"librdmacm（rping、将来的 --cm 模式）在这里报 ENODEV: rdma_resolve_addr 之后 RDMA_CM_EVENT_ADDR_ERROR status -19；带源地址时 rdma_resolve_addr/rdma_bind_addr(10.20.0.1) 直接返回 ENODEV（详见 --cm-addr 10.20.0.1）"* ]]
+    [[ $output == *"librdmacm（rping、--cm 模式）在这里报 ENODEV: rdma_resolve_addr 之后 RDMA_CM_EVENT_ADDR_ERROR status -19；带源地址时 rdma_resolve_addr/rdma_bind_addr(10.20.0.1) 直接返回 ENODEV（详见 --cm-addr 10.20.0.1）"* ]]
     # 出口网卡上有设备，但没有源地址的 GID（只有 fe80）: 也有这句
     mk_port rxe1 1
     add_gid rxe1 1 0 fe80:0000:0000:0000:5c5b:28ff:fe89:2000 "RoCE v2" eth0

@@ -297,6 +297,31 @@ static void many_clients(void **state)
 	assert_non_null(strstr(err, "--interactive"));
 }
 
+/* --cm：-d 当地址用、--src 只和 --cm 一起、-g 不可用、-d 与 --src 二选一、暂不与多客户端同用 */
+static void cm_mode(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "-d", "rxe0"), PARSE_OK);
+	assert_false(o.cm);
+	assert_null(o.src_addr);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "10.11.0.1", "--cm", "--src", "10.11.0.2", "-q", "16", "--op", "read"), PARSE_OK);
+	assert_true(o.cm);
+	assert_string_equal(o.src_addr, "10.11.0.2");
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "10.11.0.1", "--cm", "-d", "rxe1", "--interactive"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--cm", "-g", "auto"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "10.11.0.1", "--src", "10.11.0.2"), PARSE_ERROR);
+	assert_non_null(strstr(err, "只和 --cm 一起"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--cm", "-g", "1"), PARSE_ERROR);
+	assert_non_null(strstr(err, "不能指定 -g"));
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "10.11.0.1", "--cm", "-d", "rxe1", "--src", "10.11.0.2"), PARSE_ERROR);
+	assert_non_null(strstr(err, "只能给一个"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--cm", "--clients", "2"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--clients"));
+}
+
 const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(defaults),
 	cmocka_unit_test(server_positional),
@@ -311,6 +336,7 @@ const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(inject),
 	cmocka_unit_test(trace_option),
 	cmocka_unit_test(many_clients),
+	cmocka_unit_test(cm_mode),
 	cmocka_unit_test(help),
 	cmocka_unit_test(op_names_round_trip),
 	cmocka_unit_test(access_flags_least_privilege),

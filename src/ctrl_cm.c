@@ -1,0 +1,1226 @@
+/*
+ * ctrl_cm.c - 控制平面的 librdmacm（RDMA CM）实现：--cm
+ *
+ * 和 TCP 模式比，CM 接管了三件事：
+ *   1. 用哪个设备（TCP 模式的步骤1-4）：地址决定设备。服务端 rdma_bind_addr 的地址 / 客户端的源地址
+ *      在哪个 RDMA 设备的 GID 表里，cm_id->verbs 就是哪个设备（单机实验室里 10.11.0.2 → rxe1）。
+ *   2. 交换 QPN 和起始 PSN：在 CM 的 REQ/REP 报文里（走 RoCE 的 UDP 4791，不是 TCP）。
+ *   3. RTR/RTS 的属性：rdma_init_qp_attr() 按 CM 得到的路由给出（dest_qp_num、rq_psn、dgid、sgid_index、
+ *      path_mtu、timeout …）。我们仍然自己 ibv_modify_qp 并打印、读回（ibv_query_qp），让每次转换都看得见。
+ *
+ * 一个数据QP一个 rdma_cm_id（RC 连接本来就是一对QP，一个 cm_id 管一条连接），另加一个“控制连接”。
+ *
+ * 单边操作要的 addr/rkey/slot 和每轮的同步消息怎么传？——控制QP上的 SEND，不用 CM 的 private data：
+ *   - private data 太小：rdma_connect 最多 56 字节（IB CM REQ 的 92 字节减去 36 字节 rdma_cm 头），
+ *     rdma_accept 最多 196 字节，而且接收方总是看到 56 字节（长度不传，要自己在里面写长度）；
+ *     16 个QP的 HELLO 是 492 字节，塞不下；
+ *   - private data 只在建连时传一次，而同步消息（READY/DONE/ACK/BYE）整个运行期间都要；
+ *   - 数据QP的接收队列和 CQ 归数据面（ops.c 按个数数完成），混进控制消息就要改每个操作的计数。
+ * 所以另建一个小小的控制QP（自己的 CQ、自己的 cm_id），上面跑的就是 TCP 模式的同一套 wire.c 消息，
+ * qp_state.c 和 ops.c 一行不用改。private data 只放一条 16 字节的“自我介绍”（struct cm_priv：
+ * 魔数、版本、长度、这是第几条连接、QP个数、操作），服务端据此把连接请求对应到 QP，并拒绝陌生的对端。
+ *
+ * 所有等待都有超时（-t；服务端等第一个请求用 --accept-timeout）。地址/路由解析给 CM 的超时是 2 秒：
+ * 单机实验室里邻居表是冷的时候，解析恰好要等满这个超时才成功（tests/cm-facts/FACTS.md A.3）。
+ */
+#include "ctrl_cm.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <rdma/rdma_cma.h>
+
+#include "conout.h"
+#include "console.h"
+#include "gid_table.h"
+#include "qp_state.h"
+
+#define CM_RESOLVE_MS   2000            /* rdma_resolve_addr/route 的超时 */
+#define CM_CTL_RECV     8               /* 控制QP上预先投递的接收个数 */
+#define CM_MSG_MAX      512             /* 一条控制消息的上限（≥ WIRE_MAX_LEN） */
+#define CM_PRIV_MAGIC   0x52434d31u     /* "RCM1" */
+#define CM_PRIV_VERSION 1
+
+/* 拒绝原因（服务端 rdma_reject 的 private data 里） */
+enum cm_reason { CM_OK = 0, CM_REJ_NUM_QP = 1, CM_REJ_OP = 2, CM_REJ_UNEXPECTED = 3 };
+
+/* private data 里的“自我介绍”，网络字节序，16 字节 */
+struct cm_priv {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t len;           /* 本结构的长度：接收方总看到 56 字节，真正的长度要自己带 */
+	uint16_t index;         /* 0 = 控制连接，i+1 = 数据QP[i] */
+	uint16_t num_qp;
+	uint8_t op;
+	uint8_t reason;         /* 只在拒绝时有意义（enum cm_reason） */
+	uint16_t reserved;
+};
+
+_Static_assert(sizeof(struct cm_priv) == 16, "cm_priv 必须是 16 字节");
+_Static_assert(WIRE_MAX_LEN <= CM_MSG_MAX, "控制消息槽放不下最大的 HELLO");
+
+static long long ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int port_of(const struct ctrl *c)
+{
+	return c->opt->tcp_port;
+}
+
+/* buf 的布局：CM_CTL_RECV 个接收槽、1 个发送槽、1 个暂存槽 */
+static uint8_t *recv_slot(struct ctrl *c, int k) { return c->cm.buf + (size_t)k * CM_MSG_MAX; }
+static uint8_t *send_slot(struct ctrl *c) { return c->cm.buf + (size_t)CM_CTL_RECV * CM_MSG_MAX; }
+static uint8_t *stash_slot(struct ctrl *c) { return c->cm.buf + (size_t)(CM_CTL_RECV + 1) * CM_MSG_MAX; }
+
+static void priv_encode(struct cm_priv *p, int index, int num_qp, int op, int reason)
+{
+	memset(p, 0, sizeof(*p));
+	p->magic = htonl(CM_PRIV_MAGIC);
+	p->version = htons(CM_PRIV_VERSION);
+	p->len = htons(sizeof(*p));
+	p->index = htons((uint16_t)index);
+	p->num_qp = htons((uint16_t)num_qp);
+	p->op = (uint8_t)op;
+	p->reason = (uint8_t)reason;
+}
+
+/* 解码对端的 private data；不是本项目的格式返回 -1 */
+static int priv_decode(const void *data, uint8_t len, struct cm_priv *p)
+{
+	if (data == NULL || len < sizeof(*p))
+		return -1;
+	memcpy(p, data, sizeof(*p));
+	if (ntohl(p->magic) != CM_PRIV_MAGIC || ntohs(p->version) != CM_PRIV_VERSION ||
+	    ntohs(p->len) != sizeof(*p))
+		return -1;
+	p->index = ntohs(p->index);
+	p->num_qp = ntohs(p->num_qp);
+	return 0;
+}
+
+static const char *addr_str(const struct sockaddr *sa, char *out, size_t len)
+{
+	char ip[INET6_ADDRSTRLEN] = "?";
+	int port = 0;
+
+	if (sa != NULL && sa->sa_family == AF_INET) {
+		const struct sockaddr_in *a = (const struct sockaddr_in *)(const void *)sa;
+
+		inet_ntop(AF_INET, &a->sin_addr, ip, sizeof(ip));
+		port = ntohs(a->sin_port);
+	} else if (sa != NULL && sa->sa_family == AF_INET6) {
+		const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)(const void *)sa;
+
+		inet_ntop(AF_INET6, &a->sin6_addr, ip, sizeof(ip));
+		port = ntohs(a->sin6_port);
+	}
+	snprintf(out, len, "%s:%d", ip, port);
+	return out;
+}
+
+/* 地址 ip 在哪块网卡上（getifaddrs）；没有返回 -1 */
+static int netdev_of(const char *ip, char *ifname, size_t len)
+{
+	struct ifaddrs *ifa, *p;
+	struct in_addr want;
+	int rc = -1;
+
+	if (inet_pton(AF_INET, ip, &want) != 1 || getifaddrs(&ifa) != 0)
+		return -1;
+	for (p = ifa; p != NULL; p = p->ifa_next) {
+		if (p->ifa_addr != NULL && p->ifa_addr->sa_family == AF_INET &&
+		    ((struct sockaddr_in *)(void *)p->ifa_addr)->sin_addr.s_addr == want.s_addr) {
+			snprintf(ifname, len, "%s", p->ifa_name);
+			rc = 0;
+			break;
+		}
+	}
+	freeifaddrs(ifa);
+	return rc;
+}
+
+/*
+ * rdma_bind_addr / rdma_resolve_addr 失败的解释。ENODEV 的真实原因（内核 cma.c，实验室里验证过，
+ * 见 tests/cm-facts/FACTS.md A.1）：内核先找到拥有这个 IP 的网卡，再逐个 RDMA 设备的端口找
+ * “GID = ::ffff:IP、类型 RoCE v2、绑定的正是这块网卡”的 GID 条目；找不到就是 ENODEV。
+ * 也就是说：地址本身存在，但它所在的网卡上没有 RDMA（rxe）设备。
+ */
+static void bind_error(const char *call, int err, const char *ip)
+{
+	char ifname[64] = "";
+	char hint[768];
+
+	if (err == ENODEV) {
+		int have_if = ip != NULL && netdev_of(ip, ifname, sizeof(ifname)) == 0;
+
+		snprintf(hint, sizeof(hint),
+			 "地址 %s%s%s%s 上没有 RDMA 设备：内核在每个 RDMA 设备端口的 GID 表里找 ::ffff:%s（RoCE v2、"
+			 "绑定同一块网卡）的条目，一个也没有，于是 ENODEV。rdma link show 看哪些网卡有 rxe；"
+			 "修复: sudo rdma link add rxe_%s type rxe netdev %s，或换成 rxe 网卡上的地址（--src / -d）；"
+			 "./diagnose.sh --cm-addr %s",
+			 ip ? ip : "?", have_if ? " 在网卡 " : "", have_if ? ifname : "", have_if ? "" : "（所在网卡）",
+			 ip ? ip : "IP", have_if ? ifname : "X", have_if ? ifname : "<网卡>", ip ? ip : "<IP>");
+	} else if (err == EADDRNOTAVAIL) {
+		snprintf(hint, sizeof(hint), "本机没有地址 %s（ip -4 addr 查看）；--src 要写本机的地址，不是对端的",
+			 ip ? ip : "?");
+	} else if (err == EADDRINUSE) {
+		snprintf(hint, sizeof(hint), "RDMA CM 端口 %s 已被占用（另一个 rdma_server --cm 还在运行？）；换端口 -p",
+			 ip ? ip : "?");
+	} else {
+		snprintf(hint, sizeof(hint), "./diagnose.sh --cm-addr <IP> 检查这个地址和 CM 的内核模块");
+	}
+	verbs_error(call, err, hint);
+}
+
+/* ---------- 事件 ---------- */
+
+static void print_event(const struct rdma_cm_event *ev, long long waited)
+{
+	con_printf("  CM事件: %s（status=%d，等了 %lld ms）\n", rdma_event_str(ev->event), ev->status, waited);
+}
+
+/* 对端拒绝：是本项目的服务端（private data 里有 cm_priv）就说出原因 */
+static void explain_reject(struct ctrl *c, const struct rdma_cm_event *ev)
+{
+	struct cm_priv p;
+
+	if (priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, &p) == 0) {
+		if (p.reason == CM_REJ_NUM_QP)
+			con_eprintf("错误: 服务端拒绝了连接：QP数量不一致（服务端 %u 个，本端 %d 个）\n"
+				    "提示: 两端用相同的 -q\n", p.num_qp, c->opt->num_qp);
+		else if (p.reason == CM_REJ_OP)
+			con_eprintf("错误: 服务端拒绝了连接：操作不一致（服务端 --op %s，本端 --op %s）\n"
+				    "提示: 两端用相同的 --op\n", op_name((enum rdma_op)p.op), op_name(c->opt->op));
+		else
+			con_eprintf("错误: 服务端拒绝了连接（原因 %u：连接请求的序号不对或服务端出错）\n提示: 看看服务端的输出\n", p.reason);
+		return;
+	}
+	if (ev->status == 8)   /* IB_CM_REJ_INVALID_SERVICE_ID：对端没有人在这个端口监听 */
+		con_eprintf("错误: 连接被拒绝（RDMA_CM_EVENT_REJECTED，status=8 = IB_CM_REJ_INVALID_SERVICE_ID）："
+			    "服务端的 RDMA CM 端口 %d 上没有人监听\n"
+			    "提示: 服务端启动了吗？它也用了 --cm 吗（不带 --cm 的服务端只监听 TCP）？两端的 -p 一致吗？\n",
+			    port_of(c));
+	else
+		con_eprintf("错误: 连接被拒绝（RDMA_CM_EVENT_REJECTED，status=%d）\n"
+			    "提示: 对端不是本项目的 rdma_server --cm？看看对端的输出\n", ev->status);
+}
+
+static void explain_event_error(struct ctrl *c, const struct rdma_cm_event *ev, const char *what)
+{
+	switch (ev->event) {
+	case RDMA_CM_EVENT_REJECTED:
+		explain_reject(c, ev);
+		return;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+		if (ev->status == -ETIMEDOUT)
+			con_eprintf("错误: 解析地址超时（RDMA_CM_EVENT_ADDR_ERROR，status=-110 ETIMEDOUT，%d ms）：没有主机回答 %s 的 ARP\n"
+				    "提示: 服务端 IP 写对了吗？ping %s；./diagnose.sh --peer %s\n",
+				    CM_RESOLVE_MS, c->opt->server_ip, c->opt->server_ip, c->opt->server_ip);
+		else if (ev->status == -ENODEV)
+			con_eprintf("错误: 解析地址失败（RDMA_CM_EVENT_ADDR_ERROR，status=-19 ENODEV）：去往 %s 的路由出口网卡上没有 RDMA 设备\n"
+				    "提示: ip route get %s 看出口网卡；rdma link show 看哪些网卡有 rxe；用 --src/-d 指定 rxe 网卡上的地址\n",
+				    c->opt->server_ip, c->opt->server_ip);
+		else
+			con_eprintf("错误: 解析地址失败（RDMA_CM_EVENT_ADDR_ERROR，status=%d）\n提示: ip route get %s；./diagnose.sh --peer %s\n",
+				    ev->status, c->opt->server_ip, c->opt->server_ip);
+		return;
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		con_eprintf("错误: 解析路由失败（RDMA_CM_EVENT_ROUTE_ERROR，status=%d）\n提示: ip route get %s；./diagnose.sh --peer %s\n",
+			    ev->status, c->opt->server_ip, c->opt->server_ip);
+		return;
+	case RDMA_CM_EVENT_UNREACHABLE:
+		con_eprintf("错误: 对端不可达（RDMA_CM_EVENT_UNREACHABLE，status=%d）：CM 的连接请求（UDP 4791）没有回应\n"
+			    "提示: 对端机器有 RDMA 设备吗（rdma link show）？防火墙放行 UDP 4791 了吗？\n", ev->status);
+		return;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		con_eprintf("错误: 对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）\n"
+			    "提示: 对端异常退出了？看看对端的输出（进程退出时内核替它发 DREQ，这边就收到这个事件）\n");
+		return;
+	default:
+		con_eprintf("错误: 等%s时收到意外的 CM 事件 %s（status=%d）\n提示: 看看对端的输出\n",
+			    what, rdma_event_str(ev->event), ev->status);
+	}
+}
+
+/*
+ * 等一个 want 类型的事件，最多 timeout_ms 毫秒。成功时 *out 是事件（调用者 rdma_ack_cm_event）。
+ * 其它类型的事件是错误（打印原因和提示，已 ack）；只有 ESTABLISHED / TIMEWAIT_EXIT 这类“迟到的好消息”被跳过。
+ */
+static int wait_event(struct ctrl *c, enum rdma_cm_event_type want, int timeout_ms, const char *what,
+		      struct rdma_cm_event **out)
+{
+	long long start = ms_now(), deadline = start + timeout_ms;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = c->cm.ch->fd, .events = POLLIN };
+		long long left = deadline - ms_now();
+		struct rdma_cm_event *ev;
+		int r;
+
+		if (left < 0)
+			left = 0;
+		r = poll(&pfd, 1, (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			verbs_error("poll(CM事件通道)", errno, "不应发生");
+			return -1;
+		}
+		if (r == 0) {
+			con_eprintf("错误: 等%s超时（%d 秒内没有 %s 事件）\n", what, timeout_ms / 1000, rdma_event_str(want));
+			return -1;
+		}
+		if (rdma_get_cm_event(c->cm.ch, &ev) != 0) {
+			verbs_error("rdma_get_cm_event()", errno, "事件通道出错；dmesg 看看");
+			return -1;
+		}
+		print_event(ev, ms_now() - start);
+		if (ev->event == want) {
+			*out = ev;
+			return 0;
+		}
+		if (ev->event == RDMA_CM_EVENT_ESTABLISHED || ev->event == RDMA_CM_EVENT_TIMEWAIT_EXIT) {
+			rdma_ack_cm_event(ev);
+			continue;
+		}
+		if (ev->event == RDMA_CM_EVENT_DISCONNECTED)
+			c->cm.disconnected = 1;
+		explain_event_error(c, ev, what);
+		rdma_ack_cm_event(ev);
+		return -1;
+	}
+}
+
+/* 等一个事件并立即 ack（只要知道它来了） */
+static int wait_event_ack(struct ctrl *c, enum rdma_cm_event_type want, int timeout_ms, const char *what,
+			  struct rdma_cm_id **id)
+{
+	struct rdma_cm_event *ev;
+
+	if (wait_event(c, want, timeout_ms, what, &ev) != 0)
+		return -1;
+	if (id != NULL)
+		*id = ev->id;
+	rdma_ack_cm_event(ev);
+	return 0;
+}
+
+/* ---------- 地址 ---------- */
+
+/* -d DEV 在 --cm 下的意思：DEV 端口上 RoCE v2 IPv4 GID 的地址 */
+static int addr_of_device(struct ctrl *c, char *ip, size_t len)
+{
+	int n = 0, active = 0, rc = -1;
+	struct ibv_device **list = ibv_get_device_list(&n);
+	struct gid_info *tbl = NULL;
+	size_t ng = 0;
+	char why[256] = "";
+
+	if (list == NULL) {
+		verbs_error("ibv_get_device_list()", errno, "没有 RDMA 设备？./diagnose.sh");
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		int best;
+
+		if (strcmp(ibv_get_device_name(list[i]), c->opt->dev_name) != 0)
+			continue;
+		if (device_port_gids(list[i], c->opt->ib_port, &active, &tbl, &ng, why, sizeof(why)) != 0)
+			break;
+		best = gid_choose(tbl, ng);
+		if (best >= 0 && gid_score(&tbl[best]) >= 6) {
+			char g[GID_IP_LEN];
+
+			gid_to_ip(tbl[best].raw, g);
+			snprintf(ip, len, "%s", g);
+			con_printf("-d %s → 本端地址 %s（%s 端口%d 的 RoCE v2 IPv4 GID，索引 %u）\n",
+				   c->opt->dev_name, ip, c->opt->dev_name, c->opt->ib_port, tbl[best].index);
+			rc = 0;
+		} else {
+			snprintf(why, sizeof(why), "端口%d 没有 RoCE v2 IPv4 GID", c->opt->ib_port);
+		}
+		break;
+	}
+	if (rc != 0)
+		con_eprintf("错误: --cm 需要一个地址，但从 -d %s 得不到: %s\n"
+			    "提示: ibv_devices 看设备名，./show_gids.sh 看 GID；或直接用 --src <IP>\n",
+			    c->opt->dev_name, why[0] ? why : "没有这个设备");
+	free(tbl);
+	ibv_free_device_list(list);
+	return rc;
+}
+
+/* 本端地址（文本）：--src，或 -d 的地址；都没有返回 0 且 ip 为空 */
+static int local_addr_text(struct ctrl *c, char *ip, size_t len)
+{
+	ip[0] = '\0';
+	if (c->opt->src_addr != NULL) {
+		snprintf(ip, len, "%s", c->opt->src_addr);
+		return 0;
+	}
+	if (c->opt->dev_name != NULL)
+		return addr_of_device(c, ip, len);
+	return 0;
+}
+
+/* rdma_getaddrinfo：passive = 1 得到本端（绑定/源）地址，0 得到对端地址 */
+static struct rdma_addrinfo *get_addrinfo(const char *node, int port, int passive)
+{
+	struct rdma_addrinfo hints, *res = NULL;
+	char service[16];
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_port_space = RDMA_PS_TCP;
+	hints.ai_family = AF_INET;
+	if (passive)
+		hints.ai_flags = RAI_PASSIVE;
+	snprintf(service, sizeof(service), "%d", port);
+	if (rdma_getaddrinfo(node, service, &hints, &res) != 0) {
+		con_eprintf("错误: rdma_getaddrinfo(%s) 失败: %s\n提示: 写 IPv4 地址，例如 10.11.0.1\n",
+			    node ? node : "0.0.0.0", strerror(errno));
+		return NULL;
+	}
+	return res;
+}
+
+/* ---------- 建立：服务端监听、客户端解析 ---------- */
+
+static int open_channel(struct ctrl *c)
+{
+	c->cm.ch = rdma_create_event_channel();
+	if (c->cm.ch == NULL) {
+		int err = errno;
+
+		verbs_error("rdma_create_event_channel()", err,
+			    err == ENOENT ? "没有 /dev/infiniband/rdma_cm：rdma_ucm 模块没加载（sudo modprobe rdma_ucm）；./diagnose.sh" :
+			    err == ENODEV ? "libibverbs 一个 RDMA 设备也看不到（rdma link show / ibv_devices）；./diagnose.sh" :
+			    "./diagnose.sh");
+		return -1;
+	}
+	con_printf("rdma_create_event_channel(): fd=%d（打开 /dev/infiniband/rdma_cm；所有 CM 事件从这里读）\n", c->cm.ch->fd);
+	return 0;
+}
+
+/* k = -1：控制连接（和监听），k = i：数据QP[i]；k+2 放进 cm_id 的 context，事件里用 index_of 取回 */
+static int create_id(struct ctrl *c, struct rdma_cm_id **id, int k)
+{
+	if (rdma_create_id(c->cm.ch, id, (void *)(uintptr_t)(k + 2), RDMA_PS_TCP) != 0) {
+		verbs_error("rdma_create_id()", errno, "资源耗尽？./diagnose.sh");
+		return -1;
+	}
+	return 0;
+}
+
+/* private data 里的序号 index 对应的 cm_id 位置：0 = 控制连接，i+1 = QP[i] */
+static struct rdma_cm_id **slot_of(struct ctrl *c, int index)
+{
+	return index == 0 ? &c->cm.ctl_id : &c->cm.qp_id[index - 1];
+}
+
+/* 检查一个连接请求：是本项目的客户端、QP个数和操作一致、序号没重复；不对就 rdma_reject 并说明 */
+static int check_request(struct ctrl *c, struct rdma_cm_id *id, const struct cm_priv *p, int ok_priv)
+{
+	struct cm_priv rej;
+	int reason = CM_OK;
+
+	if (!ok_priv) {
+		con_eprintf("错误: 连接请求的 private data 不是本项目的格式（没有魔数 RCM1）\n"
+			    "提示: 对端不是 rdma_client --cm（例如 rping）？\n");
+		reason = CM_REJ_UNEXPECTED;
+	} else if (p->num_qp != c->opt->num_qp) {
+		con_eprintf("错误: 客户端要 %u 个QP，本端 %d 个\n提示: 两端用相同的 -q\n", p->num_qp, c->opt->num_qp);
+		reason = CM_REJ_NUM_QP;
+	} else if (p->op != (uint8_t)c->opt->op) {
+		con_eprintf("错误: 客户端的操作是 %s，本端是 %s\n提示: 两端用相同的 --op\n",
+			    op_name((enum rdma_op)p->op), op_name(c->opt->op));
+		reason = CM_REJ_OP;
+	} else if (p->index > c->opt->num_qp || *slot_of(c, p->index) != NULL) {
+		con_eprintf("错误: 连接请求的序号 %u 不对（应是还没连上的 0..%d：0 = 控制连接，i+1 = QP[i]）\n"
+			    "提示: 看看客户端的输出\n", p->index, c->opt->num_qp);
+		reason = CM_REJ_UNEXPECTED;
+	}
+	if (reason == CM_OK)
+		return 0;
+	priv_encode(&rej, 0, c->opt->num_qp, c->opt->op, reason);
+	if (rdma_reject(id, &rej, sizeof(rej)) != 0)
+		verbs_error("rdma_reject()", errno, "对端可能已经走了");
+	else
+		con_eprintf("已 rdma_reject()：客户端会收到 RDMA_CM_EVENT_REJECTED 和上面的原因\n");
+	return -1;
+}
+
+/*
+ * 服务端：等一个连接请求，按 private data 检查，放进它的位置（控制连接或 QP[i]）。
+ * 客户端一起 rdma_connect 所有 cm_id，请求到达的顺序不定，所以哪个先到都行。
+ * 成功时 *id 是新的 cm_id（归我们销毁）。
+ */
+static int get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma_cm_id **id)
+{
+	struct rdma_cm_event *ev;
+	struct cm_priv p;
+	char a[96];
+	int ok, rc;
+
+	if (wait_event(c, RDMA_CM_EVENT_CONNECT_REQUEST, timeout_ms, what, &ev) != 0)
+		return -1;
+	*id = ev->id;
+	ok = priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, &p) == 0;
+	rc = check_request(c, ev->id, &p, ok);
+	rdma_ack_cm_event(ev);
+	if (rc != 0) {
+		rdma_destroy_id(*id);
+		*id = NULL;
+		return -1;
+	}
+	*slot_of(c, p.index) = *id;
+	(*id)->context = (void *)(uintptr_t)(p.index + 1);   /* 与客户端 create_id 的 k+2 一致 */
+	if (p.index == 0)
+		con_printf("    ↑ 控制连接，来自 %s\n", addr_str(rdma_get_peer_addr(*id), a, sizeof(a)));
+	else
+		con_printf("    ↑ QP[%d]\n", p.index - 1);
+	return 0;
+}
+
+static int listen_and_wait(struct ctrl *c, unsigned *step)
+{
+	const struct options *o = c->opt;
+	char ip[64], a[96], b[96];
+	struct rdma_addrinfo *ai;
+	int rc;
+
+	step_title(&c->trace, step, "RDMA CM: 监听并等待连接请求 rdma_bind_addr/rdma_listen（代替TCP listen/accept）");
+	if (open_channel(c) != 0 || create_id(c, &c->cm.listen_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
+		return -1;
+	ai = get_addrinfo(ip[0] ? ip : NULL, o->tcp_port, 1);
+	if (ai == NULL)
+		return -1;
+	rc = rdma_bind_addr(c->cm.listen_id, ai->ai_src_addr);
+	if (rc != 0) {
+		bind_error("rdma_bind_addr()", errno, ip[0] ? ip : "0.0.0.0");
+		rdma_freeaddrinfo(ai);
+		return -1;
+	}
+	rdma_freeaddrinfo(ai);
+	con_printf("rdma_bind_addr(%s): 成功，%s\n", addr_str(rdma_get_local_addr(c->cm.listen_id), a, sizeof(a)),
+		   c->cm.listen_id->verbs ? "地址所在的设备是 " : "通配地址，还没有设备（设备由连接请求到达的地址决定）");
+	if (c->cm.listen_id->verbs)
+		con_printf("  设备 %s\n", ibv_get_device_name(c->cm.listen_id->verbs->device));
+	if (rdma_listen(c->cm.listen_id, MAX_QP + 1) != 0) {
+		verbs_error("rdma_listen()", errno, "./diagnose.sh");
+		return -1;
+	}
+	con_printf("rdma_listen(): 在 RDMA CM 端口 %d 等待客户端连接（最多 %d 秒）...\n", o->tcp_port,
+		   o->accept_timeout_ms / 1000);
+	con_printf("  说明: CM 的端口和 TCP 端口是两个空间；CM 的连接请求是 RoCE 报文（UDP 4791），不是 TCP\n");
+	c->cm.num_qp = o->num_qp;   /* qp_id[] 里还是 NULL 的项在清理时跳过 */
+	if (get_request(c, o->accept_timeout_ms, "客户端的连接请求", &c->cm.first) != 0) {
+		con_eprintf("提示: 客户端启动了吗？它也用了 --cm 吗（不带 --cm 的客户端连的是 TCP 端口）？-p 一致吗？\n");
+		return -1;
+	}
+	con_printf("第一个连接请求: 来自 %s，到达本端 %s（这个地址决定设备）\n",
+		   addr_str(rdma_get_peer_addr(c->cm.first), a, sizeof(a)),
+		   addr_str(rdma_get_local_addr(c->cm.first), b, sizeof(b)));
+	return 0;
+}
+
+/* 客户端：一个 cm_id 的地址解析 + 路由解析 */
+static int resolve(struct ctrl *c, struct rdma_cm_id *id, struct sockaddr *src, struct sockaddr *dst,
+		   const char *src_text, int verbose)
+{
+	char a[96];
+
+	if (rdma_resolve_addr(id, src, dst, CM_RESOLVE_MS) != 0) {
+		bind_error("rdma_resolve_addr()", errno, src_text);
+		return -1;
+	}
+	if (wait_event_ack(c, RDMA_CM_EVENT_ADDR_RESOLVED, CM_RESOLVE_MS + c->opt->timeout_ms, "地址解析", NULL) != 0)
+		return -1;
+	if (verbose)
+		con_printf("rdma_resolve_addr(): 本端 %s → 设备 %s 端口 %u\n",
+			   addr_str(rdma_get_local_addr(id), a, sizeof(a)), ibv_get_device_name(id->verbs->device),
+			   id->port_num);
+	if (rdma_resolve_route(id, CM_RESOLVE_MS) != 0) {
+		verbs_error("rdma_resolve_route()", errno, "ip route get <服务端IP>");
+		return -1;
+	}
+	return wait_event_ack(c, RDMA_CM_EVENT_ROUTE_RESOLVED, CM_RESOLVE_MS + c->opt->timeout_ms, "路由解析", NULL);
+}
+
+static int resolve_server(struct ctrl *c, unsigned *step)
+{
+	const struct options *o = c->opt;
+	struct rdma_addrinfo *dst, *src = NULL;
+	char ip[64];
+	int rc;
+
+	step_title(&c->trace, step, "RDMA CM: 解析地址和路由 rdma_resolve_addr/rdma_resolve_route（代替TCP connect）");
+	if (open_channel(c) != 0 || create_id(c, &c->cm.ctl_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
+		return -1;
+	c->cm.first = c->cm.ctl_id;
+	dst = get_addrinfo(o->server_ip, o->tcp_port, 0);
+	if (dst == NULL)
+		return -1;
+	if (ip[0] != '\0' && (src = get_addrinfo(ip, 0, 1)) == NULL) {
+		rdma_freeaddrinfo(dst);
+		return -1;
+	}
+	con_printf("服务端 %s，RDMA CM 端口 %d；本端地址: %s\n", o->server_ip, o->tcp_port,
+		   ip[0] ? ip : "不指定（由路由决定，和 ip route get 一样）");
+	rc = resolve(c, c->cm.ctl_id, src ? src->ai_src_addr : NULL, dst->ai_dst_addr, ip[0] ? ip : NULL, 1);
+	rdma_freeaddrinfo(dst);
+	if (src != NULL)
+		rdma_freeaddrinfo(src);
+	if (rc != 0)
+		return -1;
+	con_printf("  说明: 地址解析 = 找出口网卡和对端 MAC（ARP），出口网卡上的 RDMA 设备就是本端设备；路由解析在 RoCE 上只填路径记录\n");
+	return 0;
+}
+
+static int cm_establish(struct ctrl *c, unsigned *step)
+{
+	return c->opt->role == ROLE_SERVER ? listen_and_wait(c, step) : resolve_server(c, step);
+}
+
+/* ---------- 设备 ---------- */
+
+int cm_adopt_device(struct rdma_conn *conn)
+{
+	struct rdma_cm_id *id = conn->ctrl.cm.first;
+	uint8_t sgid[16];
+
+	memcpy(sgid, id->route.addr.addr.ibaddr.sgid.raw, 16);
+	if (gid_is_empty(sgid)) {
+		/* 被动端的子 cm_id 可能没填 sgid：按本端 IPv4 地址拼出 ::ffff:a.b.c.d */
+		const struct sockaddr *sa = rdma_get_local_addr(id);
+
+		memset(sgid, 0, 16);
+		sgid[10] = sgid[11] = 0xff;
+		if (sa->sa_family == AF_INET)
+			memcpy(sgid + 12, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+	}
+	return device_adopt(conn->dev, id->verbs, id->port_num, sgid, &conn->step);
+}
+
+/* ---------- 控制QP ---------- */
+
+static int post_ctl_recv(struct ctrl *c, int k)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)recv_slot(c, k), .length = CM_MSG_MAX, .lkey = c->cm.mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = (uint64_t)k, .sg_list = &sge, .num_sge = 1 }, *bad;
+	int rc = ibv_post_recv(c->cm.qp, &wr, &bad);
+
+	if (rc != 0)
+		verbs_error("ibv_post_recv(控制QP)", rc, "QP 状态不对？");
+	return rc == 0 ? 0 : -1;
+}
+
+static int create_ctl_qp(struct ctrl *c, struct rdma_device *dev)
+{
+	struct ibv_qp_init_attr init;
+	size_t len = (size_t)(CM_CTL_RECV + 2) * CM_MSG_MAX;
+
+	c->cm.buf = calloc(1, len);
+	if (c->cm.buf == NULL) {
+		con_eprintf("错误: 分配控制QP缓冲区失败\n");
+		return -1;
+	}
+	c->cm.mr = ibv_reg_mr(dev->pd, c->cm.buf, len, IBV_ACCESS_LOCAL_WRITE);
+	if (c->cm.mr == NULL) {
+		verbs_error("ibv_reg_mr(控制QP)", errno, "ulimit -l 太小？");
+		return -1;
+	}
+	c->cm.scq = ibv_create_cq(dev->ctx, 4, NULL, NULL, 0);
+	c->cm.rcq = c->cm.scq ? ibv_create_cq(dev->ctx, CM_CTL_RECV, NULL, NULL, 0) : NULL;
+	if (c->cm.rcq == NULL) {
+		verbs_error("ibv_create_cq(控制QP)", errno, "设备资源耗尽？");
+		return -1;
+	}
+	memset(&init, 0, sizeof(init));
+	init.qp_type = IBV_QPT_RC;
+	init.send_cq = c->cm.scq;
+	init.recv_cq = c->cm.rcq;
+	init.cap.max_send_wr = 2;
+	init.cap.max_recv_wr = CM_CTL_RECV;
+	init.cap.max_send_sge = init.cap.max_recv_sge = 1;
+	c->cm.qp = ibv_create_qp(dev->pd, &init);
+	if (c->cm.qp == NULL) {
+		verbs_error("ibv_create_qp(控制QP)", errno, "设备资源耗尽？");
+		return -1;
+	}
+	con_printf("控制QP: qp_num=0x%06x（自己的两个小CQ和 %d 字节的MR；只传 HELLO 和同步消息）\n",
+		   c->cm.qp->qp_num, (int)len);
+	return 0;
+}
+
+/* 等一个发送完成（不会混进接收：接收在另一个 CQ） */
+static int wait_ctl_send(struct ctrl *c)
+{
+	long long deadline = ms_now() + c->opt->timeout_ms;
+	struct ibv_wc wc;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = c->cm.ch->fd, .events = POLLIN };
+		int r = ibv_poll_cq(c->cm.scq, 1, &wc);
+
+		if (r < 0) {
+			con_eprintf("错误: ibv_poll_cq(控制QP) 失败\n");
+			return -1;
+		}
+		if (r == 1) {
+			if (wc.status == IBV_WC_SUCCESS)
+				return 0;
+			con_eprintf("错误: 控制消息发送失败: %s\n提示: 对端已经退出？看看对端的输出\n",
+				    ibv_wc_status_str(wc.status));
+			return -1;
+		}
+		if (ms_now() > deadline) {
+			con_eprintf("错误: 控制消息 %d 秒内没发出去\n提示: 对端卡住或已退出？看看对端的输出\n",
+				    c->opt->timeout_ms / 1000);
+			return -1;
+		}
+		(void)poll(&pfd, 1, 1);   /* 只是让出 1 ms；事件留给 ctl_recv 去读 */
+	}
+}
+
+static int ctl_send(struct ctrl *c, const uint8_t *data, size_t len)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)send_slot(c), .length = (uint32_t)len, .lkey = c->cm.mr->lkey };
+	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED }, *bad;
+	int rc;
+
+	if (c->cm.disconnected) {
+		con_eprintf("错误: 对端已断开（RDMA_CM_EVENT_DISCONNECTED），不能再发控制消息\n提示: 看看对端的输出\n");
+		return -1;
+	}
+	memcpy(send_slot(c), data, len);
+	rc = ibv_post_send(c->cm.qp, &wr, &bad);
+	if (rc != 0) {
+		verbs_error("ibv_post_send(控制QP)", rc, "QP 不在 RTS？");
+		return -1;
+	}
+	return wait_ctl_send(c);
+}
+
+/* 查一下 CM 事件（不阻塞）：DISCONNECTED 记下来并返回 1 */
+static int check_cm_events(struct ctrl *c, int wait_ms)
+{
+	struct pollfd pfd = { .fd = c->cm.ch->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+
+	if (poll(&pfd, 1, wait_ms) <= 0 || rdma_get_cm_event(c->cm.ch, &ev) != 0)
+		return 0;
+	if (ev->event == RDMA_CM_EVENT_DISCONNECTED) {
+		print_event(ev, 0);
+		c->cm.disconnected = 1;
+	}
+	rdma_ack_cm_event(ev);
+	return c->cm.disconnected;
+}
+
+/* 看接收 CQ：有消息就放进暂存槽（重新投递那个接收）并返回 1；出错 -1 */
+static int take_ctl_recv(struct ctrl *c)
+{
+	struct ibv_wc wc;
+	int r;
+
+	if (c->cm.have_msg)
+		return 1;
+	r = ibv_poll_cq(c->cm.rcq, 1, &wc);
+	if (r <= 0)
+		return r < 0 ? -1 : 0;
+	if (wc.status != IBV_WC_SUCCESS) {
+		con_eprintf("错误: 控制QP接收失败: %s\n提示: 对端已经退出？\n", ibv_wc_status_str(wc.status));
+		return -1;
+	}
+	memcpy(stash_slot(c), recv_slot(c, (int)wc.wr_id), wc.byte_len);
+	c->cm.msg_len = wc.byte_len;
+	c->cm.have_msg = 1;
+	return post_ctl_recv(c, (int)wc.wr_id) == 0 ? 1 : -1;
+}
+
+/*
+ * 取下一条控制消息（最多等 -t）；对端断开是错误。
+ * 对端发完最后一条消息（它的 SEND 已完成 = 我们的网卡已确认收下）就退出，DREQ 紧跟着到达：
+ * 看到 DISCONNECTED 之后要再看一次接收 CQ，先取走断开之前已经到了的消息。
+ */
+static int ctl_recv(struct ctrl *c, const char *what)
+{
+	long long deadline = ms_now() + c->opt->timeout_ms;
+
+	for (;;) {
+		int gone = c->cm.disconnected;
+		int r = take_ctl_recv(c);
+
+		if (r < 0)
+			return -1;
+		if (r == 1) {
+			c->cm.have_msg = 0;
+			return 0;
+		}
+		if (gone) {
+			con_eprintf("错误: 等%s时对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）\n"
+				    "提示: 对端异常退出了？看看对端的输出（常见：两端参数不一致）\n", what);
+			return -1;
+		}
+		if (check_cm_events(c, 1))
+			continue;   /* 再看一次接收 CQ */
+		if (ms_now() > deadline) {
+			con_eprintf("错误: 等对端的%s超时（%d 秒）\n提示: 对端是否卡住或已崩溃？看看对端的输出；必要时用 -t 加大超时\n",
+				    what, c->opt->timeout_ms / 1000);
+			return -1;
+		}
+	}
+}
+
+/* ---------- 每个QP的状态转换（属性来自 rdma_init_qp_attr） ---------- */
+
+static struct rdma_cm_id *id_of(struct ctrl *c, int k)
+{
+	return k < 0 ? c->cm.ctl_id : c->cm.qp_id[k];
+}
+
+static struct ibv_qp *qp_of(struct rdma_conn *conn, int k)
+{
+	return k < 0 ? conn->ctrl.cm.qp : conn->qp[k];
+}
+
+static void print_init_attr(const char *state, int mask, const struct ibv_qp_attr *a)
+{
+	char s[GID_STR_LEN];
+
+	con_printf("  rdma_init_qp_attr(%s): qp_attr_mask=0x%x\n", state, mask);
+	if (a->qp_state == IBV_QPS_INIT)
+		con_printf("    port_num=%u pkey_index=%u qp_access_flags=0x%x\n", a->port_num, a->pkey_index,
+			   a->qp_access_flags);
+	if (a->qp_state == IBV_QPS_RTR) {
+		gid_format(a->ah_attr.grh.dgid.raw, s);
+		con_printf("    path_mtu=%s dest_qp_num=0x%06x rq_psn=0x%06x max_dest_rd_atomic=%u min_rnr_timer=%u\n",
+			   mtu_str(a->path_mtu), a->dest_qp_num, a->rq_psn, a->max_dest_rd_atomic, a->min_rnr_timer);
+		con_printf("    ah: is_global=%u sgid_index=%u hop_limit=%u flow_label=%u dgid=%s\n",
+			   a->ah_attr.is_global, a->ah_attr.grh.sgid_index, a->ah_attr.grh.hop_limit,
+			   a->ah_attr.grh.flow_label, s);
+	}
+	if (a->qp_state == IBV_QPS_RTS)
+		con_printf("    sq_psn=0x%06x timeout=%u retry_cnt=%u rnr_retry=%u max_rd_atomic=%u\n",
+			   a->sq_psn, a->timeout, a->retry_cnt, a->rnr_retry, a->max_rd_atomic);
+}
+
+/*
+ * 把第 k 个连接（-1 = 控制QP）的QP转到 state：属性全部来自 rdma_init_qp_attr，只有 INIT 的 qp_access_flags
+ * 换成本操作需要的（主动方的 CM 给 0，见 FACTS.md A.7；被动方给 REMOTE_WRITE|READ|ATOMIC，比需要的多）。
+ */
+static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int access, int show)
+{
+	struct ibv_qp_attr a;
+	int mask = 0, rc;
+	char acc[128];
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = state;
+	if (rdma_init_qp_attr(id_of(&conn->ctrl, k), &a, &mask) != 0) {
+		verbs_error("rdma_init_qp_attr()", errno, "cm_id 还没有到这一步（地址/路由/连接请求）？");
+		return -1;
+	}
+	if (show)
+		print_init_attr(qp_state_str(state), mask, &a);
+	if (state == IBV_QPS_INIT) {
+		a.qp_access_flags = (unsigned)(access & ~IBV_ACCESS_LOCAL_WRITE);
+		if (show) {
+			access_str((int)a.qp_access_flags, acc, sizeof(acc));
+			con_printf("    qp_access_flags 改成本操作需要的 %s（与 TCP 模式相同）\n", acc);
+		}
+	}
+	if (state == IBV_QPS_RTS && k >= 0)
+		conn->psn[k] = a.sq_psn;   /* 起始PSN 是 CM 定的（REQ/REP 里的 starting PSN），HELLO 里报这个 */
+	rc = ibv_modify_qp(qp_of(conn, k), &a, mask);
+	if (rc != 0) {
+		if (k < 0)
+			con_eprintf("错误: 修改控制QP到%s失败\n", qp_state_str(state));
+		else
+			con_eprintf("错误: 修改QP[%d]到%s失败\n", k, qp_state_str(state));
+		verbs_error("ibv_modify_qp()", rc, "rdma_init_qp_attr 给的属性被拒绝：./diagnose.sh");
+		return -1;
+	}
+	return 0;
+}
+
+/* 所有连接（控制QP + 数据QP）都转到 state；数据QP的前 N 个打印 rdma_init_qp_attr 的结果 */
+static int modify_all(struct rdma_conn *conn, enum ibv_qp_state state, int access)
+{
+	int detail = conn->opt->qp_state_detail;
+
+	for (int k = -1; k < conn->num_qp; k++)
+		if (cm_modify(conn, k, state, access, k >= 0 && (detail < 0 || k < detail)) != 0)
+			return -1;
+	con_printf("控制QP → %s\n", qp_state_str(state));
+	print_qp_states(conn, qp_state_str(state));
+	return 0;
+}
+
+static void fill_param(struct rdma_conn *conn, int k, struct rdma_conn_param *p, struct cm_priv *priv)
+{
+	priv_encode(priv, k + 1, conn->num_qp, conn->opt->op, CM_OK);
+	memset(p, 0, sizeof(*p));
+	p->private_data = priv;
+	p->private_data_len = sizeof(*priv);
+	p->responder_resources = (uint8_t)conn->ctrl.cm.ctl_depth;
+	p->initiator_depth = (uint8_t)conn->ctrl.cm.ctl_depth;
+	p->retry_count = 6;       /* 与 TCP 模式相同：rxe 把 7 当成无限重试 */
+	p->rnr_retry_count = 7;   /* 对端没投递接收时无限重试（同 TCP 模式） */
+	p->qp_num = qp_of(conn, k)->qp_num;
+}
+
+static int depth_of(const struct rdma_device *dev)
+{
+	int d = dev->dev_attr.max_qp_rd_atom;
+
+	if (dev->dev_attr.max_qp_init_rd_atom < d)
+		d = dev->dev_attr.max_qp_init_rd_atom;
+	return d < 1 ? 0 : (d > 4 ? 4 : d);
+}
+
+/* 事件属于哪个连接：-1 = 控制连接，i = QP[i]（见 create_id） */
+static int index_of(struct rdma_cm_id *id)
+{
+	return (int)(uintptr_t)id->context - 2;
+}
+
+/* 连接建立后说明：TCP 模式的哪些步骤由 CM 做了 */
+static void print_takeover(void)
+{
+	con_printf("  CM 接管了 TCP 模式的: 步骤1-4（地址决定设备和GID）、TCP建连、交换 QPN/起始PSN/GID、RTR/RTS 的属性（rdma_init_qp_attr）；\n"
+		   "  没有接管: PD、MR、CQ、QP 的创建（与 TCP 模式同一段代码），每次 ibv_modify_qp 仍由本程序调用并读回，\n"
+		   "            单边操作要的 addr/rkey/slot 和同步消息走控制QP（下一步）\n");
+}
+
+/* ---------- 客户端 ---------- */
+
+static int client_create_ids(struct rdma_conn *conn)
+{
+	struct ctrl *c = &conn->ctrl;
+	struct sockaddr_storage src;
+	const struct sockaddr *dst = rdma_get_peer_addr(c->cm.ctl_id);
+
+	/* 数据QP的 cm_id 用控制连接已经解析出的本端地址做源地址：保证落在同一个设备上 */
+	memcpy(&src, rdma_get_local_addr(c->cm.ctl_id), sizeof(struct sockaddr_in));
+	((struct sockaddr_in *)&src)->sin_port = 0;
+	con_printf("为 %d 个数据QP各建一个 cm_id，逐个 rdma_resolve_addr/rdma_resolve_route（源地址同控制连接）\n",
+		   conn->num_qp);
+	for (int i = 0; i < conn->num_qp; i++) {
+		if (create_id(c, &c->cm.qp_id[i], i) != 0)
+			return -1;
+		c->cm.num_qp = i + 1;
+		if (resolve(c, c->cm.qp_id[i], (struct sockaddr *)&src, (struct sockaddr *)(uintptr_t)dst, NULL, 0) != 0)
+			return -1;
+		if (c->cm.qp_id[i]->verbs != conn->dev->ctx) {
+			con_eprintf("错误: QP[%d] 的 cm_id 落在了另一个设备上\n", i);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int client_connect_all(struct rdma_conn *conn)
+{
+	struct ctrl *c = &conn->ctrl;
+	struct rdma_conn_param p;
+	struct cm_priv priv;
+	char a[96];
+
+	step_title(&conn->trace, &conn->step, "rdma_connect：CM 交换 QPN 和起始PSN（代替TCP模式的“交换连接信息”）");
+	con_printf("每个 cm_id 一次 rdma_connect(conn_param.qp_num = 本端QP号，private_data = 16 字节自我介绍)；\n"
+		   "  说明: CM 发 REQ，服务端回 REP；verbs 路径（QP 是我们自己建的）下主动方收到的是 CONNECT_RESPONSE，\n"
+		   "        之后自己 RTR/RTS，再 rdma_establish 发 RTU\n");
+	for (int k = -1; k < conn->num_qp; k++) {
+		fill_param(conn, k, &p, &priv);
+		if (rdma_connect(id_of(c, k), &p) != 0) {
+			verbs_error("rdma_connect()", errno, "private data 超过 56 字节？./diagnose.sh");
+			return -1;
+		}
+	}
+	for (int n = 0; n <= conn->num_qp; n++) {
+		struct rdma_cm_id *id;
+
+		if (wait_event_ack(c, RDMA_CM_EVENT_CONNECT_RESPONSE, c->opt->timeout_ms, "服务端的应答", &id) != 0)
+			return -1;
+		if (index_of(id) < 0)
+			con_printf("    ↑ 控制连接，对端 %s\n", addr_str(rdma_get_peer_addr(id), a, sizeof(a)));
+		else
+			con_printf("    ↑ QP[%d]\n", index_of(id));
+	}
+	return 0;
+}
+
+static int client_establish_all(struct rdma_conn *conn)
+{
+	step_title(&conn->trace, &conn->step, "rdma_establish：发 RTU，连接建立");
+	for (int k = -1; k < conn->num_qp; k++) {
+		if (rdma_establish(id_of(&conn->ctrl, k)) != 0) {
+			verbs_error("rdma_establish()", errno, "对端已经走了？");
+			return -1;
+		}
+	}
+	conn->ctrl.cm.established = 1;
+	con_printf("%d 个 cm_id 都已 rdma_establish（控制连接 + %d 个数据QP）\n", conn->num_qp + 1, conn->num_qp);
+	print_takeover();
+	return 0;
+}
+
+static int client_connect_qps(struct rdma_conn *conn, int access)
+{
+	step_title(&conn->trace, &conn->step, "修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）");
+	if (client_create_ids(conn) != 0 || modify_all(conn, IBV_QPS_INIT, access) != 0)
+		return -1;
+	for (int k = 0; k < CM_CTL_RECV; k++)
+		if (post_ctl_recv(&conn->ctrl, k) != 0)
+			return -1;
+	if (client_connect_all(conn) != 0)
+		return -1;
+	step_title(&conn->trace, &conn->step, "修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr）");
+	if (modify_all(conn, IBV_QPS_RTR, access) != 0)
+		return -1;
+	step_title(&conn->trace, &conn->step, "修改QP状态 RTR->RTS（属性来自 rdma_init_qp_attr）");
+	if (modify_all(conn, IBV_QPS_RTS, access) != 0)
+		return -1;
+	return client_establish_all(conn);
+}
+
+/* ---------- 服务端 ---------- */
+
+static int server_collect_requests(struct rdma_conn *conn)
+{
+	struct ctrl *c = &conn->ctrl;
+
+	con_printf("再等 %d 个连接请求（控制连接 + 每个数据QP一个 cm_id，private data 里写着是第几个，到达顺序不定）\n",
+		   conn->num_qp);
+	for (int n = 0; n < conn->num_qp; n++) {
+		struct rdma_cm_id *id;
+
+		if (get_request(c, c->opt->timeout_ms, "其余的连接请求", &id) != 0)
+			return -1;
+		if (id->verbs != conn->dev->ctx) {
+			con_eprintf("错误: 连接请求到达了另一个设备（%s，第一个在 %s）\n提示: 客户端的源地址变了？\n",
+				    ibv_get_device_name(id->verbs->device), conn->dev->dev_name);
+			return -1;
+		}
+	}
+	con_printf("收齐 %d 个连接请求（控制连接 + %d 个数据QP）\n", conn->num_qp + 1, conn->num_qp);
+	return 0;
+}
+
+static int server_accept_all(struct rdma_conn *conn)
+{
+	struct ctrl *c = &conn->ctrl;
+	struct rdma_conn_param p;
+	struct cm_priv priv;
+
+	step_title(&conn->trace, &conn->step, "rdma_accept：回应每个连接请求，等 ESTABLISHED");
+	con_printf("  说明: 被动方先把QP转到 RTS，再 rdma_accept（CM 回 REP）；客户端回 RTU 后这里收到 ESTABLISHED\n");
+	for (int k = -1; k < conn->num_qp; k++) {
+		fill_param(conn, k, &p, &priv);
+		if (rdma_accept(id_of(c, k), &p) != 0) {
+			verbs_error("rdma_accept()", errno, "客户端已经走了？");
+			return -1;
+		}
+	}
+	for (int n = 0; n <= conn->num_qp; n++)
+		if (wait_event_ack(c, RDMA_CM_EVENT_ESTABLISHED, c->opt->timeout_ms, "连接建立", NULL) != 0)
+			return -1;
+	c->cm.established = 1;
+	con_printf("%d 个连接都已 ESTABLISHED\n", conn->num_qp + 1);
+	print_takeover();
+	return 0;
+}
+
+static int server_connect_qps(struct rdma_conn *conn, int access)
+{
+	if (server_collect_requests(conn) != 0)
+		return -1;
+	step_title(&conn->trace, &conn->step, "修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）");
+	if (modify_all(conn, IBV_QPS_INIT, access) != 0)
+		return -1;
+	for (int k = 0; k < CM_CTL_RECV; k++)
+		if (post_ctl_recv(&conn->ctrl, k) != 0)
+			return -1;
+	step_title(&conn->trace, &conn->step, "修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr：QPN/PSN 来自连接请求）");
+	if (modify_all(conn, IBV_QPS_RTR, access) != 0)
+		return -1;
+	step_title(&conn->trace, &conn->step, "修改QP状态 RTR->RTS（属性来自 rdma_init_qp_attr）");
+	if (modify_all(conn, IBV_QPS_RTS, access) != 0)
+		return -1;
+	return server_accept_all(conn);
+}
+
+int cm_connect_qps(struct rdma_conn *conn, int access)
+{
+	conn->ctrl.cm.ctl_depth = depth_of(conn->dev);
+	if (create_ctl_qp(&conn->ctrl, conn->dev) != 0)
+		return -1;
+	if (conn->opt->role == ROLE_SERVER)
+		return server_connect_qps(conn, access);
+	return client_connect_qps(conn, access);
+}
+
+/* ---------- ctrl_ops：HELLO 与同步消息走控制QP ---------- */
+
+static int cm_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
+{
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t n = wire_encode_hello(local, buf, sizeof(buf));
+	enum wire_status st;
+
+	con_printf("（--cm：连接信息走控制QP的 SEND；QPN/PSN 已由 CM 交换，这里主要是单边操作要的 addr/rkey/slot）\n");
+	if (n == 0 || ctl_send(c, buf, n) != 0 || ctl_recv(c, "连接信息") != 0)
+		return -1;
+	st = wire_decode_header(stash_slot(c), c->cm.msg_len, remote);
+	if (st == WIRE_OK)
+		st = wire_decode_qps(stash_slot(c) + WIRE_HEADER_LEN, c->cm.msg_len - WIRE_HEADER_LEN, remote);
+	if (st != WIRE_OK) {
+		con_eprintf("错误: 对端发来的连接信息无效: %s\n", wire_strerror(st));
+		return -1;
+	}
+	return 0;
+}
+
+static int cm_sync_send(struct ctrl *c, uint32_t tag)
+{
+	uint8_t buf[WIRE_SYNC_LEN];
+
+	wire_encode_sync(tag, buf);
+	return ctl_send(c, buf, sizeof(buf));
+}
+
+static int cm_sync_wait(struct ctrl *c, uint32_t tag)
+{
+	uint32_t got;
+	enum wire_status st;
+
+	if (ctl_recv(c, "同步消息") != 0)
+		return -1;
+	st = wire_decode_sync(stash_slot(c), c->cm.msg_len, &got);
+	if (st != WIRE_OK) {
+		con_eprintf("错误: %s\n", wire_strerror(st));
+		return -1;
+	}
+	if (got != tag) {
+		con_eprintf("错误: 同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n", tag, got);
+		return -1;
+	}
+	return 0;
+}
+
+static int cm_poll_peer(struct ctrl *c, int wait_ms)
+{
+	long long deadline = ms_now() + wait_ms;
+
+	do {
+		int r = take_ctl_recv(c);
+
+		if (r != 0)
+			return r;
+		if (c->cm.disconnected || check_cm_events(c, 1))
+			return 1;
+	} while (ms_now() < deadline);
+	return 0;
+}
+
+static int cm_local_ipv4(struct ctrl *c, char *ip, size_t len)
+{
+	const struct sockaddr *sa = c->cm.ctl_id ? rdma_get_local_addr(c->cm.ctl_id) : NULL;
+
+	if (sa == NULL || sa->sa_family != AF_INET ||
+	    inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, ip, (socklen_t)len) == NULL)
+		return -1;
+	return 0;
+}
+
+/* 断开（发 DREQ）并释放控制QP；数据QP由 conn_destroy 随后销毁 */
+static void cm_close(struct ctrl *c)
+{
+	if (c->cm.established && !c->cm.disconnected) {
+		rdma_disconnect(c->cm.ctl_id);
+		for (int i = 0; i < c->cm.num_qp; i++)
+			rdma_disconnect(c->cm.qp_id[i]);
+		con_printf("rdma_disconnect(): %d 个 cm_id 各发一个 DREQ（对端收到 RDMA_CM_EVENT_DISCONNECTED）\n",
+			   c->cm.num_qp + 1);
+	}
+	c->cm.established = 0;
+	if (c->cm.qp != NULL) {
+		ibv_destroy_qp(c->cm.qp);
+		c->cm.qp = NULL;
+		con_printf("已销毁控制QP\n");
+	}
+	if (c->cm.rcq != NULL)
+		ibv_destroy_cq(c->cm.rcq);
+	if (c->cm.scq != NULL)
+		ibv_destroy_cq(c->cm.scq);
+	c->cm.rcq = c->cm.scq = NULL;
+	if (c->cm.mr != NULL)
+		ibv_dereg_mr(c->cm.mr);
+	c->cm.mr = NULL;
+	free(c->cm.buf);
+	c->cm.buf = NULL;
+}
+
+/* 设备（PD）释放之后：销毁 cm_id 和事件通道（最后一个 cm_id 走时 librdmacm 关闭它打开的设备） */
+static void cm_release(struct ctrl *c)
+{
+	int n = 0;
+
+	for (int i = c->cm.num_qp - 1; i >= 0; i--) {
+		if (c->cm.qp_id[i] != NULL) {
+			rdma_destroy_id(c->cm.qp_id[i]);
+			c->cm.qp_id[i] = NULL;
+			n++;
+		}
+	}
+	if (c->cm.ctl_id != NULL) {
+		rdma_destroy_id(c->cm.ctl_id);
+		c->cm.ctl_id = NULL;
+		n++;
+	}
+	if (c->cm.listen_id != NULL) {
+		rdma_destroy_id(c->cm.listen_id);
+		c->cm.listen_id = NULL;
+		n++;
+	}
+	if (n > 0)
+		con_printf("已销毁 %d 个 cm_id（rdma_destroy_id）\n", n);
+	if (c->cm.ch != NULL) {
+		rdma_destroy_event_channel(c->cm.ch);
+		c->cm.ch = NULL;
+		con_printf("已关闭CM事件通道（rdma_destroy_event_channel）\n");
+	}
+}
+
+static const struct ctrl_ops cm_ops = {
+	.establish = cm_establish,
+	.exchange_hello = cm_exchange_hello,
+	.sync_send = cm_sync_send,
+	.sync_wait = cm_sync_wait,
+	.poll_peer = cm_poll_peer,
+	.local_ipv4 = cm_local_ipv4,
+	.close = cm_close,
+	.release = cm_release,
+};
+
+void ctrl_cm_init(struct ctrl *c, const struct options *opt)
+{
+	memset(&c->cm, 0, sizeof(c->cm));
+	c->ops = &cm_ops;
+	c->opt = opt;
+	c->tcp.listen_fd = -1;
+	c->tcp.sock = -1;
+}

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# --cm（librdmacm 建连）在单机 Soft-RoCE 实验室中：所有操作 × 1/4/16 个QP、交互模式、连接过程的输出、
+# 失败路径（REJECTED、ENODEV、解析超时、只有一端 --cm、参数不一致、对端消失）和 ASan 版本，TAP 输出（一次启动）
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec lab/run bats --tap tests/lab/cm.bats

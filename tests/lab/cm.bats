@@ -1,0 +1,264 @@
+#!/usr/bin/env bats
+# cm.bats - --cm（librdmacm 建连）在单机实验室里：服务端 0.0.0.0（请求到达 10.11.0.1 → rxe0），
+# 客户端 -d rxe1 / --src 10.11.0.2（源地址决定 rxe1）。六种操作 × 1/4/16 个QP、交互模式、
+# 连接过程的输出（CM 事件、rdma_init_qp_attr、读回的 QP 状态），以及各种失败：没人监听（REJECTED）、
+# 地址所在网卡没有 RDMA 设备（ENODEV）、地址解析超时、只有一端用 --cm、两端 -q/--op 不同、对端消失；
+# 最后用 ASan+UBSan 版本（make asan）把成功和失败路径再跑一遍。
+
+# 变量 SLOG/CLOG/SPID/SRC/CRC 由 helpers.bash 的函数设置和读取（shellcheck 看不到）
+# shellcheck disable=SC2030,SC2031,SC2034,SC2153
+load helpers
+
+teardown() {
+    kill_server
+    no_cleanup_warnings "${SLOG:-}" "${CLOG:-}"
+}
+
+# --cm 的一对：服务端监听 0.0.0.0，客户端 -d rxe1
+cm_pair() {
+    start_server --cm "$@"
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" "$@"
+    wait_server
+}
+
+# --cm 下成功的一次运行：清理完整（控制QP、数据QP、CQ、MR、PD、cm_id、事件通道），设备上下文归 librdmacm
+assert_cm_cleanup() {
+    local f
+    for f in "$SLOG" "$CLOG"; do
+        has "$f" '已销毁控制QP'
+        has "$f" '已释放PD（ibv_dealloc_pd）'
+        has "$f" '设备上下文归 librdmacm（--cm）'
+        has "$f" '已关闭CM事件通道（rdma_destroy_event_channel）'
+        grep -qE '^已销毁 [0-9]+ 个QP（ibv_destroy_qp）$' "$f" || { echo "$f: 没有销毁数据QP"; show_logs; return 1; }
+        grep -qE '^已销毁 [0-9]+ 个 cm_id（rdma_destroy_id）$' "$f" || { echo "$f: 没有销毁 cm_id"; show_logs; return 1; }
+    done
+}
+
+assert_ok_cm() {
+    if [[ $SRC != 0 || $CRC != 0 ]]; then
+        show_logs
+        return 1
+    fi
+    assert_cm_cleanup
+}
+
+# 地址 10.99.0.2 在一块没有 rxe 的网卡 x0 上（veth 对 x0/x1）
+add_plain_nic() {
+    ip link show x0 >/dev/null 2>&1 && return 0
+    ip link add x0 type veth peer name x1
+    ip addr add 10.99.0.2/24 dev x0
+    ip link set x0 up
+    ip link set x1 up
+}
+
+@test "cm: every operation with data checks at 1, 4 and 16 QPs" {
+    local op q size
+    for op in send write read write_imm fetch_add cmp_swap; do
+        size=(--size 4K)
+        [[ $op == fetch_add || $op == cmp_swap ]] && size=()
+        for q in 1 4 16; do
+            cm_pair --op "$op" -q "$q" "${size[@]}" --iters 2 -t 20
+            assert_ok_cm
+            has "$CLOG" "全部 2 轮 × $q 个QP 完成并校验通过"
+        done
+    done
+}
+
+@test "cm: the output shows the CM events, rdma_init_qp_attr and the queried QP states; the address decides the device" {
+    start_server --cm -q 2 --op write --qp-state all -t 20
+    run_client "$LAB_IP0" --cm --src "$LAB_IP1" -q 2 --op write --qp-state all -t 20
+    wait_server
+    assert_ok_cm
+    cp "$SLOG" logs/cm-server.log 2>/dev/null || true
+    cp "$CLOG" logs/cm-client.log 2>/dev/null || true
+    # 设备由地址决定：服务端请求到达 10.11.0.1 → rxe0；客户端源地址 10.11.0.2 → rxe1
+    has "$SLOG" 'rdma_bind_addr(0.0.0.0:18515): 成功，通配地址，还没有设备'
+    has "$SLOG" 'CM 按地址选出的设备: rxe0 端口 1'
+    has "$CLOG" 'rdma_resolve_addr(): 本端 10.11.0.2:'
+    has "$CLOG" 'CM 按地址选出的设备: rxe1 端口 1'
+    has "$CLOG" '→ 索引 1   0000:0000:0000:0000:0000:ffff:0a0b:0002  RoCE v2, IPv4 10.11.0.2'
+    # 事件
+    has "$SLOG" 'CM事件: RDMA_CM_EVENT_CONNECT_REQUEST'
+    has "$SLOG" 'CM事件: RDMA_CM_EVENT_ESTABLISHED'
+    has "$CLOG" 'CM事件: RDMA_CM_EVENT_ADDR_RESOLVED'
+    has "$CLOG" 'CM事件: RDMA_CM_EVENT_ROUTE_RESOLVED'
+    [[ $(grep -c 'CM事件: RDMA_CM_EVENT_CONNECT_RESPONSE' "$CLOG") == 3 ]] || { echo "客户端应有 3 个 CONNECT_RESPONSE（控制 + 2 个QP）"; show_logs; return 1; }
+    [[ $(grep -c 'CM事件: RDMA_CM_EVENT_ESTABLISHED' "$SLOG") == 3 ]] || { echo "服务端应有 3 个 ESTABLISHED"; show_logs; return 1; }
+    # 被动方 INIT 的 CM 属性是 0xe，主动方是 0；都改成本操作需要的
+    has "$SLOG" 'port_num=1 pkey_index=0 qp_access_flags=0xe'
+    has "$CLOG" 'port_num=1 pkey_index=0 qp_access_flags=0x0'
+    has "$SLOG" 'qp_access_flags 改成本操作需要的 REMOTE_WRITE'
+    has "$CLOG" 'rdma_init_qp_attr(RTR): qp_attr_mask=0x129181'
+    has "$CLOG" 'rdma_init_qp_attr(RTS): qp_attr_mask=0x12e01'
+    # 读回：两端的 dest_qp_num 互为对方的 QPN，rq_psn 是对方的 sq_psn
+    local sq cq
+    sq=$(grep -m1 -oE 'QP\[0\]: qp_num=0x[0-9a-f]+' "$SLOG" | grep -oE '0x[0-9a-f]+')
+    cq=$(grep -m1 -oE 'QP\[0\]: qp_num=0x[0-9a-f]+' "$CLOG" | grep -oE '0x[0-9a-f]+')
+    grep -qE "dest_qp_num=$cq" "$SLOG" || { echo "服务端 QP[0] 的 dest_qp_num 不是客户端的 $cq"; show_logs; return 1; }
+    grep -qE "dest_qp_num=$sq" "$CLOG" || { echo "客户端 QP[0] 的 dest_qp_num 不是服务端的 $sq"; show_logs; return 1; }
+    has "$CLOG" '状态摘要（ibv_query_qp 读回）: QP[0]=RTS QP[1]=RTS'
+    has "$SLOG" '状态摘要（ibv_query_qp 读回）: QP[0]=RTS QP[1]=RTS'
+    has "$SLOG" 'qp_state=RTS  port=1  access=REMOTE_WRITE'
+    has "$CLOG" 'timeout=19  retry_cnt=6  rnr_retry=7'
+    has "$CLOG" 'CM 接管了 TCP 模式的: 步骤1-4'
+    has "$CLOG" '同步点: 双方QP都已进入RTS（控制QP）'
+    has "$CLOG" 'MR: addr=0x'
+}
+
+@test "cm: interactive mode over a pipe" {
+    start_server --cm --interactive -q 2 -t 20
+    run_client_stdin 'hello cm\nq\n' "$LAB_IP0" --cm -d "$LAB_DEV1" --interactive -q 2 -t 20
+    wait_server
+    assert_ok_cm
+    has "$SLOG" '[服务端内存] 消息#1: hello cm'
+    has "$SLOG" '收到 q，服务端结束'
+    has "$CLOG" 'RDMA READ 读回: hello cm'
+}
+
+@test "cm: nobody listening: REJECTED (status 8) at once, hint, exit 1" {
+    local t0=$SECONDS
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -q 2 -t 20
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    (( SECONDS - t0 < 15 )) || { echo "太慢: $((SECONDS - t0)) 秒"; return 1; }
+    has "$CLOG" 'RDMA_CM_EVENT_REJECTED，status=8 = IB_CM_REJ_INVALID_SERVICE_ID'
+    has "$CLOG" '它也用了 --cm 吗'
+}
+
+@test "cm: address nobody has: ADDR_ERROR ETIMEDOUT within the resolve timeout, exit 1" {
+    local t0=$SECONDS
+    run_client 10.11.0.9 --cm -d "$LAB_DEV1" -t 5
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    (( SECONDS - t0 < 15 )) || { echo "太慢: $((SECONDS - t0)) 秒"; return 1; }
+    has "$CLOG" 'RDMA_CM_EVENT_ADDR_ERROR（status=-110'
+    has "$CLOG" '没有主机回答 10.11.0.9 的 ARP'
+}
+
+@test "cm: address on a NIC without an RDMA device: rdma_bind_addr / rdma_resolve_addr ENODEV with the real cause" {
+    add_plain_nic
+    start_server --cm --src 10.99.0.2 -t 5
+    wait_server
+    [[ $SRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" '错误: rdma_bind_addr() 失败: No such device (errno=19)'
+    has "$SLOG" '地址 10.99.0.2 在网卡 x0 上没有 RDMA 设备'
+    has "$SLOG" 'rdma link add rxe_x0 type rxe netdev x0'
+    cp "$SLOG" logs/cm-enodev.log 2>/dev/null || true
+    run_client "$LAB_IP0" --cm --src 10.99.0.2 -t 5
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" '错误: rdma_resolve_addr() 失败: No such device (errno=19)'
+    # 对照：本机没有的地址是 EADDRNOTAVAIL，不是 ENODEV
+    start_server --cm --src 10.99.0.77 -t 5
+    wait_server
+    [[ $SRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" '(errno=99)'
+    has "$SLOG" '本机没有地址 10.99.0.77'
+    # 同一个地址，给 x0 建上 rxe 之后就能绑定
+    rdma link add rxe_x0 type rxe netdev x0
+    start_server --cm --src 10.99.0.2 --accept-timeout 2 -t 5
+    wait_server
+    rdma link delete rxe_x0
+    has "$SLOG" '地址所在的设备是'
+    has "$SLOG" '设备 rxe_x0'
+}
+
+@test "cm: --cm on one side only: a clear error on both sides within the timeouts" {
+    # 服务端 TCP、客户端 --cm：客户端 REJECTED；服务端等 TCP 超时
+    start_server -d "$LAB_DEV0" --accept-timeout 8 -t 5
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -t 5
+    wait_server
+    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" '它也用了 --cm 吗（不带 --cm 的服务端只监听 TCP）'
+    has "$SLOG" '等待客户端连接超时'
+    has "$SLOG" '--cm'
+    # 服务端 --cm、客户端 TCP：客户端 TCP 被拒；服务端等 CM 请求超时
+    start_server --cm --accept-timeout 8 -t 5
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -t 5
+    wait_server
+    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" '等客户端的连接请求超时'
+    has "$SLOG" '它也用了 --cm 吗（不带 --cm 的客户端连的是 TCP 端口）'
+    has "$CLOG" '--cm'
+}
+
+@test "cm: different -q or --op: the server rejects with the reason, both sides exit 1" {
+    start_server --cm -q 4 -t 5
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -q 2 -t 5
+    wait_server
+    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" '错误: 客户端要 2 个QP，本端 4 个'
+    has "$CLOG" '服务端拒绝了连接：QP数量不一致（服务端 4 个，本端 2 个）'
+    start_server --cm --op write -t 5
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" --op read -t 5
+    wait_server
+    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" '服务端拒绝了连接：操作不一致（服务端 --op write，本端 --op read）'
+}
+
+@test "cm: the peer vanishing: DISCONNECTED, message and exit 1 within the timeout" {
+    local cpid t0
+    # 客户端在交互模式里被 SIGKILL：服务端收到 DISCONNECTED
+    start_server --cm --interactive -q 1 -t 20
+    CLOG="$BATS_TEST_TMPDIR/client.log"
+    sleep 60 | timeout 90 "$CLIENT" "$LAB_IP0" --cm -d "$LAB_DEV1" --interactive -q 1 -t 20 >"$CLOG" 2>&1 &
+    for ((i = 0; i < 300; i++)); do grep -q '发送>' "$CLOG" 2>/dev/null && break; sleep 0.1; done
+    cpid=$(pgrep -x rdma_client)
+    t0=$SECONDS
+    kill -9 "$cpid"
+    wait_server
+    [[ $SRC == 1 ]] || { show_logs; return 1; }
+    (( SECONDS - t0 < 10 )) || { echo "太慢: $((SECONDS - t0)) 秒"; return 1; }
+    has "$SLOG" 'CM事件: RDMA_CM_EVENT_DISCONNECTED'
+    has "$SLOG" '客户端断开了连接（没有发送 q）'
+    # 服务端被 SIGKILL 时客户端正在等同步消息：服务端每发一个同步消息就停 30 秒（测试钩子，见 ctrl.c），
+    # 客户端发完 SEND 后在控制QP上等 ACK，这时杀掉服务端，客户端应收到 DISCONNECTED
+    ROCE_TEST_SYNC_DELAY_MS=30000 start_server --cm -q 2 -t 60
+    CLOG="$BATS_TEST_TMPDIR/client.log"
+    timeout 90 "$CLIENT" "$LAB_IP0" --cm -d "$LAB_DEV1" -q 2 -t 60 >"$CLOG" 2>&1 &
+    cpid=$!
+    for ((i = 0; i < 300; i++)); do grep -q '数据传输' "$CLOG" 2>/dev/null && break; sleep 0.1; done
+    sleep 1
+    t0=$SECONDS
+    kill -9 "$(child_pid "$SPID")"
+    CRC=0
+    wait "$cpid" || CRC=$?
+    wait_server
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    (( SECONDS - t0 < 10 )) || { echo "太慢: $((SECONDS - t0)) 秒"; return 1; }
+    has "$CLOG" 'CM事件: RDMA_CM_EVENT_DISCONNECTED'
+    has "$CLOG" '时对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）'
+}
+
+@test "cm asan: success and failure paths under ASan+UBSan are clean" {
+    [[ -x build/asan/rdma_server && -x build/asan/rdma_client ]] || { echo "先 make asan" >&2; return 1; }
+    local SERVER=build/asan/rdma_server CLIENT=build/asan/rdma_client
+    local ASAN_DIR="$BATS_TEST_TMPDIR/sanitizer" f
+    mkdir -p "$ASAN_DIR"
+    export ASAN_OPTIONS="log_path=$ASAN_DIR/asan:detect_leaks=1:exitcode=86:abort_on_error=0"
+    export UBSAN_OPTIONS="log_path=$ASAN_DIR/ubsan:print_stacktrace=1:halt_on_error=1"
+    cm_pair --op write -q 16 --size 4K --iters 2 -t 60
+    assert_ok_cm
+    cm_pair --op fetch_add -q 4 --iters 2 -t 60
+    assert_ok_cm
+    start_server --cm --interactive -q 2 -t 60
+    run_client_stdin 'asan\nq\n' "$LAB_IP0" --cm -d "$LAB_DEV1" --interactive -q 2 -t 60
+    wait_server
+    assert_ok_cm
+    # 失败路径：没人监听、-q 不一致（拒绝）、ENODEV、解析超时
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -t 20
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    start_server --cm -q 4 -t 20
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -q 2 -t 20
+    wait_server
+    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
+    add_plain_nic
+    start_server --cm --src 10.99.0.2 -t 20
+    wait_server
+    [[ $SRC == 1 ]] || { show_logs; return 1; }
+    run_client 10.11.0.9 --cm -d "$LAB_DEV1" -t 5
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    for f in "$ASAN_DIR"/*; do
+        [[ -e $f ]] || continue
+        echo "sanitizer 报告 $f:"
+        cat "$f"
+        return 1
+    done
+}
