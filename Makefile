@@ -20,7 +20,7 @@ ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
 BUILD   ?= build
 OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
-PURE    := options gid wire hints payload wc_check conout
+PURE    := options gid wire hints payload wc_check conout stats
 # 与 verbs/网络打交道的模块
 CORE    := program rdma_common console gid_table qp_state datapath ctrl ctrl_tcp tcp ops path route $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
@@ -50,10 +50,10 @@ $(OBJDIR)/%.o: src/%.c src/*.h | check-deps
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/rdma_server: $(OBJDIR)/rdma_server.o $(CORE_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(IBV_LIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(IBV_LIBS) -lm $(LDLIBS)
 
 $(BUILD)/rdma_client: $(OBJDIR)/rdma_client.o $(CORE_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(IBV_LIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(IBV_LIBS) -lm $(LDLIBS)
 
 $(OBJDIR)/unit/%.o: tests/unit/%.c tests/unit/*.h src/*.h
 	@mkdir -p $(dir $@)
@@ -62,7 +62,7 @@ $(OBJDIR)/unit/%.o: tests/unit/%.c tests/unit/*.h src/*.h
 # 单元测试只链接纯逻辑模块和 cmocka，不需要 RDMA 设备
 $(BUILD)/tests/unit_tests: $(UNIT_OBJS) $(PURE_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka -lm $(LDLIBS)
 
 unit: $(BUILD)/tests/unit_tests
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 
 extern const struct CMUnitTest options_tests[];
 extern const size_t options_tests_count;
@@ -20,6 +21,8 @@ extern const struct CMUnitTest wc_check_tests[];
 extern const size_t wc_check_tests_count;
 extern const struct CMUnitTest conout_tests[];
 extern const size_t conout_tests_count;
+extern const struct CMUnitTest stats_tests[];
+extern const size_t stats_tests_count;
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 

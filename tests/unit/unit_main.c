@@ -13,6 +13,7 @@ int main(void)
 		{ payload_tests, payload_tests_count },
 		{ wc_check_tests, wc_check_tests_count },
 		{ conout_tests, conout_tests_count },
+		{ stats_tests, stats_tests_count },
 	};
 	size_t total = 0, k = 0;
 	struct CMUnitTest *all;
