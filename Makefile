@@ -22,7 +22,7 @@ OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
 PURE    := options gid wire hints payload wc_check conout stats
 # 与 verbs/网络打交道的模块
-CORE    := program rdma_common console gid_table qp_state datapath ctrl ctrl_tcp tcp ops path route $(PURE)
+CORE    := program rdma_common console gid_table qp_state datapath bench ctrl ctrl_tcp tcp ops path route $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
 PURE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(PURE)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
