@@ -34,7 +34,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 
 TOPOLOGY ?= single
 
-.PHONY: all clean rebuild help test unit asan mutation demo shell lab-setup check-deps docs-excerpts
+.PHONY: all clean rebuild help test unit asan mutation demo shell lab-setup check-deps docs-excerpts bench
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client
 
@@ -93,6 +93,15 @@ shell:
 lab-setup:
 	bash lab/setup
 
+# 基准对比（不在 make test 里）：一次实验室开机，本项目 --bench 与 perftest 交替跑同样的大小和轮数，
+# 结果写到 logs/bench/（results.csv、results.md、latency.svg、bandwidth.svg）；TCG 下约 10 分钟
+bench:
+	bash lab/setup
+	$(MAKE) all
+	rm -rf logs/bench
+	LAB_PASSENV="BENCH_SIZES BENCH_TESTS BENCH_LAT_ITERS BENCH_CQ_SIZES" lab/run tools/bench/compare.sh
+	tools/bench/report.sh
+
 # 从实验室的真实运行重新生成文档里的输出摘录（tests/docs/update-excerpts.sh 开头有说明）
 docs-excerpts: all
 	tests/docs/update-excerpts.sh
@@ -114,5 +123,6 @@ help:
 	@echo "make mutation   变异检查：每个 tests/mutation/*.patch 都必须被测试抓住（慢；MUTANTS=race 只跑名字含 race 的）"
 	@echo "make demo       准备实验室并演示服务端/客户端（TOPOLOGY=two-vms 用两台虚拟机）"
 	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"
+	@echo "make bench      实验室里本项目 --bench 与 perftest 交替对比，写 logs/bench/（results.csv/.md 和图；约 10 分钟，不在 make test 里）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"
 	@echo "make docs-excerpts  在实验室里重跑配方，更新文档中的输出摘录（tests/docs/update-excerpts.sh）"

@@ -115,3 +115,18 @@ check_bench() {  # check_bench lat|bw OP QP数 [更多参数]
     has "$CLOG" '先武装、后取空'
     has "$CLOG" '已销毁完成通道（ibv_destroy_comp_channel，共收到'
 }
+
+@test "make bench in miniature (tools/bench/compare.sh + report.sh, write_lat and write_bw at 64 B): results.csv parses, ours and perftest positive, plots written" {
+    need_tool ib_write_lat
+    need_tool gnuplot
+    local out="$BATS_TEST_TMPDIR/bench"
+    BENCH_OUT=$out BENCH_SIZES=64 BENCH_TESTS="write_lat write_bw" BENCH_LAT_ITERS=100 BENCH_CQ_SIZES=64 \
+        tools/bench/compare.sh >"$BATS_TEST_TMPDIR/compare.log" 2>&1 || { cat "$BATS_TEST_TMPDIR/compare.log"; return 1; }
+    BENCH_OUT=$out tools/bench/report.sh
+    [[ $(head -n1 "$out/results.csv") == test,size,metric,ours,perftest,ratio ]]
+    awk -F, 'NR > 1 && !($4 + 0 > 0 && $5 + 0 > 0 && $6 + 0 > 0) { print "不是正数: " $0; bad = 1 } END { exit bad }' "$out/results.csv"
+    [[ $(grep -c '^write_lat,64,' "$out/results.csv") == 4 && $(grep -c '^write_bw,64,' "$out/results.csv") == 3 ]]
+    awk -F, 'NR > 1 && $4 == "cpu_s" && !($5 + 0 > 0 && $6 + 0 >= 0) { print "cq.csv: " $0; bad = 1 } END { exit bad }' "$out/cq.csv"
+    has "$out/results.md" '| write_bw | 64 | bw_avg_MBps |'
+    [[ -s $out/latency.svg && -s $out/bandwidth.svg ]]
+}
