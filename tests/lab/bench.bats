@@ -27,14 +27,14 @@ positive() {  # positive 名字 值
 }
 
 # 一个基准形式：两端成功、清理完整、表头和一行数据、BENCH_RESULT 的数字为正、两端都报 CPU
-check_bench() {  # check_bench lat|bw OP QP数 [更多参数]
-    local mode=$1 op=$2 q=$3
+check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
+    local mode=$1 op=$2 q=$3 size=${SIZE:-4096}
     shift 3
-    run_pair --bench "$mode" --op "$op" -q "$q" --size 4096 --iters 200 -t 30 "$@"
+    run_pair --bench "$mode" --op "$op" -q "$q" --size "$size" --iters 200 -t 30 "$@"
     assert_ok_pair
-    has "$CLOG" "BENCH_RESULT test=${op}_$mode size=4096 iters=200 qps=$q"
-    has "$SLOG" "BENCH_CPU side=server size=4096"
-    has "$CLOG" "BENCH_CPU side=client size=4096"
+    has "$CLOG" "BENCH_RESULT test=${op}_$mode size=$size iters=200 qps=$q"
+    has "$SLOG" "BENCH_CPU side=server size=$size"
+    has "$CLOG" "BENCH_CPU side=client size=$size"
     if [[ $mode == lat ]]; then
         has "$CLOG" ' #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]'
         positive t_min_us "$(field "$CLOG" t_min_us)"
@@ -59,7 +59,7 @@ check_bench() {  # check_bench lat|bw OP QP数 [更多参数]
 }
 
 @test "bench knobs and --cq event: inline, post list, signal every N, 16 QPs; event mode reports CPU on both sides" {
-    check_bench lat send 1 --inline 128 --size 64
+    SIZE=64 check_bench lat send 1 --inline 128
     has "$CLOG" 'max_inline_data=128'
     check_bench bw write 16 --tx-depth 32 --signal 8 --post-list 4
     check_bench bw send 2 --cq event
@@ -103,8 +103,11 @@ check_bench() {  # check_bench lat|bw OP QP数 [更多参数]
     export ASAN_OPTIONS="log_path=$san/asan:detect_leaks=1:exitcode=86:abort_on_error=0"
     export UBSAN_OPTIONS="log_path=$san/ubsan:print_stacktrace=1:halt_on_error=1"
     SERVER=build/asan/rdma_server CLIENT=build/asan/rdma_client
+    local size
     for op in send write read write_imm fetch_add cmp_swap; do for q in 1 4; do
-        run_pair --cq event --op "$op" -q "$q" --iters 3 --size 4096 -t 30
+        size=(--size 4096)
+        [[ $op == fetch_add || $op == cmp_swap ]] && size=()   # 原子操作固定 8 字节
+        run_pair --cq event --op "$op" -q "$q" --iters 3 "${size[@]}" -t 30
         assert_ok_pair
         has "$CLOG" "全部 3 轮 × $q 个QP 完成并校验通过"
     done; done

@@ -21,13 +21,14 @@ iters_for() {  # iters_for test size
     if (($2 >= 1048576)); then echo 64; elif (($2 >= 65536)); then echo 256; else echo 1000; fi
 }
 
-# 等服务端开始监听 TCP（它们都在 18515 上）
+# 等服务端开始监听 TCP 18515（= 0x4853；perftest 可能监听在 IPv6 的 tcp6 上）
 wait_listen() {
     local i
-    for ((i = 0; i < 100; i++)); do
-        grep -q ':4853 ' /proc/net/tcp 2>/dev/null && return 0   # 18515 = 0x4853
+    for ((i = 0; i < 150; i++)); do
+        grep -qs ':4853 00000000:0000 0A\|:4853 00000000000000000000000000000000:0000 0A' /proc/net/tcp /proc/net/tcp6 && return 0
         sleep 0.1
     done
+    echo "# 警告: 服务端 15 秒内没有开始监听 18515" >&2
 }
 
 # 整个进程的 CPU 时间（user+sys，秒），来自 /usr/bin/time
@@ -49,10 +50,10 @@ ours() {  # ours test size iters [更多参数]；结果放在 $OUT/logs/ours-*.
 
 perf() {  # perf test size iters；结果行放在 PROW
     local t=$1 s=$2 n=$3 tag="perftest-$1-$2"
-    timeout 300 "ib_$t" -d "$D0" -x 1 -F -s "$s" -n "$n" >"$OUT/logs/$tag.server.log" 2>&1 &
+    timeout 120 "ib_$t" -d "$D0" -x 1 -F -s "$s" -n "$n" >"$OUT/logs/$tag.server.log" 2>&1 &
     local sp=$!
     wait_listen
-    /usr/bin/time -f '%U %S' -o "$OUT/logs/$tag.time" timeout 300 "ib_$t" -d "$D1" -x 1 -F -s "$s" -n "$n" "$IP" \
+    /usr/bin/time -f '%U %S' -o "$OUT/logs/$tag.time" timeout 120 "ib_$t" -d "$D1" -x 1 -F -s "$s" -n "$n" "$IP" \
         >"$OUT/logs/$tag.client.log" 2>&1 || true
     wait "$sp" || true
     PROW=$(awk -v s="$s" '$1 == s && NF >= 5 { row = $0 } END { print row }' "$OUT/logs/$tag.client.log")
