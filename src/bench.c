@@ -254,7 +254,7 @@ static void stamp_done(struct run *r, int qp, long upto_excl, long from, double 
 			r->done[(size_t)qp * (size_t)r->iters + (size_t)(k - r->warm)] = t;
 }
 
-/* 投递 QP qp 上能投的：窗口没满、还有剩余，一次最多 post_list 个 */
+/* 投递 QP qp 上的一批：窗口没满、还有剩余，一次最多 post_list 个；返回投了几个 */
 static int bw_post(struct run *r, int qp, long *posted, long completed, long total)
 {
 	struct send_req reqs[MAX_POST_LIST];
@@ -278,7 +278,17 @@ static int bw_post(struct run *r, int qp, long *posted, long completed, long tot
 	if (post_send_list(r->c, qp, reqs, n) != 0)
 		return -1;
 	*posted += n;
-	return 0;
+	return n;
+}
+
+/* 把 QP qp 的窗口填满（像 perftest 一样先投满再去取完成） */
+static int bw_fill(struct run *r, int qp, long *posted, long completed, long total)
+{
+	int n;
+
+	while ((n = bw_post(r, qp, posted, completed, total)) > 0)
+		;
+	return n;
 }
 
 /* 客户端：total 个 WR / QP，按窗口投递、按批取完成 */
@@ -296,7 +306,7 @@ static int bw_client(struct run *r, long total)
 
 		for (int i = 0; i < c->num_qp; i++) {
 			before += posted[i];
-			if (bw_post(r, i, &posted[i], completed[i], total) != 0)
+			if (bw_fill(r, i, &posted[i], completed[i], total) != 0)
 				return -1;
 			after += posted[i];
 		}
