@@ -22,9 +22,9 @@ ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
 BUILD   ?= build
 OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
-PURE    := options gid wire hints payload wc_check conout adopt trace
+PURE    := options gid wire hints payload wc_check conout adopt trace stats
 # 与 verbs/网络打交道的模块
-CORE    := program sessions rdma_common console gid_table qp_state datapath ctrl ctrl_tcp ctrl_cm tcp ops path route trace_ev $(PURE)
+CORE    := program sessions rdma_common console gid_table qp_state datapath bench ctrl ctrl_tcp ctrl_cm tcp ops path route trace_ev $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
 PURE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(PURE)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -36,7 +36,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 
 TOPOLOGY ?= single
 
-.PHONY: all clean rebuild help test unit asan mutation soak demo trace trace-render trace-screenshot shell lab-setup check-deps docs-excerpts
+.PHONY: all clean rebuild help test unit asan mutation soak demo trace trace-render trace-screenshot shell lab-setup check-deps docs-excerpts bench
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client
 
@@ -53,10 +53,10 @@ $(OBJDIR)/%.o: src/%.c src/*.h | check-deps
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/rdma_server: $(OBJDIR)/rdma_server.o $(CORE_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) -lm $(LDLIBS)
 
 $(BUILD)/rdma_client: $(OBJDIR)/rdma_client.o $(CORE_OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) -lm $(LDLIBS)
 
 $(OBJDIR)/unit/%.o: tests/unit/%.c tests/unit/*.h src/*.h
 	@mkdir -p $(dir $@)
@@ -65,7 +65,7 @@ $(OBJDIR)/unit/%.o: tests/unit/%.c tests/unit/*.h src/*.h
 # 单元测试只链接纯逻辑模块和 cmocka，不需要 RDMA 设备
 $(BUILD)/tests/unit_tests: $(UNIT_OBJS) $(PURE_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka -lm $(LDLIBS)
 
 unit: $(BUILD)/tests/unit_tests
 
@@ -123,6 +123,15 @@ shell:
 lab-setup:
 	bash lab/setup
 
+# 基准对比（不在 make test 里）：一次实验室开机，本项目 --bench 与 perftest 交替跑同样的大小和轮数，
+# 结果写到 logs/bench/（results.csv、results.md、latency.svg、bandwidth.svg）；TCG 下约 10 分钟
+bench:
+	bash lab/setup
+	$(MAKE) all
+	rm -rf logs/bench
+	LAB_PASSENV="BENCH_SIZES BENCH_TESTS BENCH_LAT_ITERS BENCH_CQ_SIZES" lab/run tools/bench/compare.sh
+	tools/bench/report.sh
+
 # 从实验室的真实运行重新生成文档里的输出摘录（tests/docs/update-excerpts.sh 开头有说明）
 docs-excerpts: all
 	tests/docs/update-excerpts.sh
@@ -148,5 +157,6 @@ help:
 	@echo "make trace-render  只重新画：logs/trace-*.jsonl + logs/trace.pcap → logs/trace.txt、logs/trace.html"
 	@echo "make trace-screenshot  重新生成 README 里的截图 docs/trace-screenshot.png（实验室 + headless chromium）"
 	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"
+	@echo "make bench      实验室里本项目 --bench 与 perftest 交替对比，写 logs/bench/（results.csv/.md 和图；约 10 分钟，不在 make test 里）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"
 	@echo "make docs-excerpts  在实验室里重跑配方，更新文档中的输出摘录（tests/docs/update-excerpts.sh）"

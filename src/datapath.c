@@ -1,8 +1,10 @@
 /*
- * datapath.c - 数据面的三个基本动作：post_receive、post_send、poll_completion
- *   wr_id 一律是 QP 序号：共享 CQ 里的完成靠它（以及 wc.qp_num）区分来自哪个QP。
+ * datapath.c - 数据面的基本动作：post_receive、post_send、取完成（轮询或完成通道事件）
+ *   wr_id 的低 8 位是 QP 序号（见 datapath.h）。
  */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -22,7 +24,7 @@ int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 	int rc;
 
 	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = (uint64_t)i;           /* wr_id = QP序号 */
+	wr.wr_id = WRID(i, 0);
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	rc = ibv_post_recv(conn->qp[i], &wr, &bad);
@@ -73,48 +75,67 @@ static void note_sent_wr(struct rdma_conn *conn, int i, const struct ibv_send_wr
 	trace_post_send(&conn->trace, &t);
 }
 
-int post_send_req(struct rdma_conn *conn, int i, const struct send_req *req)
+/* 一个 send_req → 一个 ibv_send_wr（sge 由调用者提供，生命期要覆盖 ibv_post_send） */
+static void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
+		     struct ibv_send_wr *wr, struct ibv_sge *sge)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey };
-	struct ibv_send_wr wr, *bad = NULL;
-	int rc;
-
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = (uint64_t)i;           /* wr_id = QP序号 */
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = req->opcode;
-	wr.send_flags = IBV_SEND_SIGNALED;
+	*sge = (struct ibv_sge){ .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey };
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = WRID(i, req->seq);
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+	wr->opcode = req->opcode;
+	wr->send_flags = (req->unsignaled ? 0 : IBV_SEND_SIGNALED) | (req->inline_data ? IBV_SEND_INLINE : 0);
 	switch (req->opcode) {
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
-		wr.imm_data = htonl(req->imm);   /* 立即数按网络字节序放在报文里 */
+		wr->imm_data = htonl(req->imm);   /* 立即数按网络字节序放在报文里 */
 		/* fall through */
 	case IBV_WR_RDMA_WRITE:
 	case IBV_WR_RDMA_READ:
-		wr.wr.rdma.remote_addr = req->remote_addr;
-		wr.wr.rdma.rkey = conn->peer_rkey;
+		wr->wr.rdma.remote_addr = req->remote_addr;
+		wr->wr.rdma.rkey = conn->peer_rkey;
 		break;
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
-		wr.wr.atomic.remote_addr = req->remote_addr;
-		wr.wr.atomic.rkey = conn->peer_rkey;
-		wr.wr.atomic.compare_add = req->compare_add;
-		wr.wr.atomic.swap = req->swap;
+		wr->wr.atomic.remote_addr = req->remote_addr;
+		wr->wr.atomic.rkey = conn->peer_rkey;
+		wr->wr.atomic.compare_add = req->compare_add;
+		wr->wr.atomic.swap = req->swap;
 		break;
 	default:
 		break;
 	}
-	rc = ibv_post_send(conn->qp[i], &wr, &bad);
+}
+
+int post_send_list(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+{
+	struct ibv_send_wr wr[MAX_POST_LIST], *bad = NULL;
+	struct ibv_sge sge[MAX_POST_LIST];
+	int rc;
+
+	if (n < 1 || n > MAX_POST_LIST)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		build_wr(conn, i, &reqs[k], &wr[k], &sge[k]);
+		wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;
+	}
+	rc = ibv_post_send(conn->qp[i], wr, &bad);
 	if (rc != 0) {
 		con_eprintf("错误: QP[%d] ", i);
-		verbs_error("ibv_post_send()", rc, "发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限");
+		verbs_error("ibv_post_send()", rc, "发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限（inline 时是 max_inline_data）");
 		return -1;
 	}
-	note_sent_wr(conn, i, &wr);
+	for (int k = 0; k < n; k++)
+		note_sent_wr(conn, i, &wr[k]);
 	return 0;
 }
 
-static long long now_ms(void)
+int post_send_req(struct rdma_conn *conn, int i, const struct send_req *req)
+{
+	return post_send_list(conn, i, req, 1);
+}
+
+long long now_ms(void)
 {
 	struct timespec ts;
 
@@ -124,14 +145,15 @@ static long long now_ms(void)
 
 static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 {
+	int i = wrid_qp(wc->wr_id);
+
 	if (wc->status != IBV_WC_SUCCESS) {
-		con_eprintf("错误: 工作完成(WC)失败: QP[%llu] 状态=%s (%d) vendor_err=0x%x\n",
-			(unsigned long long)wc->wr_id, ibv_wc_status_str(wc->status), wc->status,
-			wc->vendor_err);
+		con_eprintf("错误: 工作完成(WC)失败: QP[%d] 状态=%s (%d) vendor_err=0x%x\n",
+			i, ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
 		con_eprintf("提示: %s\n", wc_status_hint(wc->status));
 		return -1;
 	}
-	if (wc->wr_id >= (uint64_t)conn->num_qp || wc->qp_num != conn->qp[wc->wr_id]->qp_num) {
+	if (i >= conn->num_qp || wc->qp_num != conn->qp[i]->qp_num) {
 		con_eprintf("错误: WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n",
 			(unsigned long long)wc->wr_id, wc->qp_num);
 		return -1;
@@ -139,39 +161,114 @@ static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 	return 0;
 }
 
+int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max)
+{
+	int r = ibv_poll_cq(conn->cq, max, wcs);
+
+	if (r < 0) {
+		con_eprintf("错误: ibv_poll_cq() 失败 (返回 %d)\n提示: CQ 溢出（CQ太小）或设备出错；看 dmesg\n", r);
+		return -1;
+	}
+	for (int k = 0; k < r; k++)
+		trace_wc(&conn->trace, &wcs[k]);
+	for (int k = 0; k < r; k++)
+		if (check_wc(conn, &wcs[k]) != 0)
+			return -1;
+	return r;
+}
+
+static int timeout_error(struct rdma_conn *conn, int got, int want)
+{
+	con_eprintf("错误: %s（%d 秒内只收到 %d/%d 个完成）\n"
+		"提示: 对端是否投递了接收/还在运行？单边操作的地址或 rkey 填错也会这样（报文到不了对端时通常先报 RETRY_EXC_ERR）；\n"
+		"      ./diagnose.sh --peer <对端IP>；TCG 虚拟机里很慢时用 -t 加大超时\n",
+		conn->channel != NULL ? "等待完成事件超时" : "轮询CQ超时", conn->opt->timeout_ms / 1000, got, want);
+	return -1;
+}
+
+/* 第一次收到完成事件时讲一遍事件路径（基准测试的计时循环里不打印） */
+static void explain_first_event(struct rdma_conn *conn)
+{
+	if (conn->cq_events != 1 || conn->opt->bench != BENCH_NONE)
+		return;
+	con_printf("  [完成通道] poll() 等到 fd %d 可读 → ibv_get_cq_event() 取出事件（哪个CQ）→ ibv_ack_cq_events() 确认\n"
+		   "             → ibv_req_notify_cq() 重新武装 → ibv_poll_cq() 把CQ取空。之后的事件同样处理，不再逐个打印\n"
+		   "  说明: 先武装、后取空：若先取空再武装，两步之间到达的完成不会再触发事件，程序就会一直睡下去\n",
+		   conn->channel->fd);
+}
+
+/* event 模式：睡在完成通道的 fd 上，醒来后取事件、确认、重新武装（之后由调用者取空 CQ） */
+static int wait_cq_event(struct rdma_conn *conn, long long deadline, int got, int want)
+{
+	struct pollfd pfd = { .fd = conn->channel->fd, .events = POLLIN };
+	long long left = deadline - now_ms();
+	struct ibv_cq *ev_cq;
+	void *ev_ctx;
+	int r;
+
+	if (left <= 0)
+		return timeout_error(conn, got, want);
+	r = poll(&pfd, 1, (int)left);
+	if (r < 0 && errno == EINTR)
+		return 0;
+	if (r < 0) {
+		verbs_error("poll(完成通道 fd)", errno, "完成通道的 fd 出错");
+		return -1;
+	}
+	if (r == 0)
+		return timeout_error(conn, got, want);
+	if (ibv_get_cq_event(conn->channel, &ev_cq, &ev_ctx) != 0) {
+		if (errno == EAGAIN)
+			return 0;   /* fd 是非阻塞的：事件已被取走，回去再轮询一次 */
+		verbs_error("ibv_get_cq_event()", errno, "完成通道出错");
+		return -1;
+	}
+	conn->cq_events++;
+	/* 确认可以攒着做（它要拿锁），但销毁 CQ 之前必须全部确认，否则 ibv_destroy_cq 会一直等 */
+	if (++conn->cq_unacked >= 64) {
+		ibv_ack_cq_events(conn->cq, conn->cq_unacked);
+		conn->cq_unacked = 0;
+	}
+	r = ibv_req_notify_cq(conn->cq, 0);
+	if (r != 0) {
+		verbs_error("ibv_req_notify_cq()", r, "重新武装 CQ 失败");
+		return -1;
+	}
+	explain_first_event(conn);
+	return 0;
+}
+
+int wait_cq(struct rdma_conn *conn, long long deadline, unsigned *spins, int got, int want)
+{
+	if (conn->channel != NULL)
+		return wait_cq_event(conn, deadline, got, want);
+	if (now_ms() > deadline)
+		return timeout_error(conn, got, want);
+	/* 普通模式：先忙轮询一会儿，之后稍作让步，别让 Soft-RoCE 的内核线程抢不到 CPU。
+	 * 基准测试像 perftest 一样一直转：usleep(50) 在虚拟机里常常睡掉几毫秒，会把延迟放大上百倍 */
+	if (++*spins > 1000 && conn->opt->bench == BENCH_NONE)
+		usleep(50);
+	return 0;
+}
+
 int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs)
 {
 	long long deadline = now_ms() + conn->opt->timeout_ms;
 	int got = 0;
-	unsigned empty = 0;
+	unsigned spins = 0;
 
 	while (got < n) {
-		int r = ibv_poll_cq(conn->cq, n - got, wcs + got);
+		int r = poll_cq_batch(conn, wcs + got, n - got);
 
-		if (r < 0) {
-			con_eprintf("错误: ibv_poll_cq() 失败 (返回 %d)\n提示: CQ 溢出（CQ太小）或设备出错；看 dmesg\n", r);
+		if (r < 0)
 			return -1;
-		}
-		for (int k = got; k < got + r; k++)
-			trace_wc(&conn->trace, &wcs[k]);
-		for (int k = got; k < got + r; k++)
-			if (check_wc(conn, &wcs[k]) != 0)
-				return -1;
 		got += r;
 		if (r > 0) {
-			empty = 0;
+			spins = 0;
 			continue;
 		}
-		if (now_ms() > deadline) {
-			con_eprintf("错误: 轮询CQ超时（%d 秒内只收到 %d/%d 个完成）\n"
-				"提示: 对端是否投递了接收/还在运行？单边操作的地址或 rkey 填错也会这样（报文到不了对端时通常先报 RETRY_EXC_ERR）；\n"
-				"      ./diagnose.sh --peer <对端IP>；TCG 虚拟机里很慢时用 -t 加大超时\n",
-				conn->opt->timeout_ms / 1000, got, n);
+		if (wait_cq(conn, deadline, &spins, got, n) != 0)
 			return -1;
-		}
-		/* 先忙轮询一会儿，之后稍作让步，别让 Soft-RoCE 的内核线程抢不到 CPU */
-		if (++empty > 1000)
-			usleep(50);
 	}
 	return 0;
 }

@@ -1,11 +1,20 @@
 /*
- * datapath.h - 数据面的三个基本动作：post_receive、post_send、poll_completion（datapath.c）
- *   wr_id 一律是 QP 序号：共享 CQ 里的完成靠它（以及 wc.qp_num）区分来自哪个QP。
+ * datapath.h - 数据面的基本动作：post_receive、post_send（单个或链表）、取完成（批量 / 等齐 n 个）
+ *
+ *   wr_id = (调用者的序号 << 8) | QP序号：共享 CQ 里的完成靠低 8 位（以及 wc.qp_num）区分来自哪个QP，
+ *   高位留给调用者（基准测试用它找回这个 WR 的投递时刻）。普通模式序号为 0，wr_id 就等于 QP 序号。
+ *
+ *   等完成有两种方式（--cq）：poll 忙轮询；event 在完成通道的 fd 上睡眠，被唤醒后
+ *   ibv_get_cq_event → ibv_ack_cq_events → ibv_req_notify_cq（重新武装）→ ibv_poll_cq 取空。
  */
 #ifndef ROCE_DATAPATH_H
 #define ROCE_DATAPATH_H
 
 #include "rdma_common.h"
+
+#define WRID(qp, seq)  (((uint64_t)(seq) << 8) | (uint64_t)(qp))
+static inline int wrid_qp(uint64_t wr_id) { return (int)(wr_id & 0xff); }
+static inline uint64_t wrid_seq(uint64_t wr_id) { return wr_id >> 8; }
 
 int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len);
 
@@ -17,9 +26,25 @@ struct send_req {
 	uint32_t imm;             /* write_imm：立即数（主机字节序，发送时转网络序） */
 	uint64_t compare_add;     /* fetch_add 的加数 / cmp_swap 的比较值 */
 	uint64_t swap;            /* cmp_swap 的交换值 */
+	uint64_t seq;             /* 放进 wr_id 高位的序号（普通模式 0） */
+	int unsignaled;           /* 1 = 不要完成（选择性通知；QP 的 sq_sig_all=0 才有效） */
+	int inline_data;          /* 1 = IBV_SEND_INLINE：CPU 把数据直接拷进 WQE，不用 lkey、返回后缓冲区即可重用 */
 };
 int post_send_req(struct rdma_conn *conn, int i, const struct send_req *req);
+/* 在 QP i 上用一次 ibv_post_send 投递 n 个 WR（链表，n ≤ MAX_POST_LIST） */
+#define MAX_POST_LIST 64
+int post_send_list(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);
+
+/* 取出 CQ 里现有的完成（最多 max 个，可能是 0 个），不等待；任何 WC 错误都打印并返回 -1 */
+int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max);
+/*
+ * CQ 空了之后等下一批完成，deadline_ms 之前没有就打印超时并返回 -1（got/want 用于提示）。
+ * poll 模式：忙等一会儿后稍作让步；event 模式：在完成通道的 fd 上 poll()，取事件、确认、重新武装。
+ * spins 是调用者的“连续空轮询次数”计数器。
+ */
+int wait_cq(struct rdma_conn *conn, long long deadline_ms, unsigned *spins, int got, int want);
 /* 轮询 n 个完成，带超时；任何 WC 错误都打印状态与提示并返回 -1 */
 int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs);
+long long now_ms(void);
 
 #endif

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "conout.h"
 #include "console.h"
 #include "ctrl.h"
@@ -76,8 +77,8 @@ static int expect_wc(const struct ibv_wc *wc, const struct wc_expect *e)
 
 	if (wc_check(wc, e, why, sizeof(why)) == 0)
 		return 0;
-	con_eprintf("错误: QP[%llu] %s\n提示: 两端的操作/长度/立即数约定不一致，或者数据被截断了\n",
-		(unsigned long long)wc->wr_id, why);
+	con_eprintf("错误: QP[%d] %s\n提示: 两端的操作/长度/立即数约定不一致，或者数据被截断了\n",
+		wrid_qp(wc->wr_id), why);
 	return -1;
 }
 
@@ -186,7 +187,7 @@ static int send_server_round(struct rdma_conn *conn, long r)
 	if (poll_completions(conn, conn->num_qp, wcs) != 0)
 		return -1;
 	for (int k = 0; k < conn->num_qp; k++) {
-		int i = (int)wcs[k].wr_id;
+		int i = wrid_qp(wcs[k].wr_id);
 
 		if (expect_wc(&wcs[k], &e) != 0 || verify(conn, i, r, area_a(conn, i), "client", "收到") != 0)
 			return -1;
@@ -214,7 +215,7 @@ static int send_client_round(struct rdma_conn *conn, long r)
 	if (poll_completions(conn, 2 * conn->num_qp, wcs) != 0)
 		return -1;
 	for (int k = 0; k < 2 * conn->num_qp; k++) {
-		int i = (int)wcs[k].wr_id;
+		int i = wrid_qp(wcs[k].wr_id);
 
 		/* 共享CQ里混着两种完成：自己的 SEND 完成和服务端回复的 RECV 完成 */
 		if (wcs[k].opcode == IBV_WC_SEND) {
@@ -311,7 +312,7 @@ static int imm_server_round(struct rdma_conn *conn, long r)
 	if (poll_completions(conn, conn->num_qp, wcs) != 0)
 		return -1;
 	for (int k = 0; k < conn->num_qp; k++) {
-		int i = (int)wcs[k].wr_id;
+		int i = wrid_qp(wcs[k].wr_id);
 		uint32_t imm = ntohl(wcs[k].imm_data);   /* 立即数在线上是网络字节序 */
 		struct wc_expect e = { .opcode = IBV_WC_RECV_RDMA_WITH_IMM, .check_len = 1,
 				       .len = (uint32_t)conn->opt->size, .check_imm = 1,
@@ -601,7 +602,7 @@ static void print_summary(struct rdma_conn *conn, double secs)
 	con_printf("全部 %ld 轮 × %d 个QP 完成并校验通过，用时 %.3f 秒", o->iters, o->num_qp, secs);
 	if (!op_is_atomic(o->op) && secs > 0 && bytes >= 1048576.0)
 		con_printf("，共 %.0f 字节（平均 %.2f MB/s）", bytes, bytes / secs / 1e6);
-	con_printf("\n  注意: 这个时间包含每轮的%s同步和校验，不是纯RDMA带宽/延迟；要测性能请用 perftest（ib_send_bw 等）\n",
+	con_printf("\n  注意: 这个时间包含每轮的%s同步和校验，不是纯RDMA带宽/延迟；要测性能请用 --bench lat|bw（或 perftest 的 ib_send_bw 等）\n",
 		   o->cm ? "控制QP" : "TCP");
 }
 
@@ -615,6 +616,8 @@ int run_data_plane(struct rdma_conn *conn)
 		atomic_server_prepare(conn);
 	if (rts_sync(conn) != 0)
 		return -1;
+	if (o->bench != BENCH_NONE)
+		return run_bench(conn);
 	if (o->interactive) {
 		step_title(&conn->trace, &conn->step, "交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回");
 		return is_server(conn) ? interactive_server(conn) : interactive_client(conn);

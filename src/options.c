@@ -58,7 +58,27 @@ size_t slot_size(const struct options *o)
 {
 	if (op_is_atomic(o->op))
 		return ATOMIC_SLOT;
+	if (o->sweep)
+		return SWEEP_MAX_SIZE;
 	return o->size;
+}
+
+const char *bench_name(enum bench_mode b)
+{
+	return b == BENCH_LAT ? "lat" : b == BENCH_BW ? "bw" : "none";
+}
+
+/*
+ * 队列容量不再是固定常数：
+ *   普通模式：每轮每个QP最多在途 2 个 WR，深度 16 足够；
+ *   --bench：发送队列 = --tx-depth（bw 的窗口）；接收队列同样深（send 的接收方要预先投递这么多）。
+ * CQ 要装得下所有QP所有队列同时完成的 WC：num_qp × (发送深度 + 接收深度)，否则 CQ 溢出。
+ */
+void queue_caps(const struct options *o, struct queue_caps *q)
+{
+	q->send_wr = o->bench != BENCH_NONE ? (uint32_t)o->tx_depth : NORMAL_QUEUE_DEPTH;
+	q->recv_wr = q->send_wr;
+	q->cqe = (uint32_t)o->num_qp * (q->send_wr + q->recv_wr);
 }
 
 static void set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -128,6 +148,9 @@ static void set_defaults(struct options *o, enum role role)
 	o->qp_state_detail = 1;
 	o->clients = 1;
 	o->parallel = 1;
+	o->cq = CQ_POLL;
+	o->signal_every = 1;
+	o->post_list = 1;
 }
 
 int multi_client(const struct options *o)
@@ -138,7 +161,8 @@ int multi_client(const struct options *o)
 enum {
 	OPT_OP = 1000, OPT_SIZE, OPT_ITERS, OPT_OFFSET, OPT_INTERACTIVE,
 	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN, OPT_INJECT, OPT_CLIENTS, OPT_PARALLEL,
-	OPT_TRACE, OPT_CM, OPT_SRC
+	OPT_TRACE, OPT_CM, OPT_SRC,
+	OPT_CQ, OPT_BENCH, OPT_SWEEP, OPT_TX_DEPTH, OPT_SIGNAL, OPT_POST_LIST, OPT_INLINE
 };
 
 static const struct option long_opts[] = {
@@ -163,6 +187,13 @@ static const struct option long_opts[] = {
 	{ "trace", required_argument, NULL, OPT_TRACE },
 	{ "cm", no_argument, NULL, OPT_CM },
 	{ "src", required_argument, NULL, OPT_SRC },
+	{ "cq", required_argument, NULL, OPT_CQ },
+	{ "bench", required_argument, NULL, OPT_BENCH },
+	{ "sweep", no_argument, NULL, OPT_SWEEP },
+	{ "tx-depth", required_argument, NULL, OPT_TX_DEPTH },
+	{ "signal", required_argument, NULL, OPT_SIGNAL },
+	{ "post-list", required_argument, NULL, OPT_POST_LIST },
+	{ "inline", required_argument, NULL, OPT_INLINE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -249,6 +280,53 @@ static int parse_server_count(int c, const char *arg, struct options *o, char *e
 		return -1;
 	}
 	o->parallel = (int)v;
+	return 0;
+}
+
+/* --cq / --bench 与基准测试的几个旋钮（knob）；没给的旋钮在 check_bench 里按模式取默认值 */
+static int parse_bench_opt(int c, const char *arg, struct options *o, char *err, size_t errlen)
+{
+	long v;
+
+	switch (c) {
+	case OPT_CQ:
+		if (strcmp(arg, "poll") != 0 && strcmp(arg, "event") != 0) {
+			set_err(err, errlen, "--cq 无效: '%s'（可选 poll、event）", arg);
+			return -1;
+		}
+		o->cq = strcmp(arg, "event") == 0 ? CQ_EVENT : CQ_POLL;
+		return 0;
+	case OPT_BENCH:
+		if (strcmp(arg, "lat") != 0 && strcmp(arg, "bw") != 0) {
+			set_err(err, errlen, "--bench 无效: '%s'（可选 lat、bw）", arg);
+			return -1;
+		}
+		o->bench = strcmp(arg, "lat") == 0 ? BENCH_LAT : BENCH_BW;
+		return 0;
+	case OPT_SWEEP:
+		o->sweep = 1;
+		return 0;
+	case OPT_INLINE:
+		if (parse_long(arg, 0, MAX_INLINE, &v) != 0) {
+			set_err(err, errlen, "--inline 无效: '%s'（字节，0..%d）", arg, MAX_INLINE);
+			return -1;
+		}
+		o->inline_size = (uint32_t)v;
+		return 0;
+	default:
+		break;
+	}
+	if (parse_long(arg, 1, MAX_QUEUE_DEPTH, &v) != 0) {
+		set_err(err, errlen, "%s 无效: '%s'（1..%d）", c == OPT_TX_DEPTH ? "--tx-depth" :
+			c == OPT_SIGNAL ? "--signal" : "--post-list", arg, MAX_QUEUE_DEPTH);
+		return -1;
+	}
+	if (c == OPT_TX_DEPTH)
+		o->tx_depth = (int)v;
+	else if (c == OPT_SIGNAL)
+		o->signal_every = (int)v;
+	else
+		o->post_list = (int)v;
 	return 0;
 }
 
@@ -355,6 +433,9 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 	case OPT_CLIENTS:
 	case OPT_PARALLEL:
 		return parse_server_count(c, arg, o, err, errlen);
+	case OPT_CQ: case OPT_BENCH: case OPT_SWEEP: case OPT_TX_DEPTH:
+	case OPT_SIGNAL: case OPT_POST_LIST: case OPT_INLINE:
+		return parse_bench_opt(c, arg, o, err, errlen);
 	case OPT_QP_STATE:
 		if (strcmp(arg, "all") == 0) {
 			o->qp_state_detail = -1;
@@ -427,9 +508,59 @@ static int check_cm(const struct options *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* 旋钮只在 --bench 里有意义；没给的按模式取默认值 */
+static int check_knobs(struct options *o, char *err, size_t errlen)
+{
+	if (o->bench == BENCH_NONE) {
+		if (o->sweep || o->tx_depth != 0 || o->signal_every != 1 || o->post_list != 1 || o->inline_size != 0) {
+			set_err(err, errlen, "--sweep/--tx-depth/--signal/--post-list/--inline 是基准测试的旋钮，要配合 --bench lat|bw");
+			return -1;
+		}
+		return 0;
+	}
+	if (o->tx_depth == 0)
+		o->tx_depth = o->bench == BENCH_BW ? BENCH_BW_DEPTH : BENCH_LAT_DEPTH;
+	if (o->bench == BENCH_BW && o->signal_every == 1 && o->tx_depth >= BENCH_SIGNAL_EVERY)
+		o->signal_every = BENCH_SIGNAL_EVERY;
+	if (o->signal_every > o->tx_depth || o->post_list > o->tx_depth) {
+		set_err(err, errlen, "--signal %d / --post-list %d 不能大于 --tx-depth %d（发送队列装不下）",
+			o->signal_every, o->post_list, o->tx_depth);
+		return -1;
+	}
+	if (o->bench == BENCH_LAT && (o->signal_every != 1 || o->post_list != 1)) {
+		set_err(err, errlen, "--signal/--post-list 只用于 --bench bw（延迟乒乓每次只有一个 WR 在途）");
+		return -1;
+	}
+	return 0;
+}
+
+/* --bench：只支持 send/write/read，一个客户端，不能和交互模式、故障注入同用 */
+static int check_bench(struct options *o, char *err, size_t errlen)
+{
+	if (o->bench == BENCH_NONE)
+		return check_knobs(o, err, errlen);
+	if (o->interactive || o->inject != INJECT_NONE || multi_client(o)) {
+		set_err(err, errlen, "--bench 不能与 --interactive/--inject/--clients/--parallel 同用（基准测试只量数据面）");
+		return -1;
+	}
+	if (o->op != OP_SEND && o->op != OP_WRITE && o->op != OP_READ) {
+		set_err(err, errlen, "--bench 支持 --op send/write/read，不支持 %s", op_name(o->op));
+		return -1;
+	}
+	if (o->sweep && o->size_given) {
+		set_err(err, errlen, "--sweep 自己从 2 B 扫到 8 MiB，不能再给 --size");
+		return -1;
+	}
+	if (!o->iters_given)
+		o->iters = BENCH_DEFAULT_ITERS;
+	return check_knobs(o, err, errlen);
+}
+
 /* 组合检查：只有所有参数都读完后才能判断 */
 static int check_combination(struct options *o, char *err, size_t errlen)
 {
+	if (check_bench(o, err, errlen) != 0)
+		return -1;
 	if (o->interactive) {
 		if (o->op != OP_SEND && o->op != OP_WRITE && o->op != OP_READ) {
 			set_err(err, errlen, "--interactive 使用 RDMA WRITE + READ，不能与 --op %s 同用", op_name(o->op));
@@ -539,10 +670,18 @@ static void print_common_options(void)
 	       "                        控制台输出不变）；tools/trace/render 把两端的 trace 和抓包画成时间线\n"
 	       "      --cm              用 librdmacm（RDMA CM）建立连接，代替 TCP 交换；两端都要给。-p 是 CM 的端口，\n"
 	       "                        设备由地址决定（--src 或 -d），-g 不可用；见 README “两种建连方式”\n"
-	       "      --src IP          （仅 --cm）本端地址：客户端的源地址 / 服务端监听的地址（默认: 客户端由路由决定，服务端 0.0.0.0）\n",
+	       "      --src IP          （仅 --cm）本端地址：客户端的源地址 / 服务端监听的地址（默认: 客户端由路由决定，服务端 0.0.0.0）\n"
+	       "      --cq poll|event   怎样等完成：poll（默认）忙轮询 ibv_poll_cq；event 用完成通道，在 fd 上睡眠等事件；两端必须一致\n"
+	       "\n基准测试（两端必须一致；只支持 --op send/write/read；不能与 --interactive/--inject/--clients/--parallel 同用）：\n"
+	       "      --bench lat|bw    lat = 乒乓延迟（像 ib_*_lat）；bw = 带宽（像 ib_*_bw）；计时循环里不走TCP、不打印，循环后校验一次数据\n"
+	       "      --sweep           大小从 2 B 翻倍到 8 MiB 各测一遍（像 perftest -a）\n"
+	       "      --tx-depth N      每个QP的发送队列深度 = bw 的在途窗口（bw 默认 %d，lat 默认 %d）\n"
+	       "      --signal N        bw：每 N 个 WR 才要一个完成（选择性通知，默认 %d）\n"
+	       "      --post-list N     bw：一次 ibv_post_send 投递 N 个 WR 的链表（默认 1）\n"
+	       "      --inline BYTES    QP 的 max_inline_data；消息 ≤ 它时用 IBV_SEND_INLINE（CPU 直接拷进 WQE，默认 0 = 不用）\n",
 	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
 	       DEFAULT_SIZE, INTERACTIVE_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,
-	       DEFAULT_TIMEOUT_MS / 1000);
+	       DEFAULT_TIMEOUT_MS / 1000, BENCH_BW_DEPTH, BENCH_LAT_DEPTH, BENCH_SIGNAL_EVERY);
 }
 
 void print_usage(const char *prog, enum role role)
@@ -581,6 +720,9 @@ int mr_access_flags(const struct options *o)
 	if (o->interactive)
 		return server ? (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ)
 			      : IBV_ACCESS_LOCAL_WRITE;
+	/* write 延迟是乒乓：两端都往对端内存里写 */
+	if (o->bench == BENCH_LAT && o->op == OP_WRITE)
+		return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
 	switch (o->op) {
 	case OP_SEND:
 		return IBV_ACCESS_LOCAL_WRITE;

@@ -30,6 +30,15 @@
 #define MAX_ITERS             1000000
 #define DEFAULT_TIMEOUT_MS    5000
 #define DEFAULT_ACCEPT_MS     120000
+#define NORMAL_QUEUE_DEPTH    16          /* 普通模式每个QP的发送/接收队列深度（每轮最多 2 个 WR） */
+#define BENCH_BW_DEPTH        128         /* --bench bw 默认每个QP在途的 WR 个数（perftest 也是 128） */
+#define BENCH_LAT_DEPTH       16
+#define BENCH_SIGNAL_EVERY    16          /* --bench bw 默认每 16 个 WR 要一个完成 */
+#define BENCH_DEFAULT_ITERS   1000
+#define MAX_QUEUE_DEPTH       8192
+#define MAX_INLINE            1024
+#define SWEEP_MIN_SIZE        2           /* --sweep：2 B .. 8 MiB，与 perftest -a 一样 */
+#define SWEEP_MAX_SIZE        (8u << 20)
 
 /* 数据面操作类型：决定 MR 权限、握手内容和数据面流程 */
 enum rdma_op {
@@ -43,6 +52,11 @@ enum rdma_op {
 };
 
 enum role { ROLE_SERVER = 0, ROLE_CLIENT = 1 };
+
+/* --bench：none = 普通的教学模式；lat = 乒乓延迟（像 ib_*_lat）；bw = 带宽（像 ib_*_bw） */
+enum bench_mode { BENCH_NONE = 0, BENCH_LAT, BENCH_BW };
+/* --cq：poll = 忙轮询 ibv_poll_cq；event = 完成通道（等 fd 上的事件再取完成） */
+enum cq_mode { CQ_POLL = 0, CQ_EVENT };
 
 /*
  * 故障注入：
@@ -83,7 +97,23 @@ struct options {
 	const char *trace_path;  /* --trace FILE：把事件写成 JSON Lines（NULL = 不写） */
 	int cm;                  /* --cm：用 librdmacm 建立连接（两端都要给） */
 	const char *src_addr;    /* --src IP（只和 --cm 一起）：客户端的源地址 / 服务端监听的地址；它决定用哪个设备 */
+	enum cq_mode cq;         /* --cq poll|event */
+	enum bench_mode bench;   /* --bench lat|bw */
+	int sweep;               /* --sweep：大小从 2 B 到 8 MiB 逐个翻倍（perftest -a） */
+	int tx_depth;            /* --tx-depth：每个QP的发送队列深度 = bw 的在途窗口 */
+	int signal_every;        /* --signal N：每 N 个发送 WR 要一个完成（选择性通知） */
+	int post_list;           /* --post-list N：一次 ibv_post_send 投递 N 个 WR（链表） */
+	uint32_t inline_size;    /* --inline BYTES：QP 的 max_inline_data；消息 ≤ 它时用 IBV_SEND_INLINE */
 };
+
+/* 由选项推出的队列容量：每个QP的发送/接收队列深度，所有QP共享的 CQ 的容量 */
+struct queue_caps {
+	uint32_t send_wr;
+	uint32_t recv_wr;
+	uint32_t cqe;
+};
+void queue_caps(const struct options *o, struct queue_caps *q);
+const char *bench_name(enum bench_mode b);
 
 /* 服务端是不是“多客户端”模式（--clients 不是 1 或 --parallel 大于 1）；默认是今天的一对一 */
 int multi_client(const struct options *o);

@@ -81,7 +81,7 @@ static void fill_local_hello(struct rdma_conn *conn, struct wire_hello *h)
 	memset(h, 0, sizeof(*h));
 	h->version = WIRE_VERSION;
 	h->op = (uint8_t)o->op;
-	h->flags = o->interactive ? WIRE_FLAG_INTERACTIVE : 0;
+	h->flags = wire_flags(o);
 	h->num_qp = (uint32_t)conn->num_qp;
 	h->mtu = (uint32_t)conn->dev->port_attr.active_mtu;
 	h->size = (uint32_t)o->size;

@@ -18,6 +18,7 @@
 #include "trace_ev.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -593,10 +594,50 @@ int register_mr(struct rdma_conn *conn, int access)
 	return 0;
 }
 
+/* --cq event：完成通道 = 一个文件描述符；CQ 有新完成（且已武装）时内核往它上面放一个事件 */
+static int create_channel(struct rdma_conn *conn)
+{
+	int flags;
+
+	conn->channel = ibv_create_comp_channel(conn->dev->ctx);
+	if (conn->channel == NULL) {
+		verbs_error("ibv_create_comp_channel()", errno, "打开的文件太多（ulimit -n）或设备已被删除");
+		return -1;
+	}
+	/* 非阻塞：等待交给 poll()（带 -t 超时）；ibv_get_cq_event 只在 fd 可读后调用 */
+	flags = fcntl(conn->channel->fd, F_GETFL);
+	if (flags < 0 || fcntl(conn->channel->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+		verbs_error("fcntl(O_NONBLOCK)", errno, "完成通道的 fd 设置失败");
+		return -1;
+	}
+	con_printf("完成通道已创建（ibv_create_comp_channel）: fd=%d；CQ 有新完成时这个 fd 变为可读\n",
+		   conn->channel->fd);
+	return 0;
+}
+
+/* 武装：请内核在 CQ 的“下一个”完成到来时发一个事件（只发一次，之后要重新武装） */
+static int arm_cq(struct rdma_conn *conn)
+{
+	int rc = ibv_req_notify_cq(conn->cq, 0);
+
+	if (rc != 0) {
+		verbs_error("ibv_req_notify_cq()", rc, "CQ 不支持事件通知？");
+		return -1;
+	}
+	con_printf("已武装 CQ（ibv_req_notify_cq, solicited_only=0）：下一个完成到来时在 fd 上产生一个事件\n"
+		   "  说明: 等完成时程序睡在 poll(fd) 上，不占 CPU；代价是每次唤醒要经过内核（延迟更高）\n");
+	return 0;
+}
+
 int create_cq(struct rdma_conn *conn)
 {
-	step_title(&conn->trace, &conn->step, "创建完成队列CQ ibv_create_cq()");
-	conn->cq = ibv_create_cq(conn->dev->ctx, CQ_SIZE, NULL, NULL, 0);
+	int event = conn->opt->cq == CQ_EVENT;
+
+	step_title(&conn->trace, &conn->step, "创建完成队列CQ ibv_create_cq()%s", event ? "（带完成通道）" : "");
+	queue_caps(conn->opt, &conn->caps);
+	if (event && create_channel(conn) != 0)
+		return -1;
+	conn->cq = ibv_create_cq(conn->dev->ctx, (int)conn->caps.cqe, NULL, conn->channel, 0);
 	if (conn->cq == NULL) {
 		int err = errno;
 
@@ -605,8 +646,11 @@ int create_cq(struct rdma_conn *conn)
 		return -1;
 	}
 	trace_call(&conn->trace, "ibv_create_cq", "cqe", conn->cq->cqe, NULL, 0);
-	con_printf("CQ 已创建: 容量 %d（请求 %d），%d 个QP共享这一个CQ\n", conn->cq->cqe, CQ_SIZE, conn->num_qp);
+	con_printf("CQ 已创建: 容量 %d（请求 %u = %d 个QP × (发送 %u + 接收 %u)），%d 个QP共享这一个CQ\n", conn->cq->cqe,
+		   conn->caps.cqe, conn->num_qp, conn->caps.send_wr, conn->caps.recv_wr, conn->num_qp);
 	con_printf("  说明: 每个完成的 WR 在 CQ 里留下一个 WC；wr_id 里放的是QP序号，据此区分来自哪个QP\n");
+	if (event && arm_cq(conn) != 0)
+		return -1;
 	return 0;
 }
 
@@ -636,24 +680,29 @@ int create_qps(struct rdma_conn *conn)
 		init.send_cq = conn->cq;
 		init.recv_cq = conn->cq;
 		init.sq_sig_all = 0;
-		init.cap.max_send_wr = MAX_SEND_WR;
-		init.cap.max_recv_wr = MAX_RECV_WR;
+		init.cap.max_send_wr = conn->caps.send_wr;
+		init.cap.max_recv_wr = conn->caps.recv_wr;
 		init.cap.max_send_sge = 1;
 		init.cap.max_recv_sge = 1;
+		init.cap.max_inline_data = conn->opt->inline_size;
 		conn->qp[i] = ibv_create_qp(conn->dev->pd, &init);
 		if (conn->qp[i] == NULL) {
 			int err = errno;
 
-			verbs_error("ibv_create_qp()", err, "QP 数量或队列深度超过设备上限？ibv_devinfo -v 查看 max_qp/max_qp_wr");
+			verbs_error("ibv_create_qp()", err, "QP 数量、队列深度或 --inline 超过设备上限？ibv_devinfo -v 查看 max_qp/max_qp_wr");
 			trace_verbs_simple(&conn->trace, "ibv_create_qp", err);
 			return -1;
 		}
+		conn->max_inline = init.cap.max_inline_data;   /* ibv_create_qp 写回实际值（可能比请求的大） */
 		/* PSN 随机：避免与旧连接残留的报文混淆（与 rc_pingpong 一样取 24 位） */
 		conn->psn[i] = random_psn();
 		trace_qp_num(&conn->trace, "ibv_create_qp", 0, i, conn->qp[i]->qp_num, conn->psn[i]);
 		con_printf("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n", i, conn->qp[i]->qp_num, conn->psn[i]);
 	}
 	con_printf("  说明: RC = 可靠连接，一个QP只和对端的一个QP配对；新建的QP处于 RESET 状态\n");
+	if (conn->opt->bench != BENCH_NONE)
+		con_printf("  队列深度: 发送 %u、接收 %u（--tx-depth）；max_inline_data=%u（--inline %u）\n",
+			   conn->caps.send_wr, conn->caps.recv_wr, conn->max_inline, conn->opt->inline_size);
 	return 0;
 }
 
@@ -689,10 +738,22 @@ void conn_destroy(struct rdma_conn *conn)
 	}
 	if (freed > 0)
 		con_printf("已销毁 %d 个QP（ibv_destroy_qp）\n", freed);
+	if (conn->cq != NULL && conn->cq_unacked > 0) {
+		ibv_ack_cq_events(conn->cq, conn->cq_unacked);
+		con_printf("已确认剩下的 %u 个完成事件（ibv_ack_cq_events；不确认的话 ibv_destroy_cq 会一直等）\n",
+			   conn->cq_unacked);
+		conn->cq_unacked = 0;
+	}
 	if (conn->cq != NULL) {
 		report_destroy(&conn->trace, "ibv_destroy_cq", ibv_destroy_cq(conn->cq));
 		conn->cq = NULL;
 		con_printf("已销毁CQ（ibv_destroy_cq）\n");
+	}
+	if (conn->channel != NULL) {
+		/* 通道要在所有用它的 CQ 之后销毁，否则 EBUSY */
+		report_destroy(&conn->trace, "ibv_destroy_comp_channel", ibv_destroy_comp_channel(conn->channel));
+		conn->channel = NULL;
+		con_printf("已销毁完成通道（ibv_destroy_comp_channel，共收到 %lu 个完成事件）\n", conn->cq_events);
 	}
 	if (conn->mr != NULL) {
 		report_destroy(&conn->trace, "ibv_dereg_mr", ibv_dereg_mr(conn->mr));

@@ -24,10 +24,6 @@
 #include "trace.h"
 #include "wire.h"
 
-#define CQ_SIZE        256     /* 所有QP共享一个CQ */
-#define MAX_SEND_WR    16
-#define MAX_RECV_WR    16
-
 /* 设备：一个打开的 RDMA 设备、它的一个端口和选中的 GID，以及设备上的 PD（步骤1-5） */
 struct rdma_device {
 	const struct options *opt;      /* 命令行参数（只读）：-d、-i、-g、--op */
@@ -61,9 +57,14 @@ struct rdma_conn {
 	size_t buf_len;                 /* 注册的长度：2 × num_qp × slot */
 	size_t slot;                    /* 每个QP在每个区里的槽大小（字节） */
 	struct ibv_mr *mr;              /* 整个 buf 注册成的 MR（lkey 给本端，rkey 交给对端） */
-	struct ibv_cq *cq;              /* 所有QP共享的完成队列 */
+	struct ibv_comp_channel *channel; /* --cq event：完成通道（NULL = 忙轮询） */
+	struct ibv_cq *cq;              /* 所有QP共享的完成队列（容量由 queue_caps() 从选项推出） */
+	unsigned long cq_events;        /* 收到的完成事件总数 */
+	unsigned cq_unacked;            /* 取出但还没 ibv_ack_cq_events 的事件数（销毁CQ前必须清零） */
+	struct queue_caps caps;         /* 每个QP的队列深度与 CQ 容量（queue_caps()） */
+	uint32_t max_inline;            /* QP 实际的 max_inline_data（--inline） */
 	int num_qp;                     /* QP 个数（-q） */
-	struct ibv_qp *qp[MAX_QP];      /* RC QP；WR 的 wr_id = 下标 */
+	struct ibv_qp *qp[MAX_QP];      /* RC QP；WR 的 wr_id 低 8 位 = 下标（datapath.h） */
 	uint32_t psn[MAX_QP];           /* 本端每个QP的起始包序号 */
 	uint32_t next_psn[MAX_QP];      /* 下一个发送 WR 的第一个 PSN（RTS 时 = psn[i]，每投递一个 WR 加它的包数，模 2^24） */
 

@@ -123,6 +123,46 @@ enum wire_status wire_decode_sync(const uint8_t *buf, size_t len, uint32_t *tag)
 	return WIRE_OK;
 }
 
+uint8_t wire_flags(const struct options *o)
+{
+	uint8_t f = o->interactive ? WIRE_FLAG_INTERACTIVE : 0;
+
+	if (o->bench == BENCH_LAT)
+		f |= WIRE_FLAG_BENCH_LAT;
+	if (o->bench == BENCH_BW)
+		f |= WIRE_FLAG_BENCH_BW;
+	if (o->cq == CQ_EVENT)
+		f |= WIRE_FLAG_CQ_EVENT;
+	if (o->sweep)
+		f |= WIRE_FLAG_SWEEP;
+	return f;
+}
+
+static const char *bench_str(uint8_t flags)
+{
+	if (flags & WIRE_FLAG_BENCH_LAT)
+		return flags & WIRE_FLAG_SWEEP ? "--bench lat --sweep" : "--bench lat";
+	if (flags & WIRE_FLAG_BENCH_BW)
+		return flags & WIRE_FLAG_SWEEP ? "--bench bw --sweep" : "--bench bw";
+	return "不是基准测试";
+}
+
+/* 模式位（--bench/--sweep、--cq）：两端不同时各自说出自己和对端的设置 */
+static int compare_modes(uint8_t l, uint8_t r, char *msg, size_t msglen)
+{
+	if ((l ^ r) & WIRE_FLAG_BENCH_MASK) {
+		snprintf(msg, msglen, "远端是 %s，本端是 %s：两端的 --bench/--sweep 必须相同",
+			 bench_str(r), bench_str(l));
+		return -1;
+	}
+	if ((l ^ r) & WIRE_FLAG_CQ_EVENT) {
+		snprintf(msg, msglen, "远端 --cq %s，本端 --cq %s：两端的 --cq 必须相同",
+			 (r & WIRE_FLAG_CQ_EVENT) ? "event" : "poll", (l & WIRE_FLAG_CQ_EVENT) ? "event" : "poll");
+		return -1;
+	}
+	return 0;
+}
+
 int wire_compare(const struct wire_hello *l, const struct wire_hello *r,
 		 char *msg, size_t msglen)
 {
@@ -137,6 +177,8 @@ int wire_compare(const struct wire_hello *l, const struct wire_hello *r,
 			 op_name((enum rdma_op)l->op), (l->flags & WIRE_FLAG_INTERACTIVE) ? " --interactive" : "");
 		return -1;
 	}
+	if (compare_modes(l->flags, r->flags, msg, msglen) != 0)
+		return -1;
 	if (r->size != l->size) {
 		snprintf(msg, msglen, "远端消息大小(%u)与本端不匹配(%u)：两端的 --size 必须相同",
 			 r->size, l->size);

@@ -9,7 +9,8 @@
  *    0    4    magic   0x52435632 ("RCV2")
  *    4    2    version 1
  *    6    1    op      0=send 1=write 2=read 3=write_imm 4=fetch_add 5=cmp_swap
- *    7    1    flags   bit0 = --interactive
+ *    7    1    flags   bit0 = --interactive  bit1 = --bench lat  bit2 = --bench bw
+ *                      bit3 = --cq event     bit4 = --sweep
  *    8    4    num_qp  1..16
  *   12    4    mtu     本端端口的 active_mtu（enum ibv_mtu 值 1..5）
  *   16    4    size    每个QP每轮的消息大小
@@ -40,6 +41,14 @@
 #define WIRE_SYNC_LEN     8
 #define WIRE_MAX_LEN      (WIRE_HEADER_LEN + MAX_QP * WIRE_QP_LEN)
 #define WIRE_FLAG_INTERACTIVE 0x01
+#define WIRE_FLAG_BENCH_LAT   0x02
+#define WIRE_FLAG_BENCH_BW    0x04
+#define WIRE_FLAG_CQ_EVENT    0x08
+#define WIRE_FLAG_SWEEP       0x10
+#define WIRE_FLAG_BENCH_MASK  (WIRE_FLAG_BENCH_LAT | WIRE_FLAG_BENCH_BW | WIRE_FLAG_SWEEP)
+
+/* 本端选项 → HELLO 的 flags 字节 */
+uint8_t wire_flags(const struct options *o);
 
 struct wire_qp {
 	uint32_t qpn;
@@ -89,7 +98,7 @@ void wire_encode_sync(uint32_t tag, uint8_t buf[WIRE_SYNC_LEN]);
 enum wire_status wire_decode_sync(const uint8_t *buf, size_t len, uint32_t *tag);
 
 /*
- * 比较两端的参数（QP数量、操作、大小、轮数、交互模式、原子偏移）。
+ * 比较两端的参数（QP数量、操作、大小、轮数、交互模式、--bench/--sweep、--cq、原子偏移）。
  * 一致返回 0；不一致返回 -1，并在 msg 中写明哪一项不同、各是多少。
  */
 int wire_compare(const struct wire_hello *local, const struct wire_hello *remote,

@@ -322,6 +322,41 @@ static void cm_mode(void **state)
 	assert_non_null(strstr(err, "--clients"));
 }
 
+/* --cq、--bench 与旋钮：默认值、组合检查、队列容量由选项推出 */
+static void bench_and_cq(void **state)
+{
+	struct options o;
+	struct queue_caps q;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--cq", "event"), PARSE_OK);
+	assert_int_equal(o.cq, CQ_EVENT);
+	assert_int_equal(o.bench, BENCH_NONE);
+	queue_caps(&o, &q);
+	assert_true(q.send_wr == 16 && q.recv_wr == 16 && q.cqe == 4 * 32);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--cq", "busy"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "bw", "-q", "2", "--op", "write"), PARSE_OK);
+	assert_true(o.tx_depth == 128 && o.signal_every == 16 && o.iters == 1000 && o.post_list == 1);
+	queue_caps(&o, &q);
+	assert_true(q.send_wr == 128 && q.cqe == 2 * 256);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "lat", "--iters", "5"), PARSE_OK);
+	assert_true(o.tx_depth == 16 && o.signal_every == 1 && o.iters == 5);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "lat", "--signal", "4"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "bw", "--tx-depth", "8", "--signal", "9"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--tx-depth 8"));
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "bw", "--interactive"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--interactive"));
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "bw", "--op", "fetch_add"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--bench", "lat", "--clients", "2"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--bench", "lat", "--sweep", "--size", "4K"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--bench", "lat", "--sweep"), PARSE_OK);
+	assert_int_equal(slot_size(&o), 8u << 20);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inline", "64"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--bench"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--bench", "bw", "--inline", "2000"), PARSE_ERROR);
+}
+
 const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(defaults),
 	cmocka_unit_test(server_positional),
@@ -333,6 +368,7 @@ const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(gid_auto_word),
 	cmocka_unit_test(atomics),
 	cmocka_unit_test(interactive),
+	cmocka_unit_test(bench_and_cq),
 	cmocka_unit_test(inject),
 	cmocka_unit_test(trace_option),
 	cmocka_unit_test(many_clients),

@@ -161,6 +161,33 @@ static void compare(void **state)
 	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
 }
 
+/* --bench/--sweep/--cq 放在 flags 里；不同时错误信息说出两端各自的设置 */
+static void compare_bench_and_cq(void **state)
+{
+	struct wire_hello l = sample(2), r = sample(2);
+	struct options o;
+	char msg[256];
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.bench = BENCH_BW;
+	o.cq = CQ_EVENT;
+	o.sweep = 1;
+	assert_int_equal(wire_flags(&o), WIRE_FLAG_BENCH_BW | WIRE_FLAG_CQ_EVENT | WIRE_FLAG_SWEEP);
+	l.flags = WIRE_FLAG_BENCH_LAT;
+	r.flags = WIRE_FLAG_BENCH_BW;
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "远端是 --bench bw，本端是 --bench lat：两端的 --bench/--sweep 必须相同");
+	r.flags = 0;
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "远端是 不是基准测试"));
+	l.flags = WIRE_FLAG_CQ_EVENT;
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "远端 --cq poll，本端 --cq event：两端的 --cq 必须相同");
+	r.flags = WIRE_FLAG_CQ_EVENT;
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), 0);
+}
+
 static void path_mtu_is_the_smaller(void **state)
 {
 	(void)state;
@@ -220,6 +247,7 @@ const struct CMUnitTest wire_tests[] = {
 	cmocka_unit_test(bad_op_mtu_qpn),
 	cmocka_unit_test(sync_messages),
 	cmocka_unit_test(compare),
+	cmocka_unit_test(compare_bench_and_cq),
 	cmocka_unit_test(path_mtu_is_the_smaller),
 	cmocka_unit_test(mtu_bytes_and_packets),
 	cmocka_unit_test(recognises_rc_pingpong),

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 
 extern const struct CMUnitTest options_tests[];
 extern const size_t options_tests_count;
@@ -24,6 +25,8 @@ extern const struct CMUnitTest adopt_tests[];
 extern const size_t adopt_tests_count;
 extern const struct CMUnitTest trace_tests[];
 extern const size_t trace_tests_count;
+extern const struct CMUnitTest stats_tests[];
+extern const size_t stats_tests_count;
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 

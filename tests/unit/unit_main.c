@@ -15,6 +15,7 @@ int main(void)
 		{ conout_tests, conout_tests_count },
 		{ adopt_tests, adopt_tests_count },
 		{ trace_tests, trace_tests_count },
+		{ stats_tests, stats_tests_count },
 	};
 	size_t total = 0, k = 0;
 	struct CMUnitTest *all;

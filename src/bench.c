@@ -1,0 +1,604 @@
+/*
+ * bench.c - 基准测试（--bench lat|bw）：像 perftest 的 ib_*_lat / ib_*_bw 那样量数据面
+ *
+ * 每个消息大小（--sweep 时 2 B .. 8 MiB 逐个翻倍）：
+ *   准备数据 → TCP 同步（计时之外）→ 预热（不计）→ 计时循环（不走TCP、不打印、不校验）
+ *   → TCP 同步 → 校验一次数据 → 打印 perftest 样式的表格 + 一行 BENCH_RESULT（给脚本解析）
+ *
+ * 延迟（客户端主动，服务端应答；第 k 次用 QP[k % num_qp]）：
+ *   write: 乒乓。各自把消息 RDMA WRITE 到对端，最后一个字节是本次的“戳”；对端盯着自己内存里
+ *          这个字节变成新值，就知道整条消息到了（RC 在同一个QP上按顺序放置数据），再写回。
+ *          单程延迟 = 往返时间 / 2（与 ib_write_lat 相同）。
+ *   send : 乒乓。两边都预先投递接收；收到 RECV 完成再回一个 SEND。单程延迟 = 往返 / 2。
+ *   read : 客户端 RDMA READ，等到完成为止；延迟 = 整个往返（与 ib_read_lat 相同，不除以 2）。
+ * 带宽（客户端主动）：每个QP最多 --tx-depth 个 WR 在途，每 --signal 个要一个完成，
+ *   一次 ibv_post_send 投递 --post-list 个，完成按批取出；send 时服务端保持接收队列是满的。
+ */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "conout.h"
+#include "console.h"
+#include "ctrl.h"
+#include "datapath.h"
+#include "payload.h"
+#include "stats.h"
+
+#define BATCH        64        /* 一次 ibv_poll_cq 最多取的完成数 */
+#define PEAK_MAX_N   20000     /* BW peak 是 O(n²)：WR 更多时不算（与 perftest 一样报 0） */
+#define SPIN_CHECK   4096      /* 盯内存时每转这么多圈看一次超时 */
+
+static int is_server(struct rdma_conn *c) { return c->opt->role == ROLE_SERVER; }
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* 一个大小的一次测量：计时循环里要用的一切（循环外分配好） */
+struct run {
+	struct rdma_conn *c;
+	size_t size;
+	long warm, iters;           /* 预热次数、计时次数 */
+	double *t;                  /* lat：每次的开始时刻（iters+1 个） */
+	double *posted, *done;      /* bw：每个 WR 的投递/完成时刻（num_qp × iters，太多时为 NULL） */
+	double t0, t1, cpu0, cpu1;  /* 计时循环的墙钟与 CPU 时间 */
+	long recv_ready;            /* send 延迟：已到达、还没被乒乓用掉的消息数 */
+	int first;                  /* 第一个大小：接收队列要先填满（之后一直保持满） */
+};
+
+static long warmup_count(long iters)
+{
+	long w = iters / 10 + 1;
+
+	return w > 1000 ? 1000 : w;
+}
+
+static const char *test_name(const struct options *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s_%s", op_name(o->op), bench_name(o->bench));
+	return buf;
+}
+
+static int use_inline(struct run *r)
+{
+	return r->c->max_inline > 0 && r->size <= r->c->max_inline && r->c->opt->op != OP_READ;
+}
+
+/* ---------- 延迟 ---------- */
+
+static volatile uint8_t *stamp_at(struct rdma_conn *c, int qp, size_t size)
+{
+	return area_a(c, qp) + size - 1;
+}
+
+/* 第 k 次（从 0 数）的戳：同一个QP上相邻两次一定不同，且不为 0（缓冲区初值） */
+static uint8_t stamp_of(struct rdma_conn *c, long k)
+{
+	return (uint8_t)((k / c->num_qp) % 255 + 1);
+}
+
+static int spin_for_stamp(struct rdma_conn *c, int qp, size_t size, uint8_t want, long long deadline)
+{
+	volatile uint8_t *p = stamp_at(c, qp, size);
+	unsigned n = 0;
+
+	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != want) {
+		if (++n % SPIN_CHECK == 0 && now_ms() > deadline) {
+			con_eprintf("错误: QP[%d] 等对端的 RDMA WRITE 超时（内存里的戳一直不是 %u）\n"
+				    "提示: 对端还在运行吗？两端的 --size/--iters 一致吗？\n", qp, want);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* 一个完成：RECV 就马上补投一个接收（接收队列一直是满的），并记下“有一条消息到了” */
+static int note_wc(struct run *r, const struct ibv_wc *wc, int *sent)
+{
+	int i = wrid_qp(wc->wr_id);
+
+	if (!(wc->opcode & IBV_WC_RECV)) {
+		(*sent)++;
+		return 0;
+	}
+	r->recv_ready++;
+	return post_receive(r->c, i, area_a(r->c, i), (uint32_t)r->c->slot);
+}
+
+/*
+ * 收掉自己刚发出的那个 WR 的完成；need_recv 时还要等到对端的一条消息（RECV 完成）。
+ * 共享CQ里 SEND 和 RECV 的完成先后不定，所以先到的 RECV 记在 recv_ready 里，不会丢
+ */
+static int reap(struct run *r, int need_recv, long long deadline)
+{
+	struct ibv_wc wcs[BATCH];
+	int sent = 0;
+	unsigned spins = 0;
+
+	while (!sent || (need_recv && r->recv_ready == 0)) {
+		int n = poll_cq_batch(r->c, wcs, BATCH);
+
+		if (n < 0)
+			return -1;
+		for (int k = 0; k < n; k++)
+			if (note_wc(r, &wcs[k], &sent) != 0)
+				return -1;
+		if (n == 0 && wait_cq(r->c, deadline, &spins, sent, 1) != 0)
+			return -1;
+	}
+	if (need_recv)
+		r->recv_ready--;
+	return 0;
+}
+
+/* 服务端（send 延迟）：等对端的一条消息 */
+static int wait_recv(struct run *r, long long deadline)
+{
+	struct ibv_wc wcs[BATCH];
+	int sent = 0;
+	unsigned spins = 0;
+
+	while (r->recv_ready == 0) {
+		int n = poll_cq_batch(r->c, wcs, BATCH);
+
+		if (n < 0)
+			return -1;
+		for (int k = 0; k < n; k++)
+			if (note_wc(r, &wcs[k], &sent) != 0)
+				return -1;
+		if (n == 0 && wait_cq(r->c, deadline, &spins, 0, 1) != 0)
+			return -1;
+	}
+	r->recv_ready--;
+	return 0;
+}
+
+static struct send_req lat_req(struct run *r, int qp)
+{
+	struct rdma_conn *c = r->c;
+	enum ibv_wr_opcode op = c->opt->op == OP_SEND ? IBV_WR_SEND :
+				c->opt->op == OP_READ ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
+	struct send_req q = { .opcode = op, .local = area_b(c, qp), .len = (uint32_t)r->size,
+			      .remote_addr = c->remote.addr + (uint64_t)qp * c->remote.slot };
+
+	q.inline_data = use_inline(r);
+	return q;
+}
+
+/* 一次乒乓（或一次 READ）：k 是总序号（含预热） */
+static int lat_once(struct run *r, long k, long long deadline)
+{
+	struct rdma_conn *c = r->c;
+	int qp = (int)(k % c->num_qp), srv = is_server(c);
+	struct send_req q = lat_req(r, qp);
+	uint8_t st = stamp_of(c, k);
+
+	if (c->opt->op == OP_READ)
+		return post_send_req(c, qp, &q) == 0 ? reap(r, 0, deadline) : -1;
+	if (c->opt->op == OP_WRITE) {
+		if (srv && spin_for_stamp(c, qp, r->size, st, deadline) != 0)
+			return -1;
+		area_b(c, qp)[r->size - 1] = st;
+		if (post_send_req(c, qp, &q) != 0)
+			return -1;
+		if (!srv && spin_for_stamp(c, qp, r->size, st, deadline) != 0)
+			return -1;
+		return reap(r, 0, deadline);
+	}
+	if (srv && wait_recv(r, deadline) != 0)
+		return -1;
+	if (post_send_req(c, qp, &q) != 0)
+		return -1;
+	return reap(r, !srv, deadline);
+}
+
+static int lat_loop(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	int active = !is_server(c) || c->opt->op != OP_READ;
+
+	if (!active)
+		return 0;   /* READ：服务端网卡应答，服务端程序什么也不做 */
+	for (long k = 0; k < r->warm; k++)
+		if (lat_once(r, k, now_ms() + c->opt->timeout_ms) != 0)
+			return -1;
+	r->cpu0 = cpu_s();
+	r->t0 = now_s();
+	for (long k = 0; k < r->iters; k++) {
+		r->t[k] = now_s();
+		if (lat_once(r, r->warm + k, now_ms() + c->opt->timeout_ms) != 0)
+			return -1;
+	}
+	r->t[r->iters] = r->t1 = now_s();
+	r->cpu1 = cpu_s();
+	return 0;
+}
+
+/* ---------- 带宽 ---------- */
+
+/* QP qp 的第 k 个 WR：每 signal_every 个（以及最后一个）要完成 */
+static struct send_req bw_req(struct run *r, int qp, long k, long total)
+{
+	struct send_req q = lat_req(r, qp);
+	int every = r->c->opt->signal_every;
+
+	q.seq = (uint64_t)k;
+	q.unsignaled = !((k + 1) % every == 0 || k == total - 1);
+	return q;
+}
+
+static void stamp_done(struct run *r, int qp, long upto_excl, long from, double t)
+{
+	if (r->done == NULL)
+		return;
+	for (long k = from; k < upto_excl; k++)
+		if (k >= r->warm)
+			r->done[(size_t)qp * (size_t)r->iters + (size_t)(k - r->warm)] = t;
+}
+
+/* 投递 QP qp 上的一批：窗口没满、还有剩余，一次最多 post_list 个；返回投了几个 */
+static int bw_post(struct run *r, int qp, long *posted, long completed, long total)
+{
+	struct send_req reqs[MAX_POST_LIST];
+	const struct options *o = r->c->opt;
+	long room = (long)o->tx_depth - (*posted - completed), left = total - *posted;
+	int n = (int)(room < left ? room : left);
+
+	if (n > o->post_list)
+		n = o->post_list;
+	if (n <= 0)
+		return 0;
+	for (int j = 0; j < n; j++)
+		reqs[j] = bw_req(r, qp, *posted + j, total);
+	if (r->posted != NULL) {
+		double t = now_s();
+
+		for (int j = 0; j < n; j++)
+			if (*posted + j >= r->warm)
+				r->posted[(size_t)qp * (size_t)r->iters + (size_t)(*posted + j - r->warm)] = t;
+	}
+	if (post_send_list(r->c, qp, reqs, n) != 0)
+		return -1;
+	*posted += n;
+	return n;
+}
+
+/* 把 QP qp 的窗口填满（像 perftest 一样先投满再去取完成） */
+static int bw_fill(struct run *r, int qp, long *posted, long completed, long total)
+{
+	int n;
+
+	while ((n = bw_post(r, qp, posted, completed, total)) > 0)
+		;
+	return n;
+}
+
+/* 客户端：total 个 WR / QP，按窗口投递、按批取完成 */
+static int bw_client(struct run *r, long total)
+{
+	struct rdma_conn *c = r->c;
+	long posted[MAX_QP] = { 0 }, completed[MAX_QP] = { 0 }, finished = 0;
+	struct ibv_wc wcs[BATCH];
+	long long deadline = now_ms() + c->opt->timeout_ms;
+	unsigned spins = 0;
+
+	while (finished < c->num_qp) {
+		long before = 0, after = 0;
+		int n;
+
+		for (int i = 0; i < c->num_qp; i++) {
+			before += posted[i];
+			if (bw_fill(r, i, &posted[i], completed[i], total) != 0)
+				return -1;
+			after += posted[i];
+		}
+		n = poll_cq_batch(c, wcs, BATCH);
+		if (n < 0)
+			return -1;
+		for (int k = 0; k < n; k++) {
+			int i = wrid_qp(wcs[k].wr_id);
+			long upto = (long)wrid_seq(wcs[k].wr_id) + 1;   /* 选择性通知：它之前的 WR 也都完成了 */
+
+			stamp_done(r, i, upto, completed[i], now_s());
+			completed[i] = upto;
+			finished += upto == total;
+		}
+		/* 只有窗口满了（或全投完了）才等：还能投的时候睡下去，未通知的 WR 不会带来任何事件 */
+		if (n > 0 || after > before) {
+			spins = 0;
+			deadline = now_ms() + c->opt->timeout_ms;
+		} else if (wait_cq(c, deadline, &spins, (int)finished, c->num_qp) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* send 的服务端：收 total 个 / QP，每收到一个马上补投一个接收，接收队列一直是满的 */
+static int bw_server_recv(struct run *r, long total)
+{
+	struct rdma_conn *c = r->c;
+	long want = total * c->num_qp, got = 0;
+	struct ibv_wc wcs[BATCH];
+	long long deadline = now_ms() + c->opt->timeout_ms;
+	unsigned spins = 0;
+
+	while (got < want) {
+		int n = poll_cq_batch(c, wcs, BATCH);
+
+		if (n < 0)
+			return -1;
+		for (int k = 0; k < n; k++) {
+			int i = wrid_qp(wcs[k].wr_id);
+
+			got++;
+			if (post_receive(c, i, area_a(c, i), (uint32_t)c->slot) != 0)
+				return -1;
+		}
+		if (n > 0) {
+			spins = 0;
+			deadline = now_ms() + c->opt->timeout_ms;
+		} else if (wait_cq(c, deadline, &spins, (int)got, (int)want) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int bw_loop(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	long total = r->warm + r->iters;
+	int rc;
+
+	if (is_server(c) && c->opt->op != OP_SEND)
+		return 0;   /* WRITE/READ：服务端程序不参与 */
+	r->cpu0 = cpu_s();
+	r->t0 = now_s();
+	rc = is_server(c) ? bw_server_recv(r, total) : bw_client(r, total);
+	r->t1 = now_s();
+	r->cpu1 = cpu_s();
+	return rc;
+}
+
+/* ---------- 准备、校验、报告 ---------- */
+
+/* 发送数据的一方：send/write 是客户端（lat 时两边都发），read 是服务端 */
+static const char *data_source(struct rdma_conn *c)
+{
+	return c->opt->op == OP_READ ? "server" : "client";
+}
+
+static int prepare(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	const char *me = is_server(c) ? "server" : "client";
+
+	memset(c->buf, 0, c->buf_len);
+	for (int i = 0; i < c->num_qp; i++) {
+		/* READ 的数据源是服务端的 A 区（对端可访问区）；其余是本端 B 区 */
+		uint8_t *src = c->opt->op == OP_READ ? area_a(c, i) : area_b(c, i);
+
+		payload_fill(src, r->size, me, (uint32_t)i, 0);
+		if (r->first && c->opt->op == OP_SEND && (c->opt->bench == BENCH_LAT || is_server(c)))
+			for (uint32_t k = 0; k < c->caps.recv_wr; k++)
+				if (post_receive(c, i, area_a(c, i), (uint32_t)c->slot) != 0)
+					return -1;
+	}
+	return 0;
+}
+
+/* 计时之后校验一次：收到数据的一方看最后一次到达的内容（write lat 的最后一个字节是戳，不比） */
+static int verify_after(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	int srv = is_server(c), lat = c->opt->bench == BENCH_LAT, op = c->opt->op;
+	int receiver = op == OP_READ ? !srv : (lat || srv);
+	const char *from = lat && op != OP_READ ? (srv ? "client" : "server") : data_source(c);
+	size_t n = r->size - (op == OP_WRITE && lat ? 1 : 0);
+	uint8_t *want;
+
+	if (!receiver)
+		return 0;
+	want = malloc(r->size);
+	if (want == NULL)
+		return -1;
+	for (int i = 0; i < c->num_qp; i++) {
+		uint8_t *got = op == OP_READ ? area_b(c, i) : area_a(c, i);
+
+		payload_fill(want, r->size, from, (uint32_t)i, 0);
+		for (size_t b = 0; b < n; b++) {
+			if (got[b] != want[b]) {
+				con_eprintf("错误: QP[%d] 计时后的数据校验失败：偏移 %zu 是 0x%02x，应为 0x%02x\n"
+					    "提示: 基准测试只在计时之后校验一次；数据不对说明地址/长度/rkey 不对\n",
+					    i, b, got[b], want[b]);
+				free(want);
+				return -1;
+			}
+		}
+	}
+	free(want);
+	return 0;
+}
+
+static void print_rule(void)
+{
+	con_printf("---------------------------------------------------------------------------------------\n");
+}
+
+static void report_lat(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	int rtt_half = c->opt->op != OP_READ;
+	double *us = malloc(sizeof(double) * (size_t)r->iters);
+	struct lat_stats s;
+	char name[32];
+
+	if (us == NULL)
+		return;
+	for (long k = 0; k < r->iters; k++)
+		us[k] = (r->t[k + 1] - r->t[k]) * 1e6 / (rtt_half ? 2 : 1);
+	lat_compute(us, (size_t)r->iters, &s);
+	free(us);
+	con_printf(" %-7zu %-10ld    %-7.2f        %-7.2f        %-7.2f            %-7.2f         %-7.2f           %-7.2f                 %-7.2f\n",
+		   r->size, r->iters, s.t_min, s.t_max, s.t_typical, s.t_avg, s.t_stdev, s.p99, s.p999);
+	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s t_min_us=%.3f t_max_us=%.3f t_typical_us=%.3f t_avg_us=%.3f t_stdev_us=%.3f p99_us=%.3f p999_us=%.3f cpu_s=%.4f wall_s=%.4f\n",
+		   test_name(c->opt, name, sizeof(name)), r->size, r->iters, c->num_qp,
+		   c->opt->cq == CQ_EVENT ? "event" : "poll", s.t_min, s.t_max, s.t_typical, s.t_avg, s.t_stdev,
+		   s.p99, s.p999, r->cpu1 - r->cpu0, r->t1 - r->t0);
+}
+
+static void report_bw(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	double secs = r->t1 - r->t0, msgs = (double)r->iters * c->num_qp;
+	double avg = bw_mbps(msgs * (double)r->size, secs), rate = msg_rate_mpps(msgs, secs);
+	double peak = r->posted ? bw_peak_mbps(r->posted, r->done, (size_t)r->iters * (size_t)c->num_qp, r->size, PEAK_MAX_N) : 0;
+	char name[32];
+
+	con_printf(" %-10zu %-10ld       %-9.2f          %-9.2f            %-9.6f\n",
+		   r->size, r->iters, peak, avg, rate);
+	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s bw_peak_MBps=%.3f bw_avg_MBps=%.3f msg_rate_Mpps=%.6f cpu_s=%.4f wall_s=%.4f\n",
+		   test_name(c->opt, name, sizeof(name)), r->size, r->iters, c->num_qp,
+		   c->opt->cq == CQ_EVENT ? "event" : "poll", peak, avg, rate, r->cpu1 - r->cpu0, secs);
+}
+
+static void print_header(struct rdma_conn *c)
+{
+	print_rule();
+	if (c->opt->bench == BENCH_LAT)
+		con_printf(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99%% percentile[usec]   99.9%% percentile[usec]\n");
+	else
+		con_printf(" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n");
+}
+
+/* 测量的是哪一方：lat 的 write/send 与全部 bw 由客户端出表（服务端只报自己的 CPU） */
+static int reports_table(struct rdma_conn *c)
+{
+	return !is_server(c);
+}
+
+static void report_cpu(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	double wall = r->t1 - r->t0, cpu = r->cpu1 - r->cpu0;
+
+	con_printf("BENCH_CPU side=%s size=%zu cq=%s cpu_s=%.4f wall_s=%.4f\n", is_server(c) ? "server" : "client",
+		   r->size, c->opt->cq == CQ_EVENT ? "event" : "poll", cpu, wall);
+}
+
+static int alloc_run(struct run *r)
+{
+	size_t n = (size_t)r->iters * (size_t)r->c->num_qp;
+
+	if (r->c->opt->bench == BENCH_LAT) {
+		r->t = calloc((size_t)r->iters + 1, sizeof(double));
+		return r->t == NULL ? -1 : 0;
+	}
+	if (n > PEAK_MAX_N)
+		return 0;
+	r->posted = calloc(n, sizeof(double));
+	r->done = calloc(n, sizeof(double));
+	return r->posted == NULL || r->done == NULL ? -1 : 0;
+}
+
+static void free_run(struct run *r)
+{
+	free(r->t);
+	free(r->posted);
+	free(r->done);
+}
+
+/* 一个大小：准备 → 同步 → 预热 + 计时 → 同步 → 校验 → 报告 */
+static int bench_size(struct rdma_conn *c, size_t size, uint32_t idx)
+{
+	struct run r = { .c = c, .size = size, .iters = c->opt->iters, .warm = warmup_count(c->opt->iters),
+			 .first = idx == 1 };
+	int rc = -1;
+
+	if (alloc_run(&r) != 0 || prepare(&r) != 0)
+		goto out;
+	if (ctrl_sync_send(&c->ctrl, SYNC_TAG(SYNC_READY, idx)) != 0 ||
+	    ctrl_sync_wait(&c->ctrl, SYNC_TAG(SYNC_READY, idx)) != 0)
+		goto out;
+	if ((c->opt->bench == BENCH_LAT ? lat_loop(&r) : bw_loop(&r)) != 0)
+		goto out;
+	if (ctrl_sync_send(&c->ctrl, SYNC_TAG(SYNC_DONE, idx)) != 0 ||
+	    ctrl_sync_wait(&c->ctrl, SYNC_TAG(SYNC_DONE, idx)) != 0)
+		goto out;
+	if (verify_after(&r) != 0)
+		goto out;
+	if (reports_table(c))
+		(c->opt->bench == BENCH_LAT ? report_lat : report_bw)(&r);
+	report_cpu(&r);
+	rc = 0;
+out:
+	free_run(&r);
+	return rc;
+}
+
+static void explain_before(struct rdma_conn *c)
+{
+	const struct options *o = c->opt;
+
+	con_printf("测的是什么: %s，%d 个QP；每个大小先预热 %ld 次（不计），再计时 %ld 次\n",
+		   o->bench == BENCH_LAT ? "乒乓延迟（write/send 报单程 = 往返/2，read 报整个往返）" :
+		   "带宽（客户端连续投递，窗口内的 WR 同时在途）", c->num_qp, warmup_count(o->iters), o->iters);
+	con_printf("不测什么: 建连、注册内存、TCP 同步、打印和数据校验都在计时之外（每个大小计时结束后校验一次数据）\n");
+	if (o->bench == BENCH_BW)
+		con_printf("旋钮: --tx-depth %d（每个QP在途 WR 上限）--signal %d（每 %d 个 WR 要一个完成：CQ 里的 WC 少了，CPU 省了）\n"
+			   "      --post-list %d（一次 ibv_post_send 投递几个 WR：每次调用的固定开销分摊）--inline %u\n",
+			   o->tx_depth, o->signal_every, o->signal_every, o->post_list, o->inline_size);
+	else
+		con_printf("旋钮: --inline %u（消息 ≤ max_inline_data=%u 时用 IBV_SEND_INLINE：CPU 把数据拷进 WQE，网卡少读一次内存）\n",
+			   o->inline_size, c->max_inline);
+	con_printf("等完成: --cq %s%s\n", o->cq == CQ_EVENT ? "event" : "poll",
+		   o->cq == CQ_EVENT ? "（睡在完成通道上：CPU 时间少，唤醒要经过内核，延迟更高）" :
+		   "（忙轮询：最快发现完成，代价是一直占着一个 CPU）");
+	con_printf("单位: MB/sec = 2^20 字节/秒（与 perftest 相同），MsgRate = 每秒百万条消息\n");
+}
+
+static void explain_after(struct rdma_conn *c)
+{
+	print_rule();
+	con_printf("怎么读: 与 perftest 同名的列含义相同（t_typical = 中位数；99%%/99.9%% = 排序后的百分位）。\n"
+		   "  BENCH_CPU 是本端计时循环内的 CPU 时间（getrusage 的 user+sys）：--cq poll 时接近墙钟时间（一直在转），\n"
+		   "  --cq event 时小得多（睡在 fd 上）。Soft-RoCE 的协议处理在内核线程里，不算进这里\n");
+	(void)c;
+}
+
+int run_bench(struct rdma_conn *c)
+{
+	const struct options *o = c->opt;
+	uint32_t idx = 1;
+
+	step_title(&c->trace, &c->step, "基准测试: --bench %s --op %s，%d 个QP", bench_name(o->bench), op_name(o->op), c->num_qp);
+	explain_before(c);
+	if (reports_table(c))
+		print_header(c);
+	if (!o->sweep)
+		return bench_size(c, o->size, idx) == 0 ? (explain_after(c), 0) : -1;
+	for (size_t s = SWEEP_MIN_SIZE; s <= SWEEP_MAX_SIZE; s *= 2, idx++)
+		if (bench_size(c, s, idx) != 0)
+			return -1;
+	explain_after(c);
+	return 0;
+}

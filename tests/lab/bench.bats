@@ -1,0 +1,139 @@
+#!/usr/bin/env bats
+# bench.bats - --bench lat|bw 与 --cq event 在真实 rdma_rxe 上（tests/59-lab-bench.t，一次开机）：
+# 每种基准形式都跑通、计时后的数据校验通过、表格与 BENCH_RESULT 可解析且数字为正（不断言快慢）；
+# --cq event 下普通模式的每种操作（1 和 4 个QP，ASan+UBSan 版本，没有任何报告）；两端设置不一致时两边都报错。
+
+# 变量 SLOG/CLOG/SPID/SRC/CRC 由 helpers.bash 的函数设置和读取（shellcheck 看不到）
+# shellcheck disable=SC2030,SC2031,SC2034,SC2153
+load helpers
+
+teardown() {
+    kill_server
+    no_cleanup_warnings "${SLOG:-}" "${CLOG:-}"
+}
+
+# BENCH_RESULT 行里 key 的值（最后一行）
+field() {  # field 文件 key
+    awk -v k="$2" '/^BENCH_RESULT /{for(i=2;i<=NF;i++){split($i,a,"=");if(a[1]==k)v=a[2]}} END{print v}' "$1"
+}
+
+# 数字 > 0
+positive() {  # positive 名字 值
+    if ! awk -v v="$2" 'BEGIN{exit !(v+0 > 0)}'; then
+        echo "$1 应为正数，实际是 '$2'"
+        show_logs
+        return 1
+    fi
+}
+
+# 一个基准形式：两端成功、清理完整、表头和一行数据、BENCH_RESULT 的数字为正、两端都报 CPU
+check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
+    local mode=$1 op=$2 q=$3 size=${SIZE:-4096}
+    shift 3
+    run_pair --bench "$mode" --op "$op" -q "$q" --size "$size" --iters 200 -t 30 "$@"
+    assert_ok_pair
+    has "$CLOG" "BENCH_RESULT test=${op}_$mode size=$size iters=200 qps=$q"
+    has "$SLOG" "BENCH_CPU side=server size=$size"
+    has "$CLOG" "BENCH_CPU side=client size=$size"
+    if [[ $mode == lat ]]; then
+        has "$CLOG" ' #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]'
+        positive t_min_us "$(field "$CLOG" t_min_us)"
+        positive t_typical_us "$(field "$CLOG" t_typical_us)"
+        positive p999_us "$(field "$CLOG" p999_us)"
+    else
+        has "$CLOG" ' #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]'
+        positive bw_avg_MBps "$(field "$CLOG" bw_avg_MBps)"
+        positive msg_rate_Mpps "$(field "$CLOG" msg_rate_Mpps)"
+    fi
+    positive cpu_s "$(field "$CLOG" cpu_s)"
+}
+
+@test "bench lat: send, write, read × 1 and 4 QPs; tables parse, numbers positive, data checked after the loop" {
+    for op in send write read; do for q in 1 4; do check_bench lat "$op" "$q"; done; done
+    has "$CLOG" '不测什么: 建连、注册内存、TCP 同步、打印和数据校验都在计时之外'
+}
+
+@test "bench bw: send, write, read × 1 and 4 QPs (window, selective signaling, batch polling)" {
+    for op in send write read; do for q in 1 4; do check_bench bw "$op" "$q"; done; done
+    has "$CLOG" '旋钮: --tx-depth 128（每个QP在途 WR 上限）--signal 16'
+}
+
+@test "bench knobs and --cq event: inline, post list, signal every N, 16 QPs; event mode reports CPU on both sides" {
+    SIZE=64 check_bench lat send 1 --inline 128
+    has "$CLOG" 'max_inline_data=128'
+    check_bench bw write 16 --tx-depth 32 --signal 8 --post-list 4
+    check_bench bw send 2 --cq event
+    has "$SLOG" 'BENCH_CPU side=server size=4096 cq=event'
+    check_bench lat write 1 --cq event
+    has "$CLOG" 'cq=event'
+}
+
+@test "bench --sweep: every size from 2 B to 8 MiB, one row each" {
+    run_pair --bench bw --op write -q 1 --sweep --iters 4 -t 60
+    assert_ok_pair
+    [[ $(grep -c '^BENCH_RESULT test=write_bw' "$CLOG") == 23 ]] || { show_logs; return 1; }
+    has "$CLOG" 'BENCH_RESULT test=write_bw size=2 '
+    has "$CLOG" 'BENCH_RESULT test=write_bw size=8388608 '
+}
+
+
+@test "mismatch: --bench lat vs bw, --bench vs none, --cq poll vs event fail on both sides with a clear message" {
+    start_server -d "$LAB_DEV0" --bench lat -t 10
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --bench bw -t 10
+    wait_server
+    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" '远端是 --bench bw，本端是 --bench lat：两端的 --bench/--sweep 必须相同'
+    has "$CLOG" '远端是 --bench lat，本端是 --bench bw'
+    start_server -d "$LAB_DEV0" -t 10
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --bench lat -t 10
+    wait_server
+    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" '远端是 --bench lat，本端是 不是基准测试'
+    start_server -d "$LAB_DEV0" --cq event -t 10
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -t 10
+    wait_server
+    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" '远端 --cq poll，本端 --cq event：两端的 --cq 必须相同'
+    has "$CLOG" '远端 --cq event，本端 --cq poll'
+}
+
+@test "--cq event, normal mode: every operation at 1 and 4 QPs (ASan+UBSan build, no reports); channel created, armed, events acked before the CQ is destroyed" {
+    local san="$BATS_TEST_TMPDIR/sanitizer" f
+    mkdir -p "$san"
+    export ASAN_OPTIONS="log_path=$san/asan:detect_leaks=1:exitcode=86:abort_on_error=0"
+    export UBSAN_OPTIONS="log_path=$san/ubsan:print_stacktrace=1:halt_on_error=1"
+    SERVER=build/asan/rdma_server CLIENT=build/asan/rdma_client
+    local size
+    for op in send write read write_imm fetch_add cmp_swap; do for q in 1 4; do
+        size=(--size 4096)
+        [[ $op == fetch_add || $op == cmp_swap ]] && size=()   # 原子操作固定 8 字节
+        run_pair --cq event --op "$op" -q "$q" --iters 3 "${size[@]}" -t 30
+        assert_ok_pair
+        has "$CLOG" "全部 3 轮 × $q 个QP 完成并校验通过"
+        # send 的客户端一定要睡下去等（对端的回复要过一会儿才到），讲解只在第一个事件时打印一次
+        [[ $op == send && $q == 1 ]] && cp "$CLOG" "$BATS_TEST_TMPDIR/send-event.log"
+    done; done
+    for f in "$san"/*; do [[ -e $f ]] || continue; echo "sanitizer 报告 $f:"; cat "$f"; return 1; done
+    CLOG=$BATS_TEST_TMPDIR/send-event.log
+    has "$CLOG" '完成通道已创建（ibv_create_comp_channel）: fd='
+    has "$CLOG" '已武装 CQ（ibv_req_notify_cq, solicited_only=0）'
+    has "$CLOG" '[完成通道] poll() 等到 fd'
+    has "$CLOG" '先武装、后取空'
+    has "$CLOG" '已销毁完成通道（ibv_destroy_comp_channel，共收到'
+}
+
+@test "make bench in miniature (tools/bench/compare.sh + report.sh, write_lat and write_bw at 64 B): results.csv parses, ours and perftest positive, plots written" {
+    need_tool ib_write_lat
+    need_tool gnuplot
+    local out="$BATS_TEST_TMPDIR/bench"
+    BENCH_OUT=$out BENCH_SIZES=64 BENCH_TESTS="write_lat write_bw" BENCH_LAT_ITERS=100 BENCH_CQ_SIZES=64 \
+        tools/bench/compare.sh >"$BATS_TEST_TMPDIR/compare.log" 2>&1 || { cat "$BATS_TEST_TMPDIR/compare.log"; return 1; }
+    BENCH_OUT=$out tools/bench/report.sh
+    [[ $(head -n1 "$out/results.csv") == "test,size,metric,ours,perftest,ratio" ]] || { head -n1 "$out/results.csv"; return 1; }
+    awk -F, 'NR > 1 && !($4 + 0 > 0 && $5 + 0 > 0 && $6 + 0 > 0) { print "不是正数: " $0; bad = 1 } END { exit bad }' "$out/results.csv"
+    [[ $(grep -c '^write_lat,64,' "$out/results.csv") == 4 && $(grep -c '^write_bw,64,' "$out/results.csv") == 3 ]]
+    # 计时循环内的 CPU：客户端一定在干活；write_bw 的服务端不参与，是 0
+    awk -F, 'NR > 1 && $3 == "client" && $4 == "cpu_s" && !($5 + 0 > 0 && $6 + 0 > 0) { print "cq.csv: " $0; bad = 1 } END { exit bad }' "$out/cq.csv"
+    has "$out/results.md" '| write_bw | 64 | bw_avg_MBps |'
+    [[ -s $out/latency.svg && -s $out/bandwidth.svg ]]
+}

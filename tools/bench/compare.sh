@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# compare.sh - make bench 的实验室部分（在 lab/run 启动的虚拟机里运行，一次开机）：
+# 同一对 rxe（服务端 rxe0，客户端 rxe1），同样的大小和轮数，本项目的 --bench 与 perftest 交替运行，
+# 把每一行结果写进 $OUT/raw.csv（test,size,metric,ours,perftest），再比较 --cq poll 与 --cq event 的 CPU 时间（$OUT/cq.csv）。
+# 报告（results.csv / results.md / 图）由 tools/bench/report.sh 在宿主机上生成。
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+OUT=${BENCH_OUT:-logs/bench}
+read -r -a SIZES <<<"${BENCH_SIZES:-2 64 1024 4096 65536 1048576}"
+read -r -a TESTS <<<"${BENCH_TESTS:-send_lat write_lat read_lat send_bw write_bw read_bw}"
+SERVER=build/rdma_server
+CLIENT=build/rdma_client
+D0=${LAB_DEV0:-rxe0} D1=${LAB_DEV1:-rxe1} IP=${LAB_IP0:-10.11.0.1}
+mkdir -p "$OUT/logs"
+: >"$OUT/raw.csv"
+
+# 轮数：延迟固定；带宽按大小减少，让每次运行在 TCG 里只要几秒
+iters_for() {  # iters_for test size
+    # 延迟：大消息一次乒乓在 TCG 里要上百毫秒（1 MiB × 500 次就要 4 分钟），所以少做几次
+    if [[ $1 == *_lat ]]; then
+        if (($2 >= 1048576)); then echo 20; elif (($2 >= 65536)); then echo 100; else echo "${BENCH_LAT_ITERS:-500}"; fi
+        return
+    fi
+    if (($2 >= 1048576)); then echo 64; elif (($2 >= 65536)); then echo 256; else echo 1000; fi
+}
+
+# 等服务端开始监听 TCP 18515（= 0x4853；perftest 可能监听在 IPv6 的 tcp6 上）
+wait_listen() {
+    local i
+    for ((i = 0; i < 150; i++)); do
+        grep -qs ':4853 00000000:0000 0A\|:4853 00000000000000000000000000000000:0000 0A' /proc/net/tcp /proc/net/tcp6 && return 0
+        sleep 0.1
+    done
+    echo "# 警告: 服务端 15 秒内没有开始监听 18515" >&2
+}
+
+# 整个进程的 CPU 时间（user+sys，秒），来自 /usr/bin/time
+cpu_of() { awk '{printf "%.3f", $1 + $2}' "$1"; }
+
+ours() {  # ours test size iters [更多参数]；结果放在 $OUT/logs/ours-*.log
+    local t=$1 s=$2 n=$3 op=${1%_*} mode=${1#*_} tag
+    shift 3
+    tag="ours-$t-$s${1:+-event}"
+    timeout 300 "$SERVER" -d "$D0" -q 1 --bench "$mode" --op "$op" --size "$s" --iters "$n" -t 60 "$@" \
+        >"$OUT/logs/$tag.server.log" 2>&1 &
+    local sp=$!
+    wait_listen
+    /usr/bin/time -f '%U %S' -o "$OUT/logs/$tag.time" timeout 300 "$CLIENT" "$IP" -d "$D1" -q 1 --bench "$mode" \
+        --op "$op" --size "$s" --iters "$n" -t 60 "$@" >"$OUT/logs/$tag.client.log" 2>&1 || true
+    wait "$sp" || true
+    LAST="$OUT/logs/$tag.client.log"
+}
+
+perf() {  # perf test size iters；结果行放在 PROW
+    local t=$1 s=$2 n=$3 tag="perftest-$1-$2"
+    timeout 120 "ib_$t" -d "$D0" -x 1 -F -s "$s" -n "$n" >"$OUT/logs/$tag.server.log" 2>&1 &
+    local sp=$!
+    wait_listen
+    /usr/bin/time -f '%U %S' -o "$OUT/logs/$tag.time" timeout 120 "ib_$t" -d "$D1" -x 1 -F -s "$s" -n "$n" "$IP" \
+        >"$OUT/logs/$tag.client.log" 2>&1 || true
+    wait "$sp" || true
+    PROW=$(awk -v s="$s" '$1 == s && NF >= 5 { row = $0 } END { print row }' "$OUT/logs/$tag.client.log")
+    PTIME="$OUT/logs/$tag.time"
+}
+
+# 本项目 BENCH_RESULT 里的一个值
+res() { awk -v k="$2" '/^BENCH_RESULT /{for(i=2;i<=NF;i++){split($i,a,"=");if(a[1]==k)v=a[2]}} END{print v}' "$1"; }
+
+row() { echo "$1,$2,$3,$4,$5" >>"$OUT/raw.csv"; }
+
+for t in "${TESTS[@]}"; do
+    for s in "${SIZES[@]}"; do
+        n=$(iters_for "$t" "$s")
+        echo "# $t size=$s iters=$n"
+        # 交替：一次本项目、一次 perftest
+        ours "$t" "$s" "$n"
+        perf "$t" "$s" "$n"
+        if [[ $t == *_lat ]]; then
+            # perftest 延迟行：#bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
+            read -r -a p <<<"${PROW:-}"
+            row "$t" "$s" t_typical_us "$(res "$LAST" t_typical_us)" "${p[4]:-}"
+            row "$t" "$s" t_avg_us "$(res "$LAST" t_avg_us)" "${p[5]:-}"
+            row "$t" "$s" p99_us "$(res "$LAST" p99_us)" "${p[7]:-}"
+        else
+            # perftest 带宽行：#bytes #iterations BW_peak BW_average MsgRate
+            read -r -a p <<<"${PROW:-}"
+            row "$t" "$s" bw_avg_MBps "$(res "$LAST" bw_avg_MBps)" "${p[3]:-}"
+            row "$t" "$s" msg_rate_Mpps "$(res "$LAST" msg_rate_Mpps)" "${p[4]:-}"
+        fi
+        row "$t" "$s" cpu_s "$(cpu_of "${LAST%.client.log}.time")" "$(cpu_of "$PTIME")"
+    done
+done
+
+# --cq poll 与 --cq event：同样的测量，比较计时循环内两端的 CPU 时间（BENCH_CPU）
+echo "test,size,side,metric,poll,event" >"$OUT/cq.csv"
+for t in send_lat write_bw; do
+    for s in ${BENCH_CQ_SIZES:-64 65536}; do
+        n=$(iters_for "$t" "$s")
+        ours "$t" "$s" "$n"
+        pc=$LAST
+        ours "$t" "$s" "$n" --cq event
+        ec=$LAST
+        for side in client server; do
+            f1=$pc f2=$ec
+            [[ $side == server ]] && { f1=${pc%.client.log}.server.log; f2=${ec%.client.log}.server.log; }
+            c1=$(awk '/^BENCH_CPU /{for(i=2;i<=NF;i++){split($i,a,"=");if(a[1]=="cpu_s")v=a[2]}} END{print v}' "$f1")
+            c2=$(awk '/^BENCH_CPU /{for(i=2;i<=NF;i++){split($i,a,"=");if(a[1]=="cpu_s")v=a[2]}} END{print v}' "$f2")
+            echo "$t,$s,$side,cpu_s,$c1,$c2" >>"$OUT/cq.csv"
+        done
+        m=$([[ $t == *_lat ]] && echo t_typical_us || echo bw_avg_MBps)
+        echo "$t,$s,client,$m,$(res "$pc" "$m"),$(res "$ec" "$m")" >>"$OUT/cq.csv"
+    done
+done
+echo "# done"

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# report.sh - 把 compare.sh 的 raw.csv / cq.csv 变成 results.csv、results.md 和两张图（gnuplot，宿主机上运行）
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${BENCH_OUT:-logs/bench}
+
+# results.csv：ratio = ours / perftest（缺值时留空）
+awk -F, 'BEGIN { print "test,size,metric,ours,perftest,ratio" }
+    { r = ($4 != "" && $5 != "" && $5 + 0 > 0) ? sprintf("%.3f", $4 / $5) : ""; print $1 "," $2 "," $3 "," $4 "," $5 "," r }' \
+    "$OUT/raw.csv" >"$OUT/results.csv"
+
+{
+    echo "# make bench: RoCEv2 learn --bench vs perftest"
+    echo
+    echo "同一次实验室开机、同一对 rxe（rxe0 ↔ rxe1，TCG 虚拟机），同样的大小和轮数，交替运行。"
+    echo "ratio = ours / perftest（延迟越小越好，带宽越大越好）。cpu_s = 客户端整个进程的 user+sys（含建连）。"
+    echo
+    echo "| test | size | metric | ours | perftest | ratio |"
+    echo "| --- | ---: | --- | ---: | ---: | ---: |"
+    tail -n +2 "$OUT/results.csv" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }'
+    echo
+    echo "## --cq poll 与 --cq event（计时循环内的 CPU 时间，BENCH_CPU）"
+    echo
+    echo "| test | size | side | metric | poll | event |"
+    echo "| --- | ---: | --- | --- | ---: | ---: |"
+    tail -n +2 "$OUT/cq.csv" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }'
+} >"$OUT/results.md"
+
+# 图：延迟（t_typical）和带宽（BW average）随大小变化，两条线 ours / perftest
+plot() {  # plot 指标 文件名 标题 y轴
+    local data="$OUT/$2.dat"
+    awk -F, -v m="$1" '$3 == m { split($1, t, "_"); print t[1], $2, $4, $5 }' "$OUT/results.csv" >"$data"
+    gnuplot <<GP
+set terminal svg size 900,500 dynamic
+set output "$OUT/$2.svg"
+set title "$3"
+set logscale x 2
+set xlabel "message size [bytes]"
+set ylabel "$4"
+set key outside right
+set grid
+plot for [op in "send write read"] "$data" using (strcol(1) eq op ? \$2 : 1/0):3 with linespoints title op." ours", \
+     for [op in "send write read"] "$data" using (strcol(1) eq op ? \$2 : 1/0):4 with linespoints dashtype 2 title op." perftest"
+GP
+}
+plot t_typical_us latency "latency (t_typical, one way; read = round trip)" "usec"
+plot bw_avg_MBps bandwidth "bandwidth (BW average)" "MB/sec (2^20)"
+echo "写好了: $OUT/results.csv $OUT/results.md $OUT/latency.svg $OUT/bandwidth.svg"
