@@ -48,13 +48,14 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
     positive cpu_s "$(field "$CLOG" cpu_s)"
 }
 
-@test "bench lat: send, write, read × 1 and 4 QPs; tables parse, numbers positive, data checked after the loop" {
-    for op in send write read; do for q in 1 4; do check_bench lat "$op" "$q"; done; done
+# make test 的时间有限：lat 用 1 个QP、bw 用 4 个QP（16 个QP 在旋钮用例里）
+@test "bench lat: send, write, read at 1 QP; tables parse, numbers positive, data checked after the loop" {
+    for op in send write read; do check_bench lat "$op" 1; done
     has "$CLOG" '不测什么: 建连、注册内存、TCP 同步、打印和数据校验都在计时之外'
 }
 
-@test "bench bw: send, write, read × 1 and 4 QPs (window, selective signaling, batch polling)" {
-    for op in send write read; do for q in 1 4; do check_bench bw "$op" "$q"; done; done
+@test "bench bw: send, write, read at 4 QPs (window, selective signaling, batch polling)" {
+    for op in send write read; do check_bench bw "$op" 4; done
     has "$CLOG" '旋钮: --tx-depth 128（每个QP在途 WR 上限）--signal 16'
 }
 
@@ -97,14 +98,14 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
     has "$CLOG" '远端 --cq event，本端 --cq poll'
 }
 
-@test "--cq event, normal mode: every operation at 1 and 4 QPs (ASan+UBSan build, no reports); channel created, armed, events acked before the CQ is destroyed" {
+@test "--cq event, normal mode: every operation at 4 QPs (ASan+UBSan build, no reports); channel created, armed, events acked before the CQ is destroyed" {
     local san="$BATS_TEST_TMPDIR/sanitizer" f
     mkdir -p "$san"
     export ASAN_OPTIONS="log_path=$san/asan:detect_leaks=1:exitcode=86:abort_on_error=0"
     export UBSAN_OPTIONS="log_path=$san/ubsan:print_stacktrace=1:halt_on_error=1"
     SERVER=build/asan/rdma_server CLIENT=build/asan/rdma_client
     local size
-    for op in send write read write_imm fetch_add cmp_swap; do for q in 1 4; do
+    for op in send write read write_imm fetch_add cmp_swap; do for q in 4; do
         size=(--size 4096)
         [[ $op == fetch_add || $op == cmp_swap ]] && size=()   # 原子操作固定 8 字节
         run_pair --cq event --op "$op" -q "$q" --iters 3 "${size[@]}" -t 30

@@ -1,0 +1,101 @@
+#!/usr/bin/env bats
+# combos.bats - 不同功能的选项组合在真实 rdma_rxe 上（README “选项怎样组合”表里的“可以”）：
+# --cm × --cq event × 每种操作、--cm × --bench、--cm × --trace、--bench × --cq event × --trace、
+# 多客户端 × --cq event × --trace。各功能自己的细节在 cm.bats、bench.bats、trace、many.bats 里。
+
+# 变量 SLOG/CLOG/SPID/SRC/CRC 由 helpers.bash 的函数设置和读取（shellcheck 看不到）
+# shellcheck disable=SC2030,SC2031,SC2034,SC2153
+load helpers
+
+teardown() {
+    kill_server
+    no_cleanup_warnings "${SLOG:-}" "${CLOG:-}"
+}
+
+# --cm 的一对：服务端监听 0.0.0.0，客户端 -d rxe1（源地址决定设备）
+cm_pair() {
+    start_server --cm "$@"
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" "$@"
+    wait_server
+}
+
+ok_both() {
+    if [[ $SRC != 0 || $CRC != 0 ]]; then
+        show_logs
+        return 1
+    fi
+    has "$SLOG" '服务端正常结束'
+    has "$CLOG" '客户端正常结束'
+}
+
+# trace 文件每行都是 JSON，含有给定事件类型至少 N 个
+trace_has() {  # trace_has 文件 事件 最少个数
+    python3 - "$@" <<'PYEOF'
+import json, sys
+path, ev, least = sys.argv[1], sys.argv[2], int(sys.argv[3])
+events = [json.loads(line) for line in open(path)]
+n = sum(1 for e in events if e["ev"] == ev)
+assert n >= least, f"{path}: {ev} 只有 {n} 个（要 ≥ {least}）"
+assert events[-1]["ev"] == "end" and events[-1]["exit"] == 0, events[-1]
+PYEOF
+}
+
+@test "--cm × --cq event: every operation with data checks at 4 QPs" {
+    local op size
+    for op in send write read write_imm fetch_add cmp_swap; do
+        size=(--size 4K)
+        [[ $op == fetch_add || $op == cmp_swap ]] && size=()
+        cm_pair --cq event --op "$op" -q 4 "${size[@]}" --iters 2 -t 20
+        ok_both
+        has "$CLOG" '完成通道'
+    done
+}
+
+@test "--cm × --bench lat (write) and bw (send), with --cq event on the bw run" {
+    cm_pair --bench lat --op write -q 1 --size 64 --iters 200 -t 30
+    ok_both
+    has "$CLOG" 'BENCH_RESULT'
+    has "$CLOG" 't_typical'
+    cm_pair --bench bw --op send -q 2 --size 4K --iters 400 --cq event -t 30
+    ok_both
+    has "$CLOG" 'BENCH_RESULT'
+}
+
+@test "--cm × --trace: both traces are valid and have the work requests and completions" {
+    local ts="$BATS_TEST_TMPDIR/s.jsonl" tc="$BATS_TEST_TMPDIR/c.jsonl"
+    start_server --cm --op write -q 2 --size 2K --iters 2 --trace "$ts"
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" --op write -q 2 --size 2K --iters 2 --trace "$tc"
+    wait_server
+    ok_both
+    trace_has "$tc" post_send 4
+    trace_has "$tc" wc 4
+    trace_has "$ts" qp_state 2
+}
+
+@test "--bench × --cq event × --trace: the timed loop runs, the trace has every WR" {
+    local ts="$BATS_TEST_TMPDIR/s.jsonl" tc="$BATS_TEST_TMPDIR/c.jsonl"
+    start_server -d "$LAB_DEV0" --bench bw --op write -q 1 --size 4K --iters 300 --cq event --trace "$ts"
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --bench bw --op write -q 1 --size 4K --iters 300 --cq event --trace "$tc"
+    wait_server
+    ok_both
+    has "$CLOG" 'BENCH_RESULT'
+    trace_has "$tc" post_send 300
+}
+
+@test "many clients × --cq event × --trace: two clients at once, each with its own ops" {
+    local ts="$BATS_TEST_TMPDIR/s.jsonl" c1 c2 rc1=0 rc2=0
+    SLOG="$BATS_TEST_TMPDIR/server.log"
+    timeout 300 "$SERVER" -d "$LAB_DEV0" --clients 2 --parallel 2 --cq event --trace "$ts" >"$SLOG" 2>&1 &
+    SPID=$!
+    for ((i = 0; i < 600; i++)); do grep -q '接待' "$SLOG" && break; sleep 0.1; done
+    timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --cq event --op read -q 3 --iters 2 -t 30 >"$BATS_TEST_TMPDIR/c1.log" 2>&1 &
+    c1=$!
+    timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --cq event --op fetch_add -q 2 --iters 2 -t 30 >"$BATS_TEST_TMPDIR/c2.log" 2>&1 &
+    c2=$!
+    wait "$c1" || rc1=$?
+    wait "$c2" || rc2=$?
+    wait_server
+    [[ $SRC == 0 && $rc1 == 0 && $rc2 == 0 ]] || { cat "$SLOG" "$BATS_TEST_TMPDIR"/c?.log; return 1; }
+    has "$SLOG" '接受了 2 个客户端：成功 2 个，失败 0 个'
+    trace_has "$ts" qp_state 5
+}
