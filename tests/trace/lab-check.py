@@ -195,6 +195,8 @@ def masked(path):
     with open(path, encoding="utf-8") as f:
         t = f.read()
     t = re.sub(r" --trace \S+", "", t)
+    # 客户端比服务端先到时会打印一行“连接…被拒绝…重试”：这取决于两个进程谁先启动，不是 --trace 造成的
+    t = re.sub(r"(?m)^连接 \S+ 被拒绝（服务端可能还没开始监听）.*\n", "", t)
     t = re.sub(r"0x[0-9a-fA-F]+", "0x_", t)
     t = re.sub(r"\d+\.\d+", "_._", t)
     return t
