@@ -70,6 +70,22 @@ int ctrl_sync_send(struct ctrl *c, uint32_t tag)
 	return rc;
 }
 
+int ctrl_check_sync(const uint8_t *buf, size_t len, uint32_t tag)
+{
+	uint32_t got;
+	enum wire_status st = wire_decode_sync(buf, len, &got);
+
+	if (st != WIRE_OK) {
+		con_eprintf("错误: %s\n", wire_strerror(st));
+		return -1;
+	}
+	if (got != tag) {
+		con_eprintf("错误: 同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n", tag, got);
+		return -1;
+	}
+	return 0;
+}
+
 int ctrl_sync_wait(struct ctrl *c, uint32_t tag)
 {
 	int rc = c->ops->sync_wait(c, tag);

@@ -114,6 +114,8 @@ int ctrl_send_hello(struct ctrl *c, const struct wire_hello *local);
 /* 同步点：发送/等待一个带编号的同步消息（SYNC_TAG） */
 int ctrl_sync_send(struct ctrl *c, uint32_t tag);
 int ctrl_sync_wait(struct ctrl *c, uint32_t tag);
+/* 实现共用：解码收到的同步消息并核对它是不是期望的 tag；不是时打印原因并返回 -1 */
+int ctrl_check_sync(const uint8_t *buf, size_t len, uint32_t tag);
 /* 最多等 wait_ms 毫秒看对端有没有动静：0 = 没有；1 = 有消息到达或对端已断开；-1 = 出错 */
 int ctrl_poll_peer(struct ctrl *c, int wait_ms);
 /* 对端连到的本端 IPv4 地址（文本，写进 ip）；不知道或不是 IPv4 返回 -1 */

@@ -1104,21 +1104,10 @@ static int cm_sync_send(struct ctrl *c, uint32_t tag)
 
 static int cm_sync_wait(struct ctrl *c, uint32_t tag)
 {
-	uint32_t got;
-	enum wire_status st;
 
 	if (ctl_recv(c, "同步消息") != 0)
 		return -1;
-	st = wire_decode_sync(stash_slot(c), c->cm.msg_len, &got);
-	if (st != WIRE_OK) {
-		con_eprintf("错误: %s\n", wire_strerror(st));
-		return -1;
-	}
-	if (got != tag) {
-		con_eprintf("错误: 同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n", tag, got);
-		return -1;
-	}
-	return 0;
+	return ctrl_check_sync(stash_slot(c), c->cm.msg_len, tag);
 }
 
 static int cm_poll_peer(struct ctrl *c, int wait_ms)

@@ -129,21 +129,10 @@ static int tcp_sync_send(struct ctrl *c, uint32_t tag)
 static int tcp_sync_wait(struct ctrl *c, uint32_t tag)
 {
 	uint8_t buf[WIRE_SYNC_LEN];
-	uint32_t got;
-	enum wire_status st;
 
 	if (tcp_read_full(c->tcp.sock, buf, sizeof(buf), c->opt->timeout_ms, "同步消息") != 0)
 		return -1;
-	st = wire_decode_sync(buf, sizeof(buf), &got);
-	if (st != WIRE_OK) {
-		con_eprintf("错误: %s\n", wire_strerror(st));
-		return -1;
-	}
-	if (got != tag) {
-		con_eprintf("错误: 同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n", tag, got);
-		return -1;
-	}
-	return 0;
+	return ctrl_check_sync(buf, sizeof(buf), tag);
 }
 
 static int tcp_poll_peer(struct ctrl *c, int wait_ms)

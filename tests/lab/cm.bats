@@ -14,12 +14,6 @@ teardown() {
     no_cleanup_warnings "${SLOG:-}" "${CLOG:-}"
 }
 
-# --cm 的一对：服务端监听 0.0.0.0，客户端 -d rxe1
-cm_pair() {
-    start_server --cm "$@"
-    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" "$@"
-    wait_server
-}
 
 # --cm 下成功的一次运行：清理完整（控制QP、数据QP、CQ、MR、PD、cm_id、事件通道），设备上下文归 librdmacm
 assert_cm_cleanup() {

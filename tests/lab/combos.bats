@@ -12,12 +12,6 @@ teardown() {
     no_cleanup_warnings "${SLOG:-}" "${CLOG:-}"
 }
 
-# --cm 的一对：服务端监听 0.0.0.0，客户端 -d rxe1（源地址决定设备）
-cm_pair() {
-    start_server --cm "$@"
-    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" "$@"
-    wait_server
-}
 
 ok_both() {
     if [[ $SRC != 0 || $CRC != 0 ]]; then

@@ -68,6 +68,13 @@ run_pair() {
     wait_server
 }
 
+# --cm 的一对：服务端监听 0.0.0.0，客户端 -d rxe1（源地址决定设备）；两端参数相同部分放在 "$@"
+cm_pair() {
+    start_server --cm "$@"
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" "$@"
+    wait_server
+}
+
 # 程序本身的 PID（$SPID 等是外面 timeout 的 PID；给 timeout 发 SIGSTOP 停不住程序）
 child_pid() {  # child_pid 外层PID
     local i pid
