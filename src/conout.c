@@ -40,12 +40,26 @@ static _Thread_local struct con_state con;
 static FILE *out_stream(void) { return con.out != NULL ? con.out : stdout; }
 static FILE *err_stream(void) { return con.err != NULL ? con.err : stderr; }
 
-/* 前缀 + 一整行，锁住流一次写完 */
+/*
+ * 前缀 + 一整行，拼成一块、锁住流写进去并立刻 fflush：一行就是一次 write()。
+ * 只锁流还不够：输出重定向到文件时 stdout 是全缓冲的，缓冲区满了会在一行中间写出去，
+ * 而 stderr 不缓冲、随时直接写，两个流在同一个文件里就会把一行从中间切开（CI 里见过）。
+ */
 static void write_line(FILE *f, const char *line, size_t len)
 {
+	char buf[PREFIX_MAX + PENDING_MAX];
+	size_t plen = strlen(con.prefix);
+
 	flockfile(f);
-	fputs(con.prefix, f);
-	fwrite(line, 1, len, f);
+	if (plen + len <= sizeof(buf)) {
+		memcpy(buf, con.prefix, plen);
+		memcpy(buf + plen, line, len);
+		fwrite(buf, 1, plen + len, f);
+	} else {                        /* 超长的行（分段写的）：照样写，不丢字 */
+		fputs(con.prefix, f);
+		fwrite(line, 1, len, f);
+	}
+	fflush(f);
 	funlockfile(f);
 }
 
@@ -199,6 +213,16 @@ void con_set_error_sink(con_error_fn fn, void *ctx)
 	sink_release(s, NULL);
 	s->fn = fn;
 	s->ctx = ctx;
+}
+
+void con_init(void)
+{
+	/*
+	 * stdout 按行缓冲（终端上本来就是这样；重定向到文件或管道时默认是全缓冲）：
+	 * 这样 `程序 >log 2>&1` 里 stdout 和 stderr 的行按真实的先后出现，也不会在行中间交错。
+	 * 必须在第一次输出之前调用。
+	 */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
 void con_set_prefix(const char *prefix)

@@ -7,14 +7,16 @@
  *
  * 没有设前缀（单客户端、客户端程序）时，con_printf 就是 printf、con_eprintf 就是
  * fprintf(stderr, …)：输出一个字节都不变。
- * 有前缀时，一行攒齐了（遇到 '\n'）才整行写出，写的时候锁住流（flockfile），
- * 所以两个线程的行不会在行中间交错。
+ * 有前缀时，一行攒齐了（遇到 '\n'）才整行写出：前缀和这一行拼成一块，锁住流（flockfile）
+ * 写进去并立刻 fflush，所以两个线程的行、stdout 和 stderr 的行都不会在行中间交错。
  */
 #ifndef ROCE_CONOUT_H
 #define ROCE_CONOUT_H
 
 #include <stdio.h>
 
+/* 进程开始时调用一次（在任何输出之前）：stdout 改成按行缓冲 */
+void con_init(void);
 /* 设置本线程的行前缀；NULL 或 "" = 不加前缀（先把攒着的半行写出去） */
 void con_set_prefix(const char *prefix);
 /* 本线程的前缀（没有时是 ""） */

@@ -99,8 +99,10 @@ int run_program(int argc, char **argv, enum role role, program_fn run)
 	struct rdma_device dev;
 	struct rdma_conn conn;
 	struct trace_ref tr;
-	int rc = handle_command_line(argc, argv, role, &opt);
+	int rc;
 
+	con_init();
+	rc = handle_command_line(argc, argv, role, &opt);
 	if (rc >= 0)
 		return rc;
 	if (open_trace(argc, argv, &opt, &tr) != 0)

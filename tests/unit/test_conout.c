@@ -1,5 +1,6 @@
 /* test_conout.c - 带前缀的控制台输出：每行一个前缀、半行攒着、没有前缀时原样输出 */
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "conout.h"
@@ -96,9 +97,51 @@ static void flush_writes_half_line_and_long_lines_survive(void **state)
 	cap_free(&c);
 }
 
+/*
+ * 真实情况：`rdma_server >log 2>&1`，stdout 是全缓冲的文件流、stderr 不缓冲，两个都指向同一个文件。
+ * stdout 的缓冲区满了会在一行中间写出去，此时 stderr 的一行就插进了这行中间（CI 里见过）。
+ * 这里用同一个临时文件的两个 dup 重现：每一行都必须恰好以前缀开头、只有一个前缀。
+ */
+static void stdout_and_stderr_lines_never_split_each_other(void **state)
+{
+	static const char prefix[] = "[客户端7 10.0.0.2] ";
+	FILE *tmp = tmpfile(), *fo, *fe;
+	char line[512];
+	int lines = 0;
+
+	(void)state;
+	assert_non_null(tmp);
+	fo = fdopen(dup(fileno(tmp)), "w");
+	fe = fdopen(dup(fileno(tmp)), "w");
+	assert_non_null(fo);
+	assert_non_null(fe);
+	assert_int_equal(setvbuf(fo, NULL, _IOFBF, 4096), 0);
+	assert_int_equal(setvbuf(fe, NULL, _IONBF, 0), 0);
+	con_set_streams(fo, fe);
+	con_set_prefix(prefix);
+	for (int i = 0; i < 300; i++) {
+		con_printf("第%03d行 stdout 的一行，长度不整除缓冲区大小 ......\n", i);
+		if (i % 7 == 0)
+			con_eprintf("错误: 第%03d行之后 stderr 的一行\n", i);
+	}
+	con_set_streams(NULL, NULL);
+	con_set_prefix(NULL);
+	fclose(fo);
+	fclose(fe);
+	rewind(tmp);
+	while (fgets(line, sizeof(line), tmp) != NULL) {
+		assert_true(strncmp(line, prefix, strlen(prefix)) == 0);
+		assert_null(strstr(line + strlen(prefix), "[客户端"));
+		lines++;
+	}
+	fclose(tmp);
+	assert_int_equal(lines, 300 + 43);
+}
+
 const struct CMUnitTest conout_tests[] = {
 	cmocka_unit_test(every_line_gets_prefix),
 	cmocka_unit_test(no_prefix_is_plain_printf),
 	cmocka_unit_test(flush_writes_half_line_and_long_lines_survive),
+	cmocka_unit_test(stdout_and_stderr_lines_never_split_each_other),
 };
 const size_t conout_tests_count = COUNT_OF(conout_tests);
