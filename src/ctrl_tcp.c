@@ -23,7 +23,7 @@ static int accept_client(struct ctrl *c, unsigned *step)
 	char peer[64] = "";
 
 	step_title(&c->trace, step, "建立TCP连接（控制平面）listen/accept");
-	c->tcp.listen_fd = tcp_listen(o->tcp_port);
+	c->tcp.listen_fd = tcp_listen(o->tcp_port, 1);     /* 只接待一个客户端 */
 	if (c->tcp.listen_fd < 0)
 		return -1;
 	con_printf("在TCP端口 %d 等待客户端连接（最多 %d 秒）...\n", o->tcp_port, o->accept_timeout_ms / 1000);

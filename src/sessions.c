@@ -222,7 +222,12 @@ static int server_open(struct server *srv)
 		con_eprintf("错误: pipe2 失败: %s (errno=%d)\n", strerror(errno), errno);
 		return -1;
 	}
-	srv->listen_fd = tcp_listen(o->tcp_port);
+	/*
+	 * 积压队列要够大：十几个客户端同时 connect 时，队列满了内核会丢掉握手的最后一个 ACK，
+	 * 客户端以为连上了，服务端却还没有这个连接；数到 --clients 个后监听 socket 一关，
+	 * 这些“半连接”上发来的数据只换来 RST（CI 里见过 Connection reset by peer）。
+	 */
+	srv->listen_fd = tcp_listen(o->tcp_port, SOMAXCONN);
 	if (srv->listen_fd < 0)
 		return -1;
 	if (o->clients == 0)

@@ -58,7 +58,7 @@ static void enable_keepalive(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
 }
 
-int tcp_listen(int port)
+int tcp_listen(int port, int backlog)
 {
 	struct sockaddr_in addr;
 	int one = 1;
@@ -84,7 +84,7 @@ int tcp_listen(int port)
 		close(fd);
 		return -1;
 	}
-	if (listen(fd, 1) != 0) {
+	if (listen(fd, backlog) != 0) {
 		con_eprintf("错误: listen() 失败: %s (errno=%d)\n", strerror(errno), errno);
 		close(fd);
 		return -1;

@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-int tcp_listen(int port);
+/* 监听 TCP 端口；backlog = 还没 accept 的连接最多排几个（一次性服务端 1，多客户端 SOMAXCONN） */
+int tcp_listen(int port, int backlog);
 /* 等待一个客户端；peer 写入对端地址文本 */
 int tcp_accept(int listen_fd, int timeout_ms, char *peer, size_t peerlen);
 /* 连接服务端；连接被拒绝（服务端还没启动）时在超时内重试 */
