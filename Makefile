@@ -75,7 +75,7 @@ asan:
 
 # 唯一的测试命令：prove 依次运行 tests/*.t（单元测试、脚本测试、实验室测试）
 test: all unit asan
-	prove --exec bash --timer tests/*.t
+	tests/prove-all.sh
 
 # 长时间的多客户端浸泡：200 个会话一个接一个（make test 里只跑 40 个），fd/rdma 资源不增长、RSS 不超过 10%
 soak: all

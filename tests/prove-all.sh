@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# tests/prove-all.sh - make test 的实际内容：prove 依次运行 tests/*.t，输出同时存进 logs/test-output.log。
+# 有失败时在最后再把每个失败的 .t 的 “not ok” 行和它的诊断（TAP 注释）打印一遍：
+# CI 往往只给看输出的结尾，中间的诊断看不到，结尾的这份摘要就是查原因的起点。
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
+mkdir -p logs
+LOG=logs/test-output.log
+
+prove --exec bash --timer --failures --comments tests/*.t 2>&1 | tee "$LOG"
+rc=${PIPESTATUS[0]}
+if ((rc != 0)); then
+    echo
+    echo "========== 失败摘要（完整输出: $LOG）=========="
+    # 每个 .t 的标题行之后的 not ok 行和 # 注释（"# ok" 之类的进度注释除外），最多 150 行
+    awk '
+        /^(\[[0-9:]+\] )?tests\/[^ ]+\.t / { file = $0; sub(/^\[[0-9:]+\] /, "", file); sub(/ .*/, "", file); shown = 0; next }
+        /^not ok/ || (/^#/ && !/^# ok/) {
+            if (!shown) { print "--- " file; shown = 1 }
+            print
+        }' "$LOG" | head -n 150
+fi
+exit "$rc"
