@@ -3,7 +3,7 @@
 # 客户端 -d rxe1 / --src 10.11.0.2（源地址决定 rxe1）。六种操作 × 1/4/16 个QP、交互模式、
 # 连接过程的输出（CM 事件、rdma_init_qp_attr、读回的 QP 状态），以及各种失败：没人监听（REJECTED）、
 # 地址所在网卡没有 RDMA 设备（ENODEV）、地址解析超时、只有一端用 --cm、两端 -q/--op 不同、对端消失；
-# 最后用 ASan+UBSan 版本（make asan）把成功和失败路径再跑一遍。
+# 最后在 valgrind 里和用 ASan+UBSan 版本（make asan）把成功和失败路径再各跑一遍。
 
 # 变量 SLOG/CLOG/SPID/SRC/CRC 由 helpers.bash 的函数设置和读取（shellcheck 看不到）
 # shellcheck disable=SC2030,SC2031,SC2034,SC2153
@@ -220,6 +220,29 @@ add_plain_nic() {
     (( SECONDS - t0 < 10 )) || { echo "太慢: $((SECONDS - t0)) 秒"; return 1; }
     has "$CLOG" 'CM事件: RDMA_CM_EVENT_DISCONNECTED'
     has "$CLOG" '时对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）'
+}
+
+@test "cm valgrind: success and failure paths (pair, nobody listening, reject, ENODEV) run clean under valgrind" {
+    use_valgrind
+    cm_pair --op write -q 4 --size 4K --iters 2 -t 60
+    assert_ok_cm
+    no_valgrind_reports "$SLOG" "$CLOG"
+    # 失败路径：没人监听（REJECTED）、-q 不一致（服务端拒绝）、地址所在网卡没有 RDMA 设备（ENODEV）
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -t 20
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" 'RDMA_CM_EVENT_REJECTED'
+    no_valgrind_reports "$CLOG"
+    start_server --cm -q 4 -t 60
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -q 2 -t 60
+    wait_server
+    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
+    no_valgrind_reports "$SLOG" "$CLOG"
+    add_plain_nic
+    start_server --cm --src 10.99.0.2 -t 20
+    wait_server
+    [[ $SRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" 'rdma_bind_addr() 失败: No such device'
+    no_valgrind_reports "$SLOG"
 }
 
 @test "cm asan: success and failure paths under ASan+UBSan are clean" {
