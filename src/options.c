@@ -149,7 +149,7 @@ static void set_defaults(struct options *o, enum role role)
 	o->clients = 1;
 	o->parallel = 1;
 	o->cq = CQ_POLL;
-	o->signal_every = 1;
+	o->signal_every = 0;            /* 0 = 没给 --signal，check_knobs 按模式定 */
 	o->post_list = 1;
 }
 
@@ -512,16 +512,18 @@ static int check_cm(const struct options *o, char *err, size_t errlen)
 static int check_knobs(struct options *o, char *err, size_t errlen)
 {
 	if (o->bench == BENCH_NONE) {
-		if (o->sweep || o->tx_depth != 0 || o->signal_every != 1 || o->post_list != 1 || o->inline_size != 0) {
+		if (o->sweep || o->tx_depth != 0 || o->signal_every != 0 || o->post_list != 1 || o->inline_size != 0) {
 			set_err(err, errlen, "--sweep/--tx-depth/--signal/--post-list/--inline 是基准测试的旋钮，要配合 --bench lat|bw");
 			return -1;
 		}
+		o->signal_every = 1;
 		return 0;
 	}
 	if (o->tx_depth == 0)
 		o->tx_depth = o->bench == BENCH_BW ? BENCH_BW_DEPTH : BENCH_LAT_DEPTH;
-	if (o->bench == BENCH_BW && o->signal_every == 1 && o->tx_depth >= BENCH_SIGNAL_EVERY)
-		o->signal_every = BENCH_SIGNAL_EVERY;
+	/* 没给 --signal：带宽每 16 个 WR 要一个完成（队列更浅时每个都要），延迟每个都要；明确给的 --signal 1 照办 */
+	if (o->signal_every == 0)
+		o->signal_every = o->bench == BENCH_BW && o->tx_depth >= BENCH_SIGNAL_EVERY ? BENCH_SIGNAL_EVERY : 1;
 	if (o->signal_every > o->tx_depth || o->post_list > o->tx_depth) {
 		set_err(err, errlen, "--signal %d / --post-list %d 不能大于 --tx-depth %d（发送队列装不下）",
 			o->signal_every, o->post_list, o->tx_depth);
