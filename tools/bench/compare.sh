@@ -112,4 +112,24 @@ for t in send_lat write_bw; do
         echo "$t,$s,client,$m,$(res "$pc" "$m"),$(res "$ec" "$m")" >>"$OUT/cq.csv"
     done
 done
+# 旋钮：同一个带宽测量，只改一个设置，看 BW average 怎么变（$OUT/knobs.csv）。
+# 默认 = --tx-depth 128 --signal 16；perftest 的默认是 tx-depth 128、每 100 个 WR 一个完成（CQ moderation）
+echo "test,size,setting,bw_avg_MBps,msg_rate_Mpps,cpu_s" >"$OUT/knobs.csv"
+knob() {  # knob test size 说明 [参数...]
+    local t=$1 s=$2 what=$3 n
+    shift 3
+    n=$(iters_for "$t" "$s")
+    ours "$t" "$s" "$n" "$@"
+    echo "$t,$s,$what,$(res "$LAST" bw_avg_MBps),$(res "$LAST" msg_rate_Mpps),$(cpu_of "${LAST%.client.log}.time")" >>"$OUT/knobs.csv"
+}
+for t in ${BENCH_KNOB_TESTS:-write_bw send_bw}; do
+    for s in ${BENCH_KNOB_SIZES:-64 4096 65536}; do
+        knob "$t" "$s" "默认（--signal 16）"
+        knob "$t" "$s" "--signal 100（perftest 的 CQ moderation）" --signal 100
+        knob "$t" "$s" "--signal 1（每个 WR 都要完成）" --signal 1
+        knob "$t" "$s" "--post-list 16" --post-list 16
+        knob "$t" "$s" "--tx-depth 16" --tx-depth 16
+        ((s <= 64)) && knob "$t" "$s" "--inline 64" --inline 64
+    done
+done
 echo "# done"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# report.sh - 把 compare.sh 的 raw.csv / cq.csv 变成 results.csv、results.md 和两张图（gnuplot，宿主机上运行）
+# report.sh - 把 compare.sh 的 raw.csv / cq.csv / knobs.csv 变成 results.csv、results.md 和两张图（gnuplot，宿主机上运行）
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${BENCH_OUT:-logs/bench}
@@ -24,6 +24,14 @@ awk -F, 'BEGIN { print "test,size,metric,ours,perftest,ratio" }
     echo "| test | size | side | metric | poll | event |"
     echo "| --- | ---: | --- | --- | ---: | ---: |"
     tail -n +2 "$OUT/cq.csv" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }'
+    if [[ -s $OUT/knobs.csv ]]; then
+        echo
+        echo "## 旋钮（本项目，只改一个设置；默认 --tx-depth 128 --signal 16）"
+        echo
+        echo "| test | size | setting | BW average (MB/s) | MsgRate (Mpps) | cpu_s |"
+        echo "| --- | ---: | --- | ---: | ---: | ---: |"
+        tail -n +2 "$OUT/knobs.csv" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }'
+    fi
 } >"$OUT/results.md"
 
 # 图：延迟（t_typical）和带宽（BW average）随大小变化，两条线 ours / perftest
