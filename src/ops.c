@@ -567,19 +567,23 @@ static int interactive_client(struct rdma_conn *conn)
 
 typedef int (*round_fn)(struct rdma_conn *conn, long r);
 
+/*
+ * 一轮怎么跑：每种操作、每个角色一个函数（操作的其它事实在 optable.c 的 op_table 里，下标相同）。
+ * NULL = 这一端每轮什么都不做（原子操作的服务端：内存由网卡改，服务端只在最后检查结果）。
+ */
+static const round_fn op_rounds[OP_COUNT][2] = {
+	/*               [ROLE_SERVER]        [ROLE_CLIENT] */
+	[OP_SEND]      = { send_server_round,  send_client_round },
+	[OP_WRITE]     = { write_server_round, write_client_round },
+	[OP_READ]      = { read_server_round,  read_client_round },
+	[OP_WRITE_IMM] = { imm_server_round,   imm_client_round },
+	[OP_FETCH_ADD] = { NULL,               fetch_add_round },
+	[OP_CMP_SWAP]  = { NULL,               cmp_swap_round },
+};
+
 static round_fn pick_round(struct rdma_conn *conn)
 {
-	int s = is_server(conn);
-
-	switch (conn->opt->op) {
-	case OP_SEND: return s ? send_server_round : send_client_round;
-	case OP_WRITE: return s ? write_server_round : write_client_round;
-	case OP_READ: return s ? read_server_round : read_client_round;
-	case OP_WRITE_IMM: return s ? imm_server_round : imm_client_round;
-	case OP_FETCH_ADD: return s ? NULL : fetch_add_round;
-	case OP_CMP_SWAP: return s ? NULL : cmp_swap_round;
-	default: return NULL;
-	}
+	return op_rounds[conn->opt->op][is_server(conn) ? ROLE_SERVER : ROLE_CLIENT];
 }
 
 static int rts_sync(struct rdma_conn *conn)

@@ -2,6 +2,7 @@
  * options.c - 命令行解析：纯逻辑，不碰 verbs，可单元测试
  */
 #include "options.h"
+#include "optable.h"
 
 #include <errno.h>
 #include <infiniband/verbs.h>
@@ -12,24 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const op_names[OP_COUNT] = {
-	[OP_SEND] = "send",
-	[OP_WRITE] = "write",
-	[OP_READ] = "read",
-	[OP_WRITE_IMM] = "write_imm",
-	[OP_FETCH_ADD] = "fetch_add",
-	[OP_CMP_SWAP] = "cmp_swap",
-};
-
+/* 每种操作的事实（名字、权限、能不能 --bench…）都在 optable.c 的 op_table 里 */
 const char *op_name(enum rdma_op op)
 {
-	return (op >= 0 && op < OP_COUNT) ? op_names[op] : "unknown";
+	const struct op_info *in = op_info(op);
+
+	return in != NULL ? in->name : "unknown";
 }
 
 int op_from_name(const char *name, enum rdma_op *op)
 {
 	for (int i = 0; i < OP_COUNT; i++) {
-		if (strcmp(name, op_names[i]) == 0) {
+		if (strcmp(name, op_table[i].name) == 0) {
 			*op = (enum rdma_op)i;
 			return 0;
 		}
@@ -39,17 +34,21 @@ int op_from_name(const char *name, enum rdma_op *op)
 
 int op_is_atomic(enum rdma_op op)
 {
-	return op == OP_FETCH_ADD || op == OP_CMP_SWAP;
+	const struct op_info *in = op_info(op);
+
+	return in != NULL && in->atomic;
 }
 
 int op_is_one_sided(enum rdma_op op)
 {
-	return op != OP_SEND;
+	const struct op_info *in = op_info(op);
+
+	return in != NULL && in->one_sided;
 }
 
 int inject_payload_sender(const struct options *o)
 {
-	if (o->op == OP_READ)
+	if (op_info(o->op)->data_from_server)
 		return o->role == ROLE_SERVER;   /* READ：数据来自服务端的内存 */
 	return o->role == ROLE_CLIENT && !op_is_atomic(o->op);
 }
@@ -545,7 +544,7 @@ static int check_bench(struct options *o, char *err, size_t errlen)
 		set_err(err, errlen, "--bench 不能与 --interactive/--inject/--clients/--parallel 同用（基准测试只量数据面）");
 		return -1;
 	}
-	if (o->op != OP_SEND && o->op != OP_WRITE && o->op != OP_READ) {
+	if (!op_info(o->op)->bench) {
 		set_err(err, errlen, "--bench 支持 --op send/write/read，不支持 %s", op_name(o->op));
 		return -1;
 	}
@@ -564,7 +563,7 @@ static int check_combination(struct options *o, char *err, size_t errlen)
 	if (check_bench(o, err, errlen) != 0)
 		return -1;
 	if (o->interactive) {
-		if (o->op != OP_SEND && o->op != OP_WRITE && o->op != OP_READ) {
+		if (!op_info(o->op)->interactive) {
 			set_err(err, errlen, "--interactive 使用 RDMA WRITE + READ，不能与 --op %s 同用", op_name(o->op));
 			return -1;
 		}
@@ -606,7 +605,7 @@ static int check_combination(struct options *o, char *err, size_t errlen)
 		return -1;
 	}
 	if (o->inject == INJECT_LATE_RECV &&
-	    (o->role != ROLE_SERVER || o->interactive || (o->op != OP_SEND && o->op != OP_WRITE_IMM))) {
+	    (o->role != ROLE_SERVER || o->interactive || !op_info(o->op)->server_recv)) {
 		set_err(err, errlen, "--inject late-recv 只用于服务端的 --op send 或 write_imm（接收请求是服务端投递的；不用于交互模式）");
 		return -1;
 	}
@@ -725,19 +724,5 @@ int mr_access_flags(const struct options *o)
 	/* write 延迟是乒乓：两端都往对端内存里写 */
 	if (o->bench == BENCH_LAT && o->op == OP_WRITE)
 		return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-	switch (o->op) {
-	case OP_SEND:
-		return IBV_ACCESS_LOCAL_WRITE;
-	case OP_WRITE:
-		return server ? (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE) : 0;
-	case OP_READ:
-		return server ? IBV_ACCESS_REMOTE_READ : IBV_ACCESS_LOCAL_WRITE;
-	case OP_WRITE_IMM:
-		return server ? (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE) : 0;
-	case OP_FETCH_ADD:
-	case OP_CMP_SWAP:
-		return server ? (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC) : IBV_ACCESS_LOCAL_WRITE;
-	default:
-		return IBV_ACCESS_LOCAL_WRITE;
-	}
+	return op_info(o->op)->access[o->role];
 }

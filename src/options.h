@@ -136,10 +136,10 @@ int inject_payload_sender(const struct options *o);
 /* 每个QP占用的缓冲区槽大小（字节） */
 size_t slot_size(const struct options *o);
 
-#endif
-
 /*
- * 本端 MR 需要的访问权限：只开本操作、本角色真正需要的那几位。
+ * 本端 MR 需要的访问权限：普通模式查 op_table（optable.c），交互模式和 write 延迟乒乓另有规定。
  * 被动方（服务端）开放 REMOTE_*；主动方只需要 LOCAL_WRITE（接收/READ结果/原子原值要写进本地内存）。
  */
 int mr_access_flags(const struct options *o);
+
+#endif

@@ -25,6 +25,8 @@ extern const struct CMUnitTest adopt_tests[];
 extern const size_t adopt_tests_count;
 extern const struct CMUnitTest trace_tests[];
 extern const size_t trace_tests_count;
+extern const struct CMUnitTest optable_tests[];
+extern const size_t optable_tests_count;
 extern const struct CMUnitTest stats_tests[];
 extern const size_t stats_tests_count;
 
