@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 # 一个故意堆越界的小程序，证明报告真的会被收集到（asan.bats 最后一个用例）；在宿主机编译，TCG 里编译太慢
 printf '#include <stdlib.h>\nint main(void){volatile char *p=malloc(8);p[8]=1;free((void*)p);return 0;}\n' |
     clang -x c -fsanitize=address,undefined -g -o build/asan/planted-overflow -
-exec lab/run bats --tap tests/lab/asan.bats
+exec lab/run bats --tap --timing tests/lab/asan.bats

@@ -3,4 +3,4 @@
 # 失败路径（REJECTED、ENODEV、解析超时、只有一端 --cm、参数不一致、对端消失）和 ASan 版本，TAP 输出（一次启动）
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec lab/run bats --tap tests/lab/cm.bats
+exec lab/run bats --tap --timing tests/lab/cm.bats

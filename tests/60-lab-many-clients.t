@@ -3,4 +3,4 @@
 # 连续 SOAK_SESSIONS 个会话不泄漏（make soak 跑 200 个）、SIGTERM/SIGINT 收尾、valgrind；TAP 输出
 set -euo pipefail
 cd "$(dirname "$0")/.."
-LAB_PASSENV="${LAB_PASSENV:-} SOAK_SESSIONS" exec lab/run bats --tap tests/lab/many.bats
+LAB_PASSENV="${LAB_PASSENV:-} SOAK_SESSIONS" exec lab/run bats --tap --timing tests/lab/many.bats

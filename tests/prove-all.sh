@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# tests/prove-all.sh - make test 的实际内容：prove 依次运行 tests/*.t，输出同时存进 logs/test-output.log。
-# 有失败时在最后再把每个失败的 .t 的 “not ok” 行和它的诊断（TAP 注释）打印一遍：
+# tests/prove-all.sh - make test 的实际内容：prove 依次运行 tests/*.t。
+# 完整的 TAP（每个用例的 ok 行，bats 的用例带 “in N ms” 用时）存进 logs/test-output.log；
+# 屏幕上只显示每个 .t 的结果、失败的用例和诊断（TAP 注释），不显示通过的用例。
+# 有失败时在最后再把每个失败的 .t 的 “not ok” 行和诊断打印一遍：
 # CI 往往只给看输出的结尾，中间的诊断看不到，结尾的这份摘要就是查原因的起点。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 mkdir -p logs
 LOG=logs/test-output.log
 
-prove --exec bash --timer --failures --comments tests/*.t 2>&1 | tee "$LOG"
+prove --exec bash --timer --verbose tests/*.t 2>&1 | tee "$LOG" | grep --line-buffered -vE '^(ok [0-9]+|1\.\.[0-9]+$)'
 rc=${PIPESTATUS[0]}
 if ((rc != 0)); then
     echo
