@@ -120,12 +120,12 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
     has "$CLOG" '已销毁完成通道（ibv_destroy_comp_channel，共收到'
 }
 
-@test "make bench in miniature (tools/bench/compare.sh + report.sh, write_lat and write_bw at 64 B): results.csv parses, ours and perftest positive, plots written" {
+@test "make bench in miniature (tools/bench/compare.sh + report.sh, write_lat and write_bw at 64 B, the knobs on write_bw 64 B): results.csv parses, ours and perftest positive, knob table, plots written" {
     need_tool ib_write_lat
     need_tool gnuplot
     local out="$BATS_TEST_TMPDIR/bench"
     BENCH_OUT=$out BENCH_SIZES=64 BENCH_TESTS="write_lat write_bw" BENCH_LAT_ITERS=100 BENCH_CQ_SIZES=64 \
-        tools/bench/compare.sh >"$BATS_TEST_TMPDIR/compare.log" 2>&1 || { cat "$BATS_TEST_TMPDIR/compare.log"; return 1; }
+        BENCH_KNOB_TESTS=write_bw BENCH_KNOB_SIZES=64 tools/bench/compare.sh >"$BATS_TEST_TMPDIR/compare.log" 2>&1 || { cat "$BATS_TEST_TMPDIR/compare.log"; return 1; }
     BENCH_OUT=$out tools/bench/report.sh
     [[ $(head -n1 "$out/results.csv") == "test,size,metric,ours,perftest,ratio" ]] || { head -n1 "$out/results.csv"; return 1; }
     awk -F, 'NR > 1 && !($4 + 0 > 0 && $5 + 0 > 0 && $6 + 0 > 0) { print "不是正数: " $0; bad = 1 } END { exit bad }' "$out/results.csv"
@@ -133,5 +133,9 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
     # 计时循环内的 CPU：客户端一定在干活；write_bw 的服务端不参与，是 0
     awk -F, 'NR > 1 && $3 == "client" && $4 == "cpu_s" && !($5 + 0 > 0 && $6 + 0 > 0) { print "cq.csv: " $0; bad = 1 } END { exit bad }' "$out/cq.csv"
     has "$out/results.md" '| write_bw | 64 | bw_avg_MBps |'
+    # 旋钮：6 行（默认、--signal 100/1、--post-list 16、--tx-depth 16、--inline 64），每行带宽为正
+    [[ $(tail -n +2 "$out/knobs.csv" | wc -l) == 6 ]] || { cat "$out/knobs.csv"; return 1; }
+    awk -F, 'NR > 1 && !($4 + 0 > 0) { print "knobs.csv: " $0; bad = 1 } END { exit bad }' "$out/knobs.csv"
+    has "$out/results.md" '| write_bw | 64 | --post-list 16 |'
     [[ -s $out/latency.svg && -s $out/bandwidth.svg ]]
 }
