@@ -14,6 +14,7 @@ awk -F, 'BEGIN { print "test,size,metric,ours,perftest,ratio" }
     echo
     echo "同一次实验室开机、同一对 rxe（rxe0 ↔ rxe1，TCG 虚拟机），同样的大小和轮数，交替运行。"
     echo "ratio = ours / perftest（延迟越小越好，带宽越大越好）。cpu_s = 客户端整个进程的 user+sys（含建连）。"
+    echo "≤ 4 KiB 的每一格是交替重复 ${BENCH_REPEAT:-3} 次的中位数（每次的值在 reps.csv），更大的消息只跑一次。"
     echo
     echo "| test | size | metric | ours | perftest | ratio |"
     echo "| --- | ---: | --- | ---: | ---: | ---: |"
