@@ -184,8 +184,8 @@ static struct send_req lat_req(struct run *r, int qp)
 }
 
 /*
- * 延迟里的选择性通知（和 perftest 一样）：SEND/WRITE 每 signal_every 个（以及最后一个）才要完成。
- * 乒乓本身已经说明对端收到了，不需要每次都等自己的发送完成；少生成、少取一个 WC，每次往返就省下一截。
+ * 延迟里的选择性通知（--signal N，默认 1 = 和 perftest 的 ib_*_lat 一样每次都要完成）：SEND/WRITE 每 N 个
+ * （以及最后一个）才要完成。乒乓本身已经说明对端收到了，不必每次都等自己的发送完成；少生成、少取一个 WC。
  * 不要完成的 WR 占着发送队列的槽，直到后面一个要了完成的 WR 完成才一起释放，所以 signal_every ≤ tx_depth。
  * READ 每次都要完成：读回的数据到了，只有它的完成能告诉我们。
  */
@@ -583,7 +583,8 @@ static void explain_before(struct rdma_conn *c)
 	else
 		con_printf("旋钮: --signal %d（%s）--inline %u（消息 ≤ max_inline_data=%u 时用 IBV_SEND_INLINE：CPU 把数据拷进 WQE，网卡少读一次内存）\n",
 			   o->signal_every, o->op == OP_READ ? "READ 每次都要完成：数据到没到只有完成能说明" :
-			   "SEND/WRITE 每这么多次才要一个完成：乒乓的回复已经说明对方收到了，不用每次等自己的发送完成",
+			   o->signal_every == 1 ? "每个 SEND/WRITE 都等自己的完成，和 perftest 的 ib_*_lat 一样" :
+			   "SEND/WRITE 每这么多次才要一个完成：乒乓的回复已经说明对方收到了，不必每次等自己的完成（perftest 的延迟测试不这样做）",
 			   o->inline_size, c->max_inline);
 	con_printf("等完成: --cq %s%s\n", o->cq == CQ_EVENT ? "event" : "poll",
 		   o->cq == CQ_EVENT ? "（睡在完成通道上：CPU 时间少，唤醒要经过内核，延迟更高）" :

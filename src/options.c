@@ -520,9 +520,12 @@ static int check_knobs(struct options *o, char *err, size_t errlen)
 	}
 	if (o->tx_depth == 0)
 		o->tx_depth = o->bench == BENCH_BW ? BENCH_BW_DEPTH : BENCH_LAT_DEPTH;
-	/* 没给 --signal：每 16 个 WR 要一个完成（队列比 16 浅时每个都要）；明确给的 --signal 1 照办 */
+	/*
+	 * 没给 --signal：带宽每 16 个 WR 要一个完成（队列比 16 浅时每个都要）；延迟每次都要，和 perftest 一样
+	 * （ib_*_lat 的 tx_depth 是 1，它把 cq_mod 夹到 tx_depth，所以每个 SEND/WRITE 都要完成）。明确给的值照办
+	 */
 	if (o->signal_every == 0)
-		o->signal_every = o->tx_depth >= BENCH_SIGNAL_EVERY ? BENCH_SIGNAL_EVERY : 1;
+		o->signal_every = o->bench == BENCH_BW && o->tx_depth >= BENCH_SIGNAL_EVERY ? BENCH_SIGNAL_EVERY : 1;
 	if (o->signal_every > o->tx_depth || o->post_list > o->tx_depth) {
 		set_err(err, errlen, "--signal %d / --post-list %d 不能大于 --tx-depth %d（发送队列装不下）",
 			o->signal_every, o->post_list, o->tx_depth);
@@ -677,7 +680,7 @@ static void print_common_options(void)
 	       "      --bench lat|bw    lat = 乒乓延迟（像 ib_*_lat）；bw = 带宽（像 ib_*_bw）；计时循环里不走TCP、不打印，循环后校验一次数据\n"
 	       "      --sweep           大小从 2 B 翻倍到 8 MiB 各测一遍（像 perftest -a）\n"
 	       "      --tx-depth N      每个QP的发送队列深度 = bw 的在途窗口（bw 默认 %d，lat 默认 %d）\n"
-	       "      --signal N        每 N 个 WR 才要一个完成（选择性通知，默认 %d；lat 的 READ 每次都要）\n"
+	       "      --signal N        每 N 个 WR 才要一个完成（选择性通知；bw 默认 %d，lat 默认 1，lat 的 READ 每次都要）\n"
 	       "      --post-list N     bw：一次 ibv_post_send 投递 N 个 WR 的链表（默认 1）\n"
 	       "      --inline BYTES    QP 的 max_inline_data；消息 ≤ 它时用 IBV_SEND_INLINE（CPU 直接拷进 WQE，默认 0 = 不用）\n",
 	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
