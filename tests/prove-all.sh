@@ -9,7 +9,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 mkdir -p logs
 LOG=logs/test-output.log
 
-prove --exec bash --timer --verbose tests/*.t 2>&1 | tee "$LOG" | grep --line-buffered -vE '^(ok [0-9]+|1\.\.[0-9]+$)'
+# 就是 /usr/bin/prove，只多了 $| = 1：输出进管道时 perl 默认攒满 4 KB 才写，CI 里会半天看不到进度
+perl -MApp::Prove -e '$| = 1; my $app = App::Prove->new; $app->process_args(@ARGV); exit($app->run ? 0 : 1)' -- \
+    --exec bash --timer --verbose tests/*.t 2>&1 | tee "$LOG" | grep --line-buffered -vE '^(ok [0-9]+|1\.\.[0-9]+$)'
 rc=${PIPESTATUS[0]}
 if ((rc != 0)); then
     echo
