@@ -10,9 +10,10 @@
  *          这个字节变成新值，就知道整条消息到了（RC 在同一个QP上按顺序放置数据），再写回。
  *          单程延迟 = 往返时间 / 2（与 ib_write_lat 相同）。
  *   send : 乒乓。两边都预先投递接收；收到 RECV 完成再回一个 SEND。单程延迟 = 往返 / 2。
+ *   write_imm: 和 send 一样乒乓，只是数据 RDMA WRITE 进对端内存，立即数消耗对端的一个接收请求、产生 RECV 完成。
  *   read : 客户端 RDMA READ，等到完成为止；延迟 = 整个往返（与 ib_read_lat 相同，不除以 2）。
  * 带宽（客户端主动）：每个QP最多 --tx-depth 个 WR 在途，每 --signal 个要一个完成，
- *   一次 ibv_post_send 投递 --post-list 个，完成按批取出；send 时服务端保持接收队列是满的。
+ *   一次 ibv_post_send 投递 --post-list 个，完成按批取出；send/write_imm 时服务端保持接收队列是满的。
  */
 #include "bench.h"
 
@@ -26,6 +27,7 @@
 #include "console.h"
 #include "ctrl.h"
 #include "datapath.h"
+#include "optable.h"
 #include "payload.h"
 #include "stats.h"
 
@@ -175,7 +177,8 @@ static struct send_req lat_req(struct run *r, int qp)
 {
 	struct rdma_conn *c = r->c;
 	enum ibv_wr_opcode op = c->opt->op == OP_SEND ? IBV_WR_SEND :
-				c->opt->op == OP_READ ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
+				c->opt->op == OP_READ ? IBV_WR_RDMA_READ :
+				c->opt->op == OP_WRITE_IMM ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
 	struct send_req q = { .opcode = op, .local = area_b(c, qp), .len = (uint32_t)r->size,
 			      .remote_addr = c->remote.addr + (uint64_t)qp * c->remote.slot };
 
@@ -205,6 +208,7 @@ static int lat_once(struct run *r, long k, long long deadline)
 	q.unsignaled = !lat_signaled(r, k);
 	if (c->opt->op == OP_READ)
 		return post_send_req(c, qp, &q) == 0 ? reap(r, 1, 0, deadline) : -1;
+	/* 剩下 SEND 和 WRITE_IMM：对端的 RECV 完成说明消息到了（WRITE_IMM 的数据直接写进对端内存，只消耗一个接收请求） */
 	if (c->opt->op == OP_WRITE) {
 		if (srv && spin_for_stamp(c, qp, r->size, st, deadline) != 0)
 			return -1;
@@ -382,8 +386,8 @@ static int bw_loop(struct run *r)
 	long total = r->warm + r->iters;
 	int rc;
 
-	if (is_server(c) && c->opt->op != OP_SEND)
-		return 0;   /* WRITE/READ：服务端程序不参与 */
+	if (is_server(c) && !op_info(c->opt->op)->server_recv)
+		return 0;   /* WRITE/READ：服务端程序不参与；SEND/WRITE_IMM：服务端收、补投接收 */
 	r->cpu0 = cpu_s();
 	r->t0 = now_s();
 	rc = is_server(c) ? bw_server_recv(r, total) : bw_client(r, total);
@@ -411,7 +415,7 @@ static int prepare(struct run *r)
 		uint8_t *src = c->opt->op == OP_READ ? area_a(c, i) : area_b(c, i);
 
 		payload_fill(src, r->size, me, (uint32_t)i, 0);
-		if (r->first && c->opt->op == OP_SEND && (c->opt->bench == BENCH_LAT || is_server(c)))
+		if (r->first && op_info(c->opt->op)->server_recv && (c->opt->bench == BENCH_LAT || is_server(c)))
 			for (uint32_t k = 0; k < c->caps.recv_wr; k++)
 				if (post_receive(c, i, area_a(c, i), (uint32_t)c->slot) != 0)
 					return -1;

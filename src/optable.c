@@ -29,7 +29,7 @@ const struct op_info op_table[OP_COUNT] = {
 	},
 	[OP_WRITE_IMM] = {
 		.name = "write_imm",
-		.one_sided = 1, .server_recv = 1,
+		.one_sided = 1, .server_recv = 1, .bench = 1,
 		.access = { [ROLE_SERVER] = LW | IBV_ACCESS_REMOTE_WRITE, [ROLE_CLIENT] = 0 },
 	},
 	[OP_FETCH_ADD] = {

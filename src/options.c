@@ -548,7 +548,7 @@ static int check_bench(struct options *o, char *err, size_t errlen)
 		return -1;
 	}
 	if (!op_info(o->op)->bench) {
-		set_err(err, errlen, "--bench 支持 --op send/write/read，不支持 %s", op_name(o->op));
+		set_err(err, errlen, "--bench 支持 --op send/write/read/write_imm，不支持 %s", op_name(o->op));
 		return -1;
 	}
 	if (o->sweep && o->size_given) {
@@ -724,8 +724,8 @@ int mr_access_flags(const struct options *o)
 	if (o->interactive)
 		return server ? (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ)
 			      : IBV_ACCESS_LOCAL_WRITE;
-	/* write 延迟是乒乓：两端都往对端内存里写 */
-	if (o->bench == BENCH_LAT && o->op == OP_WRITE)
+	/* write/write_imm 延迟是乒乓：两端都往对端内存里写 */
+	if (o->bench == BENCH_LAT && (o->op == OP_WRITE || o->op == OP_WRITE_IMM))
 		return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
 	return op_info(o->op)->access[o->role];
 }

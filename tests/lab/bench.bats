@@ -49,13 +49,13 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
 }
 
 # make test 的时间有限：lat 用 1 个QP、bw 用 4 个QP（16 个QP 在旋钮用例里）
-@test "bench lat: send, write, read at 1 QP; tables parse, numbers positive, data checked after the loop" {
-    for op in send write read; do check_bench lat "$op" 1; done
+@test "bench lat: send, write, read, write_imm at 1 QP; tables parse, numbers positive, data checked after the loop" {
+    for op in send write read write_imm; do check_bench lat "$op" 1; done
     has "$CLOG" '不测什么: 建连、注册内存、TCP 同步、打印和数据校验都在计时之外'
 }
 
-@test "bench bw: send, write, read at 4 QPs (window, selective signaling, batch polling)" {
-    for op in send write read; do check_bench bw "$op" 4; done
+@test "bench bw: send, write, read, write_imm at 4 QPs (window, selective signaling, batch polling)" {
+    for op in send write read write_imm; do check_bench bw "$op" 4; done
     has "$CLOG" '旋钮: --tx-depth 128（每个QP在途 WR 上限）--signal 16'
 }
 

@@ -359,6 +359,11 @@ static void bench_and_cq(void **state)
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "bw", "--interactive"), PARSE_ERROR);
 	assert_non_null(strstr(err, "--interactive"));
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "bw", "--op", "fetch_add"), PARSE_ERROR);
+	/* write_imm：bw 时只有服务端的内存被写；lat 乒乓两端都被写 */
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "bw", "--op", "write_imm"), PARSE_OK);
+	assert_int_equal(mr_access_flags(&o), 0);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "lat", "--op", "write_imm"), PARSE_OK);
+	assert_int_equal(mr_access_flags(&o), IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--bench", "lat", "--clients", "2"), PARSE_ERROR);
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--bench", "lat", "--sweep", "--size", "4K"), PARSE_ERROR);
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--bench", "lat", "--sweep"), PARSE_OK);
