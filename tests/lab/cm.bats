@@ -157,16 +157,17 @@ add_plain_nic() {
 
 @test "cm: --cm on one side only: a clear error on both sides within the timeouts" {
     # 服务端 TCP、客户端 --cm：客户端 REJECTED；服务端等 TCP 超时
-    start_server -d "$LAB_DEV0" --accept-timeout 8 -t 5
-    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -t 5
+    # （不管谁先超时，两边都一定失败：TCP 服务端没有 CM 监听，CM 服务端没有 TCP 监听，所以超时取短的）
+    start_server -d "$LAB_DEV0" --accept-timeout 3 -t 3
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -t 3
     wait_server
     [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
     has "$CLOG" '它也用了 --cm 吗（不带 --cm 的服务端只监听 TCP）'
     has "$SLOG" '等待客户端连接超时'
     has "$SLOG" '--cm'
     # 服务端 --cm、客户端 TCP：客户端 TCP 被拒；服务端等 CM 请求超时
-    start_server --cm --accept-timeout 8 -t 5
-    run_client "$LAB_IP0" -d "$LAB_DEV1" -t 5
+    start_server --cm --accept-timeout 3 -t 3
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -t 2
     wait_server
     [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
     has "$SLOG" '等客户端的连接请求超时'
@@ -222,21 +223,17 @@ add_plain_nic() {
     has "$CLOG" '时对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）'
 }
 
-@test "cm valgrind: success and failure paths (pair, nobody listening, reject, ENODEV) run clean under valgrind" {
+@test "cm valgrind: success and failure paths (pair, nobody listening, ENODEV) run clean under valgrind" {
     use_valgrind
     cm_pair --op write -q 4 --size 4K --iters 2 -t 60
     assert_ok_cm
     no_valgrind_reports "$SLOG" "$CLOG"
-    # 失败路径：没人监听（REJECTED）、-q 不一致（服务端拒绝）、地址所在网卡没有 RDMA 设备（ENODEV）
+    # 失败路径：客户端没人监听（REJECTED），服务端地址所在网卡没有 RDMA 设备（ENODEV）。
+    # （两端都失败的 -q 不一致在下一个用例（ASan）里；valgrind 在 TCG 里每启动一次要十几秒）
     run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -t 20
     [[ $CRC == 1 ]] || { show_logs; return 1; }
     has "$CLOG" 'RDMA_CM_EVENT_REJECTED'
     no_valgrind_reports "$CLOG"
-    start_server --cm -q 4 -t 60
-    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -q 2 -t 60
-    wait_server
-    [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
-    no_valgrind_reports "$SLOG" "$CLOG"
     add_plain_nic
     start_server --cm --src 10.99.0.2 -t 20
     wait_server
