@@ -36,14 +36,16 @@ awk -F, 'BEGIN { print "test,size,metric,ours,perftest,ratio" }
 } >"$OUT/results.md"
 
 # 图：延迟（t_typical）和带宽（BW average）随大小变化，两条线 ours / perftest
-plot() {  # plot 指标 文件名 标题 y轴
-    local data="$OUT/$2.dat"
+plot() {  # plot 指标 文件名 标题 y轴 [y 也用对数刻度]
+    local data="$OUT/$2.dat" ylog=${5:-}
     awk -F, -v m="$1" '$3 == m { split($1, t, "_"); print t[1], $2, $4, $5 }' "$OUT/results.csv" >"$data"
     gnuplot <<GP
-set terminal svg size 900,500 dynamic
+set terminal svg size 900,500 dynamic noenhanced
 set output "$OUT/$2.svg"
 set title "$3"
 set logscale x 2
+${ylog:+set logscale y 10}
+set xtics ("2" 2, "64" 64, "1K" 1024, "4K" 4096, "64K" 65536, "1M" 1048576, "8M" 8388608)
 set xlabel "message size [bytes]"
 set ylabel "$4"
 set key outside right
@@ -52,6 +54,7 @@ plot for [op in "send write read"] "$data" using (strcol(1) eq op ? \$2 : 1/0):3
      for [op in "send write read"] "$data" using (strcol(1) eq op ? \$2 : 1/0):4 with linespoints dashtype 2 title op." perftest"
 GP
 }
-plot t_typical_us latency "latency (t_typical, one way; read = round trip)" "usec"
+# 延迟从十几 µs 到几十 ms：y 用对数刻度，小消息才看得见
+plot t_typical_us latency "latency (t_typical, one way; read = round trip)" "usec (log scale)" ylog
 plot bw_avg_MBps bandwidth "bandwidth (BW average)" "MB/sec (2^20)"
 echo "写好了: $OUT/results.csv $OUT/results.md $OUT/latency.svg $OUT/bandwidth.svg"
