@@ -15,4 +15,10 @@ typedef int (*program_fn)(struct rdma_device *dev, struct rdma_conn *conn);
  */
 int run_program(int argc, char **argv, enum role role, program_fn run);
 
+/*
+ * --cm 的步骤表（两端相同；只有第一步 ctrl_establish 按角色不同：客户端 resolve/connect，服务端 listen/等请求）。
+ * 顺序和 TCP 模式不同：设备要等 CM 解析了地址（客户端）或收到连接请求（服务端）才知道。
+ */
+int run_cm_steps(struct rdma_device *dev, struct rdma_conn *conn, int access);
+
 #endif
