@@ -48,7 +48,7 @@
 #define CM_PRIV_VERSION 1
 
 /* 拒绝原因（服务端 rdma_reject 的 private data 里） */
-enum cm_reason { CM_OK = 0, CM_REJ_NUM_QP = 1, CM_REJ_OP = 2, CM_REJ_UNEXPECTED = 3 };
+enum cm_reason { CM_OK = 0, CM_REJ_NUM_QP = 1, CM_REJ_OP = 2, CM_REJ_UNEXPECTED = 3, CM_REJ_BUSY = 4 };
 
 /* private data 里的“自我介绍”，网络字节序，16 字节 */
 struct cm_priv {
@@ -190,18 +190,46 @@ static void print_event(const struct rdma_cm_event *ev, long long waited)
 	con_printf("  CM事件: %s（status=%d，等了 %lld ms）\n", rdma_event_str(ev->event), ev->status, waited);
 }
 
+/*
+ * 客户端的几个 cm_id 一起 rdma_connect：服务端对第一个到达的请求 rdma_reject（带原因）后就退出，
+ * 其余请求由服务端的内核拒绝（status=28 = IB_CM_REJ_CONSUMER_DEFINED，没有 private data）。先到的未必是带原因的那个，
+ * 所以再看一眼事件通道（最多 REASON_WAIT_MS），找带原因的 REJECTED。找到返回 0。
+ */
+#define REASON_WAIT_MS 500
+static int pending_reason(struct ctrl *c, struct cm_priv *p)
+{
+	long long deadline = ms_now() + REASON_WAIT_MS;
+	int found = -1;
+
+	while (found != 0 && ms_now() < deadline) {
+		struct pollfd pfd = { .fd = c->cm.ch->fd, .events = POLLIN };
+		struct rdma_cm_event *ev;
+
+		if (poll(&pfd, 1, (int)(deadline - ms_now())) <= 0 || rdma_get_cm_event(c->cm.ch, &ev) != 0)
+			break;
+		if (ev->event == RDMA_CM_EVENT_REJECTED)
+			found = priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, p);
+		rdma_ack_cm_event(ev);
+	}
+	return found;
+}
+
 /* 对端拒绝：是本项目的服务端（private data 里有 cm_priv）就说出原因 */
 static void explain_reject(struct ctrl *c, const struct rdma_cm_event *ev)
 {
 	struct cm_priv p;
 
-	if (priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, &p) == 0) {
+	if (priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, &p) == 0 ||
+	    (ev->status == 28 && pending_reason(c, &p) == 0)) {
 		if (p.reason == CM_REJ_NUM_QP)
 			con_eprintf("错误: 服务端拒绝了连接：QP数量不一致（服务端 %u 个，本端 %d 个）\n"
 				    "提示: 两端用相同的 -q\n", p.num_qp, c->opt->num_qp);
 		else if (p.reason == CM_REJ_OP)
 			con_eprintf("错误: 服务端拒绝了连接：操作不一致（服务端 --op %s，本端 --op %s）\n"
 				    "提示: 两端用相同的 --op\n", op_name((enum rdma_op)p.op), op_name(c->opt->op));
+		else if (p.reason == CM_REJ_BUSY)
+			con_eprintf("错误: 服务端拒绝了连接：它正在服务另一个客户端（--cm 的服务端一次只服务一个）\n"
+				    "提示: 等那个客户端结束、服务端重新启动后再连；要同时服务多个客户端，用 TCP 控制平面的 --clients N\n");
 		else
 			con_eprintf("错误: 服务端拒绝了连接（原因 %u：连接请求的序号不对或服务端出错）\n提示: 看看服务端的输出\n", p.reason);
 		return;
@@ -254,6 +282,27 @@ static void explain_event_error(struct ctrl *c, const struct rdma_cm_event *ev, 
 }
 
 /*
+ * 本端已经有了客户端，又来一个连接请求（另一个客户端）：rdma_reject 并销毁它的 cm_id。
+ * 不理它的话，librdmacm 为它建的 cm_id 一直留着（泄漏），那个客户端也要一直等到自己超时。
+ * 先 ack 事件再 rdma_destroy_id：销毁一个 cm_id 要等它的事件都 ack 完。
+ */
+static void refuse_stray(struct ctrl *c, struct rdma_cm_event *ev)
+{
+	struct rdma_cm_id *id = ev->id;
+	struct cm_priv rej;
+	char a[96];
+
+	con_eprintf("注意: 又来了一个连接请求（来自 %s），本端正在服务一个客户端：拒绝它（rdma_reject）并销毁它的 cm_id\n",
+		    addr_str(rdma_get_peer_addr(id), a, sizeof(a)));
+	priv_encode(&rej, 0, c->opt->num_qp, c->opt->op, CM_REJ_BUSY);
+	if (rdma_reject(id, &rej, sizeof(rej)) != 0)
+		verbs_error("rdma_reject()", errno, "那个客户端可能已经走了；本端的会话不受影响");
+	rdma_ack_cm_event(ev);
+	if (rdma_destroy_id(id) != 0)
+		verbs_error("rdma_destroy_id()", errno, "不应发生；dmesg 看看");
+}
+
+/*
  * 等一个 want 类型的事件，最多 timeout_ms 毫秒。成功时 *out 是事件（调用者 rdma_ack_cm_event）。
  * 其它类型的事件是错误（打印原因和提示，已 ack）；只有 ESTABLISHED / TIMEWAIT_EXIT 这类“迟到的好消息”被跳过。
  */
@@ -289,6 +338,10 @@ static int wait_event(struct ctrl *c, enum rdma_cm_event_type want, int timeout_
 		if (ev->event == want) {
 			*out = ev;
 			return 0;
+		}
+		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
+			refuse_stray(c, ev);
+			continue;
 		}
 		if (ev->event == RDMA_CM_EVENT_ESTABLISHED || ev->event == RDMA_CM_EVENT_TIMEWAIT_EXIT) {
 			rdma_ack_cm_event(ev);
@@ -467,19 +520,31 @@ static int check_request(struct ctrl *c, struct rdma_cm_id *id, const struct cm_
  */
 static int get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma_cm_id **id)
 {
+	long long deadline = ms_now() + timeout_ms;
 	struct rdma_cm_event *ev;
 	struct cm_priv p;
 	char a[96];
 	int ok, rc;
 
-	if (wait_event(c, RDMA_CM_EVENT_CONNECT_REQUEST, timeout_ms, what, &ev) != 0)
-		return -1;
+	for (;;) {
+		long long left = deadline - ms_now();
+
+		if (wait_event(c, RDMA_CM_EVENT_CONNECT_REQUEST, left > 0 ? (int)left : 0, what, &ev) != 0)
+			return -1;
+		ok = priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, &p) == 0;
+		/* 这个位置（控制连接或 QP[i]）已经有人了：是另一个客户端的请求，拒绝它，接着等自己的客户端 */
+		if (ok && p.index <= c->opt->num_qp && *slot_of(c, p.index) != NULL) {
+			refuse_stray(c, ev);
+			continue;
+		}
+		break;
+	}
 	*id = ev->id;
-	ok = priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, &p) == 0;
 	rc = check_request(c, ev->id, &p, ok);
 	rdma_ack_cm_event(ev);
 	if (rc != 0) {
-		rdma_destroy_id(*id);
+		if (rdma_destroy_id(*id) != 0)
+			verbs_error("rdma_destroy_id()", errno, "不应发生；dmesg 看看");
 		*id = NULL;
 		return -1;
 	}
@@ -721,6 +786,11 @@ static int check_cm_events(struct ctrl *c, int wait_ms)
 
 	if (poll(&pfd, 1, wait_ms) <= 0 || rdma_get_cm_event(c->cm.ch, &ev) != 0)
 		return 0;
+	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
+		print_event(ev, 0);
+		refuse_stray(c, ev);
+		return c->cm.disconnected;
+	}
 	if (ev->event == RDMA_CM_EVENT_DISCONNECTED) {
 		print_event(ev, 0);
 		c->cm.disconnected = 1;
@@ -1104,7 +1174,6 @@ static int cm_sync_send(struct ctrl *c, uint32_t tag)
 
 static int cm_sync_wait(struct ctrl *c, uint32_t tag)
 {
-
 	if (ctl_recv(c, "同步消息") != 0)
 		return -1;
 	return ctrl_check_sync(stash_slot(c), c->cm.msg_len, tag);
@@ -1135,32 +1204,51 @@ static int cm_local_ipv4(struct ctrl *c, char *ip, size_t len)
 	return 0;
 }
 
+/* 清理时的失败不中断清理，只报告（和 rdma_common.c 的 report_destroy 一样）。rdma_* 返回 -1 并设 errno，ibv_destroy_* 直接返回错误码 */
+static void report_cm_destroy(const char *call, int rc)
+{
+	if (rc != 0)
+		con_eprintf("警告: %s 失败: %s (errno=%d)\n", call, strerror(rc), rc);
+}
+
+static int rdma_rc(int rc) { return rc != 0 ? errno : 0; }
+
 /* 断开（发 DREQ）并释放控制QP；数据QP由 conn_destroy 随后销毁 */
 static void cm_close(struct ctrl *c)
 {
 	if (c->cm.established && !c->cm.disconnected) {
-		rdma_disconnect(c->cm.ctl_id);
+		report_cm_destroy("rdma_disconnect(控制连接)", rdma_rc(rdma_disconnect(c->cm.ctl_id)));
 		for (int i = 0; i < c->cm.num_qp; i++)
-			rdma_disconnect(c->cm.qp_id[i]);
+			report_cm_destroy("rdma_disconnect(数据QP)", rdma_rc(rdma_disconnect(c->cm.qp_id[i])));
 		con_printf("rdma_disconnect(): %d 个 cm_id 各发一个 DREQ（对端收到 RDMA_CM_EVENT_DISCONNECTED）\n",
 			   c->cm.num_qp + 1);
 	}
 	c->cm.established = 0;
 	if (c->cm.qp != NULL) {
-		ibv_destroy_qp(c->cm.qp);
+		report_cm_destroy("ibv_destroy_qp(控制QP)", ibv_destroy_qp(c->cm.qp));
 		c->cm.qp = NULL;
 		con_printf("已销毁控制QP\n");
 	}
 	if (c->cm.rcq != NULL)
-		ibv_destroy_cq(c->cm.rcq);
+		report_cm_destroy("ibv_destroy_cq(控制QP的接收CQ)", ibv_destroy_cq(c->cm.rcq));
 	if (c->cm.scq != NULL)
-		ibv_destroy_cq(c->cm.scq);
+		report_cm_destroy("ibv_destroy_cq(控制QP的发送CQ)", ibv_destroy_cq(c->cm.scq));
 	c->cm.rcq = c->cm.scq = NULL;
 	if (c->cm.mr != NULL)
-		ibv_dereg_mr(c->cm.mr);
+		report_cm_destroy("ibv_dereg_mr(控制QP的MR)", ibv_dereg_mr(c->cm.mr));
 	c->cm.mr = NULL;
 	free(c->cm.buf);
 	c->cm.buf = NULL;
+}
+
+/* 销毁一个 cm_id（若有）并把指针清零；返回销毁了几个（0 或 1） */
+static int destroy_id(struct rdma_cm_id **id)
+{
+	if (*id == NULL)
+		return 0;
+	report_cm_destroy("rdma_destroy_id()", rdma_rc(rdma_destroy_id(*id)));
+	*id = NULL;
+	return 1;
 }
 
 /* 设备（PD）释放之后：销毁 cm_id 和事件通道（最后一个 cm_id 走时 librdmacm 关闭它打开的设备） */
@@ -1168,23 +1256,10 @@ static void cm_release(struct ctrl *c)
 {
 	int n = 0;
 
-	for (int i = c->cm.num_qp - 1; i >= 0; i--) {
-		if (c->cm.qp_id[i] != NULL) {
-			rdma_destroy_id(c->cm.qp_id[i]);
-			c->cm.qp_id[i] = NULL;
-			n++;
-		}
-	}
-	if (c->cm.ctl_id != NULL) {
-		rdma_destroy_id(c->cm.ctl_id);
-		c->cm.ctl_id = NULL;
-		n++;
-	}
-	if (c->cm.listen_id != NULL) {
-		rdma_destroy_id(c->cm.listen_id);
-		c->cm.listen_id = NULL;
-		n++;
-	}
+	for (int i = c->cm.num_qp - 1; i >= 0; i--)
+		n += destroy_id(&c->cm.qp_id[i]);
+	n += destroy_id(&c->cm.ctl_id);
+	n += destroy_id(&c->cm.listen_id);
 	if (n > 0)
 		con_printf("已销毁 %d 个 cm_id（rdma_destroy_id）\n", n);
 	if (c->cm.ch != NULL) {

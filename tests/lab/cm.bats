@@ -189,6 +189,32 @@ add_plain_nic() {
     has "$CLOG" '服务端拒绝了连接：操作不一致（服务端 --op write，本端 --op read）'
 }
 
+@test "cm: a second client while the server is busy: rejected at once with the reason, the session goes on" {
+    local apid alog="$BATS_TEST_TMPDIR/client-a.log" fifo="$BATS_TEST_TMPDIR/a-stdin" fd arc=0 t0
+    # 客户端 A 在交互模式里等键盘（这里是一个 FIFO）：服务端在等 A 的消息，顺便看 CM 事件通道。
+    # B 这时来连，它的 CONNECT_REQUEST 就在那里被取到：应立即被拒绝（不是等到服务端退出），A 的会话照常完成
+    start_server --cm --interactive -q 1 -t 30
+    mkfifo "$fifo"
+    timeout 60 "$CLIENT" "$LAB_IP0" --cm -d "$LAB_DEV1" --interactive -q 1 -t 30 <"$fifo" >"$alog" 2>&1 &
+    apid=$!
+    exec {fd}>"$fifo"
+    for ((i = 0; i < 300; i++)); do grep -q '发送>' "$alog" 2>/dev/null && break; sleep 0.1; done
+    t0=$SECONDS
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" --interactive -q 1 -t 20 </dev/null
+    (( SECONDS - t0 < 10 )) || { echo "B 等了 $((SECONDS - t0)) 秒才失败（应立即被拒绝）"; show_logs; return 1; }
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" '服务端拒绝了连接：它正在服务另一个客户端'
+    printf 'hello\nq\n' >&"$fd"
+    exec {fd}>&-
+    wait "$apid" || arc=$?
+    wait_server
+    [[ $arc == 0 && $SRC == 0 ]] || { echo "A rc=$arc"; cat "$alog"; show_logs; return 1; }
+    has "$SLOG" '注意: 又来了一个连接请求'
+    has "$SLOG" 'hello'
+    # 被拒绝的 cm_id 当场销毁；最后销毁的是自己的 1 个数据QP + 控制连接 + 监听的 cm_id
+    has "$SLOG" '已销毁 3 个 cm_id（rdma_destroy_id）'
+}
+
 @test "cm: the peer vanishing: DISCONNECTED, message and exit 1 within the timeout" {
     local cpid t0
     # 客户端在交互模式里被 SIGKILL：服务端收到 DISCONNECTED
