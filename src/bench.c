@@ -84,6 +84,24 @@ static int use_inline(struct run *r)
 	return r->c->max_inline > 0 && r->size <= r->c->max_inline && r->c->opt->op != OP_READ;
 }
 
+/*
+ * 对端程序在计时期间只是等 DONE 吗（bw 的 WRITE/READ：服务端不参与；lat 的 READ：服务端网卡应答）？
+ * 是的话，计时循环里不时发一个心跳（ctrl_heartbeat），对端就不会因为运行比 -t 长而放弃
+ */
+static int peer_waits(struct rdma_conn *c)
+{
+	if (is_server(c))
+		return 0;
+	if (c->opt->bench == BENCH_LAT)
+		return c->opt->op == OP_READ;
+	return !op_info(c->opt->op)->server_recv;
+}
+
+static int keep_alive(struct run *r)
+{
+	return peer_waits(r->c) ? ctrl_heartbeat(&r->c->ctrl) : 0;
+}
+
 /* ---------- 延迟 ---------- */
 
 static volatile uint8_t *stamp_at(struct rdma_conn *c, int qp, size_t size)
@@ -241,7 +259,8 @@ static int lat_loop(struct run *r)
 	for (long k = 0; k < r->iters; k++) {
 		/* 每次只读一次时钟：开始时刻同时定下这一次的超时期限 */
 		r->t[k] = now_s();
-		if (lat_once(r, r->warm + k, (long long)(r->t[k] * 1000.0) + c->opt->timeout_ms) != 0)
+		if (lat_once(r, r->warm + k, (long long)(r->t[k] * 1000.0) + c->opt->timeout_ms) != 0 ||
+		    keep_alive(r) != 0)
 			return -1;
 	}
 	r->t[r->iters] = r->t1 = now_s();
@@ -321,6 +340,8 @@ static int bw_client(struct run *r, long total)
 		long before = 0, after = 0;
 		int n;
 
+		if (keep_alive(r) != 0)
+			return -1;
 		for (int i = 0; i < c->num_qp; i++) {
 			before += posted[i];
 			if (bw_fill(r, i, &posted[i], completed[i], total) != 0)

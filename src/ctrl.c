@@ -5,6 +5,7 @@
 #include "ctrl.h"
 
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "conout.h"
@@ -59,10 +60,19 @@ int ctrl_send_hello(struct ctrl *c, const struct wire_hello *local)
 	return c->ops->send_hello(c, local);
 }
 
+static long long clock_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 int ctrl_sync_send(struct ctrl *c, uint32_t tag)
 {
 	int rc = c->ops->sync_send(c, tag);
 
+	c->last_alive_ms = clock_ms();
 	if (rc == 0) {
 		trace_ctrl_sync(&c->trace, 1, tag);
 		test_only_delay_after_sync();
@@ -79,11 +89,23 @@ int ctrl_check_sync(const uint8_t *buf, size_t len, uint32_t tag)
 		con_eprintf("错误: %s\n", wire_strerror(st));
 		return -1;
 	}
+	if (got == SYNC_TAG(SYNC_ALIVE, 0) && tag != got)
+		return 1;
 	if (got != tag) {
 		con_eprintf("错误: 同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n", tag, got);
 		return -1;
 	}
 	return 0;
+}
+
+int ctrl_heartbeat(struct ctrl *c)
+{
+	long long now = clock_ms(), every = c->opt->timeout_ms / 3;
+
+	if (now - c->last_alive_ms < (every > 0 ? every : 1))
+		return 0;
+	c->last_alive_ms = now;
+	return c->ops->sync_send(c, SYNC_TAG(SYNC_ALIVE, 0));
 }
 
 int ctrl_sync_wait(struct ctrl *c, uint32_t tag)

@@ -26,6 +26,7 @@ enum sync_kind {
 	SYNC_DONE = 3,      /* 客户端本轮的单边操作已完成 */
 	SYNC_ACK = 4,       /* 服务端已校验本轮数据 */
 	SYNC_BYE = 5,       /* 结束 */
+	SYNC_ALIVE = 6,     /* 心跳：“我还在干活”（被动方等 DONE 时收到就接着等，见 ctrl_heartbeat） */
 };
 #define SYNC_TAG(kind, round) (((uint32_t)(kind) << 24) | ((uint32_t)(round) & 0xffffff))
 
@@ -72,6 +73,7 @@ struct ctrl {
 		char peer[64];          /* 对端地址（adopted 时由主线程给出） */
 	} tcp;                          /* TCP 实现的状态（ctrl_tcp.c） */
 	struct trace_ref trace;         /* --trace：每条消息发出/收到时写一个事件（ctrl.c） */
+	long long last_alive_ms;        /* 上次发心跳（或任何同步消息）的时刻，ctrl_heartbeat 用 */
 	struct {
 		struct rdma_event_channel *ch;  /* 事件通道：本连接所有 cm_id 的事件都从这里读 */
 		struct rdma_cm_id *listen_id;   /* 服务端：监听用的 cm_id */
@@ -114,8 +116,18 @@ int ctrl_send_hello(struct ctrl *c, const struct wire_hello *local);
 /* 同步点：发送/等待一个带编号的同步消息（SYNC_TAG） */
 int ctrl_sync_send(struct ctrl *c, uint32_t tag);
 int ctrl_sync_wait(struct ctrl *c, uint32_t tag);
-/* 实现共用：解码收到的同步消息并核对它是不是期望的 tag；不是时打印原因并返回 -1 */
+/* 实现共用：解码收到的同步消息并核对它是不是期望的 tag：是返回 0；是心跳返回 1（实现接着读下一条）；
+ * 都不是时打印原因并返回 -1 */
 int ctrl_check_sync(const uint8_t *buf, size_t len, uint32_t tag);
+/*
+ * 主动方在长时间的工作循环里（基准测试的计时循环、原子操作的多轮）时不时调用：距上次心跳超过 -t 的三分之一
+ * 就发一个 SYNC_ALIVE。被动方这时在 ctrl_sync_wait 里等 DONE，每等到一个心跳就重新计时，所以：
+ *   对端在干活 → 心跳不断，多长的运行都不会被 -t 截断；
+ *   对端卡住（例如被 SIGSTOP）或机器消失 → 心跳停了，-t 之内就知道；对端退出 → 连接断开，马上知道。
+ * 只在对端等着的时候用（对端自己也在忙数据面时不读控制消息，心跳会在 CM 控制QP上堆满接收槽）。
+ * 发送失败返回 -1（已打印原因）。
+ */
+int ctrl_heartbeat(struct ctrl *c);
 /* 最多等 wait_ms 毫秒看对端有没有动静：0 = 没有；1 = 有消息到达或对端已断开；-1 = 出错 */
 int ctrl_poll_peer(struct ctrl *c, int wait_ms);
 /* 对端连到的本端 IPv4 地址（文本，写进 ip）；不知道或不是 IPv4 返回 -1 */

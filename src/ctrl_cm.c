@@ -1174,9 +1174,14 @@ static int cm_sync_send(struct ctrl *c, uint32_t tag)
 
 static int cm_sync_wait(struct ctrl *c, uint32_t tag)
 {
-	if (ctl_recv(c, "同步消息") != 0)
-		return -1;
-	return ctrl_check_sync(stash_slot(c), c->cm.msg_len, tag);
+	int r;
+
+	do {    /* 心跳（对端还在干活）：接着等，-t 重新算 */
+		if (ctl_recv(c, "同步消息") != 0)
+			return -1;
+		r = ctrl_check_sync(stash_slot(c), c->cm.msg_len, tag);
+	} while (r == 1);
+	return r;
 }
 
 static int cm_poll_peer(struct ctrl *c, int wait_ms)
@@ -1283,6 +1288,7 @@ static const struct ctrl_ops cm_ops = {
 void ctrl_cm_init(struct ctrl *c, const struct options *opt)
 {
 	memset(&c->cm, 0, sizeof(c->cm));
+	c->last_alive_ms = 0;
 	c->ops = &cm_ops;
 	c->opt = opt;
 	c->tcp.listen_fd = -1;

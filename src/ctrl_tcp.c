@@ -129,10 +129,14 @@ static int tcp_sync_send(struct ctrl *c, uint32_t tag)
 static int tcp_sync_wait(struct ctrl *c, uint32_t tag)
 {
 	uint8_t buf[WIRE_SYNC_LEN];
+	int r;
 
-	if (tcp_read_full(c->tcp.sock, buf, sizeof(buf), c->opt->timeout_ms, "同步消息") != 0)
-		return -1;
-	return ctrl_check_sync(buf, sizeof(buf), tag);
+	do {    /* 心跳（对端还在干活）：接着等，-t 重新算 */
+		if (tcp_read_full(c->tcp.sock, buf, sizeof(buf), c->opt->timeout_ms, "同步消息") != 0)
+			return -1;
+		r = ctrl_check_sync(buf, sizeof(buf), tag);
+	} while (r == 1);
+	return r;
 }
 
 static int tcp_poll_peer(struct ctrl *c, int wait_ms)
@@ -176,6 +180,7 @@ void ctrl_tcp_init(struct ctrl *c, const struct options *opt)
 {
 	c->ops = &tcp_ops;
 	c->opt = opt;
+	c->last_alive_ms = 0;
 	c->tcp.listen_fd = -1;
 	c->tcp.sock = -1;
 	c->tcp.adopted = 0;

@@ -392,6 +392,9 @@ static int atomic_post_wait(struct rdma_conn *conn, int i, struct send_req *req)
 
 static int fetch_add_round(struct rdma_conn *conn, long r)
 {
+	/* 服务端程序在等全部轮次做完（DONE）：轮数很多时要不时告诉它“还在干活” */
+	if (ctrl_heartbeat(&conn->ctrl) != 0)
+		return -1;
 	for (int i = 0; i < conn->num_qp; i++) {
 		uint64_t add = atomic_addend((uint32_t)i);
 		uint64_t expect = atomic_initial((uint32_t)i) + (uint64_t)(r - 1) * add;
@@ -416,6 +419,8 @@ static int fetch_add_round(struct rdma_conn *conn, long r)
 
 static int cmp_swap_round(struct rdma_conn *conn, long r)
 {
+	if (ctrl_heartbeat(&conn->ctrl) != 0)   /* 同 fetch_add_round */
+		return -1;
 	for (int i = 0; i < conn->num_qp; i++) {
 		uint64_t cur = atomic_initial((uint32_t)i) + (uint64_t)(r - 1);
 		uint64_t *orig = (uint64_t *)(void *)area_b(conn, i);

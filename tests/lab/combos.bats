@@ -93,3 +93,30 @@ PYEOF
     has "$SLOG" '接受了 2 个客户端：成功 2 个，失败 0 个'
     trace_has "$ts" qp_state 5
 }
+
+@test "-t does not cut a long run: the waiting side gets heartbeats while the peer works (bench bw longer than -t), and notices a stopped peer within -t" {
+    local wall cpid t0 stopped
+    # 1 MiB × 200 次 WRITE 在 TCG 下要好几秒（约 40 MB/s），比 -t 2 长：服务端程序在计时期间只是等客户端的 DONE，
+    # 客户端每 -t/3 发一个心跳（SYNC_ALIVE），服务端每收到一个就重新计时
+    start_server --bench bw --op write -q 1 --size 1M --iters 200 -t 2
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --bench bw --op write -q 1 --size 1M --iters 200 -t 2
+    wait_server
+    ok_both
+    wall=$(sed -n 's/^BENCH_RESULT .* wall_s=\([0-9.]*\).*/\1/p' "$CLOG")
+    awk -v w="$wall" 'BEGIN { exit !(w > 2.0) }' || { echo "计时只有 ${wall}s，不比 -t 长：这个用例没测到东西"; return 1; }
+    # 客户端在计时循环里被 SIGSTOP（进程还在、连接还开着、心跳停了）：服务端在 -t 之内放弃，不是等到天荒地老
+    start_server --bench bw --op write -q 1 --size 1M --iters 100000 -t 2
+    CLOG="$BATS_TEST_TMPDIR/client.log"
+    timeout 60 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --bench bw --op write -q 1 --size 1M --iters 100000 -t 2 >"$CLOG" 2>&1 &
+    cpid=$!
+    for ((i = 0; i < 300; i++)); do grep -q 'BW peak' "$CLOG" 2>/dev/null && break; sleep 0.1; done
+    sleep 3
+    stopped=$(child_pid "$cpid")
+    t0=$SECONDS
+    kill -STOP "$stopped"
+    wait_server
+    kill -9 "$stopped"
+    (( SECONDS - t0 < 8 )) || { echo "服务端过了 $((SECONDS - t0)) 秒才发现"; show_logs; return 1; }
+    [[ $SRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" '错误: 等待对端的同步消息超时（2 秒'
+}
