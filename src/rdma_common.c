@@ -13,6 +13,7 @@
 #include "console.h"
 #include "gid_table.h"
 #include "hints.h"
+#include "limits.h"
 #include "path.h"
 #include "qp_state.h"
 #include "trace_ev.h"
@@ -399,10 +400,26 @@ out:
 	return rc;
 }
 
+/*
+ * 选项对设备上限（limits.h）：步骤3 之后、创建任何资源之前。设备选定时用命令行的选项查一次；
+ * 多客户端服务端的每个会话参数不同（听客户端的），conn_create_objects 再用会话的选项查一次
+ */
+static int check_limits(const struct rdma_device *dev, const struct options *o)
+{
+	char why[256];
+
+	if (limits_check(o, &dev->dev_attr, &dev->port_attr, why, sizeof(why)) == 0)
+		return 0;
+	con_eprintf("错误: 超出设备 %s 的能力: %s\n"
+		    "提示: ibv_devinfo -v 列出设备的全部上限（max_qp、max_qp_wr、max_cqe）和端口的 max_msg_sz\n",
+		    dev->dev_name, why);
+	return -1;
+}
+
 int device_select(struct rdma_device *dev, struct peer_route *peer, unsigned *step)
 {
 	if (get_device_list(dev, step) != 0 || open_device(dev, peer, step) != 0 ||
-	    query_port(dev, step) != 0 || choose_gid(dev, peer, step) != 0)
+	    query_port(dev, step) != 0 || check_limits(dev, dev->opt) != 0 || choose_gid(dev, peer, step) != 0)
 		return -1;
 	return 0;
 }
@@ -466,7 +483,7 @@ int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int port,
 	con_printf("端口 %d: 状态 %s，active_mtu %s，GID表 %d 项；CM 用的源GID:\n", port,
 		   ibv_port_state_str(dev->port_attr.state), mtu_str(dev->port_attr.active_mtu),
 		   dev->port_attr.gid_tbl_len);
-	if (adopt_gid(dev, sgid) != 0)
+	if (adopt_gid(dev, sgid) != 0 || check_limits(dev, dev->opt) != 0)
 		return -1;
 	if (op_is_atomic(dev->opt->op) && dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
 		con_eprintf("错误: 设备 %s 不支持原子操作，不能用 --op %s\n", dev->dev_name, op_name(dev->opt->op));
@@ -708,7 +725,7 @@ int create_qps(struct rdma_conn *conn)
 
 int conn_create_objects(struct rdma_conn *conn, int access)
 {
-	if (register_mr(conn, access) != 0 || create_cq(conn) != 0 || create_qps(conn) != 0)
+	if (check_limits(conn->dev, conn->opt) != 0 || register_mr(conn, access) != 0 || create_cq(conn) != 0 || create_qps(conn) != 0)
 		return -1;
 	return 0;
 }

@@ -300,6 +300,17 @@ stall_mid_transfer() {  # stall_mid_transfer server|client
     grep -qF '端口 18600 已被占用' "$second"
 }
 
+@test "options beyond the device's limits: max_cqe named after step 3, before any resource, exit 1" {
+    # rxe 的 max_cqe 是 32767：16 个QP × (1024 + 1024) = 32768 项的共享 CQ 刚好超出一项
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --bench bw -q 16 --tx-depth 1024 -t 2
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" '错误: 超出设备 rxe1 的能力: 共享 CQ 要 32768 项（16 个QP × (发送 1024 + 接收 1024)），超过设备的 max_cqe=32767'
+    # 在步骤3 之后、任何资源之前：没有 PD、没有 MR、没有 CQ，也没有连过服务端
+    ! grep -qE 'ibv_alloc_pd|ibv_reg_mr|ibv_create_cq|connect\(' "$CLOG" || { show_logs; return 1; }
+    has "$CLOG" '已关闭设备（ibv_close_device）'
+    has "$CLOG" '已释放设备列表（ibv_free_device_list）'
+}
+
 @test "bad command line: exit 2 with a message, -h exits 0" {
     run "$SERVER" -q 17
     [[ $status == 2 ]]

@@ -17,6 +17,7 @@ int main(void)
 		{ trace_tests, trace_tests_count },
 		{ stats_tests, stats_tests_count },
 		{ optable_tests, optable_tests_count },
+		{ limits_tests, limits_tests_count },
 	};
 	size_t total = 0, k = 0;
 	struct CMUnitTest *all;
