@@ -1079,16 +1079,13 @@ static int cm_exchange_hello(struct ctrl *c, const struct wire_hello *local, str
 {
 	uint8_t buf[WIRE_MAX_LEN];
 	size_t n = wire_encode_hello(local, buf, sizeof(buf));
-	enum wire_status st;
+	char msg[256];
 
 	con_printf("（--cm：连接信息走控制QP的 SEND；QPN/PSN 已由 CM 交换，这里主要是单边操作要的 addr/rkey/slot）\n");
 	if (n == 0 || ctl_send(c, buf, n) != 0 || ctl_recv(c, "连接信息") != 0)
 		return -1;
-	st = wire_decode_header(stash_slot(c), c->cm.msg_len, remote);
-	if (st == WIRE_OK)
-		st = wire_decode_qps(stash_slot(c) + WIRE_HEADER_LEN, c->cm.msg_len - WIRE_HEADER_LEN, remote);
-	if (st != WIRE_OK) {
-		con_eprintf("错误: 对端发来的连接信息无效: %s\n", wire_strerror(st));
+	if (wire_decode_hello(stash_slot(c), c->cm.msg_len, remote, msg, sizeof(msg)) != WIRE_OK) {
+		con_eprintf("错误: 对端发来的连接信息无效: %s\n", msg);
 		return -1;
 	}
 	return 0;

@@ -21,6 +21,10 @@
  *   40    4    offset  原子操作目标字在槽内的偏移（--offset）
  *  每个QP：qpn(4) psn(4) lid(2) 保留(2) gid(16)
  *
+ * 收到的 HELLO 只经过一个入口 wire_decode_hello：解码之后逐个字段检查（范围、对齐、
+ * 没定义的位、和 op/size 对不上的槽大小……），任何一项不对就整条拒绝，说出字段名、值和界限。
+ * 之后的代码（多客户端服务端听客户端的参数、原子操作的目标字地址）只用检查过的值。
+ *
  * SYNC = 8 字节：magic 0x53594e43 ("SYNC") + tag(4)。
  *
  * 魔数不对时再看一眼是不是 ibv_rc_pingpong 的文本握手（它也默认用 TCP 18515），是的话直接点名。
@@ -46,6 +50,7 @@
 #define WIRE_FLAG_CQ_EVENT    0x08
 #define WIRE_FLAG_SWEEP       0x10
 #define WIRE_FLAG_BENCH_MASK  (WIRE_FLAG_BENCH_LAT | WIRE_FLAG_BENCH_BW | WIRE_FLAG_SWEEP)
+#define WIRE_FLAG_KNOWN       (WIRE_FLAG_INTERACTIVE | WIRE_FLAG_BENCH_MASK | WIRE_FLAG_CQ_EVENT)
 
 /* 本端选项 → HELLO 的 flags 字节 */
 uint8_t wire_flags(const struct options *o);
@@ -83,16 +88,24 @@ enum wire_status {
 	WIRE_BAD_QPN,
 	WIRE_BAD_SYNC,
 	WIRE_RC_PINGPONG,   /* 对端发来的是 ibv_rc_pingpong 的文本握手 */
+	WIRE_BAD_FIELD,     /* 某个字段超出范围或与别的字段矛盾（wire_decode_hello 的 msg 说明是哪个） */
 };
 
 const char *wire_strerror(enum wire_status st);
 
 /* 编码：返回写入字节数（= WIRE_HEADER_LEN + num_qp*WIRE_QP_LEN） */
 size_t wire_encode_hello(const struct wire_hello *h, uint8_t *buf, size_t cap);
-/* 解码头部（先读头才知道后面有几个QP） */
+/*
+ * 只解码头部：TCP 先读头，才知道后面还有几个QP条目要读（h->num_qp）。
+ * 它不检查头以外的字段：读完整条消息后必须再交给 wire_decode_hello。
+ */
 enum wire_status wire_decode_header(const uint8_t *buf, size_t len, struct wire_hello *h);
-/* 解码 h->num_qp 个 QP 条目 */
-enum wire_status wire_decode_qps(const uint8_t *buf, size_t len, struct wire_hello *h);
+/*
+ * 收到的 HELLO 的唯一入口（TCP、--cm、多客户端服务端都走这里）：buf/len 是整条消息，
+ * 解码后检查对端给的每一个字段。返回 WIRE_OK；否则 msg 写明原因（哪个字段、它的值、允许的范围）。
+ */
+enum wire_status wire_decode_hello(const uint8_t *buf, size_t len, struct wire_hello *h,
+				   char *msg, size_t msglen);
 
 void wire_encode_sync(uint32_t tag, uint8_t buf[WIRE_SYNC_LEN]);
 enum wire_status wire_decode_sync(const uint8_t *buf, size_t len, uint32_t *tag);

@@ -20,7 +20,7 @@ static struct wire_hello sample(uint32_t num_qp)
 	h.addr = 0x00007f1234567000ull;
 	h.rkey = 0xdeadbeef;
 	h.slot = 1 << 20;
-	h.offset = 8;
+	h.offset = 0;
 	for (uint32_t i = 0; i < num_qp; i++) {
 		h.qp[i].qpn = 0x11 + i;
 		h.qp[i].psn = 0xabcdef - i;
@@ -39,9 +39,10 @@ static void round_trip(void **state)
 	size_t n = wire_encode_hello(&a, buf, sizeof(buf));
 
 	(void)state;
+	char msg[256] = "";
+
 	assert_int_equal(n, WIRE_HEADER_LEN + 16 * WIRE_QP_LEN);
-	assert_int_equal(wire_decode_header(buf, n, &b), WIRE_OK);
-	assert_int_equal(wire_decode_qps(buf + WIRE_HEADER_LEN, n - WIRE_HEADER_LEN, &b), WIRE_OK);
+	assert_int_equal(wire_decode_hello(buf, n, &b, msg, sizeof(msg)), WIRE_OK);
 	assert_memory_equal(&a, &b, sizeof(a));
 }
 
@@ -60,13 +61,17 @@ static void network_byte_order(void **state)
 static void truncated(void **state)
 {
 	struct wire_hello a = sample(4), b;
-	uint8_t buf[WIRE_MAX_LEN];
+	uint8_t buf[WIRE_MAX_LEN + 1];
 	size_t n = wire_encode_hello(&a, buf, sizeof(buf));
+	char msg[256];
 
 	(void)state;
 	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN - 1, &b), WIRE_SHORT);
 	assert_int_equal(wire_decode_header(buf, n, &b), WIRE_OK);
-	assert_int_equal(wire_decode_qps(buf + WIRE_HEADER_LEN, 3 * WIRE_QP_LEN, &b), WIRE_SHORT);
+	assert_int_equal(wire_decode_hello(buf, n - WIRE_QP_LEN, &b, msg, sizeof(msg)), WIRE_SHORT);
+	assert_string_equal(msg, "长度 128 字节，4 个QP的 HELLO 应为 156 字节");
+	/* 多出来的字节也不收：长度必须正好 */
+	assert_int_equal(wire_decode_hello(buf, n + 1, &b, msg, sizeof(msg)), WIRE_BAD_FIELD);
 }
 
 static void bad_magic_and_version(void **state)
@@ -105,6 +110,7 @@ static void bad_op_mtu_qpn(void **state)
 {
 	struct wire_hello a = sample(1), b;
 	uint8_t buf[WIRE_MAX_LEN];
+	char msg[256];
 
 	(void)state;
 	wire_encode_hello(&a, buf, sizeof(buf));
@@ -116,7 +122,125 @@ static void bad_op_mtu_qpn(void **state)
 	a.qp[0].qpn = 0;
 	wire_encode_hello(&a, buf, sizeof(buf));
 	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_OK);
-	assert_int_equal(wire_decode_qps(buf + WIRE_HEADER_LEN, WIRE_QP_LEN, &b), WIRE_BAD_QPN);
+	assert_int_equal(wire_decode_hello(buf, WIRE_HEADER_LEN + WIRE_QP_LEN, &b, msg, sizeof(msg)), WIRE_BAD_QPN);
+	assert_non_null(strstr(msg, "QP[0]: qpn=0x0"));
+}
+
+/* 一条格式正确、只有一个字段坏了的 HELLO：wire_decode_hello 拒绝它，msg 说出字段、值和界限 */
+static void expect_bad(struct wire_hello h, enum wire_status want, const char *needle)
+{
+	uint8_t buf[WIRE_MAX_LEN];
+	struct wire_hello out;
+	char msg[256] = "";
+	size_t n = wire_encode_hello(&h, buf, sizeof(buf));
+
+	assert_true(n > 0);
+	if (wire_decode_hello(buf, n, &out, msg, sizeof(msg)) != want || strstr(msg, needle) == NULL)
+		fail_msg("期望 %d 且消息含 \"%s\"，得到: %s", want, needle, msg);
+}
+
+static struct wire_hello atomic_sample(void)
+{
+	struct wire_hello h = sample(2);
+
+	h.op = OP_FETCH_ADD;
+	h.size = 8;
+	h.slot = ATOMIC_SLOT;
+	h.offset = 56;
+	return h;
+}
+
+static void every_field_is_checked(void **state)
+{
+	struct wire_hello h;
+	uint8_t buf[WIRE_MAX_LEN];
+	char msg[256];
+
+	(void)state;
+	/* 边界上的合法值都收 */
+	h = atomic_sample();
+	assert_int_equal(wire_decode_hello(buf, wire_encode_hello(&h, buf, sizeof(buf)), &h, msg, sizeof(msg)), WIRE_OK);
+	h = atomic_sample();
+	h.offset = 0x10000000;          /* issue 22：服务端在槽外 256 MiB 处写，段错误 */
+	expect_bad(h, WIRE_BAD_FIELD, "offset=268435456 不行：原子操作的目标字必须按 8 字节对齐、在每QP 64 字节的槽内（0..56，8 的倍数）");
+	h.offset = 4;
+	expect_bad(h, WIRE_BAD_FIELD, "offset=4 不行");
+	h.offset = 64;
+	expect_bad(h, WIRE_BAD_FIELD, "offset=64 不行");
+	h.offset = UINT32_MAX - 7;      /* offset + 8 在 32 位里回绕成 0 */
+	expect_bad(h, WIRE_BAD_FIELD, "offset=4294967288 不行");
+	h = atomic_sample();
+	h.size = 16;
+	expect_bad(h, WIRE_BAD_FIELD, "size=16 不对：原子操作固定 8 字节");
+	h = atomic_sample();
+	h.slot = 1 << 20;
+	expect_bad(h, WIRE_BAD_FIELD, "slot=1048576 与 op=fetch_add size=8 不符（应为 64 字节）");
+	h = sample(1);
+	h.offset = 8;
+	expect_bad(h, WIRE_BAD_FIELD, "offset=8：只有原子操作用 offset，write 应为 0");
+	h = sample(1);
+	h.size = 0;
+	h.slot = 0;
+	expect_bad(h, WIRE_BAD_FIELD, "size=0 超出范围（1..268435456 字节）");
+	h.size = MAX_SIZE + 1;
+	expect_bad(h, WIRE_BAD_FIELD, "size=268435457 超出范围");
+	h = sample(1);
+	h.iters = 0;
+	expect_bad(h, WIRE_BAD_FIELD, "iters=0 超出范围（1..1000000）");
+	h.iters = MAX_ITERS + 1;
+	expect_bad(h, WIRE_BAD_FIELD, "iters=1000001 超出范围");
+	h = sample(1);
+	h.flags = 0x80;
+	expect_bad(h, WIRE_BAD_FIELD, "flags=0x80 有没定义的位（已定义的只有 0x1f）");
+	h.flags = WIRE_FLAG_BENCH_LAT | WIRE_FLAG_BENCH_BW;
+	expect_bad(h, WIRE_BAD_FIELD, "同时是 --bench lat 和 --bench bw");
+	h.flags = WIRE_FLAG_SWEEP;
+	expect_bad(h, WIRE_BAD_FIELD, "有 --sweep 却没有 --bench");
+	h.flags = WIRE_FLAG_INTERACTIVE | WIRE_FLAG_BENCH_LAT;
+	expect_bad(h, WIRE_BAD_FIELD, "--interactive 不能和 --bench 同用");
+	h = sample(1);
+	h.op = OP_READ;
+	h.flags = WIRE_FLAG_INTERACTIVE;
+	expect_bad(h, WIRE_BAD_FIELD, "op=read 与 --interactive 不符");
+	h = atomic_sample();
+	h.flags = WIRE_FLAG_BENCH_BW;
+	expect_bad(h, WIRE_BAD_FIELD, "op=fetch_add 不能做 --bench");
+	h = sample(1);
+	h.flags = WIRE_FLAG_INTERACTIVE;
+	h.size = 15;
+	h.slot = 15;
+	expect_bad(h, WIRE_BAD_FIELD, "size=15 超出范围（16..");
+	h = sample(1);
+	h.slot = 64;
+	expect_bad(h, WIRE_BAD_FIELD, "slot=64 与 op=write size=1048576 不符（应为 1048576 字节）");
+	h = sample(2);
+	h.addr = UINT64_MAX - (1 << 20);
+	expect_bad(h, WIRE_BAD_FIELD, "越过了 64 位地址空间");
+	h = sample(1);
+	h.op = OP_SEND;
+	expect_bad(h, WIRE_BAD_FIELD, "send 不用对端的内存，应都为 0");
+	h = sample(1);
+	h.qp[0].psn = 0x1000000;
+	expect_bad(h, WIRE_BAD_QPN, "QP[0]: qpn=0x11 psn=0x1000000");
+}
+
+/* --sweep 的槽是 8 MiB；QP 条目的保留字节不是 0 也拒绝 */
+static void sweep_slot_and_reserved(void **state)
+{
+	struct wire_hello h = sample(1), out;
+	uint8_t buf[WIRE_MAX_LEN];
+	char msg[256];
+	size_t n;
+
+	(void)state;
+	h.flags = WIRE_FLAG_BENCH_BW | WIRE_FLAG_SWEEP;
+	h.size = 64;
+	h.slot = SWEEP_MAX_SIZE;
+	n = wire_encode_hello(&h, buf, sizeof(buf));
+	assert_int_equal(wire_decode_hello(buf, n, &out, msg, sizeof(msg)), WIRE_OK);
+	buf[WIRE_HEADER_LEN + 11] = 1;
+	assert_int_equal(wire_decode_hello(buf, n, &out, msg, sizeof(msg)), WIRE_BAD_FIELD);
+	assert_string_equal(msg, "QP[0]: 保留字段=0x0001，应为 0");
 }
 
 static void sync_messages(void **state)
@@ -157,7 +281,7 @@ static void compare(void **state)
 	r.iters = 1;
 	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
 	r = sample(2);
-	r.offset = 0;
+	r.offset = 8;
 	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
 }
 
@@ -245,6 +369,8 @@ const struct CMUnitTest wire_tests[] = {
 	cmocka_unit_test(bad_magic_and_version),
 	cmocka_unit_test(num_qp_bounds),
 	cmocka_unit_test(bad_op_mtu_qpn),
+	cmocka_unit_test(every_field_is_checked),
+	cmocka_unit_test(sweep_slot_and_reserved),
 	cmocka_unit_test(sync_messages),
 	cmocka_unit_test(compare),
 	cmocka_unit_test(compare_bench_and_cq),
