@@ -52,6 +52,9 @@ size_t wire_encode_hello(const struct wire_hello *h, uint8_t *buf, size_t cap)
 	put32(buf + 32, h->rkey);
 	put32(buf + 36, h->slot);
 	put32(buf + 40, h->offset);
+	buf[44] = h->rd_atom;
+	buf[45] = h->init_rd_atom;
+	put16(buf + 46, 0);
 	for (uint32_t i = 0; i < h->num_qp; i++) {
 		uint8_t *q = buf + WIRE_HEADER_LEN + i * WIRE_QP_LEN;
 
@@ -84,6 +87,8 @@ enum wire_status wire_decode_header(const uint8_t *buf, size_t len, struct wire_
 	h->rkey = get32(buf + 32);
 	h->slot = get32(buf + 36);
 	h->offset = get32(buf + 40);
+	h->rd_atom = buf[44];
+	h->init_rd_atom = buf[45];
 	if (h->num_qp < 1 || h->num_qp > MAX_QP)
 		return WIRE_BAD_NUM_QP;
 	if (h->op >= OP_COUNT)
@@ -209,6 +214,8 @@ enum wire_status wire_decode_hello(const uint8_t *buf, size_t len, struct wire_h
 		snprintf(msg, msglen, "长度 %zu 字节，%u 个QP的 HELLO 应为 %zu 字节", len, h->num_qp, need);
 		return len < need ? WIRE_SHORT : WIRE_BAD_FIELD;
 	}
+	if (get16(buf + 46) != 0)
+		return bad(msg, msglen, "头部保留字段=0x%04x，应为 0", get16(buf + 46));
 	st = check_flags(h, msg, msglen);
 	if (st == WIRE_OK)
 		st = check_sizes(h, msg, msglen);
@@ -307,6 +314,20 @@ int wire_compare(const struct wire_hello *l, const struct wire_hello *r,
 		return -1;
 	}
 	return 0;
+}
+
+static uint8_t min8(uint8_t a, uint8_t b) { return a < b ? a : b; }
+
+struct wire_rd_depth wire_rd_depth(uint8_t local_rd, uint8_t local_init, uint8_t remote_rd, uint8_t remote_init)
+{
+	struct wire_rd_depth d = { .out = min8(local_init, remote_rd), .in = min8(local_rd, remote_init) };
+
+	return d;
+}
+
+uint8_t wire_rd_clamp(int device_value)
+{
+	return device_value < 0 ? 0 : device_value > UINT8_MAX ? UINT8_MAX : (uint8_t)device_value;
 }
 
 uint32_t wire_path_mtu(uint32_t local_mtu, uint32_t remote_mtu)

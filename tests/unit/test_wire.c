@@ -21,6 +21,8 @@ static struct wire_hello sample(uint32_t num_qp)
 	h.rkey = 0xdeadbeef;
 	h.slot = 1 << 20;
 	h.offset = 0;
+	h.rd_atom = 128;
+	h.init_rd_atom = 16;
 	for (uint32_t i = 0; i < num_qp; i++) {
 		h.qp[i].qpn = 0x11 + i;
 		h.qp[i].psn = 0xabcdef - i;
@@ -69,7 +71,7 @@ static void truncated(void **state)
 	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN - 1, &b), WIRE_SHORT);
 	assert_int_equal(wire_decode_header(buf, n, &b), WIRE_OK);
 	assert_int_equal(wire_decode_hello(buf, n - WIRE_QP_LEN, &b, msg, sizeof(msg)), WIRE_SHORT);
-	assert_string_equal(msg, "长度 128 字节，4 个QP的 HELLO 应为 156 字节");
+	assert_string_equal(msg, "长度 132 字节，4 个QP的 HELLO 应为 160 字节");
 	/* 多出来的字节也不收：长度必须正好 */
 	assert_int_equal(wire_decode_hello(buf, n + 1, &b, msg, sizeof(msg)), WIRE_BAD_FIELD);
 }
@@ -84,7 +86,7 @@ static void bad_magic_and_version(void **state)
 	buf[0] = 'G';
 	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_BAD_MAGIC);
 	wire_encode_hello(&a, buf, sizeof(buf));
-	buf[5] = 2;
+	buf[5] = 1;
 	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_BAD_VERSION);
 	assert_non_null(strstr(wire_strerror(WIRE_BAD_MAGIC), "魔数"));
 }
@@ -243,6 +245,72 @@ static void sweep_slot_and_reserved(void **state)
 	assert_string_equal(msg, "QP[0]: 保留字段=0x0001，应为 0");
 }
 
+/* 第 1 版的对端（头 44 字节，没有 READ/原子深度）：新的一端说出两个版本号，而不是“长度不对” */
+static void old_peer_names_both_versions(void **state)
+{
+	struct wire_hello a = sample(1), b;
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t n = wire_encode_hello(&a, buf, sizeof(buf));
+	char msg[256];
+
+	(void)state;
+	assert_int_equal(WIRE_VERSION, 2);
+	assert_int_equal(WIRE_HEADER_LEN, 48);
+	buf[5] = 1;
+	/* 第 1 版的消息短 4 字节：版本先于长度检查 */
+	assert_int_equal(wire_decode_hello(buf, n - 4, &b, msg, sizeof(msg)), WIRE_BAD_VERSION);
+	assert_string_equal(msg, "协议版本不一致：对端是第 1 版，本端是第 2 版；两端请用同一版本的 RoCEv2 learn");
+	buf[5] = 3;
+	assert_int_equal(wire_decode_hello(buf, n, &b, msg, sizeof(msg)), WIRE_BAD_VERSION);
+	assert_non_null(strstr(msg, "对端是第 3 版，本端是第 2 版"));
+}
+
+/* READ/原子深度：两个设备上限在 HELLO 的 44、45 字节，往返不变；46..47 保留 */
+static void rd_atom_round_trip(void **state)
+{
+	struct wire_hello a = sample(2), b;
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t n;
+	char msg[256];
+
+	(void)state;
+	a.rd_atom = 255;
+	a.init_rd_atom = 0;
+	n = wire_encode_hello(&a, buf, sizeof(buf));
+	assert_int_equal(buf[44], 255);
+	assert_int_equal(buf[45], 0);
+	assert_int_equal(wire_decode_hello(buf, n, &b, msg, sizeof(msg)), WIRE_OK);
+	assert_int_equal(b.rd_atom, 255);
+	assert_int_equal(b.init_rd_atom, 0);
+	buf[47] = 1;
+	assert_int_equal(wire_decode_hello(buf, n, &b, msg, sizeof(msg)), WIRE_BAD_FIELD);
+	assert_string_equal(msg, "头部保留字段=0x0001，应为 0");
+}
+
+/* 两端各自算出的深度互相对上：本端的 out（RTS max_rd_atomic）= 对端的 in（RTR max_dest_rd_atomic） */
+static void rd_depth_is_min_of_both_devices(void **state)
+{
+	/* rxe 对 mlx5：rxe 128/128，mlx5 max_qp_rd_atom 16、max_qp_init_rd_atom 16 */
+	struct wire_rd_depth rxe = wire_rd_depth(128, 128, 16, 16), mlx = wire_rd_depth(16, 16, 128, 128);
+	/* 不对称的设备：本端能接 8 个、能发 2 个；对端能接 4 个、能发 32 个 */
+	struct wire_rd_depth l = wire_rd_depth(8, 2, 4, 32), r = wire_rd_depth(4, 32, 8, 2);
+
+	(void)state;
+	assert_int_equal(rxe.out, 16);
+	assert_int_equal(rxe.in, 16);
+	assert_int_equal(mlx.out, 16);
+	assert_int_equal(mlx.in, 16);
+	assert_int_equal(l.out, 2);     /* min(本端 init 2, 对端 rd 4) */
+	assert_int_equal(l.in, 8);      /* min(本端 rd 8, 对端 init 32) */
+	assert_int_equal(r.out, l.in);
+	assert_int_equal(r.in, l.out);
+	/* 两个 rxe：128，不是以前固定的 4 */
+	assert_int_equal(wire_rd_depth(128, 128, 128, 128).out, 128);
+	assert_int_equal(wire_rd_clamp(128), 128);
+	assert_int_equal(wire_rd_clamp(1000), 255);
+	assert_int_equal(wire_rd_clamp(-1), 0);
+}
+
 static void sync_messages(void **state)
 {
 	uint8_t buf[WIRE_SYNC_LEN];
@@ -371,6 +439,9 @@ const struct CMUnitTest wire_tests[] = {
 	cmocka_unit_test(bad_op_mtu_qpn),
 	cmocka_unit_test(every_field_is_checked),
 	cmocka_unit_test(sweep_slot_and_reserved),
+	cmocka_unit_test(old_peer_names_both_versions),
+	cmocka_unit_test(rd_atom_round_trip),
+	cmocka_unit_test(rd_depth_is_min_of_both_devices),
 	cmocka_unit_test(sync_messages),
 	cmocka_unit_test(compare),
 	cmocka_unit_test(compare_bench_and_cq),
