@@ -36,7 +36,7 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-f
 
 TOPOLOGY ?= single
 
-.PHONY: all clean rebuild help test unit asan mutation soak demo trace trace-render trace-screenshot shell lab-setup check-deps docs-excerpts bench
+.PHONY: all clean rebuild help test unit asan mutation soak demo trace trace-render trace-screenshot shell lab-setup check-deps docs-excerpts bench fuzz
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client
 
@@ -72,6 +72,29 @@ unit: $(BUILD)/tests/unit_tests
 # 带 ASan/UBSan 的服务端、客户端和单元测试，放在 build/asan/（tests/37-lab-asan.t 在实验室里用它们）
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan CC=$(ASAN_CC) SAN_FLAGS="$(ASAN_FLAGS)" all unit
+
+# libFuzzer（make fuzz，不在 make test 里；tests/12-fuzz-smoke.t 只跑几秒）：对端发来的任意字节经过
+# wire_decode_hello → adopt_client_options → wire_compare，不变量见 tests/fuzz/fuzz_hello.c。要 clang 和 libclang-rt-dev
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+# -max_len=1024：最长的 HELLO（16 个QP）不到 500 字节，再长的输入也要试（长度必须正好）
+FUZZ_FLAGS   := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
+FUZZ_SRCS    := tests/fuzz/fuzz_hello.c src/wire.c src/adopt.c src/options.c src/optable.c
+FUZZ_DIR     := $(BUILD)/fuzz
+
+$(FUZZ_DIR)/fuzz_hello: $(FUZZ_SRCS) src/*.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) $(FUZZ_FLAGS) -Isrc -o $@ $(FUZZ_SRCS)
+
+# 种子：几条正确的 HELLO，由 wire_encode_hello 生成（格式改了种子跟着变）
+$(FUZZ_DIR)/seeds: $(FUZZ_SRCS) src/*.h
+	@mkdir -p $(FUZZ_DIR)
+	$(FUZZ_CC) $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) -DFUZZ_SEED_WRITER -Isrc -o $(FUZZ_DIR)/seed_writer $(FUZZ_SRCS)
+	rm -rf $@ && mkdir -p $@ && $(FUZZ_DIR)/seed_writer $@
+
+fuzz: $(FUZZ_DIR)/fuzz_hello $(FUZZ_DIR)/seeds
+	@mkdir -p $(FUZZ_DIR)/corpus
+	cd $(FUZZ_DIR) && ./fuzz_hello -max_total_time=$(FUZZ_SECONDS) -max_len=1024 corpus seeds
 
 # 唯一的测试命令：prove 依次运行 tests/*.t（单元测试、脚本测试、实验室测试）
 test: all unit asan
@@ -151,6 +174,7 @@ help:
 	@echo "                调试版: make CFLAGS=\"-O0 -g\"；换编译器: make CC=clang（项目必需的参数总是保留）"
 	@echo "make test       编译 + 单元测试 + Soft-RoCE 实验室测试（需先 lab/setup，root）"
 	@echo "make soak       多客户端服务端连续服务 200 个客户端，检查 fd、rdma 资源、RSS 不增长（约 5 分钟）"
+	@echo "make fuzz       libFuzzer 跑 HELLO 的解码+校验+听客户端的参数+比较（FUZZ_SECONDS=60；不在 make test 里）"
 	@echo "make mutation   变异检查：每个 tests/mutation/*.patch 都必须被测试抓住（慢；MUTANTS=race 只跑名字含 race 的）"
 	@echo "make demo       准备实验室并演示服务端/客户端（TOPOLOGY=two-vms 用两台虚拟机）"
 	@echo "make trace      实验室里两端加 --trace 并抓包，画成 logs/trace.txt 和 logs/trace.html（DEMO_ARGS、SERVER_ARGS、CLIENT_ARGS、TOPOLOGY）"

@@ -4,7 +4,9 @@
  * 一对一时两端的 -q/--op/--size/--iters/--offset 必须完全一样。服务多个客户端时，
  * 服务端命令行里明确给了的值仍然必须一样（不一样时握手照常报错，两端都看得到）；
  * 没给的听客户端的——客户端的 HELLO 先到，服务端据此为这个客户端创建 MR/CQ/QP。
- * 上限：QP 最多 MAX_QP 个（HELLO 解码时已检查）、消息大小不超过 size_cap。
+ * 上限：QP 最多 MAX_QP 个、消息大小不超过 size_cap。
+ * 这里不再检查客户端的值：每个字段（offset 的对齐和范围、size、iters、flags……）在
+ * wire_decode_hello 里已经检查过，没通过的 HELLO 到不了这里。
  */
 #ifndef ROCE_ADOPT_H
 #define ROCE_ADOPT_H
@@ -19,6 +21,7 @@
 
 /*
  * 由服务端参数 server 和客户端 HELLO 的头部 client 得到这个会话的参数 out（先整体复制 server）。
+ * @pre client 是 wire_decode_hello 返回 WIRE_OK 的结果。
  * 返回 0。客户端要的超过上限时返回 -1，why 写明原因；out 里保留服务端能接受的值，
  * 随后的握手会因两端不一致而失败（客户端也会看到是哪一项）。
  * notes 里写下听了客户端的那几项（例如 "-q 8 --size 4096"，都没有时为空串）。

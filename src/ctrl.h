@@ -87,7 +87,9 @@ struct ctrl {
 		uint8_t *buf;                   /* CM_CTL_RECV 个接收槽 + 1 个发送槽 */
 		int have_msg;                   /* poll_peer 先收到、还没被 sync_wait 取走的一条消息 */
 		uint32_t msg_len;               /* 这条消息的长度（内容在 buf 的暂存槽里） */
-		int ctl_depth;                  /* 读/原子深度（conn_param 的 responder_resources/initiator_depth） */
+		uint8_t peer_rd_atom;           /* 服务端：连接请求事件里的 initiator_depth = 客户端给的 responder_resources（≤ 它的 max_qp_rd_atom） */
+		uint8_t peer_init_rd_atom;      /* 服务端：连接请求事件里的 responder_resources = 客户端给的 initiator_depth */
+		struct wire_rd_depth rd;        /* conn_param 的 initiator_depth = rd.out、responder_resources = rd.in（wire_rd_depth 算出） */
 		int disconnected;               /* 已收到 RDMA_CM_EVENT_DISCONNECTED */
 		int established;                /* 连接已建立（关闭时才需要 rdma_disconnect） */
 	} cm;                           /* CM 实现的状态（ctrl_cm.c） */

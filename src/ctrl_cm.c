@@ -540,6 +540,9 @@ static int get_request(struct ctrl *c, int timeout_ms, const char *what, struct 
 		break;
 	}
 	*id = ev->id;
+	/* 事件里的值已经换成本端的视角：initiator_depth = 我最多能向客户端发几个（它的 responder_resources） */
+	c->cm.peer_rd_atom = ev->param.conn.initiator_depth;
+	c->cm.peer_init_rd_atom = ev->param.conn.responder_resources;
 	rc = check_request(c, ev->id, &p, ok);
 	rdma_ack_cm_event(ev);
 	if (rc != 0) {
@@ -945,20 +948,35 @@ static void fill_param(struct rdma_conn *conn, int k, struct rdma_conn_param *p,
 	memset(p, 0, sizeof(*p));
 	p->private_data = priv;
 	p->private_data_len = sizeof(*priv);
-	p->responder_resources = (uint8_t)conn->ctrl.cm.ctl_depth;
-	p->initiator_depth = (uint8_t)conn->ctrl.cm.ctl_depth;
+	p->responder_resources = conn->ctrl.cm.rd.in;
+	p->initiator_depth = conn->ctrl.cm.rd.out;
 	p->retry_count = 6;       /* 与 TCP 模式相同：rxe 把 7 当成无限重试 */
 	p->rnr_retry_count = 7;   /* 对端没投递接收时无限重试（同 TCP 模式） */
 	p->qp_num = qp_of(conn, k)->qp_num;
 }
 
-static int depth_of(const struct rdma_device *dev)
+/*
+ * conn_param 的 READ/原子深度：和 TCP 模式同一个函数（wire_rd_depth），只是对端的上限从哪里来不同。
+ * 客户端还不知道服务端的设备，报自己的上限（rdma_connect(3)：对端接受时可以调小）；
+ * 服务端用连接请求里客户端报的值取较小者（rdma_accept(3)：initiator_depth 不能超过请求里的值）。
+ * 之后 rdma_init_qp_attr 给出的 RTR max_dest_rd_atomic / RTS max_rd_atomic 就是协商后的结果。
+ */
+static void cm_rd_depth(struct rdma_conn *conn)
 {
-	int d = dev->dev_attr.max_qp_rd_atom;
+	struct ctrl *c = &conn->ctrl;
+	uint8_t rd = wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom);
+	uint8_t init = wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom);
+	int server = conn->opt->role == ROLE_SERVER;
 
-	if (dev->dev_attr.max_qp_init_rd_atom < d)
-		d = dev->dev_attr.max_qp_init_rd_atom;
-	return d < 1 ? 0 : (d > 4 ? 4 : d);
+	c->cm.rd = server ? wire_rd_depth(rd, init, c->cm.peer_rd_atom, c->cm.peer_init_rd_atom)
+			  : wire_rd_depth(rd, init, UINT8_MAX, UINT8_MAX);
+	con_printf("conn_param: initiator_depth=%u responder_resources=%u（READ/原子深度）\n", c->cm.rd.out, c->cm.rd.in);
+	if (server)
+		con_printf("  说明: = min(本端 max_qp_init_rd_atom %u, 请求里的 initiator_depth %u)、min(本端 max_qp_rd_atom %u, 请求里的 responder_resources %u)\n",
+			   init, c->cm.peer_rd_atom, rd, c->cm.peer_init_rd_atom);
+	else
+		con_printf("  说明: 本端设备的 max_qp_init_rd_atom / max_qp_rd_atom；服务端 rdma_accept 时取它和自己上限的较小者，\n"
+			   "        RTR/RTS 的 max_dest_rd_atomic/max_rd_atomic 由 rdma_init_qp_attr 给出协商后的值\n");
 }
 
 /* 事件属于哪个连接：-1 = 控制连接，i = QP[i]（见 create_id） */
@@ -1135,7 +1153,7 @@ static int server_connect_qps(struct rdma_conn *conn, int access)
 
 int cm_connect_qps(struct rdma_conn *conn, int access)
 {
-	conn->ctrl.cm.ctl_depth = depth_of(conn->dev);
+	cm_rd_depth(conn);
 	if (create_ctl_qp(&conn->ctrl, conn->dev) != 0)
 		return -1;
 	if (conn->opt->role == ROLE_SERVER)
@@ -1149,16 +1167,13 @@ static int cm_exchange_hello(struct ctrl *c, const struct wire_hello *local, str
 {
 	uint8_t buf[WIRE_MAX_LEN];
 	size_t n = wire_encode_hello(local, buf, sizeof(buf));
-	enum wire_status st;
+	char msg[256];
 
 	con_printf("（--cm：连接信息走控制QP的 SEND；QPN/PSN 已由 CM 交换，这里主要是单边操作要的 addr/rkey/slot）\n");
 	if (n == 0 || ctl_send(c, buf, n) != 0 || ctl_recv(c, "连接信息") != 0)
 		return -1;
-	st = wire_decode_header(stash_slot(c), c->cm.msg_len, remote);
-	if (st == WIRE_OK)
-		st = wire_decode_qps(stash_slot(c) + WIRE_HEADER_LEN, c->cm.msg_len - WIRE_HEADER_LEN, remote);
-	if (st != WIRE_OK) {
-		con_eprintf("错误: 对端发来的连接信息无效: %s\n", wire_strerror(st));
+	if (wire_decode_hello(stash_slot(c), c->cm.msg_len, remote, msg, sizeof(msg)) != WIRE_OK) {
+		con_eprintf("错误: 对端发来的连接信息无效: %s\n", msg);
 		return -1;
 	}
 	return 0;

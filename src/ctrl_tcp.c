@@ -79,20 +79,19 @@ static int recv_hello(struct ctrl *c, struct wire_hello *remote)
 {
 	int fd = c->tcp.sock, timeout_ms = c->opt->timeout_ms;
 	uint8_t buf[WIRE_MAX_LEN];
-	enum wire_status st;
+	size_t len = WIRE_HEADER_LEN;
+	char msg[256];
 
 	if (tcp_read_full(fd, buf, WIRE_HEADER_LEN, timeout_ms, "连接信息头") != 0)
 		return -2;
-	st = wire_decode_header(buf, WIRE_HEADER_LEN, remote);
-	if (st != WIRE_OK) {
-		con_eprintf("错误: 对端发来的连接信息无效: %s\n", wire_strerror(st));
-		return -1;
+	/* 头里的 num_qp 说明后面还有几个QP条目；头本身无效时不再读，直接让 wire_decode_hello 说原因 */
+	if (wire_decode_header(buf, WIRE_HEADER_LEN, remote) == WIRE_OK) {
+		len += remote->num_qp * WIRE_QP_LEN;
+		if (tcp_read_full(fd, buf + WIRE_HEADER_LEN, len - WIRE_HEADER_LEN, timeout_ms, "QP连接信息") != 0)
+			return -1;
 	}
-	if (tcp_read_full(fd, buf, remote->num_qp * WIRE_QP_LEN, timeout_ms, "QP连接信息") != 0)
-		return -1;
-	st = wire_decode_qps(buf, remote->num_qp * WIRE_QP_LEN, remote);
-	if (st != WIRE_OK) {
-		con_eprintf("错误: 对端发来的QP信息无效: %s\n", wire_strerror(st));
+	if (wire_decode_hello(buf, len, remote, msg, sizeof(msg)) != WIRE_OK) {
+		con_eprintf("错误: 对端发来的连接信息无效: %s\n", msg);
 		return -1;
 	}
 	return 0;

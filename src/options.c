@@ -238,8 +238,9 @@ static int apply_dual(struct options *o, const struct dual *d,
 	if (d->gid != NULL) {
 		if (strcmp(d->gid, "auto") == 0) {
 			o->gid_idx = GID_AUTO;
-		} else if (parse_long(d->gid, 0, 65535, &v) != 0) {
-			set_err(err, errlen, "GID索引无效: '%s'（应为 0..65535 或 auto）", d->gid);
+		} else if (parse_long(d->gid, 0, UINT8_MAX, &v) != 0) {
+			/* ibv_global_route 的 sgid_index 是 uint8_t：256 会被截成 0，悄悄用错 GID */
+			set_err(err, errlen, "GID索引无效: '%s'（应为 0..255 或 auto：QP 的 sgid_index 只有 8 位）", d->gid);
 			return -1;
 		} else {
 			o->gid_idx = (int)v;

@@ -34,15 +34,6 @@ static void trace_modify(struct rdma_conn *conn, int i, const char *state, int r
 	trace_verbs_end(&conn->trace, &j);
 }
 
-static int rd_atomic_depth(struct rdma_conn *conn)
-{
-	int d = conn->dev->dev_attr.max_qp_rd_atom;
-
-	if (conn->dev->dev_attr.max_qp_init_rd_atom < d)
-		d = conn->dev->dev_attr.max_qp_init_rd_atom;
-	return d < 1 ? 0 : (d > 4 ? 4 : d);
-}
-
 int modify_qps_to_init(struct rdma_conn *conn, int access)
 {
 	struct ibv_qp_attr attr;
@@ -87,6 +78,8 @@ static void fill_local_hello(struct rdma_conn *conn, struct wire_hello *h)
 	h->size = (uint32_t)o->size;
 	h->iters = (uint32_t)o->iters;
 	h->offset = o->offset;
+	h->rd_atom = wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom);
+	h->init_rd_atom = wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom);
 	if (op_is_one_sided(o->op)) {
 		h->addr = (uint64_t)(uintptr_t)area_a(conn, 0);
 		h->rkey = conn->mr->rkey;
@@ -104,8 +97,9 @@ static void print_hello(const char *who, const struct wire_hello *h, int num_qp)
 {
 	char s[GID_STR_LEN], ip[GID_IP_LEN];
 
-	con_printf("%s: num_qp=%u op=%s active_mtu=%s size=%u iters=%u\n", who, h->num_qp,
-	       op_name((enum rdma_op)h->op), mtu_str((enum ibv_mtu)h->mtu), h->size, h->iters);
+	con_printf("%s: num_qp=%u op=%s active_mtu=%s size=%u iters=%u max_qp_rd_atom=%u max_qp_init_rd_atom=%u\n",
+		   who, h->num_qp, op_name((enum rdma_op)h->op), mtu_str((enum ibv_mtu)h->mtu), h->size, h->iters,
+		   h->rd_atom, h->init_rd_atom);
 	if (h->rkey != 0)
 		con_printf("  MR: addr=0x%016llx rkey=0x%08x 每QP槽 %u 字节\n",
 		       (unsigned long long)h->addr, h->rkey, h->slot);
@@ -122,6 +116,7 @@ static void print_exchange(struct rdma_conn *conn, const struct wire_hello *loca
 	print_hello("本地连接信息", local, conn->num_qp);
 	print_hello("远端连接信息", &conn->remote, (int)conn->remote.num_qp);
 	conn->path_mtu = (enum ibv_mtu)wire_path_mtu(local->mtu, conn->remote.mtu);
+	conn->rd = wire_rd_depth(local->rd_atom, local->init_rd_atom, conn->remote.rd_atom, conn->remote.init_rd_atom);
 	con_printf("路径MTU取两端 active_mtu 的较小者: %s 字节\n", mtu_str(conn->path_mtu));
 	con_printf("  检查点: 远端GID应包含对端的IP地址；若全为0，说明对端选错了GID索引\n");
 }
@@ -182,22 +177,25 @@ static void rtr_debug(struct rdma_conn *conn, int i, int err)
 int modify_qps_to_rtr(struct rdma_conn *conn)
 {
 	struct ibv_qp_attr attr;
-	int rc, depth = rd_atomic_depth(conn);
+	int rc;
 
 	step_title(&conn->trace, &conn->step, "修改QP状态 INIT->RTR ibv_modify_qp()");
-	con_printf("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%d min_rnr_timer=12\n",
-	       mtu_str(conn->path_mtu), depth);
+	con_printf("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%u min_rnr_timer=12\n",
+	       mtu_str(conn->path_mtu), conn->rd.in);
 	con_printf("      ah_attr.is_global=1 grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=64 dlid=<远端LID>\n",
 	       conn->dev->gid.index);
 	con_printf("  说明: RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
 	       "        hop_limit 就是 IP 包的 TTL（设为 1 只能在同一网段，跨路由器会丢）\n");
+	con_printf("  说明: max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)，\n"
+		   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n",
+		   conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
 	for (int i = 0; i < conn->num_qp; i++) {
 		memset(&attr, 0, sizeof(attr));
 		attr.qp_state = IBV_QPS_RTR;
 		attr.path_mtu = conn->path_mtu;
 		attr.dest_qp_num = conn->remote.qp[i].qpn;
 		attr.rq_psn = conn->remote.qp[i].psn;
-		attr.max_dest_rd_atomic = (uint8_t)depth;
+		attr.max_dest_rd_atomic = conn->rd.in;
 		attr.min_rnr_timer = 12;
 		attr.ah_attr.dlid = conn->remote.qp[i].lid;
 		attr.ah_attr.sl = 0;
@@ -228,13 +226,15 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 int modify_qps_to_rts(struct rdma_conn *conn)
 {
 	struct ibv_qp_attr attr;
-	int rc, depth = rd_atomic_depth(conn);
+	int rc;
 
 	step_title(&conn->trace, &conn->step, "修改QP状态 RTR->RTS ibv_modify_qp()");
-	con_printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=6 rnr_retry=7 max_rd_atomic=%d\n", depth);
+	con_printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=6 rnr_retry=7 max_rd_atomic=%u\n", conn->rd.out);
 	con_printf("  说明: RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），\n"
 	       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
-	       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic：两端都取 min(设备能力, 4)\n");
+	       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；\n"
+	       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n",
+	       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
 	for (int i = 0; i < conn->num_qp; i++) {
 		memset(&attr, 0, sizeof(attr));
 		attr.qp_state = IBV_QPS_RTS;
@@ -242,7 +242,7 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 		attr.timeout = 14;
 		attr.retry_cnt = 6;     /* 规范里 7 就是 7 次，但 rxe（rxe_comp.c）把 7 当成无限重试，对端消失时永远等不到 RETRY_EXC_ERR */
 		attr.rnr_retry = 7;
-		attr.max_rd_atomic = (uint8_t)depth;
+		attr.max_rd_atomic = conn->rd.out;
 		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 				   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);

@@ -73,6 +73,7 @@ struct rdma_conn {
 	int remote_ready;               /* 1 = remote 已经收到（多客户端服务端先收客户端的 HELLO） */
 	uint32_t peer_rkey;             /* 单边操作用的对端 rkey（--inject rkey 时故意改错） */
 	enum ibv_mtu path_mtu;          /* 两端 active_mtu 的较小者 */
+	struct wire_rd_depth rd;        /* READ/原子深度：rd.out → RTS 的 max_rd_atomic，rd.in → RTR 的 max_dest_rd_atomic（交换连接信息后由两端的设备上限算出） */
 
 	struct peer_route peer;         /* 客户端：到服务端的路径（path.c） */
 	struct trace_ref trace;         /* --trace：这条连接的事件写到哪里、会话号（conn_init 从设备复制） */

@@ -2,7 +2,9 @@
  * wire.c - 控制平面数据格式的编码与校验
  */
 #include "wire.h"
+#include "optable.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +27,7 @@ const char *wire_strerror(enum wire_status st)
 	case WIRE_BAD_MTU: return "MTU 值无效（应为 1..5，即 256..4096 字节）";
 	case WIRE_BAD_QPN: return "QP号或PSN超出24位范围（或QP号为0）";
 	case WIRE_BAD_SYNC: return "同步消息的魔数不对：两端的步骤错位了";
+	case WIRE_BAD_FIELD: return "字段超出范围或互相矛盾";
 	case WIRE_RC_PINGPONG:
 		return "对端是 ibv_rc_pingpong（发来的是它的文本握手 LID:QPN:PSN:GID），不是 RoCEv2 learn 程序：它也默认用 TCP 18515，两个程序不能互连；先停掉它，或用 -p 换一个端口";
 	}
@@ -49,6 +52,9 @@ size_t wire_encode_hello(const struct wire_hello *h, uint8_t *buf, size_t cap)
 	put32(buf + 32, h->rkey);
 	put32(buf + 36, h->slot);
 	put32(buf + 40, h->offset);
+	buf[44] = h->rd_atom;
+	buf[45] = h->init_rd_atom;
+	put16(buf + 46, 0);
 	for (uint32_t i = 0; i < h->num_qp; i++) {
 		uint8_t *q = buf + WIRE_HEADER_LEN + i * WIRE_QP_LEN;
 
@@ -81,6 +87,8 @@ enum wire_status wire_decode_header(const uint8_t *buf, size_t len, struct wire_
 	h->rkey = get32(buf + 32);
 	h->slot = get32(buf + 36);
 	h->offset = get32(buf + 40);
+	h->rd_atom = buf[44];
+	h->init_rd_atom = buf[45];
 	if (h->num_qp < 1 || h->num_qp > MAX_QP)
 		return WIRE_BAD_NUM_QP;
 	if (h->op >= OP_COUNT)
@@ -90,10 +98,9 @@ enum wire_status wire_decode_header(const uint8_t *buf, size_t len, struct wire_
 	return WIRE_OK;
 }
 
-enum wire_status wire_decode_qps(const uint8_t *buf, size_t len, struct wire_hello *h)
+/* QP 条目：QP号 1..2^24-1，PSN 24 位，保留的 2 字节为 0 */
+static enum wire_status decode_qps(const uint8_t *buf, struct wire_hello *h, char *msg, size_t msglen)
 {
-	if (len < (size_t)h->num_qp * WIRE_QP_LEN)
-		return WIRE_SHORT;
 	for (uint32_t i = 0; i < h->num_qp; i++) {
 		const uint8_t *q = buf + i * WIRE_QP_LEN;
 
@@ -101,10 +108,122 @@ enum wire_status wire_decode_qps(const uint8_t *buf, size_t len, struct wire_hel
 		h->qp[i].psn = get32(q + 4);
 		h->qp[i].lid = get16(q + 8);
 		memcpy(h->qp[i].gid, q + 12, 16);
-		if (h->qp[i].qpn == 0 || h->qp[i].qpn > 0xffffff || h->qp[i].psn > 0xffffff)
+		if (h->qp[i].qpn == 0 || h->qp[i].qpn > 0xffffff || h->qp[i].psn > 0xffffff) {
+			snprintf(msg, msglen, "QP[%u]: qpn=0x%x psn=0x%x：%s", i, h->qp[i].qpn, h->qp[i].psn,
+				 wire_strerror(WIRE_BAD_QPN));
 			return WIRE_BAD_QPN;
+		}
+		if (get16(q + 10) != 0) {
+			snprintf(msg, msglen, "QP[%u]: 保留字段=0x%04x，应为 0", i, get16(q + 10));
+			return WIRE_BAD_FIELD;
+		}
 	}
 	return WIRE_OK;
+}
+
+__attribute__((format(printf, 3, 4)))
+static enum wire_status bad(char *msg, size_t msglen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, msglen, fmt, ap);
+	va_end(ap);
+	return WIRE_BAD_FIELD;
+}
+
+/* flags：只有定义了的位；几个模式之间不矛盾 */
+static enum wire_status check_flags(const struct wire_hello *h, char *msg, size_t msglen)
+{
+	uint8_t f = h->flags;
+
+	if (f & ~WIRE_FLAG_KNOWN)
+		return bad(msg, msglen, "flags=0x%02x 有没定义的位（已定义的只有 0x%02x）", f, WIRE_FLAG_KNOWN);
+	if ((f & WIRE_FLAG_BENCH_LAT) && (f & WIRE_FLAG_BENCH_BW))
+		return bad(msg, msglen, "flags=0x%02x 同时是 --bench lat 和 --bench bw", f);
+	if ((f & WIRE_FLAG_SWEEP) && !(f & (WIRE_FLAG_BENCH_LAT | WIRE_FLAG_BENCH_BW)))
+		return bad(msg, msglen, "flags=0x%02x 有 --sweep 却没有 --bench", f);
+	if ((f & WIRE_FLAG_INTERACTIVE) && (f & WIRE_FLAG_BENCH_MASK))
+		return bad(msg, msglen, "flags=0x%02x：--interactive 不能和 --bench 同用", f);
+	if ((f & WIRE_FLAG_INTERACTIVE) && h->op != OP_WRITE)
+		return bad(msg, msglen, "op=%s 与 --interactive 不符（交互模式的 op 是 write）", op_name((enum rdma_op)h->op));
+	if ((f & WIRE_FLAG_BENCH_MASK) && !op_info((enum rdma_op)h->op)->bench)
+		return bad(msg, msglen, "op=%s 不能做 --bench", op_name((enum rdma_op)h->op));
+	return WIRE_OK;
+}
+
+/* size、iters、offset：和命令行的界限一样（options.c） */
+static enum wire_status check_sizes(const struct wire_hello *h, char *msg, size_t msglen)
+{
+	int atomic = op_is_atomic((enum rdma_op)h->op);
+	uint32_t min_size = (h->flags & WIRE_FLAG_INTERACTIVE) ? 16 : 1;
+
+	if (h->iters < 1 || h->iters > MAX_ITERS)
+		return bad(msg, msglen, "iters=%u 超出范围（1..%d）", h->iters, MAX_ITERS);
+	if (atomic && h->size != 8)
+		return bad(msg, msglen, "size=%u 不对：原子操作固定 8 字节", h->size);
+	if (h->size < min_size || h->size > MAX_SIZE)
+		return bad(msg, msglen, "size=%u 超出范围（%u..%u 字节）", h->size, min_size, MAX_SIZE);
+	if (atomic && (h->offset % 8 != 0 || h->offset > ATOMIC_SLOT - 8))
+		return bad(msg, msglen, "offset=%u 不行：原子操作的目标字必须按 8 字节对齐、在每QP %d 字节的槽内（0..%d，8 的倍数）",
+			   h->offset, ATOMIC_SLOT, ATOMIC_SLOT - 8);
+	if (!atomic && h->offset != 0)
+		return bad(msg, msglen, "offset=%u：只有原子操作用 offset，%s 应为 0", h->offset, op_name((enum rdma_op)h->op));
+	return WIRE_OK;
+}
+
+/* 单边操作：槽大小与 op/size 一致，addr + num_qp×slot 不越过 64 位；双边操作不交换内存，三项都是 0 */
+static enum wire_status check_memory(const struct wire_hello *h, char *msg, size_t msglen)
+{
+	struct options o = { .op = (enum rdma_op)h->op, .size = h->size, .sweep = !!(h->flags & WIRE_FLAG_SWEEP) };
+	uint64_t span;
+
+	if (!op_is_one_sided(o.op)) {
+		if (h->addr != 0 || h->rkey != 0 || h->slot != 0)
+			return bad(msg, msglen, "addr=0x%llx rkey=0x%x slot=%u：%s 不用对端的内存，应都为 0",
+				   (unsigned long long)h->addr, h->rkey, h->slot, op_name(o.op));
+		return WIRE_OK;
+	}
+	if (h->slot != slot_size(&o))
+		return bad(msg, msglen, "slot=%u 与 op=%s size=%u 不符（应为 %zu 字节）", h->slot, op_name(o.op), h->size,
+			   slot_size(&o));
+	span = (uint64_t)h->num_qp * h->slot;
+	if (h->addr > UINT64_MAX - span)
+		return bad(msg, msglen, "addr=0x%llx 加上 %u 个QP × slot %u 越过了 64 位地址空间",
+			   (unsigned long long)h->addr, h->num_qp, h->slot);
+	return WIRE_OK;
+}
+
+enum wire_status wire_decode_hello(const uint8_t *buf, size_t len, struct wire_hello *h,
+				   char *msg, size_t msglen)
+{
+	enum wire_status st = wire_decode_header(buf, len, h);
+	size_t need;
+
+	if (st == WIRE_BAD_VERSION) {
+		snprintf(msg, msglen, "协议版本不一致：对端是第 %u 版，本端是第 %d 版；两端请用同一版本的 RoCEv2 learn",
+			 h->version, WIRE_VERSION);
+		return st;
+	}
+	if (st != WIRE_OK) {
+		snprintf(msg, msglen, "%s", wire_strerror(st));
+		return st;
+	}
+	need = WIRE_HEADER_LEN + (size_t)h->num_qp * WIRE_QP_LEN;
+	if (len != need) {
+		snprintf(msg, msglen, "长度 %zu 字节，%u 个QP的 HELLO 应为 %zu 字节", len, h->num_qp, need);
+		return len < need ? WIRE_SHORT : WIRE_BAD_FIELD;
+	}
+	if (get16(buf + 46) != 0)
+		return bad(msg, msglen, "头部保留字段=0x%04x，应为 0", get16(buf + 46));
+	st = check_flags(h, msg, msglen);
+	if (st == WIRE_OK)
+		st = check_sizes(h, msg, msglen);
+	if (st == WIRE_OK)
+		st = check_memory(h, msg, msglen);
+	if (st == WIRE_OK)
+		st = decode_qps(buf + WIRE_HEADER_LEN, h, msg, msglen);
+	return st;
 }
 
 void wire_encode_sync(uint32_t tag, uint8_t buf[WIRE_SYNC_LEN])
@@ -195,6 +314,20 @@ int wire_compare(const struct wire_hello *l, const struct wire_hello *r,
 		return -1;
 	}
 	return 0;
+}
+
+static uint8_t min8(uint8_t a, uint8_t b) { return a < b ? a : b; }
+
+struct wire_rd_depth wire_rd_depth(uint8_t local_rd, uint8_t local_init, uint8_t remote_rd, uint8_t remote_init)
+{
+	struct wire_rd_depth d = { .out = min8(local_init, remote_rd), .in = min8(local_rd, remote_init) };
+
+	return d;
+}
+
+uint8_t wire_rd_clamp(int device_value)
+{
+	return device_value < 0 ? 0 : device_value > UINT8_MAX ? UINT8_MAX : (uint8_t)device_value;
 }
 
 uint32_t wire_path_mtu(uint32_t local_mtu, uint32_t remote_mtu)

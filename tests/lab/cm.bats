@@ -95,6 +95,11 @@ add_plain_nic() {
     has "$SLOG" '状态摘要（ibv_query_qp 读回）: QP[0]=RTS QP[1]=RTS'
     has "$SLOG" 'qp_state=RTS  port=1  access=REMOTE_WRITE'
     has "$CLOG" 'timeout=19  retry_cnt=6  rnr_retry=7'
+    # READ/原子深度：客户端报自己设备的上限，服务端取它和自己上限的较小者，CM 协商后 rdma_init_qp_attr 给出同样的值
+    has "$CLOG" 'conn_param: initiator_depth=128 responder_resources=128（READ/原子深度）'
+    has "$SLOG" '= min(本端 max_qp_init_rd_atom 128, 请求里的 initiator_depth 128)'
+    has "$CLOG" 'max_dest_rd_atomic=128 min_rnr_timer='
+    has "$SLOG" 'rnr_retry=7  max_rd_atomic=128'
     has "$CLOG" 'CM 接管了 TCP 模式的: 步骤1-4'
     has "$CLOG" '同步点: 双方QP都已进入RTS（控制QP）'
     has "$CLOG" 'MR: addr=0x'

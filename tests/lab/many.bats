@@ -139,6 +139,73 @@ snapshot() {  # snapshot PID → 输出 "fds rss pd cq qp mr"
     [[ $(grep -c 'PD 已分配' "$SLOG") == 1 ]]
 }
 
+# 大端的 n 字节整数，写成 printf %b 认识的 \xHH 转义（be 字节数 值）
+be() {
+    local n=$1 v=$2 i s=
+    for ((i = n - 1; i >= 0; i--)); do s+=$(printf '\\x%02x' $(((v >> (8 * i)) & 255))); done
+    printf '%s' "$s"
+}
+
+# 一个格式正确的 HELLO（src/wire.h 的布局，第 2 版）：hello op flags size iters addr rkey slot offset
+# num_qp=1、mtu=3（1024）、max_qp_rd_atom/max_qp_init_rd_atom 都是 16；QP 条目 qpn 0x11、psn 1、lid 0、gid ::ffff:10.11.0.2（rxe1 的地址：
+# 服务端的 RTR 能成功，坏字段才真的会被用到）
+hello() {
+    local s i a b c d
+    IFS=. read -r a b c d <<<"10.11.0.2"
+    s="RCV2$(be 2 "${HELLO_VERSION:-2}")$(be 1 "$1")$(be 1 "$2")$(be 4 1)$(be 4 3)$(be 4 "$3")$(be 4 "$4")"
+    s+="$(be 8 "$5")$(be 4 "$6")$(be 4 "$7")$(be 4 "$8")"
+    # 第 1 版的头没有这 4 个字节（HELLO_VERSION=1：旧程序的 HELLO）
+    [[ ${HELLO_VERSION:-2} == 1 ]] || s+="$(be 1 16)$(be 1 16)$(be 2 0)"
+    s+="$(be 4 0x11)$(be 4 1)$(be 2 0)$(be 2 0)"
+    for ((i = 0; i < 10; i++)); do s+='\x00'; done
+    s+="\xff\xff$(be 1 "$a")$(be 1 "$b")$(be 1 "$c")$(be 1 "$d")"
+    printf '%s' "$s"
+}
+
+# 连上服务端，发一个 HELLO，等服务端把这个会话收尾（第 $1 个客户端），再关连接。
+# HELLO 先写进文件再用 cat 一次写出：bash 的 printf 在 0x0a 字节处分成两次 write（strace 看得到），
+# 服务端拒绝后关了连接，后一段可能写失败；服务端拒绝得多快不该让测试失败
+hostile() {  # hostile 第几个客户端 hello的参数...
+    local n=$1 fd f="$BATS_TEST_TMPDIR/hello$1.bin"
+    shift
+    printf '%b' "$(hello "$@")" >"$f"
+    exec {fd}<>"/dev/tcp/$LAB_IP0/18515"
+    cat "$f" >&"$fd" || true
+    wait_for "$SLOG" "客户端$n $LAB_IP0 的会话结束" 30 || { exec {fd}>&-; return 1; }
+    exec {fd}>&-
+}
+
+@test "hostile but well-formed HELLOs: each rejected naming the field and its limit; the server survives and serves the next client" {
+    # 每个 HELLO 都能通过解码（魔数、版本、num_qp、op、mtu、QP号都对），只有一个字段是坏的
+    start_many --clients 7 --parallel 2 -t 5
+    # fetch_add 的目标字在槽外 256 MiB 处（issue 22 里的段错误）
+    hostile 1 4 0 8 3 0x7f0000000000 0x1234 64 0x10000000
+    # fetch_add 的目标字没按 8 字节对齐
+    hostile 2 4 0 8 3 0x7f0000000000 0x1234 64 4
+    # write 的消息大小是 0
+    hostile 3 1 0 0 3 0x7f0000000000 0x1234 0 0
+    # flags 里有没定义的位
+    hostile 4 0 0x80 64 3 0 0 0 0
+    # 轮数 0
+    hostile 5 0 0 64 0 0 0 0 0
+    # 旧版本（第 1 版，头短 4 字节）的程序
+    HELLO_VERSION=1 hostile 6 0 0 64 3 0 0 0 0
+    client_bg 7 --op fetch_add -q 2 --iters 3
+    wait_clients
+    wait_server
+    [[ $(client_rc 7) == 0 ]] || { cat "$BATS_TEST_TMPDIR/c7.log" "$SLOG"; return 1; }
+    [[ $SRC == 1 ]] || { echo "服务端退出码 $SRC（应为 1：有失败的会话；139 = 段错误）"; cat "$SLOG"; return 1; }
+    has "$SLOG" '接受了 7 个客户端：成功 1 个，失败 6 个'
+    has_re "$SLOG" '^\[客户端1 [0-9.]*\] 错误: 对端发来的连接信息无效: offset=268435456 .*0\.\.56'
+    has_re "$SLOG" '^\[客户端2 [0-9.]*\] 错误: 对端发来的连接信息无效: offset=4 .*8 字节对齐'
+    has_re "$SLOG" '^\[客户端3 [0-9.]*\] 错误: 对端发来的连接信息无效: size=0 '
+    has_re "$SLOG" '^\[客户端4 [0-9.]*\] 错误: 对端发来的连接信息无效: flags=0x80 '
+    has_re "$SLOG" '^\[客户端5 [0-9.]*\] 错误: 对端发来的连接信息无效: iters=0 '
+    has_re "$SLOG" '^\[客户端6 [0-9.]*\] 错误: 对端发来的连接信息无效: 协议版本不一致：对端是第 1 版，本端是第 2 版'
+    # 坏的 HELLO 在创建任何资源之前就被拒绝
+    [[ $(grep -c 'MR 已注册' "$SLOG") == 1 ]] || { grep 'MR 已注册' "$SLOG"; return 1; }
+}
+
 @test "a client killed mid-transfer ends only its own session; the others finish" {
     start_many --clients 3 --parallel 3 -t 5
     client_bg 1 --op write -q 2 --size 1M --iters 400

@@ -58,6 +58,13 @@ check_corrupt() {  # check_corrupt OP 注入的一方(server|client) 校验的�
     for q in 1 4; do for s in 1 4096 1M; do check_op read "$q" "$s"; done; done
     has "$CLOG" 'QP[3] 第3轮读到: 1048576 字节校验通过 "[server QP3 round3]'
     has "$SLOG" '权限=REMOTE_READ'
+    # READ 深度来自两端设备的上限（HELLO 里交换），不是以前固定的 4：rxe 的 max_qp_rd_atom/max_qp_init_rd_atom 都是 128
+    has "$CLOG" 'max_qp_rd_atom=128 max_qp_init_rd_atom=128'
+    has "$CLOG" '这里 max_rd_atomic=128 = min(本端 max_qp_init_rd_atom 128, 对端 max_qp_rd_atom 128)'
+    has "$SLOG" 'max_dest_rd_atomic=128 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom 128, 对端 max_qp_init_rd_atom 128)'
+    # 读回的 QP 属性就是设置的值（rxe 不把它调小）
+    has "$CLOG" 'rnr_retry=7  max_rd_atomic=128'
+    has "$SLOG" 'max_dest_rd_atomic=128  min_rnr_timer=12'
 }
 
 @test "write_imm: the receiver gets a completion carrying the immediate value" {

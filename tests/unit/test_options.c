@@ -136,6 +136,21 @@ static void gid_auto_word(void **state)
 	assert_int_equal(o.gid_idx, GID_AUTO);
 }
 
+/* sgid_index 在 struct ibv_global_route 里是 uint8_t：256 会被悄悄截成 0，所以解析时就拒绝 */
+static void gid_index_fits_sgid_index(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "-g", "255"), PARSE_OK);
+	assert_int_equal(o.gid_idx, 255);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "-g", "256"), PARSE_ERROR);
+	assert_string_equal(err, "GID索引无效: '256'（应为 0..255 或 auto：QP 的 sgid_index 只有 8 位）");
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "10.0.0.1", "rxe0", "18515", "1000"), PARSE_ERROR);
+	assert_non_null(strstr(err, "0..255"));
+}
+
 static void atomics(void **state)
 {
 	struct options o;
@@ -382,6 +397,7 @@ const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(bad_values),
 	cmocka_unit_test(conflicting_forms),
 	cmocka_unit_test(gid_auto_word),
+	cmocka_unit_test(gid_index_fits_sgid_index),
 	cmocka_unit_test(atomics),
 	cmocka_unit_test(interactive),
 	cmocka_unit_test(bench_and_cq),

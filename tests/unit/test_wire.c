@@ -20,7 +20,9 @@ static struct wire_hello sample(uint32_t num_qp)
 	h.addr = 0x00007f1234567000ull;
 	h.rkey = 0xdeadbeef;
 	h.slot = 1 << 20;
-	h.offset = 8;
+	h.offset = 0;
+	h.rd_atom = 128;
+	h.init_rd_atom = 16;
 	for (uint32_t i = 0; i < num_qp; i++) {
 		h.qp[i].qpn = 0x11 + i;
 		h.qp[i].psn = 0xabcdef - i;
@@ -39,9 +41,10 @@ static void round_trip(void **state)
 	size_t n = wire_encode_hello(&a, buf, sizeof(buf));
 
 	(void)state;
+	char msg[256] = "";
+
 	assert_int_equal(n, WIRE_HEADER_LEN + 16 * WIRE_QP_LEN);
-	assert_int_equal(wire_decode_header(buf, n, &b), WIRE_OK);
-	assert_int_equal(wire_decode_qps(buf + WIRE_HEADER_LEN, n - WIRE_HEADER_LEN, &b), WIRE_OK);
+	assert_int_equal(wire_decode_hello(buf, n, &b, msg, sizeof(msg)), WIRE_OK);
 	assert_memory_equal(&a, &b, sizeof(a));
 }
 
@@ -60,13 +63,17 @@ static void network_byte_order(void **state)
 static void truncated(void **state)
 {
 	struct wire_hello a = sample(4), b;
-	uint8_t buf[WIRE_MAX_LEN];
+	uint8_t buf[WIRE_MAX_LEN + 1];
 	size_t n = wire_encode_hello(&a, buf, sizeof(buf));
+	char msg[256];
 
 	(void)state;
 	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN - 1, &b), WIRE_SHORT);
 	assert_int_equal(wire_decode_header(buf, n, &b), WIRE_OK);
-	assert_int_equal(wire_decode_qps(buf + WIRE_HEADER_LEN, 3 * WIRE_QP_LEN, &b), WIRE_SHORT);
+	assert_int_equal(wire_decode_hello(buf, n - WIRE_QP_LEN, &b, msg, sizeof(msg)), WIRE_SHORT);
+	assert_string_equal(msg, "长度 132 字节，4 个QP的 HELLO 应为 160 字节");
+	/* 多出来的字节也不收：长度必须正好 */
+	assert_int_equal(wire_decode_hello(buf, n + 1, &b, msg, sizeof(msg)), WIRE_BAD_FIELD);
 }
 
 static void bad_magic_and_version(void **state)
@@ -79,7 +86,7 @@ static void bad_magic_and_version(void **state)
 	buf[0] = 'G';
 	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_BAD_MAGIC);
 	wire_encode_hello(&a, buf, sizeof(buf));
-	buf[5] = 2;
+	buf[5] = 1;
 	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_BAD_VERSION);
 	assert_non_null(strstr(wire_strerror(WIRE_BAD_MAGIC), "魔数"));
 }
@@ -105,6 +112,7 @@ static void bad_op_mtu_qpn(void **state)
 {
 	struct wire_hello a = sample(1), b;
 	uint8_t buf[WIRE_MAX_LEN];
+	char msg[256];
 
 	(void)state;
 	wire_encode_hello(&a, buf, sizeof(buf));
@@ -116,7 +124,191 @@ static void bad_op_mtu_qpn(void **state)
 	a.qp[0].qpn = 0;
 	wire_encode_hello(&a, buf, sizeof(buf));
 	assert_int_equal(wire_decode_header(buf, WIRE_HEADER_LEN, &b), WIRE_OK);
-	assert_int_equal(wire_decode_qps(buf + WIRE_HEADER_LEN, WIRE_QP_LEN, &b), WIRE_BAD_QPN);
+	assert_int_equal(wire_decode_hello(buf, WIRE_HEADER_LEN + WIRE_QP_LEN, &b, msg, sizeof(msg)), WIRE_BAD_QPN);
+	assert_non_null(strstr(msg, "QP[0]: qpn=0x0"));
+}
+
+/* 一条格式正确、只有一个字段坏了的 HELLO：wire_decode_hello 拒绝它，msg 说出字段、值和界限 */
+static void expect_bad(struct wire_hello h, enum wire_status want, const char *needle)
+{
+	uint8_t buf[WIRE_MAX_LEN];
+	struct wire_hello out;
+	char msg[256] = "";
+	size_t n = wire_encode_hello(&h, buf, sizeof(buf));
+
+	assert_true(n > 0);
+	if (wire_decode_hello(buf, n, &out, msg, sizeof(msg)) != want || strstr(msg, needle) == NULL)
+		fail_msg("期望 %d 且消息含 \"%s\"，得到: %s", want, needle, msg);
+}
+
+static struct wire_hello atomic_sample(void)
+{
+	struct wire_hello h = sample(2);
+
+	h.op = OP_FETCH_ADD;
+	h.size = 8;
+	h.slot = ATOMIC_SLOT;
+	h.offset = 56;
+	return h;
+}
+
+static void every_field_is_checked(void **state)
+{
+	struct wire_hello h;
+	uint8_t buf[WIRE_MAX_LEN];
+	char msg[256];
+
+	(void)state;
+	/* 边界上的合法值都收 */
+	h = atomic_sample();
+	assert_int_equal(wire_decode_hello(buf, wire_encode_hello(&h, buf, sizeof(buf)), &h, msg, sizeof(msg)), WIRE_OK);
+	h = atomic_sample();
+	h.offset = 0x10000000;          /* issue 22：服务端在槽外 256 MiB 处写，段错误 */
+	expect_bad(h, WIRE_BAD_FIELD, "offset=268435456 不行：原子操作的目标字必须按 8 字节对齐、在每QP 64 字节的槽内（0..56，8 的倍数）");
+	h.offset = 4;
+	expect_bad(h, WIRE_BAD_FIELD, "offset=4 不行");
+	h.offset = 64;
+	expect_bad(h, WIRE_BAD_FIELD, "offset=64 不行");
+	h.offset = UINT32_MAX - 7;      /* offset + 8 在 32 位里回绕成 0 */
+	expect_bad(h, WIRE_BAD_FIELD, "offset=4294967288 不行");
+	h = atomic_sample();
+	h.size = 16;
+	expect_bad(h, WIRE_BAD_FIELD, "size=16 不对：原子操作固定 8 字节");
+	h = atomic_sample();
+	h.slot = 1 << 20;
+	expect_bad(h, WIRE_BAD_FIELD, "slot=1048576 与 op=fetch_add size=8 不符（应为 64 字节）");
+	h = sample(1);
+	h.offset = 8;
+	expect_bad(h, WIRE_BAD_FIELD, "offset=8：只有原子操作用 offset，write 应为 0");
+	h = sample(1);
+	h.size = 0;
+	h.slot = 0;
+	expect_bad(h, WIRE_BAD_FIELD, "size=0 超出范围（1..268435456 字节）");
+	h.size = MAX_SIZE + 1;
+	expect_bad(h, WIRE_BAD_FIELD, "size=268435457 超出范围");
+	h = sample(1);
+	h.iters = 0;
+	expect_bad(h, WIRE_BAD_FIELD, "iters=0 超出范围（1..1000000）");
+	h.iters = MAX_ITERS + 1;
+	expect_bad(h, WIRE_BAD_FIELD, "iters=1000001 超出范围");
+	h = sample(1);
+	h.flags = 0x80;
+	expect_bad(h, WIRE_BAD_FIELD, "flags=0x80 有没定义的位（已定义的只有 0x1f）");
+	h.flags = WIRE_FLAG_BENCH_LAT | WIRE_FLAG_BENCH_BW;
+	expect_bad(h, WIRE_BAD_FIELD, "同时是 --bench lat 和 --bench bw");
+	h.flags = WIRE_FLAG_SWEEP;
+	expect_bad(h, WIRE_BAD_FIELD, "有 --sweep 却没有 --bench");
+	h.flags = WIRE_FLAG_INTERACTIVE | WIRE_FLAG_BENCH_LAT;
+	expect_bad(h, WIRE_BAD_FIELD, "--interactive 不能和 --bench 同用");
+	h = sample(1);
+	h.op = OP_READ;
+	h.flags = WIRE_FLAG_INTERACTIVE;
+	expect_bad(h, WIRE_BAD_FIELD, "op=read 与 --interactive 不符");
+	h = atomic_sample();
+	h.flags = WIRE_FLAG_BENCH_BW;
+	expect_bad(h, WIRE_BAD_FIELD, "op=fetch_add 不能做 --bench");
+	h = sample(1);
+	h.flags = WIRE_FLAG_INTERACTIVE;
+	h.size = 15;
+	h.slot = 15;
+	expect_bad(h, WIRE_BAD_FIELD, "size=15 超出范围（16..");
+	h = sample(1);
+	h.slot = 64;
+	expect_bad(h, WIRE_BAD_FIELD, "slot=64 与 op=write size=1048576 不符（应为 1048576 字节）");
+	h = sample(2);
+	h.addr = UINT64_MAX - (1 << 20);
+	expect_bad(h, WIRE_BAD_FIELD, "越过了 64 位地址空间");
+	h = sample(1);
+	h.op = OP_SEND;
+	expect_bad(h, WIRE_BAD_FIELD, "send 不用对端的内存，应都为 0");
+	h = sample(1);
+	h.qp[0].psn = 0x1000000;
+	expect_bad(h, WIRE_BAD_QPN, "QP[0]: qpn=0x11 psn=0x1000000");
+}
+
+/* --sweep 的槽是 8 MiB；QP 条目的保留字节不是 0 也拒绝 */
+static void sweep_slot_and_reserved(void **state)
+{
+	struct wire_hello h = sample(1), out;
+	uint8_t buf[WIRE_MAX_LEN];
+	char msg[256];
+	size_t n;
+
+	(void)state;
+	h.flags = WIRE_FLAG_BENCH_BW | WIRE_FLAG_SWEEP;
+	h.size = 64;
+	h.slot = SWEEP_MAX_SIZE;
+	n = wire_encode_hello(&h, buf, sizeof(buf));
+	assert_int_equal(wire_decode_hello(buf, n, &out, msg, sizeof(msg)), WIRE_OK);
+	buf[WIRE_HEADER_LEN + 11] = 1;
+	assert_int_equal(wire_decode_hello(buf, n, &out, msg, sizeof(msg)), WIRE_BAD_FIELD);
+	assert_string_equal(msg, "QP[0]: 保留字段=0x0001，应为 0");
+}
+
+/* 第 1 版的对端（头 44 字节，没有 READ/原子深度）：新的一端说出两个版本号，而不是“长度不对” */
+static void old_peer_names_both_versions(void **state)
+{
+	struct wire_hello a = sample(1), b;
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t n = wire_encode_hello(&a, buf, sizeof(buf));
+	char msg[256];
+
+	(void)state;
+	assert_int_equal(WIRE_VERSION, 2);
+	assert_int_equal(WIRE_HEADER_LEN, 48);
+	buf[5] = 1;
+	/* 第 1 版的消息短 4 字节：版本先于长度检查 */
+	assert_int_equal(wire_decode_hello(buf, n - 4, &b, msg, sizeof(msg)), WIRE_BAD_VERSION);
+	assert_string_equal(msg, "协议版本不一致：对端是第 1 版，本端是第 2 版；两端请用同一版本的 RoCEv2 learn");
+	buf[5] = 3;
+	assert_int_equal(wire_decode_hello(buf, n, &b, msg, sizeof(msg)), WIRE_BAD_VERSION);
+	assert_non_null(strstr(msg, "对端是第 3 版，本端是第 2 版"));
+}
+
+/* READ/原子深度：两个设备上限在 HELLO 的 44、45 字节，往返不变；46..47 保留 */
+static void rd_atom_round_trip(void **state)
+{
+	struct wire_hello a = sample(2), b;
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t n;
+	char msg[256];
+
+	(void)state;
+	a.rd_atom = 255;
+	a.init_rd_atom = 0;
+	n = wire_encode_hello(&a, buf, sizeof(buf));
+	assert_int_equal(buf[44], 255);
+	assert_int_equal(buf[45], 0);
+	assert_int_equal(wire_decode_hello(buf, n, &b, msg, sizeof(msg)), WIRE_OK);
+	assert_int_equal(b.rd_atom, 255);
+	assert_int_equal(b.init_rd_atom, 0);
+	buf[47] = 1;
+	assert_int_equal(wire_decode_hello(buf, n, &b, msg, sizeof(msg)), WIRE_BAD_FIELD);
+	assert_string_equal(msg, "头部保留字段=0x0001，应为 0");
+}
+
+/* 两端各自算出的深度互相对上：本端的 out（RTS max_rd_atomic）= 对端的 in（RTR max_dest_rd_atomic） */
+static void rd_depth_is_min_of_both_devices(void **state)
+{
+	/* rxe 对 mlx5：rxe 128/128，mlx5 max_qp_rd_atom 16、max_qp_init_rd_atom 16 */
+	struct wire_rd_depth rxe = wire_rd_depth(128, 128, 16, 16), mlx = wire_rd_depth(16, 16, 128, 128);
+	/* 不对称的设备：本端能接 8 个、能发 2 个；对端能接 4 个、能发 32 个 */
+	struct wire_rd_depth l = wire_rd_depth(8, 2, 4, 32), r = wire_rd_depth(4, 32, 8, 2);
+
+	(void)state;
+	assert_int_equal(rxe.out, 16);
+	assert_int_equal(rxe.in, 16);
+	assert_int_equal(mlx.out, 16);
+	assert_int_equal(mlx.in, 16);
+	assert_int_equal(l.out, 2);     /* min(本端 init 2, 对端 rd 4) */
+	assert_int_equal(l.in, 8);      /* min(本端 rd 8, 对端 init 32) */
+	assert_int_equal(r.out, l.in);
+	assert_int_equal(r.in, l.out);
+	/* 两个 rxe：128，不是以前固定的 4 */
+	assert_int_equal(wire_rd_depth(128, 128, 128, 128).out, 128);
+	assert_int_equal(wire_rd_clamp(128), 128);
+	assert_int_equal(wire_rd_clamp(1000), 255);
+	assert_int_equal(wire_rd_clamp(-1), 0);
 }
 
 static void sync_messages(void **state)
@@ -157,7 +349,7 @@ static void compare(void **state)
 	r.iters = 1;
 	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
 	r = sample(2);
-	r.offset = 0;
+	r.offset = 8;
 	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
 }
 
@@ -245,6 +437,11 @@ const struct CMUnitTest wire_tests[] = {
 	cmocka_unit_test(bad_magic_and_version),
 	cmocka_unit_test(num_qp_bounds),
 	cmocka_unit_test(bad_op_mtu_qpn),
+	cmocka_unit_test(every_field_is_checked),
+	cmocka_unit_test(sweep_slot_and_reserved),
+	cmocka_unit_test(old_peer_names_both_versions),
+	cmocka_unit_test(rd_atom_round_trip),
+	cmocka_unit_test(rd_depth_is_min_of_both_devices),
 	cmocka_unit_test(sync_messages),
 	cmocka_unit_test(compare),
 	cmocka_unit_test(compare_bench_and_cq),
