@@ -74,6 +74,37 @@ static int tcp_send_hello(struct ctrl *c, const struct wire_hello *local)
 	return tcp_write_full(c->tcp.sock, buf, n, c->opt->timeout_ms, "连接信息");
 }
 
+/*
+ * perftest 也默认用 TCP 18515。它先交换 16 字节的版本号，把我们 HELLO 的开头当成版本号，
+ * 不认就退出：我们收到的正好是它的版本号，然后连接被关闭。buf 已由 wire_is_perftest 校验过（可打印、以 0 结尾）。
+ */
+static void print_perftest(const uint8_t *buf)
+{
+	con_eprintf("错误: 对端是 perftest（ib_send_bw、ib_write_lat 等），不是 RoCEv2 learn 程序：它发来的是 16 字节的版本号 \"%s\"；"
+		"perftest 也默认用 TCP 18515，两个程序不能互连\n", (const char *)buf);
+	con_eprintf("提示: 两个程序要同时用，就各用各的端口：本项目两端都加 -p（如 -p 18600），"
+		"perftest 两端也都加 -p（如 ib_send_bw -p 18516）；ss -ltnp 可以看到是谁在监听\n");
+}
+
+/* 读 HELLO 的头：返回 0 成功；-1 认出对端是 perftest（已打印）；-2 没读到（超时或对端断开，原因已打印） */
+static int read_header(struct ctrl *c, uint8_t *buf)
+{
+	const char *what = "连接信息头";
+	size_t got;
+	int rc = tcp_read_or_close(c->tcp.sock, buf, WIRE_HEADER_LEN, c->opt->timeout_ms, what, &got);
+
+	if (rc == 0)
+		return 0;
+	if (rc == -1)
+		return -2;
+	if (wire_is_perftest(buf, got)) {
+		print_perftest(buf);
+		return -1;
+	}
+	tcp_print_closed(what, got, WIRE_HEADER_LEN, rc);
+	return -2;
+}
+
 /* 收 HELLO：返回 0 成功；-1 数据无效；-2 没读到（超时或对端断开，原因已打印） */
 static int recv_hello(struct ctrl *c, struct wire_hello *remote)
 {
@@ -81,9 +112,10 @@ static int recv_hello(struct ctrl *c, struct wire_hello *remote)
 	uint8_t buf[WIRE_MAX_LEN];
 	size_t len = WIRE_HEADER_LEN;
 	char msg[256];
+	int rc = read_header(c, buf);
 
-	if (tcp_read_full(fd, buf, WIRE_HEADER_LEN, timeout_ms, "连接信息头") != 0)
-		return -2;
+	if (rc != 0)
+		return rc;
 	/* 头里的 num_qp 说明后面还有几个QP条目；头本身无效时不再读，直接让 wire_decode_hello 说原因 */
 	if (wire_decode_header(buf, WIRE_HEADER_LEN, remote) == WIRE_OK) {
 		len += remote->num_qp * WIRE_QP_LEN;

@@ -196,25 +196,25 @@ int tcp_connect(const char *host, int port, int timeout_ms)
 	return fd;
 }
 
-int tcp_read_full(int fd, void *buf, size_t len, int timeout_ms, const char *what)
+int tcp_read_or_close(int fd, void *buf, size_t len, int timeout_ms, const char *what, size_t *got)
 {
-	size_t got = 0;
 	long long deadline = now_ms() + timeout_ms;
 
-	while (got < len) {
+	*got = 0;
+	while (*got < len) {
 		int r = tcp_wait_readable(fd, remaining(deadline));
 		ssize_t n;
 
 		if (r == 0) {
 			con_eprintf("错误: 等待对端的%s超时（%d 秒，已收到 %zu/%zu 字节）\n提示: 对端是否卡住或已崩溃？看看对端的输出；必要时用 -t 加大超时\n",
-				what, timeout_ms / 1000, got, len);
+				what, timeout_ms / 1000, *got, len);
 			return -1;
 		}
 		if (r < 0) {
 			con_eprintf("错误: poll() 失败: %s (errno=%d)\n", strerror(errno), errno);
 			return -1;
 		}
-		n = read(fd, (char *)buf + got, len - got);
+		n = read(fd, (char *)buf + *got, len - *got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno != ECONNRESET) {
@@ -222,15 +222,28 @@ int tcp_read_full(int fd, void *buf, size_t len, int timeout_ms, const char *wha
 				what, strerror(errno), errno);
 			return -1;
 		}
-		if (n <= 0) {
-			/* n == 0 是正常关闭(FIN)；ECONNRESET 是对端关闭时还有没读的数据(RST)，对我们来说一样 */
-			con_eprintf("错误: 对端关闭了连接（%s只收到 %zu/%zu 字节%s）\n提示: 对端因错误退出了？看看对端的输出（常见：两端参数不一致）\n",
-				what, got, len, n < 0 ? "，连接被重置" : "");
-			return -1;
-		}
-		got += (size_t)n;
+		/* n == 0 是正常关闭(FIN)；ECONNRESET 是对端关闭时还有没读的数据(RST)，对我们来说一样 */
+		if (n <= 0)
+			return n < 0 ? TCP_PEER_RESET : TCP_PEER_CLOSED;
+		*got += (size_t)n;
 	}
 	return 0;
+}
+
+void tcp_print_closed(const char *what, size_t got, size_t len, int closed)
+{
+	con_eprintf("错误: 对端关闭了连接（%s只收到 %zu/%zu 字节%s）\n提示: 对端因错误退出了？看看对端的输出（常见：两端参数不一致）\n",
+		what, got, len, closed == TCP_PEER_RESET ? "，连接被重置" : "");
+}
+
+int tcp_read_full(int fd, void *buf, size_t len, int timeout_ms, const char *what)
+{
+	size_t got;
+	int rc = tcp_read_or_close(fd, buf, len, timeout_ms, what, &got);
+
+	if (rc == TCP_PEER_CLOSED || rc == TCP_PEER_RESET)
+		tcp_print_closed(what, got, len, rc);
+	return rc == 0 ? 0 : -1;
 }
 
 int tcp_write_full(int fd, const void *buf, size_t len, int timeout_ms, const char *what)

@@ -373,3 +373,27 @@ int wire_is_rc_pingpong(const uint8_t *buf, size_t len)
 	}
 	return all_hex(buf + pos, len - pos < 32 ? len - pos : 32);
 }
+
+/* 从 *pos 起数十进制数字（最多 max 个），至少一个才算 */
+static int skip_digits(const uint8_t *p, size_t *pos, size_t max)
+{
+	size_t start = *pos;
+
+	while (*pos - start < max && p[*pos] >= '0' && p[*pos] <= '9')
+		(*pos)++;
+	return *pos > start;
+}
+
+int wire_is_perftest(const uint8_t *buf, size_t len)
+{
+	/* "主版本.次版本"，例如 "6.06"；之后到第 16 字节都是 0 */
+	size_t pos = 0;
+
+	if (len < WIRE_PERFTEST_LEN || !skip_digits(buf, &pos, 3) || buf[pos++] != '.' ||
+	    !skip_digits(buf, &pos, 3))
+		return 0;
+	for (; pos < WIRE_PERFTEST_LEN; pos++)
+		if (buf[pos] != 0)
+			return 0;
+	return 1;
+}

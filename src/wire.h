@@ -159,4 +159,12 @@ uint32_t wire_packets(uint64_t size, uint32_t mtu);
  */
 int wire_is_rc_pingpong(const uint8_t *buf, size_t len);
 
+/*
+ * perftest（ib_send_bw、ib_write_lat 等，默认也用 TCP 18515）连上后先交换版本号：
+ * 固定 16 字节，是一个 "6.06" 这样的字符串（数字.数字），后面全是 0 字节。
+ * 看前 len 字节（至少 16）像不像它。像的话 buf 的前 16 字节是一个以 0 结尾、可以直接打印的字符串。
+ */
+#define WIRE_PERFTEST_LEN 16
+int wire_is_perftest(const uint8_t *buf, size_t len);
+
 #endif

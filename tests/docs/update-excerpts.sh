@@ -152,6 +152,19 @@ in_lab() {
     for ((i = 0; i < 100; i++)); do [[ -n $(ss -Hltn 'sport = :18610') ]] && break; sleep 0.1; done
     timeout 60 "$CLIENT" 10.11.0.1 -d rxe1 -p 18610 -t 5 >"$OUT/rc-pingpong.client.log" 2>&1 </dev/null || true
     wait "$pp" || true
+    # perftest（ib_send_bw）也默认用 TCP 18515：它连我们的服务端 / 我们的客户端连它
+    echo "recipe perftest" >&2
+    timeout 120 "$SERVER" -d rxe0 -t 5 >"$OUT/perftest.server.log" 2>&1 &
+    pp=$!
+    wait_listen "$OUT/perftest.server.log" "$pp"
+    timeout 30 ib_send_bw -d rxe1 -x 1 -F 10.11.0.1 >"$OUT/perftest.pt-client.log" 2>&1 || true
+    wait "$pp" || true
+    timeout 30 ib_send_bw -d rxe0 -x 1 -F -p 18611 >"$OUT/perftest.pt-server.log" 2>&1 &
+    pp=$!
+    for ((i = 0; i < 100; i++)); do [[ -n $(ss -Hltn 'sport = :18611') ]] && break; sleep 0.1; done
+    timeout 60 "$CLIENT" 10.11.0.1 -d rxe1 -p 18611 -t 5 >"$OUT/perftest.client.log" 2>&1 </dev/null || true
+    kill "$pp" 2>/dev/null || true
+    wait "$pp" || true
     local first
     echo "recipe port-in-use" >&2
     timeout 60 "$SERVER" -d rxe0 -p 18600 --accept-timeout 20 >"$OUT/port-in-use.first.log" 2>&1 &
@@ -282,6 +295,9 @@ cut_magic() { step magic.server.log '步骤11:'; }
 cut_peer-closed() { step peer-closed.server.log '步骤11:'; }
 cut_rc-pingpong-server() { step rc-pingpong.server.log '步骤11:'; }
 cut_rc-pingpong-client() { step rc-pingpong.client.log '步骤11:'; }
+cut_perftest-server() { step perftest.server.log '步骤11:'; }
+cut_perftest-client() { step perftest.client.log '步骤11:'; }
+cut_perftest-itself() { pick perftest.pt-client.log 'not compatible'; }
 cut_port-in-use() { step port-in-use.log '步骤10:'; }
 cut_inject-rkey-client-wc() { pick inject-rkey.client.log '故障注入('; step inject-rkey.client.log '步骤15:'; }
 cut_inject-rkey-server() { step inject-rkey.server.log '步骤15:'; }

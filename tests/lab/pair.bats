@@ -293,6 +293,35 @@ stall_mid_transfer() {  # stall_mid_transfer server|client
     has "$CLOG" '例如 ibv_rc_pingpong'
 }
 
+@test "perftest on the same port: both directions name it (its 16-byte version string is recognised)" {
+    # 1) 我们的服务端 ← ib_send_bw 客户端：它先发 16 字节的版本号，读我们的 HELLO 当版本号，不认就退出（RST）
+    start_server -d "$LAB_DEV0" -t 5
+    timeout 30 ib_send_bw -d "$LAB_DEV1" -x 1 -F "$LAB_IP0" >"$BATS_TEST_TMPDIR/pt-client.log" 2>&1 &
+    local ptc=$!
+    wait_server
+    kill "$ptc" 2>/dev/null || true   # 通常它已经自己退出了；我们只关心我们的服务端说了什么
+    wait "$ptc" || true
+    [[ $SRC == 1 ]] || { show_logs; return 1; }
+    has "$SLOG" '错误: 对端是 perftest（ib_send_bw、ib_write_lat 等）'
+    has "$SLOG" '版本号 "6.'
+    has "$SLOG" '提示: 两个程序要同时用'
+    ! grep -qF -e '对端关闭了连接' -e '例如 ibv_rc_pingpong' "$SLOG" || { show_logs; return 1; }
+    # 2) 我们的客户端 → ib_send_bw 服务端：它读走我们 HELLO 的前 16 字节，回它的版本号，然后退出（RST）
+    timeout 30 ib_send_bw -d "$LAB_DEV0" -x 1 -F -p 18611 >"$BATS_TEST_TMPDIR/pt-server.log" 2>&1 &
+    local pts=$! i
+    for ((i = 0; i < 100; i++)); do
+        [[ -n $(ss -Hltn 'sport = :18611') ]] && break
+        sleep 0.1
+    done
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -p 18611 -t 5
+    kill "$pts" 2>/dev/null || true
+    wait "$pts" || true
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" '错误: 对端是 perftest（ib_send_bw、ib_write_lat 等）'
+    has "$CLOG" '提示: 两个程序要同时用'
+    ! grep -qF -e '对端关闭了连接' -e '例如 ibv_rc_pingpong' "$CLOG" || { show_logs; return 1; }
+}
+
 @test "TCP port in use: second server says so and exits 1" {
     start_server -d "$LAB_DEV0" -p 18600
     local second="$BATS_TEST_TMPDIR/second.log" rc=0

@@ -430,6 +430,49 @@ static void recognises_rc_pingpong(void **state)
 	assert_false(wire_is_rc_pingpong((const uint8_t *)"0000:000011", 11));
 }
 
+/* 前 16 字节里改一个字节，其余照抄 */
+static int perftest_with(const uint8_t *base, size_t at, uint8_t v)
+{
+	uint8_t b[WIRE_PERFTEST_LEN];
+
+	memcpy(b, base, sizeof(b));
+	b[at] = v;
+	return wire_is_perftest(b, sizeof(b));
+}
+
+static void recognises_perftest(void **state)
+{
+	/*
+	 * 实验室里抓到的真实字节（perftest 4.5+0.17，Debian 12 的 ib_send_bw，tcpdump -X）：
+	 * 两个方向都一样，"6.06" 加 12 个 0 字节，之后连接被 RST。
+	 */
+	static const uint8_t captured[WIRE_PERFTEST_LEN] = {
+		0x36, 0x2e, 0x30, 0x36, 0x00, 0x00, 0x00, 0x00,
+		0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	};
+	static const uint8_t other[WIRE_PERFTEST_LEN] = "5.70";   /* 别的版本，同样的格式 */
+	uint8_t ours[WIRE_MAX_LEN];
+	struct wire_hello h = sample(4);
+	size_t n = wire_encode_hello(&h, ours, sizeof(ours));
+
+	(void)state;
+	assert_true(wire_is_perftest(captured, sizeof(captured)));
+	assert_true(wire_is_perftest(other, sizeof(other)));
+	assert_false(wire_is_perftest(captured, WIRE_PERFTEST_LEN - 1));   /* 不够 16 字节 */
+	assert_false(wire_is_perftest(ours, n));                           /* 我们自己的 HELLO */
+	assert_false(wire_is_rc_pingpong(captured, sizeof(captured)));
+	assert_false(wire_is_perftest((const uint8_t *)"0000:000011:3a2b1c:00000000000000000000ffff0a0b0001", 51));
+	assert_false(wire_is_perftest((const uint8_t *)"GET / HTTP/1.1\r\nHost: x\r\n\r\n", 27));
+	assert_false(perftest_with(captured, 15, 'x'));   /* 填充里不是 0 */
+	assert_false(perftest_with(captured, 1, ','));    /* 不是“数字.数字” */
+	assert_false(perftest_with(captured, 0, '.'));    /* 没有主版本 */
+	assert_false(perftest_with(captured, 2, 0));      /* 没有次版本 */
+	assert_false(perftest_with(captured, 4, '.'));    /* "6.06." */
+	assert_true(perftest_with(captured, 4, '1'));     /* "6.061"：三位次版本也算 */
+	assert_false(wire_is_perftest((const uint8_t *)"1234.5\0\0\0\0\0\0\0\0\0", 16));   /* 主版本太长 */
+	assert_false(wire_is_perftest((const uint8_t *)"\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16));
+}
+
 const struct CMUnitTest wire_tests[] = {
 	cmocka_unit_test(round_trip),
 	cmocka_unit_test(network_byte_order),
@@ -448,5 +491,6 @@ const struct CMUnitTest wire_tests[] = {
 	cmocka_unit_test(path_mtu_is_the_smaller),
 	cmocka_unit_test(mtu_bytes_and_packets),
 	cmocka_unit_test(recognises_rc_pingpong),
+	cmocka_unit_test(recognises_perftest),
 };
 const size_t wire_tests_count = COUNT_OF(wire_tests);
