@@ -60,8 +60,8 @@ struct run {
 	size_t size;
 	long warm, iters;           /* 预热次数、计时次数 */
 	double *t;                  /* lat：每次的开始时刻（iters+1 个） */
-	double *posted, *done;      /* bw：每个 WR 的投递/完成时刻（num_qp × iters，太多时为 NULL） */
-	double t0, t1, cpu0, cpu1;  /* 计时循环的墙钟与 CPU 时间 */
+	struct bw_timeline tl;      /* bw：计时 WR 的投递/完成时刻，按发生顺序（stats.h） */
+	double t0, t1, cpu0, cpu1;  /* 计时循环的墙钟与 CPU 时间（bw 客户端 = 时间线的窗口） */
 	long recv_ready;            /* send 延迟：已到达、还没被乒乓用掉的消息数 */
 	int first;                  /* 第一个大小：接收队列要先填满（之后一直保持满） */
 };
@@ -251,47 +251,34 @@ static int lat_loop(struct run *r)
 
 /* ---------- 带宽 ---------- */
 
-/* QP qp 的第 k 个 WR：每 signal_every 个（以及最后一个）要完成 */
-static struct send_req bw_req(struct run *r, int qp, long k, long total)
+/* QP qp 的第 k 个 WR（这一段的最后一个是 end-1）：每 signal_every 个（以及最后一个）要完成 */
+static struct send_req bw_req(struct run *r, int qp, long k, long end)
 {
 	struct send_req q = lat_req(r, qp);
 	int every = r->c->opt->signal_every;
 
 	q.seq = (uint64_t)k;
-	q.unsignaled = !((k + 1) % every == 0 || k == total - 1);
+	q.unsignaled = !((k + 1) % every == 0 || k == end - 1);
 	return q;
 }
 
-static void stamp_done(struct run *r, int qp, long upto_excl, long from, double t)
-{
-	if (r->done == NULL)
-		return;
-	for (long k = from; k < upto_excl; k++)
-		if (k >= r->warm)
-			r->done[(size_t)qp * (size_t)r->iters + (size_t)(k - r->warm)] = t;
-}
-
 /* 投递 QP qp 上的一批：窗口没满、还有剩余，一次最多 post_list 个；返回投了几个 */
-static int bw_post(struct run *r, int qp, long *posted, long completed, long total)
+static int bw_post(struct run *r, int qp, long *posted, long completed, long end)
 {
 	struct send_req reqs[MAX_POST_LIST];
 	const struct options *o = r->c->opt;
-	long room = (long)o->tx_depth - (*posted - completed), left = total - *posted;
+	long room = (long)o->tx_depth - (*posted - completed), left = end - *posted;
 	int n = (int)(room < left ? room : left);
 
 	if (n > o->post_list)
 		n = o->post_list;
+	if (n > MAX_POST_LIST)
+		n = MAX_POST_LIST;
 	if (n <= 0)
 		return 0;
 	for (int j = 0; j < n; j++)
-		reqs[j] = bw_req(r, qp, *posted + j, total);
-	if (r->posted != NULL) {
-		double t = now_s();
-
-		for (int j = 0; j < n; j++)
-			if (*posted + j >= r->warm)
-				r->posted[(size_t)qp * (size_t)r->iters + (size_t)(*posted + j - r->warm)] = t;
-	}
+		reqs[j] = bw_req(r, qp, *posted + j, end);
+	bw_tl_post(&r->tl, *posted, n, now_s());
 	if (post_send_list(r->c, qp, reqs, n) != 0)
 		return -1;
 	*posted += n;
@@ -308,35 +295,39 @@ static int bw_fill(struct run *r, int qp, long *posted, long completed, long tot
 	return n;
 }
 
-/* 客户端：total 个 WR / QP，按窗口投递、按批取完成 */
-static int bw_client(struct run *r, long total)
+/* 客户端：每个QP投递序号 from..end-1 的 WR，按窗口投递、按批取完成，直到全部完成 */
+static int bw_client(struct run *r, long from, long end)
 {
 	struct rdma_conn *c = r->c;
-	long posted[MAX_QP] = { 0 }, completed[MAX_QP] = { 0 }, finished = 0;
+	long posted[MAX_QP], completed[MAX_QP], finished = 0;
 	struct ibv_wc wcs[BATCH];
 	long long deadline = now_ms() + c->opt->timeout_ms;
 	unsigned spins = 0;
 
+	for (int i = 0; i < c->num_qp; i++)
+		posted[i] = completed[i] = from;
 	while (finished < c->num_qp) {
 		long before = 0, after = 0;
+		double t;
 		int n;
 
 		for (int i = 0; i < c->num_qp; i++) {
 			before += posted[i];
-			if (bw_fill(r, i, &posted[i], completed[i], total) != 0)
+			if (bw_fill(r, i, &posted[i], completed[i], end) != 0)
 				return -1;
 			after += posted[i];
 		}
 		n = poll_cq_batch(c, wcs, BATCH);
 		if (n < 0)
 			return -1;
+		t = n > 0 ? now_s() : 0;
 		for (int k = 0; k < n; k++) {
 			int i = wrid_qp(wcs[k].wr_id);
 			long upto = (long)wrid_seq(wcs[k].wr_id) + 1;   /* 选择性通知：它之前的 WR 也都完成了 */
 
-			stamp_done(r, i, upto, completed[i], now_s());
+			bw_tl_done(&r->tl, completed[i], upto, t);
 			completed[i] = upto;
-			finished += upto == total;
+			finished += upto == end;
 		}
 		/* 只有窗口满了（或全投完了）才等：还能投的时候睡下去，未通知的 WR 不会带来任何事件 */
 		if (n > 0 || after > before) {
@@ -349,11 +340,11 @@ static int bw_client(struct run *r, long total)
 	return 0;
 }
 
-/* send 的服务端：收 total 个 / QP，每收到一个马上补投一个接收，接收队列一直是满的 */
-static int bw_server_recv(struct run *r, long total)
+/* send 的服务端：收 count 个 / QP，每收到一个马上补投一个接收，接收队列一直是满的 */
+static int bw_server_recv(struct run *r, long count)
 {
 	struct rdma_conn *c = r->c;
-	long want = total * c->num_qp, got = 0;
+	long want = count * c->num_qp, got = 0;
 	struct ibv_wc wcs[BATCH];
 	long long deadline = now_ms() + c->opt->timeout_ms;
 	unsigned spins = 0;
@@ -380,19 +371,35 @@ static int bw_server_recv(struct run *r, long total)
 	return 0;
 }
 
+/*
+ * 先预热（每个QP warm 个 WR，全部完成、队列排空），再计时（每个QP iters 个，从空队列开始，和 perftest 一样）。
+ * 窗口 = 第一个计时 WR 投递到最后一个完成（时间线记下的 t0、t1），数的正好是窗口里的 WR
+ */
 static int bw_loop(struct run *r)
 {
 	struct rdma_conn *c = r->c;
-	long total = r->warm + r->iters;
+	long end = r->warm + r->iters;
 	int rc;
 
 	if (is_server(c) && !op_info(c->opt->op)->server_recv)
 		return 0;   /* WRITE/READ：服务端程序不参与；SEND/WRITE_IMM：服务端收、补投接收 */
+	if (is_server(c)) {
+		if (bw_server_recv(r, r->warm) != 0)
+			return -1;
+		r->cpu0 = cpu_s();
+		r->t0 = now_s();
+		rc = bw_server_recv(r, r->iters);
+		r->t1 = now_s();
+		r->cpu1 = cpu_s();
+		return rc;
+	}
+	if (bw_client(r, 0, r->warm) != 0)
+		return -1;
 	r->cpu0 = cpu_s();
-	r->t0 = now_s();
-	rc = is_server(c) ? bw_server_recv(r, total) : bw_client(r, total);
-	r->t1 = now_s();
+	rc = bw_client(r, r->warm, end);
 	r->cpu1 = cpu_s();
+	r->t0 = r->tl.t0;
+	r->t1 = r->tl.t1;
 	return rc;
 }
 
@@ -477,7 +484,7 @@ static void report_lat(struct run *r)
 	free(us);
 	con_printf(" %-7zu %-10ld    %-7.2f        %-7.2f        %-7.2f            %-7.2f         %-7.2f           %-7.2f                 %-7.2f\n",
 		   r->size, r->iters, s.t_min, s.t_max, s.t_typical, s.t_avg, s.t_stdev, s.p99, s.p999);
-	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s t_min_us=%.3f t_max_us=%.3f t_typical_us=%.3f t_avg_us=%.3f t_stdev_us=%.3f p99_us=%.3f p999_us=%.3f cpu_s=%.4f wall_s=%.4f\n",
+	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s t_min_us=%.3f t_max_us=%.3f t_typical_us=%.3f t_avg_us=%.3f t_stdev_us=%.3f p99_us=%.3f p999_us=%.3f cpu_s=%.4f wall_s=%.6f\n",
 		   test_name(c->opt, name, sizeof(name)), r->size, r->iters, c->num_qp,
 		   c->opt->cq == CQ_EVENT ? "event" : "poll", s.t_min, s.t_max, s.t_typical, s.t_avg, s.t_stdev,
 		   s.p99, s.p999, r->cpu1 - r->cpu0, r->t1 - r->t0);
@@ -486,16 +493,15 @@ static void report_lat(struct run *r)
 static void report_bw(struct run *r)
 {
 	struct rdma_conn *c = r->c;
-	double secs = r->t1 - r->t0, msgs = (double)r->iters * c->num_qp;
-	double avg = bw_mbps(msgs * (double)r->size, secs), rate = msg_rate_mpps(msgs, secs);
-	double peak = r->posted ? bw_peak_mbps(r->posted, r->done, (size_t)r->iters * (size_t)c->num_qp, r->size, PEAK_MAX_N) : 0;
+	struct bw_figures f;
 	char name[32];
 
+	bw_figures_of(&r->tl, r->size, PEAK_MAX_N, &f);
 	con_printf(" %-10zu %-10ld       %-9.2f          %-9.2f            %-9.6f\n",
-		   r->size, r->iters, peak, avg, rate);
-	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s bw_peak_MBps=%.3f bw_avg_MBps=%.3f msg_rate_Mpps=%.6f cpu_s=%.4f wall_s=%.4f\n",
+		   r->size, r->iters, f.peak_mbps, f.avg_mbps, f.rate_mpps);
+	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s bw_peak_MBps=%.3f bw_avg_MBps=%.3f msg_rate_Mpps=%.6f cpu_s=%.4f wall_s=%.6f\n",
 		   test_name(c->opt, name, sizeof(name)), r->size, r->iters, c->num_qp,
-		   c->opt->cq == CQ_EVENT ? "event" : "poll", peak, avg, rate, r->cpu1 - r->cpu0, secs);
+		   c->opt->cq == CQ_EVENT ? "event" : "poll", f.peak_mbps, f.avg_mbps, f.rate_mpps, r->cpu1 - r->cpu0, f.secs);
 }
 
 static void print_header(struct rdma_conn *c)
@@ -530,18 +536,20 @@ static int alloc_run(struct run *r)
 		r->t = calloc((size_t)r->iters + 1, sizeof(double));
 		return r->t == NULL ? -1 : 0;
 	}
+	r->tl.warm = r->warm;
 	if (n > PEAK_MAX_N)
 		return 0;
-	r->posted = calloc(n, sizeof(double));
-	r->done = calloc(n, sizeof(double));
-	return r->posted == NULL || r->done == NULL ? -1 : 0;
+	r->tl.cap = n;
+	r->tl.posted = calloc(n, sizeof(double));
+	r->tl.done = calloc(n, sizeof(double));
+	return r->tl.posted == NULL || r->tl.done == NULL ? -1 : 0;
 }
 
 static void free_run(struct run *r)
 {
 	free(r->t);
-	free(r->posted);
-	free(r->done);
+	free(r->tl.posted);
+	free(r->tl.done);
 }
 
 /* 一个大小：准备 → 同步 → 预热 + 计时 → 同步 → 校验 → 报告 */
