@@ -29,6 +29,7 @@
 #include "datapath.h"
 #include "optable.h"
 #include "payload.h"
+#include "sq_account.h"
 #include "stats.h"
 
 #define BATCH        64        /* 一次 ibv_poll_cq 最多取的完成数 */
@@ -187,14 +188,16 @@ static struct send_req lat_req(struct run *r, int qp)
 }
 
 /*
- * 延迟里的选择性通知（--signal N，默认 1 = 和 perftest 的 ib_*_lat 一样每次都要完成）：SEND/WRITE 每 N 个
- * （以及最后一个）才要完成。乒乓本身已经说明对端收到了，不必每次都等自己的发送完成；少生成、少取一个 WC。
+ * 延迟里的选择性通知（--signal N，默认 1 = 和 perftest 的 ib_*_lat 一样每次都要完成）：SEND/WRITE 在每个QP上
+ * 每 N 个（以及这个QP的最后一个）才要完成（按QP数：槽位只由同一个QP上的完成释放，sq_account.h）。乒乓本身已经说明对端收到了，不必每次都等自己的发送完成；少生成、少取一个 WC。
  * 不要完成的 WR 占着发送队列的槽，直到后面一个要了完成的 WR 完成才一起释放，所以 signal_every ≤ tx_depth。
  * READ 每次都要完成：读回的数据到了，只有它的完成能告诉我们。
  */
 static int lat_signaled(struct run *r, long k)
 {
-	return r->c->opt->op == OP_READ || (k + 1) % r->c->opt->signal_every == 0 || k == r->warm + r->iters - 1;
+	struct rdma_conn *c = r->c;
+
+	return c->opt->op == OP_READ || lat_wr_signaled(k, c->num_qp, c->opt->signal_every, r->warm + r->iters);
 }
 
 /* 一次乒乓（或一次 READ）：k 是总序号（含预热） */
