@@ -80,9 +80,15 @@ static const char *test_name(const struct options *o, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * 用不用 IBV_SEND_INLINE 看 --inline（要的值），不看驱动写回的 max_inline_data：驱动会向上取整
+ * （rxe 把 0 变成 16，mlx5 取到 WQE 放得下的大小），用写回的值的话 --inline 0 也会 inline 小消息
+ */
 static int use_inline(struct run *r)
 {
-	return r->c->max_inline > 0 && r->size <= r->c->max_inline && r->c->opt->op != OP_READ;
+	uint32_t want = r->c->opt->inline_size;
+
+	return want > 0 && r->size <= want && r->c->opt->op != OP_READ;
 }
 
 /* ---------- 延迟 ---------- */
@@ -596,7 +602,7 @@ static void explain_before(struct rdma_conn *c)
 			   "      --post-list %d（一次 ibv_post_send 投递几个 WR：每次调用的固定开销分摊）--inline %u\n",
 			   o->tx_depth, o->signal_every, o->signal_every, o->post_list, o->inline_size);
 	else
-		con_printf("旋钮: --signal %d（%s）--inline %u（消息 ≤ max_inline_data=%u 时用 IBV_SEND_INLINE：CPU 把数据拷进 WQE，网卡少读一次内存）\n",
+		con_printf("旋钮: --signal %d（%s）--inline %u（消息 ≤ --inline 时用 IBV_SEND_INLINE：CPU 把数据拷进 WQE，网卡少读一次内存；驱动给的 max_inline_data=%u）\n",
 			   o->signal_every, o->op == OP_READ ? "READ 每次都要完成：数据到没到只有完成能说明" :
 			   o->signal_every == 1 ? "每个 SEND/WRITE 都等自己的完成，和 perftest 的 ib_*_lat 一样" :
 			   "SEND/WRITE 每这么多次才要一个完成：乒乓的回复已经说明对方收到了，不必每次等自己的完成（perftest 的延迟测试不这样做）",

@@ -69,6 +69,8 @@ static void note_sent_wr(struct rdma_conn *conn, int i, const struct ibv_send_wr
 		.has_imm = wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM, .imm = ntohl(wr->imm_data),
 		.psn_first = conn->next_psn[i], .npkts = psn_npkts(wr->sg_list->length, mtu, atomic),
 		.mtu = mtu,
+		.signaled = (wr->send_flags & IBV_SEND_SIGNALED) != 0,
+		.inline_data = (wr->send_flags & IBV_SEND_INLINE) != 0,
 	};
 
 	conn->next_psn[i] = psn_add(t.psn_first, t.npkts);

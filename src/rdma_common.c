@@ -694,6 +694,12 @@ int create_qps(struct rdma_conn *conn)
 			return -1;
 		}
 		conn->max_inline = init.cap.max_inline_data;   /* ibv_create_qp 写回实际值（可能比请求的大） */
+		if (conn->max_inline < conn->opt->inline_size) {
+			con_eprintf("错误: QP[%d] 要了 max_inline_data=%u（--inline），ibv_create_qp 只给了 %u\n"
+				    "提示: 按 verbs 的约定，返回的值只会大于等于要的值；这个驱动不守约定。换小一点的 --inline\n",
+				    i, conn->opt->inline_size, conn->max_inline);
+			return -1;
+		}
 		if (sq_account_init(&conn->sq[i], conn->caps.send_wr) != 0) {
 			con_eprintf("错误: QP[%d] 发送队列记账的内存分配失败（%u 项）\n提示: 内存不够？减小 --tx-depth\n",
 				    i, conn->caps.send_wr);
