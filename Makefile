@@ -129,7 +129,7 @@ bench:
 	bash lab/setup
 	$(MAKE) all
 	rm -rf logs/bench
-	LAB_PASSENV="BENCH_SIZES BENCH_TESTS BENCH_LAT_ITERS BENCH_CQ_SIZES BENCH_REPEAT BENCH_KNOB_TESTS BENCH_KNOB_SIZES" lab/run tools/bench/compare.sh
+	LAB_PASSENV="BENCH_CELLS BENCH_SIZES BENCH_TESTS BENCH_LAT_ITERS BENCH_CQ_SIZES BENCH_REPEAT BENCH_KNOB_TESTS BENCH_KNOB_SIZES" lab/run tools/bench/compare.sh
 	tools/bench/report.sh
 
 # 从实验室的真实运行重新生成文档里的输出摘录（tests/docs/update-excerpts.sh 开头有说明）
