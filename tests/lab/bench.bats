@@ -207,13 +207,17 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
     [[ $(grep -c '^send_lat,64,' "$out/results.csv") == 4 && $(grep -c '^write_bw,65536,' "$out/results.csv") == 3 ]]
     [[ $(grep -c '^send_lat,64,t_typical_us,' "$out/reps.csv") == 3 ]]
     # 每次交替的一对算一个比值，取 3 个的中位数
-    ratio_in() {  # ratio_in test,size,metric 下限 上限
-        awk -F, -v k="$1" -v lo="$2" -v hi="$3" '
+    ratio_in() {  # ratio_in test,size,metric 下限 上限（比值也写进 TAP 的诊断行，通过时也看得见）
+        local msg rc=0
+        msg=$(awk -F, -v k="$1" -v lo="$2" -v hi="$3" '
             $1 "," $2 "," $3 == k && $5 + 0 > 0 { r[++n] = $4 / $5 }
             END { if (n != 3) { print k ": 要 3 次，实际 " n; exit 1 }
                   for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
                   printf "%s: 比值 %.3f %.3f %.3f，中位数 %.3f（要在 %s..%s）\n", k, r[1], r[2], r[3], r[2], lo, hi
-                  exit !(r[2] >= lo && r[2] <= hi) }' "$out/reps.csv"
+                  exit !(r[2] >= lo && r[2] <= hi) }' "$out/reps.csv") || rc=$?
+        echo "# $msg" >&3
+        echo "$msg"
+        return "$rc"
     }
     ratio_in send_lat,64,t_typical_us 0.5 1.8
     ratio_in write_bw,65536,bw_avg_MBps 0.4 2.5
