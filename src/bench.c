@@ -12,7 +12,8 @@
  *   send : 乒乓。两边都预先投递接收；收到 RECV 完成再回一个 SEND。单程延迟 = 往返 / 2。
  *   write_imm: 和 send 一样乒乓，只是数据 RDMA WRITE 进对端内存，立即数消耗对端的一个接收请求、产生 RECV 完成。
  *   read : 客户端 RDMA READ，等到完成为止；延迟 = 整个往返（与 ib_read_lat 相同，不除以 2）。
- * 带宽（客户端主动）：每个QP最多 --tx-depth 个 WR 在途，每 --signal 个要一个完成，
+ * 带宽（客户端主动）：先预热并等它全部完成，再从空队列开始计时（窗口 = 第一个计时 WR 投递到最后一个完成）；
+ *   每个QP最多 --tx-depth 个 WR 在途，每 --signal 个要一个完成，
  *   一次 ibv_post_send 投递 --post-list 个，完成按批取出；send/write_imm 时服务端保持接收队列是满的。
  */
 #include "bench.h"
@@ -195,7 +196,8 @@ static struct send_req lat_req(struct run *r, int qp)
 
 /*
  * 延迟里的选择性通知（--signal N，默认 1 = 和 perftest 的 ib_*_lat 一样每次都要完成）：SEND/WRITE 在每个QP上
- * 每 N 个（以及这个QP的最后一个）才要完成（按QP数：槽位只由同一个QP上的完成释放，sq_account.h）。乒乓本身已经说明对端收到了，不必每次都等自己的发送完成；少生成、少取一个 WC。
+ * 每 N 个（以及这个QP的最后一个）才要完成——按QP数，因为槽位只由同一个QP上的完成释放（sq_account.h）。
+ * 乒乓本身已经说明对端收到了，不必每次都等自己的发送完成；少生成、少取一个 WC。
  * 不要完成的 WR 占着发送队列的槽，直到后面一个要了完成的 WR 完成才一起释放，所以 signal_every ≤ tx_depth。
  * READ 每次都要完成：读回的数据到了，只有它的完成能告诉我们。
  */
@@ -295,11 +297,11 @@ static int bw_post(struct run *r, int qp, long *posted, long completed, long end
 }
 
 /* 把 QP qp 的窗口填满（像 perftest 一样先投满再去取完成） */
-static int bw_fill(struct run *r, int qp, long *posted, long completed, long total)
+static int bw_fill(struct run *r, int qp, long *posted, long completed, long end)
 {
 	int n;
 
-	while ((n = bw_post(r, qp, posted, completed, total)) > 0)
+	while ((n = bw_post(r, qp, posted, completed, end)) > 0)
 		;
 	return n;
 }
