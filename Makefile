@@ -124,7 +124,7 @@ lab-setup:
 	bash lab/setup
 
 # 基准对比（不在 make test 里）：一次实验室开机，本项目 --bench 与 perftest 交替跑同样的大小和轮数，
-# 结果写到 logs/bench/（results.csv、results.md、latency.svg、bandwidth.svg）；TCG 下约 10 分钟
+# 结果写到 logs/bench/（results.csv、results.md、latency.svg、bandwidth.svg）；每一格交替重复 BENCH_REPEAT 次（默认 3）；TCG 下十几分钟
 bench:
 	bash lab/setup
 	$(MAKE) all
@@ -157,6 +157,6 @@ help:
 	@echo "make trace-render  只重新画：logs/trace-*.jsonl + logs/trace.pcap → logs/trace.txt、logs/trace.html"
 	@echo "make trace-screenshot  重新生成 README 里的截图 docs/trace-screenshot.png（实验室 + headless chromium）"
 	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"
-	@echo "make bench      实验室里本项目 --bench 与 perftest 交替对比，写 logs/bench/（results.csv/.md 和图；约 10 分钟，不在 make test 里）"
+	@echo "make bench      实验室里本项目 --bench 与 perftest 交替对比，写 logs/bench/（results.csv/.md 和图；每格交替 3 次，十几分钟，不在 make test 里）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"
 	@echo "make docs-excerpts  在实验室里重跑配方，更新文档中的输出摘录（tests/docs/update-excerpts.sh）"
