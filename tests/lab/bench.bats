@@ -192,8 +192,12 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
 
 # 今天之前没有任何测试拿基准数字和别的东西比：公式差一个常数倍也能通过。这里本项目与 perftest 在同一对 rxe 上
 # 交替各跑 3 次（send_lat 64 B、write_bw 64 KiB），每次的比值取中位数：延迟 0.5–1.8 倍（把往返当单程报会接近 2 倍），
-# 带宽 0.4–2.5 倍。同时是 make bench 的缩小版：results.csv（中位数 + 范围）、cq.csv、旋钮表、图
-@test "make bench in miniature vs perftest: send_lat 64 B and write_bw 64 KiB, 3 alternating runs each, median ratio within 0.5-1.8x (lat) and 0.4-2.5x (bw); results.csv with ranges, knob table, plots" {
+# 带宽 0.4–2.5 倍。延迟比的是两边各自 3 次里最好的 t_min：常数倍的错误它一样看得见；而宿主机上别的虚拟机抢 CPU 时
+# 两个程序都会整次运行落进“毫秒级”的状态（两个忙轮询的进程占满客户机的 2 个 CPU，rxe 的内核线程排不上；实测
+# ours 和 perftest 的 t_typical 都在 22 µs 和 2–4 ms 之间跳，单次比值 0.016–200 倍），中位数也救不了；
+# 3 次里最好的一次几乎总有一次是安静的。每次的比值（t_typical、t_min、带宽）都打印出来。
+# 同时是 make bench 的缩小版：results.csv（中位数 + 范围）、cq.csv、旋钮表、图
+@test "make bench in miniature vs perftest: send_lat 64 B and write_bw 64 KiB, 3 alternating runs each, ratio within 0.5-1.8x (lat: best t_min of each side) and 0.4-2.5x (bw: median); results.csv with ranges, knob table, plots" {
     need_tool ib_send_lat
     need_tool ib_write_bw
     need_tool gnuplot
@@ -204,7 +208,7 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
     if grep -q '警告' "$BATS_TEST_TMPDIR/compare.log"; then cat "$BATS_TEST_TMPDIR/compare.log"; return 1; fi
     [[ $(head -n1 "$out/results.csv") == "test,size,metric,ours,perftest,ratio,ours_min,ours_max,perftest_min,perftest_max,reps" ]] || { head -n1 "$out/results.csv"; return 1; }
     awk -F, 'NR > 1 && !($4 + 0 > 0 && $5 + 0 > 0 && $6 + 0 > 0 && $7 <= $4 && $4 <= $8 && $9 <= $5 && $5 <= $10 && $11 == 3) { print "不对: " $0; bad = 1 } END { exit bad }' "$out/results.csv"
-    [[ $(grep -c '^send_lat,64,' "$out/results.csv") == 4 && $(grep -c '^write_bw,65536,' "$out/results.csv") == 3 ]]
+    [[ $(grep -c '^send_lat,64,' "$out/results.csv") == 5 && $(grep -c '^write_bw,65536,' "$out/results.csv") == 3 ]]
     [[ $(grep -c '^send_lat,64,t_typical_us,' "$out/reps.csv") == 3 ]]
     # 每次交替的一对算一个比值，取 3 个的中位数
     ratio_in() {  # ratio_in test,size,metric 下限 上限（比值也写进 TAP 的诊断行，通过时也看得见）
@@ -219,7 +223,21 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
         echo "$msg"
         return "$rc"
     }
-    ratio_in send_lat,64,t_typical_us 0.5 1.8
+    # 两边各自 3 次里最小的值之比
+    best_ratio_in() {  # best_ratio_in test,size,metric 下限 上限
+        local msg rc=0
+        msg=$(awk -F, -v k="$1" -v lo="$2" -v hi="$3" '
+            $1 "," $2 "," $3 == k && $4 + 0 > 0 && $5 + 0 > 0 { n++; if (n == 1 || $4 < o) o = $4; if (n == 1 || $5 < p) p = $5 }
+            END { if (n != 3) { print k ": 要 3 次，实际 " n; exit 1 }
+                  printf "%s: 两边各自 3 次里最好的 %s / %s = %.3f（要在 %s..%s）\n", k, o, p, o / p, lo, hi
+                  exit !(o / p >= lo && o / p <= hi) }' "$out/reps.csv") || rc=$?
+        echo "# $msg" >&3
+        echo "$msg"
+        return "$rc"
+    }
+    ratio_in send_lat,64,t_typical_us 0 1000000 || true   # 只打印
+    ratio_in send_lat,64,t_min_us 0 1000000 || true       # 只打印
+    best_ratio_in send_lat,64,t_min_us 0.5 1.8
     ratio_in write_bw,65536,bw_avg_MBps 0.4 2.5
     # 计时循环内的 CPU：客户端一定在干活；write_bw 的服务端不参与，是 0
     awk -F, 'NR > 1 && $3 == "client" && $4 == "cpu_s" && !($5 + 0 > 0 && $6 + 0 > 0) { print "cq.csv: " $0; bad = 1 } END { exit bad }' "$out/cq.csv"
