@@ -15,7 +15,7 @@ awk -F, 'BEGIN { print "test,size,metric,ours,perftest,ratio,ours_min,ours_max,p
     echo
     echo "同一次实验室开机、同一对 rxe（rxe0 ↔ rxe1，TCG 虚拟机），同样的大小和轮数，交替运行。"
     echo "ratio = ours / perftest（延迟越小越好，带宽越大越好）。cpu_s = 客户端整个进程的 user+sys（含建连）。"
-    echo "每一格都是交替重复的中位数（reps 次，每次的值在 reps.csv）；括号里是范围（最小..最大），TCG 下单次能差到 2 倍。"
+    echo "每一格都是交替重复的中位数（reps 次，每次的值在 reps.csv）；括号里是范围（最小..最大）：安静时单次能差到 2 倍，宿主机忙时（别的虚拟机抢 CPU）整次运行会落进毫秒级，差上百倍——范围很宽的格子别信，找安静的时候重跑。"
     echo
     echo "| test | size | metric | ours (min..max) | perftest (min..max) | ratio | reps |"
     echo "| --- | ---: | --- | ---: | ---: | ---: | ---: |"
