@@ -22,7 +22,7 @@ ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
 BUILD   ?= build
 OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
-PURE    := options optable gid wire hints payload wc_check conout adopt trace stats limits
+PURE    := options optable gid wire hints payload wc_check conout adopt trace stats limits sq_account
 # 与 verbs/网络打交道的模块
 CORE    := program sessions rdma_common console gid_table qp_state datapath bench ctrl ctrl_tcp ctrl_cm tcp ops path route trace_ev $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
@@ -147,12 +147,12 @@ lab-setup:
 	bash lab/setup
 
 # 基准对比（不在 make test 里）：一次实验室开机，本项目 --bench 与 perftest 交替跑同样的大小和轮数，
-# 结果写到 logs/bench/（results.csv、results.md、latency.svg、bandwidth.svg）；TCG 下约 10 分钟
+# 结果写到 logs/bench/（results.csv、results.md、latency.svg、bandwidth.svg）；每一格交替重复 BENCH_REPEAT 次（默认 3）；TCG 下十几分钟
 bench:
 	bash lab/setup
 	$(MAKE) all
 	rm -rf logs/bench
-	LAB_PASSENV="BENCH_SIZES BENCH_TESTS BENCH_LAT_ITERS BENCH_CQ_SIZES BENCH_REPEAT BENCH_KNOB_TESTS BENCH_KNOB_SIZES" lab/run tools/bench/compare.sh
+	LAB_PASSENV="BENCH_CELLS BENCH_SIZES BENCH_TESTS BENCH_LAT_ITERS BENCH_CQ_SIZES BENCH_REPEAT BENCH_KNOB_TESTS BENCH_KNOB_SIZES" lab/run tools/bench/compare.sh
 	tools/bench/report.sh
 
 # 从实验室的真实运行重新生成文档里的输出摘录（tests/docs/update-excerpts.sh 开头有说明）
@@ -181,6 +181,6 @@ help:
 	@echo "make trace-render  只重新画：logs/trace-*.jsonl + logs/trace.pcap → logs/trace.txt、logs/trace.html"
 	@echo "make trace-screenshot  重新生成 README 里的截图 docs/trace-screenshot.png（实验室 + headless chromium）"
 	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"
-	@echo "make bench      实验室里本项目 --bench 与 perftest 交替对比，写 logs/bench/（results.csv/.md 和图；约 10 分钟，不在 make test 里）"
+	@echo "make bench      实验室里本项目 --bench 与 perftest 交替对比，写 logs/bench/（results.csv/.md 和图；每格交替 3 次，十几分钟，不在 make test 里）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"
 	@echo "make docs-excerpts  在实验室里重跑配方，更新文档中的输出摘录（tests/docs/update-excerpts.sh）"

@@ -12,7 +12,8 @@
  *   send : 乒乓。两边都预先投递接收；收到 RECV 完成再回一个 SEND。单程延迟 = 往返 / 2。
  *   write_imm: 和 send 一样乒乓，只是数据 RDMA WRITE 进对端内存，立即数消耗对端的一个接收请求、产生 RECV 完成。
  *   read : 客户端 RDMA READ，等到完成为止；延迟 = 整个往返（与 ib_read_lat 相同，不除以 2）。
- * 带宽（客户端主动）：每个QP最多 --tx-depth 个 WR 在途，每 --signal 个要一个完成，
+ * 带宽（客户端主动）：先预热并等它全部完成，再从空队列开始计时（窗口 = 第一个计时 WR 投递到最后一个完成）；
+ *   每个QP最多 --tx-depth 个 WR 在途，每 --signal 个要一个完成，
  *   一次 ibv_post_send 投递 --post-list 个，完成按批取出；send/write_imm 时服务端保持接收队列是满的。
  */
 #include "bench.h"
@@ -29,6 +30,7 @@
 #include "datapath.h"
 #include "optable.h"
 #include "payload.h"
+#include "sq_account.h"
 #include "stats.h"
 
 #define BATCH        64        /* 一次 ibv_poll_cq 最多取的完成数 */
@@ -60,8 +62,8 @@ struct run {
 	size_t size;
 	long warm, iters;           /* 预热次数、计时次数 */
 	double *t;                  /* lat：每次的开始时刻（iters+1 个） */
-	double *posted, *done;      /* bw：每个 WR 的投递/完成时刻（num_qp × iters，太多时为 NULL） */
-	double t0, t1, cpu0, cpu1;  /* 计时循环的墙钟与 CPU 时间 */
+	struct bw_timeline tl;      /* bw：计时 WR 的投递/完成时刻，按发生顺序（stats.h） */
+	double t0, t1, cpu0, cpu1;  /* 计时循环的墙钟与 CPU 时间（bw 客户端 = 时间线的窗口） */
 	long recv_ready;            /* send 延迟：已到达、还没被乒乓用掉的消息数 */
 	int first;                  /* 第一个大小：接收队列要先填满（之后一直保持满） */
 };
@@ -79,9 +81,15 @@ static const char *test_name(const struct options *o, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * 用不用 IBV_SEND_INLINE 看 --inline（要的值），不看驱动写回的 max_inline_data：驱动会向上取整
+ * （rxe 把 0 变成 16，mlx5 取到 WQE 放得下的大小），用写回的值的话 --inline 0 也会 inline 小消息
+ */
 static int use_inline(struct run *r)
 {
-	return r->c->max_inline > 0 && r->size <= r->c->max_inline && r->c->opt->op != OP_READ;
+	uint32_t want = r->c->opt->inline_size;
+
+	return want > 0 && r->size <= want && r->c->opt->op != OP_READ;
 }
 
 /*
@@ -205,14 +213,17 @@ static struct send_req lat_req(struct run *r, int qp)
 }
 
 /*
- * 延迟里的选择性通知（--signal N，默认 1 = 和 perftest 的 ib_*_lat 一样每次都要完成）：SEND/WRITE 每 N 个
- * （以及最后一个）才要完成。乒乓本身已经说明对端收到了，不必每次都等自己的发送完成；少生成、少取一个 WC。
+ * 延迟里的选择性通知（--signal N，默认 1 = 和 perftest 的 ib_*_lat 一样每次都要完成）：SEND/WRITE 在每个QP上
+ * 每 N 个（以及这个QP的最后一个）才要完成——按QP数，因为槽位只由同一个QP上的完成释放（sq_account.h）。
+ * 乒乓本身已经说明对端收到了，不必每次都等自己的发送完成；少生成、少取一个 WC。
  * 不要完成的 WR 占着发送队列的槽，直到后面一个要了完成的 WR 完成才一起释放，所以 signal_every ≤ tx_depth。
  * READ 每次都要完成：读回的数据到了，只有它的完成能告诉我们。
  */
 static int lat_signaled(struct run *r, long k)
 {
-	return r->c->opt->op == OP_READ || (k + 1) % r->c->opt->signal_every == 0 || k == r->warm + r->iters - 1;
+	struct rdma_conn *c = r->c;
+
+	return c->opt->op == OP_READ || lat_wr_signaled(k, c->num_qp, c->opt->signal_every, r->warm + r->iters);
 }
 
 /* 一次乒乓（或一次 READ）：k 是总序号（含预热） */
@@ -255,7 +266,6 @@ static int lat_loop(struct run *r)
 		if (lat_once(r, k, now_ms() + c->opt->timeout_ms) != 0)
 			return -1;
 	r->cpu0 = cpu_s();
-	r->t0 = now_s();
 	for (long k = 0; k < r->iters; k++) {
 		/* 每次只读一次时钟：开始时刻同时定下这一次的超时期限 */
 		r->t[k] = now_s();
@@ -265,52 +275,40 @@ static int lat_loop(struct run *r)
 	}
 	r->t[r->iters] = r->t1 = now_s();
 	r->cpu1 = cpu_s();
+	r->t0 = r->t[0];   /* 窗口 = 各次延迟加起来的那一段（BENCH_RESULT 的 wall_s） */
 	return 0;
 }
 
 /* ---------- 带宽 ---------- */
 
-/* QP qp 的第 k 个 WR：每 signal_every 个（以及最后一个）要完成 */
-static struct send_req bw_req(struct run *r, int qp, long k, long total)
+/* QP qp 的第 k 个 WR（这一段的最后一个是 end-1）：每 signal_every 个（以及最后一个）要完成 */
+static struct send_req bw_req(struct run *r, int qp, long k, long end)
 {
 	struct send_req q = lat_req(r, qp);
 	int every = r->c->opt->signal_every;
 
 	q.seq = (uint64_t)k;
-	q.unsignaled = !((k + 1) % every == 0 || k == total - 1);
+	q.unsignaled = !((k + 1) % every == 0 || k == end - 1);
 	return q;
 }
 
-static void stamp_done(struct run *r, int qp, long upto_excl, long from, double t)
-{
-	if (r->done == NULL)
-		return;
-	for (long k = from; k < upto_excl; k++)
-		if (k >= r->warm)
-			r->done[(size_t)qp * (size_t)r->iters + (size_t)(k - r->warm)] = t;
-}
-
 /* 投递 QP qp 上的一批：窗口没满、还有剩余，一次最多 post_list 个；返回投了几个 */
-static int bw_post(struct run *r, int qp, long *posted, long completed, long total)
+static int bw_post(struct run *r, int qp, long *posted, long completed, long end)
 {
 	struct send_req reqs[MAX_POST_LIST];
 	const struct options *o = r->c->opt;
-	long room = (long)o->tx_depth - (*posted - completed), left = total - *posted;
+	long room = (long)o->tx_depth - (*posted - completed), left = end - *posted;
 	int n = (int)(room < left ? room : left);
 
 	if (n > o->post_list)
 		n = o->post_list;
+	if (n > MAX_POST_LIST)
+		n = MAX_POST_LIST;
 	if (n <= 0)
 		return 0;
 	for (int j = 0; j < n; j++)
-		reqs[j] = bw_req(r, qp, *posted + j, total);
-	if (r->posted != NULL) {
-		double t = now_s();
-
-		for (int j = 0; j < n; j++)
-			if (*posted + j >= r->warm)
-				r->posted[(size_t)qp * (size_t)r->iters + (size_t)(*posted + j - r->warm)] = t;
-	}
+		reqs[j] = bw_req(r, qp, *posted + j, end);
+	bw_tl_post(&r->tl, *posted, n, now_s());
 	if (post_send_list(r->c, qp, reqs, n) != 0)
 		return -1;
 	*posted += n;
@@ -318,46 +316,50 @@ static int bw_post(struct run *r, int qp, long *posted, long completed, long tot
 }
 
 /* 把 QP qp 的窗口填满（像 perftest 一样先投满再去取完成） */
-static int bw_fill(struct run *r, int qp, long *posted, long completed, long total)
+static int bw_fill(struct run *r, int qp, long *posted, long completed, long end)
 {
 	int n;
 
-	while ((n = bw_post(r, qp, posted, completed, total)) > 0)
+	while ((n = bw_post(r, qp, posted, completed, end)) > 0)
 		;
 	return n;
 }
 
-/* 客户端：total 个 WR / QP，按窗口投递、按批取完成 */
-static int bw_client(struct run *r, long total)
+/* 客户端：每个QP投递序号 from..end-1 的 WR，按窗口投递、按批取完成，直到全部完成 */
+static int bw_client(struct run *r, long from, long end)
 {
 	struct rdma_conn *c = r->c;
-	long posted[MAX_QP] = { 0 }, completed[MAX_QP] = { 0 }, finished = 0;
+	long posted[MAX_QP], completed[MAX_QP], finished = 0;
 	struct ibv_wc wcs[BATCH];
 	long long deadline = now_ms() + c->opt->timeout_ms;
 	unsigned spins = 0;
 
+	for (int i = 0; i < c->num_qp; i++)
+		posted[i] = completed[i] = from;
 	while (finished < c->num_qp) {
 		long before = 0, after = 0;
+		double t;
 		int n;
 
 		if (keep_alive(r) != 0)
 			return -1;
 		for (int i = 0; i < c->num_qp; i++) {
 			before += posted[i];
-			if (bw_fill(r, i, &posted[i], completed[i], total) != 0)
+			if (bw_fill(r, i, &posted[i], completed[i], end) != 0)
 				return -1;
 			after += posted[i];
 		}
 		n = poll_cq_batch(c, wcs, BATCH);
 		if (n < 0)
 			return -1;
+		t = n > 0 ? now_s() : 0;
 		for (int k = 0; k < n; k++) {
 			int i = wrid_qp(wcs[k].wr_id);
 			long upto = (long)wrid_seq(wcs[k].wr_id) + 1;   /* 选择性通知：它之前的 WR 也都完成了 */
 
-			stamp_done(r, i, upto, completed[i], now_s());
+			bw_tl_done(&r->tl, completed[i], upto, t);
 			completed[i] = upto;
-			finished += upto == total;
+			finished += upto == end;
 		}
 		/* 只有窗口满了（或全投完了）才等：还能投的时候睡下去，未通知的 WR 不会带来任何事件 */
 		if (n > 0 || after > before) {
@@ -370,11 +372,14 @@ static int bw_client(struct run *r, long total)
 	return 0;
 }
 
-/* send 的服务端：收 total 个 / QP，每收到一个马上补投一个接收，接收队列一直是满的 */
-static int bw_server_recv(struct run *r, long total)
+/*
+ * send 的服务端：收 count 个 / QP，每收到一个马上补投一个接收，接收队列一直是满的。
+ * 一批完成可能比还差的多（预热的最后一批里混着计时的第一批）：多收的记在 *extra 里，算进下一段
+ */
+static int bw_server_recv(struct run *r, long count, long *extra)
 {
 	struct rdma_conn *c = r->c;
-	long want = total * c->num_qp, got = 0;
+	long want = count * c->num_qp, got = *extra;
 	struct ibv_wc wcs[BATCH];
 	long long deadline = now_ms() + c->opt->timeout_ms;
 	unsigned spins = 0;
@@ -398,22 +403,41 @@ static int bw_server_recv(struct run *r, long total)
 			return -1;
 		}
 	}
+	*extra = got - want;
 	return 0;
 }
 
+/*
+ * 先预热（每个QP warm 个 WR，全部完成、队列排空），再计时（每个QP iters 个，从空队列开始，和 perftest 一样）。
+ * 窗口 = 第一个计时 WR 投递到最后一个完成（时间线记下的 t0、t1），数的正好是窗口里的 WR
+ */
 static int bw_loop(struct run *r)
 {
 	struct rdma_conn *c = r->c;
-	long total = r->warm + r->iters;
+	long end = r->warm + r->iters;
 	int rc;
 
 	if (is_server(c) && !op_info(c->opt->op)->server_recv)
 		return 0;   /* WRITE/READ：服务端程序不参与；SEND/WRITE_IMM：服务端收、补投接收 */
+	if (is_server(c)) {
+		long extra = 0;
+
+		if (bw_server_recv(r, r->warm, &extra) != 0)
+			return -1;
+		r->cpu0 = cpu_s();
+		r->t0 = now_s();
+		rc = bw_server_recv(r, r->iters, &extra);
+		r->t1 = now_s();
+		r->cpu1 = cpu_s();
+		return rc;
+	}
+	if (bw_client(r, 0, r->warm) != 0)
+		return -1;
 	r->cpu0 = cpu_s();
-	r->t0 = now_s();
-	rc = is_server(c) ? bw_server_recv(r, total) : bw_client(r, total);
-	r->t1 = now_s();
+	rc = bw_client(r, r->warm, end);
 	r->cpu1 = cpu_s();
+	r->t0 = r->tl.t0;
+	r->t1 = r->tl.t1;
 	return rc;
 }
 
@@ -498,7 +522,7 @@ static void report_lat(struct run *r)
 	free(us);
 	con_printf(" %-7zu %-10ld    %-7.2f        %-7.2f        %-7.2f            %-7.2f         %-7.2f           %-7.2f                 %-7.2f\n",
 		   r->size, r->iters, s.t_min, s.t_max, s.t_typical, s.t_avg, s.t_stdev, s.p99, s.p999);
-	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s t_min_us=%.3f t_max_us=%.3f t_typical_us=%.3f t_avg_us=%.3f t_stdev_us=%.3f p99_us=%.3f p999_us=%.3f cpu_s=%.4f wall_s=%.4f\n",
+	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s t_min_us=%.3f t_max_us=%.3f t_typical_us=%.3f t_avg_us=%.3f t_stdev_us=%.3f p99_us=%.3f p999_us=%.3f cpu_s=%.4f wall_s=%.6f\n",
 		   test_name(c->opt, name, sizeof(name)), r->size, r->iters, c->num_qp,
 		   c->opt->cq == CQ_EVENT ? "event" : "poll", s.t_min, s.t_max, s.t_typical, s.t_avg, s.t_stdev,
 		   s.p99, s.p999, r->cpu1 - r->cpu0, r->t1 - r->t0);
@@ -507,16 +531,15 @@ static void report_lat(struct run *r)
 static void report_bw(struct run *r)
 {
 	struct rdma_conn *c = r->c;
-	double secs = r->t1 - r->t0, msgs = (double)r->iters * c->num_qp;
-	double avg = bw_mbps(msgs * (double)r->size, secs), rate = msg_rate_mpps(msgs, secs);
-	double peak = r->posted ? bw_peak_mbps(r->posted, r->done, (size_t)r->iters * (size_t)c->num_qp, r->size, PEAK_MAX_N) : 0;
+	struct bw_figures f;
 	char name[32];
 
+	bw_figures_of(&r->tl, r->size, PEAK_MAX_N, &f);
 	con_printf(" %-10zu %-10ld       %-9.2f          %-9.2f            %-9.6f\n",
-		   r->size, r->iters, peak, avg, rate);
-	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s bw_peak_MBps=%.3f bw_avg_MBps=%.3f msg_rate_Mpps=%.6f cpu_s=%.4f wall_s=%.4f\n",
+		   r->size, r->iters, f.peak_mbps, f.avg_mbps, f.rate_mpps);
+	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s bw_peak_MBps=%.3f bw_avg_MBps=%.3f msg_rate_Mpps=%.6f cpu_s=%.4f wall_s=%.6f\n",
 		   test_name(c->opt, name, sizeof(name)), r->size, r->iters, c->num_qp,
-		   c->opt->cq == CQ_EVENT ? "event" : "poll", peak, avg, rate, r->cpu1 - r->cpu0, secs);
+		   c->opt->cq == CQ_EVENT ? "event" : "poll", f.peak_mbps, f.avg_mbps, f.rate_mpps, r->cpu1 - r->cpu0, f.secs);
 }
 
 static void print_header(struct rdma_conn *c)
@@ -551,18 +574,20 @@ static int alloc_run(struct run *r)
 		r->t = calloc((size_t)r->iters + 1, sizeof(double));
 		return r->t == NULL ? -1 : 0;
 	}
+	r->tl.warm = r->warm;
 	if (n > PEAK_MAX_N)
 		return 0;
-	r->posted = calloc(n, sizeof(double));
-	r->done = calloc(n, sizeof(double));
-	return r->posted == NULL || r->done == NULL ? -1 : 0;
+	r->tl.cap = n;
+	r->tl.posted = calloc(n, sizeof(double));
+	r->tl.done = calloc(n, sizeof(double));
+	return r->tl.posted == NULL || r->tl.done == NULL ? -1 : 0;
 }
 
 static void free_run(struct run *r)
 {
 	free(r->t);
-	free(r->posted);
-	free(r->done);
+	free(r->tl.posted);
+	free(r->tl.done);
 }
 
 /* 一个大小：准备 → 同步 → 预热 + 计时 → 同步 → 校验 → 报告 */
@@ -606,7 +631,7 @@ static void explain_before(struct rdma_conn *c)
 			   "      --post-list %d（一次 ibv_post_send 投递几个 WR：每次调用的固定开销分摊）--inline %u\n",
 			   o->tx_depth, o->signal_every, o->signal_every, o->post_list, o->inline_size);
 	else
-		con_printf("旋钮: --signal %d（%s）--inline %u（消息 ≤ max_inline_data=%u 时用 IBV_SEND_INLINE：CPU 把数据拷进 WQE，网卡少读一次内存）\n",
+		con_printf("旋钮: --signal %d（%s）--inline %u（消息 ≤ --inline 时用 IBV_SEND_INLINE：CPU 把数据拷进 WQE，网卡少读一次内存；驱动给的 max_inline_data=%u）\n",
 			   o->signal_every, o->op == OP_READ ? "READ 每次都要完成：数据到没到只有完成能说明" :
 			   o->signal_every == 1 ? "每个 SEND/WRITE 都等自己的完成，和 perftest 的 ib_*_lat 一样" :
 			   "SEND/WRITE 每这么多次才要一个完成：乒乓的回复已经说明对方收到了，不必每次等自己的完成（perftest 的延迟测试不这样做）",

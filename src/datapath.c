@@ -69,6 +69,8 @@ static void note_sent_wr(struct rdma_conn *conn, int i, const struct ibv_send_wr
 		.has_imm = wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM, .imm = ntohl(wr->imm_data),
 		.psn_first = conn->next_psn[i], .npkts = psn_npkts(wr->sg_list->length, mtu, atomic),
 		.mtu = mtu,
+		.signaled = (wr->send_flags & IBV_SEND_SIGNALED) != 0,
+		.inline_data = (wr->send_flags & IBV_SEND_INLINE) != 0,
 	};
 
 	conn->next_psn[i] = psn_add(t.psn_first, t.npkts);
@@ -107,13 +109,39 @@ static void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
 	}
 }
 
+/* 投递之前按硬件的规则数槽位（sq_account.h）：放不下就报错，不去碰 ibv_post_send */
+static int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+{
+	const struct sq_account *a = &conn->sq[i];
+	int sig = 0;
+
+	if (sq_account_fits(a, (uint32_t)n))
+		return 0;
+	for (int k = 0; k < n; k++)
+		sig += !reqs[k].unsignaled;
+	con_eprintf("错误: QP[%d] 发送队列记账: 已投递 %llu 个 WR，槽已释放 %llu 个，还占着 %llu 个（其中要了完成、还没取到完成的 %u 个）；"
+		    "再投 %d 个（要完成的 %d 个）就超过 max_send_wr=%u\n"
+		    "规则: 一个 WR 的槽只有在同一个QP上它本身或它之后的一个要了完成（signaled）的 WR 的完成被取出后才释放\n"
+		    "提示: 硬件网卡（如 mlx5）这时 ibv_post_send 返回 ENOMEM；rxe 发完就还槽，所以只有这里的记账能发现。"
+		    "每个QP上每 --signal 个 WR 至少要有一个 signaled，并且要取到它的完成\n",
+		    i, (unsigned long long)a->posted, (unsigned long long)a->freed,
+		    (unsigned long long)sq_account_in_use(a), a->n_sig, n, sig, a->cap);
+	return -1;
+}
+
 int post_send_list(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 {
 	struct ibv_send_wr wr[MAX_POST_LIST], *bad = NULL;
 	struct ibv_sge sge[MAX_POST_LIST];
 	int rc;
 
-	if (n < 1 || n > MAX_POST_LIST)
+	if (n < 1 || n > MAX_POST_LIST) {
+		con_eprintf("错误: QP[%d] 一次要投递 %d 个 WR，只支持 1..%d 个（ibv_post_send 未调用）\n"
+			    "提示: --post-list 在解析参数时就限制在 1..%d；走到这里是程序的错误\n",
+			    i, n, MAX_POST_LIST, MAX_POST_LIST);
+		return -1;
+	}
+	if (check_sq_room(conn, i, reqs, n) != 0)
 		return -1;
 	for (int k = 0; k < n; k++) {
 		build_wr(conn, i, &reqs[k], &wr[k], &sge[k]);
@@ -121,12 +149,19 @@ int post_send_list(struct rdma_conn *conn, int i, const struct send_req *reqs, i
 	}
 	rc = ibv_post_send(conn->qp[i], wr, &bad);
 	if (rc != 0) {
+		char call[64] = "ibv_post_send()";
+
+		if (n > 1)   /* 链表：bad 指向第一个没投进去的 WR，它前面的已经投了 */
+			snprintf(call, sizeof(call), "ibv_post_send()（链表 %d 个里的第 %d 个）", n,
+				 bad != NULL && bad >= wr && bad < wr + n ? (int)(bad - wr) + 1 : 1);
 		con_eprintf("错误: QP[%d] ", i);
-		verbs_error("ibv_post_send()", rc, "发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限（inline 时是 max_inline_data）");
+		verbs_error(call, rc, "发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限（inline 时是 max_inline_data）");
 		return -1;
 	}
-	for (int k = 0; k < n; k++)
+	for (int k = 0; k < n; k++) {
+		sq_account_post(&conn->sq[i], !reqs[k].unsignaled);
 		note_sent_wr(conn, i, &wr[k]);
+	}
 	return 0;
 }
 
@@ -161,6 +196,18 @@ static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 	return 0;
 }
 
+/* 一个发送完成（SEND/WRITE/READ/原子）：这个QP最老的在途 signaled WR 和它之前的槽都释放了 */
+static int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	int i = wrid_qp(wc->wr_id);
+
+	if ((wc->opcode & IBV_WC_RECV) || sq_account_complete(&conn->sq[i]) == 0)
+		return 0;
+	con_eprintf("错误: QP[%d] 取到一个发送完成（wr_id=%llu），但记账里这个QP没有在途的 signaled WR\n"
+		    "提示: 不要完成的 WR 不会产生完成；这是程序的记账错误\n", i, (unsigned long long)wc->wr_id);
+	return -1;
+}
+
 int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max)
 {
 	int r = ibv_poll_cq(conn->cq, max, wcs);
@@ -172,7 +219,7 @@ int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max)
 	for (int k = 0; k < r; k++)
 		trace_wc(&conn->trace, &wcs[k]);
 	for (int k = 0; k < r; k++)
-		if (check_wc(conn, &wcs[k]) != 0)
+		if (check_wc(conn, &wcs[k]) != 0 || note_send_done(conn, &wcs[k]) != 0)
 			return -1;
 	return r;
 }

@@ -31,8 +31,7 @@ struct send_req {
 	int inline_data;          /* 1 = IBV_SEND_INLINE：CPU 把数据直接拷进 WQE，不用 lkey、返回后缓冲区即可重用 */
 };
 int post_send_req(struct rdma_conn *conn, int i, const struct send_req *req);
-/* 在 QP i 上用一次 ibv_post_send 投递 n 个 WR（链表，n ≤ MAX_POST_LIST） */
-#define MAX_POST_LIST 64
+/* 在 QP i 上用一次 ibv_post_send 投递 n 个 WR（链表，1 ≤ n ≤ MAX_POST_LIST，options.h） */
 int post_send_list(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);
 
 /* 取出 CQ 里现有的完成（最多 max 个，可能是 0 个），不等待；任何 WC 错误都打印并返回 -1 */

@@ -316,6 +316,11 @@ static int parse_bench_opt(int c, const char *arg, struct options *o, char *err,
 	default:
 		break;
 	}
+	if (c == OPT_POST_LIST && parse_long(arg, 1, MAX_POST_LIST, &v) != 0) {
+		set_err(err, errlen, "--post-list 无效: '%s'（1..%d：一次 ibv_post_send 最多投递 %d 个 WR）",
+			arg, MAX_POST_LIST, MAX_POST_LIST);
+		return -1;
+	}
 	if (parse_long(arg, 1, MAX_QUEUE_DEPTH, &v) != 0) {
 		set_err(err, errlen, "%s 无效: '%s'（1..%d）", c == OPT_TX_DEPTH ? "--tx-depth" :
 			c == OPT_SIGNAL ? "--signal" : "--post-list", arg, MAX_QUEUE_DEPTH);
@@ -682,7 +687,7 @@ static void print_common_options(void)
 	       "      --sweep           大小从 2 B 翻倍到 8 MiB 各测一遍（像 perftest -a）\n"
 	       "      --tx-depth N      每个QP的发送队列深度 = bw 的在途窗口（bw 默认 %d，lat 默认 %d）\n"
 	       "      --signal N        每 N 个 WR 才要一个完成（选择性通知；bw 默认 %d，lat 默认 1，lat 的 READ 每次都要）\n"
-	       "      --post-list N     bw：一次 ibv_post_send 投递 N 个 WR 的链表（默认 1）\n"
+	       "      --post-list N     bw：一次 ibv_post_send 投递 N 个 WR 的链表（默认 1，最多 64）\n"
 	       "      --inline BYTES    QP 的 max_inline_data；消息 ≤ 它时用 IBV_SEND_INLINE（CPU 直接拷进 WQE，默认 0 = 不用）\n",
 	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
 	       DEFAULT_SIZE, INTERACTIVE_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,

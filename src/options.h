@@ -37,6 +37,7 @@
 #define BENCH_DEFAULT_ITERS   1000
 #define MAX_QUEUE_DEPTH       8192
 #define MAX_INLINE            1024
+#define MAX_POST_LIST         64          /* --post-list 上限：一次 ibv_post_send 的链表在栈上建（datapath.c） */
 #define SWEEP_MIN_SIZE        2           /* --sweep：2 B .. 8 MiB，与 perftest -a 一样 */
 #define SWEEP_MAX_SIZE        (8u << 20)
 

@@ -711,6 +711,17 @@ int create_qps(struct rdma_conn *conn)
 			return -1;
 		}
 		conn->max_inline = init.cap.max_inline_data;   /* ibv_create_qp 写回实际值（可能比请求的大） */
+		if (conn->max_inline < conn->opt->inline_size) {
+			con_eprintf("错误: QP[%d] 要了 max_inline_data=%u（--inline），ibv_create_qp 只给了 %u\n"
+				    "提示: 按 verbs 的约定，返回的值只会大于等于要的值；这个驱动不守约定。换小一点的 --inline\n",
+				    i, conn->opt->inline_size, conn->max_inline);
+			return -1;
+		}
+		if (sq_account_init(&conn->sq[i], conn->caps.send_wr) != 0) {
+			con_eprintf("错误: QP[%d] 发送队列记账的内存分配失败（%u 项）\n提示: 内存不够？减小 --tx-depth\n",
+				    i, conn->caps.send_wr);
+			return -1;
+		}
 		/* PSN 随机：避免与旧连接残留的报文混淆（与 rc_pingpong 一样取 24 位） */
 		conn->psn[i] = random_psn();
 		trace_qp_num(&conn->trace, "ibv_create_qp", 0, i, conn->qp[i]->qp_num, conn->psn[i]);
@@ -752,6 +763,7 @@ void conn_destroy(struct rdma_conn *conn)
 			conn->qp[i] = NULL;
 			freed++;
 		}
+		sq_account_free(&conn->sq[i]);
 	}
 	if (freed > 0)
 		con_printf("已销毁 %d 个QP（ibv_destroy_qp）\n", freed);

@@ -21,6 +21,7 @@
 #include "gid.h"
 #include "options.h"
 #include "route.h"
+#include "sq_account.h"
 #include "trace.h"
 #include "wire.h"
 
@@ -67,6 +68,7 @@ struct rdma_conn {
 	struct ibv_qp *qp[MAX_QP];      /* RC QP；WR 的 wr_id 低 8 位 = 下标（datapath.h） */
 	uint32_t psn[MAX_QP];           /* 本端每个QP的起始包序号 */
 	uint32_t next_psn[MAX_QP];      /* 下一个发送 WR 的第一个 PSN（RTS 时 = psn[i]，每投递一个 WR 加它的包数，模 2^24） */
+	struct sq_account sq[MAX_QP];   /* 每个QP发送队列的槽位记账（按硬件规则，datapath.c 每次投递前检查） */
 
 	struct ctrl ctrl;               /* 控制平面（现在是 TCP：ctrl_tcp.c） */
 	struct wire_hello remote;       /* 对端的连接信息 */

@@ -78,3 +78,43 @@ double bw_peak_mbps(const double *posted, const double *completed, size_t n, siz
 	}
 	return best > 0 ? bw_mbps((double)size, best) : 0;
 }
+
+void bw_tl_post(struct bw_timeline *tl, long first, int n, double t)
+{
+	for (long k = first; k < first + n; k++) {
+		if (k < tl->warm)
+			continue;
+		if (tl->n_posted == 0)
+			tl->t0 = t;
+		if (tl->posted != NULL && tl->n_posted < tl->cap)
+			tl->posted[tl->n_posted] = t;
+		tl->n_posted++;
+	}
+}
+
+void bw_tl_done(struct bw_timeline *tl, long from, long upto, double t)
+{
+	for (long k = from; k < upto; k++) {
+		if (k < tl->warm)
+			continue;
+		if (tl->done != NULL && tl->n_done < tl->cap)
+			tl->done[tl->n_done] = t;
+		tl->n_done++;
+		tl->t1 = t;
+	}
+}
+
+void bw_figures_of(const struct bw_timeline *tl, size_t size, size_t peak_max_n, struct bw_figures *f)
+{
+	size_t n = tl->n_done < tl->n_posted ? tl->n_done : tl->n_posted;
+
+	memset(f, 0, sizeof(*f));
+	if (tl->n_done == 0)
+		return;
+	f->secs = tl->t1 - tl->t0;
+	f->msgs = (double)tl->n_done;
+	f->avg_mbps = bw_mbps(f->msgs * (double)size, f->secs);
+	f->rate_mpps = msg_rate_mpps(f->msgs, f->secs);
+	if (tl->posted != NULL && tl->done != NULL && n <= tl->cap)
+		f->peak_mbps = bw_peak_mbps(tl->posted, tl->done, n, size, peak_max_n);
+}

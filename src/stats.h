@@ -34,4 +34,31 @@ double msg_rate_mpps(double msgs, double secs);
  */
 double bw_peak_mbps(const double *posted, const double *completed, size_t n, size_t size, size_t max_n);
 
+/*
+ * 带宽测量的时间线（perftest 的 tposted[]/tcompleted[]）：所有QP的投递和完成都按发生的先后记在
+ * 同一个序列里（第 k 个投递、第 k 个完成），不按QP分段——峰值把下标当成时间顺序。
+ * 每个QP的前 warm 个 WR 是预热：不记、不数、不开窗口。计时窗口 = 第一个计时 WR 投递的时刻 t0
+ * 到最后一个计时 WR 完成的时刻 t1；窗口里数的消息就是这里记下的完成个数，时间和个数说的是同一件事。
+ */
+struct bw_timeline {
+	long warm;              /* 每个QP的前 warm 个 WR（序号 0..warm-1）是预热 */
+	double *posted, *done;  /* 第 k 个计时 WR 的投递/完成时刻（秒），容量 cap；NULL = 太多，不记 */
+	size_t cap;
+	size_t n_posted, n_done; /* 计时 WR 的投递/完成个数（数组满了或为 NULL 也照数） */
+	double t0, t1;          /* 计时窗口：第一个计时 WR 投递 / 最近一个计时 WR 完成 */
+};
+/* 一次 ibv_post_send 在某个QP上投递了序号 first..first+n-1 的 WR，时刻 t */
+void bw_tl_post(struct bw_timeline *tl, long first, int n, double t);
+/* 某个QP上序号 from..upto-1 的 WR 完成了（选择性通知：一个完成代表它和它之前的），时刻 t */
+void bw_tl_done(struct bw_timeline *tl, long from, long upto, double t);
+
+/* 从时间线算出的报告数字 */
+struct bw_figures {
+	double secs;            /* 窗口长度 t1 - t0（BENCH_RESULT 的 wall_s） */
+	double msgs;            /* 窗口里完成的计时 WR 个数 */
+	double avg_mbps, rate_mpps, peak_mbps;
+};
+/* size 字节的消息；峰值在记录的个数超过 peak_max_n 或没有数组时为 0 */
+void bw_figures_of(const struct bw_timeline *tl, size_t size, size_t peak_max_n, struct bw_figures *f);
+
 #endif

@@ -387,6 +387,8 @@ void trace_post_send(const struct trace_ref *r, const struct trace_wr *w)
 	tj_int(&j, "npkts", w->npkts);
 	tj_int(&j, "mtu", w->mtu);
 	tj_int(&j, "dest_qpn", w->dest_qpn);
+	tj_bool(&j, "signaled", w->signaled);
+	tj_bool(&j, "inline", w->inline_data);
 	trace_emit(r, &j);
 }
 

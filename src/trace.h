@@ -107,6 +107,8 @@ struct trace_wr {
 	int has_imm;
 	uint32_t imm;           /* 主机字节序 */
 	uint32_t psn_first, npkts, mtu;
+	int signaled;           /* IBV_SEND_SIGNALED：这个 WR 要一个完成 */
+	int inline_data;        /* IBV_SEND_INLINE：数据由 CPU 拷进 WQE */
 };
 void trace_post_send(const struct trace_ref *r, const struct trace_wr *w);
 void trace_post_recv(const struct trace_ref *r, int qp, uint32_t qpn, uint64_t wr_id,

@@ -369,6 +369,13 @@ static void bench_and_cq(void **state)
 	assert_int_equal(o.signal_every, 1);
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "lat", "--signal", "4"), PARSE_OK);
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "lat", "--post-list", "4"), PARSE_ERROR);
+	/* --post-list 的链表在栈上：上限 64（MAX_POST_LIST），即使 --tx-depth 更大 */
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "bw", "--post-list", "64"), PARSE_OK);
+	assert_int_equal(o.post_list, 64);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "bw", "--post-list", "65"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--post-list"));
+	assert_non_null(strstr(err, "64"));
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "bw", "--tx-depth", "1024", "--post-list", "100"), PARSE_ERROR);
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "bw", "--tx-depth", "8", "--signal", "9"), PARSE_ERROR);
 	assert_non_null(strstr(err, "--tx-depth 8"));
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--bench", "bw", "--interactive"), PARSE_ERROR);

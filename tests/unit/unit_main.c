@@ -16,6 +16,7 @@ int main(void)
 		{ adopt_tests, adopt_tests_count },
 		{ trace_tests, trace_tests_count },
 		{ stats_tests, stats_tests_count },
+		{ sq_account_tests, sq_account_tests_count },
 		{ optable_tests, optable_tests_count },
 		{ limits_tests, limits_tests_count },
 	};

@@ -52,16 +52,20 @@ ours() {  # ours test size iters [更多参数]；结果放在 $OUT/logs/ours-*.
     LAST="$OUT/logs/$tag.client.log"
 }
 
-perf() {  # perf test size iters；结果行放在 PROW
-    local t=$1 s=$2 n=$3 tag="perftest-$1-$2"
-    timeout 120 "ib_$t" -d "$D0" -x 1 -F -s "$s" -n "$n" >"$OUT/logs/$tag.server.log" 2>&1 &
-    local sp=$!
-    wait_listen
-    /usr/bin/time -f '%U %S' -o "$OUT/logs/$tag.time" timeout 120 "ib_$t" -d "$D1" -x 1 -F -s "$s" -n "$n" "$IP" \
-        >"$OUT/logs/$tag.client.log" 2>&1 || true
-    wait "$sp" || true
-    PROW=$(awk -v s="$s" '$1 == s && NF >= 5 { row = $0 } END { print row }' "$OUT/logs/$tag.client.log")
-    PTIME="$OUT/logs/$tag.time"
+perf() {  # perf test size iters；结果行放在 PROW。没有结果行（机器很忙时偶尔连不上）就再跑一次
+    local t=$1 s=$2 n=$3 tag="perftest-$1-$2" try sp
+    for try in 1 2; do
+        timeout 120 "ib_$t" -d "$D0" -x 1 -F -s "$s" -n "$n" >"$OUT/logs/$tag.server.log" 2>&1 &
+        sp=$!
+        wait_listen
+        /usr/bin/time -f '%U %S' -o "$OUT/logs/$tag.time" timeout 120 "ib_$t" -d "$D1" -x 1 -F -s "$s" -n "$n" "$IP" \
+            >"$OUT/logs/$tag.client.log" 2>&1 || true
+        wait "$sp" || true
+        PROW=$(awk -v s="$s" '$1 == s && NF >= 5 { row = $0 } END { print row }' "$OUT/logs/$tag.client.log")
+        PTIME="$OUT/logs/$tag.time"
+        [[ -n $PROW ]] && return 0
+        echo "# perftest ib_$t size=$s 第 $try 次没有结果行（$OUT/logs/$tag.client.log）" >&2
+    done
 }
 
 # 本项目 BENCH_RESULT 里的一个值
@@ -71,35 +75,45 @@ res() { awk -v k="$2" '/^BENCH_RESULT /{for(i=2;i<=NF;i++){split($i,a,"=");if(a[
 row() { echo "$1,$2,$3,$4,$5" >>"$OUT/reps.csv"; }
 : >"$OUT/reps.csv"
 
-# TCG 虚拟机里同一个测量两次开机之间能差 30%（调度），所以小消息（≤ 4 KiB，一次只要一两秒）交替重复
-# BENCH_REPEAT 次（默认 3），报中位数；大消息每次要几秒到几十秒，只跑一次
-reps_for() { if (($1 <= 4096)); then echo "${BENCH_REPEAT:-3}"; else echo 1; fi; }
+# TCG 虚拟机里同一个测量每次能差到 2 倍（调度），所以每一格都交替重复 BENCH_REPEAT 次（默认 3，至少 3 次才有中位数），
+# 报中位数和范围（最小..最大）
+REPEAT=${BENCH_REPEAT:-3}
 
-for t in "${TESTS[@]}"; do
-    for s in "${SIZES[@]}"; do
-        n=$(iters_for "$t" "$s")
-        for ((rep = 1; rep <= $(reps_for "$s"); rep++)); do
-            echo "# $t size=$s iters=$n (第 $rep 次)"
-            # 交替：一次本项目、一次 perftest
-            ours "$t" "$s" "$n"
-            perf "$t" "$s" "$n"
-            if [[ $t == *_lat ]]; then
-                # perftest 延迟行：#bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
-                read -r -a p <<<"${PROW:-}"
-                row "$t" "$s" t_typical_us "$(res "$LAST" t_typical_us)" "${p[4]:-}"
-                row "$t" "$s" t_avg_us "$(res "$LAST" t_avg_us)" "${p[5]:-}"
-                row "$t" "$s" p99_us "$(res "$LAST" p99_us)" "${p[7]:-}"
-            else
-                # perftest 带宽行：#bytes #iterations BW_peak BW_average MsgRate
-                read -r -a p <<<"${PROW:-}"
-                row "$t" "$s" bw_avg_MBps "$(res "$LAST" bw_avg_MBps)" "${p[3]:-}"
-                row "$t" "$s" msg_rate_Mpps "$(res "$LAST" msg_rate_Mpps)" "${p[4]:-}"
-            fi
-            row "$t" "$s" cpu_s "$(cpu_of "${LAST%.client.log}.time")" "$(cpu_of "$PTIME")"
-        done
+# 要测的格子：BENCH_CELLS="send_lat:64 write_bw:65536" 只测这几个；不给时是 BENCH_TESTS × BENCH_SIZES
+CELLS=()
+if [[ -n ${BENCH_CELLS:-} ]]; then
+    read -r -a CELLS <<<"$BENCH_CELLS"
+else
+    for t in "${TESTS[@]}"; do for s in "${SIZES[@]}"; do CELLS+=("$t:$s"); done; done
+fi
+
+for cell in "${CELLS[@]}"; do
+    t=${cell%%:*} s=${cell#*:}
+    n=$(iters_for "$t" "$s")
+    for ((rep = 1; rep <= REPEAT; rep++)); do
+        echo "# $t size=$s iters=$n (第 $rep 次)"
+        # 交替：一次本项目、一次 perftest
+        ours "$t" "$s" "$n"
+        awk -f tools/bench/consistency.awk "$LAST" >&2 || echo "# 警告: $LAST 的 BENCH_RESULT 和它自己的计数、时间对不上" >&2
+        perf "$t" "$s" "$n"
+        if [[ $t == *_lat ]]; then
+            # perftest 延迟行：#bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
+            read -r -a p <<<"${PROW:-}"
+            row "$t" "$s" t_min_us "$(res "$LAST" t_min_us)" "${p[2]:-}"
+            row "$t" "$s" t_typical_us "$(res "$LAST" t_typical_us)" "${p[4]:-}"
+            row "$t" "$s" t_avg_us "$(res "$LAST" t_avg_us)" "${p[5]:-}"
+            row "$t" "$s" p99_us "$(res "$LAST" p99_us)" "${p[7]:-}"
+        else
+            # perftest 带宽行：#bytes #iterations BW_peak BW_average MsgRate
+            read -r -a p <<<"${PROW:-}"
+            row "$t" "$s" bw_avg_MBps "$(res "$LAST" bw_avg_MBps)" "${p[3]:-}"
+            row "$t" "$s" msg_rate_Mpps "$(res "$LAST" msg_rate_Mpps)" "${p[4]:-}"
+        fi
+        row "$t" "$s" cpu_s "$(cpu_of "${LAST%.client.log}.time")" "$(cpu_of "$PTIME")"
     done
 done
-# 中位数（偶数个时取中间两个的平均）；空值不算
+# raw.csv：test,size,metric,ours,perftest（两边各自的中位数，偶数个时取中间两个的平均；空值不算），
+# 后面是范围 ours_min,ours_max,perftest_min,perftest_max 和重复次数 reps
 awk -F, '
     function median(list,    a, n, i, j, t) {
         n = split(list, a, " ")
@@ -108,15 +122,19 @@ awk -F, '
         return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
     }
     { k = $1 "," $2 "," $3; if (!(k in seen)) { seen[k] = 1; order[++m] = k }
+      reps[k]++
       if ($4 != "" && $4 != "inf") o[k] = o[k] " " $4
       if ($5 != "" && $5 != "inf" && $5 + 0 > 0) p[k] = p[k] " " $5 }
-    END { for (i = 1; i <= m; i++) print order[i] "," median(o[order[i]]) "," median(p[order[i]]) }' \
+    function lo(list,    a, n, i, v) { n = split(list, a, " "); v = a[1]; for (i = 2; i <= n; i++) if (a[i] + 0 < v + 0) v = a[i]; return v }
+    function hi(list,    a, n, i, v) { n = split(list, a, " "); v = a[1]; for (i = 2; i <= n; i++) if (a[i] + 0 > v + 0) v = a[i]; return v }
+    END { for (i = 1; i <= m; i++) { k = order[i]
+            print k "," median(o[k]) "," median(p[k]) "," lo(o[k]) "," hi(o[k]) "," lo(p[k]) "," hi(p[k]) "," reps[k] } }' \
     "$OUT/reps.csv" >"$OUT/raw.csv"
 
 # --cq poll 与 --cq event：同样的测量，比较计时循环内两端的 CPU 时间（BENCH_CPU）
 echo "test,size,side,metric,poll,event" >"$OUT/cq.csv"
 for t in send_lat write_bw; do
-    for s in ${BENCH_CQ_SIZES:-64 65536}; do
+    for s in ${BENCH_CQ_SIZES-64 65536}; do
         n=$(iters_for "$t" "$s")
         ours "$t" "$s" "$n"
         pc=$LAST
@@ -143,7 +161,7 @@ knob() {  # knob test size 说明 [参数...]
     ours "$t" "$s" "$n" "$@"
     echo "$t,$s,$what,$(res "$LAST" bw_avg_MBps),$(res "$LAST" msg_rate_Mpps),$(cpu_of "${LAST%.client.log}.time")" >>"$OUT/knobs.csv"
 }
-for t in ${BENCH_KNOB_TESTS:-write_bw send_bw}; do
+for t in ${BENCH_KNOB_TESTS-write_bw send_bw}; do
     for s in ${BENCH_KNOB_SIZES:-64 4096 65536}; do
         knob "$t" "$s" "默认（--signal 16）"
         knob "$t" "$s" "--signal 100（perftest 的 CQ moderation）" --signal 100

@@ -4,9 +4,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${BENCH_OUT:-logs/bench}
 
-# results.csv：ratio = ours / perftest（缺值时留空）
-awk -F, 'BEGIN { print "test,size,metric,ours,perftest,ratio" }
-    { r = ($4 != "" && $5 != "" && $5 + 0 > 0) ? sprintf("%.3f", $4 / $5) : ""; print $1 "," $2 "," $3 "," $4 "," $5 "," r }' \
+# results.csv：ours/perftest 是中位数，ratio = ours / perftest（缺值时留空）；然后是两边的范围（最小、最大）和重复次数
+awk -F, 'BEGIN { print "test,size,metric,ours,perftest,ratio,ours_min,ours_max,perftest_min,perftest_max,reps" }
+    { r = ($4 != "" && $5 != "" && $5 + 0 > 0) ? sprintf("%.3f", $4 / $5) : ""
+      print $1 "," $2 "," $3 "," $4 "," $5 "," r "," $6 "," $7 "," $8 "," $9 "," $10 }' \
     "$OUT/raw.csv" >"$OUT/results.csv"
 
 {
@@ -14,11 +15,11 @@ awk -F, 'BEGIN { print "test,size,metric,ours,perftest,ratio" }
     echo
     echo "同一次实验室开机、同一对 rxe（rxe0 ↔ rxe1，TCG 虚拟机），同样的大小和轮数，交替运行。"
     echo "ratio = ours / perftest（延迟越小越好，带宽越大越好）。cpu_s = 客户端整个进程的 user+sys（含建连）。"
-    echo "≤ 4 KiB 的每一格是交替重复 ${BENCH_REPEAT:-3} 次的中位数（每次的值在 reps.csv），更大的消息只跑一次。"
+    echo "每一格都是交替重复的中位数（reps 次，每次的值在 reps.csv）；括号里是范围（最小..最大）：安静时单次能差到 2 倍，宿主机忙时（别的虚拟机抢 CPU）整次运行会落进毫秒级，差上百倍——范围很宽的格子别信，找安静的时候重跑。"
     echo
-    echo "| test | size | metric | ours | perftest | ratio |"
-    echo "| --- | ---: | --- | ---: | ---: | ---: |"
-    tail -n +2 "$OUT/results.csv" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }'
+    echo "| test | size | metric | ours (min..max) | perftest (min..max) | ratio | reps |"
+    echo "| --- | ---: | --- | ---: | ---: | ---: | ---: |"
+    tail -n +2 "$OUT/results.csv" | awk -F, '{ printf "| %s | %s | %s | %s (%s..%s) | %s (%s..%s) | %s | %s |\n", $1, $2, $3, $4, $7, $8, $5, $9, $10, $6, $11 }'
     echo
     echo "## --cq poll 与 --cq event（计时循环内的 CPU 时间，BENCH_CPU）"
     echo
