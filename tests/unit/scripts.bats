@@ -1264,8 +1264,7 @@ no_rxe_module() {
     chmod +x "$BIN/modprobe"
     PATH=$BIN:$PATH run "$DG" --port 1
     [[ $output == *"证据: modinfo rdma_ucm 失败，$KERNEL_MODULES_ROOT/"*"下也没有 rdma_ucm.ko"* ]]
-    local kv
-    kv=$(</proc/sys/kernel/osrelease)
+    local kv=$KERNEL_RELEASE
     mkdir -p "$KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/core"
     : >"$KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/core/rdma_ucm.ko.xz"
     PATH=$BIN:$PATH run "$DG" --port 1
