@@ -54,7 +54,8 @@ const char *device_list_hint(int err)
 	if (err == ENOSYS)
 		return "libibverbs 打不开 /sys/class/infiniband_verbs（errno 38 就是这个意思），两种原因：\n"
 		       "      1) 内核没有 RDMA：Ubuntu 先 sudo apt-get install linux-modules-extra-$(uname -r)，再 sudo modprobe rdma_rxe；\n"
-		       "      2) 有 RDMA 设备但 ib_uverbs 没加载（硬件网卡常见）：sudo modprobe ib_uverbs，并安装 rdma-core（它的 udev 规则会自动加载）。\n"
+		       "      2) 有 RDMA 设备但 ib_uverbs 没加载：内核 ≥ 5.3 一般会按需自动加载它，加载不了时（容器、模块被禁用）才这样；\n"
+		       "         sudo modprobe ib_uverbs，装 rdma-core 让硬件网卡的模块开机就加载。\n"
 		       "      运行 ./diagnose.sh 看是哪一种；没有 RDMA 的机器也可以用本项目的实验室 lab/run";
 	return "libibverbs 无法枚举设备：rdma_rxe/ib_uverbs 模块加载了吗？运行 ./diagnose.sh";
 }
