@@ -128,7 +128,7 @@ trace-render:
 		--txt logs/trace.txt --html logs/trace.html
 	@echo "时间线: less -S logs/trace.txt   网页: 用浏览器打开 logs/trace.html"
 
-# README 里的截图 docs/trace-screenshot.png：实验室里真实跑一次 2 QP × 2 KiB 的 WRITE，headless chromium 截图
+# docs/EXERCISES.md 里的截图 docs/trace-screenshot.png：实验室里真实跑一次 2 QP × 2 KiB 的 WRITE，headless chromium 截图
 # （只留步骤11 的表和步骤15；同时做一遍 tests/trace/browser-check.py 的 DOM 检查）
 trace-screenshot:
 	$(MAKE) trace DEMO_ARGS="-q 2 --op write --size 2K --iters 1"
@@ -179,7 +179,7 @@ help:
 	@echo "make demo       准备实验室并演示服务端/客户端（TOPOLOGY=two-vms 用两台虚拟机）"
 	@echo "make trace      实验室里两端加 --trace 并抓包，画成 logs/trace.txt 和 logs/trace.html（DEMO_ARGS、SERVER_ARGS、CLIENT_ARGS、TOPOLOGY）"
 	@echo "make trace-render  只重新画：logs/trace-*.jsonl + logs/trace.pcap → logs/trace.txt、logs/trace.html"
-	@echo "make trace-screenshot  重新生成 README 里的截图 docs/trace-screenshot.png（实验室 + headless chromium）"
+	@echo "make trace-screenshot  重新生成 docs/EXERCISES.md 里的截图 docs/trace-screenshot.png（实验室 + headless chromium）"
 	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"
 	@echo "make bench      实验室里本项目 --bench 与 perftest 交替对比，写 logs/bench/（results.csv/.md 和图；每格交替 3 次，十几分钟，不在 make test 里）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"

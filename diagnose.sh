@@ -10,7 +10,9 @@
 # 环境变量 RDMA_SYSFS_ROOT 可以指向伪造的 sysfs 目录（单元测试用），
 # 默认 /sys/class/infiniband；NET_SYSFS_ROOT 同理（默认 /sys/class/net），
 # RDMA_VERBS_SYSFS_ROOT（默认 /sys/class/infiniband_verbs）、MODULE_SYSFS_ROOT（默认 /sys/module）、
-# KERNEL_MODULES_ROOT（默认 /lib/modules）、RDMA_DEV_ROOT（默认 /dev/infiniband）也一样。
+# KERNEL_MODULES_ROOT（默认 /lib/modules）、RDMA_DEV_ROOT（默认 /dev/infiniband）也一样；
+# KERNEL_RELEASE（默认 /proc/sys/kernel/osrelease 的内容）和 OS_RELEASE_FILE（默认 /etc/os-release）
+# 让测试假装是别的内核、别的发行版。
 # 外部命令（ip、ping、nft……）都经 find_cmd 在 PATH 里找，测试可以在 PATH 前面放假的。
 # 不用进程替换 <(...)：实验虚拟机里没有 /dev/fd。
 #
@@ -28,6 +30,7 @@ NET_SYSFS=${NET_SYSFS_ROOT:-/sys/class/net}
 VERBS_SYSFS=${RDMA_VERBS_SYSFS_ROOT:-/sys/class/infiniband_verbs}
 MODULE_SYSFS=${MODULE_SYSFS_ROOT:-/sys/module}
 KMOD_ROOT=${KERNEL_MODULES_ROOT:-/lib/modules}
+OS_RELEASE=${OS_RELEASE_FILE:-/etc/os-release}
 # librdmacm 经 $RDMA_DEV/rdma_cm（rdma_ucm 模块创建的字符设备）和内核的 RDMA CM 通信
 RDMA_DEV=${RDMA_DEV_ROOT:-/dev/infiniband}
 PROG=${0##*/}
@@ -450,6 +453,8 @@ check_rxe_provider() {
 
 # 当前内核版本，结果在 KV
 kernel_release() {
+    KV=${KERNEL_RELEASE:-}
+    if [[ -n $KV ]]; then return 0; fi
     read_line /proc/sys/kernel/osrelease
     KV=$LINE
     if [[ -z $KV ]]; then KV=$(uname -r); fi
@@ -478,13 +483,50 @@ check_rxe_module() {
         note "证据: ${mod_found}（$MODULE_SYSFS/rdma_rxe 不存在）"
         RXE_MOD_FIX="sudo modprobe rdma_rxe"
     else
-        fail "当前内核 ($KV) 没有 rdma_rxe 模块（Soft-RoCE 不可用）"
-        note "证据: modinfo rdma_rxe 失败，$KMOD_ROOT/$KV 下也没有 rdma_rxe.ko"
-        note "Ubuntu 上 rdma_rxe 在 linux-modules-extra 包里；Debian 的 linux-image 自带。"
-        note "容器里无法加载内核模块，需要在宿主机或虚拟机里做。"
-        RXE_MOD_FIX="sudo apt-get install linux-modules-extra-$KV && sudo modprobe rdma_rxe"
+        rxe_module_missing
     fi
     fix "$RXE_MOD_FIX"
+}
+
+# 发行版的 ID（/etc/os-release 的 ID=，如 ubuntu、debian），结果在 OS_ID
+os_id() {
+    local line
+    OS_ID=""
+    while IFS= read -r line; do
+        if [[ $line == ID=* ]]; then OS_ID=${line#ID=}; OS_ID=${OS_ID//\"/}; fi
+    done 2>/dev/null <"$OS_RELEASE" || true
+}
+
+# 当前内核没有 rdma_rxe: 按内核变种和发行版说出原因和修复，修复命令留在 RXE_MOD_FIX。
+# 内核变种是版本号之后的部分: 6.8.0-45-generic → generic，5.15.0-1019-kvm → kvm，6.1.0-56-cloud-amd64 → cloud-amd64。
+# 不带 rdma_rxe 的变种: Debian 12 的 cloud-amd64（量过: linux-image-6.1.0-56-cloud-amd64 里有 ib_core、mlx5，
+# 没有 rdma_rxe.ko）；Ubuntu 的 kvm（精简镜像用，没有 linux-modules-extra 包；没在实验室验证）。
+rxe_module_missing() {
+    local flavour="" generic
+    os_id
+    if [[ $KV =~ ^[0-9.]+-[0-9]+-(.+)$ ]]; then flavour=${BASH_REMATCH[1]}; fi
+    fail "当前内核 ($KV) 没有 rdma_rxe 模块（Soft-RoCE 不可用）"
+    note "证据: modinfo rdma_rxe 失败，$KMOD_ROOT/$KV 下也没有 rdma_rxe.ko（modprobe rdma_rxe 报 Module rdma_rxe not found in directory $KMOD_ROOT/$KV）"
+    case $flavour in
+        kvm | cloud-amd64 | cloud-arm64)
+            generic=linux-image-generic
+            if [[ $flavour == cloud-* ]]; then generic=linux-image-${flavour#cloud-}; fi
+            note "原因: 这是 -$flavour 内核变种（云镜像、精简镜像常用），它不带 rdma_rxe，也没有能补装它的包"
+            note "修复: 装通用内核，重启进它（uname -r 不再以 -$flavour 结尾；GRUB 菜单里选它，或删掉 -$flavour 内核），再 modprobe rdma_rxe"
+            RXE_MOD_FIX="sudo apt-get install $generic && sudo reboot"
+            ;;
+        *)
+            if [[ $OS_ID == debian ]]; then
+                note "原因: Debian 的通用内核（linux-image-amd64）自带 rdma_rxe；正在运行的内核不是它，或它的模块目录不完整"
+                RXE_MOD_FIX="sudo apt-get install linux-image-amd64 && sudo reboot"
+            else
+                note "Ubuntu 的 rdma_rxe 在 linux-modules-extra-$KV 包里，默认没装；Debian 的 linux-image 自带。"
+                note "升级内核并重启以后，新内核要再装一次这个包（包名跟着 uname -r 变）。"
+                RXE_MOD_FIX="sudo apt-get install linux-modules-extra-$KV && sudo modprobe rdma_rxe"
+            fi
+            ;;
+    esac
+    note "容器里无法加载内核模块，需要在宿主机或虚拟机里做。"
 }
 
 # rxe 设备不保存: 提示每次开机都要重新创建，并给出开机自动创建的 systemd 单元（每次运行只说一次）

@@ -18,11 +18,13 @@ const char *wc_status_hint(enum ibv_wc_status status)
 	case IBV_WC_REM_ACCESS_ERR:
 		return "远端访问错误：rkey 或远端地址不对，或对端 MR/QP 没有开 IBV_ACCESS_REMOTE_WRITE/READ/ATOMIC 权限";
 	case IBV_WC_LOC_PROT_ERR:
-		return "本地保护错误：SGE 的 lkey/地址/长度不在已注册的 MR 内";
+		return "本地保护错误：SGE 的 lkey/地址/长度不在已注册的 MR 内，或本地 MR 少了要用的权限。\n"
+		       "      READ/原子 的结果要写进本地 MR，它需要 IBV_ACCESS_LOCAL_WRITE（rxe 上缺了它就报这个状态）";
 	case IBV_WC_LOC_LEN_ERR:
 		return "本地长度错误：收到的消息比接收缓冲区大，或发送长度超过设备限制";
 	case IBV_WC_LOC_QP_OP_ERR:
-		return "本地QP操作错误：WR 超出QP的能力（SGE 个数、inline 长度、QP类型不支持的操作码），或无法为目的GID构造报文（GID/路由/邻居）。QP 不在 RTS 时 ibv_post_send 本身就会失败，不会走到这里";
+		return "本地QP操作错误：WR 超出QP的能力（SGE 个数、inline 长度、QP类型不支持的操作码），或无法为目的GID构造报文（GID/路由/邻居）。\n"
+		       "      QP 还没到 RTS（RESET/INIT/RTR）时 ibv_post_send 本身就会失败，不会走到这里；QP 已在错误状态时 ibv_post_send 照样接受，WR 以 WR_FLUSH_ERR 完成";
 	case IBV_WC_REM_INV_REQ_ERR:
 		return "远端无效请求：对端不支持该操作（如原子操作），或消息超过对端接收缓冲区";
 	case IBV_WC_REM_OP_ERR:
@@ -34,7 +36,8 @@ const char *wc_status_hint(enum ibv_wc_status status)
 	case IBV_WC_BAD_RESP_ERR:
 		return "对端应答异常：两端协议或参数不一致";
 	case IBV_WC_LOC_ACCESS_ERR:
-		return "本地访问错误：本地 MR 没有所需权限（例如 READ/原子 的结果要写入本地，需要 IBV_ACCESS_LOCAL_WRITE）";
+		return "本地访问错误：访问本端内存时权限不对（少见，各网卡用法不同）。\n"
+		       "      READ/原子 写本地 MR 却没有 IBV_ACCESS_LOCAL_WRITE 时，rxe 报的是 LOC_PROT_ERR，见那一条";
 	case IBV_WC_REM_ABORT_ERR:
 		return "对端中止了操作";
 	case IBV_WC_FATAL_ERR:
@@ -51,7 +54,8 @@ const char *device_list_hint(int err)
 	if (err == ENOSYS)
 		return "libibverbs 打不开 /sys/class/infiniband_verbs（errno 38 就是这个意思），两种原因：\n"
 		       "      1) 内核没有 RDMA：Ubuntu 先 sudo apt-get install linux-modules-extra-$(uname -r)，再 sudo modprobe rdma_rxe；\n"
-		       "      2) 有 RDMA 设备但 ib_uverbs 没加载（硬件网卡常见）：sudo modprobe ib_uverbs，并安装 rdma-core（它的 udev 规则会自动加载）。\n"
+		       "      2) 有 RDMA 设备但 ib_uverbs 没加载：内核 ≥ 5.3 一般会按需自动加载它，加载不了时（容器、模块被禁用）才这样；\n"
+		       "         sudo modprobe ib_uverbs，装 rdma-core 让硬件网卡的模块开机就加载。\n"
 		       "      运行 ./diagnose.sh 看是哪一种；没有 RDMA 的机器也可以用本项目的实验室 lab/run";
 	return "libibverbs 无法枚举设备：rdma_rxe/ib_uverbs 模块加载了吗？运行 ./diagnose.sh";
 }

@@ -10,11 +10,15 @@
 #   6. build/rdma_server -h / build/rdma_client -h 里的每个长选项都在 README.md 里出现（参数表没有漏项）
 #   7. 每个角色的 -h 只列它自己能用的选项：逐个拿来 --dry-run，不能被拒绝成“只用于服务端/客户端”
 #   8. 文档之间的相对链接都指向存在的文件和标题锚点（tests/docs/check-links.pl，GitHub 的锚点规则）
+#   9. README.md 不超过预算（README_MAX_LINES 行、README_MAX_BYTES 字节）：它是入口，细节放在 docs/
+#  10. README、QUICKFIX、TROUBLESHOOTING 的命令是两台虚拟机的写法：不出现单机实验室的设备名（rxe1，
+#      客户端/服务端的 -d rxe0）。只属于单机实验室的代码块前一行标 <!-- lab-only -->；输出摘录不算命令
+#  11. README 给的两条准备命令（演示、测试）在它的代码块里，测试那条就是 .ci/run 跑的（bash lab/setup，然后 make test）
 # 摘录与真实运行是否一致，由实验室里的 tests/55-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
-DOCS=(README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md docs/*.md)
+DOCS=(README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md docs/*.md docs/bench/README.md)
 UPDATE=tests/docs/update-excerpts.sh
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -31,16 +35,19 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
     : >"$T/diag"
 }
 : >"$T/diag"
-echo "1..8"
+echo "1..11"
+README_MAX_LINES=300
+README_MAX_BYTES=24000
 
-# 每个文档的每一行打上类别：CODE（代码块内、摘录外）、EXC（摘录内）、TEXT（其它）
-# 输出：类别<TAB>文件:行号<TAB>内容
+# 每个文档的每一行打上类别：CODE（代码块内、摘录外）、CODELAB（标了 <!-- lab-only --> 的代码块）、
+# EXC（摘录内）、TEXT（其它）。输出：类别<TAB>文件:行号<TAB>内容
 classify() {
     awk -v doc="$1" '
         /^<!-- excerpt: / { exc = 1; next }
         /^<!-- \/excerpt -->$/ { exc = 0; next }
-        /^[ \t]*```/ { code = !code; next }
-        { kind = exc ? "EXC" : (code ? "CODE" : "TEXT"); printf "%s\t%s:%d\t%s\n", kind, doc, NR, $0 }
+        /^<!-- lab-only -->$/ { labnext = 1; next }
+        /^[ \t]*```/ { code = !code; lab = code && labnext; labnext = 0; next }
+        { kind = exc ? "EXC" : (code ? (lab ? "CODELAB" : "CODE") : "TEXT"); printf "%s\t%s:%d\t%s\n", kind, doc, NR, $0 }
     ' "$1"
 }
 for d in "${DOCS[@]}"; do
@@ -77,7 +84,7 @@ if [[ ! -x build/rdma_server || ! -x build/rdma_client ]]; then
     bad=1
 fi
 while IFS=$'\t' read -r kind where line; do
-    [[ $kind == CODE ]] || continue
+    [[ $kind == CODE* ]] || continue
     rest=$(strip_comment "$line")
     while [[ $rest =~ (^|[[:space:]\'\"\;\&\|\(])(\./)?build/(rdma_server|rdma_client)([^|\;\&\>\<\#\'\"]*)(.*)$ ]]; do
         prog=build/${BASH_REMATCH[3]}
@@ -113,7 +120,7 @@ for s in diagnose.sh show_gids.sh; do
     fi
 done
 while IFS=$'\t' read -r kind where line; do
-    [[ $kind == CODE ]] || continue
+    [[ $kind == CODE* ]] || continue
     rest=$(strip_comment "$line")
     while [[ $rest =~ (^|[[:space:]\'\"\;\&\|])\./(diagnose\.sh|show_gids\.sh)([^|\;\&\>\<\#\'\"]*)(.*)$ ]]; do
         s=${BASH_REMATCH[2]}
@@ -142,7 +149,7 @@ ok "$bad" "all $count ./diagnose.sh and ./show_gids.sh invocations use options f
 bad=0
 count=0
 {
-    awk -F'\t' '$1 == "CODE" { print $2 "\t" $3 }' "$T/lines"
+    awk -F'\t' '$1 ~ /^CODE/ { print $2 "\t" $3 }' "$T/lines"
     # 行内代码 `...`
     awk -F'\t' '$1 == "TEXT" { s = $3; while (match(s, /`[^`]+`/)) { print $2 "\t" substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) } }' "$T/lines"
 } >"$T/make-src"
@@ -238,3 +245,49 @@ bad9=0
 perl tests/docs/check-links.pl "${DOCS[@]}" lab/README.md >"$T/diag" 2>&1 || bad9=1
 ok "$bad9" "every relative link in the documents points to an existing file and heading"
 
+
+# ---------- 9. README 的大小预算 ----------
+bad=0
+read -r rl rb < <(wc -lc <README.md)
+if ((rl > README_MAX_LINES || rb > README_MAX_BYTES)); then
+    echo "README.md 有 $rl 行、$rb 字节，预算是 $README_MAX_LINES 行、$README_MAX_BYTES 字节：把细节移到 docs/，README 里留一段话和链接" >>"$T/diag"
+    bad=1
+fi
+ok "$bad" "README.md stays within its budget ($rl/$README_MAX_LINES lines, $rb/$README_MAX_BYTES bytes)"
+
+# ---------- 10. 两台虚拟机的命令里没有单机实验室的设备名 ----------
+# 命令 = 代码块的行（摘录和 <!-- lab-only --> 块除外），以及正文里以命令开头的 `行内代码`。
+# 单机实验室里服务端是 rxe0、客户端是 rxe1；两台虚拟机上每台只有自己的 rxe0，不用 -d。
+bad=0
+count=0
+{
+    awk -F'\t' '$1 == "CODE" { print $2 "\t" $3 }' "$T/lines"
+    awk -F'\t' '$1 == "TEXT" { s = $3; while (match(s, /`[^`]+`/)) { c = substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH)
+        if (c ~ /^(sudo )?(\.\/)?(build\/)?(rdma_server|rdma_client|ibv_|ib_|rping|rdma |ucmatose|\.\/diagnose|\.\/show_gids)/) print $2 "\t" c } }' "$T/lines"
+} | grep -E '^(README|QUICKFIX|TROUBLESHOOTING)\.md:' >"$T/cmds"
+while IFS=$'\t' read -r where text; do
+    count=$((count + 1))
+    cmd=$(strip_comment "$text")
+    if [[ $cmd =~ (^|[^[:alnum:]_])rxe1([^[:alnum:]_]|$) ]]; then
+        echo "$where: 单机实验室的设备名 rxe1（两台虚拟机上每台只有自己的 rxe0）: $text" >>"$T/diag"
+        bad=1
+    elif [[ $cmd =~ rdma_(server|client)([^|;&]*[[:space:]])?(-d[[:space:]]*|--dev[[:space:]=]+)rxe0 ]]; then
+        echo "$where: 两台虚拟机的命令不用 -d rxe0（程序自己选本机的设备；单机实验室的写法放进 <!-- lab-only --> 块）: $text" >>"$T/diag"
+        bad=1
+    fi
+done <"$T/cmds"
+if ((count == 0)); then echo "README/QUICKFIX/TROUBLESHOOTING 里一条命令都没找到" >>"$T/diag"; bad=1; fi
+ok "$bad" "all $count commands in README/QUICKFIX/TROUBLESHOOTING use the two-VM form (no rxe1, no -d rxe0) outside <!-- lab-only --> blocks"
+
+# ---------- 11. README 的准备命令和 CI 一致 ----------
+bad=0
+for want in 'bash lab/setup && make demo' 'bash lab/setup && make test'; do
+    awk -F'\t' '$1 ~ /^CODE/ && $2 ~ /^README\.md:/ { print $3 }' "$T/lines" | sed -E 's/[[:space:]]+#.*$//' | grep -qxF -- "$want" \
+        || { echo "README.md 的代码块里没有这一行: $want" >>"$T/diag"; bad=1; }
+done
+grep -Ev '^[[:space:]]*(#|$|set |cd )' .ci/run | sed -E 's/[[:space:]]*<\/dev\/null$//' >"$T/ci"
+if ! printf '%s\n' 'bash lab/setup' 'make test' | cmp -s - "$T/ci"; then
+    { echo ".ci/run 跑的不是 README 给的测试命令（bash lab/setup，然后 make test）:"; sed 's/^/    /' "$T/ci"; } >>"$T/diag"
+    bad=1
+fi
+ok "$bad" "README's demo and test commands are in its code blocks, and .ci/run runs exactly the test one"

@@ -1097,13 +1097,16 @@ EOF
 # ===================== errno 38 (ib_uverbs) 和重启后 rxe 设备消失 =====================
 
 # 内核里没有 rdma_rxe 模块: modinfo 失败，KERNEL_MODULES_ROOT 下也没有 rdma_rxe.ko
-# （不依赖运行测试的机器有没有 rdma_rxe）。结果: $BIN 放在 PATH 前面，KERNEL_MODULES_ROOT 已导出
+# （不依赖运行测试的机器有没有 rdma_rxe）。结果: $BIN 放在 PATH 前面，KERNEL_MODULES_ROOT 已导出。
+# no_rxe_module [发行版ID [内核版本]]: 假装是这个发行版（/etc/os-release 的 ID）和这个 uname -r，默认 Ubuntu 的 generic 内核
 no_rxe_module() {
     BIN=$BATS_TEST_TMPDIR/bin
     mkdir -p "$BIN" "$BATS_TEST_TMPDIR/lib-modules"
     printf '#!/bin/sh\nexit 1\n' >"$BIN/modinfo"
     chmod +x "$BIN/modinfo"
-    export KERNEL_MODULES_ROOT=$BATS_TEST_TMPDIR/lib-modules
+    printf 'NAME="%s"\nID=%s\n' "${1:-ubuntu}" "${1:-ubuntu}" >"$BATS_TEST_TMPDIR/os-release"
+    export KERNEL_MODULES_ROOT=$BATS_TEST_TMPDIR/lib-modules OS_RELEASE_FILE=$BATS_TEST_TMPDIR/os-release
+    export KERNEL_RELEASE=${2:-6.8.0-45-generic}
 }
 
 @test "diagnose errno 38 (a): 有 RDMA 设备但没有 infiniband_verbs、ib_uverbs 没加载 → 点名 ib_uverbs 和 errno 38，修复 modprobe ib_uverbs / rdma-core" {
@@ -1137,12 +1140,48 @@ no_rxe_module() {
     # 汇总: 先装模块，再建 rxe0（同一条修复只列一次）
     [[ $output =~ 建议按顺序执行的修复:$'\n'\ \ 1\.\ sudo\ apt-get\ install\ linux-modules-extra-[^$'\n']*$'\n'\ \ 2\.\ sudo\ rdma\ link\ add\ rxe0 ]]
     # rdma_rxe.ko 在（只是没加载）: 只要 modprobe rdma_rxe
-    local kv
-    kv=$(</proc/sys/kernel/osrelease)
+    local kv=$KERNEL_RELEASE
     mkdir -p "$KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/sw/rxe"
     : >"$KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko.zst"
     PATH=$BIN:$PATH run "$DG" --port 1
     [[ $output == *"[失败] 没有 $VERBS，也没有 RDMA 设备"*"修复: sudo modprobe rdma_rxe"* ]]
+    [[ $output != *"linux-modules-extra"* ]]
+}
+
+@test "diagnose 没有 rdma_rxe（Ubuntu generic）: 说出 modprobe 的原话、修复 linux-modules-extra-<uname -r>，升级内核后要再装一次" {
+    rm -rf "$VERBS" "$MODS/ib_uverbs"
+    no_rxe_module ubuntu 6.8.0-45-generic
+    PATH=$BIN:$PATH run "$DG" --port 1
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] 当前内核 (6.8.0-45-generic) 没有 rdma_rxe 模块（Soft-RoCE 不可用）"* ]]
+    [[ $output == *"Module rdma_rxe not found in directory $KERNEL_MODULES_ROOT/6.8.0-45-generic"* ]]
+    [[ $output == *"修复: sudo apt-get install linux-modules-extra-6.8.0-45-generic && sudo modprobe rdma_rxe"* ]]
+    [[ $output == *"升级内核并重启以后，新内核要再装一次这个包"* ]]
+    [[ $output != *"reboot"* ]]
+}
+
+@test "diagnose 没有 rdma_rxe、内核变种不带它（Ubuntu -kvm、Debian -cloud-amd64）: 点名变种，修复装通用内核并重启，不提 linux-modules-extra" {
+    rm -rf "$VERBS" "$MODS/ib_uverbs"
+    no_rxe_module ubuntu 5.15.0-1019-kvm
+    PATH=$BIN:$PATH run "$DG" --port 1
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"原因: 这是 -kvm 内核变种（云镜像、精简镜像常用），它不带 rdma_rxe"* ]]
+    [[ $output == *"修复: sudo apt-get install linux-image-generic && sudo reboot"* ]]
+    [[ $output =~ 建议按顺序执行的修复:$'\n'\ \ 1\.\ sudo\ apt-get\ install\ linux-image-generic\ \&\&\ sudo\ reboot ]]
+    [[ $output != *"linux-modules-extra"* ]]
+    no_rxe_module debian 6.1.0-56-cloud-amd64
+    PATH=$BIN:$PATH run "$DG" --port 1
+    echo "$output"
+    [[ $output == *"原因: 这是 -cloud-amd64 内核变种"* ]]
+    [[ $output == *"修复: sudo apt-get install linux-image-amd64 && sudo reboot"* ]]
+    [[ $output != *"linux-modules-extra"* ]]
+    # Debian 的通用内核（-amd64）没有 rdma_rxe：不是 Ubuntu 的包名，换回通用内核
+    no_rxe_module debian 6.1.0-56-amd64
+    PATH=$BIN:$PATH run "$DG" --port 1
+    echo "$output"
+    [[ $output == *"修复: sudo apt-get install linux-image-amd64 && sudo reboot"* ]]
     [[ $output != *"linux-modules-extra"* ]]
 }
 
@@ -1225,8 +1264,7 @@ no_rxe_module() {
     chmod +x "$BIN/modprobe"
     PATH=$BIN:$PATH run "$DG" --port 1
     [[ $output == *"证据: modinfo rdma_ucm 失败，$KERNEL_MODULES_ROOT/"*"下也没有 rdma_ucm.ko"* ]]
-    local kv
-    kv=$(</proc/sys/kernel/osrelease)
+    local kv=$KERNEL_RELEASE
     mkdir -p "$KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/core"
     : >"$KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/core/rdma_ucm.ko.xz"
     PATH=$BIN:$PATH run "$DG" --port 1

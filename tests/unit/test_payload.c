@@ -71,6 +71,12 @@ static void wc_hints(void **state)
 	/* QP 不在 RTS 时是 ibv_post_send 失败，不是这个完成状态 */
 	assert_null(strstr(wc_status_hint(IBV_WC_LOC_QP_OP_ERR), "例如QP不在RTS"));
 	assert_non_null(strstr(wc_status_hint(IBV_WC_LOC_QP_OP_ERR), "ibv_post_send 本身就会失败"));
+	/* 错误状态的 QP：ibv_post_send 照样接受，WR 被冲刷（不是“post 失败”） */
+	assert_non_null(strstr(wc_status_hint(IBV_WC_LOC_QP_OP_ERR), "错误状态时 ibv_post_send 照样接受"));
+	/* rxe：READ/原子 写进没有 LOCAL_WRITE 的本地 MR 报 LOC_PROT_ERR（rxe_comp.c do_read/do_atomic），不是 LOC_ACCESS_ERR */
+	assert_non_null(strstr(wc_status_hint(IBV_WC_LOC_PROT_ERR), "IBV_ACCESS_LOCAL_WRITE"));
+	assert_null(strstr(wc_status_hint(IBV_WC_LOC_ACCESS_ERR), "需要 IBV_ACCESS_LOCAL_WRITE"));
+	assert_non_null(strstr(wc_status_hint(IBV_WC_LOC_ACCESS_ERR), "LOC_PROT_ERR"));
 }
 
 static void device_list_hints(void **state)
@@ -81,6 +87,9 @@ static void device_list_hints(void **state)
 	assert_non_null(strstr(device_list_hint(ENOSYS), "ib_uverbs"));
 	assert_non_null(strstr(device_list_hint(ENOSYS), "linux-modules-extra"));
 	assert_non_null(strstr(device_list_hint(ENOSYS), "rdma-core"));
+	/* 内核 ≥ 5.3 按需加载 ib_uverbs：不说 rdma-core 的 udev 规则是它唯一的来源 */
+	assert_non_null(strstr(device_list_hint(ENOSYS), "按需自动加载"));
+	assert_null(strstr(device_list_hint(ENOSYS), "它的 udev 规则会自动加载"));
 	assert_null(strstr(device_list_hint(EACCES), "errno 38"));
 }
 
