@@ -18,6 +18,7 @@ int main(void)
 		{ stats_tests, stats_tests_count },
 		{ optable_tests, optable_tests_count },
 		{ limits_tests, limits_tests_count },
+		{ kernel_note_tests, kernel_note_tests_count },
 	};
 	size_t total = 0, k = 0;
 	struct CMUnitTest *all;
