@@ -35,7 +35,7 @@ for k in "${OTHERS[@]}"; do
     [[ $k == 5.10 ]] && names+=(atomic-5.10)
     [[ $k == 6.12 ]] && names+=(flush-6.12)
 done
-total=$((3 + ${#OTHERS[@]} + ${#names[@]}))
+total=$((2 + ${#OTHERS[@]} + ${#names[@]}))
 echo "1..$total"
 n=0
 ok() {  # ok 0|非0 描述 [诊断文件]
