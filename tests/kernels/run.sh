@@ -31,7 +31,9 @@ for k in "${KERNELS[@]}"; do
         echo "LAB_KERNEL=$k: lab/setup 失败（$log）"; summary+=("$k: lab/setup failed"); rc=1; continue
     fi
     krc=0
-    LAB_KERNEL=$k prove --exec bash --timer --verbose "${FILES[@]}" 2>&1 | tee -a "$log" \
+    # prove 的输出进管道时 perl 默认攒满 4 KB 才写：和 tests/prove-all.sh 一样加 $| = 1
+    LAB_KERNEL=$k perl -MApp::Prove -e '$| = 1; my $app = App::Prove->new; $app->process_args(@ARGV); exit($app->run ? 0 : 1)' \
+        -- --exec bash --timer --verbose "${FILES[@]}" 2>&1 | tee -a "$log" \
         | grep --line-buffered -vE '^(ok [0-9]+|1\.\.[0-9]+$)' || true
     krc=${PIPESTATUS[0]}
     ((krc == 0)) || rc=1
