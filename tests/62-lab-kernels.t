@@ -3,7 +3,7 @@
 # 三个内核上的完整子集是 make test-kernels）。“另外两个” = 5.10、6.1、6.12 里 LAB_KERNEL（默认 6.1）以外的。
 #   1. 私有 apt 配置：LAB_KERNEL=6.12 lab/setup --resolve 用临时缓存（lists 从真缓存复制，只刷新 140 kB 的 InRelease）
 #      解析出 linux-image-6.12.*；sources.list 只有 trixie 一行，lists 里只有 trixie，apt.conf 只指向缓存
-#   2. 每个内核的缓存在（没有就以 root 运行 LAB_KERNEL=... lab/setup：5.10 约 13 s / 74 MB，6.12 约 27 s / 118 MB；
+#   2. 每个内核的缓存在（没有就以 root 运行 LAB_KERNEL=... lab/setup：5.10 下载 64 MB、13–35 s，6.12 下载 118 MB、约 27 s；
 #      CI 里 .ci/run 已经预先准备好）
 #   3.. 每个内核一次启动（tests/lab/kernel-smoke.sh）：lab/run 的第一行点名内核，uname -r 对得上，一对 write_imm 通过；
 #      5.10 上 fetch_add 以 RETRY_EXC_ERR 结束且提示点名内核；6.12 上 --cm 的 0x30e 说出两个 FLUSH 位
