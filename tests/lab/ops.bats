@@ -79,7 +79,7 @@ atomic_fails_on_old_rxe() {
     assert_rxe_kernel_note "$CLOG"
 }
 
-@test "fetch_add: returned originals and the final value equal the expected sums" {
+@test "fetch_add: returned originals and the final value equal the expected sums (before 6.1: RETRY_EXC_ERR and the kernel hint)" {
     if rxe_before_6_1; then atomic_fails_on_old_rxe fetch_add; return; fi
     for q in 1 4; do
         run_pair --op fetch_add -q "$q" --iters 5
@@ -90,7 +90,7 @@ atomic_fails_on_old_rxe() {
     has "$CLOG" '服务端确认：目标字的终值正确'
 }
 
-@test "cmp_swap: a matching compare succeeds, a stale compare fails and leaves memory alone" {
+@test "cmp_swap: a matching compare succeeds, a stale compare fails and leaves memory alone (before 6.1: RETRY_EXC_ERR and the kernel hint)" {
     if rxe_before_6_1; then atomic_fails_on_old_rxe cmp_swap; return; fi
     for q in 1 4; do
         run_pair --op cmp_swap -q "$q" --iters 3 --offset 8
@@ -142,7 +142,7 @@ atomic_fails_on_old_rxe() {
     has "$SLOG" '收到 q，服务端结束'
 }
 
-@test "injected wrong rkey: RDMA WRITE completes with REM_ACCESS_ERR and a hint; both exit 1" {
+@test "injected wrong rkey: RDMA WRITE completes with REM_ACCESS_ERR and a hint (before 6.1: RETRY_EXC_ERR and the kernel hint); both exit 1" {
     start_server -d "$LAB_DEV0" --op write -q 1 -t 10
     run_client "$LAB_IP0" -d "$LAB_DEV1" --op write -q 1 -t 10 --inject rkey
     wait_server
