@@ -205,7 +205,7 @@ def scenario(d, name):
               "late-recv: RNR NAK on the wire, the SEND sent again, rxe RNR counters %d → %d" % (before, after),
               "aeth %s, SEND psns %s" % (sorted({k for k in kinds if k}), sends))
     if old and name in ("rkey", "fetch_add"):
-        check_silent_responder(name, c, pkts, "RC RDMA Write" if name == "rkey" else "RC FetchAdd")
+        check_silent_responder(name, c, pkts, "RC RDMA WRITE First" if name == "rkey" else "RC FetchAdd")
         return
     if name == "rkey":
         naks = [p["aeth"].get("nak") for p in pkts if (p.get("aeth") or {}).get("kind") == "NAK"]
