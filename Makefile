@@ -22,7 +22,7 @@ ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
 BUILD   ?= build
 OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
-PURE    := options optable gid wire hints payload wc_check conout adopt trace stats limits sq_account
+PURE    := options optable gid wire hints payload wc_check conout adopt trace stats limits sq_account kernel_note
 # 与 verbs/网络打交道的模块
 CORE    := program sessions rdma_common console gid_table qp_state datapath bench ctrl ctrl_tcp ctrl_cm tcp ops path route trace_ev $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
@@ -35,8 +35,12 @@ ASAN_CC    ?= clang
 ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 TOPOLOGY ?= single
+# 实验室启动哪个 Debian 内核：5.10（Debian 11）| 6.1（Debian 12，默认）| 6.12（Debian 13）。
+# 所有实验室入口（demo、shell、test、trace、bench，以及直接运行的 lab/run）都看它；lab/setup 按它准备缓存
+LAB_KERNEL ?= 6.1
+export LAB_KERNEL
 
-.PHONY: all clean rebuild help test unit asan mutation soak demo trace trace-render trace-screenshot shell lab-setup check-deps docs-excerpts bench fuzz
+.PHONY: all clean rebuild help test test-kernels unit asan mutation soak demo trace trace-render trace-screenshot shell lab-setup check-deps docs-excerpts bench fuzz
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client
 
@@ -99,6 +103,10 @@ fuzz: $(FUZZ_DIR)/fuzz_hello $(FUZZ_DIR)/seeds
 # 唯一的测试命令：prove 依次运行 tests/*.t（单元测试、脚本测试、实验室测试）
 test: all unit asan
 	tests/prove-all.sh
+
+# 三个内核（5.10、6.1、6.12）各跑一遍实验室测试的代表子集（tests/kernels/run.sh 开头列出了子集；TCG 下每个内核约 8 分钟）
+test-kernels: all unit asan
+	tests/kernels/run.sh $(KERNELS)
 
 # 长时间的多客户端浸泡：200 个会话一个接一个（make test 里只跑 40 个），fd/rdma 资源不增长、RSS 不超过 10%
 soak: all
@@ -173,6 +181,8 @@ help:
 	@echo "make asan       用 clang 的 ASan+UBSan 编译程序和单元测试到 build/asan/（ASAN_CC=gcc 换编译器）"
 	@echo "                调试版: make CFLAGS=\"-O0 -g\"；换编译器: make CC=clang（项目必需的参数总是保留）"
 	@echo "make test       编译 + 单元测试 + Soft-RoCE 实验室测试（需先 lab/setup，root）"
+	@echo "make test-kernels  在 Debian 的 5.10、6.1、6.12 三个内核上各跑一遍实验室测试的子集（KERNELS=\"5.10\" 只跑一个）"
+	@echo "                所有实验室目标都可加 LAB_KERNEL=5.10|6.1|6.12（默认 6.1）；先 sudo LAB_KERNEL=... bash lab/setup"
 	@echo "make soak       多客户端服务端连续服务 200 个客户端，检查 fd、rdma 资源、RSS 不增长（约 5 分钟）"
 	@echo "make fuzz       libFuzzer 跑 HELLO 的解码+校验+听客户端的参数+比较（FUZZ_SECONDS=60；不在 make test 里）"
 	@echo "make mutation   变异检查：每个 tests/mutation/*.patch 都必须被测试抓住（慢；MUTANTS=race 只跑名字含 race 的）"

@@ -47,17 +47,34 @@ const char *qp_state_str(enum ibv_qp_state s)
 	}
 }
 
+/*
+ * RDMA FLUSH 的两个访问权限位（IBTA 1.5）。Linux 6.2 起内核的 CM 在 rdma_init_qp_attr(INIT) 里
+ * 给被动方的 qp_access_flags 带上它们（6.12 实测 0x30e，6.1 是 0xe；设备支持 FLUSH 时，rxe 支持）。
+ * Debian 12 的 libibverbs（rdma-core 44）还没有它们的名字，这里按内核 ib_verbs.h 的值自己定义。
+ */
+#define ACCESS_FLUSH_GLOBAL 0x100
+#define ACCESS_FLUSH_PERSISTENT 0x200
+
 void access_str(int a, char *out, size_t len)
 {
+	int named = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+		    IBV_ACCESS_REMOTE_ATOMIC | ACCESS_FLUSH_GLOBAL | ACCESS_FLUSH_PERSISTENT;
+	char rest[24] = "";
+
 	if (a == 0) {
 		snprintf(out, len, "0（无）");
 		return;
 	}
-	snprintf(out, len, "%s%s%s%s",
+	if (a & ~named)
+		snprintf(rest, sizeof(rest), "0x%x|", (unsigned)(a & ~named));
+	snprintf(out, len, "%s%s%s%s%s%s%s",
 		 a & IBV_ACCESS_LOCAL_WRITE ? "LOCAL_WRITE|" : "",
 		 a & IBV_ACCESS_REMOTE_WRITE ? "REMOTE_WRITE|" : "",
 		 a & IBV_ACCESS_REMOTE_READ ? "REMOTE_READ|" : "",
-		 a & IBV_ACCESS_REMOTE_ATOMIC ? "REMOTE_ATOMIC|" : "");
+		 a & IBV_ACCESS_REMOTE_ATOMIC ? "REMOTE_ATOMIC|" : "",
+		 a & ACCESS_FLUSH_GLOBAL ? "FLUSH_GLOBAL|" : "",
+		 a & ACCESS_FLUSH_PERSISTENT ? "FLUSH_PERSISTENT|" : "",
+		 rest);
 	if (out[0] != '\0')
 		out[strlen(out) - 1] = '\0';    /* 去掉末尾的 | */
 }

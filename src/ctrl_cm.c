@@ -869,14 +869,31 @@ static struct ibv_qp *qp_of(struct rdma_conn *conn, int k)
 	return k < 0 ? conn->ctrl.cm.qp : conn->qp[k];
 }
 
+/*
+ * CM 给的权限里有远端写/读/原子以外的位时说出名字：Linux 6.2 起被动方还得到两个 RDMA FLUSH 位
+ * （6.12 上是 0x30e，6.1 上是 0xe；console.c 的 access_str 认识它们）
+ */
+static void print_extra_access(unsigned flags)
+{
+	char acc[160];
+
+	if ((flags & ~(unsigned)(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)) == 0)
+		return;
+	access_str((int)flags, acc, sizeof(acc));
+	con_printf("    （0x%x = %s：Linux 6.2 起内核的 CM 还给被动方 RDMA FLUSH 的两个权限位 0x100、0x200；\n"
+		   "      本程序不用 FLUSH，下面换成本操作需要的）\n", flags, acc);
+}
+
 static void print_init_attr(const char *state, int mask, const struct ibv_qp_attr *a)
 {
 	char s[GID_STR_LEN];
 
 	con_printf("  rdma_init_qp_attr(%s): qp_attr_mask=0x%x\n", state, mask);
-	if (a->qp_state == IBV_QPS_INIT)
+	if (a->qp_state == IBV_QPS_INIT) {
 		con_printf("    port_num=%u pkey_index=%u qp_access_flags=0x%x\n", a->port_num, a->pkey_index,
 			   a->qp_access_flags);
+		print_extra_access(a->qp_access_flags);
+	}
 	if (a->qp_state == IBV_QPS_RTR) {
 		gid_format(a->ah_attr.grh.dgid.raw, s);
 		con_printf("    path_mtu=%s dest_qp_num=0x%06x rq_psn=0x%06x max_dest_rd_atomic=%u min_rnr_timer=%u\n",

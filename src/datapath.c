@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "conout.h"
 #include "console.h"
 #include "hints.h"
+#include "kernel_note.h"
 #include "trace_ev.h"
 
 int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
@@ -178,6 +180,21 @@ long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* rxe（Soft-RoCE）报给 ibv_query_device 的 vendor_id（内核 rxe_param.h 的 RXE_VENDOR_ID） */
+#define RXE_VENDOR_ID 0xffffffu
+
+/* 设备是 rxe 时，按运行的内核（uname(2)）补一句与内核版本有关的原因（kernel_note.c）；没有就不打印 */
+static void print_kernel_note(const struct rdma_conn *conn, enum ibv_wc_status st)
+{
+	struct utsname u;
+	char note[1024];
+
+	if (conn->dev->dev_attr.vendor_id != RXE_VENDOR_ID || uname(&u) != 0)
+		return;
+	if (rxe_kernel_note(st, u.release, note, sizeof(note)) != NULL)
+		con_eprintf("提示(内核): %s\n", note);
+}
+
 static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 {
 	int i = wrid_qp(wc->wr_id);
@@ -186,6 +203,7 @@ static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 		con_eprintf("错误: 工作完成(WC)失败: QP[%d] 状态=%s (%d) vendor_err=0x%x\n",
 			i, ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
 		con_eprintf("提示: %s\n", wc_status_hint(wc->status));
+		print_kernel_note(conn, wc->status);
 		return -1;
 	}
 	if (i >= conn->num_qp || wc->qp_num != conn->qp[i]->qp_num) {

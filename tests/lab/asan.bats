@@ -38,7 +38,7 @@ no_reports() {
 
 @test "asan: every operation with 1 and 16 QPs, both sides clean" {
     local op q size
-    for op in send write read write_imm fetch_add cmp_swap; do
+    for op in $(data_ops); do
         size=(--size 4K)
         [[ $op == fetch_add || $op == cmp_swap ]] && size=()
         for q in 1 16; do
@@ -64,7 +64,7 @@ no_reports() {
     run_client "$LAB_IP0" -d "$LAB_DEV1" --op write -q 16 -t 20 --inject rkey
     wait_server
     [[ $SRC == 1 && $CRC == 1 ]] || { show_logs; return 1; }
-    has "$CLOG" '状态=remote access error (10)'
+    if rxe_before_6_1; then assert_rxe_kernel_note "$CLOG"; else has "$CLOG" '状态=remote access error (10)'; fi
     no_reports
 
     start_server -d "$LAB_DEV0" -q 4 -t 20

@@ -48,7 +48,7 @@ add_plain_nic() {
 # 4 个QP（配 --cq event）在 tests/lab/combos.bats 里
 @test "cm: every operation with data checks at 1 and 16 QPs" {
     local op q size
-    for op in send write read write_imm fetch_add cmp_swap; do
+    for op in $(data_ops); do
         size=(--size 4K)
         [[ $op == fetch_add || $op == cmp_swap ]] && size=()
         for q in 1 16; do
@@ -282,7 +282,7 @@ add_plain_nic() {
     export UBSAN_OPTIONS="log_path=$ASAN_DIR/ubsan:print_stacktrace=1:halt_on_error=1"
     cm_pair --op write -q 16 --size 4K --iters 2 -t 60
     assert_ok_cm
-    cm_pair --op fetch_add -q 4 --iters 2 -t 60
+    cm_pair --op "$(kop fetch_add)" -q 4 --iters 2 -t 60
     assert_ok_cm
     start_server --cm --interactive -q 2 -t 60
     run_client_stdin 'asan\nq\n' "$LAB_IP0" --cm -d "$LAB_DEV1" --interactive -q 2 -t 60

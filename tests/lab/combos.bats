@@ -36,7 +36,7 @@ PYEOF
 
 @test "--cm × --cq event: every operation with data checks at 4 QPs" {
     local op size
-    for op in send write read write_imm fetch_add cmp_swap; do
+    for op in $(data_ops); do
         size=(--size 4K)
         [[ $op == fetch_add || $op == cmp_swap ]] && size=()
         cm_pair --cq event --op "$op" -q 4 "${size[@]}" --iters 2 -t 20
@@ -84,7 +84,7 @@ PYEOF
     for ((i = 0; i < 600; i++)); do grep -q '接待' "$SLOG" && break; sleep 0.1; done
     timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --cq event --op read -q 3 --iters 2 -t 30 >"$BATS_TEST_TMPDIR/c1.log" 2>&1 &
     c1=$!
-    timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --cq event --op fetch_add -q 2 --iters 2 -t 30 >"$BATS_TEST_TMPDIR/c2.log" 2>&1 &
+    timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --cq event --op "$(kop fetch_add)" -q 2 --iters 2 -t 30 >"$BATS_TEST_TMPDIR/c2.log" 2>&1 &
     c2=$!
     wait "$c1" || rc1=$?
     wait "$c2" || rc2=$?

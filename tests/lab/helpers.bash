@@ -204,3 +204,25 @@ has() {
         return 1
     fi
 }
+
+# ---- 内核版本（docs/KERNELS.md）----
+# 运行的内核早于 6.1：rxe 不执行原子操作，对错误的 rkey 也不回 NAK，两者都以 RETRY_EXC_ERR 结束
+rxe_before_6_1() {
+    local major minor
+    IFS=. read -r major minor _ <<<"$(uname -r)"
+    ((major < 6 || (major == 6 && minor < 1)))
+}
+# 循环“每种带数据检查的操作”时用：早于 6.1 的内核上不含原子操作（那里的断言在 ops.bats 的 fetch_add/cmp_swap 用例）
+data_ops() {
+    if rxe_before_6_1; then echo send write read write_imm; else echo send write read write_imm fetch_add cmp_swap; fi
+}
+# 单个操作：早于 6.1 的内核上原子操作换成 write（用例别的部分照样检查）
+kop() {
+    if [[ $1 == fetch_add || $1 == cmp_swap ]] && rxe_before_6_1; then echo write; else echo "$1"; fi
+}
+# 早于 6.1 的内核上 rxe 自己造成的 RETRY_EXC_ERR：状态，以及点名内核和实测范围的提示（src/kernel_note.c）
+assert_rxe_kernel_note() {
+    has "$1" '状态=transport retry counter exceeded (12)'
+    has "$1" "提示(内核): 这台机器运行的内核是 $(uname -r)。"
+    has "$1" '实测于 5.10（Debian 11）；6.1、6.12 上原子操作成功，错误的 rkey 得到 REM_ACCESS_ERR；5.10 与 6.1 之间的内核没有测试。'
+}

@@ -92,8 +92,8 @@ snapshot() {  # snapshot PID → 输出 "fds rss pd cq qp mr"
     client_bg 2 --op write -q 4 --size 4096 --iters 3
     client_bg 3 --op read -q 2 --size 2048 --iters 3
     client_bg 4 --op write_imm -q 3 --iters 3
-    client_bg 5 --op fetch_add -q 2 --iters 3
-    client_bg 6 --op cmp_swap -q 1 --iters 3
+    client_bg 5 --op "$(kop fetch_add)" -q 2 --iters 3
+    client_bg 6 --op "$(kop cmp_swap)" -q 1 --iters 3
     client_bg 7 --op send -q 16 --size 1K --iters 3
     client_bg 8 --op write -q 1 --size 64K --iters 3
     # 乱码：不是我们的 HELLO

@@ -29,6 +29,7 @@ rnr_count() {
     echo "$n"
 }
 
+uname -r >"$DIR/kernel"   # tests/trace/lab-check.py：早于 6.1 的 rxe 对 rkey/原子操作的反应不同
 for s in "${SCENARIOS[@]}"; do
     IFS='|' read -r name both sargs cargs <<<"$s"
     before=$(rnr_count)

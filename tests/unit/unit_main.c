@@ -19,6 +19,7 @@ int main(void)
 		{ sq_account_tests, sq_account_tests_count },
 		{ optable_tests, optable_tests_count },
 		{ limits_tests, limits_tests_count },
+		{ kernel_note_tests, kernel_note_tests_count },
 	};
 	size_t total = 0, k = 0;
 	struct CMUnitTest *all;

@@ -1,0 +1,45 @@
+/*
+ * kernel_note.c - rxe 与内核版本有关的 WC 说明（见 kernel_note.h）
+ */
+#include "kernel_note.h"
+
+#include <stdio.h>
+
+int kernel_version(const char *release, int *major, int *minor)
+{
+	if (release == NULL || sscanf(release, "%d.%d", major, minor) != 2 || *major < 0 || *minor < 0)
+		return -1;
+	return 0;
+}
+
+/* 版本比较：a.b 早于 c.d */
+static int older(int a, int b, int c, int d)
+{
+	return a < c || (a == c && b < d);
+}
+
+/* 运行的内核相对实测过的内核在哪里：只有早于 6.1 的才有这句 */
+static const char *untested_part(int major, int minor)
+{
+	if (older(major, minor, 5, 10))
+		return "比 5.10 更老的内核没有测试（很可能一样）";
+	if (major == 5 && minor == 10)
+		return "5.10 与 6.1 之间的内核没有测试";
+	return "你的内核在 5.10 与 6.1 之间，没有测试：可能是这个原因，也可能真是网络";
+}
+
+const char *rxe_kernel_note(enum ibv_wc_status st, const char *release, char *buf, size_t len)
+{
+	int major, minor;
+
+	if (st != IBV_WC_RETRY_EXC_ERR || kernel_version(release, &major, &minor) != 0 ||
+	    !older(major, minor, 6, 1) || buf == NULL || len == 0)
+		return NULL;
+	snprintf(buf, len,
+		 "这台机器运行的内核是 %s。内核早于 6.1 的 Soft-RoCE（rxe）不执行原子操作（fetch_add/cmp_swap），\n"
+		 "      对错误的 rkey/远端地址也不回 NAK：请求方重传 retry_cnt 次没有应答，就是这个 RETRY_EXC_ERR，不是网络问题。\n"
+		 "      实测于 5.10（Debian 11）；6.1、6.12 上原子操作成功，错误的 rkey 得到 REM_ACCESS_ERR；%s。\n"
+		 "      原子操作请换 6.1 或更新的内核（docs/KERNELS.md）",
+		 release, untested_part(major, minor));
+	return buf;
+}

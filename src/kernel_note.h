@@ -1,0 +1,23 @@
+/*
+ * kernel_note.h - rxe 的行为随内核版本变化的地方：WC 失败时按运行的内核补一句（纯逻辑，可单元测试）
+ *
+ * 实验室实测（docs/KERNELS.md）：Debian 11 的 5.10 上，rxe 的响应方不执行原子操作（fetch_add/cmp_swap），
+ * 对错误的 rkey 也不回 NAK，两者在请求方都以 RETRY_EXC_ERR 结束（重传 retry_cnt 次没有应答）；
+ * 6.1 和 6.12 上原子操作成功，错误的 rkey 得到 REM_ACCESS_ERR。5.10 与 6.1 之间的内核没有测试。
+ */
+#ifndef ROCE_KERNEL_NOTE_H
+#define ROCE_KERNEL_NOTE_H
+
+#include <stddef.h>
+#include <infiniband/verbs.h>
+
+/* 从 uname 的 release（"5.10.0-32-amd64"、"6.12.117+deb13-amd64"）读出主、次版本号；读不出返回 -1 */
+int kernel_version(const char *release, int *major, int *minor);
+
+/*
+ * 设备是 rxe 时，状态 st 在内核 release 上有没有已知的、与版本有关的另一种原因：
+ * 有就把说明写进 buf（点名内核、说清在哪个内核上实测、哪些没测）并返回 buf；没有返回 NULL。
+ */
+const char *rxe_kernel_note(enum ibv_wc_status st, const char *release, char *buf, size_t len);
+
+#endif

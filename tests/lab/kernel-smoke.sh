@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# tests/lab/kernel-smoke.sh - 一个内核上的开机冒烟（由 tests/62-lab-kernels.t 经 LAB_KERNEL=... lab/run 调用）。
+# 打印 “RESULT 名字 ok|fail 说明” 行：
+#   kernel-<系列>   虚拟机里 uname -r 就是 $1（lab.env 里的内核）
+#   pair-<系列>     一对 write_imm（2 个QP × 4 KiB × 2 轮）两端都退出 0
+#   5.10：atomic-5.10  fetch_add 以 RETRY_EXC_ERR 结束，提示点名这个内核和实测范围（kernel_note.c）
+#   6.12：flush-6.12   --cm 的被动方 rdma_init_qp_attr(INIT) 给 0x30e，程序说出两个 FLUSH 位
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+want_kver=$1 series=$2
+OUT=${TMPDIR:-/tmp}/kernel-smoke
+mkdir -p "$OUT"
+
+result() {  # result 名字 0|非0 说明 [日志...]
+    if [[ $2 == 0 ]]; then
+        echo "RESULT $1 ok $3"
+    else
+        echo "RESULT $1 fail $3"
+        local f
+        for f in "${@:4}"; do [[ -f $f ]] && sed 's/^/    | /' "$f"; done
+    fi
+}
+has() { grep -qF -- "$2" "$1"; }
+
+# 服务端后台（rxe0；--cm 时监听 0.0.0.0，地址决定设备）、客户端前台（rxe1）；$1 = 日志前缀，其余是两端共同的参数
+pair() {
+    local p=$1 i sdev=(-d "$LAB_DEV0")
+    shift
+    [[ $1 == --cm ]] && sdev=()
+    timeout 60 build/rdma_server "${sdev[@]}" "$@" >"$OUT/$p-s.log" 2>&1 &
+    spid=$!
+    for ((i = 0; i < 300; i++)); do has "$OUT/$p-s.log" '等待客户端连接' && break; sleep 0.1; done
+    timeout 60 build/rdma_client "$LAB_IP0" -d "$LAB_DEV1" "$@" >"$OUT/$p-c.log" 2>&1
+    crc=$?
+    wait "$spid"
+    src=$?
+}
+
+kver=$(uname -r)
+[[ $kver == "$want_kver" ]]
+result "kernel-$series" $? "虚拟机里 uname -r = $kver（期望 $want_kver）"
+
+pair pair --op write_imm -q 2 --size 4K --iters 2 -t 20
+ok=1
+[[ $src == 0 && $crc == 0 ]] && has "$OUT/pair-c.log" '全部 2 轮 × 2 个QP 完成并校验通过' && ok=0
+result "pair-$series" "$ok" "write_imm 2 QP × 4 KiB × 2 轮：服务端 $src，客户端 $crc" "$OUT/pair-s.log" "$OUT/pair-c.log"
+
+if [[ $series == 5.10 ]]; then
+    pair atomic --op fetch_add -q 1 --iters 1 -t 10
+    ok=1
+    [[ $crc == 1 ]] && has "$OUT/atomic-c.log" '状态=transport retry counter exceeded (12)' \
+        && has "$OUT/atomic-c.log" "提示(内核): 这台机器运行的内核是 $kver。" \
+        && has "$OUT/atomic-c.log" '实测于 5.10（Debian 11）；6.1、6.12 上原子操作成功，错误的 rkey 得到 REM_ACCESS_ERR；5.10 与 6.1 之间的内核没有测试。' \
+        && ok=0
+    result atomic-5.10 "$ok" "fetch_add：客户端 $crc，RETRY_EXC_ERR，提示点名内核 $kver 和实测范围" "$OUT/atomic-c.log"
+fi
+if [[ $series == 6.12 ]]; then
+    pair flush --cm --op write -q 1 --iters 1 -t 10
+    ok=1
+    [[ $src == 0 && $crc == 0 ]] && has "$OUT/flush-s.log" 'qp_access_flags=0x30e' \
+        && has "$OUT/flush-s.log" '（0x30e = REMOTE_WRITE|REMOTE_READ|REMOTE_ATOMIC|FLUSH_GLOBAL|FLUSH_PERSISTENT：' \
+        && ok=0
+    result flush-6.12 "$ok" "--cm：被动方 INIT 0x30e，说出 FLUSH_GLOBAL|FLUSH_PERSISTENT（服务端 $src，客户端 $crc）" "$OUT/flush-s.log"
+fi

@@ -1,0 +1,67 @@
+/* test_kernel_note.c - 按内核版本补充的 WC 说明：只有早于 6.1 的内核、只有 RETRY_EXC_ERR 才有，点名内核和实测范围 */
+#include <string.h>
+
+#include "kernel_note.h"
+#include "unit.h"
+
+static void version_is_read_from_uname_release(void **state)
+{
+	int ma, mi;
+
+	(void)state;
+	assert_int_equal(kernel_version("5.10.0-32-amd64", &ma, &mi), 0);
+	assert_int_equal(ma, 5);
+	assert_int_equal(mi, 10);
+	assert_int_equal(kernel_version("6.12.117+deb13-amd64", &ma, &mi), 0);
+	assert_int_equal(ma, 6);
+	assert_int_equal(mi, 12);
+	assert_int_equal(kernel_version("6", &ma, &mi), -1);
+	assert_int_equal(kernel_version("", &ma, &mi), -1);
+	assert_int_equal(kernel_version(NULL, &ma, &mi), -1);
+}
+
+static void on_5_10_retry_exceeded_names_kernel_and_what_was_measured(void **state)
+{
+	char buf[1024];
+	const char *n = rxe_kernel_note(IBV_WC_RETRY_EXC_ERR, "5.10.0-32-amd64", buf, sizeof(buf));
+
+	(void)state;
+	assert_non_null(n);
+	assert_non_null(strstr(n, "这台机器运行的内核是 5.10.0-32-amd64"));
+	assert_non_null(strstr(n, "fetch_add/cmp_swap"));
+	assert_non_null(strstr(n, "实测于 5.10（Debian 11）；6.1、6.12 上原子操作成功，错误的 rkey 得到 REM_ACCESS_ERR；"
+				  "5.10 与 6.1 之间的内核没有测试。"));
+}
+
+static void kernels_between_and_older_say_untested(void **state)
+{
+	char buf[1024];
+
+	(void)state;
+	assert_non_null(strstr(rxe_kernel_note(IBV_WC_RETRY_EXC_ERR, "5.15.0-91-generic", buf, sizeof(buf)),
+			       "你的内核在 5.10 与 6.1 之间，没有测试"));
+	assert_non_null(strstr(buf, "5.15.0-91-generic"));
+	assert_non_null(strstr(rxe_kernel_note(IBV_WC_RETRY_EXC_ERR, "5.4.0-150-generic", buf, sizeof(buf)),
+			       "比 5.10 更老的内核没有测试"));
+}
+
+static void no_note_on_6_1_and_later_or_other_statuses(void **state)
+{
+	char buf[1024];
+
+	(void)state;
+	assert_null(rxe_kernel_note(IBV_WC_RETRY_EXC_ERR, "6.1.0-56-amd64", buf, sizeof(buf)));
+	assert_null(rxe_kernel_note(IBV_WC_RETRY_EXC_ERR, "6.12.117+deb13-amd64", buf, sizeof(buf)));
+	assert_null(rxe_kernel_note(IBV_WC_RETRY_EXC_ERR, "10.0.1", buf, sizeof(buf)));
+	assert_null(rxe_kernel_note(IBV_WC_REM_ACCESS_ERR, "5.10.0-32-amd64", buf, sizeof(buf)));
+	assert_null(rxe_kernel_note(IBV_WC_RETRY_EXC_ERR, "garbage", buf, sizeof(buf)));
+	assert_null(rxe_kernel_note(IBV_WC_RETRY_EXC_ERR, "5.10.0", NULL, 0));
+}
+
+const struct CMUnitTest kernel_note_tests[] = {
+	cmocka_unit_test(version_is_read_from_uname_release),
+	cmocka_unit_test(on_5_10_retry_exceeded_names_kernel_and_what_was_measured),
+	cmocka_unit_test(kernels_between_and_older_say_untested),
+	cmocka_unit_test(no_note_on_6_1_and_later_or_other_statuses),
+};
+const size_t kernel_note_tests_count = COUNT_OF(kernel_note_tests);
