@@ -33,3 +33,8 @@ int limits_check(const struct options *o, const struct ibv_device_attr *dev,
 	}
 	return 0;
 }
+
+int limits_memory(size_t len, size_t phys)
+{
+	return phys == 0 || len <= phys / 2 ? 0 : -1;
+}

@@ -22,4 +22,10 @@
 int limits_check(const struct options *o, const struct ibv_device_attr *dev,
 		 const struct ibv_port_attr *port, char *err, size_t errlen);
 
+/*
+ * 缓冲区要锁在物理内存里（ibv_reg_mr 会 pin 住页）：超过物理内存的一半就不试了，
+ * 否则机器先开始换页、ibv_reg_mr 再以 ENOMEM 失败。phys 为 0（读不到）时不查。放得下返回 0
+ */
+int limits_memory(size_t len, size_t phys);
+
 #endif

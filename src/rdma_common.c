@@ -561,7 +561,7 @@ static int check_memory(size_t len)
 	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
 	struct rlimit rl;
 
-	if (pages > 0 && psize > 0 && len > (size_t)pages * (size_t)psize / 2) {
+	if (pages > 0 && psize > 0 && limits_memory(len, (size_t)pages * (size_t)psize) != 0) {
 		con_eprintf("错误: 需要 %zu 字节缓冲区，超过物理内存的一半\n提示: 减小 --size 或 -q\n", len);
 		return -1;
 	}

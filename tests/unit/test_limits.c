@@ -97,7 +97,18 @@ static void qps_and_message_size_against_device_and_port(void **state)
 	assert_non_null(strstr(err, "8388608"));
 }
 
+/* 一半物理内存是上限：刚好一半可以，多一个字节不行；读不到物理内存（0）时不拦 */
+static void buffer_above_half_of_memory_is_refused(void **state)
+{
+	(void)state;
+	assert_int_equal(limits_memory(512u << 20, 1024u << 20), 0);
+	assert_int_equal(limits_memory((512u << 20) + 1, 1024u << 20), -1);
+	assert_int_equal(limits_memory((size_t)16 * (256u << 20), 1024u << 20), -1);
+	assert_int_equal(limits_memory(1u << 30, 0), 0);
+}
+
 const struct CMUnitTest limits_tests[] = {
+	cmocka_unit_test(buffer_above_half_of_memory_is_refused),
 	cmocka_unit_test(defaults_fit_a_small_device),
 	cmocka_unit_test(tx_depth_above_max_qp_wr_names_the_limit_and_option),
 	cmocka_unit_test(shared_cq_above_max_cqe_names_the_count),
