@@ -13,7 +13,7 @@
 #   9. README.md 不超过预算（README_MAX_LINES 行、README_MAX_BYTES 字节）：它是入口，细节放在 docs/
 #  10. README、QUICKFIX、TROUBLESHOOTING 的命令是两台虚拟机的写法：不出现单机实验室的设备名（rxe1，
 #      客户端/服务端的 -d rxe0）。只属于单机实验室的代码块前一行标 <!-- lab-only -->；输出摘录不算命令
-#  11. README 给的两条准备命令（演示、测试）在它的代码块里，测试那条就是 .ci/run 跑的（bash lab/setup，然后 make test）
+#  11. README 给的两条准备命令（演示、测试）在它的代码块里，测试那条就是 .ci/run 跑的（LAB_KERNEL=all bash lab/setup，然后 make test）
 # 摘录与真实运行是否一致，由实验室里的 tests/55-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -281,13 +281,13 @@ ok "$bad" "all $count commands in README/QUICKFIX/TROUBLESHOOTING use the two-VM
 
 # ---------- 11. README 的准备命令和 CI 一致 ----------
 bad=0
-for want in 'bash lab/setup && make demo' 'bash lab/setup && make test'; do
+for want in 'bash lab/setup && make demo' 'LAB_KERNEL=all bash lab/setup && make test'; do
     awk -F'\t' '$1 ~ /^CODE/ && $2 ~ /^README\.md:/ { print $3 }' "$T/lines" | sed -E 's/[[:space:]]+#.*$//' | grep -qxF -- "$want" \
         || { echo "README.md 的代码块里没有这一行: $want" >>"$T/diag"; bad=1; }
 done
 grep -Ev '^[[:space:]]*(#|$|set |cd )' .ci/run | sed -E 's/[[:space:]]*<\/dev\/null$//' >"$T/ci"
-if ! printf '%s\n' 'bash lab/setup' 'make test' | cmp -s - "$T/ci"; then
-    { echo ".ci/run 跑的不是 README 给的测试命令（bash lab/setup，然后 make test）:"; sed 's/^/    /' "$T/ci"; } >>"$T/diag"
+if ! printf '%s\n' 'LAB_KERNEL=all bash lab/setup' 'make test' | cmp -s - "$T/ci"; then
+    { echo ".ci/run 跑的不是 README 给的测试命令（LAB_KERNEL=all bash lab/setup，然后 make test）:"; sed 's/^/    /' "$T/ci"; } >>"$T/diag"
     bad=1
 fi
 ok "$bad" "README's demo and test commands are in its code blocks, and .ci/run runs exactly the test one"
