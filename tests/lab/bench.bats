@@ -148,10 +148,10 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
     has "$CLOG" '远端 --cq event，本端 --cq poll'
 }
 
-@test "--cq event, normal mode: every operation at 4 QPs under valgrind (no reports); channel created, armed, events acked before the CQ is destroyed" {
-    use_valgrind
+# --cq event 下普通模式的每种操作；在 valgrind 里运行时（make memcheck）日志里不能有报告（没有 valgrind 时没有 ==PID== 行）
+cq_event_every_op() {
     # 服务端只启动一次（--clients 6：每个客户端一种操作，服务端没给的 --op/--size 听客户端的），客户端两个一批。
-    # valgrind 在 TCG 里启动一次要十来秒：一对一对地跑（12 次启动）要两分半，这样是 7 次、两个两个地并行
+    # 在 valgrind 里（make memcheck）启动一次要十来秒：一对一对地跑（12 次启动）要两分半，这样是 7 次、两个两个地并行
     SLOG="$BATS_TEST_TMPDIR/server.log"
     local ops
     read -ra ops <<<"$(data_ops)"   # 早于 6.1 的内核上没有原子操作（helpers.bash）
@@ -190,6 +190,16 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
     has "$CLOG" '先武装、后取空'
     has "$CLOG" '已销毁完成通道（ibv_destroy_comp_channel，共收到'
     has "$SLOG" '已销毁完成通道（ibv_destroy_comp_channel，共收到'
+}
+
+@test "--cq event, normal mode: every operation at 4 QPs; channel created, armed, events acked before the CQ is destroyed" {
+    cq_event_every_op
+}
+
+# bats test_tags=memcheck
+@test "memcheck: --cq event, normal mode, every operation at 4 QPs under valgrind (no reports)" {
+    use_valgrind
+    cq_event_every_op
 }
 
 # 今天之前没有任何测试拿基准数字和别的东西比：公式差一个常数倍也能通过。这里本项目与 perftest 在同一对 rxe 上

@@ -254,6 +254,7 @@ add_plain_nic() {
     has "$CLOG" '时对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）'
 }
 
+# bats test_tags=memcheck
 @test "cm valgrind: success and failure paths (pair, nobody listening, ENODEV) run clean under valgrind" {
     use_valgrind
     cm_pair --op write -q 4 --size 4K --iters 2 -t 60

@@ -289,6 +289,7 @@ hostile() {  # hostile 第几个客户端 hello的参数...
     has "$SLOG" '服务端正常结束'
 }
 
+# bats test_tags=memcheck
 @test "valgrind: a many-clients server with a good, a garbage and a vanishing client runs clean" {
     need_tool valgrind
     local vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)

@@ -371,6 +371,7 @@ stall_mid_transfer() {  # stall_mid_transfer server|client
     fi
 }
 
+# bats test_tags=memcheck
 @test "valgrind: failure paths (unknown device, accept timeout) release everything" {
     need_tool valgrind
     local vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
