@@ -13,7 +13,7 @@
 #include "console.h"
 #include "gid_table.h"
 #include "hints.h"
-#include "limits.h"
+#include "dev_limits.h"
 #include "path.h"
 #include "qp_state.h"
 #include "trace_ev.h"
@@ -401,7 +401,7 @@ out:
 }
 
 /*
- * 选项对设备上限（limits.h）：步骤3 之后、创建任何资源之前。设备选定时用命令行的选项查一次；
+ * 选项对设备上限（dev_limits.h）：步骤3 之后、创建任何资源之前。设备选定时用命令行的选项查一次；
  * 多客户端服务端的每个会话参数不同（听客户端的），conn_create_objects 再用会话的选项查一次
  */
 static int check_limits(const struct rdma_device *dev, const struct options *o)

@@ -1,7 +1,7 @@
 /*
  * limits.c - 选项对设备能力的检查（见 limits.h）
  */
-#include "limits.h"
+#include "dev_limits.h"
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /*
- * limits.h - 选项对设备能力的检查（纯逻辑，可单元测试）
+ * dev_limits.h - 选项对设备能力的检查（纯逻辑，可单元测试）
  *
  * 选项自己的上限（options.c）是本程序定的；设备还有自己的上限，由 ibv_query_device / ibv_query_port 读出：
  *   max_qp_wr  每个QP的队列最多几个 WR       ← --tx-depth（基准测试）或普通模式的固定深度
@@ -10,8 +10,8 @@
  * 所以在步骤3（查询端口）之后、创建任何资源之前先对一遍，说出是哪个上限、该改哪个选项。
  * rxe 的上限很宽（max_qp_wr 1048576，max_cqe 32767）；硬件网卡的往往紧得多。
  */
-#ifndef ROCE_LIMITS_H
-#define ROCE_LIMITS_H
+#ifndef ROCE_DEV_LIMITS_H
+#define ROCE_DEV_LIMITS_H
 
 #include <stddef.h>
 #include <infiniband/verbs.h>
