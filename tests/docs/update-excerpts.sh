@@ -296,7 +296,6 @@ cut_peer-closed() { step peer-closed.server.log '步骤11:'; }
 cut_rc-pingpong-server() { step rc-pingpong.server.log '步骤11:'; }
 cut_rc-pingpong-client() { step rc-pingpong.client.log '步骤11:'; }
 cut_perftest-server() { step perftest.server.log '步骤11:'; }
-cut_perftest-client() { step perftest.client.log '步骤11:'; }
 cut_perftest-itself() { pick perftest.pt-client.log 'not compatible'; }
 cut_port-in-use() { step port-in-use.log '步骤10:'; }
 cut_inject-rkey-client-wc() { pick inject-rkey.client.log '故障注入('; step inject-rkey.client.log '步骤15:'; }
