@@ -25,7 +25,7 @@ enum sync_kind {
 	SYNC_READY = 2,     /* 服务端已投递接收 / 已准备好数据 */
 	SYNC_DONE = 3,      /* 客户端本轮的单边操作已完成 */
 	SYNC_ACK = 4,       /* 服务端已校验本轮数据 */
-	SYNC_BYE = 5,       /* 结束 */
+	SYNC_BYE = 5,       /* 结束：交互模式里客户端读回最后一行（q）之后发，服务端收到才拆 QP */
 	SYNC_ALIVE = 6,     /* 心跳：“我还在干活”（被动方等 DONE 时收到就接着等，见 ctrl_heartbeat） */
 };
 #define SYNC_TAG(kind, round) (((uint32_t)(kind) << 24) | ((uint32_t)(round) & 0xffffff))

@@ -488,7 +488,10 @@ static int interactive_server(struct rdma_conn *conn)
 			quit = strcmp(text, "q") == 0;
 			if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, seq)) != 0)
 				return -1;
+			/* 客户端收到 ACK 之前还要 RDMA READ 读回这一行：等它说 BYE 再拆 QP，否则它的 READ 没有应答 */
 			if (quit) {
+				if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_BYE, seq)) != 0)
+					return -1;
 				con_printf("收到 q，服务端结束\n");
 				return 0;
 			}
@@ -501,6 +504,18 @@ static int interactive_server(struct rdma_conn *conn)
 			return -1;
 		}
 	}
+}
+
+/*
+ * 仅供测试（tests/lab/ops.bats）：ROCE_TEST_READ_DELAY_MS 让客户端在 WRITE 完成之后、READ 之前停一下，
+ * 把“服务端看到 q 就拆 QP，客户端的 READ 没人应答”这类顺序错误放大成每次都发生。正常运行时不设置它
+ */
+static void test_only_delay_before_read(void)
+{
+	const char *ms = getenv("ROCE_TEST_READ_DELAY_MS");
+
+	if (ms != NULL && atoi(ms) > 0)
+		usleep((useconds_t)atoi(ms) * 1000);
 }
 
 static int interactive_send_line(struct rdma_conn *conn, const char *line, uint64_t seq)
@@ -523,6 +538,7 @@ static int interactive_send_line(struct rdma_conn *conn, const char *line, uint6
 	con_printf("  已通过 QP[%d] RDMA WRITE %zu 字节到服务端 0x%llx（先文本、后序号）\n", i, len,
 	       (unsigned long long)(conn->remote.addr + 8));
 	memset(area_a(conn, 0), 0, len);
+	test_only_delay_before_read();
 	if (post_send_req(conn, i, &rd) != 0 || wait_wcs(conn, 1, IBV_WC_RDMA_READ, (uint32_t)len) != 0)
 		return -1;
 	if (memcmp(area_a(conn, 0), line, len) != 0) {
@@ -565,6 +581,9 @@ static int interactive_client(struct rdma_conn *conn)
 			break;
 	}
 	free(line);
+	/* 最后一行的 READ 已经完成：告诉服务端可以拆 QP 了 */
+	if (rc == 0)
+		rc = ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_BYE, seq));
 	return rc;
 }
 
