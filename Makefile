@@ -108,7 +108,7 @@ test: all unit asan
 test-kernels: all unit asan
 	tests/kernels/run.sh $(KERNELS)
 
-# 长时间的多客户端浸泡：200 个会话一个接一个（make test 里只跑 40 个），fd/rdma 资源不增长、RSS 不超过 10%
+# 长时间的多客户端浸泡：200 个会话一个接一个（make test 里只跑 25 个），fd/rdma 资源不增长、RSS 不超过 10%
 soak: all
 	SOAK_SESSIONS=200 LAB_PASSENV="$(LAB_PASSENV) SOAK_SESSIONS" lab/run bats --tap -f sequential tests/lab/many.bats
 

@@ -224,9 +224,9 @@ hostile() {  # hostile 第几个客户端 hello的参数...
     has_re "$SLOG" '^\[客户端1 [0-9.]*\] 已销毁 2 个QP'
 }
 
-# make test 里跑 SOAK_SESSIONS=40 个（约 1 分钟）；make soak 跑 200 个
+# make test 里跑 SOAK_SESSIONS=25 个（约 15 秒）；make soak 跑 200 个
 @test "sequential sessions (200 in make soak): no growth in fds or rdma resources, RSS within 10% after the first 10" {
-    local total=${SOAK_SESSIONS:-40} pid before after i
+    local total=${SOAK_SESSIONS:-25} pid before after i
     start_many --clients 0 --parallel 1
     pid=$(child_pid "$SPID")
     for ((i = 1; i <= total; i++)); do
