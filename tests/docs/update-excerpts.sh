@@ -145,7 +145,8 @@ in_lab() {
     timeout 120 "$SERVER" -d rxe0 -t 5 >"$OUT/rc-pingpong.server.log" 2>&1 &
     pp=$!
     wait_listen "$OUT/rc-pingpong.server.log" "$pp"
-    timeout 30 ibv_rc_pingpong -d rxe1 -g 1 -n 1 10.11.0.1 >"$OUT/rc-pingpong.pp-client.log" 2>&1 || true
+    # rc_pingpong 的客户端有时把我们的 HELLO 当成它的地址继续往下走，卡在它自己的 RTR 上（我们的服务端早已退出）：5 秒就够
+    timeout 5 ibv_rc_pingpong -d rxe1 -g 1 -n 1 10.11.0.1 >"$OUT/rc-pingpong.pp-client.log" 2>&1 || true
     wait "$pp" || true
     timeout 30 ibv_rc_pingpong -d rxe0 -g 1 -n 1 -p 18610 >"$OUT/rc-pingpong.pp-server.log" 2>&1 &
     pp=$!
