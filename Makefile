@@ -112,7 +112,7 @@ test-kernels: all unit asan
 soak: all
 	SOAK_SESSIONS=200 LAB_PASSENV="$(LAB_PASSENV) SOAK_SESSIONS" lab/run bats --tap -f sequential tests/lab/many.bats
 
-# valgrind 下的慢用例（bats 标签 memcheck：失败路径、--cm、--cq event 全部操作、多客户端服务端）；make test 只跑一个 valgrind 冒烟
+# valgrind 下的用例（bats 标签 memcheck：一对程序、失败路径、--cm、--cq event 全部操作、多客户端服务端）；make test 用 ASan+UBSan 检查内存
 memcheck: all
 	lab/run bats --tap --timing --filter-tags memcheck tests/lab/pair.bats tests/lab/cm.bats tests/lab/bench.bats tests/lab/many.bats
 
@@ -187,7 +187,7 @@ help:
 	@echo "make test       编译 + 单元测试 + Soft-RoCE 实验室测试（需先 lab/setup，root）"
 	@echo "make test-kernels  在 Debian 的 5.10、6.1、6.12 三个内核上各跑一遍实验室测试的子集（KERNELS=\"5.10\" 只跑一个）"
 	@echo "                所有实验室目标都可加 LAB_KERNEL=5.10|6.1|6.12（默认 6.1）；先 sudo LAB_KERNEL=... bash lab/setup"
-	@echo "make memcheck   valgrind 下的慢用例（失败路径、--cm、--cq event、多客户端；约 3 分钟），make test 只跑一个 valgrind 冒烟"
+	@echo "make memcheck   valgrind 下的慢用例（一对程序、失败路径、--cm、--cq event、多客户端；约 3 分钟）"
 	@echo "make soak       多客户端服务端连续服务 200 个客户端，检查 fd、rdma 资源、RSS 不增长（约 5 分钟）"
 	@echo "make fuzz       libFuzzer 跑 HELLO 的解码+校验+听客户端的参数+比较（FUZZ_SECONDS=60；不在 make test 里）"
 	@echo "make mutation   变异检查：每个 tests/mutation/*.patch 都必须被测试抓住（慢；MUTANTS=race 只跑名字含 race 的）"

@@ -46,7 +46,7 @@ add_plain_nic() {
 }
 
 # 4 个QP（配 --cq event）在 tests/lab/combos.bats 里
-# 1 个QP 在两台虚拟机之间测（57-lab-cm-two-vms.t：六种操作 × 1/16 个QP），4 个QP 在 61-lab-combos.t（--cm × --cq event）
+# 1 个QP 在两台虚拟机之间测（57-lab-cm-two-vms.t），4 个QP 在 combos.bats（--cm × --cq event）
 @test "cm: every operation with data checks at 16 QPs" {
     local op size
     for op in $(data_ops); do

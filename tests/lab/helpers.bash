@@ -49,7 +49,7 @@ http_peer() {
     local fd
     exec {fd}<>"/dev/tcp/$LAB_IP0/18515"
     # printf 按行分几次 write；服务端读完头就拒绝并关连接，后面的 write 可能遇到 RST，这不算失败
-    printf 'GET / HTTP/1.0\r\nHost: x\r\nUser-Agent: test-test-test\r\n\r\n' >&"$fd" 2>/dev/null || true
+    { printf 'GET / HTTP/1.0\r\nHost: x\r\nUser-Agent: test-test-test\r\n\r\n' >&"$fd"; } 2>/dev/null || true
     wait_server
     exec {fd}>&-
 }

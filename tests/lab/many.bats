@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # many.bats - 多客户端服务端（--clients / --parallel）在真实 rdma_rxe 上：隔离、不泄漏、信号收尾
-# （在 lab/run 里运行，tests/60-lab-many-clients.t）
+# （在 lab/run 里运行，tests/59-lab-bench.t）
 
 # 变量 SLOG/SPID/SRC 由本文件和 helpers.bash 的函数设置和读取（shellcheck 看不到）
 # shellcheck disable=SC2030,SC2031,SC2034,SC2153
@@ -102,7 +102,7 @@ snapshot() {  # snapshot PID → 输出 "fds rss pd cq qp mr"
     # 乱码：不是我们的 HELLO
     # bash 的 printf 按行分几次 write：服务端读完头 48 字节就拒绝并关连接，后面几次 write 可能遇到 RST，这不算失败
     exec {junk}<>"/dev/tcp/$LAB_IP0/18515"
-    printf 'GET / HTTP/1.0\r\nHost: x\r\nUser-Agent: garbage-garbage-garbage\r\n\r\n' >&"$junk" 2>/dev/null || true
+    { printf 'GET / HTTP/1.0\r\nHost: x\r\nUser-Agent: garbage-garbage-garbage\r\n\r\n' >&"$junk"; } 2>/dev/null || true
     # 连上了却一句话也不说（握手卡住）：服务端这个会话 -t 秒后超时
     exec {mute}<>"/dev/tcp/$LAB_IP0/18515"
     # --iters 与服务端明确给的 3 不一致

@@ -353,6 +353,7 @@ stall_mid_transfer() {  # stall_mid_transfer server|client
     [[ $output == *'--gid-idx'* ]]
 }
 
+# bats test_tags=memcheck
 @test "valgrind: server and client run clean (no leaks, no invalid accesses)" {
     need_tool valgrind
     local vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
