@@ -122,6 +122,7 @@ for ((i = 0; i < 120; i++)); do
     done
     if has "$OUT/c-van.log" '发送>'; then
         pkill -9 -x rdma_client
+        pkill -f '^sleep 60$' || true   # 管道里给客户端当标准输入的 sleep：不杀它，最后的 wait 要白等 60 秒
         break
     fi
     wait
