@@ -8,7 +8,19 @@
 #ifndef ROCE_OPTABLE_H
 #define ROCE_OPTABLE_H
 
-#include "options.h"
+/* 数据面操作类型：决定 MR 权限、握手内容和数据面流程。编号是 op_table 的下标，角色是 op_info.access 的下标；
+ * options.h 包含本文件，本文件不包含 options.h（两个模块之间没有环） */
+enum rdma_op {
+	OP_SEND = 0,
+	OP_WRITE,
+	OP_READ,
+	OP_WRITE_IMM,
+	OP_FETCH_ADD,
+	OP_CMP_SWAP,
+	OP_COUNT
+};
+
+enum role { ROLE_SERVER = 0, ROLE_CLIENT = 1 };
 
 struct op_info {
 	const char *name;           /* --op 的名字 */

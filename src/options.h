@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "optable.h"   /* enum rdma_op、enum role：操作表拥有操作的编号 */
+
 #define DEFAULT_TCP_PORT      18515
 #define DEFAULT_NUM_QP        4
 #define MAX_QP                16
@@ -40,19 +42,6 @@
 #define MAX_POST_LIST         64          /* --post-list 上限：一次 ibv_post_send 的链表在栈上建（datapath.c） */
 #define SWEEP_MIN_SIZE        2           /* --sweep：2 B .. 8 MiB，与 perftest -a 一样 */
 #define SWEEP_MAX_SIZE        (8u << 20)
-
-/* 数据面操作类型：决定 MR 权限、握手内容和数据面流程 */
-enum rdma_op {
-	OP_SEND = 0,
-	OP_WRITE,
-	OP_READ,
-	OP_WRITE_IMM,
-	OP_FETCH_ADD,
-	OP_CMP_SWAP,
-	OP_COUNT
-};
-
-enum role { ROLE_SERVER = 0, ROLE_CLIENT = 1 };
 
 /* --bench：none = 普通的教学模式；lat = 乒乓延迟（像 ib_*_lat）；bw = 带宽（像 ib_*_bw） */
 enum bench_mode { BENCH_NONE = 0, BENCH_LAT, BENCH_BW };

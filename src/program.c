@@ -141,7 +141,7 @@ int run_cm_steps(struct rdma_device *dev, struct rdma_conn *conn, int access)
 	if (alloc_pd(dev, &conn->step) != 0)
 		return -1;
 	/* MR、CQ、QP：和 TCP 模式同一段代码，QP 留在 RESET */
-	if (conn_create_objects(conn, access) != 0)
+	if (conn_create(conn, access) != 0)
 		return -1;
 	/* 每个QP一个 cm_id：RESET→INIT→RTR→RTS（属性来自 rdma_init_qp_attr，本程序调用 ibv_modify_qp 并读回） */
 	if (cm_connect_qps(conn, access) != 0)

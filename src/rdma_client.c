@@ -29,8 +29,8 @@ static int run_client(struct rdma_device *dev, struct rdma_conn *conn)
 	/* 步骤1-5：用哪个设备、端口、GID，再在设备上分配 PD（设备级，整个进程一份） */
 	if (device_create(dev, &conn->peer, &conn->step) != 0)
 		return -1;
-	/* 步骤6-9：这条连接自己的 MR、CQ、QP，QP→INIT */
-	if (conn_create(conn, access) != 0)
+	/* 步骤6-8：这条连接自己的 MR、CQ、QP；步骤9：QP RESET→INIT（qp_state.c） */
+	if (conn_create(conn, access) != 0 || modify_qps_to_init(conn, access) != 0)
 		return -1;
 	/* 步骤10：控制平面，一条普通的 TCP 连接（客户端 connect，见 ctrl_tcp.c） */
 	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)

@@ -15,7 +15,6 @@
 #include "hints.h"
 #include "dev_limits.h"
 #include "path.h"
-#include "qp_state.h"
 #include "trace_ev.h"
 
 #include <errno.h>
@@ -402,7 +401,7 @@ out:
 
 /*
  * 选项对设备上限（dev_limits.h）：步骤3 之后、创建任何资源之前。设备选定时用命令行的选项查一次；
- * 多客户端服务端的每个会话参数不同（听客户端的），conn_create_objects 再用会话的选项查一次
+ * 多客户端服务端的每个会话参数不同（听客户端的），conn_create 再用会话的选项查一次
  */
 static int check_limits(const struct rdma_device *dev, const struct options *o)
 {
@@ -734,16 +733,9 @@ int create_qps(struct rdma_conn *conn)
 	return 0;
 }
 
-int conn_create_objects(struct rdma_conn *conn, int access)
-{
-	if (check_limits(conn->dev, conn->opt) != 0 || register_mr(conn, access) != 0 || create_cq(conn) != 0 || create_qps(conn) != 0)
-		return -1;
-	return 0;
-}
-
 int conn_create(struct rdma_conn *conn, int access)
 {
-	if (conn_create_objects(conn, access) != 0 || modify_qps_to_init(conn, access) != 0)
+	if (check_limits(conn->dev, conn->opt) != 0 || register_mr(conn, access) != 0 || create_cq(conn) != 0 || create_qps(conn) != 0)
 		return -1;
 	return 0;
 }

@@ -117,11 +117,10 @@ int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned 
  * 连接。conn_init 之后，无论 conn_create 成功、失败在哪一步，conn_destroy 都安全。
  */
 void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct options *opt);
-/* 步骤6-9：MR、CQ、QP，QP→INIT（服务端与客户端完全相同）
- * @pre conn->dev 已 device_create  @post 全部 QP 在 INIT；任何一步失败返回 -1 */
+/* 步骤6-8：MR、CQ、QP（服务端与客户端完全相同），QP 留在 RESET。
+ * 接着由调用者做 RESET→INIT：TCP 模式 modify_qps_to_init（qp_state.c），--cm 按 rdma_init_qp_attr（ctrl_cm.c）
+ * @pre conn->dev 已 device_create  @post 全部 QP 在 RESET；任何一步失败返回 -1 */
 int conn_create(struct rdma_conn *conn, int access);
-/* 步骤6-8：只建 MR、CQ、QP（留在 RESET）；--cm 下 QP 的状态转换由 ctrl_cm.c 按 rdma_init_qp_attr 做 */
-int conn_create_objects(struct rdma_conn *conn, int access);
 /* 关闭控制平面，逆序释放 QP、CQ、MR、缓冲区；只做了一部分也安全（不碰设备） */
 void conn_destroy(struct rdma_conn *conn);
 

@@ -36,8 +36,8 @@ static int run_server(struct rdma_device *dev, struct rdma_conn *conn)
 	/* --clients/--parallel：接待多个客户端，每个一个线程、一套自己的资源（见 sessions.c） */
 	if (multi_client(conn->opt))
 		return serve_clients(dev, &conn->step);
-	/* 步骤6-9：这条连接自己的 MR、CQ、QP，QP→INIT */
-	if (conn_create(conn, access) != 0)
+	/* 步骤6-8：这条连接自己的 MR、CQ、QP；步骤9：QP RESET→INIT（qp_state.c） */
+	if (conn_create(conn, access) != 0 || modify_qps_to_init(conn, access) != 0)
 		return -1;
 	/* 步骤10：控制平面，一条普通的 TCP 连接（服务端 listen/accept，见 ctrl_tcp.c） */
 	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)

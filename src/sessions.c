@@ -137,8 +137,8 @@ static int serve_one_client(struct session *s, struct rdma_conn *conn)
 	/* 步骤8：客户端的 HELLO 先到，决定 -q/--op/--size/--iters */
 	if (read_client_parameters(s, conn) != 0)
 		return -1;
-	/* 步骤9-12：这个客户端自己的 MR、CQ、QP，QP→INIT */
-	if (conn_create(conn, mr_access_flags(conn->opt)) != 0)
+	/* 步骤9-11：这个客户端自己的 MR、CQ、QP；步骤12：QP RESET→INIT（qp_state.c） */
+	if (conn_create(conn, mr_access_flags(conn->opt)) != 0 || modify_qps_to_init(conn, mr_access_flags(conn->opt)) != 0)
 		return -1;
 	/* 步骤13：回自己的 HELLO（客户端的已经收到），校验两端一致 */
 	if (exchange_connection_info(conn) != 0)

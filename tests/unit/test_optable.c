@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "optable.h"
+#include "options.h"
 #include "unit.h"
 
 #define REMOTE (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
