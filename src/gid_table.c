@@ -85,3 +85,13 @@ int device_port_gids(struct ibv_device *dev, int port, int *active, struct gid_i
 		snprintf(why, len, "读不出端口%d 的 GID 表", port);
 	return rc;
 }
+
+/* 一行 GID 条目：索引、GID、类型/地址/网卡；mark 放在最前（选中的条目用 "→ "） */
+void gid_print_row(const struct gid_info *g, const char *mark)
+{
+	char s[GID_STR_LEN], desc[128];
+
+	gid_format(g->raw, s);
+	gid_describe(g, desc, sizeof(desc));
+	con_printf("  %s索引 %-3u %s  %s\n", mark, g->index, s, desc);
+}

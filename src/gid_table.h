@@ -20,4 +20,7 @@ int read_gid_table(struct ibv_context *ctx, int port, int tbl_len,
 int device_port_gids(struct ibv_device *dev, int port, int *active, struct gid_info **tbl,
 		     size_t *n, char *why, size_t len);
 
+/* 打印一行 GID 条目（索引、GID、类型、地址、网卡），mark 放在行首（选中的条目用 "→ "） */
+void gid_print_row(const struct gid_info *g, const char *mark);
+
 #endif

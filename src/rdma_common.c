@@ -14,7 +14,7 @@
 #include "gid_table.h"
 #include "hints.h"
 #include "dev_limits.h"
-#include "path.h"
+#include "selection.h"
 #include "trace_ev.h"
 
 #include <errno.h>
@@ -166,92 +166,19 @@ int get_device_list(struct rdma_device *dev, unsigned *step)
 	return 0;
 }
 
-/* 自动选设备时给每个设备打分：2 = 端口ACTIVE且有RoCE v2 IPv4 GID，1 = 端口ACTIVE，0 = 其它 */
-static int probe_device(struct ibv_device *ibdev, int port, char *why, size_t len)
-{
-	struct gid_info *tbl = NULL;
-	size_t n = 0;
-	int score = 0, best, active;
-
-	if (device_port_gids(ibdev, port, &active, &tbl, &n, why, len) != 0)
-		return active ? 1 : 0;
-	if (!active) {
-		score = 0;
-	} else if ((best = gid_choose(tbl, n)) >= 0 && gid_score(&tbl[best]) >= 6) {
-		char desc[128];
-
-		gid_describe(&tbl[best], desc, sizeof(desc));
-		snprintf(why, len, "端口%d ACTIVE，有 RoCE v2 IPv4 GID（索引%u: %s）", port, tbl[best].index, desc);
-		score = 2;
-	} else {
-		snprintf(why, len, "端口%d ACTIVE，但没有 RoCE v2 IPv4 GID", port);
-		score = 1;
-	}
-	free(tbl);
-	return score;
-}
-
-static struct ibv_device *find_named(struct rdma_device *dev, const char *name)
-{
-	for (int i = 0; i < dev->num_devices; i++)
-		if (strcmp(ibv_get_device_name(dev->dev_list[i]), name) == 0)
-			return dev->dev_list[i];
-	return NULL;
-}
-
-static struct ibv_device *pick_automatically(struct rdma_device *dev, struct peer_route *peer)
-{
-	struct ibv_device *best = NULL;
-	int best_score = -2;
-
-	/* 客户端知道服务端的地址：先按路由选（path.c）；路由帮不上忙时才按分数选 */
-	if (dev->opt->role == ROLE_CLIENT) {
-		int r = path_pick_device(dev, peer, &best);
-
-		if (r != 0)
-			return r > 0 ? best : NULL;
-	}
-
-	con_printf("未指定设备，逐个检查（-d 可指定）：\n");
-	for (int i = 0; i < dev->num_devices; i++) {
-		char why[256];
-		int s = probe_device(dev->dev_list[i], dev->opt->ib_port, why, sizeof(why));
-
-		con_printf("  - %s: %s\n", ibv_get_device_name(dev->dev_list[i]), why);
-		if (s > best_score) {
-			best = dev->dev_list[i];
-			best_score = s;
-		}
-	}
-	if (best != NULL)
-		con_printf("自动选择: %s（第一个%s的设备）\n", ibv_get_device_name(best),
-		       best_score == 2 ? "端口ACTIVE且有RoCE v2 IPv4 GID" :
-		       best_score == 1 ? "端口ACTIVE" : "可用");
-	return best;
-}
-
 int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step)
 {
+	struct device_set set = { .dev_list = dev->dev_list, .num_devices = dev->num_devices, .opt = dev->opt };
 	struct ibv_device *ibdev;
 	int rc;
 
 	step_title(&dev->trace, step, "选择并打开RDMA设备 ibv_open_device()");
 	if (dev->opt->role == ROLE_CLIENT)
-		path_lookup_server(dev->opt, peer);
-	if (dev->opt->dev_name != NULL) {
-		ibdev = find_named(dev, dev->opt->dev_name);
-		if (ibdev == NULL) {
-			con_eprintf("错误: 找不到RDMA设备 '%s'。现有设备:", dev->opt->dev_name);
-			for (int i = 0; i < dev->num_devices; i++)
-				con_eprintf(" %s", ibv_get_device_name(dev->dev_list[i]));
-			con_eprintf("\n提示: 用 ibv_devices 查看设备名，再用 -d <设备名> 指定\n");
-			return -1;
-		}
-	} else {
-		ibdev = pick_automatically(dev, peer);
-		if (ibdev == NULL)
-			return -1;
-	}
+		select_lookup_server(dev->opt, peer);
+	/* 用哪个设备：-d、按路由、按分数（规则在 selection.c） */
+	ibdev = select_device(&set, peer);
+	if (ibdev == NULL)
+		return -1;
 	snprintf(dev->dev_name, sizeof(dev->dev_name), "%s", ibv_get_device_name(ibdev));
 	dev->ctx = ibv_open_device(ibdev);
 	if (dev->ctx == NULL) {
@@ -327,21 +254,12 @@ int query_port(struct rdma_device *dev, unsigned *step)
 	return 0;
 }
 
-static void print_gid_row(const struct gid_info *g, const char *mark)
-{
-	char s[GID_STR_LEN], desc[128];
-
-	gid_format(g->raw, s);
-	gid_describe(g, desc, sizeof(desc));
-	con_printf("  %s索引 %-3u %s  %s\n", mark, g->index, s, desc);
-}
-
 int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned *step)
 {
 	struct gid_info *tbl = NULL;
 	size_t n = 0;
-	int pick, rc = -1;
-	char msg[512];
+	const struct gid_info *chosen;
+	int rc = -1;
 
 	step_title(&dev->trace, step, "选择GID ibv_query_gid_table()");
 	if (read_gid_table(dev->ctx, dev->opt->ib_port, dev->port_attr.gid_tbl_len,
@@ -349,48 +267,16 @@ int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned 
 		return -1;
 	con_printf("端口 %d 的非空GID条目（共 %zu 个）:\n", dev->opt->ib_port, n);
 	for (size_t i = 0; i < n && i < 8; i++)
-		print_gid_row(&tbl[i], "");
+		gid_print_row(&tbl[i], "");
 	if (n > 8)
 		con_printf("  ...（其余 %zu 个见 ./show_gids.sh）\n", n - 8);
 
-	if (dev->opt->gid_idx == GID_AUTO) {
-		pick = peer->want_src[0] ? gid_find_ipv4(tbl, n, peer->want_src) : -1;
-		if (pick >= 0) {
-			dev->gid = tbl[pick];
-			con_printf("按路由选择（到服务端的报文用源地址 %s）:\n", peer->want_src);
-			print_gid_row(&dev->gid, "→ ");
-			con_printf("  原因: RoCE v2 报文的源IP就是本端GID里的地址，必须是内核通往对端时用的那个地址\n");
-			goto chosen;
-		}
-		pick = gid_choose(tbl, n);
-		if (pick < 0) {
-			con_eprintf("错误: 端口 %d 没有任何可用的GID\n提示: 绑定的网卡没有IP地址？sudo ip addr add <IP>/24 dev <网卡>；运行 ./diagnose.sh\n",
-				dev->opt->ib_port);
-			goto out;
-		}
-		dev->gid = tbl[pick];
-		con_printf("自动选择:\n");
-		print_gid_row(&dev->gid, "→ ");
-		con_printf("  原因: 优先 RoCE v2（UDP/IP封装，可路由）> IPv4映射地址 > 非链路本地地址；同分取最小索引\n");
-		if (gid_score(&dev->gid) < 6)
-			con_printf("  警告: 没有 RoCE v2 + IPv4 的条目，用的是次优条目；对端也必须用同类GID\n");
-	} else {
-		enum gid_verdict v = gid_check_explicit(tbl, n, dev->port_attr.gid_tbl_len,
-							dev->opt->gid_idx, msg, sizeof(msg));
-
-		if (v == GID_VERDICT_ERROR) {
-			con_eprintf("错误: %s\n", msg);
-			goto out;
-		}
-		dev->gid = *gid_find(tbl, n, (uint32_t)dev->opt->gid_idx);
-		con_printf("使用指定的GID（-g %d）:\n", dev->opt->gid_idx);
-		print_gid_row(&dev->gid, "→ ");
-		if (v == GID_VERDICT_WARN)
-			con_printf("  警告: %s\n", msg);
-	}
-chosen:
+	chosen = select_gid(tbl, n, dev->port_attr.gid_tbl_len, dev->opt, peer);
+	if (chosen == NULL)
+		goto out;
+	dev->gid = *chosen;
 	if (dev->opt->role == ROLE_CLIENT && (dev->opt->dev_name != NULL || dev->opt->gid_idx != GID_AUTO))
-		path_warn_if_off_route(dev, peer);
+		select_warn_if_off_route(dev->dev_name, &dev->gid, peer);
 	trace_gid(dev);
 	con_printf("  说明: GID 是 RoCE 的“地址”，RTR 时告诉本端QP对端的GID；两端都要选 RoCE v2 的同类地址\n");
 	rc = 0;
@@ -437,7 +323,7 @@ static int adopt_gid(struct rdma_device *dev, const uint8_t sgid[16])
 	for (size_t i = 0; i < n; i++) {
 		if (memcmp(tbl[i].raw, sgid, 16) == 0 && tbl[i].kind == GID_KIND_ROCE_V2) {
 			dev->gid = tbl[i];
-			print_gid_row(&dev->gid, "→ ");
+			gid_print_row(&dev->gid, "→ ");
 			rc = 0;
 			break;
 		}

@@ -20,7 +20,7 @@
 #include "ctrl.h"
 #include "gid.h"
 #include "options.h"
-#include "route.h"
+#include "selection.h"
 #include "sq_account.h"
 #include "trace.h"
 #include "wire.h"
@@ -38,14 +38,6 @@ struct rdma_device {
 	struct ibv_pd *pd;              /* 保护域：这个设备上所有连接的 MR 和 QP 都在里面 */
 	struct trace_ref trace;         /* --trace：设备级事件写到哪里（没有 --trace 时 trace.t 为 NULL） */
 	int ctx_borrowed;               /* 1 = ctx 是 librdmacm 打开的（--cm，device_adopt），不归我们关闭 */
-};
-
-/* 客户端：到服务端的路径（path.c 填写；服务端不用，保持全 0） */
-struct peer_route {
-	char server_addr[16];           /* 服务端的 IPv4（解析后）；空 = 不是 IPv4，不做路由检查 */
-	int route_known;                /* 1 = route 有效 */
-	struct route_info route;        /* 内核到服务端的路由（等同 ip route get） */
-	char want_src[GID_IP_LEN];      /* 路由要求的源地址；自动选 GID 时优先选这个地址的条目 */
 };
 
 /* 连接：和一个对端通信所需的一切（步骤6 起）；设备只借用，不归它释放 */
@@ -77,7 +69,7 @@ struct rdma_conn {
 	enum ibv_mtu path_mtu;          /* 两端 active_mtu 的较小者 */
 	struct wire_rd_depth rd;        /* READ/原子深度：rd.out → RTS 的 max_rd_atomic，rd.in → RTR 的 max_dest_rd_atomic（交换连接信息后由两端的设备上限算出） */
 
-	struct peer_route peer;         /* 客户端：到服务端的路径（path.c） */
+	struct peer_route peer;         /* 客户端：到服务端的路径（selection.c 选设备时填写，path.c 在 RTR 前检查） */
 	struct trace_ref trace;         /* --trace：这条连接的事件写到哪里、会话号（conn_init 从设备复制） */
 };
 
