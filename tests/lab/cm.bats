@@ -78,8 +78,13 @@ add_plain_nic() {
     has "$CLOG" 'CM事件: RDMA_CM_EVENT_ROUTE_RESOLVED'
     [[ $(grep -c 'CM事件: RDMA_CM_EVENT_CONNECT_RESPONSE' "$CLOG") == 3 ]] || { echo "客户端应有 3 个 CONNECT_RESPONSE（控制 + 2 个QP）"; show_logs; return 1; }
     [[ $(grep -c 'CM事件: RDMA_CM_EVENT_ESTABLISHED' "$SLOG") == 3 ]] || { echo "服务端应有 3 个 ESTABLISHED"; show_logs; return 1; }
-    # 被动方 INIT 的 CM 属性是 0xe，主动方是 0；都改成本操作需要的
-    has "$SLOG" 'port_num=1 pkey_index=0 qp_access_flags=0xe'
+    # 被动方 INIT 的 CM 属性是 0xe（6.2 起的内核 0x30e：多两个 FLUSH 位，程序说出它们的名字），主动方是 0；都改成本操作需要的
+    if kernel_since_6_2; then
+        has "$SLOG" 'port_num=1 pkey_index=0 qp_access_flags=0x30e'
+        has "$SLOG" 'Linux 6.2 起内核的 CM 还给被动方 RDMA FLUSH 的两个权限位 0x100、0x200'
+    else
+        has "$SLOG" 'port_num=1 pkey_index=0 qp_access_flags=0xe'
+    fi
     has "$CLOG" 'port_num=1 pkey_index=0 qp_access_flags=0x0'
     has "$SLOG" 'qp_access_flags 改成本操作需要的 REMOTE_WRITE'
     has "$CLOG" 'rdma_init_qp_attr(RTR): qp_attr_mask=0x129181'

@@ -213,6 +213,12 @@ rxe_before_6_1() {
     IFS=. read -r major minor _ <<<"$(uname -r)"
     ((major < 6 || (major == 6 && minor < 1)))
 }
+# 运行的内核是 6.2 或更新：内核的 CM 给被动方的 INIT 权限多两个 RDMA FLUSH 位（0x30e，不是 0xe）
+kernel_since_6_2() {
+    local major minor
+    IFS=. read -r major minor _ <<<"$(uname -r)"
+    ((major > 6 || (major == 6 && minor >= 2)))
+}
 # 循环“每种带数据检查的操作”时用：早于 6.1 的内核上不含原子操作（那里的断言在 ops.bats 的 fetch_add/cmp_swap 用例）
 data_ops() {
     if rxe_before_6_1; then echo send write read write_imm; else echo send write read write_imm fetch_add cmp_swap; fi
