@@ -102,7 +102,7 @@ void ctrl_tcp_init(struct ctrl *c, const struct options *opt);
  * 之后 ctrl_establish 只打印“已接受”的说明，ctrl_close 负责关闭 sock
  */
 void ctrl_tcp_adopt(struct ctrl *c, const struct options *opt, int sock, const char *peer);
-/* 选用 CM 实现（--cm）；同样只记下参数（见 ctrl_cm.h） */
+/* 选用 CM 实现（--cm）；同样只记下参数（ctrl_cm.c；数据QP经 CM 建连在 cm_conn.c） */
 void ctrl_cm_init(struct ctrl *c, const struct options *opt);
 
 /*

@@ -1,12 +1,10 @@
 /*
  * ctrl_cm.c - 控制平面的 librdmacm（RDMA CM）实现：--cm
  *
- * 和 TCP 模式比，CM 接管了三件事：
- *   1. 用哪个设备（TCP 模式的步骤1-4）：地址决定设备。服务端 rdma_bind_addr 的地址 / 客户端的源地址
- *      在哪个 RDMA 设备的 GID 表里，cm_id->verbs 就是哪个设备（单机实验室里 10.11.0.2 → rxe1）。
- *   2. 交换 QPN 和起始 PSN：在 CM 的 REQ/REP 报文里（走 RoCE 的 UDP 4791，不是 TCP）。
- *   3. RTR/RTS 的属性：rdma_init_qp_attr() 按 CM 得到的路由给出（dest_qp_num、rq_psn、dgid、sgid_index、
- *      path_mtu、timeout …）。我们仍然自己 ibv_modify_qp 并打印、读回（ibv_query_qp），让每次转换都看得见。
+ * 控制平面只是一条消息通道（和 ctrl_tcp.c 一样：建立、HELLO、同步消息、对端还在不在、关闭）。
+ * 在 --cm 下“建立”就是 CM 的第一步：服务端 rdma_bind_addr/rdma_listen 等到第一个连接请求，客户端
+ * rdma_resolve_addr/rdma_resolve_route；这一步决定了用哪个设备。数据QP怎样经 CM 建连在 cm_conn.c，
+ * 它用这里的事件等待、地址解析和连接请求的检查（cm_channel.h）。
  *
  * 一个数据QP一个 rdma_cm_id（RC 连接本来就是一对QP，一个 cm_id 管一条连接），另加一个“控制连接”。
  *
@@ -23,7 +21,7 @@
  * 所有等待都有超时（-t；服务端等第一个请求用 --accept-timeout）。地址/路由解析给 CM 的超时是 2 秒：
  * 单机实验室里邻居表是冷的时候，解析恰好要等满这个超时才成功（tests/cm-facts/FACTS.md A.3）。
  */
-#include "ctrl_cm.h"
+#include "cm_channel.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -39,28 +37,11 @@
 #include "conout.h"
 #include "console.h"
 #include "gid_table.h"
-#include "qp_state.h"
 
 #define CM_RESOLVE_MS   2000            /* rdma_resolve_addr/route 的超时 */
-#define CM_CTL_RECV     8               /* 控制QP上预先投递的接收个数 */
 #define CM_MSG_MAX      512             /* 一条控制消息的上限（≥ WIRE_MAX_LEN） */
 #define CM_PRIV_MAGIC   0x52434d31u     /* "RCM1" */
 #define CM_PRIV_VERSION 1
-
-/* 拒绝原因（服务端 rdma_reject 的 private data 里） */
-enum cm_reason { CM_OK = 0, CM_REJ_NUM_QP = 1, CM_REJ_OP = 2, CM_REJ_UNEXPECTED = 3, CM_REJ_BUSY = 4 };
-
-/* private data 里的“自我介绍”，网络字节序，16 字节 */
-struct cm_priv {
-	uint32_t magic;
-	uint16_t version;
-	uint16_t len;           /* 本结构的长度：接收方总看到 56 字节，真正的长度要自己带 */
-	uint16_t index;         /* 0 = 控制连接，i+1 = 数据QP[i] */
-	uint16_t num_qp;
-	uint8_t op;
-	uint8_t reason;         /* 只在拒绝时有意义（enum cm_reason） */
-	uint16_t reserved;
-};
 
 _Static_assert(sizeof(struct cm_priv) == 16, "cm_priv 必须是 16 字节");
 _Static_assert(WIRE_MAX_LEN <= CM_MSG_MAX, "控制消息槽放不下最大的 HELLO");
@@ -83,7 +64,7 @@ static uint8_t *recv_slot(struct ctrl *c, int k) { return c->cm.buf + (size_t)k 
 static uint8_t *send_slot(struct ctrl *c) { return c->cm.buf + (size_t)CM_CTL_RECV * CM_MSG_MAX; }
 static uint8_t *stash_slot(struct ctrl *c) { return c->cm.buf + (size_t)(CM_CTL_RECV + 1) * CM_MSG_MAX; }
 
-static void priv_encode(struct cm_priv *p, int index, int num_qp, int op, int reason)
+void cm_priv_encode(struct cm_priv *p, int index, int num_qp, int op, int reason)
 {
 	memset(p, 0, sizeof(*p));
 	p->magic = htonl(CM_PRIV_MAGIC);
@@ -109,7 +90,7 @@ static int priv_decode(const void *data, uint8_t len, struct cm_priv *p)
 	return 0;
 }
 
-static const char *addr_str(const struct sockaddr *sa, char *out, size_t len)
+const char *cm_addr_str(const struct sockaddr *sa, char *out, size_t len)
 {
 	char ip[INET6_ADDRSTRLEN] = "?";
 	int port = 0;
@@ -293,8 +274,8 @@ static void refuse_stray(struct ctrl *c, struct rdma_cm_event *ev)
 	char a[96];
 
 	con_eprintf("注意: 又来了一个连接请求（来自 %s），本端正在服务一个客户端：拒绝它（rdma_reject）并销毁它的 cm_id\n",
-		    addr_str(rdma_get_peer_addr(id), a, sizeof(a)));
-	priv_encode(&rej, 0, c->opt->num_qp, c->opt->op, CM_REJ_BUSY);
+		    cm_addr_str(rdma_get_peer_addr(id), a, sizeof(a)));
+	cm_priv_encode(&rej, 0, c->opt->num_qp, c->opt->op, CM_REJ_BUSY);
 	if (rdma_reject(id, &rej, sizeof(rej)) != 0)
 		verbs_error("rdma_reject()", errno, "那个客户端可能已经走了；本端的会话不受影响");
 	rdma_ack_cm_event(ev);
@@ -356,7 +337,7 @@ static int wait_event(struct ctrl *c, enum rdma_cm_event_type want, int timeout_
 }
 
 /* 等一个事件并立即 ack（只要知道它来了） */
-static int wait_event_ack(struct ctrl *c, enum rdma_cm_event_type want, int timeout_ms, const char *what,
+int cm_wait_event_ack(struct ctrl *c, enum rdma_cm_event_type want, int timeout_ms, const char *what,
 			  struct rdma_cm_id **id)
 {
 	struct rdma_cm_event *ev;
@@ -466,7 +447,7 @@ static int open_channel(struct ctrl *c)
 }
 
 /* k = -1：控制连接（和监听），k = i：数据QP[i]；k+2 放进 cm_id 的 context，事件里用 index_of 取回 */
-static int create_id(struct ctrl *c, struct rdma_cm_id **id, int k)
+int cm_create_id(struct ctrl *c, struct rdma_cm_id **id, int k)
 {
 	if (rdma_create_id(c->cm.ch, id, (void *)(uintptr_t)(k + 2), RDMA_PS_TCP) != 0) {
 		verbs_error("rdma_create_id()", errno, "资源耗尽？./diagnose.sh");
@@ -505,7 +486,7 @@ static int check_request(struct ctrl *c, struct rdma_cm_id *id, const struct cm_
 	}
 	if (reason == CM_OK)
 		return 0;
-	priv_encode(&rej, 0, c->opt->num_qp, c->opt->op, reason);
+	cm_priv_encode(&rej, 0, c->opt->num_qp, c->opt->op, reason);
 	if (rdma_reject(id, &rej, sizeof(rej)) != 0)
 		verbs_error("rdma_reject()", errno, "对端可能已经走了");
 	else
@@ -518,7 +499,7 @@ static int check_request(struct ctrl *c, struct rdma_cm_id *id, const struct cm_
  * 客户端一起 rdma_connect 所有 cm_id，请求到达的顺序不定，所以哪个先到都行。
  * 成功时 *id 是新的 cm_id（归我们销毁）。
  */
-static int get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma_cm_id **id)
+int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma_cm_id **id)
 {
 	long long deadline = ms_now() + timeout_ms;
 	struct rdma_cm_event *ev;
@@ -554,7 +535,7 @@ static int get_request(struct ctrl *c, int timeout_ms, const char *what, struct 
 	*slot_of(c, p.index) = *id;
 	(*id)->context = (void *)(uintptr_t)(p.index + 1);   /* 与客户端 create_id 的 k+2 一致 */
 	if (p.index == 0)
-		con_printf("    ↑ 控制连接，来自 %s\n", addr_str(rdma_get_peer_addr(*id), a, sizeof(a)));
+		con_printf("    ↑ 控制连接，来自 %s\n", cm_addr_str(rdma_get_peer_addr(*id), a, sizeof(a)));
 	else
 		con_printf("    ↑ QP[%d]\n", p.index - 1);
 	return 0;
@@ -568,7 +549,7 @@ static int listen_and_wait(struct ctrl *c, unsigned *step)
 	int rc;
 
 	step_title(&c->trace, step, "RDMA CM: 监听并等待连接请求 rdma_bind_addr/rdma_listen（代替TCP listen/accept）");
-	if (open_channel(c) != 0 || create_id(c, &c->cm.listen_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
+	if (open_channel(c) != 0 || cm_create_id(c, &c->cm.listen_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
 		return -1;
 	ai = get_addrinfo(ip[0] ? ip : NULL, o->tcp_port, 1);
 	if (ai == NULL)
@@ -580,7 +561,7 @@ static int listen_and_wait(struct ctrl *c, unsigned *step)
 		return -1;
 	}
 	rdma_freeaddrinfo(ai);
-	con_printf("rdma_bind_addr(%s): 成功，%s\n", addr_str(rdma_get_local_addr(c->cm.listen_id), a, sizeof(a)),
+	con_printf("rdma_bind_addr(%s): 成功，%s\n", cm_addr_str(rdma_get_local_addr(c->cm.listen_id), a, sizeof(a)),
 		   c->cm.listen_id->verbs ? "地址所在的设备是 " : "通配地址，还没有设备（设备由连接请求到达的地址决定）");
 	if (c->cm.listen_id->verbs)
 		con_printf("  设备 %s\n", ibv_get_device_name(c->cm.listen_id->verbs->device));
@@ -592,18 +573,18 @@ static int listen_and_wait(struct ctrl *c, unsigned *step)
 		   o->accept_timeout_ms / 1000);
 	con_printf("  说明: CM 的端口和 TCP 端口是两个空间；CM 的连接请求是 RoCE 报文（UDP 4791），不是 TCP\n");
 	c->cm.num_qp = o->num_qp;   /* qp_id[] 里还是 NULL 的项在清理时跳过 */
-	if (get_request(c, o->accept_timeout_ms, "客户端的连接请求", &c->cm.first) != 0) {
+	if (cm_get_request(c, o->accept_timeout_ms, "客户端的连接请求", &c->cm.first) != 0) {
 		con_eprintf("提示: 客户端启动了吗？它也用了 --cm 吗（不带 --cm 的客户端连的是 TCP 端口）？-p 一致吗？\n");
 		return -1;
 	}
 	con_printf("第一个连接请求: 来自 %s，到达本端 %s（这个地址决定设备）\n",
-		   addr_str(rdma_get_peer_addr(c->cm.first), a, sizeof(a)),
-		   addr_str(rdma_get_local_addr(c->cm.first), b, sizeof(b)));
+		   cm_addr_str(rdma_get_peer_addr(c->cm.first), a, sizeof(a)),
+		   cm_addr_str(rdma_get_local_addr(c->cm.first), b, sizeof(b)));
 	return 0;
 }
 
 /* 客户端：一个 cm_id 的地址解析 + 路由解析 */
-static int resolve(struct ctrl *c, struct rdma_cm_id *id, struct sockaddr *src, struct sockaddr *dst,
+int cm_resolve(struct ctrl *c, struct rdma_cm_id *id, struct sockaddr *src, struct sockaddr *dst,
 		   const char *src_text, int verbose)
 {
 	char a[96];
@@ -612,17 +593,17 @@ static int resolve(struct ctrl *c, struct rdma_cm_id *id, struct sockaddr *src, 
 		bind_error("rdma_resolve_addr()", errno, src_text);
 		return -1;
 	}
-	if (wait_event_ack(c, RDMA_CM_EVENT_ADDR_RESOLVED, CM_RESOLVE_MS + c->opt->timeout_ms, "地址解析", NULL) != 0)
+	if (cm_wait_event_ack(c, RDMA_CM_EVENT_ADDR_RESOLVED, CM_RESOLVE_MS + c->opt->timeout_ms, "地址解析", NULL) != 0)
 		return -1;
 	if (verbose)
 		con_printf("rdma_resolve_addr(): 本端 %s → 设备 %s 端口 %u\n",
-			   addr_str(rdma_get_local_addr(id), a, sizeof(a)), ibv_get_device_name(id->verbs->device),
+			   cm_addr_str(rdma_get_local_addr(id), a, sizeof(a)), ibv_get_device_name(id->verbs->device),
 			   id->port_num);
 	if (rdma_resolve_route(id, CM_RESOLVE_MS) != 0) {
 		verbs_error("rdma_resolve_route()", errno, "ip route get <服务端IP>");
 		return -1;
 	}
-	return wait_event_ack(c, RDMA_CM_EVENT_ROUTE_RESOLVED, CM_RESOLVE_MS + c->opt->timeout_ms, "路由解析", NULL);
+	return cm_wait_event_ack(c, RDMA_CM_EVENT_ROUTE_RESOLVED, CM_RESOLVE_MS + c->opt->timeout_ms, "路由解析", NULL);
 }
 
 static int resolve_server(struct ctrl *c, unsigned *step)
@@ -633,7 +614,7 @@ static int resolve_server(struct ctrl *c, unsigned *step)
 	int rc;
 
 	step_title(&c->trace, step, "RDMA CM: 解析地址和路由 rdma_resolve_addr/rdma_resolve_route（代替TCP connect）");
-	if (open_channel(c) != 0 || create_id(c, &c->cm.ctl_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
+	if (open_channel(c) != 0 || cm_create_id(c, &c->cm.ctl_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
 		return -1;
 	c->cm.first = c->cm.ctl_id;
 	dst = get_addrinfo(o->server_ip, o->tcp_port, 0);
@@ -645,7 +626,7 @@ static int resolve_server(struct ctrl *c, unsigned *step)
 	}
 	con_printf("服务端 %s，RDMA CM 端口 %d；本端地址: %s\n", o->server_ip, o->tcp_port,
 		   ip[0] ? ip : "不指定（由路由决定，和 ip route get 一样）");
-	rc = resolve(c, c->cm.ctl_id, src ? src->ai_src_addr : NULL, dst->ai_dst_addr, ip[0] ? ip : NULL, 1);
+	rc = cm_resolve(c, c->cm.ctl_id, src ? src->ai_src_addr : NULL, dst->ai_dst_addr, ip[0] ? ip : NULL, 1);
 	rdma_freeaddrinfo(dst);
 	if (src != NULL)
 		rdma_freeaddrinfo(src);
@@ -660,29 +641,9 @@ static int cm_establish(struct ctrl *c, unsigned *step)
 	return c->opt->role == ROLE_SERVER ? listen_and_wait(c, step) : resolve_server(c, step);
 }
 
-/* ---------- 设备 ---------- */
-
-int cm_adopt_device(struct rdma_conn *conn)
-{
-	struct rdma_cm_id *id = conn->ctrl.cm.first;
-	uint8_t sgid[16];
-
-	memcpy(sgid, id->route.addr.addr.ibaddr.sgid.raw, 16);
-	if (gid_is_empty(sgid)) {
-		/* 被动端的子 cm_id 可能没填 sgid：按本端 IPv4 地址拼出 ::ffff:a.b.c.d */
-		const struct sockaddr *sa = rdma_get_local_addr(id);
-
-		memset(sgid, 0, 16);
-		sgid[10] = sgid[11] = 0xff;
-		if (sa->sa_family == AF_INET)
-			memcpy(sgid + 12, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
-	}
-	return device_adopt(conn->dev, id->verbs, id->port_num, sgid, &conn->step);
-}
-
 /* ---------- 控制QP ---------- */
 
-static int post_ctl_recv(struct ctrl *c, int k)
+int cm_post_ctl_recv(struct ctrl *c, int k)
 {
 	struct ibv_sge sge = { .addr = (uintptr_t)recv_slot(c, k), .length = CM_MSG_MAX, .lkey = c->cm.mr->lkey };
 	struct ibv_recv_wr wr = { .wr_id = (uint64_t)k, .sg_list = &sge, .num_sge = 1 }, *bad;
@@ -693,7 +654,7 @@ static int post_ctl_recv(struct ctrl *c, int k)
 	return rc == 0 ? 0 : -1;
 }
 
-static int create_ctl_qp(struct ctrl *c, struct rdma_device *dev)
+int cm_create_ctl_qp(struct ctrl *c, struct ibv_pd *pd, struct ibv_context *ctx)
 {
 	struct ibv_qp_init_attr init;
 	size_t len = (size_t)(CM_CTL_RECV + 2) * CM_MSG_MAX;
@@ -703,13 +664,13 @@ static int create_ctl_qp(struct ctrl *c, struct rdma_device *dev)
 		con_eprintf("错误: 分配控制QP缓冲区失败\n");
 		return -1;
 	}
-	c->cm.mr = ibv_reg_mr(dev->pd, c->cm.buf, len, IBV_ACCESS_LOCAL_WRITE);
+	c->cm.mr = ibv_reg_mr(pd, c->cm.buf, len, IBV_ACCESS_LOCAL_WRITE);
 	if (c->cm.mr == NULL) {
 		verbs_error("ibv_reg_mr(控制QP)", errno, "ulimit -l 太小？");
 		return -1;
 	}
-	c->cm.scq = ibv_create_cq(dev->ctx, 4, NULL, NULL, 0);
-	c->cm.rcq = c->cm.scq ? ibv_create_cq(dev->ctx, CM_CTL_RECV, NULL, NULL, 0) : NULL;
+	c->cm.scq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+	c->cm.rcq = c->cm.scq ? ibv_create_cq(ctx, CM_CTL_RECV, NULL, NULL, 0) : NULL;
 	if (c->cm.rcq == NULL) {
 		verbs_error("ibv_create_cq(控制QP)", errno, "设备资源耗尽？");
 		return -1;
@@ -721,7 +682,7 @@ static int create_ctl_qp(struct ctrl *c, struct rdma_device *dev)
 	init.cap.max_send_wr = 2;
 	init.cap.max_recv_wr = CM_CTL_RECV;
 	init.cap.max_send_sge = init.cap.max_recv_sge = 1;
-	c->cm.qp = ibv_create_qp(dev->pd, &init);
+	c->cm.qp = ibv_create_qp(pd, &init);
 	if (c->cm.qp == NULL) {
 		verbs_error("ibv_create_qp(控制QP)", errno, "设备资源耗尽？");
 		return -1;
@@ -820,7 +781,7 @@ static int take_ctl_recv(struct ctrl *c)
 	memcpy(stash_slot(c), recv_slot(c, (int)wc.wr_id), wc.byte_len);
 	c->cm.msg_len = wc.byte_len;
 	c->cm.have_msg = 1;
-	return post_ctl_recv(c, (int)wc.wr_id) == 0 ? 1 : -1;
+	return cm_post_ctl_recv(c, (int)wc.wr_id) == 0 ? 1 : -1;
 }
 
 /*
@@ -855,327 +816,6 @@ static int ctl_recv(struct ctrl *c, const char *what)
 			return -1;
 		}
 	}
-}
-
-/* ---------- 每个QP的状态转换（属性来自 rdma_init_qp_attr） ---------- */
-
-static struct rdma_cm_id *id_of(struct ctrl *c, int k)
-{
-	return k < 0 ? c->cm.ctl_id : c->cm.qp_id[k];
-}
-
-static struct ibv_qp *qp_of(struct rdma_conn *conn, int k)
-{
-	return k < 0 ? conn->ctrl.cm.qp : conn->qp[k];
-}
-
-/*
- * CM 给的权限里有远端写/读/原子以外的位时说出名字：Linux 6.2 起被动方还得到两个 RDMA FLUSH 位
- * （6.12 上是 0x30e，6.1 上是 0xe；console.c 的 access_str 认识它们）
- */
-static void print_extra_access(unsigned flags)
-{
-	char acc[160];
-
-	if ((flags & ~(unsigned)(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)) == 0)
-		return;
-	access_str((int)flags, acc, sizeof(acc));
-	con_printf("    （0x%x = %s：Linux 6.2 起内核的 CM 还给被动方 RDMA FLUSH 的两个权限位 0x100、0x200；\n"
-		   "      本程序不用 FLUSH，下面换成本操作需要的）\n", flags, acc);
-}
-
-static void print_init_attr(const char *state, int mask, const struct ibv_qp_attr *a)
-{
-	char s[GID_STR_LEN];
-
-	con_printf("  rdma_init_qp_attr(%s): qp_attr_mask=0x%x\n", state, mask);
-	if (a->qp_state == IBV_QPS_INIT) {
-		con_printf("    port_num=%u pkey_index=%u qp_access_flags=0x%x\n", a->port_num, a->pkey_index,
-			   a->qp_access_flags);
-		print_extra_access(a->qp_access_flags);
-	}
-	if (a->qp_state == IBV_QPS_RTR) {
-		gid_format(a->ah_attr.grh.dgid.raw, s);
-		con_printf("    path_mtu=%s dest_qp_num=0x%06x rq_psn=0x%06x max_dest_rd_atomic=%u min_rnr_timer=%u\n",
-			   mtu_str(a->path_mtu), a->dest_qp_num, a->rq_psn, a->max_dest_rd_atomic, a->min_rnr_timer);
-		con_printf("    ah: is_global=%u sgid_index=%u hop_limit=%u flow_label=%u dgid=%s\n",
-			   a->ah_attr.is_global, a->ah_attr.grh.sgid_index, a->ah_attr.grh.hop_limit,
-			   a->ah_attr.grh.flow_label, s);
-	}
-	if (a->qp_state == IBV_QPS_RTS)
-		con_printf("    sq_psn=0x%06x timeout=%u retry_cnt=%u rnr_retry=%u max_rd_atomic=%u\n",
-			   a->sq_psn, a->timeout, a->retry_cnt, a->rnr_retry, a->max_rd_atomic);
-}
-
-/*
- * 把第 k 个连接（-1 = 控制QP）的QP转到 state：属性全部来自 rdma_init_qp_attr，只有 INIT 的 qp_access_flags
- * 换成本操作需要的（主动方的 CM 给 0，见 FACTS.md A.7；被动方给 REMOTE_WRITE|READ|ATOMIC，比需要的多）。
- */
-static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int access, int show)
-{
-	struct ibv_qp_attr a;
-	int mask = 0, rc;
-	char acc[128];
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = state;
-	if (rdma_init_qp_attr(id_of(&conn->ctrl, k), &a, &mask) != 0) {
-		verbs_error("rdma_init_qp_attr()", errno, "cm_id 还没有到这一步（地址/路由/连接请求）？");
-		return -1;
-	}
-	if (show)
-		print_init_attr(qp_state_str(state), mask, &a);
-	if (state == IBV_QPS_INIT) {
-		a.qp_access_flags = (unsigned)(access & ~IBV_ACCESS_LOCAL_WRITE);
-		if (show) {
-			access_str((int)a.qp_access_flags, acc, sizeof(acc));
-			con_printf("    qp_access_flags 改成本操作需要的 %s（与 TCP 模式相同）\n", acc);
-		}
-	}
-	if (state == IBV_QPS_RTS && k >= 0)
-		conn->psn[k] = a.sq_psn;   /* 起始PSN 是 CM 定的（REQ/REP 里的 starting PSN），HELLO 里报这个 */
-	rc = ibv_modify_qp(qp_of(conn, k), &a, mask);
-	if (rc != 0) {
-		if (k < 0)
-			con_eprintf("错误: 修改控制QP到%s失败\n", qp_state_str(state));
-		else
-			con_eprintf("错误: 修改QP[%d]到%s失败\n", k, qp_state_str(state));
-		verbs_error("ibv_modify_qp()", rc, "rdma_init_qp_attr 给的属性被拒绝：./diagnose.sh");
-		return -1;
-	}
-	return 0;
-}
-
-/* 所有连接（控制QP + 数据QP）都转到 state；数据QP的前 N 个打印 rdma_init_qp_attr 的结果 */
-static int modify_all(struct rdma_conn *conn, enum ibv_qp_state state, int access)
-{
-	int detail = conn->opt->qp_state_detail;
-
-	for (int k = -1; k < conn->num_qp; k++)
-		if (cm_modify(conn, k, state, access, k >= 0 && (detail < 0 || k < detail)) != 0)
-			return -1;
-	con_printf("控制QP → %s\n", qp_state_str(state));
-	print_qp_states(conn, qp_state_str(state));
-	return 0;
-}
-
-static void fill_param(struct rdma_conn *conn, int k, struct rdma_conn_param *p, struct cm_priv *priv)
-{
-	priv_encode(priv, k + 1, conn->num_qp, conn->opt->op, CM_OK);
-	memset(p, 0, sizeof(*p));
-	p->private_data = priv;
-	p->private_data_len = sizeof(*priv);
-	p->responder_resources = conn->ctrl.cm.rd.in;
-	p->initiator_depth = conn->ctrl.cm.rd.out;
-	p->retry_count = 6;       /* 与 TCP 模式相同：rxe 把 7 当成无限重试 */
-	p->rnr_retry_count = 7;   /* 对端没投递接收时无限重试（同 TCP 模式） */
-	p->qp_num = qp_of(conn, k)->qp_num;
-}
-
-/*
- * conn_param 的 READ/原子深度：和 TCP 模式同一个函数（wire_rd_depth），只是对端的上限从哪里来不同。
- * 客户端还不知道服务端的设备，报自己的上限（rdma_connect(3)：对端接受时可以调小）；
- * 服务端用连接请求里客户端报的值取较小者（rdma_accept(3)：initiator_depth 不能超过请求里的值）。
- * 之后 rdma_init_qp_attr 给出的 RTR max_dest_rd_atomic / RTS max_rd_atomic 就是协商后的结果。
- */
-static void cm_rd_depth(struct rdma_conn *conn)
-{
-	struct ctrl *c = &conn->ctrl;
-	uint8_t rd = wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom);
-	uint8_t init = wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom);
-	int server = conn->opt->role == ROLE_SERVER;
-
-	c->cm.rd = server ? wire_rd_depth(rd, init, c->cm.peer_rd_atom, c->cm.peer_init_rd_atom)
-			  : wire_rd_depth(rd, init, UINT8_MAX, UINT8_MAX);
-	con_printf("conn_param: initiator_depth=%u responder_resources=%u（READ/原子深度）\n", c->cm.rd.out, c->cm.rd.in);
-	if (server)
-		con_printf("  说明: = min(本端 max_qp_init_rd_atom %u, 请求里的 initiator_depth %u)、min(本端 max_qp_rd_atom %u, 请求里的 responder_resources %u)\n",
-			   init, c->cm.peer_rd_atom, rd, c->cm.peer_init_rd_atom);
-	else
-		con_printf("  说明: 本端设备的 max_qp_init_rd_atom / max_qp_rd_atom；服务端 rdma_accept 时取它和自己上限的较小者，\n"
-			   "        RTR/RTS 的 max_dest_rd_atomic/max_rd_atomic 由 rdma_init_qp_attr 给出协商后的值\n");
-}
-
-/* 事件属于哪个连接：-1 = 控制连接，i = QP[i]（见 create_id） */
-static int index_of(struct rdma_cm_id *id)
-{
-	return (int)(uintptr_t)id->context - 2;
-}
-
-/* 连接建立后说明：TCP 模式的哪些步骤由 CM 做了 */
-static void print_takeover(void)
-{
-	con_printf("  CM 接管了 TCP 模式的: 步骤1-4（地址决定设备和GID）、TCP建连、交换 QPN/起始PSN/GID、RTR/RTS 的属性（rdma_init_qp_attr）；\n"
-		   "  没有接管: PD、MR、CQ、QP 的创建（与 TCP 模式同一段代码），每次 ibv_modify_qp 仍由本程序调用并读回，\n"
-		   "            单边操作要的 addr/rkey/slot 和同步消息走控制QP（下一步）\n");
-}
-
-/* ---------- 客户端 ---------- */
-
-static int client_create_ids(struct rdma_conn *conn)
-{
-	struct ctrl *c = &conn->ctrl;
-	struct sockaddr_storage src;
-	const struct sockaddr *dst = rdma_get_peer_addr(c->cm.ctl_id);
-
-	/* 数据QP的 cm_id 用控制连接已经解析出的本端地址做源地址：保证落在同一个设备上 */
-	memcpy(&src, rdma_get_local_addr(c->cm.ctl_id), sizeof(struct sockaddr_in));
-	((struct sockaddr_in *)&src)->sin_port = 0;
-	con_printf("为 %d 个数据QP各建一个 cm_id，逐个 rdma_resolve_addr/rdma_resolve_route（源地址同控制连接）\n",
-		   conn->num_qp);
-	for (int i = 0; i < conn->num_qp; i++) {
-		if (create_id(c, &c->cm.qp_id[i], i) != 0)
-			return -1;
-		c->cm.num_qp = i + 1;
-		if (resolve(c, c->cm.qp_id[i], (struct sockaddr *)&src, (struct sockaddr *)(uintptr_t)dst, NULL, 0) != 0)
-			return -1;
-		if (c->cm.qp_id[i]->verbs != conn->dev->ctx) {
-			con_eprintf("错误: QP[%d] 的 cm_id 落在了另一个设备上\n", i);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static int client_connect_all(struct rdma_conn *conn)
-{
-	struct ctrl *c = &conn->ctrl;
-	struct rdma_conn_param p;
-	struct cm_priv priv;
-	char a[96];
-
-	step_title(&conn->trace, &conn->step, "rdma_connect：CM 交换 QPN 和起始PSN（代替TCP模式的“交换连接信息”）");
-	con_printf("每个 cm_id 一次 rdma_connect(conn_param.qp_num = 本端QP号，private_data = 16 字节自我介绍)；\n"
-		   "  说明: CM 发 REQ，服务端回 REP；verbs 路径（QP 是我们自己建的）下主动方收到的是 CONNECT_RESPONSE，\n"
-		   "        之后自己 RTR/RTS，再 rdma_establish 发 RTU\n");
-	for (int k = -1; k < conn->num_qp; k++) {
-		fill_param(conn, k, &p, &priv);
-		if (rdma_connect(id_of(c, k), &p) != 0) {
-			verbs_error("rdma_connect()", errno, "private data 超过 56 字节？./diagnose.sh");
-			return -1;
-		}
-	}
-	for (int n = 0; n <= conn->num_qp; n++) {
-		struct rdma_cm_id *id;
-
-		if (wait_event_ack(c, RDMA_CM_EVENT_CONNECT_RESPONSE, c->opt->timeout_ms, "服务端的应答", &id) != 0)
-			return -1;
-		if (index_of(id) < 0)
-			con_printf("    ↑ 控制连接，对端 %s\n", addr_str(rdma_get_peer_addr(id), a, sizeof(a)));
-		else
-			con_printf("    ↑ QP[%d]\n", index_of(id));
-	}
-	return 0;
-}
-
-static int client_establish_all(struct rdma_conn *conn)
-{
-	step_title(&conn->trace, &conn->step, "rdma_establish：发 RTU，连接建立");
-	for (int k = -1; k < conn->num_qp; k++) {
-		if (rdma_establish(id_of(&conn->ctrl, k)) != 0) {
-			verbs_error("rdma_establish()", errno, "对端已经走了？");
-			return -1;
-		}
-	}
-	conn->ctrl.cm.established = 1;
-	con_printf("%d 个 cm_id 都已 rdma_establish（控制连接 + %d 个数据QP）\n", conn->num_qp + 1, conn->num_qp);
-	print_takeover();
-	return 0;
-}
-
-static int client_connect_qps(struct rdma_conn *conn, int access)
-{
-	step_title(&conn->trace, &conn->step, "修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）");
-	if (client_create_ids(conn) != 0 || modify_all(conn, IBV_QPS_INIT, access) != 0)
-		return -1;
-	for (int k = 0; k < CM_CTL_RECV; k++)
-		if (post_ctl_recv(&conn->ctrl, k) != 0)
-			return -1;
-	if (client_connect_all(conn) != 0)
-		return -1;
-	step_title(&conn->trace, &conn->step, "修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr）");
-	if (modify_all(conn, IBV_QPS_RTR, access) != 0)
-		return -1;
-	step_title(&conn->trace, &conn->step, "修改QP状态 RTR->RTS（属性来自 rdma_init_qp_attr）");
-	if (modify_all(conn, IBV_QPS_RTS, access) != 0)
-		return -1;
-	return client_establish_all(conn);
-}
-
-/* ---------- 服务端 ---------- */
-
-static int server_collect_requests(struct rdma_conn *conn)
-{
-	struct ctrl *c = &conn->ctrl;
-
-	con_printf("再等 %d 个连接请求（控制连接 + 每个数据QP一个 cm_id，private data 里写着是第几个，到达顺序不定）\n",
-		   conn->num_qp);
-	for (int n = 0; n < conn->num_qp; n++) {
-		struct rdma_cm_id *id;
-
-		if (get_request(c, c->opt->timeout_ms, "其余的连接请求", &id) != 0)
-			return -1;
-		if (id->verbs != conn->dev->ctx) {
-			con_eprintf("错误: 连接请求到达了另一个设备（%s，第一个在 %s）\n提示: 客户端的源地址变了？\n",
-				    ibv_get_device_name(id->verbs->device), conn->dev->dev_name);
-			return -1;
-		}
-	}
-	con_printf("收齐 %d 个连接请求（控制连接 + %d 个数据QP）\n", conn->num_qp + 1, conn->num_qp);
-	return 0;
-}
-
-static int server_accept_all(struct rdma_conn *conn)
-{
-	struct ctrl *c = &conn->ctrl;
-	struct rdma_conn_param p;
-	struct cm_priv priv;
-
-	step_title(&conn->trace, &conn->step, "rdma_accept：回应每个连接请求，等 ESTABLISHED");
-	con_printf("  说明: 被动方先把QP转到 RTS，再 rdma_accept（CM 回 REP）；客户端回 RTU 后这里收到 ESTABLISHED\n");
-	for (int k = -1; k < conn->num_qp; k++) {
-		fill_param(conn, k, &p, &priv);
-		if (rdma_accept(id_of(c, k), &p) != 0) {
-			verbs_error("rdma_accept()", errno, "客户端已经走了？");
-			return -1;
-		}
-	}
-	for (int n = 0; n <= conn->num_qp; n++)
-		if (wait_event_ack(c, RDMA_CM_EVENT_ESTABLISHED, c->opt->timeout_ms, "连接建立", NULL) != 0)
-			return -1;
-	c->cm.established = 1;
-	con_printf("%d 个连接都已 ESTABLISHED\n", conn->num_qp + 1);
-	print_takeover();
-	return 0;
-}
-
-static int server_connect_qps(struct rdma_conn *conn, int access)
-{
-	if (server_collect_requests(conn) != 0)
-		return -1;
-	step_title(&conn->trace, &conn->step, "修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）");
-	if (modify_all(conn, IBV_QPS_INIT, access) != 0)
-		return -1;
-	for (int k = 0; k < CM_CTL_RECV; k++)
-		if (post_ctl_recv(&conn->ctrl, k) != 0)
-			return -1;
-	step_title(&conn->trace, &conn->step, "修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr：QPN/PSN 来自连接请求）");
-	if (modify_all(conn, IBV_QPS_RTR, access) != 0)
-		return -1;
-	step_title(&conn->trace, &conn->step, "修改QP状态 RTR->RTS（属性来自 rdma_init_qp_attr）");
-	if (modify_all(conn, IBV_QPS_RTS, access) != 0)
-		return -1;
-	return server_accept_all(conn);
-}
-
-int cm_connect_qps(struct rdma_conn *conn, int access)
-{
-	cm_rd_depth(conn);
-	if (create_ctl_qp(&conn->ctrl, conn->dev) != 0)
-		return -1;
-	if (conn->opt->role == ROLE_SERVER)
-		return server_connect_qps(conn, access);
-	return client_connect_qps(conn, access);
 }
 
 /* ---------- ctrl_ops：HELLO 与同步消息走控制QP ---------- */

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "conout.h"
-#include "ctrl_cm.h"
+#include "cm_conn.h"
 #include "ops.h"
 #include "qp_state.h"
 #include "trace.h"
@@ -113,6 +113,12 @@ int run_program(int argc, char **argv, enum role role, program_fn run)
 	device_init(&dev, &opt);
 	dev.trace = tr;
 	conn_init(&conn, &dev, &opt);
+	/* 控制平面（交换连接信息、同步消息）：一条 TCP 连接（ctrl_tcp.c），或 --cm 时 librdmacm 的控制QP（ctrl_cm.c） */
+	if (opt.cm)
+		ctrl_cm_init(&conn.ctrl, &opt);
+	else
+		ctrl_tcp_init(&conn.ctrl, &opt);
+	conn.ctrl.trace = conn.trace;
 	rc = run(&dev, &conn) != 0 ? 1 : 0;
 	destroy_resources(&dev, &conn);
 	if (rc != 0)

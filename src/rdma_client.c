@@ -11,7 +11,7 @@
  *   最后  逆序清理（无论成功失败都会执行）
  * --cm（librdmacm）时的顺序见 program.c 的 run_cm_steps()：CM 先建连，设备由地址决定。
  */
-#include "ctrl_cm.h"
+#include "cm_conn.h"
 #include "ops.h"
 #include "qp_state.h"
 #include "program.h"

@@ -289,7 +289,7 @@ out:
  * 选项对设备上限（dev_limits.h）：步骤3 之后、创建任何资源之前。设备选定时用命令行的选项查一次；
  * 多客户端服务端的每个会话参数不同（听客户端的），conn_create 再用会话的选项查一次
  */
-static int check_limits(const struct rdma_device *dev, const struct options *o)
+int check_limits(const struct rdma_device *dev, const struct options *o)
 {
 	char why[256];
 
@@ -306,74 +306,6 @@ int device_select(struct rdma_device *dev, struct peer_route *peer, unsigned *st
 	if (get_device_list(dev, step) != 0 || open_device(dev, peer, step) != 0 ||
 	    query_port(dev, step) != 0 || check_limits(dev, dev->opt) != 0 || choose_gid(dev, peer, step) != 0)
 		return -1;
-	return 0;
-}
-
-/* 在 GID 表里找 CM 用的源 GID，记下它的索引（RTR 的 sgid_index 就是它） */
-static int adopt_gid(struct rdma_device *dev, const uint8_t sgid[16])
-{
-	struct gid_info *tbl = NULL;
-	size_t n = 0;
-	char s[GID_STR_LEN];
-	int rc = -1;
-
-	if (read_gid_table(dev->ctx, dev->opt->ib_port, dev->port_attr.gid_tbl_len,
-			   dev->dev_attr.phys_port_cnt, &tbl, &n) != 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (memcmp(tbl[i].raw, sgid, 16) == 0 && tbl[i].kind == GID_KIND_ROCE_V2) {
-			dev->gid = tbl[i];
-			gid_print_row(&dev->gid, "→ ");
-			rc = 0;
-			break;
-		}
-	}
-	if (rc != 0) {
-		gid_format(sgid, s);
-		con_eprintf("错误: CM 用的源GID %s 不在 %s 端口%d 的 RoCE v2 GID 表里\n"
-			"提示: ./show_gids.sh 看 GID 表；地址刚改过？稍等 GID 表更新再试\n", s, dev->dev_name, dev->opt->ib_port);
-	}
-	free(tbl);
-	return rc;
-}
-
-int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int port,
-		 const uint8_t sgid[16], unsigned *step)
-{
-	int rc;
-
-	step_title(&dev->trace, step, "设备由CM决定：cm_id->verbs（代替TCP模式的步骤1-4）");
-	dev->ctx = ctx;
-	dev->ctx_borrowed = 1;
-	snprintf(dev->dev_name, sizeof(dev->dev_name), "%s", ibv_get_device_name(ctx->device));
-	con_printf("CM 按地址选出的设备: %s 端口 %d（librdmacm 已经 ibv_open_device，这里直接用它的 ibv_context）\n",
-		   dev->dev_name, port);
-	con_printf("  说明: TCP 模式的步骤1-4（设备列表、打开设备、查端口、选GID）都由 CM 根据IP地址完成：\n"
-		   "        地址在哪个设备的 GID 表里，就是哪个设备；GID 就是这个地址对应的 RoCE v2 条目\n");
-	if (port != dev->opt->ib_port) {
-		con_eprintf("错误: CM 选的端口 %d 与 -i %d 不同\n提示: --cm 下端口也由地址决定，去掉 -i 或写 -i %d\n",
-			    port, dev->opt->ib_port, port);
-		return -1;
-	}
-	rc = ibv_query_device(ctx, &dev->dev_attr);
-	if (rc != 0) {
-		verbs_error("ibv_query_device()", rc, "设备可能已被删除；ibv_devinfo 看看");
-		return -1;
-	}
-	rc = ibv_query_port(ctx, (uint8_t)port, &dev->port_attr);
-	if (rc != 0) {
-		verbs_error("ibv_query_port()", rc, "ibv_devinfo 查看端口");
-		return -1;
-	}
-	con_printf("端口 %d: 状态 %s，active_mtu %s，GID表 %d 项；CM 用的源GID:\n", port,
-		   ibv_port_state_str(dev->port_attr.state), mtu_str(dev->port_attr.active_mtu),
-		   dev->port_attr.gid_tbl_len);
-	if (adopt_gid(dev, sgid) != 0 || check_limits(dev, dev->opt) != 0)
-		return -1;
-	if (op_is_atomic(dev->opt->op) && dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
-		con_eprintf("错误: 设备 %s 不支持原子操作，不能用 --op %s\n", dev->dev_name, op_name(dev->opt->op));
-		return -1;
-	}
 	return 0;
 }
 
@@ -434,11 +366,6 @@ void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct opt
 	conn->opt = opt;
 	conn->num_qp = opt->num_qp;
 	conn->trace = dev->trace;
-	if (opt->cm)
-		ctrl_cm_init(&conn->ctrl, opt);
-	else
-		ctrl_tcp_init(&conn->ctrl, opt);
-	conn->ctrl.trace = conn->trace;
 }
 
 static int check_memory(size_t len)

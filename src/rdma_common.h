@@ -37,7 +37,7 @@ struct rdma_device {
 	struct gid_info gid;            /* 本端使用的 GID（含索引、所在网卡） */
 	struct ibv_pd *pd;              /* 保护域：这个设备上所有连接的 MR 和 QP 都在里面 */
 	struct trace_ref trace;         /* --trace：设备级事件写到哪里（没有 --trace 时 trace.t 为 NULL） */
-	int ctx_borrowed;               /* 1 = ctx 是 librdmacm 打开的（--cm，device_adopt），不归我们关闭 */
+	int ctx_borrowed;               /* 1 = ctx 是 librdmacm 打开的（--cm，cm_conn.c 接过来），不归我们关闭 */
 };
 
 /* 连接：和一个对端通信所需的一切（步骤6 起）；设备只借用，不归它释放 */
@@ -85,13 +85,6 @@ void device_init(struct rdma_device *dev, const struct options *opt);
 /* 步骤1-4：用哪个设备、哪个端口、哪个 GID（客户端按到服务端的路由选，记在 peer 里）
  * @post dev->ctx、dev_attr、port_attr（ACTIVE）、gid 有效 */
 int device_select(struct rdma_device *dev, struct peer_route *peer, unsigned *step);
-/*
- * --cm：设备由 CM 按地址选出（cm_id->verbs），这里只“接过来”：查询设备和端口，在 GID 表里找到
- * CM 用的源 GID（sgid）的索引。代替步骤1-4；ctx 仍归 librdmacm（device_destroy 不关闭它）。
- * @post 与 device_select 相同：dev->ctx、dev_attr、port_attr（ACTIVE）、gid 有效
- */
-int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int port,
-		 const uint8_t sgid[16], unsigned *step);
 /* 步骤5：PD  @pre device_select 成功  @post dev->pd 有效 */
 int alloc_pd(struct rdma_device *dev, unsigned *step);
 /* 步骤1-5 = device_select + alloc_pd；任何一步失败返回 -1 */
@@ -104,6 +97,8 @@ int get_device_list(struct rdma_device *dev, unsigned *step);
 int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step);
 int query_port(struct rdma_device *dev, unsigned *step);
 int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned *step);
+/* 选项对设备上限（dev_limits.h）：超出时打印哪一项、上限多少并返回 -1（TCP 步骤3 之后、--cm 接过设备之后、每个会话的 conn_create） */
+int check_limits(const struct rdma_device *dev, const struct options *o);
 
 /*
  * 连接。conn_init 之后，无论 conn_create 成功、失败在哪一步，conn_destroy 都安全。

@@ -14,7 +14,7 @@
  * 各自走步骤6 起的连接步骤（见 sessions.c）
  * --cm（librdmacm）时的顺序见 program.c 的 run_cm_steps()：CM 先建连，设备由地址决定。
  */
-#include "ctrl_cm.h"
+#include "cm_conn.h"
 #include "ops.h"
 #include "qp_state.h"
 #include "program.h"

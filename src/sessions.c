@@ -159,6 +159,7 @@ static void *session_main(void *arg)
 	con_set_prefix(prefix);
 	conn_init(&conn, s->dev, &s->opt);
 	conn.step = s->first_step;
+	/* 控制平面：主线程 accept 好的 TCP 连接交给这个会话 */
 	ctrl_tcp_adopt(&conn.ctrl, &s->opt, s->sock, s->peer);
 	/* --trace：几个会话写同一个文件，每个事件带 "conn": 客户端编号；本线程的错误也进 trace */
 	conn.trace.conn = (int)s->id;

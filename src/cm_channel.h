@@ -1,0 +1,59 @@
+/*
+ * cm_channel.h - --cm 的两半共用的部分：ctrl_cm.c（控制平面：CM 事件、地址、控制QP 上的消息）
+ * 和 cm_conn.c（数据QP 经 CM 建连）。驱动程序不直接用它。
+ *
+ * 一个数据QP一个 rdma_cm_id，另加一个“控制连接”的 cm_id；k = -1 表示控制连接，k = i 表示 QP[i]。
+ * 所有 cm_id 的事件从同一个事件通道读（cm_wait_event_ack），等待都有超时并说出原因。
+ */
+#ifndef ROCE_CM_CHANNEL_H
+#define ROCE_CM_CHANNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
+
+#include "ctrl.h"
+
+#define CM_CTL_RECV     8               /* 控制QP上预先投递的接收个数 */
+
+/* 拒绝原因（服务端 rdma_reject 的 private data 里） */
+enum cm_reason { CM_OK = 0, CM_REJ_NUM_QP = 1, CM_REJ_OP = 2, CM_REJ_UNEXPECTED = 3, CM_REJ_BUSY = 4 };
+
+/* private data 里的“自我介绍”，网络字节序，16 字节 */
+struct cm_priv {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t len;           /* 本结构的长度：接收方总看到 56 字节，真正的长度要自己带 */
+	uint16_t index;         /* 0 = 控制连接，i+1 = 数据QP[i] */
+	uint16_t num_qp;
+	uint8_t op;
+	uint8_t reason;         /* 只在拒绝时有意义（enum cm_reason） */
+	uint16_t reserved;
+};
+
+
+/* 填一条自我介绍（index：0 = 控制连接，i+1 = QP[i]；reason 只在拒绝时非 0） */
+void cm_priv_encode(struct cm_priv *p, int index, int num_qp, int op, int reason);
+/* "ip:port"（IPv4/IPv6），写进 out 并返回它 */
+const char *cm_addr_str(const struct sockaddr *sa, char *out, size_t len);
+
+/* 新建一个 cm_id，k+2 放进它的 context（事件里用 cm_index_of 取回） */
+int cm_create_id(struct ctrl *c, struct rdma_cm_id **id, int k);
+/* 事件属于哪个连接：-1 = 控制连接，i = QP[i] */
+static inline int cm_index_of(const struct rdma_cm_id *id) { return (int)(uintptr_t)id->context - 2; }
+/* 客户端：一个 cm_id 的地址解析 + 路由解析（src_text 用在错误提示里；verbose 打印事件） */
+int cm_resolve(struct ctrl *c, struct rdma_cm_id *id, struct sockaddr *src, struct sockaddr *dst,
+	       const char *src_text, int verbose);
+/* 等一个 want 类型的事件并 ack，最多 timeout_ms 毫秒；*id（可为 NULL）= 事件的 cm_id。别的事件：打印原因，返回 -1 */
+int cm_wait_event_ack(struct ctrl *c, enum rdma_cm_event_type want, int timeout_ms, const char *what,
+		      struct rdma_cm_id **id);
+/* 服务端：等一个连接请求，检查自我介绍（不对就 rdma_reject 并说明），放进 qp_id[] / ctl_id；*id = 新的 cm_id */
+int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma_cm_id **id);
+
+/* 控制QP：自己的两个小 CQ、MR 和缓冲区（在数据QP所在的 PD/设备上），QP 留在 RESET */
+int cm_create_ctl_qp(struct ctrl *c, struct ibv_pd *pd, struct ibv_context *ctx);
+/* 控制QP到 INIT 之后：投递第 k 个接收槽 */
+int cm_post_ctl_recv(struct ctrl *c, int k);
+
+#endif
