@@ -17,6 +17,27 @@
 
 #define CM_CTL_RECV     8               /* 控制QP上预先投递的接收个数 */
 
+/* CM 实现的状态（struct ctrl 里的 cm） */
+struct ctrl_cm {
+	struct rdma_event_channel *ch;  /* 事件通道：本连接所有 cm_id 的事件都从这里读 */
+	struct rdma_cm_id *listen_id;   /* 服务端：监听用的 cm_id */
+	struct rdma_cm_id *ctl_id;      /* 控制连接的 cm_id */
+	struct rdma_cm_id *first;       /* 第一个解析出/收到的 cm_id：它的设备就是本连接的设备（不单独销毁） */
+	struct rdma_cm_id *qp_id[MAX_QP]; /* 每个数据QP一个 cm_id：qp_id[i] ↔ QP[i] */
+	int num_qp;                     /* 数据QP个数（qp_id 的有效项数） */
+	struct ibv_cq *scq, *rcq;       /* 控制QP自己的发送/接收 CQ（不占用数据面的 CQ） */
+	struct ibv_qp *qp;              /* 控制QP：HELLO 与同步消息的 SEND/RECV */
+	struct ibv_mr *mr;              /* 控制QP的收发缓冲区 */
+	uint8_t *buf;                   /* CM_CTL_RECV 个接收槽 + 1 个发送槽 */
+	int have_msg;                   /* poll_peer 先收到、还没被 sync_wait 取走的一条消息 */
+	uint32_t msg_len;               /* 这条消息的长度（内容在 buf 的暂存槽里） */
+	uint8_t peer_rd_atom;           /* 服务端：连接请求事件里的 initiator_depth = 客户端给的 responder_resources（≤ 它的 max_qp_rd_atom） */
+	uint8_t peer_init_rd_atom;      /* 服务端：连接请求事件里的 responder_resources = 客户端给的 initiator_depth */
+	struct wire_rd_depth rd;        /* conn_param 的 initiator_depth = rd.out、responder_resources = rd.in（wire_rd_depth 算出） */
+	int disconnected;               /* 已收到 RDMA_CM_EVENT_DISCONNECTED */
+	int established;                /* 连接已建立（关闭时才需要 rdma_disconnect） */
+};
+
 /* 拒绝原因（服务端 rdma_reject 的 private data 里） */
 enum cm_reason { CM_OK = 0, CM_REJ_NUM_QP = 1, CM_REJ_OP = 2, CM_REJ_UNEXPECTED = 3, CM_REJ_BUSY = 4 };
 

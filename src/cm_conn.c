@@ -100,7 +100,7 @@ static int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int po
 
 int cm_adopt_device(struct rdma_conn *conn)
 {
-	struct rdma_cm_id *id = conn->ctrl.cm.first;
+	struct rdma_cm_id *id = conn->ctrl.cm->first;
 	uint8_t sgid[16];
 
 	memcpy(sgid, id->route.addr.addr.ibaddr.sgid.raw, 16);
@@ -120,12 +120,12 @@ int cm_adopt_device(struct rdma_conn *conn)
 
 static struct rdma_cm_id *id_of(struct ctrl *c, int k)
 {
-	return k < 0 ? c->cm.ctl_id : c->cm.qp_id[k];
+	return k < 0 ? c->cm->ctl_id : c->cm->qp_id[k];
 }
 
 static struct ibv_qp *qp_of(struct rdma_conn *conn, int k)
 {
-	return k < 0 ? conn->ctrl.cm.qp : conn->qp[k];
+	return k < 0 ? conn->ctrl.cm->qp : conn->qp[k];
 }
 
 /*
@@ -224,8 +224,8 @@ static void fill_param(struct rdma_conn *conn, int k, struct rdma_conn_param *p,
 	memset(p, 0, sizeof(*p));
 	p->private_data = priv;
 	p->private_data_len = sizeof(*priv);
-	p->responder_resources = conn->ctrl.cm.rd.in;
-	p->initiator_depth = conn->ctrl.cm.rd.out;
+	p->responder_resources = conn->ctrl.cm->rd.in;
+	p->initiator_depth = conn->ctrl.cm->rd.out;
 	p->retry_count = 6;       /* 与 TCP 模式相同：rxe 把 7 当成无限重试 */
 	p->rnr_retry_count = 7;   /* 对端没投递接收时无限重试（同 TCP 模式） */
 	p->qp_num = qp_of(conn, k)->qp_num;
@@ -244,12 +244,12 @@ static void cm_rd_depth(struct rdma_conn *conn)
 	uint8_t init = wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom);
 	int server = conn->opt->role == ROLE_SERVER;
 
-	c->cm.rd = server ? wire_rd_depth(rd, init, c->cm.peer_rd_atom, c->cm.peer_init_rd_atom)
+	c->cm->rd = server ? wire_rd_depth(rd, init, c->cm->peer_rd_atom, c->cm->peer_init_rd_atom)
 			  : wire_rd_depth(rd, init, UINT8_MAX, UINT8_MAX);
-	con_printf("conn_param: initiator_depth=%u responder_resources=%u（READ/原子深度）\n", c->cm.rd.out, c->cm.rd.in);
+	con_printf("conn_param: initiator_depth=%u responder_resources=%u（READ/原子深度）\n", c->cm->rd.out, c->cm->rd.in);
 	if (server)
 		con_printf("  说明: = min(本端 max_qp_init_rd_atom %u, 请求里的 initiator_depth %u)、min(本端 max_qp_rd_atom %u, 请求里的 responder_resources %u)\n",
-			   init, c->cm.peer_rd_atom, rd, c->cm.peer_init_rd_atom);
+			   init, c->cm->peer_rd_atom, rd, c->cm->peer_init_rd_atom);
 	else
 		con_printf("  说明: 本端设备的 max_qp_init_rd_atom / max_qp_rd_atom；服务端 rdma_accept 时取它和自己上限的较小者，\n"
 			   "        RTR/RTS 的 max_dest_rd_atomic/max_rd_atomic 由 rdma_init_qp_attr 给出协商后的值\n");
@@ -269,20 +269,20 @@ static int client_create_ids(struct rdma_conn *conn)
 {
 	struct ctrl *c = &conn->ctrl;
 	struct sockaddr_storage src;
-	const struct sockaddr *dst = rdma_get_peer_addr(c->cm.ctl_id);
+	const struct sockaddr *dst = rdma_get_peer_addr(c->cm->ctl_id);
 
 	/* 数据QP的 cm_id 用控制连接已经解析出的本端地址做源地址：保证落在同一个设备上 */
-	memcpy(&src, rdma_get_local_addr(c->cm.ctl_id), sizeof(struct sockaddr_in));
+	memcpy(&src, rdma_get_local_addr(c->cm->ctl_id), sizeof(struct sockaddr_in));
 	((struct sockaddr_in *)&src)->sin_port = 0;
 	con_printf("为 %d 个数据QP各建一个 cm_id，逐个 rdma_resolve_addr/rdma_resolve_route（源地址同控制连接）\n",
 		   conn->num_qp);
 	for (int i = 0; i < conn->num_qp; i++) {
-		if (cm_create_id(c, &c->cm.qp_id[i], i) != 0)
+		if (cm_create_id(c, &c->cm->qp_id[i], i) != 0)
 			return -1;
-		c->cm.num_qp = i + 1;
-		if (cm_resolve(c, c->cm.qp_id[i], (struct sockaddr *)&src, (struct sockaddr *)(uintptr_t)dst, NULL, 0) != 0)
+		c->cm->num_qp = i + 1;
+		if (cm_resolve(c, c->cm->qp_id[i], (struct sockaddr *)&src, (struct sockaddr *)(uintptr_t)dst, NULL, 0) != 0)
 			return -1;
-		if (c->cm.qp_id[i]->verbs != conn->dev->ctx) {
+		if (c->cm->qp_id[i]->verbs != conn->dev->ctx) {
 			con_eprintf("错误: QP[%d] 的 cm_id 落在了另一个设备上\n", i);
 			return -1;
 		}
@@ -330,7 +330,7 @@ static int client_establish_all(struct rdma_conn *conn)
 			return -1;
 		}
 	}
-	conn->ctrl.cm.established = 1;
+	conn->ctrl.cm->established = 1;
 	con_printf("%d 个 cm_id 都已 rdma_establish（控制连接 + %d 个数据QP）\n", conn->num_qp + 1, conn->num_qp);
 	print_takeover();
 	return 0;
@@ -396,7 +396,7 @@ static int server_accept_all(struct rdma_conn *conn)
 	for (int n = 0; n <= conn->num_qp; n++)
 		if (cm_wait_event_ack(c, RDMA_CM_EVENT_ESTABLISHED, c->opt->timeout_ms, "连接建立", NULL) != 0)
 			return -1;
-	c->cm.established = 1;
+	c->cm->established = 1;
 	con_printf("%d 个连接都已 ESTABLISHED\n", conn->num_qp + 1);
 	print_takeover();
 	return 0;

@@ -137,4 +137,9 @@ void ctrl_release(struct ctrl *c)
 {
 	if (c->ops != NULL && c->ops->release != NULL)
 		c->ops->release(c);
+	free(c->tcp);
+	free(c->cm);
+	c->tcp = NULL;
+	c->cm = NULL;
+	c->ops = NULL;
 }

@@ -55,55 +55,29 @@ struct ctrl_ops {
 	void (*release)(struct ctrl *c);
 };
 
-/* CM 实现用到的 librdmacm / verbs 对象（这里只需要指针，不必包含 rdma_cma.h） */
-struct rdma_event_channel;
-struct rdma_cm_id;
-struct ibv_cq;
-struct ibv_qp;
-struct ibv_mr;
+/* 两种实现各自的状态：只有实现自己（ctrl_tcp.c；ctrl_cm.c 和 cm_conn.c 经 cm_channel.h）看得见里面 */
+struct ctrl_tcp;
+struct ctrl_cm;
 
 /* 一条控制平面连接 */
 struct ctrl {
-	const struct ctrl_ops *ops;     /* 用哪种实现（ctrl_tcp_init 设置） */
+	const struct ctrl_ops *ops;     /* 用哪种实现（ctrl_tcp_init / ctrl_cm_init 设置） */
 	const struct options *opt;      /* 角色、TCP端口、服务端地址、超时（只读） */
-	struct {
-		int listen_fd;          /* 服务端的监听 socket，-1 = 没有 */
-		int sock;               /* 与对端的 TCP 连接，-1 = 没有 */
-		int adopted;            /* 1 = sock 是主线程 accept 好交过来的（多客户端服务端） */
-		char peer[64];          /* 对端地址（adopted 时由主线程给出） */
-	} tcp;                          /* TCP 实现的状态（ctrl_tcp.c） */
 	struct trace_ref trace;         /* --trace：每条消息发出/收到时写一个事件（ctrl.c） */
 	long long last_alive_ms;        /* 上次发心跳（或任何同步消息）的时刻，ctrl_heartbeat 用 */
-	struct {
-		struct rdma_event_channel *ch;  /* 事件通道：本连接所有 cm_id 的事件都从这里读 */
-		struct rdma_cm_id *listen_id;   /* 服务端：监听用的 cm_id */
-		struct rdma_cm_id *ctl_id;      /* 控制连接的 cm_id */
-		struct rdma_cm_id *first;       /* 第一个解析出/收到的 cm_id：它的设备就是本连接的设备（不单独销毁） */
-		struct rdma_cm_id *qp_id[MAX_QP]; /* 每个数据QP一个 cm_id：qp_id[i] ↔ QP[i] */
-		int num_qp;                     /* 数据QP个数（qp_id 的有效项数） */
-		struct ibv_cq *scq, *rcq;       /* 控制QP自己的发送/接收 CQ（不占用数据面的 CQ） */
-		struct ibv_qp *qp;              /* 控制QP：HELLO 与同步消息的 SEND/RECV */
-		struct ibv_mr *mr;              /* 控制QP的收发缓冲区 */
-		uint8_t *buf;                   /* CM_CTL_RECV 个接收槽 + 1 个发送槽 */
-		int have_msg;                   /* poll_peer 先收到、还没被 sync_wait 取走的一条消息 */
-		uint32_t msg_len;               /* 这条消息的长度（内容在 buf 的暂存槽里） */
-		uint8_t peer_rd_atom;           /* 服务端：连接请求事件里的 initiator_depth = 客户端给的 responder_resources（≤ 它的 max_qp_rd_atom） */
-		uint8_t peer_init_rd_atom;      /* 服务端：连接请求事件里的 responder_resources = 客户端给的 initiator_depth */
-		struct wire_rd_depth rd;        /* conn_param 的 initiator_depth = rd.out、responder_resources = rd.in（wire_rd_depth 算出） */
-		int disconnected;               /* 已收到 RDMA_CM_EVENT_DISCONNECTED */
-		int established;                /* 连接已建立（关闭时才需要 rdma_disconnect） */
-	} cm;                           /* CM 实现的状态（ctrl_cm.c） */
+	struct ctrl_tcp *tcp;           /* TCP 实现的状态；不是 TCP 时为 NULL */
+	struct ctrl_cm *cm;             /* CM 实现的状态；不是 --cm 时为 NULL */
 };
 
-/* 选用 TCP 实现；只记下参数，不打开任何 socket（之后 ctrl_close 总是安全的） */
-void ctrl_tcp_init(struct ctrl *c, const struct options *opt);
+/* 选用 TCP 实现；只分配状态、记下参数，不打开任何 socket（之后 ctrl_close、ctrl_release 总是安全的）；内存不足返回 -1 */
+int ctrl_tcp_init(struct ctrl *c, const struct options *opt);
 /*
  * 多客户端服务端：TCP 连接已经由主线程 accept 好了（sock、对端地址 peer），交给这个会话；
  * 之后 ctrl_establish 只打印“已接受”的说明，ctrl_close 负责关闭 sock
  */
-void ctrl_tcp_adopt(struct ctrl *c, const struct options *opt, int sock, const char *peer);
+int ctrl_tcp_adopt(struct ctrl *c, const struct options *opt, int sock, const char *peer);
 /* 选用 CM 实现（--cm）；同样只记下参数（ctrl_cm.c；数据QP经 CM 建连在 cm_conn.c） */
-void ctrl_cm_init(struct ctrl *c, const struct options *opt);
+int ctrl_cm_init(struct ctrl *c, const struct options *opt);
 
 /*
  * 建立控制平面连接（服务端 listen+accept，客户端 connect），打印自己的步骤标题和说明；
@@ -136,7 +110,7 @@ int ctrl_poll_peer(struct ctrl *c, int wait_ms);
 int ctrl_local_ipv4(struct ctrl *c, char *ip, size_t len);
 /* 关闭连接；只建立了一部分、或重复调用都安全 */
 void ctrl_close(struct ctrl *c);
-/* 释放控制平面里比 PD 活得久的部分（CM：cm_id 和事件通道，设备上下文归它们管），在 device_destroy 之后调用 */
+/* 释放控制平面里比 PD 活得久的部分（CM：cm_id 和事件通道，设备上下文归它们管）和实现的状态，在 device_destroy 之后调用；可重复调用 */
 void ctrl_release(struct ctrl *c);
 
 #endif

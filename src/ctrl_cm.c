@@ -60,9 +60,9 @@ static int port_of(const struct ctrl *c)
 }
 
 /* buf 的布局：CM_CTL_RECV 个接收槽、1 个发送槽、1 个暂存槽 */
-static uint8_t *recv_slot(struct ctrl *c, int k) { return c->cm.buf + (size_t)k * CM_MSG_MAX; }
-static uint8_t *send_slot(struct ctrl *c) { return c->cm.buf + (size_t)CM_CTL_RECV * CM_MSG_MAX; }
-static uint8_t *stash_slot(struct ctrl *c) { return c->cm.buf + (size_t)(CM_CTL_RECV + 1) * CM_MSG_MAX; }
+static uint8_t *recv_slot(struct ctrl *c, int k) { return c->cm->buf + (size_t)k * CM_MSG_MAX; }
+static uint8_t *send_slot(struct ctrl *c) { return c->cm->buf + (size_t)CM_CTL_RECV * CM_MSG_MAX; }
+static uint8_t *stash_slot(struct ctrl *c) { return c->cm->buf + (size_t)(CM_CTL_RECV + 1) * CM_MSG_MAX; }
 
 void cm_priv_encode(struct cm_priv *p, int index, int num_qp, int op, int reason)
 {
@@ -183,10 +183,10 @@ static int pending_reason(struct ctrl *c, struct cm_priv *p)
 	int found = -1;
 
 	while (found != 0 && ms_now() < deadline) {
-		struct pollfd pfd = { .fd = c->cm.ch->fd, .events = POLLIN };
+		struct pollfd pfd = { .fd = c->cm->ch->fd, .events = POLLIN };
 		struct rdma_cm_event *ev;
 
-		if (poll(&pfd, 1, (int)(deadline - ms_now())) <= 0 || rdma_get_cm_event(c->cm.ch, &ev) != 0)
+		if (poll(&pfd, 1, (int)(deadline - ms_now())) <= 0 || rdma_get_cm_event(c->cm->ch, &ev) != 0)
 			break;
 		if (ev->event == RDMA_CM_EVENT_REJECTED)
 			found = priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, p);
@@ -293,7 +293,7 @@ static int wait_event(struct ctrl *c, enum rdma_cm_event_type want, int timeout_
 	long long start = ms_now(), deadline = start + timeout_ms;
 
 	for (;;) {
-		struct pollfd pfd = { .fd = c->cm.ch->fd, .events = POLLIN };
+		struct pollfd pfd = { .fd = c->cm->ch->fd, .events = POLLIN };
 		long long left = deadline - ms_now();
 		struct rdma_cm_event *ev;
 		int r;
@@ -311,7 +311,7 @@ static int wait_event(struct ctrl *c, enum rdma_cm_event_type want, int timeout_
 			con_eprintf("错误: 等%s超时（%d 秒内没有 %s 事件）\n", what, timeout_ms / 1000, rdma_event_str(want));
 			return -1;
 		}
-		if (rdma_get_cm_event(c->cm.ch, &ev) != 0) {
+		if (rdma_get_cm_event(c->cm->ch, &ev) != 0) {
 			verbs_error("rdma_get_cm_event()", errno, "事件通道出错；dmesg 看看");
 			return -1;
 		}
@@ -329,7 +329,7 @@ static int wait_event(struct ctrl *c, enum rdma_cm_event_type want, int timeout_
 			continue;
 		}
 		if (ev->event == RDMA_CM_EVENT_DISCONNECTED)
-			c->cm.disconnected = 1;
+			c->cm->disconnected = 1;
 		explain_event_error(c, ev, what);
 		rdma_ack_cm_event(ev);
 		return -1;
@@ -432,8 +432,8 @@ static struct rdma_addrinfo *get_addrinfo(const char *node, int port, int passiv
 
 static int open_channel(struct ctrl *c)
 {
-	c->cm.ch = rdma_create_event_channel();
-	if (c->cm.ch == NULL) {
+	c->cm->ch = rdma_create_event_channel();
+	if (c->cm->ch == NULL) {
 		int err = errno;
 
 		verbs_error("rdma_create_event_channel()", err,
@@ -442,14 +442,14 @@ static int open_channel(struct ctrl *c)
 			    "./diagnose.sh");
 		return -1;
 	}
-	con_printf("rdma_create_event_channel(): fd=%d（打开 /dev/infiniband/rdma_cm；所有 CM 事件从这里读）\n", c->cm.ch->fd);
+	con_printf("rdma_create_event_channel(): fd=%d（打开 /dev/infiniband/rdma_cm；所有 CM 事件从这里读）\n", c->cm->ch->fd);
 	return 0;
 }
 
 /* k = -1：控制连接（和监听），k = i：数据QP[i]；k+2 放进 cm_id 的 context，事件里用 index_of 取回 */
 int cm_create_id(struct ctrl *c, struct rdma_cm_id **id, int k)
 {
-	if (rdma_create_id(c->cm.ch, id, (void *)(uintptr_t)(k + 2), RDMA_PS_TCP) != 0) {
+	if (rdma_create_id(c->cm->ch, id, (void *)(uintptr_t)(k + 2), RDMA_PS_TCP) != 0) {
 		verbs_error("rdma_create_id()", errno, "资源耗尽？./diagnose.sh");
 		return -1;
 	}
@@ -459,7 +459,7 @@ int cm_create_id(struct ctrl *c, struct rdma_cm_id **id, int k)
 /* private data 里的序号 index 对应的 cm_id 位置：0 = 控制连接，i+1 = QP[i] */
 static struct rdma_cm_id **slot_of(struct ctrl *c, int index)
 {
-	return index == 0 ? &c->cm.ctl_id : &c->cm.qp_id[index - 1];
+	return index == 0 ? &c->cm->ctl_id : &c->cm->qp_id[index - 1];
 }
 
 /* 检查一个连接请求：是本项目的客户端、QP个数和操作一致、序号没重复；不对就 rdma_reject 并说明 */
@@ -522,8 +522,8 @@ int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma
 	}
 	*id = ev->id;
 	/* 事件里的值已经换成本端的视角：initiator_depth = 我最多能向客户端发几个（它的 responder_resources） */
-	c->cm.peer_rd_atom = ev->param.conn.initiator_depth;
-	c->cm.peer_init_rd_atom = ev->param.conn.responder_resources;
+	c->cm->peer_rd_atom = ev->param.conn.initiator_depth;
+	c->cm->peer_init_rd_atom = ev->param.conn.responder_resources;
 	rc = check_request(c, ev->id, &p, ok);
 	rdma_ack_cm_event(ev);
 	if (rc != 0) {
@@ -549,37 +549,37 @@ static int listen_and_wait(struct ctrl *c, unsigned *step)
 	int rc;
 
 	step_title(&c->trace, step, "RDMA CM: 监听并等待连接请求 rdma_bind_addr/rdma_listen（代替TCP listen/accept）");
-	if (open_channel(c) != 0 || cm_create_id(c, &c->cm.listen_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
+	if (open_channel(c) != 0 || cm_create_id(c, &c->cm->listen_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
 		return -1;
 	ai = get_addrinfo(ip[0] ? ip : NULL, o->tcp_port, 1);
 	if (ai == NULL)
 		return -1;
-	rc = rdma_bind_addr(c->cm.listen_id, ai->ai_src_addr);
+	rc = rdma_bind_addr(c->cm->listen_id, ai->ai_src_addr);
 	if (rc != 0) {
 		bind_error("rdma_bind_addr()", errno, ip[0] ? ip : "0.0.0.0");
 		rdma_freeaddrinfo(ai);
 		return -1;
 	}
 	rdma_freeaddrinfo(ai);
-	con_printf("rdma_bind_addr(%s): 成功，%s\n", cm_addr_str(rdma_get_local_addr(c->cm.listen_id), a, sizeof(a)),
-		   c->cm.listen_id->verbs ? "地址所在的设备是 " : "通配地址，还没有设备（设备由连接请求到达的地址决定）");
-	if (c->cm.listen_id->verbs)
-		con_printf("  设备 %s\n", ibv_get_device_name(c->cm.listen_id->verbs->device));
-	if (rdma_listen(c->cm.listen_id, MAX_QP + 1) != 0) {
+	con_printf("rdma_bind_addr(%s): 成功，%s\n", cm_addr_str(rdma_get_local_addr(c->cm->listen_id), a, sizeof(a)),
+		   c->cm->listen_id->verbs ? "地址所在的设备是 " : "通配地址，还没有设备（设备由连接请求到达的地址决定）");
+	if (c->cm->listen_id->verbs)
+		con_printf("  设备 %s\n", ibv_get_device_name(c->cm->listen_id->verbs->device));
+	if (rdma_listen(c->cm->listen_id, MAX_QP + 1) != 0) {
 		verbs_error("rdma_listen()", errno, "./diagnose.sh");
 		return -1;
 	}
 	con_printf("rdma_listen(): 在 RDMA CM 端口 %d 等待客户端连接（最多 %d 秒）...\n", o->tcp_port,
 		   o->accept_timeout_ms / 1000);
 	con_printf("  说明: CM 的端口和 TCP 端口是两个空间；CM 的连接请求是 RoCE 报文（UDP 4791），不是 TCP\n");
-	c->cm.num_qp = o->num_qp;   /* qp_id[] 里还是 NULL 的项在清理时跳过 */
-	if (cm_get_request(c, o->accept_timeout_ms, "客户端的连接请求", &c->cm.first) != 0) {
+	c->cm->num_qp = o->num_qp;   /* qp_id[] 里还是 NULL 的项在清理时跳过 */
+	if (cm_get_request(c, o->accept_timeout_ms, "客户端的连接请求", &c->cm->first) != 0) {
 		con_eprintf("提示: 客户端启动了吗？它也用了 --cm 吗（不带 --cm 的客户端连的是 TCP 端口）？-p 一致吗？\n");
 		return -1;
 	}
 	con_printf("第一个连接请求: 来自 %s，到达本端 %s（这个地址决定设备）\n",
-		   cm_addr_str(rdma_get_peer_addr(c->cm.first), a, sizeof(a)),
-		   cm_addr_str(rdma_get_local_addr(c->cm.first), b, sizeof(b)));
+		   cm_addr_str(rdma_get_peer_addr(c->cm->first), a, sizeof(a)),
+		   cm_addr_str(rdma_get_local_addr(c->cm->first), b, sizeof(b)));
 	return 0;
 }
 
@@ -614,9 +614,9 @@ static int resolve_server(struct ctrl *c, unsigned *step)
 	int rc;
 
 	step_title(&c->trace, step, "RDMA CM: 解析地址和路由 rdma_resolve_addr/rdma_resolve_route（代替TCP connect）");
-	if (open_channel(c) != 0 || cm_create_id(c, &c->cm.ctl_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
+	if (open_channel(c) != 0 || cm_create_id(c, &c->cm->ctl_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
 		return -1;
-	c->cm.first = c->cm.ctl_id;
+	c->cm->first = c->cm->ctl_id;
 	dst = get_addrinfo(o->server_ip, o->tcp_port, 0);
 	if (dst == NULL)
 		return -1;
@@ -626,7 +626,7 @@ static int resolve_server(struct ctrl *c, unsigned *step)
 	}
 	con_printf("服务端 %s，RDMA CM 端口 %d；本端地址: %s\n", o->server_ip, o->tcp_port,
 		   ip[0] ? ip : "不指定（由路由决定，和 ip route get 一样）");
-	rc = cm_resolve(c, c->cm.ctl_id, src ? src->ai_src_addr : NULL, dst->ai_dst_addr, ip[0] ? ip : NULL, 1);
+	rc = cm_resolve(c, c->cm->ctl_id, src ? src->ai_src_addr : NULL, dst->ai_dst_addr, ip[0] ? ip : NULL, 1);
 	rdma_freeaddrinfo(dst);
 	if (src != NULL)
 		rdma_freeaddrinfo(src);
@@ -645,9 +645,9 @@ static int cm_establish(struct ctrl *c, unsigned *step)
 
 int cm_post_ctl_recv(struct ctrl *c, int k)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)recv_slot(c, k), .length = CM_MSG_MAX, .lkey = c->cm.mr->lkey };
+	struct ibv_sge sge = { .addr = (uintptr_t)recv_slot(c, k), .length = CM_MSG_MAX, .lkey = c->cm->mr->lkey };
 	struct ibv_recv_wr wr = { .wr_id = (uint64_t)k, .sg_list = &sge, .num_sge = 1 }, *bad;
-	int rc = ibv_post_recv(c->cm.qp, &wr, &bad);
+	int rc = ibv_post_recv(c->cm->qp, &wr, &bad);
 
 	if (rc != 0)
 		verbs_error("ibv_post_recv(控制QP)", rc, "QP 状态不对？");
@@ -659,36 +659,36 @@ int cm_create_ctl_qp(struct ctrl *c, struct ibv_pd *pd, struct ibv_context *ctx)
 	struct ibv_qp_init_attr init;
 	size_t len = (size_t)(CM_CTL_RECV + 2) * CM_MSG_MAX;
 
-	c->cm.buf = calloc(1, len);
-	if (c->cm.buf == NULL) {
+	c->cm->buf = calloc(1, len);
+	if (c->cm->buf == NULL) {
 		con_eprintf("错误: 分配控制QP缓冲区失败\n");
 		return -1;
 	}
-	c->cm.mr = ibv_reg_mr(pd, c->cm.buf, len, IBV_ACCESS_LOCAL_WRITE);
-	if (c->cm.mr == NULL) {
+	c->cm->mr = ibv_reg_mr(pd, c->cm->buf, len, IBV_ACCESS_LOCAL_WRITE);
+	if (c->cm->mr == NULL) {
 		verbs_error("ibv_reg_mr(控制QP)", errno, "ulimit -l 太小？");
 		return -1;
 	}
-	c->cm.scq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
-	c->cm.rcq = c->cm.scq ? ibv_create_cq(ctx, CM_CTL_RECV, NULL, NULL, 0) : NULL;
-	if (c->cm.rcq == NULL) {
+	c->cm->scq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+	c->cm->rcq = c->cm->scq ? ibv_create_cq(ctx, CM_CTL_RECV, NULL, NULL, 0) : NULL;
+	if (c->cm->rcq == NULL) {
 		verbs_error("ibv_create_cq(控制QP)", errno, "设备资源耗尽？");
 		return -1;
 	}
 	memset(&init, 0, sizeof(init));
 	init.qp_type = IBV_QPT_RC;
-	init.send_cq = c->cm.scq;
-	init.recv_cq = c->cm.rcq;
+	init.send_cq = c->cm->scq;
+	init.recv_cq = c->cm->rcq;
 	init.cap.max_send_wr = 2;
 	init.cap.max_recv_wr = CM_CTL_RECV;
 	init.cap.max_send_sge = init.cap.max_recv_sge = 1;
-	c->cm.qp = ibv_create_qp(pd, &init);
-	if (c->cm.qp == NULL) {
+	c->cm->qp = ibv_create_qp(pd, &init);
+	if (c->cm->qp == NULL) {
 		verbs_error("ibv_create_qp(控制QP)", errno, "设备资源耗尽？");
 		return -1;
 	}
 	con_printf("控制QP: qp_num=0x%06x（自己的两个小CQ和 %d 字节的MR；只传 HELLO 和同步消息）\n",
-		   c->cm.qp->qp_num, (int)len);
+		   c->cm->qp->qp_num, (int)len);
 	return 0;
 }
 
@@ -699,8 +699,8 @@ static int wait_ctl_send(struct ctrl *c)
 	struct ibv_wc wc;
 
 	for (;;) {
-		struct pollfd pfd = { .fd = c->cm.ch->fd, .events = POLLIN };
-		int r = ibv_poll_cq(c->cm.scq, 1, &wc);
+		struct pollfd pfd = { .fd = c->cm->ch->fd, .events = POLLIN };
+		int r = ibv_poll_cq(c->cm->scq, 1, &wc);
 
 		if (r < 0) {
 			con_eprintf("错误: ibv_poll_cq(控制QP) 失败\n");
@@ -724,17 +724,17 @@ static int wait_ctl_send(struct ctrl *c)
 
 static int ctl_send(struct ctrl *c, const uint8_t *data, size_t len)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)send_slot(c), .length = (uint32_t)len, .lkey = c->cm.mr->lkey };
+	struct ibv_sge sge = { .addr = (uintptr_t)send_slot(c), .length = (uint32_t)len, .lkey = c->cm->mr->lkey };
 	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
 				  .send_flags = IBV_SEND_SIGNALED }, *bad;
 	int rc;
 
-	if (c->cm.disconnected) {
+	if (c->cm->disconnected) {
 		con_eprintf("错误: 对端已断开（RDMA_CM_EVENT_DISCONNECTED），不能再发控制消息\n提示: 看看对端的输出\n");
 		return -1;
 	}
 	memcpy(send_slot(c), data, len);
-	rc = ibv_post_send(c->cm.qp, &wr, &bad);
+	rc = ibv_post_send(c->cm->qp, &wr, &bad);
 	if (rc != 0) {
 		verbs_error("ibv_post_send(控制QP)", rc, "QP 不在 RTS？");
 		return -1;
@@ -745,22 +745,22 @@ static int ctl_send(struct ctrl *c, const uint8_t *data, size_t len)
 /* 查一下 CM 事件（不阻塞）：DISCONNECTED 记下来并返回 1 */
 static int check_cm_events(struct ctrl *c, int wait_ms)
 {
-	struct pollfd pfd = { .fd = c->cm.ch->fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = c->cm->ch->fd, .events = POLLIN };
 	struct rdma_cm_event *ev;
 
-	if (poll(&pfd, 1, wait_ms) <= 0 || rdma_get_cm_event(c->cm.ch, &ev) != 0)
+	if (poll(&pfd, 1, wait_ms) <= 0 || rdma_get_cm_event(c->cm->ch, &ev) != 0)
 		return 0;
 	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
 		print_event(ev, 0);
 		refuse_stray(c, ev);
-		return c->cm.disconnected;
+		return c->cm->disconnected;
 	}
 	if (ev->event == RDMA_CM_EVENT_DISCONNECTED) {
 		print_event(ev, 0);
-		c->cm.disconnected = 1;
+		c->cm->disconnected = 1;
 	}
 	rdma_ack_cm_event(ev);
-	return c->cm.disconnected;
+	return c->cm->disconnected;
 }
 
 /* 看接收 CQ：有消息就放进暂存槽（重新投递那个接收）并返回 1；出错 -1 */
@@ -769,9 +769,9 @@ static int take_ctl_recv(struct ctrl *c)
 	struct ibv_wc wc;
 	int r;
 
-	if (c->cm.have_msg)
+	if (c->cm->have_msg)
 		return 1;
-	r = ibv_poll_cq(c->cm.rcq, 1, &wc);
+	r = ibv_poll_cq(c->cm->rcq, 1, &wc);
 	if (r <= 0)
 		return r < 0 ? -1 : 0;
 	if (wc.status != IBV_WC_SUCCESS) {
@@ -779,8 +779,8 @@ static int take_ctl_recv(struct ctrl *c)
 		return -1;
 	}
 	memcpy(stash_slot(c), recv_slot(c, (int)wc.wr_id), wc.byte_len);
-	c->cm.msg_len = wc.byte_len;
-	c->cm.have_msg = 1;
+	c->cm->msg_len = wc.byte_len;
+	c->cm->have_msg = 1;
 	return cm_post_ctl_recv(c, (int)wc.wr_id) == 0 ? 1 : -1;
 }
 
@@ -794,13 +794,13 @@ static int ctl_recv(struct ctrl *c, const char *what)
 	long long deadline = ms_now() + c->opt->timeout_ms;
 
 	for (;;) {
-		int gone = c->cm.disconnected;
+		int gone = c->cm->disconnected;
 		int r = take_ctl_recv(c);
 
 		if (r < 0)
 			return -1;
 		if (r == 1) {
-			c->cm.have_msg = 0;
+			c->cm->have_msg = 0;
 			return 0;
 		}
 		if (gone) {
@@ -829,7 +829,7 @@ static int cm_exchange_hello(struct ctrl *c, const struct wire_hello *local, str
 	con_printf("（--cm：连接信息走控制QP的 SEND；QPN/PSN 已由 CM 交换，这里主要是单边操作要的 addr/rkey/slot）\n");
 	if (n == 0 || ctl_send(c, buf, n) != 0 || ctl_recv(c, "连接信息") != 0)
 		return -1;
-	if (wire_decode_hello(stash_slot(c), c->cm.msg_len, remote, msg, sizeof(msg)) != WIRE_OK) {
+	if (wire_decode_hello(stash_slot(c), c->cm->msg_len, remote, msg, sizeof(msg)) != WIRE_OK) {
 		con_eprintf("错误: 对端发来的连接信息无效: %s\n", msg);
 		return -1;
 	}
@@ -851,7 +851,7 @@ static int cm_sync_wait(struct ctrl *c, uint32_t tag)
 	do {    /* 心跳（对端还在干活）：接着等，-t 重新算 */
 		if (ctl_recv(c, "同步消息") != 0)
 			return -1;
-		r = ctrl_check_sync(stash_slot(c), c->cm.msg_len, tag);
+		r = ctrl_check_sync(stash_slot(c), c->cm->msg_len, tag);
 	} while (r == 1);
 	return r;
 }
@@ -865,7 +865,7 @@ static int cm_poll_peer(struct ctrl *c, int wait_ms)
 
 		if (r != 0)
 			return r;
-		if (c->cm.disconnected || check_cm_events(c, 1))
+		if (c->cm->disconnected || check_cm_events(c, 1))
 			return 1;
 	} while (ms_now() < deadline);
 	return 0;
@@ -873,7 +873,7 @@ static int cm_poll_peer(struct ctrl *c, int wait_ms)
 
 static int cm_local_ipv4(struct ctrl *c, char *ip, size_t len)
 {
-	const struct sockaddr *sa = c->cm.ctl_id ? rdma_get_local_addr(c->cm.ctl_id) : NULL;
+	const struct sockaddr *sa = c->cm->ctl_id ? rdma_get_local_addr(c->cm->ctl_id) : NULL;
 
 	if (sa == NULL || sa->sa_family != AF_INET ||
 	    inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, ip, (socklen_t)len) == NULL)
@@ -893,29 +893,29 @@ static int rdma_rc(int rc) { return rc != 0 ? errno : 0; }
 /* 断开（发 DREQ）并释放控制QP；数据QP由 conn_destroy 随后销毁 */
 static void cm_close(struct ctrl *c)
 {
-	if (c->cm.established && !c->cm.disconnected) {
-		report_cm_destroy("rdma_disconnect(控制连接)", rdma_rc(rdma_disconnect(c->cm.ctl_id)));
-		for (int i = 0; i < c->cm.num_qp; i++)
-			report_cm_destroy("rdma_disconnect(数据QP)", rdma_rc(rdma_disconnect(c->cm.qp_id[i])));
+	if (c->cm->established && !c->cm->disconnected) {
+		report_cm_destroy("rdma_disconnect(控制连接)", rdma_rc(rdma_disconnect(c->cm->ctl_id)));
+		for (int i = 0; i < c->cm->num_qp; i++)
+			report_cm_destroy("rdma_disconnect(数据QP)", rdma_rc(rdma_disconnect(c->cm->qp_id[i])));
 		con_printf("rdma_disconnect(): %d 个 cm_id 各发一个 DREQ（对端收到 RDMA_CM_EVENT_DISCONNECTED）\n",
-			   c->cm.num_qp + 1);
+			   c->cm->num_qp + 1);
 	}
-	c->cm.established = 0;
-	if (c->cm.qp != NULL) {
-		report_cm_destroy("ibv_destroy_qp(控制QP)", ibv_destroy_qp(c->cm.qp));
-		c->cm.qp = NULL;
+	c->cm->established = 0;
+	if (c->cm->qp != NULL) {
+		report_cm_destroy("ibv_destroy_qp(控制QP)", ibv_destroy_qp(c->cm->qp));
+		c->cm->qp = NULL;
 		con_printf("已销毁控制QP\n");
 	}
-	if (c->cm.rcq != NULL)
-		report_cm_destroy("ibv_destroy_cq(控制QP的接收CQ)", ibv_destroy_cq(c->cm.rcq));
-	if (c->cm.scq != NULL)
-		report_cm_destroy("ibv_destroy_cq(控制QP的发送CQ)", ibv_destroy_cq(c->cm.scq));
-	c->cm.rcq = c->cm.scq = NULL;
-	if (c->cm.mr != NULL)
-		report_cm_destroy("ibv_dereg_mr(控制QP的MR)", ibv_dereg_mr(c->cm.mr));
-	c->cm.mr = NULL;
-	free(c->cm.buf);
-	c->cm.buf = NULL;
+	if (c->cm->rcq != NULL)
+		report_cm_destroy("ibv_destroy_cq(控制QP的接收CQ)", ibv_destroy_cq(c->cm->rcq));
+	if (c->cm->scq != NULL)
+		report_cm_destroy("ibv_destroy_cq(控制QP的发送CQ)", ibv_destroy_cq(c->cm->scq));
+	c->cm->rcq = c->cm->scq = NULL;
+	if (c->cm->mr != NULL)
+		report_cm_destroy("ibv_dereg_mr(控制QP的MR)", ibv_dereg_mr(c->cm->mr));
+	c->cm->mr = NULL;
+	free(c->cm->buf);
+	c->cm->buf = NULL;
 }
 
 /* 销毁一个 cm_id（若有）并把指针清零；返回销毁了几个（0 或 1） */
@@ -933,15 +933,15 @@ static void cm_release(struct ctrl *c)
 {
 	int n = 0;
 
-	for (int i = c->cm.num_qp - 1; i >= 0; i--)
-		n += destroy_id(&c->cm.qp_id[i]);
-	n += destroy_id(&c->cm.ctl_id);
-	n += destroy_id(&c->cm.listen_id);
+	for (int i = c->cm->num_qp - 1; i >= 0; i--)
+		n += destroy_id(&c->cm->qp_id[i]);
+	n += destroy_id(&c->cm->ctl_id);
+	n += destroy_id(&c->cm->listen_id);
 	if (n > 0)
 		con_printf("已销毁 %d 个 cm_id（rdma_destroy_id）\n", n);
-	if (c->cm.ch != NULL) {
-		rdma_destroy_event_channel(c->cm.ch);
-		c->cm.ch = NULL;
+	if (c->cm->ch != NULL) {
+		rdma_destroy_event_channel(c->cm->ch);
+		c->cm->ch = NULL;
 		con_printf("已关闭CM事件通道（rdma_destroy_event_channel）\n");
 	}
 }
@@ -957,12 +957,15 @@ static const struct ctrl_ops cm_ops = {
 	.release = cm_release,
 };
 
-void ctrl_cm_init(struct ctrl *c, const struct options *opt)
+int ctrl_cm_init(struct ctrl *c, const struct options *opt)
 {
-	memset(&c->cm, 0, sizeof(c->cm));
-	c->last_alive_ms = 0;
+	memset(c, 0, sizeof(*c));
+	c->cm = calloc(1, sizeof(*c->cm));
+	if (c->cm == NULL) {
+		con_eprintf("错误: 内存不足（控制平面）\n");
+		return -1;
+	}
 	c->ops = &cm_ops;
 	c->opt = opt;
-	c->tcp.listen_fd = -1;
-	c->tcp.sock = -1;
+	return 0;
 }

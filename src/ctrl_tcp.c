@@ -10,6 +10,8 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -17,18 +19,26 @@
 #include "conout.h"
 #include "tcp.h"
 
+/* TCP 实现的状态（struct ctrl 里的 tcp） */
+struct ctrl_tcp {
+	int listen_fd;          /* 服务端的监听 socket，-1 = 没有 */
+	int sock;               /* 与对端的 TCP 连接，-1 = 没有 */
+	int adopted;            /* 1 = sock 是主线程 accept 好交过来的（多客户端服务端） */
+	char peer[64];          /* 对端地址（adopted 时由主线程给出） */
+};
+
 static int accept_client(struct ctrl *c, unsigned *step)
 {
 	const struct options *o = c->opt;
 	char peer[64] = "";
 
 	step_title(&c->trace, step, "建立TCP连接（控制平面）listen/accept");
-	c->tcp.listen_fd = tcp_listen(o->tcp_port, 1);     /* 只接待一个客户端 */
-	if (c->tcp.listen_fd < 0)
+	c->tcp->listen_fd = tcp_listen(o->tcp_port, 1);     /* 只接待一个客户端 */
+	if (c->tcp->listen_fd < 0)
 		return -1;
 	con_printf("在TCP端口 %d 等待客户端连接（最多 %d 秒）...\n", o->tcp_port, o->accept_timeout_ms / 1000);
-	c->tcp.sock = tcp_accept(c->tcp.listen_fd, o->accept_timeout_ms, peer, sizeof(peer));
-	if (c->tcp.sock < 0)
+	c->tcp->sock = tcp_accept(c->tcp->listen_fd, o->accept_timeout_ms, peer, sizeof(peer));
+	if (c->tcp->sock < 0)
 		return -1;
 	con_printf("客户端已连接: %s\n", peer);
 	con_printf("  说明: 这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
@@ -40,8 +50,8 @@ static int connect_server(struct ctrl *c, unsigned *step)
 	const struct options *o = c->opt;
 
 	step_title(&c->trace, step, "建立TCP连接（控制平面）connect");
-	c->tcp.sock = tcp_connect(o->server_ip, o->tcp_port, o->timeout_ms);
-	if (c->tcp.sock < 0)
+	c->tcp->sock = tcp_connect(o->server_ip, o->tcp_port, o->timeout_ms);
+	if (c->tcp->sock < 0)
 		return -1;
 	con_printf("已连接服务端 %s:%d\n", o->server_ip, o->tcp_port);
 	con_printf("  说明: 这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
@@ -52,14 +62,14 @@ static int connect_server(struct ctrl *c, unsigned *step)
 static int adopted_client(struct ctrl *c, unsigned *step)
 {
 	step_title(&c->trace, step, "TCP连接（控制平面）：主线程已 accept，交给本会话");
-	con_printf("客户端已连接: %s\n", c->tcp.peer);
+	con_printf("客户端已连接: %s\n", c->tcp->peer);
 	con_printf("  说明: 监听 socket 归主线程；每个客户端一条自己的 TCP 连接、一个自己的线程和一套自己的 MR/CQ/QP\n");
 	return 0;
 }
 
 static int tcp_establish(struct ctrl *c, unsigned *step)
 {
-	if (c->tcp.adopted)
+	if (c->tcp->adopted)
 		return adopted_client(c, step);
 	return c->opt->role == ROLE_SERVER ? accept_client(c, step) : connect_server(c, step);
 }
@@ -71,7 +81,7 @@ static int tcp_send_hello(struct ctrl *c, const struct wire_hello *local)
 
 	if (n == 0)
 		return -1;
-	return tcp_write_full(c->tcp.sock, buf, n, c->opt->timeout_ms, "连接信息");
+	return tcp_write_full(c->tcp->sock, buf, n, c->opt->timeout_ms, "连接信息");
 }
 
 /*
@@ -91,7 +101,7 @@ static int read_header(struct ctrl *c, uint8_t *buf)
 {
 	const char *what = "连接信息头";
 	size_t got;
-	int rc = tcp_read_or_close(c->tcp.sock, buf, WIRE_HEADER_LEN, c->opt->timeout_ms, what, &got);
+	int rc = tcp_read_or_close(c->tcp->sock, buf, WIRE_HEADER_LEN, c->opt->timeout_ms, what, &got);
 
 	if (rc == 0)
 		return 0;
@@ -108,7 +118,7 @@ static int read_header(struct ctrl *c, uint8_t *buf)
 /* 收 HELLO：返回 0 成功；-1 数据无效；-2 没读到（超时或对端断开，原因已打印） */
 static int recv_hello(struct ctrl *c, struct wire_hello *remote)
 {
-	int fd = c->tcp.sock, timeout_ms = c->opt->timeout_ms;
+	int fd = c->tcp->sock, timeout_ms = c->opt->timeout_ms;
 	uint8_t buf[WIRE_MAX_LEN];
 	size_t len = WIRE_HEADER_LEN;
 	char msg[256];
@@ -154,7 +164,7 @@ static int tcp_sync_send(struct ctrl *c, uint32_t tag)
 	uint8_t buf[WIRE_SYNC_LEN];
 
 	wire_encode_sync(tag, buf);
-	return tcp_write_full(c->tcp.sock, buf, sizeof(buf), c->opt->timeout_ms, "同步消息");
+	return tcp_write_full(c->tcp->sock, buf, sizeof(buf), c->opt->timeout_ms, "同步消息");
 }
 
 static int tcp_sync_wait(struct ctrl *c, uint32_t tag)
@@ -163,7 +173,7 @@ static int tcp_sync_wait(struct ctrl *c, uint32_t tag)
 	int r;
 
 	do {    /* 心跳（对端还在干活）：接着等，-t 重新算 */
-		if (tcp_read_full(c->tcp.sock, buf, sizeof(buf), c->opt->timeout_ms, "同步消息") != 0)
+		if (tcp_read_full(c->tcp->sock, buf, sizeof(buf), c->opt->timeout_ms, "同步消息") != 0)
 			return -1;
 		r = ctrl_check_sync(buf, sizeof(buf), tag);
 	} while (r == 1);
@@ -172,7 +182,7 @@ static int tcp_sync_wait(struct ctrl *c, uint32_t tag)
 
 static int tcp_poll_peer(struct ctrl *c, int wait_ms)
 {
-	return tcp_wait_readable(c->tcp.sock, wait_ms);
+	return tcp_wait_readable(c->tcp->sock, wait_ms);
 }
 
 static int tcp_local_ipv4(struct ctrl *c, char *ip, size_t len)
@@ -180,7 +190,7 @@ static int tcp_local_ipv4(struct ctrl *c, char *ip, size_t len)
 	struct sockaddr_in a;
 	socklen_t alen = sizeof(a);
 
-	if (getsockname(c->tcp.sock, (struct sockaddr *)&a, &alen) != 0 || a.sin_family != AF_INET ||
+	if (getsockname(c->tcp->sock, (struct sockaddr *)&a, &alen) != 0 || a.sin_family != AF_INET ||
 	    inet_ntop(AF_INET, &a.sin_addr, ip, (socklen_t)len) == NULL)
 		return -1;
 	return 0;
@@ -188,11 +198,11 @@ static int tcp_local_ipv4(struct ctrl *c, char *ip, size_t len)
 
 static void tcp_close(struct ctrl *c)
 {
-	if (c->tcp.sock >= 0)
-		close(c->tcp.sock);
-	if (c->tcp.listen_fd >= 0)
-		close(c->tcp.listen_fd);
-	c->tcp.sock = c->tcp.listen_fd = -1;
+	if (c->tcp->sock >= 0)
+		close(c->tcp->sock);
+	if (c->tcp->listen_fd >= 0)
+		close(c->tcp->listen_fd);
+	c->tcp->sock = c->tcp->listen_fd = -1;
 }
 
 static const struct ctrl_ops tcp_ops = {
@@ -207,21 +217,27 @@ static const struct ctrl_ops tcp_ops = {
 	.close = tcp_close,
 };
 
-void ctrl_tcp_init(struct ctrl *c, const struct options *opt)
+int ctrl_tcp_init(struct ctrl *c, const struct options *opt)
 {
+	memset(c, 0, sizeof(*c));
+	c->tcp = calloc(1, sizeof(*c->tcp));
+	if (c->tcp == NULL) {
+		con_eprintf("错误: 内存不足（控制平面）\n");
+		return -1;
+	}
 	c->ops = &tcp_ops;
 	c->opt = opt;
-	c->last_alive_ms = 0;
-	c->tcp.listen_fd = -1;
-	c->tcp.sock = -1;
-	c->tcp.adopted = 0;
-	c->tcp.peer[0] = '\0';
+	c->tcp->listen_fd = -1;
+	c->tcp->sock = -1;
+	return 0;
 }
 
-void ctrl_tcp_adopt(struct ctrl *c, const struct options *opt, int sock, const char *peer)
+int ctrl_tcp_adopt(struct ctrl *c, const struct options *opt, int sock, const char *peer)
 {
-	ctrl_tcp_init(c, opt);
-	c->tcp.sock = sock;
-	c->tcp.adopted = 1;
-	snprintf(c->tcp.peer, sizeof(c->tcp.peer), "%s", peer);
+	if (ctrl_tcp_init(c, opt) != 0)
+		return -1;
+	c->tcp->sock = sock;
+	c->tcp->adopted = 1;
+	snprintf(c->tcp->peer, sizeof(c->tcp->peer), "%s", peer);
+	return 0;
 }

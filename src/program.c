@@ -114,12 +114,11 @@ int run_program(int argc, char **argv, enum role role, program_fn run)
 	dev.trace = tr;
 	conn_init(&conn, &dev, &opt);
 	/* 控制平面（交换连接信息、同步消息）：一条 TCP 连接（ctrl_tcp.c），或 --cm 时 librdmacm 的控制QP（ctrl_cm.c） */
-	if (opt.cm)
-		ctrl_cm_init(&conn.ctrl, &opt);
-	else
-		ctrl_tcp_init(&conn.ctrl, &opt);
+	rc = opt.cm ? ctrl_cm_init(&conn.ctrl, &opt) : ctrl_tcp_init(&conn.ctrl, &opt);
 	conn.ctrl.trace = conn.trace;
-	rc = run(&dev, &conn) != 0 ? 1 : 0;
+	if (rc == 0)
+		rc = run(&dev, &conn);
+	rc = rc != 0 ? 1 : 0;
 	destroy_resources(&dev, &conn);
 	if (rc != 0)
 		con_eprintf("\n%s失败退出（见上面的“错误”与“提示”）\n", who);

@@ -160,15 +160,17 @@ static void *session_main(void *arg)
 	conn_init(&conn, s->dev, &s->opt);
 	conn.step = s->first_step;
 	/* 控制平面：主线程 accept 好的 TCP 连接交给这个会话 */
-	ctrl_tcp_adopt(&conn.ctrl, &s->opt, s->sock, s->peer);
+	s->rc = ctrl_tcp_adopt(&conn.ctrl, &s->opt, s->sock, s->peer);
 	/* --trace：几个会话写同一个文件，每个事件带 "conn": 客户端编号；本线程的错误也进 trace */
 	conn.trace.conn = (int)s->id;
 	conn.ctrl.trace = conn.trace;
 	if (trace_on(&conn.trace))
 		con_set_error_sink(trace_error_sink, &conn.trace);
-	s->rc = serve_one_client(s, &conn);
+	if (s->rc == 0)
+		s->rc = serve_one_client(s, &conn);
 	step_title(&conn.trace, &conn.step, "清理本客户端的资源（与创建顺序相反；设备和 PD 留给别的客户端）");
 	conn_destroy(&conn);
+	ctrl_release(&conn.ctrl);
 	if (s->rc == 0)
 		con_printf("本客户端正常结束\n");
 	else
