@@ -25,6 +25,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "clock.h"
 #include "conout.h"
 #include "console.h"
 #include "ctrl.h"
@@ -39,14 +40,6 @@
 #define SPIN_CHECK   4096      /* 盯内存时每转这么多圈看一次超时 */
 
 static int is_server(struct rdma_conn *c) { return c->opt->role == ROLE_SERVER; }
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static double cpu_s(void)
 {
@@ -269,12 +262,12 @@ static int lat_loop(struct run *r)
 	r->cpu0 = cpu_s();
 	for (long k = 0; k < r->iters; k++) {
 		/* 每次只读一次时钟：开始时刻同时定下这一次的超时期限 */
-		r->t[k] = now_s();
+		r->t[k] = now_sec();
 		if (lat_once(r, r->warm + k, (long long)(r->t[k] * 1000.0) + c->opt->timeout_ms) != 0 ||
 		    keep_alive(r) != 0)
 			return -1;
 	}
-	r->t[r->iters] = r->t1 = now_s();
+	r->t[r->iters] = r->t1 = now_sec();
 	r->cpu1 = cpu_s();
 	r->t0 = r->t[0];   /* 窗口 = 各次延迟加起来的那一段（BENCH_RESULT 的 wall_s） */
 	return 0;
@@ -309,7 +302,7 @@ static int bw_post(struct run *r, int qp, long *posted, long completed, long end
 		return 0;
 	for (int j = 0; j < n; j++)
 		reqs[j] = bw_req(r, qp, *posted + j, end);
-	bw_tl_post(&r->tl, *posted, n, now_s());
+	bw_tl_post(&r->tl, *posted, n, now_sec());
 	if (post_send_list(r->c, qp, reqs, n) != 0)
 		return -1;
 	*posted += n;
@@ -353,7 +346,7 @@ static int bw_client(struct run *r, long from, long end)
 		n = poll_cq_batch(c, wcs, BATCH);
 		if (n < 0)
 			return -1;
-		t = n > 0 ? now_s() : 0;
+		t = n > 0 ? now_sec() : 0;
 		for (int k = 0; k < n; k++) {
 			int i = wrid_qp(wcs[k].wr_id);
 			long upto = (long)wrid_seq(wcs[k].wr_id) + 1;   /* 选择性通知：它之前的 WR 也都完成了 */
@@ -426,9 +419,9 @@ static int bw_loop(struct run *r)
 		if (bw_server_recv(r, r->warm, &extra) != 0)
 			return -1;
 		r->cpu0 = cpu_s();
-		r->t0 = now_s();
+		r->t0 = now_sec();
 		rc = bw_server_recv(r, r->iters, &extra);
-		r->t1 = now_s();
+		r->t1 = now_sec();
 		r->cpu1 = cpu_s();
 		return rc;
 	}

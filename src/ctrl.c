@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "conout.h"
 
 /*
@@ -60,19 +61,11 @@ int ctrl_send_hello(struct ctrl *c, const struct wire_hello *local)
 	return c->ops->send_hello(c, local);
 }
 
-static long long clock_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int ctrl_sync_send(struct ctrl *c, uint32_t tag)
 {
 	int rc = c->ops->sync_send(c, tag);
 
-	c->last_alive_ms = clock_ms();
+	c->last_alive_ms = now_ms();
 	if (rc == 0) {
 		trace_ctrl_sync(&c->trace, 1, tag);
 		test_only_delay_after_sync();
@@ -100,7 +93,7 @@ int ctrl_check_sync(const uint8_t *buf, size_t len, uint32_t tag)
 
 int ctrl_heartbeat(struct ctrl *c)
 {
-	long long now = clock_ms(), every = c->opt->timeout_ms / 3;
+	long long now = now_ms(), every = c->opt->timeout_ms / 3;
 
 	if (now - c->last_alive_ms < (every > 0 ? every : 1))
 		return 0;

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <rdma/rdma_cma.h>
 
+#include "clock.h"
 #include "conout.h"
 #include "console.h"
 #include "gid_table.h"
@@ -45,14 +46,6 @@
 
 _Static_assert(sizeof(struct cm_priv) == 16, "cm_priv 必须是 16 字节");
 _Static_assert(WIRE_MAX_LEN <= CM_MSG_MAX, "控制消息槽放不下最大的 HELLO");
-
-static long long ms_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int port_of(const struct ctrl *c)
 {
@@ -179,14 +172,14 @@ static void print_event(const struct rdma_cm_event *ev, long long waited)
 #define REASON_WAIT_MS 500
 static int pending_reason(struct ctrl *c, struct cm_priv *p)
 {
-	long long deadline = ms_now() + REASON_WAIT_MS;
+	long long deadline = now_ms() + REASON_WAIT_MS;
 	int found = -1;
 
-	while (found != 0 && ms_now() < deadline) {
+	while (found != 0 && now_ms() < deadline) {
 		struct pollfd pfd = { .fd = c->cm->ch->fd, .events = POLLIN };
 		struct rdma_cm_event *ev;
 
-		if (poll(&pfd, 1, (int)(deadline - ms_now())) <= 0 || rdma_get_cm_event(c->cm->ch, &ev) != 0)
+		if (poll(&pfd, 1, (int)(deadline - now_ms())) <= 0 || rdma_get_cm_event(c->cm->ch, &ev) != 0)
 			break;
 		if (ev->event == RDMA_CM_EVENT_REJECTED)
 			found = priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, p);
@@ -290,11 +283,11 @@ static void refuse_stray(struct ctrl *c, struct rdma_cm_event *ev)
 static int wait_event(struct ctrl *c, enum rdma_cm_event_type want, int timeout_ms, const char *what,
 		      struct rdma_cm_event **out)
 {
-	long long start = ms_now(), deadline = start + timeout_ms;
+	long long start = now_ms(), deadline = start + timeout_ms;
 
 	for (;;) {
 		struct pollfd pfd = { .fd = c->cm->ch->fd, .events = POLLIN };
-		long long left = deadline - ms_now();
+		long long left = deadline - now_ms();
 		struct rdma_cm_event *ev;
 		int r;
 
@@ -315,7 +308,7 @@ static int wait_event(struct ctrl *c, enum rdma_cm_event_type want, int timeout_
 			verbs_error("rdma_get_cm_event()", errno, "事件通道出错；dmesg 看看");
 			return -1;
 		}
-		print_event(ev, ms_now() - start);
+		print_event(ev, now_ms() - start);
 		if (ev->event == want) {
 			*out = ev;
 			return 0;
@@ -501,14 +494,14 @@ static int check_request(struct ctrl *c, struct rdma_cm_id *id, const struct cm_
  */
 int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma_cm_id **id)
 {
-	long long deadline = ms_now() + timeout_ms;
+	long long deadline = now_ms() + timeout_ms;
 	struct rdma_cm_event *ev;
 	struct cm_priv p;
 	char a[96];
 	int ok, rc;
 
 	for (;;) {
-		long long left = deadline - ms_now();
+		long long left = deadline - now_ms();
 
 		if (wait_event(c, RDMA_CM_EVENT_CONNECT_REQUEST, left > 0 ? (int)left : 0, what, &ev) != 0)
 			return -1;
@@ -695,7 +688,7 @@ int cm_create_ctl_qp(struct ctrl *c, struct ibv_pd *pd, struct ibv_context *ctx)
 /* 等一个发送完成（不会混进接收：接收在另一个 CQ） */
 static int wait_ctl_send(struct ctrl *c)
 {
-	long long deadline = ms_now() + c->opt->timeout_ms;
+	long long deadline = now_ms() + c->opt->timeout_ms;
 	struct ibv_wc wc;
 
 	for (;;) {
@@ -713,7 +706,7 @@ static int wait_ctl_send(struct ctrl *c)
 				    ibv_wc_status_str(wc.status));
 			return -1;
 		}
-		if (ms_now() > deadline) {
+		if (now_ms() > deadline) {
 			con_eprintf("错误: 控制消息 %d 秒内没发出去\n提示: 对端卡住或已退出？看看对端的输出\n",
 				    c->opt->timeout_ms / 1000);
 			return -1;
@@ -791,7 +784,7 @@ static int take_ctl_recv(struct ctrl *c)
  */
 static int ctl_recv(struct ctrl *c, const char *what)
 {
-	long long deadline = ms_now() + c->opt->timeout_ms;
+	long long deadline = now_ms() + c->opt->timeout_ms;
 
 	for (;;) {
 		int gone = c->cm->disconnected;
@@ -810,7 +803,7 @@ static int ctl_recv(struct ctrl *c, const char *what)
 		}
 		if (check_cm_events(c, 1))
 			continue;   /* 再看一次接收 CQ */
-		if (ms_now() > deadline) {
+		if (now_ms() > deadline) {
 			con_eprintf("错误: 等对端的%s超时（%d 秒）\n提示: 对端是否卡住或已崩溃？看看对端的输出；必要时用 -t 加大超时\n",
 				    what, c->opt->timeout_ms / 1000);
 			return -1;
@@ -858,7 +851,7 @@ static int cm_sync_wait(struct ctrl *c, uint32_t tag)
 
 static int cm_poll_peer(struct ctrl *c, int wait_ms)
 {
-	long long deadline = ms_now() + wait_ms;
+	long long deadline = now_ms() + wait_ms;
 
 	do {
 		int r = take_ctl_recv(c);
@@ -867,7 +860,7 @@ static int cm_poll_peer(struct ctrl *c, int wait_ms)
 			return r;
 		if (c->cm->disconnected || check_cm_events(c, 1))
 			return 1;
-	} while (ms_now() < deadline);
+	} while (now_ms() < deadline);
 	return 0;
 }
 

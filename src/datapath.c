@@ -13,6 +13,7 @@
 
 #include "datapath.h"
 
+#include "clock.h"
 #include "conout.h"
 #include "console.h"
 #include "hints.h"
@@ -170,14 +171,6 @@ int post_send_list(struct rdma_conn *conn, int i, const struct send_req *reqs, i
 int post_send_req(struct rdma_conn *conn, int i, const struct send_req *req)
 {
 	return post_send_list(conn, i, req, 1);
-}
-
-long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* rxe（Soft-RoCE）报给 ibv_query_device 的 vendor_id（内核 rxe_param.h 的 RXE_VENDOR_ID） */

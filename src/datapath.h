@@ -44,6 +44,5 @@ int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max);
 int wait_cq(struct rdma_conn *conn, long long deadline_ms, unsigned *spins, int got, int want);
 /* 轮询 n 个完成，带超时；任何 WC 错误都打印状态与提示并返回 -1 */
 int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs);
-long long now_ms(void);
 
 #endif

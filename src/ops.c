@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "bench.h"
 #include "conout.h"
 #include "console.h"
@@ -33,14 +34,6 @@ static int is_server(struct rdma_conn *conn) { return conn->opt->role == ROLE_SE
 static int verbose(struct rdma_conn *conn, long r)
 {
 	return r <= 2 || r == conn->opt->iters;
-}
-
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static uint64_t remote_slot(struct rdma_conn *conn, int i)

@@ -52,6 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "adopt.h"
 #include "console.h"
 #include "conout.h"
@@ -310,14 +311,6 @@ static const char *take_signal(struct server *srv)
 	if (read(srv->sig_fd, &si, sizeof(si)) != (ssize_t)sizeof(si))
 		return "信号";
 	return si.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM";
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* 宽限期还剩多少毫秒（-1 = 没在宽限期里：一直等） */

@@ -16,15 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "conout.h"
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int remaining(long long deadline)
 {
