@@ -230,13 +230,13 @@ static int lat_once(struct run *r, long k, long long deadline)
 
 	q.unsignaled = !lat_signaled(r, k);
 	if (c->opt->op == OP_READ)
-		return post_send_req(c, qp, &q) == 0 ? reap(r, 1, 0, deadline) : -1;
+		return post_send(c, qp, &q, 1) == 0 ? reap(r, 1, 0, deadline) : -1;
 	/* 剩下 SEND 和 WRITE_IMM：对端的 RECV 完成说明消息到了（WRITE_IMM 的数据直接写进对端内存，只消耗一个接收请求） */
 	if (c->opt->op == OP_WRITE) {
 		if (srv && spin_for_stamp(c, qp, r->size, st, deadline) != 0)
 			return -1;
 		area_b(c, qp)[r->size - 1] = st;
-		if (post_send_req(c, qp, &q) != 0)
+		if (post_send(c, qp, &q, 1) != 0)
 			return -1;
 		if (!srv && spin_for_stamp(c, qp, r->size, st, deadline) != 0)
 			return -1;
@@ -244,7 +244,7 @@ static int lat_once(struct run *r, long k, long long deadline)
 	}
 	if (srv && wait_recv(r, deadline) != 0)
 		return -1;
-	if (post_send_req(c, qp, &q) != 0)
+	if (post_send(c, qp, &q, 1) != 0)
 		return -1;
 	return reap(r, !q.unsignaled, !srv, deadline);
 }
@@ -303,7 +303,7 @@ static int bw_post(struct run *r, int qp, long *posted, long completed, long end
 	for (int j = 0; j < n; j++)
 		reqs[j] = bw_req(r, qp, *posted + j, end);
 	bw_tl_post(&r->tl, *posted, n, now_sec());
-	if (post_send_list(r->c, qp, reqs, n) != 0)
+	if (post_send(r->c, qp, reqs, n) != 0)
 		return -1;
 	*posted += n;
 	return n;

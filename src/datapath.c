@@ -132,7 +132,7 @@ static int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *r
 	return -1;
 }
 
-int post_send_list(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 {
 	struct ibv_send_wr wr[MAX_POST_LIST], *bad = NULL;
 	struct ibv_sge sge[MAX_POST_LIST];
@@ -166,11 +166,6 @@ int post_send_list(struct rdma_conn *conn, int i, const struct send_req *reqs, i
 		note_sent_wr(conn, i, &wr[k]);
 	}
 	return 0;
-}
-
-int post_send_req(struct rdma_conn *conn, int i, const struct send_req *req)
-{
-	return post_send_list(conn, i, req, 1);
 }
 
 /* rxe（Soft-RoCE）报给 ibv_query_device 的 vendor_id（内核 rxe_param.h 的 RXE_VENDOR_ID） */
@@ -219,20 +214,30 @@ static int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
 	return -1;
 }
 
-int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max)
+/* 取出的 r 个完成：写 trace，检查状态（错误时打印状态与提示），按硬件规则还发送队列的槽 */
+static int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
 {
-	int r = ibv_poll_cq(conn->cq, max, wcs);
-
-	if (r < 0) {
-		con_eprintf("错误: ibv_poll_cq() 失败 (返回 %d)\n提示: CQ 溢出（CQ太小）或设备出错；看 dmesg\n", r);
-		return -1;
-	}
 	for (int k = 0; k < r; k++)
 		trace_wc(&conn->trace, &wcs[k]);
 	for (int k = 0; k < r; k++)
 		if (check_wc(conn, &wcs[k]) != 0 || note_send_done(conn, &wcs[k]) != 0)
 			return -1;
-	return r;
+	return 0;
+}
+
+static int poll_cq_failed(int r)
+{
+	con_eprintf("错误: ibv_poll_cq() 失败 (返回 %d)\n提示: CQ 溢出（CQ太小）或设备出错；看 dmesg\n", r);
+	return -1;
+}
+
+int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max)
+{
+	int r = ibv_poll_cq(conn->cq, max, wcs);
+
+	if (r < 0)
+		return poll_cq_failed(r);
+	return reap_wcs(conn, wcs, r) == 0 ? r : -1;
 }
 
 static int timeout_error(struct rdma_conn *conn, int got, int want)
@@ -316,15 +321,19 @@ int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs)
 	unsigned spins = 0;
 
 	while (got < n) {
-		int r = poll_cq_batch(conn, wcs + got, n - got);
+		/* 一次最多取还差的个数；0 = CQ 暂时是空的 */
+		int r = ibv_poll_cq(conn->cq, n - got, wcs + got);
 
 		if (r < 0)
+			return poll_cq_failed(r);
+		if (reap_wcs(conn, wcs + got, r) != 0)
 			return -1;
 		got += r;
 		if (r > 0) {
 			spins = 0;
 			continue;
 		}
+		/* 空：忙轮询（稍作让步），或 --cq event 时睡在完成通道上；都有 -t 超时 */
 		if (wait_cq(conn, deadline, &spins, got, n) != 0)
 			return -1;
 	}

@@ -101,47 +101,31 @@ static void inject_payload(struct rdma_conn *conn, uint8_t *buf, int i, long r)
 	buf[off] ^= 0xff;
 }
 
-static int post_all(struct rdma_conn *conn, enum ibv_wr_opcode opcode, long r,
-		    const char *who)
+/* 第 r 轮 QP[i] 的一个 WR，写进 *req 并返回它：B区是本端的发送源 / READ 的目的地；READ 之外先填好本轮的数据 */
+static struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, enum ibv_wr_opcode opcode,
+				  int i, long r, const char *who)
 {
-	for (int i = 0; i < conn->num_qp; i++) {
-		struct send_req req = { .opcode = opcode, .len = (uint32_t)conn->opt->size };
-
-		/* B区是本端的发送源 / READ 的目的地；READ 之外先填好本轮的数据 */
-		req.local = area_b(conn, i);
-		if (opcode != IBV_WR_RDMA_READ) {
-			payload_fill(req.local, conn->opt->size, who, (uint32_t)i, (uint32_t)r);
-			inject_payload(conn, req.local, i, r);
-		}
-		req.remote_addr = remote_slot(conn, i);
-		req.imm = payload_imm((uint32_t)i, (uint32_t)r);
-		if (post_send_req(conn, i, &req) != 0)
-			return -1;
+	*req = (struct send_req){
+		.opcode = opcode,
+		.local = area_b(conn, i),
+		.len = (uint32_t)conn->opt->size,
+		.remote_addr = remote_slot(conn, i),
+		.imm = payload_imm((uint32_t)i, (uint32_t)r),
+	};
+	if (opcode != IBV_WR_RDMA_READ) {
+		payload_fill(req->local, conn->opt->size, who, (uint32_t)i, (uint32_t)r);
+		inject_payload(conn, req->local, i, r);
 	}
-	return 0;
-}
-
-/* 在每个QP上投递一个请求，再等齐 num_qp 个类型为 expect 的完成 */
-static int post_all_wait(struct rdma_conn *conn, enum ibv_wr_opcode opcode,
-			 enum ibv_wc_opcode expect, long r, const char *who)
-{
-	if (post_all(conn, opcode, r, who) != 0)
-		return -1;
-	return wait_wcs(conn, conn->num_qp, expect, (uint32_t)conn->opt->size);
+	return req;
 }
 
 /* 每个QP投递一个接收，放进 area(conn, i) */
-static int post_recv_all_to(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, int))
+static int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, int))
 {
 	for (int i = 0; i < conn->num_qp; i++)
 		if (post_receive(conn, i, area(conn, i), (uint32_t)conn->slot) != 0)
 			return -1;
 	return 0;
-}
-
-static int post_recv_all(struct rdma_conn *conn)
-{
-	return post_recv_all_to(conn, area_a);
 }
 
 /*
@@ -153,7 +137,7 @@ static int post_recv_all(struct rdma_conn *conn)
 static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
 {
 	if (conn->opt->inject != INJECT_LATE_RECV || r != 1) {
-		if (post_recv_all_to(conn, area) != 0)
+		if (post_recv_all(conn, area) != 0)
 			return -1;
 		return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r));
 	}
@@ -162,7 +146,7 @@ static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(stru
 	con_printf("故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 %d 毫秒后才投递接收；"
 		   "预期客户端的报文先到，服务端网卡回 RNR NAK，客户端网卡稍后重发\n", LATE_RECV_MS);
 	usleep(LATE_RECV_MS * 1000);
-	return post_recv_all_to(conn, area);
+	return post_recv_all(conn, area);
 }
 
 /* ---------- SEND / RECV ---------- */
@@ -171,6 +155,7 @@ static int send_server_round(struct rdma_conn *conn, long r)
 {
 	struct ibv_wc wcs[MAX_QP];
 	struct wc_expect e = { .opcode = IBV_WC_RECV, .check_len = 1, .len = (uint32_t)conn->opt->size };
+	struct send_req req;
 
 	if (recv_then_ready(conn, r, area_a) != 0)
 		return -1;
@@ -185,7 +170,10 @@ static int send_server_round(struct rdma_conn *conn, long r)
 		if (expect_wc(&wcs[k], &e) != 0 || verify(conn, i, r, area_a(conn, i), "client", "收到") != 0)
 			return -1;
 	}
-	if (post_all_wait(conn, IBV_WR_SEND, IBV_WC_SEND, r, "server") != 0)
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_send(conn, i, round_req(conn, &req, IBV_WR_SEND, i, r, "server"), 1) != 0)
+			return -1;
+	if (wait_wcs(conn, conn->num_qp, IBV_WC_SEND, 0) != 0)
 		return -1;
 	if (verbose(conn, r))
 		con_printf("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n", r, conn->num_qp);
@@ -197,14 +185,16 @@ static int send_client_round(struct rdma_conn *conn, long r)
 	struct ibv_wc wcs[2 * MAX_QP];
 	struct wc_expect recv = { .opcode = IBV_WC_RECV, .check_len = 1, .len = (uint32_t)conn->opt->size };
 	int sends = 0, recvs = 0;
+	struct send_req req;
 
 	/* 先投递接收（用于服务端的回复），再等服务端的 READY，然后才发送 */
-	if (post_recv_all(conn) != 0 || ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
+	if (post_recv_all(conn, area_a) != 0 || ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
 		con_printf("已先为回复投递接收请求；收到服务端的 READY（它的接收已就绪），现在发送\n");
-	if (post_all(conn, IBV_WR_SEND, r, "client") != 0)
-		return -1;
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_send(conn, i, round_req(conn, &req, IBV_WR_SEND, i, r, "client"), 1) != 0)
+			return -1;
 	if (poll_completions(conn, 2 * conn->num_qp, wcs) != 0)
 		return -1;
 	for (int k = 0; k < 2 * conn->num_qp; k++) {
@@ -246,9 +236,14 @@ static int write_server_round(struct rdma_conn *conn, long r)
 
 static int write_client_round(struct rdma_conn *conn, long r)
 {
+	struct send_req req;
+
 	if (r == 1)
 		con_printf("RDMA WRITE: 本地数据 → 对端地址 remote_addr（用对端的 rkey 授权），对端不需要投递接收\n");
-	if (post_all_wait(conn, IBV_WR_RDMA_WRITE, IBV_WC_RDMA_WRITE, r, "client") != 0)
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_send(conn, i, round_req(conn, &req, IBV_WR_RDMA_WRITE, i, r, "client"), 1) != 0)
+			return -1;
+	if (wait_wcs(conn, conn->num_qp, IBV_WC_RDMA_WRITE, 0) != 0)
 		return -1;
 	if (verbose(conn, r))
 		con_printf("  第%ld轮: %d 个 RDMA WRITE 完成（RC 的完成意味着对端网卡已确认收到）\n", r, conn->num_qp);
@@ -278,12 +273,17 @@ static int read_server_round(struct rdma_conn *conn, long r)
 
 static int read_client_round(struct rdma_conn *conn, long r)
 {
+	struct send_req req;
+
 	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
 		con_printf("RDMA READ: 对端地址 remote_addr → 本地缓冲区；本地 MR 需要 LOCAL_WRITE，对端 MR 需要 REMOTE_READ\n");
 	memset(area_b(conn, 0), 0, conn->slot * (size_t)conn->num_qp);
-	if (post_all_wait(conn, IBV_WR_RDMA_READ, IBV_WC_RDMA_READ, r, NULL) != 0)
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_send(conn, i, round_req(conn, &req, IBV_WR_RDMA_READ, i, r, NULL), 1) != 0)
+			return -1;
+	if (wait_wcs(conn, conn->num_qp, IBV_WC_RDMA_READ, (uint32_t)conn->opt->size) != 0)
 		return -1;
 	for (int i = 0; i < conn->num_qp; i++)
 		if (verify(conn, i, r, area_b(conn, i), "server", "读到") != 0)
@@ -324,9 +324,14 @@ static int imm_server_round(struct rdma_conn *conn, long r)
 
 static int imm_client_round(struct rdma_conn *conn, long r)
 {
+	struct send_req req;
+
 	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
-	if (post_all_wait(conn, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WC_RDMA_WRITE, r, "client") != 0)
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_send(conn, i, round_req(conn, &req, IBV_WR_RDMA_WRITE_WITH_IMM, i, r, "client"), 1) != 0)
+			return -1;
+	if (wait_wcs(conn, conn->num_qp, IBV_WC_RDMA_WRITE, 0) != 0)
 		return -1;
 	if (verbose(conn, r))
 		con_printf("  第%ld轮: %d 个 RDMA WRITE WITH IMM 完成，立即数 = (轮次<<16)|QP序号\n", r, conn->num_qp);
@@ -380,7 +385,7 @@ static int atomic_post_wait(struct rdma_conn *conn, int i, struct send_req *req)
 	req->len = 8;
 	req->remote_addr = remote_slot(conn, i) + conn->remote.offset;
 	/* 原子操作的完成只看 opcode（wait_wcs 只对 RDMA READ 检查长度） */
-	return post_send_req(conn, i, req) == 0 ? wait_wcs(conn, 1, expect, 0) : -1;
+	return post_send(conn, i, req, 1) == 0 ? wait_wcs(conn, 1, expect, 0) : -1;
 }
 
 static int fetch_add_round(struct rdma_conn *conn, long r)
@@ -525,14 +530,14 @@ static int interactive_send_line(struct rdma_conn *conn, const char *line, uint6
 
 	memcpy(stage + 8, line, len);
 	memcpy(stage, &seq, 8);
-	if (post_send_req(conn, i, &wr_text) != 0 || post_send_req(conn, i, &wr_seq) != 0 ||
+	if (post_send(conn, i, &wr_text, 1) != 0 || post_send(conn, i, &wr_seq, 1) != 0 ||
 	    wait_wcs(conn, 2, IBV_WC_RDMA_WRITE, 0) != 0)
 		return -1;
 	con_printf("  已通过 QP[%d] RDMA WRITE %zu 字节到服务端 0x%llx（先文本、后序号）\n", i, len,
 	       (unsigned long long)(conn->remote.addr + 8));
 	memset(area_a(conn, 0), 0, len);
 	test_only_delay_before_read();
-	if (post_send_req(conn, i, &rd) != 0 || wait_wcs(conn, 1, IBV_WC_RDMA_READ, (uint32_t)len) != 0)
+	if (post_send(conn, i, &rd, 1) != 0 || wait_wcs(conn, 1, IBV_WC_RDMA_READ, (uint32_t)len) != 0)
 		return -1;
 	if (memcmp(area_a(conn, 0), line, len) != 0) {
 		con_eprintf("错误: 读回的内容与写入的不同\n");
@@ -598,11 +603,6 @@ static const round_fn op_rounds[OP_COUNT][2] = {
 	[OP_CMP_SWAP]  = { NULL,               cmp_swap_round },
 };
 
-static round_fn pick_round(struct rdma_conn *conn)
-{
-	return op_rounds[conn->opt->op][is_server(conn) ? ROLE_SERVER : ROLE_CLIENT];
-}
-
 static int rts_sync(struct rdma_conn *conn)
 {
 	const char *via = conn->opt->cm ? "控制QP" : "TCP";
@@ -630,7 +630,7 @@ static void print_summary(struct rdma_conn *conn, double secs)
 int run_data_plane(struct rdma_conn *conn)
 {
 	const struct options *o = conn->opt;
-	round_fn round = pick_round(conn);
+	round_fn round = op_rounds[o->op][is_server(conn) ? ROLE_SERVER : ROLE_CLIENT];   /* 这一端每轮做什么 */
 	double t0;
 
 	if (is_server(conn) && op_is_atomic(o->op))

@@ -95,45 +95,46 @@ static void close_trace(struct trace_ref *tr, int exit_code)
 	tr->t = NULL;
 }
 
-int run_program(int argc, char **argv, enum role role, program_fn run)
+int program_start(struct program *p, int argc, char **argv, enum role role)
 {
-	const char *who = role == ROLE_SERVER ? "服务端" : "客户端";
-	struct options opt;
-	struct rdma_device dev;
-	struct rdma_conn conn;
-	struct trace_ref tr;
 	int rc;
 
 	con_init();
-	rc = handle_command_line(argc, argv, role, &opt);
+	p->role = role;
+	rc = handle_command_line(argc, argv, role, &p->opt);
 	if (rc >= 0)
 		return rc;
-	if (open_trace(argc, argv, &opt, &tr) != 0)
+	if (open_trace(argc, argv, &p->opt, &p->tr) != 0)
 		return 2;
-	device_init(&dev, &opt);
-	dev.trace = tr;
-	conn_init(&conn, &dev, &opt);
+	device_init(&p->dev, &p->opt);
+	p->dev.trace = p->tr;
+	conn_init(&p->conn, &p->dev, &p->opt);
 	/* 控制平面（交换连接信息、同步消息）：一条 TCP 连接（ctrl_tcp.c），或 --cm 时 librdmacm 的控制QP（ctrl_cm.c） */
-	rc = opt.cm ? ctrl_cm_init(&conn.ctrl, &opt) : ctrl_tcp_init(&conn.ctrl, &opt);
-	conn.ctrl.trace = conn.trace;
-	if (rc == 0)
-		rc = run(&dev, &conn);
-	rc = rc != 0 ? 1 : 0;
-	destroy_resources(&dev, &conn);
+	rc = p->opt.cm ? ctrl_cm_init(&p->conn.ctrl, &p->opt) : ctrl_tcp_init(&p->conn.ctrl, &p->opt);
+	p->conn.ctrl.trace = p->conn.trace;
+	return rc == 0 ? -1 : program_finish(p, -1);
+}
+
+int program_finish(struct program *p, int run_rc)
+{
+	const char *who = p->role == ROLE_SERVER ? "服务端" : "客户端";
+	int rc = run_rc != 0 ? 1 : 0;
+
+	destroy_resources(&p->dev, &p->conn);
 	if (rc != 0)
 		con_eprintf("\n%s失败退出（见上面的“错误”与“提示”）\n", who);
 	else
 		con_printf("\n%s正常结束\n", who);
-	close_trace(&tr, rc);
+	close_trace(&p->tr, rc);
 	return rc;
 }
 
 /*
  *   CM 建连的第一步 → 设备来自 CM（代替1-4）→ PD → MR、CQ、QP（与 TCP 模式同一段代码）
  *   → 每个QP一个 cm_id：INIT/RTR/RTS（rdma_init_qp_attr）+ rdma_connect/rdma_accept/rdma_establish
- *   → 控制QP上交换 addr/rkey → 数据平面
+ *   → 控制QP上交换 addr/rkey（之后由驱动程序进入数据平面，和 TCP 模式一样）
  */
-int run_cm_steps(struct rdma_device *dev, struct rdma_conn *conn, int access)
+int cm_steps(struct rdma_device *dev, struct rdma_conn *conn, int access)
 {
 	/* 客户端 rdma_resolve_addr/rdma_resolve_route（源地址决定设备）；服务端 rdma_bind_addr/rdma_listen，
 	 * 等第一个连接请求（请求到达的地址决定设备） */
@@ -152,7 +153,5 @@ int run_cm_steps(struct rdma_device *dev, struct rdma_conn *conn, int access)
 	if (cm_connect_qps(conn, access) != 0)
 		return -1;
 	/* 单边操作要的 addr/rkey/slot：控制QP上的一条 SEND（private data 只有 56 字节，见 ctrl_cm.c） */
-	if (exchange_connection_info(conn) != 0)
-		return -1;
-	return run_data_plane(conn);
+	return exchange_connection_info(conn);
 }

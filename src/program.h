@@ -6,19 +6,28 @@
 
 #include "rdma_common.h"
 
-/* 驱动程序（rdma_server.c / rdma_client.c）的步骤列表：用 dev 和 conn 走完全部步骤，失败返回 -1 */
-typedef int (*program_fn)(struct rdma_device *dev, struct rdma_conn *conn);
+/* 一次运行的全部状态：命令行、设备（步骤1-5）、连接（步骤6 起）、--trace；放在 main 的栈上 */
+struct program {
+	enum role role;
+	struct options opt;
+	struct rdma_device dev;
+	struct rdma_conn conn;
+	struct trace_ref tr;
+};
 
 /*
- * 解析命令行（-h/--dry-run/用法错误直接返回 0/0/2），然后 device_init/conn_init、
- * 运行 run(dev, conn)，最后无论成败都 destroy_resources()；返回进程退出码（0 成功，1 失败）。
+ * main 的第一步：解析命令行，打开 --trace，device_init/conn_init，选控制平面（TCP 或 --cm）。
+ * 返回 -1：继续走驱动程序的步骤表；返回 ≥ 0：-h、--dry-run、用法错误等，这是退出码，什么都不用清理
  */
-int run_program(int argc, char **argv, enum role role, program_fn run);
+int program_start(struct program *p, int argc, char **argv, enum role role);
+/* main 的最后一步：无论步骤表成败（run_rc）都 destroy_resources() 逆序清理，打印结局；返回进程退出码（0 成功，1 失败） */
+int program_finish(struct program *p, int run_rc);
 
 /*
  * --cm 的步骤表（两端相同；只有第一步 ctrl_establish 按角色不同：客户端 resolve/connect，服务端 listen/等请求）。
  * 顺序和 TCP 模式不同：设备要等 CM 解析了地址（客户端）或收到连接请求（服务端）才知道。
+ * 走到交换连接信息为止；之后驱动程序调用 run_data_plane，和 TCP 模式一样。
  */
-int run_cm_steps(struct rdma_device *dev, struct rdma_conn *conn, int access);
+int cm_steps(struct rdma_device *dev, struct rdma_conn *conn, int access);
 
 #endif

@@ -12,7 +12,7 @@
  *
  * --clients N / --parallel M：步骤1-5 只做一次，之后每个客户端一个线程，
  * 各自走步骤6 起的连接步骤（见 sessions.c）
- * --cm（librdmacm）时的顺序见 program.c 的 run_cm_steps()：CM 先建连，设备由地址决定。
+ * --cm（librdmacm）时的顺序见 program.c 的 cm_steps()：CM 先建连，设备由地址决定。
  */
 #include "cm_conn.h"
 #include "ops.h"
@@ -26,9 +26,9 @@ static int run_server(struct rdma_device *dev, struct rdma_conn *conn)
 	/* 只开本操作、本角色需要的 MR/QP 权限 */
 	int access = mr_access_flags(conn->opt);
 
-	/* --cm：连接交给 librdmacm（ctrl_cm.c） */
+	/* --cm：连接交给 librdmacm（program.c 的 cm_steps，cm_conn.c），之后的数据平面相同 */
 	if (conn->opt->cm)
-		return run_cm_steps(dev, conn, access);
+		return cm_steps(dev, conn, access) != 0 ? -1 : run_data_plane(conn);
 
 	/* 步骤1-5：用哪个设备、端口、GID，再在设备上分配 PD（设备级，整个进程一份） */
 	if (device_create(dev, &conn->peer, &conn->step) != 0)
@@ -54,6 +54,12 @@ static int run_server(struct rdma_device *dev, struct rdma_conn *conn)
 
 int main(int argc, char **argv)
 {
-	/* 解析参数 → run_server() → 无论成败都逆序清理（见 program.c 的 run_program） */
-	return run_program(argc, argv, ROLE_SERVER, run_server);
+	struct program p;
+	/* 解析参数、--trace、控制平面；-h、--dry-run、参数错误时直接退出，不碰设备 */
+	int rc = program_start(&p, argc, argv, ROLE_SERVER);
+
+	if (rc >= 0)
+		return rc;
+	/* 步骤表 run_server()，之后无论成败都逆序清理（program.c 的 program_finish） */
+	return program_finish(&p, run_server(&p.dev, &p.conn));
 }

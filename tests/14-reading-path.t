@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# tests/14-reading-path.t - 代码读起来像课程：从 main 到数据面的 verbs 调用不超过 5 层（TAP，宿主机，不到 1 秒）
+# 调用图从 src/*.c 的文本读出（函数定义 = 行首的名字加括号、下一行是 "{"；调用 = 函数体里的 "名字("；
+# 同一文件里的 static 函数优先）。函数体里提到一张函数表（如 ops.c 的 op_rounds）算作调用表里的每个函数，
+# 所以经函数表或函数指针的一次调用算一层（issue 24）。帧数把 main 算作第 1 层，调用 verbs 的函数是最后一层。
+# 每条路径打印出来（函数和文件），docs/FLOW.md 的阅读路径就是它。
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+MAX=5
+echo "1..4"
+python3 - "$MAX" <<'PY'
+import glob, os, re, sys
+from collections import deque
+
+MAX = int(sys.argv[1])
+defs = {}       # (file, name) -> body
+static = set()  # (file, name)
+tables = {}     # (file, table name) -> [function names]
+for f in sorted(glob.glob("src/*.c")):
+    text = open(f, encoding="utf-8").read()
+    base = os.path.basename(f)
+    # 注释和字符串里的“名字(”不算调用
+    text = re.sub(r'/\*.*?\*/', lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.S)
+    text = re.sub(r'"(?:\\.|[^"\\\n])*"', '""', text)
+    for m in re.finditer(r'^((?:static\s+)?(?:inline\s+)?[A-Za-z_][\w\s\*]*?\b)(\w+)\(([^;{]*?)\)\n\{\n(.*?)\n\}\n', text, re.M | re.S):
+        defs[(base, m.group(2))] = m.group(4)
+        if m.group(1).lstrip().startswith("static"):
+            static.add((base, m.group(2)))
+    for m in re.finditer(r'^(?:static\s+)?(?:const\s+)?\w+\s+(\w+)(?:\[[^\]]*\])+\s*=\s*\{(.*?)\n\};', text, re.M | re.S):
+        tables[(base, m.group(1))] = re.findall(r'\b([a-z_]\w*)\b', m.group(2))
+
+names = {}
+for (f, n) in defs:
+    names.setdefault(n, []).append(f)
+
+def resolve(f, n):
+    if (f, n) in defs:
+        return (f, n)
+    outside = [g for g in names.get(n, []) if (g, n) not in static]
+    return (outside[0], n) if outside else None
+
+edges = {}
+for (f, n), body in defs.items():
+    out = set()
+    for c in re.findall(r'\b([A-Za-z_]\w*)\s*\(', body):
+        t = resolve(f, c)
+        if t and t != (f, n):
+            out.add(t)
+    for (tf, tn), fns in tables.items():
+        if tf == f and re.search(r'\b' + tn + r'\b', body):
+            for c in fns:
+                t = resolve(f, c)
+                if t:
+                    out.add(t)
+    edges[(f, n)] = out
+
+def path(src, dst):
+    prev, q = {src: None}, deque([src])
+    while q:
+        v = q.popleft()
+        if v == dst:
+            p = []
+            while v:
+                p.append(v)
+                v = prev[v]
+            return p[::-1]
+        for w in sorted(edges.get(v, ())):
+            if w not in prev:
+                prev[w] = v
+                q.append(w)
+    return None
+
+def via(main, mid, dst):
+    a, b = path(main, mid), path(mid, dst)
+    return a + b[1:] if a and b else None
+
+def show(p):
+    return " → ".join("%s (%s)" % (n, f) for f, n in p)
+
+def calls(fn, verb):
+    return fn in defs and re.search(r'\b' + verb + r'\(', defs[fn]) is not None
+
+checks = [
+    ("client TCP SEND: main → the function that calls the data ibv_post_send",
+     ("rdma_client.c", "main"), ("ops.c", "send_client_round"), ("datapath.c", "post_send"), "ibv_post_send"),
+    ("client TCP SEND: main → the function that calls ibv_poll_cq",
+     ("rdma_client.c", "main"), ("ops.c", "send_client_round"), ("datapath.c", "poll_completions"), "ibv_poll_cq"),
+    ("server TCP SEND: main → the function that calls the data ibv_post_send",
+     ("rdma_server.c", "main"), ("ops.c", "send_server_round"), ("datapath.c", "post_send"), "ibv_post_send"),
+    ("client --cm SEND: main → the function that calls the data ibv_post_send (CM setup first, then the same data plane)",
+     ("rdma_client.c", "main"), ("ops.c", "send_client_round"), ("datapath.c", "post_send"), "ibv_post_send"),
+]
+for k, (what, main, mid, dst, verb) in enumerate(checks, 1):
+    p = via(main, mid, dst)
+    extra = ""
+    if "--cm" in what:
+        # --cm：run_client 先调用 cm_steps（CM 建连，program.c → cm_conn.c），再调用和 TCP 模式同一个 run_data_plane
+        run = ("rdma_client.c", "run_client")
+        cm = ("program.c", "cm_steps")
+        if cm not in edges.get(run, ()) or ("ops.c", "run_data_plane") not in edges.get(run, ()):
+            p = None
+        extra = "; CM setup: " + show([main, run, cm]) + " → " + ", ".join(sorted(n for f, n in edges.get(cm, ())))
+    ok = p is not None and calls(dst, verb) and len(p) <= MAX
+    print("%s %d - %s: %d frames (max %d)" % ("ok" if ok else "not ok", k, what, len(p) if p else -1, MAX))
+    print("#   " + (show(p) + " → " + verb if p else "no path found") + extra)
+    if not calls(dst, verb):
+        print("#   %s does not call %s" % (dst[1], verb))
+PY
