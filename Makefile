@@ -71,7 +71,12 @@ $(BUILD)/tests/unit_tests: $(UNIT_OBJS) $(PURE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka -lm $(LDLIBS)
 
-unit: $(BUILD)/tests/unit_tests
+# GID 规则的 C 一侧（tests/gid-rule/compare.sh 拿它和 src/gid_rule.sh 比较同一张表的选择）
+$(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(OBJDIR)/gid.o src/gid.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Isrc -o $@ tests/gid-rule/pick.c $(OBJDIR)/gid.o $(LDLIBS)
+
+unit: $(BUILD)/tests/unit_tests $(BUILD)/tests/gid_pick
 
 # 带 ASan/UBSan 的服务端、客户端和单元测试，放在 build/asan/（tests/37-lab-asan.t 在实验室里用它们）
 asan:

@@ -760,11 +760,8 @@ check_ipv4_gid() {
         if ((CH_IDX < 0)); then
             fail "$dev 端口$port 的 GID 表是空的（共 0 个有效条目）"
         else
-            case $CH_TYPE in
-                "RoCE v2") tdesc="RoCE v2" ;;
-                "IB/RoCE v1") tdesc="RoCE v1" ;;
-                *) tdesc="类型 ${CH_TYPE:-未知}" ;;
-            esac
+            gr_type_label "$CH_TYPE"
+            tdesc=$GR_TYPE_NAME
             fail "$dev 端口$port 没有 RoCE v2 的 IPv4 GID（有效条目 $CH_NONEMPTY 个）"
             note "证据: 程序自动选择的是索引 $CH_IDX = $CH_GID ($tdesc)，跨网段/两台机器通信会失败 (QP INIT→RTR 报 EINVAL)"
         fi

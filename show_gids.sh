@@ -254,12 +254,8 @@ for dev in "${devs[@]}"; do
         gr_scan_port "$dev_dir/ports/$port"
 
         for k in "${!GT_IDX[@]}"; do
-            case ${GT_TYPE[k]} in
-                "RoCE v2") ver=v2 ;;
-                "IB/RoCE v1") ver=v1 ;;
-                "") ver="?" ;;
-                *) ver=${GT_TYPE[k]} ;;
-            esac
+            gr_type_label "${GT_TYPE[k]}"
+            ver=$GR_TYPE_SHORT
             mark=""
             if ((k == GT_BEST)); then
                 mark="<== 自动选择"
@@ -278,11 +274,8 @@ for dev in "${devs[@]}"; do
             summary+=("自动选择: $dev 端口$port → 无 (该端口没有有效的 GID: 绑定的网卡可能没有 UP 或没有 IP 地址，程序将无法建立连接；请运行 ./diagnose.sh $dev)")
         else
             k=$GT_BEST
-            case ${GT_TYPE[k]} in
-                "RoCE v2") best_ver="RoCE v2" ;;
-                "IB/RoCE v1") best_ver="RoCE v1" ;;
-                *) best_ver="类型未知" ;;
-            esac
+            gr_type_label "${GT_TYPE[k]}"
+            best_ver=$GR_TYPE_NAME
             addr_desc "${GT_KIND[k]}" "${GT_IPV4[k]}"
             line="自动选择: $dev 端口$port → GID索引${GT_IDX[k]} ($best_ver, $ADDR_DESC)  用法: -g ${GT_IDX[k]}"
             if ((GT_BEST_SCORE < 4)); then

@@ -46,6 +46,18 @@ gr_score() {
     if [[ $2 == "RoCE v2" ]]; then GR_SCORE=$((GR_SCORE + 4)); fi
 }
 
+# gr_type_label 类型（sysfs gid_attrs/types 的原文）—— 给人看的名字，show_gids.sh 和 diagnose.sh 共用
+#   GR_TYPE_SHORT  v2 / v1 / ?（读不到）/ 原文
+#   GR_TYPE_NAME   RoCE v2 / RoCE v1 / 类型未知 / 类型 原文
+gr_type_label() {
+    case $1 in
+        "RoCE v2") GR_TYPE_SHORT=v2 GR_TYPE_NAME="RoCE v2" ;;
+        "IB/RoCE v1") GR_TYPE_SHORT=v1 GR_TYPE_NAME="RoCE v1" ;;
+        "") GR_TYPE_SHORT="?" GR_TYPE_NAME="类型未知" ;;
+        *) GR_TYPE_SHORT=$1 GR_TYPE_NAME="类型 $1" ;;
+    esac
+}
+
 # gr_scan_port 端口目录（…/ports/N）
 # 按索引升序读出所有非空条目（不限于前 16 个），结果在平行数组里（下标 k = 0,1,2…）:
 #   GT_IDX GID 索引; GT_GID GID（小写）; GT_TYPE gid_attrs/types（读不到为空）;

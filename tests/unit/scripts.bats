@@ -563,6 +563,22 @@ fn_call() {
     grep -q 'ffff:(\[0-9a-f\]{2})' "$REPO/src/gid_rule.sh"
 }
 
+@test "gid_rule: C 的规则（src/gid.c）和 shell 的规则（src/gid_rule.sh）对同一批 GID 表选得一样（207 张表）" {
+    [[ -x $REPO/build/tests/gid_pick ]] || { echo "build/tests/gid_pick 不存在：先 make unit"; return 1; }
+    run "$REPO/tests/gid-rule/compare.sh" "$REPO/build/tests/gid_pick" 200
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ $output == *"207 张表，C（src/gid.c）和 shell（src/gid_rule.sh）的选择全部一致"* ]]
+}
+
+@test "gid_rule: GID 类型的名字只有一份（gr_type_label），三处调用都用它" {
+    run bash -c 'source "$1"; for t in "RoCE v2" "IB/RoCE v1" "" "Weird"; do gr_type_label "$t"; echo "$GR_TYPE_SHORT|$GR_TYPE_NAME"; done' _ "$REPO/src/gid_rule.sh"
+    [ "$output" = $'v2|RoCE v2\nv1|RoCE v1\n?|类型未知\nWeird|类型 Weird' ]
+    # 标签不再在脚本里各写一遍
+    run grep -c '"IB/RoCE v1")' "$SG" "$DG"
+    [[ $output == *"show_gids.sh:0"* && $output == *"diagnose.sh:0"* ]]
+}
+
 @test "gid_rule: 从别的目录、经符号链接运行也能找到 src/gid_rule.sh" {
     fx_rxe
     ln -s "$SG" "$BATS_TEST_TMPDIR/sg"
