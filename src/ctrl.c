@@ -4,7 +4,10 @@
  */
 #include "ctrl.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -135,4 +138,18 @@ void ctrl_release(struct ctrl *c)
 	c->tcp = NULL;
 	c->cm = NULL;
 	c->ops = NULL;
+}
+
+void ctrl_announce_ready(const struct options *opt, const char *transport)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if (opt->ready_file == NULL)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", opt->ready_file);
+	f = fopen(tmp, "w");
+	if (f == NULL || fprintf(f, "ready %s %d %ld\n", transport, opt->tcp_port, (long)getpid()) < 0 ||
+	    fclose(f) != 0 || rename(tmp, opt->ready_file) != 0)
+		con_eprintf("警告: 写 --ready-file %s 失败: %s（程序照常运行）\n", opt->ready_file, strerror(errno));
 }

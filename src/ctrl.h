@@ -108,6 +108,11 @@ int ctrl_heartbeat(struct ctrl *c);
 int ctrl_poll_peer(struct ctrl *c, int wait_ms);
 /* 对端连到的本端 IPv4 地址（文本，写进 ip）；不知道或不是 IPv4 返回 -1 */
 int ctrl_local_ipv4(struct ctrl *c, char *ip, size_t len);
+/*
+ * 服务端开始等客户端了（listen / rdma_listen 之后）：有 --ready-file 时把一行 "ready tcp|cm PORT PID" 写进
+ * 那个文件（先写临时文件再改名，读的人看不到半行）。给脚本和测试一个不依赖控制台文字的就绪标志；失败只警告
+ */
+void ctrl_announce_ready(const struct options *opt, const char *transport);
 /* 关闭连接；只建立了一部分、或重复调用都安全 */
 void ctrl_close(struct ctrl *c);
 /* 释放控制平面里比 PD 活得久的部分（CM：cm_id 和事件通道，设备上下文归它们管）和实现的状态，在 device_destroy 之后调用；可重复调用 */

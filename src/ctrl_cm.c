@@ -565,6 +565,7 @@ static int listen_and_wait(struct ctrl *c, unsigned *step)
 	con_printf("rdma_listen(): 在 RDMA CM 端口 %d 等待客户端连接（最多 %d 秒）...\n", o->tcp_port,
 		   o->accept_timeout_ms / 1000);
 	con_printf("  说明: CM 的端口和 TCP 端口是两个空间；CM 的连接请求是 RoCE 报文（UDP 4791），不是 TCP\n");
+	ctrl_announce_ready(o, "cm");
 	c->cm->num_qp = o->num_qp;   /* qp_id[] 里还是 NULL 的项在清理时跳过 */
 	if (cm_get_request(c, o->accept_timeout_ms, "客户端的连接请求", &c->cm->first) != 0) {
 		con_eprintf("提示: 客户端启动了吗？它也用了 --cm 吗（不带 --cm 的客户端连的是 TCP 端口）？-p 一致吗？\n");

@@ -37,6 +37,7 @@ static int accept_client(struct ctrl *c, unsigned *step)
 	if (c->tcp->listen_fd < 0)
 		return -1;
 	con_printf("在TCP端口 %d 等待客户端连接（最多 %d 秒）...\n", o->tcp_port, o->accept_timeout_ms / 1000);
+	ctrl_announce_ready(o, "tcp");
 	c->tcp->sock = tcp_accept(c->tcp->listen_fd, o->accept_timeout_ms, peer, sizeof(peer));
 	if (c->tcp->sock < 0)
 		return -1;

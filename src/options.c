@@ -160,7 +160,7 @@ int multi_client(const struct options *o)
 enum {
 	OPT_OP = 1000, OPT_SIZE, OPT_ITERS, OPT_OFFSET, OPT_INTERACTIVE,
 	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN, OPT_INJECT, OPT_CLIENTS, OPT_PARALLEL,
-	OPT_TRACE, OPT_CM, OPT_SRC,
+	OPT_TRACE, OPT_CM, OPT_SRC, OPT_READY_FILE,
 	OPT_CQ, OPT_BENCH, OPT_SWEEP, OPT_TX_DEPTH, OPT_SIGNAL, OPT_POST_LIST, OPT_INLINE
 };
 
@@ -184,6 +184,7 @@ static const struct option long_opts[] = {
 	{ "clients", required_argument, NULL, OPT_CLIENTS },
 	{ "parallel", required_argument, NULL, OPT_PARALLEL },
 	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "ready-file", required_argument, NULL, OPT_READY_FILE },
 	{ "cm", no_argument, NULL, OPT_CM },
 	{ "src", required_argument, NULL, OPT_SRC },
 	{ "cq", required_argument, NULL, OPT_CQ },
@@ -434,6 +435,13 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 			return -1;
 		}
 		o->trace_path = arg;
+		return 0;
+	case OPT_READY_FILE:
+		if (o->role != ROLE_SERVER || arg[0] == '\0') {
+			set_err(err, errlen, "--ready-file 只用于服务端，需要一个文件名");
+			return -1;
+		}
+		o->ready_file = arg;
 		return 0;
 	case OPT_CLIENTS:
 	case OPT_PARALLEL:
@@ -706,6 +714,7 @@ void print_usage(const char *prog, enum role role)
 		       "                        由客户端决定（消息最大 %u 字节），明确给出的两端必须一致\n"
 		       "      --inject payload  故障注入（--op read 时服务端是发送数据的一方）：第1轮前改坏 QP[0] 的一个字节，观察客户端校验失败\n"
 		       "      --inject late-recv  故障注入（send/write_imm）：第1轮先说“可以发了”、%d 毫秒后才投递接收，观察 RNR NAK 和重发\n"
+		       "      --ready-file FILE 开始等客户端时（listen/rdma_listen 之后）写 FILE 一行 \"ready tcp|cm PORT PID\"，给脚本和测试等\n"
 		       "  -h, --help            显示本帮助\n",
 		       DEFAULT_ACCEPT_MS / 1000, MAX_PARALLEL, 1u << 20, LATE_RECV_MS);
 		printf("\n示例:\n  %s\n  %s rxe0 18515 1 4\n  %s -d rxe0 --op write --size 1M --iters 10\n"

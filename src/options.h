@@ -85,6 +85,7 @@ struct options {
 	long clients;            /* 服务端：服务几个客户端后退出（--clients，0 = 直到 SIGINT/SIGTERM） */
 	int parallel;            /* 服务端：最多同时服务几个客户端（--parallel） */
 	const char *trace_path;  /* --trace FILE：把事件写成 JSON Lines（NULL = 不写） */
+	const char *ready_file;  /* 服务端 --ready-file FILE：开始等客户端时写一行 “ready …”（NULL = 不写） */
 	int cm;                  /* --cm：用 librdmacm 建立连接（两端都要给） */
 	const char *src_addr;    /* --src IP（只和 --cm 一起）：客户端的源地址 / 服务端监听的地址；它决定用哪个设备 */
 	enum cq_mode cq;         /* --cq poll|event */

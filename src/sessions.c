@@ -243,6 +243,7 @@ static int server_open(struct server *srv)
 		   "        有自己的 MR、CQ、QP 和 TCP 连接，结束时只释放它自己的。输出行前的 [客户端N 地址] 说明是谁的\n");
 	con_printf("  说明: 同时在服务的客户端达到 %d 个时，新的客户端先在内核的 TCP 队列里等着；"
 		   "它等服务端回 HELLO 最多 -t 秒，排队久的客户端请加大 -t\n", o->parallel);
+	ctrl_announce_ready(o, "tcp");
 	return 0;
 }
 

@@ -155,10 +155,11 @@ cq_event_every_op() {
     SLOG="$BATS_TEST_TMPDIR/server.log"
     local ops
     read -ra ops <<<"$(data_ops)"   # 早于 6.1 的内核上没有原子操作（helpers.bash）
-    timeout 300 "$SERVER" -d "$LAB_DEV0" --clients "${#ops[@]}" --parallel 2 --cq event -q 4 --iters 3 -t 60 >"$SLOG" 2>&1 &
+    new_ready_file
+    timeout 300 "$SERVER" -d "$LAB_DEV0" --clients "${#ops[@]}" --parallel 2 --cq event -q 4 --iters 3 -t 60 --ready-file "$READY" >"$SLOG" 2>&1 &
     SPID=$!
     local i op rc pids=() size
-    for ((i = 0; i < 1500; i++)); do grep -q '接待' "$SLOG" && break; sleep 0.1; done
+    wait_ready "$SPID" 150
     for ((i = 0; i < ${#ops[@]}; i += 2)); do
         pids=()
         for op in "${ops[@]:i:2}"; do

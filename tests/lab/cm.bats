@@ -63,6 +63,7 @@ add_plain_nic() {
     run_client "$LAB_IP0" --cm --src "$LAB_IP1" -q 2 --op write --qp-state all -t 20
     wait_server
     assert_ok_cm
+    [[ $(<"$READY") == "ready cm 18515 "[0-9]* ]] || { echo "就绪标志不对: $(<"$READY")"; return 1; }
     cp "$SLOG" logs/cm-server.log 2>/dev/null || true
     cp "$CLOG" logs/cm-client.log 2>/dev/null || true
     # 设备由地址决定：服务端请求到达 10.11.0.1 → rxe0；客户端源地址 10.11.0.2 → rxe1

@@ -79,9 +79,10 @@ PYEOF
 @test "many clients × --cq event × --trace: two clients at once, each with its own ops" {
     local ts="$BATS_TEST_TMPDIR/s.jsonl" c1 c2 rc1=0 rc2=0
     SLOG="$BATS_TEST_TMPDIR/server.log"
-    timeout 300 "$SERVER" -d "$LAB_DEV0" --clients 2 --parallel 2 --cq event --trace "$ts" >"$SLOG" 2>&1 &
+    new_ready_file
+    timeout 300 "$SERVER" -d "$LAB_DEV0" --clients 2 --parallel 2 --cq event --trace "$ts" --ready-file "$READY" >"$SLOG" 2>&1 &
     SPID=$!
-    for ((i = 0; i < 600; i++)); do grep -q '接待' "$SLOG" && break; sleep 0.1; done
+    wait_ready "$SPID" 60
     timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --cq event --op read -q 3 --iters 2 -t 30 >"$BATS_TEST_TMPDIR/c1.log" 2>&1 &
     c1=$!
     timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --cq event --op "$(kop fetch_add)" -q 2 --iters 2 -t 30 >"$BATS_TEST_TMPDIR/c2.log" 2>&1 &

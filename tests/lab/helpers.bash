@@ -5,17 +5,31 @@ SERVER=build/rdma_server
 CLIENT=build/rdma_client
 : "${LAB_DEV0:=rxe0}" "${LAB_DEV1:=rxe1}" "${LAB_IP0:=10.11.0.1}"
 
+# 服务端的就绪标志：--ready-file $READY，开始等客户端时（listen/rdma_listen 之后）服务端写一行
+# "ready tcp|cm PORT PID"。测试等这个文件，不去认控制台上的中文
+new_ready_file() {
+    READY_N=$((${READY_N:-0} + 1))
+    READY="$BATS_TEST_TMPDIR/ready.$READY_N"
+    rm -f "$READY"
+}
+# wait_ready PID 秒：$READY 出现了返回 0；进程已经退出（错误用例）也返回 0；超时返回 1
+wait_ready() {
+    local i
+    for ((i = 0; i < $2 * 10; i++)); do
+        [[ -s $READY ]] && return 0
+        kill -0 "$1" 2>/dev/null || return 0
+        sleep 0.1
+    done
+    return 1
+}
+
 # 后台启动服务端，输出写入 $BATS_TEST_TMPDIR/server.log，等到它开始监听
 start_server() {
     SLOG="$BATS_TEST_TMPDIR/server.log"
-    timeout "${CMD_TIMEOUT:-120}" "$SERVER" "$@" >"$SLOG" 2>&1 &
+    new_ready_file
+    timeout "${CMD_TIMEOUT:-120}" "$SERVER" --ready-file "$READY" "$@" >"$SLOG" 2>&1 &
     SPID=$!
-    local i
-    for ((i = 0; i < ${START_WAIT:-30} * 10; i++)); do
-        if grep -q '等待客户端连接' "$SLOG" 2>/dev/null; then return 0; fi
-        if ! kill -0 "$SPID" 2>/dev/null; then return 0; fi   # 已经退出（错误用例）
-        sleep 0.1
-    done
+    wait_ready "$SPID" "${START_WAIT:-30}" && return 0
     echo "服务端 ${START_WAIT:-30} 秒内没有开始监听" >&2
     cat "$SLOG" >&2
     return 1

@@ -27,9 +27,10 @@ pair() {
     local p=$1 i sdev=(-d "$LAB_DEV0")
     shift
     [[ $1 == --cm ]] && sdev=()
-    timeout 60 build/rdma_server "${sdev[@]}" "$@" >"$OUT/$p-s.log" 2>&1 &
+    rm -f "$OUT/$p.ready"
+    timeout 60 build/rdma_server "${sdev[@]}" --ready-file "$OUT/$p.ready" "$@" >"$OUT/$p-s.log" 2>&1 &
     spid=$!
-    for ((i = 0; i < 300; i++)); do has "$OUT/$p-s.log" '等待客户端连接' && break; sleep 0.1; done
+    for ((i = 0; i < 300; i++)); do [[ -s $OUT/$p.ready ]] && break; kill -0 "$spid" 2>/dev/null || break; sleep 0.1; done
     timeout 60 build/rdma_client "$LAB_IP0" -d "$LAB_DEV1" "$@" >"$OUT/$p-c.log" 2>&1
     crc=$?
     wait "$spid"

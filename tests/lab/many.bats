@@ -17,14 +17,10 @@ teardown() {
 # 后台启动多客户端服务端，等到它开始接待（步骤6 之后）
 start_many() {
     SLOG="$BATS_TEST_TMPDIR/server.log"
-    timeout "${CMD_TIMEOUT:-300}" "$SERVER" -d "$LAB_DEV0" "$@" >"$SLOG" 2>&1 &
+    new_ready_file
+    timeout "${CMD_TIMEOUT:-300}" "$SERVER" -d "$LAB_DEV0" --ready-file "$READY" "$@" >"$SLOG" 2>&1 &
     SPID=$!
-    local i
-    for ((i = 0; i < 600; i++)); do
-        grep -q '接待' "$SLOG" 2>/dev/null && return 0
-        kill -0 "$SPID" 2>/dev/null || break
-        sleep 0.1
-    done
+    wait_ready "$SPID" 60 && [[ -s $READY ]] && return 0
     echo "服务端没有开始接待客户端"
     cat "$SLOG"
     return 1
@@ -298,9 +294,10 @@ hostile() {  # hostile 第几个客户端 hello的参数...
     need_tool valgrind
     local vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
     SLOG="$BATS_TEST_TMPDIR/server.log"
-    timeout 300 "${vg[@]}" "$SERVER" -d "$LAB_DEV0" --clients 3 --parallel 2 -t 60 >"$SLOG" 2>&1 &
+    new_ready_file
+    timeout 300 "${vg[@]}" "$SERVER" -d "$LAB_DEV0" --clients 3 --parallel 2 -t 60 --ready-file "$READY" >"$SLOG" 2>&1 &
     SPID=$!
-    wait_for "$SLOG" '接待' 120
+    wait_ready "$SPID" 120
     client_bg 1 --op write -q 4 --iters 2 -t 60
     wait_clients
     exec {junk}<>"/dev/tcp/$LAB_IP0/18515"

@@ -17,6 +17,8 @@ teardown() {
     has "$CLOG" 'QP[0] 第1轮回复: 64 字节校验通过 "[server QP0 round1]'
     has "$SLOG" '服务端正常结束'
     has "$CLOG" '客户端正常结束'
+    # 就绪标志（--ready-file，start_server 等的就是它）：一行 "ready tcp 端口 服务端的PID"
+    [[ $(<"$READY") == "ready tcp 18515 "[0-9]* ]] || { echo "就绪标志不对: $(<"$READY")"; return 1; }
 }
 
 @test "num_qp 4 (seed's positional form rxe0 18515 1 4) works" {
@@ -358,9 +360,10 @@ stall_mid_transfer() {  # stall_mid_transfer server|client
     need_tool valgrind
     local vg=(valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite)
     SLOG="$BATS_TEST_TMPDIR/server.log"
-    timeout 300 "${vg[@]}" "$SERVER" -d "$LAB_DEV0" -t 120 >"$SLOG" 2>&1 &
+    new_ready_file
+    timeout 300 "${vg[@]}" "$SERVER" -d "$LAB_DEV0" -t 120 --ready-file "$READY" >"$SLOG" 2>&1 &
     SPID=$!
-    for ((i = 0; i < 1200; i++)); do grep -q '等待客户端连接' "$SLOG" && break; sleep 0.1; done
+    wait_ready "$SPID" 120
     CLOG="$BATS_TEST_TMPDIR/client.log"
     CRC=0
     timeout 300 "${vg[@]}" "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" -t 120 >"$CLOG" 2>&1 || CRC=$?

@@ -235,6 +235,21 @@ static void trace_option(void **state)
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--trace"), PARSE_ERROR);
 }
 
+static void ready_file_option(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--op", "write"), PARSE_OK);
+	assert_null(o.ready_file);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--ready-file", "/tmp/r", "--cm"), PARSE_OK);
+	assert_string_equal(o.ready_file, "/tmp/r");
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--ready-file", ""), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--ready-file", "/tmp/r"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--ready-file 只用于服务端"));
+}
+
 static void help(void **state)
 {
 	struct options o;
@@ -410,6 +425,7 @@ const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(bench_and_cq),
 	cmocka_unit_test(inject),
 	cmocka_unit_test(trace_option),
+	cmocka_unit_test(ready_file_option),
 	cmocka_unit_test(many_clients),
 	cmocka_unit_test(cm_mode),
 	cmocka_unit_test(help),
