@@ -176,8 +176,7 @@ static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int
 	int mask = 0, rc;
 	char acc[128];
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = state;
+	a = (struct ibv_qp_attr){ .qp_state = state };
 	if (rdma_init_qp_attr(id_of(&conn->ctrl, k), &a, &mask) != 0) {
 		verbs_error("rdma_init_qp_attr()", errno, "cm_id 还没有到这一步（地址/路由/连接请求）？");
 		return -1;
@@ -221,14 +220,15 @@ static int modify_all(struct rdma_conn *conn, enum ibv_qp_state state, int acces
 static void fill_param(struct rdma_conn *conn, int k, struct rdma_conn_param *p, struct cm_priv *priv)
 {
 	cm_priv_encode(priv, k + 1, conn->num_qp, conn->opt->op, CM_OK);
-	memset(p, 0, sizeof(*p));
-	p->private_data = priv;
-	p->private_data_len = sizeof(*priv);
-	p->responder_resources = conn->ctrl.cm->rd.in;
-	p->initiator_depth = conn->ctrl.cm->rd.out;
-	p->retry_count = 6;       /* 与 TCP 模式相同：rxe 把 7 当成无限重试 */
-	p->rnr_retry_count = 7;   /* 对端没投递接收时无限重试（同 TCP 模式） */
-	p->qp_num = qp_of(conn, k)->qp_num;
+	*p = (struct rdma_conn_param){
+		.private_data = priv,
+		.private_data_len = sizeof(*priv),
+		.responder_resources = conn->ctrl.cm->rd.in,
+		.initiator_depth = conn->ctrl.cm->rd.out,
+		.retry_count = 6,       /* 与 TCP 模式相同：rxe 把 7 当成无限重试 */
+		.rnr_retry_count = 7,   /* 对端没投递接收时无限重试（同 TCP 模式） */
+		.qp_num = qp_of(conn, k)->qp_num,
+	};
 }
 
 /*

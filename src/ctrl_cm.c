@@ -669,13 +669,12 @@ int cm_create_ctl_qp(struct ctrl *c, struct ibv_pd *pd, struct ibv_context *ctx)
 		verbs_error("ibv_create_cq(控制QP)", errno, "设备资源耗尽？");
 		return -1;
 	}
-	memset(&init, 0, sizeof(init));
-	init.qp_type = IBV_QPT_RC;
-	init.send_cq = c->cm->scq;
-	init.recv_cq = c->cm->rcq;
-	init.cap.max_send_wr = 2;
-	init.cap.max_recv_wr = CM_CTL_RECV;
-	init.cap.max_send_sge = init.cap.max_recv_sge = 1;
+	init = (struct ibv_qp_init_attr){
+		.qp_type = IBV_QPT_RC,
+		.send_cq = c->cm->scq,
+		.recv_cq = c->cm->rcq,
+		.cap = { .max_send_wr = 2, .max_recv_wr = CM_CTL_RECV, .max_send_sge = 1, .max_recv_sge = 1 },
+	};
 	c->cm->qp = ibv_create_qp(pd, &init);
 	if (c->cm->qp == NULL) {
 		verbs_error("ibv_create_qp(控制QP)", errno, "设备资源耗尽？");

@@ -23,13 +23,9 @@
 int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 {
 	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
-	struct ibv_recv_wr wr, *bad = NULL;
+	struct ibv_recv_wr wr = { .wr_id = WRID(i, 0), .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
 	int rc;
 
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = WRID(i, 0);
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
 	rc = ibv_post_recv(conn->qp[i], &wr, &bad);
 	if (rc != 0) {
 		con_eprintf("错误: QP[%d] ", i);
@@ -85,12 +81,13 @@ static void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
 		     struct ibv_send_wr *wr, struct ibv_sge *sge)
 {
 	*sge = (struct ibv_sge){ .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey };
-	memset(wr, 0, sizeof(*wr));
-	wr->wr_id = WRID(i, req->seq);
-	wr->sg_list = sge;
-	wr->num_sge = 1;
-	wr->opcode = req->opcode;
-	wr->send_flags = (req->unsignaled ? 0 : IBV_SEND_SIGNALED) | (req->inline_data ? IBV_SEND_INLINE : 0);
+	*wr = (struct ibv_send_wr){
+		.wr_id = WRID(i, req->seq),
+		.sg_list = sge,
+		.num_sge = 1,
+		.opcode = req->opcode,
+		.send_flags = (req->unsignaled ? 0 : IBV_SEND_SIGNALED) | (req->inline_data ? IBV_SEND_INLINE : 0),
+	};
 	switch (req->opcode) {
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
 		wr->imm_data = htonl(req->imm);   /* 立即数按网络字节序放在报文里 */

@@ -47,11 +47,12 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 	con_printf("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n", conn->opt->ib_port, acc);
 	con_printf("  说明: INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n");
 	for (int i = 0; i < conn->num_qp; i++) {
-		memset(&attr, 0, sizeof(attr));
-		attr.qp_state = IBV_QPS_INIT;
-		attr.pkey_index = 0;
-		attr.port_num = (uint8_t)conn->opt->ib_port;
-		attr.qp_access_flags = (unsigned)access;
+		attr = (struct ibv_qp_attr){
+			.qp_state = IBV_QPS_INIT,
+			.pkey_index = 0,
+			.port_num = (uint8_t)conn->opt->ib_port,
+			.qp_access_flags = (unsigned)access,
+		};
 		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 		trace_modify(conn, i, "INIT", rc);
@@ -190,25 +191,31 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 		   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n",
 		   conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
 	for (int i = 0; i < conn->num_qp; i++) {
-		memset(&attr, 0, sizeof(attr));
-		attr.qp_state = IBV_QPS_RTR;
-		attr.path_mtu = conn->path_mtu;
-		attr.dest_qp_num = conn->remote.qp[i].qpn;
-		attr.rq_psn = conn->remote.qp[i].psn;
-		attr.max_dest_rd_atomic = conn->rd.in;
-		attr.min_rnr_timer = 12;
-		attr.ah_attr.dlid = conn->remote.qp[i].lid;
-		attr.ah_attr.sl = 0;
-		attr.ah_attr.src_path_bits = 0;
-		attr.ah_attr.port_num = (uint8_t)conn->opt->ib_port;
+		attr = (struct ibv_qp_attr){
+			.qp_state = IBV_QPS_RTR,
+			.path_mtu = conn->path_mtu,
+			.dest_qp_num = conn->remote.qp[i].qpn,
+			.rq_psn = conn->remote.qp[i].psn,
+			.max_dest_rd_atomic = conn->rd.in,
+			.min_rnr_timer = 12,
+			.ah_attr = {
+				.dlid = conn->remote.qp[i].lid,
+				.sl = 0,
+				.src_path_bits = 0,
+				.port_num = (uint8_t)conn->opt->ib_port,
+			},
+		};
+		/* RoCE 必须带 GRH（InfiniBand 上对端有 GID 时也带）：源 GID 的索引、对端的 GID、跳数 */
 		if (conn->dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ||
 		    !gid_is_empty(conn->remote.qp[i].gid)) {
 			attr.ah_attr.is_global = 1;
+			attr.ah_attr.grh = (struct ibv_global_route){
+				.sgid_index = (uint8_t)conn->dev->gid.index,
+				.hop_limit = 64,
+				.traffic_class = 0,
+				.flow_label = 0,
+			};
 			memcpy(attr.ah_attr.grh.dgid.raw, conn->remote.qp[i].gid, 16);
-			attr.ah_attr.grh.sgid_index = (uint8_t)conn->dev->gid.index;
-			attr.ah_attr.grh.hop_limit = 64;
-			attr.ah_attr.grh.traffic_class = 0;
-			attr.ah_attr.grh.flow_label = 0;
 		}
 		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
@@ -236,13 +243,14 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 	       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n",
 	       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
 	for (int i = 0; i < conn->num_qp; i++) {
-		memset(&attr, 0, sizeof(attr));
-		attr.qp_state = IBV_QPS_RTS;
-		attr.sq_psn = conn->psn[i];
-		attr.timeout = 14;
-		attr.retry_cnt = 6;     /* 规范里 7 就是 7 次，但 rxe（rxe_comp.c）把 7 当成无限重试，对端消失时永远等不到 RETRY_EXC_ERR */
-		attr.rnr_retry = 7;
-		attr.max_rd_atomic = conn->rd.out;
+		attr = (struct ibv_qp_attr){
+			.qp_state = IBV_QPS_RTS,
+			.sq_psn = conn->psn[i],
+			.timeout = 14,
+			.retry_cnt = 6,     /* 规范里 7 就是 7 次，但 rxe（rxe_comp.c）把 7 当成无限重试，对端消失时永远等不到 RETRY_EXC_ERR */
+			.rnr_retry = 7,
+			.max_rd_atomic = conn->rd.out,
+		};
 		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 				   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);

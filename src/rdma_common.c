@@ -38,100 +38,6 @@ static void report_destroy(const struct trace_ref *tr, const char *call, int rc)
 	trace_verbs_simple(tr, call, rc);
 }
 
-/* ---------- trace：verbs 调用的关键结果（没有 --trace 时什么也不做） ---------- */
-
-static void trace_device_list(struct rdma_device *dev)
-{
-	struct tj j;
-
-	if (!trace_on(&dev->trace))
-		return;
-	trace_verbs_begin(&j, &dev->trace, "ibv_get_device_list", 0);
-	tj_int(&j, "num", dev->num_devices);
-	tj_arr(&j, "devs");
-	for (int i = 0; i < dev->num_devices; i++)
-		tj_item_str(&j, ibv_get_device_name(dev->dev_list[i]));
-	tj_close(&j, ']');
-	trace_verbs_end(&dev->trace, &j);
-}
-
-static void trace_port(struct rdma_device *dev)
-{
-	const struct ibv_port_attr *pa = &dev->port_attr;
-	struct tj j;
-
-	if (!trace_on(&dev->trace))
-		return;
-	trace_verbs_begin(&j, &dev->trace, "ibv_query_port", 0);
-	tj_int(&j, "port", dev->opt->ib_port);
-	tj_str(&j, "state", ibv_port_state_str(pa->state));
-	tj_str(&j, "link_layer", pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand");
-	tj_int(&j, "active_mtu", wire_mtu_bytes(pa->active_mtu));
-	tj_int(&j, "max_mtu", wire_mtu_bytes(pa->max_mtu));
-	tj_int(&j, "lid", pa->lid);
-	trace_verbs_end(&dev->trace, &j);
-}
-
-static void trace_gid(struct rdma_device *dev)
-{
-	struct tj j;
-
-	if (!trace_on(&dev->trace))
-		return;
-	trace_verbs_begin(&j, &dev->trace, "ibv_query_gid_table", 0);
-	tj_int(&j, "gid_index", dev->gid.index);
-	tj_gid(&j, "gid", dev->gid.raw);
-	tj_str(&j, "type", gid_kind_name(dev->gid.kind));
-	tj_str(&j, "netdev", dev->gid.ndev);
-	trace_verbs_end(&dev->trace, &j);
-}
-
-/* 一个只有一两个整数结果的调用：key2 为 NULL 时只写第一个 */
-static void trace_call(const struct trace_ref *tr, const char *call, const char *key1, long long v1,
-		       const char *key2, long long v2)
-{
-	struct tj j;
-
-	if (!trace_on(tr))
-		return;
-	trace_verbs_begin(&j, tr, call, 0);
-	tj_int(&j, key1, v1);
-	if (key2 != NULL)
-		tj_int(&j, key2, v2);
-	trace_verbs_end(tr, &j);
-}
-
-static void trace_mr(struct rdma_conn *conn, const char *access)
-{
-	struct tj j;
-
-	if (!trace_on(&conn->trace))
-		return;
-	trace_verbs_begin(&j, &conn->trace, "ibv_reg_mr", 0);
-	tj_hex(&j, "lkey", conn->mr->lkey, 8);
-	tj_hex(&j, "rkey", conn->mr->rkey, 8);
-	tj_hex(&j, "addr", (uintptr_t)conn->buf, 0);
-	tj_int(&j, "len", (long long)conn->buf_len);
-	tj_str(&j, "access", access);
-	trace_verbs_end(&conn->trace, &j);
-}
-
-/* 一个关于 QP[i] 的调用；psn < 0 时不写 psn */
-static void trace_qp_num(const struct trace_ref *tr, const char *call, int rc, int i, uint32_t qpn,
-			 long long psn)
-{
-	struct tj j;
-
-	if (!trace_on(tr))
-		return;
-	trace_verbs_begin(&j, tr, call, rc);
-	tj_int(&j, "qp", i);
-	tj_int(&j, "qpn", qpn);
-	if (psn >= 0)
-		tj_int(&j, "psn", psn);
-	trace_verbs_end(tr, &j);
-}
-
 /* ---------- 设备：步骤1-4 用哪个设备，步骤5 PD ---------- */
 
 void device_init(struct rdma_device *dev, const struct options *opt)
@@ -158,7 +64,7 @@ int get_device_list(struct rdma_device *dev, unsigned *step)
 			"有硬件网卡却一个也列不出来，多半是 ib_uverbs 没加载（sudo modprobe ib_uverbs，装 rdma-core）；运行 ./diagnose.sh\n");
 		return -1;
 	}
-	trace_device_list(dev);
+	trace_device_list(&dev->trace, dev->dev_list, dev->num_devices);
 	con_printf("找到 %d 个RDMA设备:", dev->num_devices);
 	for (int i = 0; i < dev->num_devices; i++)
 		con_printf(" %s", ibv_get_device_name(dev->dev_list[i]));
@@ -236,7 +142,7 @@ int query_port(struct rdma_device *dev, unsigned *step)
 		trace_verbs_simple(&dev->trace, "ibv_query_port", rc);
 		return -1;
 	}
-	trace_port(dev);
+	trace_port(&dev->trace, dev->opt->ib_port, &dev->port_attr);
 	con_printf("端口 %d: 状态 %s，链路层 %s，active_mtu %s，max_mtu %s，LID 0x%04x，GID表 %d 项\n",
 	       port, ibv_port_state_str(pa->state),
 	       pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand",
@@ -277,7 +183,7 @@ int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned 
 	dev->gid = *chosen;
 	if (dev->opt->role == ROLE_CLIENT && (dev->opt->dev_name != NULL || dev->opt->gid_idx != GID_AUTO))
 		select_warn_if_off_route(dev->dev_name, &dev->gid, peer);
-	trace_gid(dev);
+	trace_gid(&dev->trace, &dev->gid);
 	con_printf("  说明: GID 是 RoCE 的“地址”，RTR 时告诉本端QP对端的GID；两端都要选 RoCE v2 的同类地址\n");
 	rc = 0;
 out:
@@ -413,7 +319,7 @@ int register_mr(struct rdma_conn *conn, int access)
 		return -1;
 	}
 	access_str(access, acc, sizeof(acc));
-	trace_mr(conn, acc);
+	trace_mr(&conn->trace, conn->mr, conn->buf_len, acc);
 	con_printf("MR 已注册: addr=%p 长度=%zu（%d 个QP × 每QP %zu 字节 × 2 区）\n",
 	       (void *)conn->buf, conn->buf_len, conn->num_qp, conn->slot);
 	con_printf("  lkey=0x%08x  rkey=0x%08x  权限=%s%s\n", conn->mr->lkey, conn->mr->rkey, acc,
@@ -504,16 +410,19 @@ int create_qps(struct rdma_conn *conn)
 
 	step_title(&conn->trace, &conn->step, "创建%d个RC QP ibv_create_qp()", conn->num_qp);
 	for (int i = 0; i < conn->num_qp; i++) {
-		memset(&init, 0, sizeof(init));
-		init.qp_type = IBV_QPT_RC;
-		init.send_cq = conn->cq;
-		init.recv_cq = conn->cq;
-		init.sq_sig_all = 0;
-		init.cap.max_send_wr = conn->caps.send_wr;
-		init.cap.max_recv_wr = conn->caps.recv_wr;
-		init.cap.max_send_sge = 1;
-		init.cap.max_recv_sge = 1;
-		init.cap.max_inline_data = conn->opt->inline_size;
+		init = (struct ibv_qp_init_attr){
+			.qp_type = IBV_QPT_RC,
+			.send_cq = conn->cq,          /* 所有QP共用一个 CQ：完成里的 wr_id 说明是哪个QP */
+			.recv_cq = conn->cq,
+			.sq_sig_all = 0,              /* 每个 WR 自己说要不要完成（IBV_SEND_SIGNALED） */
+			.cap = {
+				.max_send_wr = conn->caps.send_wr,
+				.max_recv_wr = conn->caps.recv_wr,
+				.max_send_sge = 1,
+				.max_recv_sge = 1,
+				.max_inline_data = conn->opt->inline_size,
+			},
+		};
 		conn->qp[i] = ibv_create_qp(conn->dev->pd, &init);
 		if (conn->qp[i] == NULL) {
 			int err = errno;

@@ -118,3 +118,93 @@ void trace_wc(const struct trace_ref *r, const struct ibv_wc *wc)
 		tj_hex(&j, "imm", ntohl(wc->imm_data), 8);
 	trace_emit(r, &j);
 }
+
+/* ---------- 生命周期各步的关键结果（rdma_common.c；没有 --trace 时什么也不做） ---------- */
+
+void trace_device_list(const struct trace_ref *tr, struct ibv_device **list, int n)
+{
+	struct tj j;
+
+	if (!trace_on(tr))
+		return;
+	trace_verbs_begin(&j, tr, "ibv_get_device_list", 0);
+	tj_int(&j, "num", n);
+	tj_arr(&j, "devs");
+	for (int i = 0; i < n; i++)
+		tj_item_str(&j, ibv_get_device_name(list[i]));
+	tj_close(&j, ']');
+	trace_verbs_end(tr, &j);
+}
+
+void trace_port(const struct trace_ref *tr, int port, const struct ibv_port_attr *pa)
+{
+	struct tj j;
+
+	if (!trace_on(tr))
+		return;
+	trace_verbs_begin(&j, tr, "ibv_query_port", 0);
+	tj_int(&j, "port", port);
+	tj_str(&j, "state", ibv_port_state_str(pa->state));
+	tj_str(&j, "link_layer", pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand");
+	tj_int(&j, "active_mtu", wire_mtu_bytes(pa->active_mtu));
+	tj_int(&j, "max_mtu", wire_mtu_bytes(pa->max_mtu));
+	tj_int(&j, "lid", pa->lid);
+	trace_verbs_end(tr, &j);
+}
+
+void trace_gid(const struct trace_ref *tr, const struct gid_info *g)
+{
+	struct tj j;
+
+	if (!trace_on(tr))
+		return;
+	trace_verbs_begin(&j, tr, "ibv_query_gid_table", 0);
+	tj_int(&j, "gid_index", g->index);
+	tj_gid(&j, "gid", g->raw);
+	tj_str(&j, "type", gid_kind_name(g->kind));
+	tj_str(&j, "netdev", g->ndev);
+	trace_verbs_end(tr, &j);
+}
+
+void trace_call(const struct trace_ref *tr, const char *call, const char *key1, long long v1,
+		const char *key2, long long v2)
+{
+	struct tj j;
+
+	if (!trace_on(tr))
+		return;
+	trace_verbs_begin(&j, tr, call, 0);
+	tj_int(&j, key1, v1);
+	if (key2 != NULL)
+		tj_int(&j, key2, v2);
+	trace_verbs_end(tr, &j);
+}
+
+void trace_mr(const struct trace_ref *tr, const struct ibv_mr *mr, size_t len, const char *access)
+{
+	struct tj j;
+
+	if (!trace_on(tr))
+		return;
+	trace_verbs_begin(&j, tr, "ibv_reg_mr", 0);
+	tj_hex(&j, "lkey", mr->lkey, 8);
+	tj_hex(&j, "rkey", mr->rkey, 8);
+	tj_hex(&j, "addr", (uintptr_t)mr->addr, 0);
+	tj_int(&j, "len", (long long)len);
+	tj_str(&j, "access", access);
+	trace_verbs_end(tr, &j);
+}
+
+void trace_qp_num(const struct trace_ref *tr, const char *call, int rc, int i, uint32_t qpn, long long psn)
+{
+	struct tj j;
+
+	if (!trace_on(tr))
+		return;
+	trace_verbs_begin(&j, tr, call, rc);
+	tj_int(&j, "qp", i);
+	tj_int(&j, "qpn", qpn);
+	if (psn >= 0)
+		tj_int(&j, "psn", psn);
+	trace_verbs_end(tr, &j);
+}
