@@ -124,8 +124,8 @@ static int spin_for_stamp(struct rdma_conn *c, int qp, size_t size, uint8_t want
 
 	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != want) {
 		if (++n % SPIN_CHECK == 0 && now_ms() > deadline) {
-			con_eprintf("错误: QP[%d] 等对端的 RDMA WRITE 超时（内存里的戳一直不是 %u）\n"
-				    "提示: 对端还在运行吗？两端的 --size/--iters 一致吗？\n", qp, want);
+			con_error("QP[%d] 等对端的 RDMA WRITE 超时（内存里的戳一直不是 %u）\n"
+				    CON_HINT "对端还在运行吗？两端的 --size/--iters 一致吗？\n", qp, want);
 			return -1;
 		}
 	}
@@ -483,8 +483,8 @@ static int verify_after(struct run *r)
 		payload_fill(want, r->size, from, (uint32_t)i, 0);
 		for (size_t b = 0; b < n; b++) {
 			if (got[b] != want[b]) {
-				con_eprintf("错误: QP[%d] 计时后的数据校验失败：偏移 %zu 是 0x%02x，应为 0x%02x\n"
-					    "提示: 基准测试只在计时之后校验一次；数据不对说明地址/长度/rkey 不对\n",
+				con_error("QP[%d] 计时后的数据校验失败：偏移 %zu 是 0x%02x，应为 0x%02x\n"
+					    CON_HINT "基准测试只在计时之后校验一次；数据不对说明地址/长度/rkey 不对\n",
 					    i, b, got[b], want[b]);
 				free(want);
 				return -1;

@@ -46,8 +46,8 @@ static int adopt_gid(struct rdma_device *dev, const uint8_t sgid[16])
 	}
 	if (rc != 0) {
 		gid_format(sgid, s);
-		con_eprintf("错误: CM 用的源GID %s 不在 %s 端口%d 的 RoCE v2 GID 表里\n"
-			"提示: ./show_gids.sh 看 GID 表；地址刚改过？稍等 GID 表更新再试\n", s, dev->dev_name, dev->opt->ib_port);
+		con_error("CM 用的源GID %s 不在 %s 端口%d 的 RoCE v2 GID 表里\n"
+			CON_HINT "./show_gids.sh 看 GID 表；地址刚改过？稍等 GID 表更新再试\n", s, dev->dev_name, dev->opt->ib_port);
 	}
 	free(tbl);
 	return rc;
@@ -71,7 +71,7 @@ static int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int po
 	con_printf("  说明: TCP 模式的步骤1-4（设备列表、打开设备、查端口、选GID）都由 CM 根据IP地址完成：\n"
 		   "        地址在哪个设备的 GID 表里，就是哪个设备；GID 就是这个地址对应的 RoCE v2 条目\n");
 	if (port != dev->opt->ib_port) {
-		con_eprintf("错误: CM 选的端口 %d 与 -i %d 不同\n提示: --cm 下端口也由地址决定，去掉 -i 或写 -i %d\n",
+		con_error("CM 选的端口 %d 与 -i %d 不同\n" CON_HINT "--cm 下端口也由地址决定，去掉 -i 或写 -i %d\n",
 			    port, dev->opt->ib_port, port);
 		return -1;
 	}
@@ -91,7 +91,7 @@ static int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int po
 	if (adopt_gid(dev, sgid) != 0 || check_limits(dev, dev->opt) != 0)
 		return -1;
 	if (op_is_atomic(dev->opt->op) && dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
-		con_eprintf("错误: 设备 %s 不支持原子操作，不能用 --op %s\n", dev->dev_name, op_name(dev->opt->op));
+		con_error("设备 %s 不支持原子操作，不能用 --op %s\n", dev->dev_name, op_name(dev->opt->op));
 		return -1;
 	}
 	return 0;
@@ -195,9 +195,9 @@ static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int
 	rc = ibv_modify_qp(qp_of(conn, k), &a, mask);
 	if (rc != 0) {
 		if (k < 0)
-			con_eprintf("错误: 修改控制QP到%s失败\n", qp_state_str(state));
+			con_error("修改控制QP到%s失败\n", qp_state_str(state));
 		else
-			con_eprintf("错误: 修改QP[%d]到%s失败\n", k, qp_state_str(state));
+			con_error("修改QP[%d]到%s失败\n", k, qp_state_str(state));
 		verbs_error("ibv_modify_qp()", rc, "rdma_init_qp_attr 给的属性被拒绝：./diagnose.sh");
 		return -1;
 	}
@@ -283,7 +283,7 @@ static int client_create_ids(struct rdma_conn *conn)
 		if (cm_resolve(c, c->cm->qp_id[i], (struct sockaddr *)&src, (struct sockaddr *)(uintptr_t)dst, NULL, 0) != 0)
 			return -1;
 		if (c->cm->qp_id[i]->verbs != conn->dev->ctx) {
-			con_eprintf("错误: QP[%d] 的 cm_id 落在了另一个设备上\n", i);
+			con_error("QP[%d] 的 cm_id 落在了另一个设备上\n", i);
 			return -1;
 		}
 	}
@@ -369,7 +369,7 @@ static int server_collect_requests(struct rdma_conn *conn)
 		if (cm_get_request(c, c->opt->timeout_ms, "其余的连接请求", &id) != 0)
 			return -1;
 		if (id->verbs != conn->dev->ctx) {
-			con_eprintf("错误: 连接请求到达了另一个设备（%s，第一个在 %s）\n提示: 客户端的源地址变了？\n",
+			con_error("连接请求到达了另一个设备（%s，第一个在 %s）\n" CON_HINT "客户端的源地址变了？\n",
 				    ibv_get_device_name(id->verbs->device), conn->dev->dev_name);
 			return -1;
 		}

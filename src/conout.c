@@ -16,14 +16,12 @@ struct pending {
 	size_t len;
 };
 
-#define ERROR_MAX 1024
+#define ERROR_MAX 2048
 
-/* 错误去处（con_set_error_sink）：标准错误的当前半行，和还在等 “提示: ” 的错误 */
+/* 错误去处（con_set_error_sink）和还在等提示（con_hint）的错误 */
 struct error_sink {
 	con_error_fn fn;
 	void *ctx;
-	char line[ERROR_MAX];
-	size_t len;
 	char msg[ERROR_MAX];    /* 空 = 没有等提示的错误 */
 };
 
@@ -142,37 +140,49 @@ static void sink_release(struct error_sink *s, const char *hint)
 	s->msg[0] = '\0';
 }
 
-static int starts_with(const char *s, const char *p)
+/* 去掉结尾的换行（trace 里的文字不带它） */
+static void chomp(char *s)
 {
-	return strncmp(s, p, strlen(p)) == 0;
+	size_t n = strlen(s);
+
+	while (n > 0 && s[n - 1] == '\n')
+		s[--n] = '\0';
 }
 
-/* 标准错误上的一整行（不含换行）：“错误: ” 记下，“提示: ” 和记下的错误配成一对交出 */
-static void sink_line(struct error_sink *s, const char *line)
+void con_error(const char *fmt, ...)
 {
-	static const char err_p[] = "错误: ", hint_p[] = "提示: ";
+	char text[ERROR_MAX], *hint;
+	va_list ap;
 
-	if (starts_with(line, err_p)) {
-		sink_release(s, NULL);
-		snprintf(s->msg, sizeof(s->msg), "%s", line + strlen(err_p));
-		if (s->msg[0] == '\0')
-			snprintf(s->msg, sizeof(s->msg), "?");
-	} else if (starts_with(line, hint_p)) {
-		sink_release(s, line + strlen(hint_p));
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	hint = strchr(text, CON_HINT[0]);
+	if (hint != NULL)
+		*hint++ = '\0';
+	sink_release(&con.sink, NULL);          /* 上一个错误没有等到提示 */
+	con_eprintf("错误: %s", text);
+	if (hint != NULL)
+		con_eprintf("提示: %s", hint);
+	chomp(text);
+	snprintf(con.sink.msg, sizeof(con.sink.msg), "%s", text[0] != '\0' ? text : "?");
+	if (hint != NULL) {
+		chomp(hint);
+		sink_release(&con.sink, hint);
 	}
 }
 
-static void sink_feed(struct error_sink *s, const char *text)
+void con_hint(const char *fmt, ...)
 {
-	for (; *text != '\0'; text++) {
-		if (*text == '\n') {
-			s->line[s->len] = '\0';
-			sink_line(s, s->line);
-			s->len = 0;
-		} else if (s->len + 1 < sizeof(s->line)) {
-			s->line[s->len++] = *text;   /* 超长的部分丢掉：只影响 trace，不影响控制台 */
-		}
-	}
+	char text[ERROR_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	con_eprintf("提示: %s", text);
+	chomp(text);
+	sink_release(&con.sink, text);          /* 和上一个错误配成一对（没有等提示的错误时什么也不做） */
 }
 
 int con_eprintf(const char *fmt, ...)
@@ -180,14 +190,6 @@ int con_eprintf(const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (con.sink.fn != NULL) {
-		char text[ERROR_MAX];
-
-		va_start(ap, fmt);
-		vsnprintf(text, sizeof(text), fmt, ap);
-		va_end(ap);
-		sink_feed(&con.sink, text);
-	}
 	va_start(ap, fmt);
 	n = con_vprint(err_stream(), &con.p_err, fmt, ap);
 	va_end(ap);
@@ -205,11 +207,6 @@ void con_set_error_sink(con_error_fn fn, void *ctx)
 {
 	struct error_sink *s = &con.sink;
 
-	if (s->len > 0) {               /* 没有换行结尾的最后一行也算 */
-		s->line[s->len] = '\0';
-		sink_line(s, s->line);
-		s->len = 0;
-	}
 	sink_release(s, NULL);
 	s->fn = fn;
 	s->ctx = ctx;

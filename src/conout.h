@@ -27,10 +27,15 @@ int con_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* 把本线程攒着的半行（没有换行结尾的）写出去；会话结束时调用 */
 void con_flush(void);
 /*
- * 本线程的错误去处（--trace 用它把错误写进 trace，控制台输出不受影响）：标准错误上每个以 “错误: ”
- * 开头的行，连同紧跟的 “提示: ” 行（没有就是 NULL），去掉这两个前缀后交给 fn(ctx, msg, hint)。
- * 下一个 “错误: ”、con_flush 或换一个去处时，还没等到提示的错误也交出去。fn 为 NULL = 不要。
+ * 错误和提示：每个错误都经 con_error 打印（“错误: ” + 文字），提示经 con_hint（“提示: ” + 文字）或者写在同一个
+ * con_error 里、用 CON_HINT 隔开："…失败\n" CON_HINT "检查…\n"。控制台上的字节和直接打印一样；同时把
+ * （错误，提示）这一对直接交给本线程的错误去处（--trace 把它写成 error 事件），不再从控制台的文字里认。
+ * 没有等到提示的错误在下一个错误、con_flush 或换去处时交出去（提示为 NULL）。
  */
+#define CON_HINT "\x1f"
+void con_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void con_hint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 本线程的错误去处：fn(ctx, 错误, 提示或 NULL)，文字不带 “错误: ”“提示: ” 和结尾的换行。fn 为 NULL = 不要 */
 typedef void (*con_error_fn)(void *ctx, const char *msg, const char *hint);
 void con_set_error_sink(con_error_fn fn, void *ctx);
 

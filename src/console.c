@@ -81,7 +81,16 @@ void access_str(int a, char *out, size_t len)
 
 void verbs_error(const char *call, int err, const char *hint)
 {
-	con_eprintf("错误: %s 失败: %s (errno=%d)\n", call, strerror(err), err);
+	verbs_error_qp(-1, call, err, hint);
+}
+
+void verbs_error_qp(int qp, const char *call, int err, const char *hint)
+{
+	char who[16] = "";
+
+	if (qp >= 0)
+		snprintf(who, sizeof(who), "QP[%d] ", qp);
+	con_error("%s%s 失败: %s (errno=%d)\n", who, call, strerror(err), err);
 	if (hint != NULL)
-		con_eprintf("提示: %s\n", hint);
+		con_hint("%s\n", hint);
 }

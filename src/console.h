@@ -18,6 +18,8 @@ void step_title(const struct trace_ref *tr, unsigned *step, const char *fmt, ...
 
 /* 打印 “错误: CALL 失败: strerror (errno=N)” 和 “提示: HINT” */
 void verbs_error(const char *call, int err, const char *hint);
+/* 同上，错误行以 “QP[qp] ” 开头（qp < 0 时不加） */
+void verbs_error_qp(int qp, const char *call, int err, const char *hint);
 const char *mtu_str(enum ibv_mtu mtu);
 const char *qp_state_str(enum ibv_qp_state s);
 void access_str(int access, char *out, size_t len);

@@ -49,7 +49,7 @@ int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct w
 int ctrl_recv_hello(struct ctrl *c, struct wire_hello *remote)
 {
 	if (c->ops->recv_hello == NULL) {
-		con_eprintf("错误: 这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n");
+		con_error("这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n");
 		return -1;
 	}
 	return c->ops->recv_hello(c, remote);
@@ -58,7 +58,7 @@ int ctrl_recv_hello(struct ctrl *c, struct wire_hello *remote)
 int ctrl_send_hello(struct ctrl *c, const struct wire_hello *local)
 {
 	if (c->ops->send_hello == NULL) {
-		con_eprintf("错误: 这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n");
+		con_error("这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n");
 		return -1;
 	}
 	return c->ops->send_hello(c, local);
@@ -82,13 +82,13 @@ int ctrl_check_sync(const uint8_t *buf, size_t len, uint32_t tag)
 	enum wire_status st = wire_decode_sync(buf, len, &got);
 
 	if (st != WIRE_OK) {
-		con_eprintf("错误: %s\n", wire_strerror(st));
+		con_error("%s\n", wire_strerror(st));
 		return -1;
 	}
 	if (got == SYNC_TAG(SYNC_ALIVE, 0) && tag != got)
 		return 1;
 	if (got != tag) {
-		con_eprintf("错误: 同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n", tag, got);
+		con_error("同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n", tag, got);
 		return -1;
 	}
 	return 0;

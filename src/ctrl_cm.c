@@ -196,26 +196,26 @@ static void explain_reject(struct ctrl *c, const struct rdma_cm_event *ev)
 	if (priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, &p) == 0 ||
 	    (ev->status == 28 && pending_reason(c, &p) == 0)) {
 		if (p.reason == CM_REJ_NUM_QP)
-			con_eprintf("错误: 服务端拒绝了连接：QP数量不一致（服务端 %u 个，本端 %d 个）\n"
-				    "提示: 两端用相同的 -q\n", p.num_qp, c->opt->num_qp);
+			con_error("服务端拒绝了连接：QP数量不一致（服务端 %u 个，本端 %d 个）\n"
+				    CON_HINT "两端用相同的 -q\n", p.num_qp, c->opt->num_qp);
 		else if (p.reason == CM_REJ_OP)
-			con_eprintf("错误: 服务端拒绝了连接：操作不一致（服务端 --op %s，本端 --op %s）\n"
-				    "提示: 两端用相同的 --op\n", op_name((enum rdma_op)p.op), op_name(c->opt->op));
+			con_error("服务端拒绝了连接：操作不一致（服务端 --op %s，本端 --op %s）\n"
+				    CON_HINT "两端用相同的 --op\n", op_name((enum rdma_op)p.op), op_name(c->opt->op));
 		else if (p.reason == CM_REJ_BUSY)
-			con_eprintf("错误: 服务端拒绝了连接：它正在服务另一个客户端（--cm 的服务端一次只服务一个）\n"
-				    "提示: 等那个客户端结束、服务端重新启动后再连；要同时服务多个客户端，用 TCP 控制平面的 --clients N\n");
+			con_error("服务端拒绝了连接：它正在服务另一个客户端（--cm 的服务端一次只服务一个）\n"
+				    CON_HINT "等那个客户端结束、服务端重新启动后再连；要同时服务多个客户端，用 TCP 控制平面的 --clients N\n");
 		else
-			con_eprintf("错误: 服务端拒绝了连接（原因 %u：连接请求的序号不对或服务端出错）\n提示: 看看服务端的输出\n", p.reason);
+			con_error("服务端拒绝了连接（原因 %u：连接请求的序号不对或服务端出错）\n" CON_HINT "看看服务端的输出\n", p.reason);
 		return;
 	}
 	if (ev->status == 8)   /* IB_CM_REJ_INVALID_SERVICE_ID：对端没有人在这个端口监听 */
-		con_eprintf("错误: 连接被拒绝（RDMA_CM_EVENT_REJECTED，status=8 = IB_CM_REJ_INVALID_SERVICE_ID）："
+		con_error("连接被拒绝（RDMA_CM_EVENT_REJECTED，status=8 = IB_CM_REJ_INVALID_SERVICE_ID）："
 			    "服务端的 RDMA CM 端口 %d 上没有人监听\n"
-			    "提示: 服务端启动了吗？它也用了 --cm 吗（不带 --cm 的服务端只监听 TCP）？两端的 -p 一致吗？\n",
+			    CON_HINT "服务端启动了吗？它也用了 --cm 吗（不带 --cm 的服务端只监听 TCP）？两端的 -p 一致吗？\n",
 			    port_of(c));
 	else
-		con_eprintf("错误: 连接被拒绝（RDMA_CM_EVENT_REJECTED，status=%d）\n"
-			    "提示: 对端不是本项目的 rdma_server --cm？看看对端的输出\n", ev->status);
+		con_error("连接被拒绝（RDMA_CM_EVENT_REJECTED，status=%d）\n"
+			    CON_HINT "对端不是本项目的 rdma_server --cm？看看对端的输出\n", ev->status);
 }
 
 static void explain_event_error(struct ctrl *c, const struct rdma_cm_event *ev, const char *what)
@@ -226,31 +226,31 @@ static void explain_event_error(struct ctrl *c, const struct rdma_cm_event *ev, 
 		return;
 	case RDMA_CM_EVENT_ADDR_ERROR:
 		if (ev->status == -ETIMEDOUT)
-			con_eprintf("错误: 解析地址超时（RDMA_CM_EVENT_ADDR_ERROR，status=-110 ETIMEDOUT，%d ms）：没有主机回答 %s 的 ARP\n"
-				    "提示: 服务端 IP 写对了吗？ping %s；./diagnose.sh --peer %s\n",
+			con_error("解析地址超时（RDMA_CM_EVENT_ADDR_ERROR，status=-110 ETIMEDOUT，%d ms）：没有主机回答 %s 的 ARP\n"
+				    CON_HINT "服务端 IP 写对了吗？ping %s；./diagnose.sh --peer %s\n",
 				    CM_RESOLVE_MS, c->opt->server_ip, c->opt->server_ip, c->opt->server_ip);
 		else if (ev->status == -ENODEV)
-			con_eprintf("错误: 解析地址失败（RDMA_CM_EVENT_ADDR_ERROR，status=-19 ENODEV）：去往 %s 的路由出口网卡上没有 RDMA 设备\n"
-				    "提示: ip route get %s 看出口网卡；rdma link show 看哪些网卡有 rxe；用 --src/-d 指定 rxe 网卡上的地址\n",
+			con_error("解析地址失败（RDMA_CM_EVENT_ADDR_ERROR，status=-19 ENODEV）：去往 %s 的路由出口网卡上没有 RDMA 设备\n"
+				    CON_HINT "ip route get %s 看出口网卡；rdma link show 看哪些网卡有 rxe；用 --src/-d 指定 rxe 网卡上的地址\n",
 				    c->opt->server_ip, c->opt->server_ip);
 		else
-			con_eprintf("错误: 解析地址失败（RDMA_CM_EVENT_ADDR_ERROR，status=%d）\n提示: ip route get %s；./diagnose.sh --peer %s\n",
+			con_error("解析地址失败（RDMA_CM_EVENT_ADDR_ERROR，status=%d）\n" CON_HINT "ip route get %s；./diagnose.sh --peer %s\n",
 				    ev->status, c->opt->server_ip, c->opt->server_ip);
 		return;
 	case RDMA_CM_EVENT_ROUTE_ERROR:
-		con_eprintf("错误: 解析路由失败（RDMA_CM_EVENT_ROUTE_ERROR，status=%d）\n提示: ip route get %s；./diagnose.sh --peer %s\n",
+		con_error("解析路由失败（RDMA_CM_EVENT_ROUTE_ERROR，status=%d）\n" CON_HINT "ip route get %s；./diagnose.sh --peer %s\n",
 			    ev->status, c->opt->server_ip, c->opt->server_ip);
 		return;
 	case RDMA_CM_EVENT_UNREACHABLE:
-		con_eprintf("错误: 对端不可达（RDMA_CM_EVENT_UNREACHABLE，status=%d）：CM 的连接请求（UDP 4791）没有回应\n"
-			    "提示: 对端机器有 RDMA 设备吗（rdma link show）？防火墙放行 UDP 4791 了吗？\n", ev->status);
+		con_error("对端不可达（RDMA_CM_EVENT_UNREACHABLE，status=%d）：CM 的连接请求（UDP 4791）没有回应\n"
+			    CON_HINT "对端机器有 RDMA 设备吗（rdma link show）？防火墙放行 UDP 4791 了吗？\n", ev->status);
 		return;
 	case RDMA_CM_EVENT_DISCONNECTED:
-		con_eprintf("错误: 对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）\n"
-			    "提示: 对端异常退出了？看看对端的输出（进程退出时内核替它发 DREQ，这边就收到这个事件）\n");
+		con_error("对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）\n"
+			    CON_HINT "对端异常退出了？看看对端的输出（进程退出时内核替它发 DREQ，这边就收到这个事件）\n");
 		return;
 	default:
-		con_eprintf("错误: 等%s时收到意外的 CM 事件 %s（status=%d）\n提示: 看看对端的输出\n",
+		con_error("等%s时收到意外的 CM 事件 %s（status=%d）\n" CON_HINT "看看对端的输出\n",
 			    what, rdma_event_str(ev->event), ev->status);
 	}
 }
@@ -301,7 +301,7 @@ static int wait_event(struct ctrl *c, enum rdma_cm_event_type want, int timeout_
 			return -1;
 		}
 		if (r == 0) {
-			con_eprintf("错误: 等%s超时（%d 秒内没有 %s 事件）\n", what, timeout_ms / 1000, rdma_event_str(want));
+			con_error("等%s超时（%d 秒内没有 %s 事件）\n", what, timeout_ms / 1000, rdma_event_str(want));
 			return -1;
 		}
 		if (rdma_get_cm_event(c->cm->ch, &ev) != 0) {
@@ -380,8 +380,8 @@ static int addr_of_device(struct ctrl *c, char *ip, size_t len)
 		break;
 	}
 	if (rc != 0)
-		con_eprintf("错误: --cm 需要一个地址，但从 -d %s 得不到: %s\n"
-			    "提示: ibv_devices 看设备名，./show_gids.sh 看 GID；或直接用 --src <IP>\n",
+		con_error("--cm 需要一个地址，但从 -d %s 得不到: %s\n"
+			    CON_HINT "ibv_devices 看设备名，./show_gids.sh 看 GID；或直接用 --src <IP>\n",
 			    c->opt->dev_name, why[0] ? why : "没有这个设备");
 	free(tbl);
 	ibv_free_device_list(list);
@@ -414,7 +414,7 @@ static struct rdma_addrinfo *get_addrinfo(const char *node, int port, int passiv
 		hints.ai_flags = RAI_PASSIVE;
 	snprintf(service, sizeof(service), "%d", port);
 	if (rdma_getaddrinfo(node, service, &hints, &res) != 0) {
-		con_eprintf("错误: rdma_getaddrinfo(%s) 失败: %s\n提示: 写 IPv4 地址，例如 10.11.0.1\n",
+		con_error("rdma_getaddrinfo(%s) 失败: %s\n" CON_HINT "写 IPv4 地址，例如 10.11.0.1\n",
 			    node ? node : "0.0.0.0", strerror(errno));
 		return NULL;
 	}
@@ -462,19 +462,19 @@ static int check_request(struct ctrl *c, struct rdma_cm_id *id, const struct cm_
 	int reason = CM_OK;
 
 	if (!ok_priv) {
-		con_eprintf("错误: 连接请求的 private data 不是本项目的格式（没有魔数 RCM1）\n"
-			    "提示: 对端不是 rdma_client --cm（例如 rping）？\n");
+		con_error("连接请求的 private data 不是本项目的格式（没有魔数 RCM1）\n"
+			    CON_HINT "对端不是 rdma_client --cm（例如 rping）？\n");
 		reason = CM_REJ_UNEXPECTED;
 	} else if (p->num_qp != c->opt->num_qp) {
-		con_eprintf("错误: 客户端要 %u 个QP，本端 %d 个\n提示: 两端用相同的 -q\n", p->num_qp, c->opt->num_qp);
+		con_error("客户端要 %u 个QP，本端 %d 个\n" CON_HINT "两端用相同的 -q\n", p->num_qp, c->opt->num_qp);
 		reason = CM_REJ_NUM_QP;
 	} else if (p->op != (uint8_t)c->opt->op) {
-		con_eprintf("错误: 客户端的操作是 %s，本端是 %s\n提示: 两端用相同的 --op\n",
+		con_error("客户端的操作是 %s，本端是 %s\n" CON_HINT "两端用相同的 --op\n",
 			    op_name((enum rdma_op)p->op), op_name(c->opt->op));
 		reason = CM_REJ_OP;
 	} else if (p->index > c->opt->num_qp || *slot_of(c, p->index) != NULL) {
-		con_eprintf("错误: 连接请求的序号 %u 不对（应是还没连上的 0..%d：0 = 控制连接，i+1 = QP[i]）\n"
-			    "提示: 看看客户端的输出\n", p->index, c->opt->num_qp);
+		con_error("连接请求的序号 %u 不对（应是还没连上的 0..%d：0 = 控制连接，i+1 = QP[i]）\n"
+			    CON_HINT "看看客户端的输出\n", p->index, c->opt->num_qp);
 		reason = CM_REJ_UNEXPECTED;
 	}
 	if (reason == CM_OK)
@@ -568,7 +568,7 @@ static int listen_and_wait(struct ctrl *c, unsigned *step)
 	ctrl_announce_ready(o, "cm");
 	c->cm->num_qp = o->num_qp;   /* qp_id[] 里还是 NULL 的项在清理时跳过 */
 	if (cm_get_request(c, o->accept_timeout_ms, "客户端的连接请求", &c->cm->first) != 0) {
-		con_eprintf("提示: 客户端启动了吗？它也用了 --cm 吗（不带 --cm 的客户端连的是 TCP 端口）？-p 一致吗？\n");
+		con_hint("客户端启动了吗？它也用了 --cm 吗（不带 --cm 的客户端连的是 TCP 端口）？-p 一致吗？\n");
 		return -1;
 	}
 	con_printf("第一个连接请求: 来自 %s，到达本端 %s（这个地址决定设备）\n",
@@ -655,7 +655,7 @@ int cm_create_ctl_qp(struct ctrl *c, struct ibv_pd *pd, struct ibv_context *ctx)
 
 	c->cm->buf = calloc(1, len);
 	if (c->cm->buf == NULL) {
-		con_eprintf("错误: 分配控制QP缓冲区失败\n");
+		con_error("分配控制QP缓冲区失败\n");
 		return -1;
 	}
 	c->cm->mr = ibv_reg_mr(pd, c->cm->buf, len, IBV_ACCESS_LOCAL_WRITE);
@@ -696,18 +696,18 @@ static int wait_ctl_send(struct ctrl *c)
 		int r = ibv_poll_cq(c->cm->scq, 1, &wc);
 
 		if (r < 0) {
-			con_eprintf("错误: ibv_poll_cq(控制QP) 失败\n");
+			con_error("ibv_poll_cq(控制QP) 失败\n");
 			return -1;
 		}
 		if (r == 1) {
 			if (wc.status == IBV_WC_SUCCESS)
 				return 0;
-			con_eprintf("错误: 控制消息发送失败: %s\n提示: 对端已经退出？看看对端的输出\n",
+			con_error("控制消息发送失败: %s\n" CON_HINT "对端已经退出？看看对端的输出\n",
 				    ibv_wc_status_str(wc.status));
 			return -1;
 		}
 		if (now_ms() > deadline) {
-			con_eprintf("错误: 控制消息 %d 秒内没发出去\n提示: 对端卡住或已退出？看看对端的输出\n",
+			con_error("控制消息 %d 秒内没发出去\n" CON_HINT "对端卡住或已退出？看看对端的输出\n",
 				    c->opt->timeout_ms / 1000);
 			return -1;
 		}
@@ -723,7 +723,7 @@ static int ctl_send(struct ctrl *c, const uint8_t *data, size_t len)
 	int rc;
 
 	if (c->cm->disconnected) {
-		con_eprintf("错误: 对端已断开（RDMA_CM_EVENT_DISCONNECTED），不能再发控制消息\n提示: 看看对端的输出\n");
+		con_error("对端已断开（RDMA_CM_EVENT_DISCONNECTED），不能再发控制消息\n" CON_HINT "看看对端的输出\n");
 		return -1;
 	}
 	memcpy(send_slot(c), data, len);
@@ -768,7 +768,7 @@ static int take_ctl_recv(struct ctrl *c)
 	if (r <= 0)
 		return r < 0 ? -1 : 0;
 	if (wc.status != IBV_WC_SUCCESS) {
-		con_eprintf("错误: 控制QP接收失败: %s\n提示: 对端已经退出？\n", ibv_wc_status_str(wc.status));
+		con_error("控制QP接收失败: %s\n" CON_HINT "对端已经退出？\n", ibv_wc_status_str(wc.status));
 		return -1;
 	}
 	memcpy(stash_slot(c), recv_slot(c, (int)wc.wr_id), wc.byte_len);
@@ -797,14 +797,14 @@ static int ctl_recv(struct ctrl *c, const char *what)
 			return 0;
 		}
 		if (gone) {
-			con_eprintf("错误: 等%s时对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）\n"
-				    "提示: 对端异常退出了？看看对端的输出（常见：两端参数不一致）\n", what);
+			con_error("等%s时对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）\n"
+				    CON_HINT "对端异常退出了？看看对端的输出（常见：两端参数不一致）\n", what);
 			return -1;
 		}
 		if (check_cm_events(c, 1))
 			continue;   /* 再看一次接收 CQ */
 		if (now_ms() > deadline) {
-			con_eprintf("错误: 等对端的%s超时（%d 秒）\n提示: 对端是否卡住或已崩溃？看看对端的输出；必要时用 -t 加大超时\n",
+			con_error("等对端的%s超时（%d 秒）\n" CON_HINT "对端是否卡住或已崩溃？看看对端的输出；必要时用 -t 加大超时\n",
 				    what, c->opt->timeout_ms / 1000);
 			return -1;
 		}
@@ -823,7 +823,7 @@ static int cm_exchange_hello(struct ctrl *c, const struct wire_hello *local, str
 	if (n == 0 || ctl_send(c, buf, n) != 0 || ctl_recv(c, "连接信息") != 0)
 		return -1;
 	if (wire_decode_hello(stash_slot(c), c->cm->msg_len, remote, msg, sizeof(msg)) != WIRE_OK) {
-		con_eprintf("错误: 对端发来的连接信息无效: %s\n", msg);
+		con_error("对端发来的连接信息无效: %s\n", msg);
 		return -1;
 	}
 	return 0;
@@ -955,7 +955,7 @@ int ctrl_cm_init(struct ctrl *c, const struct options *opt)
 	memset(c, 0, sizeof(*c));
 	c->cm = calloc(1, sizeof(*c->cm));
 	if (c->cm == NULL) {
-		con_eprintf("错误: 内存不足（控制平面）\n");
+		con_error("内存不足（控制平面）\n");
 		return -1;
 	}
 	c->ops = &cm_ops;

@@ -91,9 +91,9 @@ static int tcp_send_hello(struct ctrl *c, const struct wire_hello *local)
  */
 static void print_perftest(const uint8_t *buf)
 {
-	con_eprintf("错误: 对端是 perftest（ib_send_bw、ib_write_lat 等），不是 RoCEv2 learn 程序：它发来的是 16 字节的版本号 \"%s\"；"
+	con_error("对端是 perftest（ib_send_bw、ib_write_lat 等），不是 RoCEv2 learn 程序：它发来的是 16 字节的版本号 \"%s\"；"
 		"perftest 也默认用 TCP 18515，两个程序不能互连\n", (const char *)buf);
-	con_eprintf("提示: 两个程序要同时用，就各用各的端口：本项目两端都加 -p（如 -p 18600），"
+	con_hint("两个程序要同时用，就各用各的端口：本项目两端都加 -p（如 -p 18600），"
 		"perftest 两端也都加 -p（如 ib_send_bw -p 18516）；ss -ltnp 可以看到是谁在监听\n");
 }
 
@@ -134,7 +134,7 @@ static int recv_hello(struct ctrl *c, struct wire_hello *remote)
 			return -1;
 	}
 	if (wire_decode_hello(buf, len, remote, msg, sizeof(msg)) != WIRE_OK) {
-		con_eprintf("错误: 对端发来的连接信息无效: %s\n", msg);
+		con_error("对端发来的连接信息无效: %s\n", msg);
 		return -1;
 	}
 	return 0;
@@ -223,7 +223,7 @@ int ctrl_tcp_init(struct ctrl *c, const struct options *opt)
 	memset(c, 0, sizeof(*c));
 	c->tcp = calloc(1, sizeof(*c->tcp));
 	if (c->tcp == NULL) {
-		con_eprintf("错误: 内存不足（控制平面）\n");
+		con_error("内存不足（控制平面）\n");
 		return -1;
 	}
 	c->ops = &tcp_ops;

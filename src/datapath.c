@@ -28,8 +28,7 @@ int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 
 	rc = ibv_post_recv(conn->qp[i], &wr, &bad);
 	if (rc != 0) {
-		con_eprintf("错误: QP[%d] ", i);
-		verbs_error("ibv_post_recv()", rc, "接收队列满了（max_recv_wr）或QP处于错误状态");
+		verbs_error_qp(i, "ibv_post_recv()", rc, "接收队列满了（max_recv_wr）或QP处于错误状态");
 		return -1;
 	}
 	trace_post_recv(&conn->trace, i, conn->qp[i]->qp_num, wr.wr_id, len, sge.addr);
@@ -119,10 +118,10 @@ static int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *r
 		return 0;
 	for (int k = 0; k < n; k++)
 		sig += !reqs[k].unsignaled;
-	con_eprintf("错误: QP[%d] 发送队列记账: 已投递 %llu 个 WR，槽已释放 %llu 个，还占着 %llu 个（其中要了完成、还没取到完成的 %u 个）；"
+	con_error("QP[%d] 发送队列记账: 已投递 %llu 个 WR，槽已释放 %llu 个，还占着 %llu 个（其中要了完成、还没取到完成的 %u 个）；"
 		    "再投 %d 个（要完成的 %d 个）就超过 max_send_wr=%u\n"
 		    "规则: 一个 WR 的槽只有在同一个QP上它本身或它之后的一个要了完成（signaled）的 WR 的完成被取出后才释放\n"
-		    "提示: 硬件网卡（如 mlx5）这时 ibv_post_send 返回 ENOMEM；rxe 发完就还槽，所以只有这里的记账能发现。"
+		    CON_HINT "硬件网卡（如 mlx5）这时 ibv_post_send 返回 ENOMEM；rxe 发完就还槽，所以只有这里的记账能发现。"
 		    "每个QP上每 --signal 个 WR 至少要有一个 signaled，并且要取到它的完成\n",
 		    i, (unsigned long long)a->posted, (unsigned long long)a->freed,
 		    (unsigned long long)sq_account_in_use(a), a->n_sig, n, sig, a->cap);
@@ -136,8 +135,8 @@ int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 	int rc;
 
 	if (n < 1 || n > MAX_POST_LIST) {
-		con_eprintf("错误: QP[%d] 一次要投递 %d 个 WR，只支持 1..%d 个（ibv_post_send 未调用）\n"
-			    "提示: --post-list 在解析参数时就限制在 1..%d；走到这里是程序的错误\n",
+		con_error("QP[%d] 一次要投递 %d 个 WR，只支持 1..%d 个（ibv_post_send 未调用）\n"
+			    CON_HINT "--post-list 在解析参数时就限制在 1..%d；走到这里是程序的错误\n",
 			    i, n, MAX_POST_LIST, MAX_POST_LIST);
 		return -1;
 	}
@@ -154,8 +153,7 @@ int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 		if (n > 1)   /* 链表：bad 指向第一个没投进去的 WR，它前面的已经投了 */
 			snprintf(call, sizeof(call), "ibv_post_send()（链表 %d 个里的第 %d 个）", n,
 				 bad != NULL && bad >= wr && bad < wr + n ? (int)(bad - wr) + 1 : 1);
-		con_eprintf("错误: QP[%d] ", i);
-		verbs_error(call, rc, "发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限（inline 时是 max_inline_data）");
+		verbs_error_qp(i, call, rc, "发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限（inline 时是 max_inline_data）");
 		return -1;
 	}
 	for (int k = 0; k < n; k++) {
@@ -185,14 +183,14 @@ static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 	int i = wrid_qp(wc->wr_id);
 
 	if (wc->status != IBV_WC_SUCCESS) {
-		con_eprintf("错误: 工作完成(WC)失败: QP[%d] 状态=%s (%d) vendor_err=0x%x\n",
+		con_error("工作完成(WC)失败: QP[%d] 状态=%s (%d) vendor_err=0x%x\n",
 			i, ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
-		con_eprintf("提示: %s\n", wc_status_hint(wc->status));
+		con_hint("%s\n", wc_status_hint(wc->status));
 		print_kernel_note(conn, wc->status);
 		return -1;
 	}
 	if (i >= conn->num_qp || wc->qp_num != conn->qp[i]->qp_num) {
-		con_eprintf("错误: WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n",
+		con_error("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n",
 			(unsigned long long)wc->wr_id, wc->qp_num);
 		return -1;
 	}
@@ -206,8 +204,8 @@ static int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
 
 	if ((wc->opcode & IBV_WC_RECV) || sq_account_complete(&conn->sq[i]) == 0)
 		return 0;
-	con_eprintf("错误: QP[%d] 取到一个发送完成（wr_id=%llu），但记账里这个QP没有在途的 signaled WR\n"
-		    "提示: 不要完成的 WR 不会产生完成；这是程序的记账错误\n", i, (unsigned long long)wc->wr_id);
+	con_error("QP[%d] 取到一个发送完成（wr_id=%llu），但记账里这个QP没有在途的 signaled WR\n"
+		    CON_HINT "不要完成的 WR 不会产生完成；这是程序的记账错误\n", i, (unsigned long long)wc->wr_id);
 	return -1;
 }
 
@@ -224,7 +222,7 @@ static int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
 
 static int poll_cq_failed(int r)
 {
-	con_eprintf("错误: ibv_poll_cq() 失败 (返回 %d)\n提示: CQ 溢出（CQ太小）或设备出错；看 dmesg\n", r);
+	con_error("ibv_poll_cq() 失败 (返回 %d)\n" CON_HINT "CQ 溢出（CQ太小）或设备出错；看 dmesg\n", r);
 	return -1;
 }
 
@@ -239,8 +237,8 @@ int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max)
 
 static int timeout_error(struct rdma_conn *conn, int got, int want)
 {
-	con_eprintf("错误: %s（%d 秒内只收到 %d/%d 个完成）\n"
-		"提示: 对端是否投递了接收/还在运行？单边操作的地址或 rkey 填错也会这样（报文到不了对端时通常先报 RETRY_EXC_ERR）；\n"
+	con_error("%s（%d 秒内只收到 %d/%d 个完成）\n"
+		CON_HINT "对端是否投递了接收/还在运行？单边操作的地址或 rkey 填错也会这样（报文到不了对端时通常先报 RETRY_EXC_ERR）；\n"
 		"      ./diagnose.sh --peer <对端IP>；TCG 虚拟机里很慢时用 -t 加大超时\n",
 		conn->channel != NULL ? "等待完成事件超时" : "轮询CQ超时", conn->opt->timeout_ms / 1000, got, want);
 	return -1;

@@ -24,7 +24,7 @@ int read_gid_table(struct ibv_context *ctx, int port, int tbl_len,
 	if (ent == NULL || tbl == NULL) {
 		free(ent);
 		free(tbl);
-		con_eprintf("错误: 内存不足\n");
+		con_error("内存不足\n");
 		return -1;
 	}
 	got = ibv_query_gid_table(ctx, ent, max, 0);

@@ -50,9 +50,9 @@ static int verify(struct rdma_conn *conn, int i, long r, const uint8_t *buf,
 	char pv[PREVIEW + 1];
 
 	if (bad >= 0) {
-		con_eprintf("错误: QP[%d] 第%ld轮%s校验失败：第一个不同的字节在偏移 %ld，实际值 0x%02x；%zu 字节中共 %zu 字节不对\n",
+		con_error("QP[%d] 第%ld轮%s校验失败：第一个不同的字节在偏移 %ld，实际值 0x%02x；%zu 字节中共 %zu 字节不对\n",
 			i, r, what, bad, buf[bad], len, payload_diff_count(buf, len, who, (uint32_t)i, (uint32_t)r));
-		con_eprintf("提示: 数据被覆盖或地址/长度不对；单边操作请检查 remote_addr 与槽大小\n");
+		con_hint("数据被覆盖或地址/长度不对；单边操作请检查 remote_addr 与槽大小\n");
 		return -1;
 	}
 	if (verbose(conn, r)) {
@@ -70,7 +70,7 @@ static int expect_wc(const struct ibv_wc *wc, const struct wc_expect *e)
 
 	if (wc_check(wc, e, why, sizeof(why)) == 0)
 		return 0;
-	con_eprintf("错误: QP[%d] %s\n提示: 两端的操作/长度/立即数约定不一致，或者数据被截断了\n",
+	con_error("QP[%d] %s\n" CON_HINT "两端的操作/长度/立即数约定不一致，或者数据被截断了\n",
 		wrid_qp(wc->wr_id), why);
 	return -1;
 }
@@ -210,7 +210,7 @@ static int send_client_round(struct rdma_conn *conn, long r)
 		recvs++;
 	}
 	if (sends != conn->num_qp || recvs != conn->num_qp) {
-		con_eprintf("错误: 完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n", sends, recvs, conn->num_qp);
+		con_error("完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n", sends, recvs, conn->num_qp);
 		return -1;
 	}
 	if (verbose(conn, r))
@@ -366,7 +366,7 @@ static int atomic_server_finish(struct rdma_conn *conn)
 		uint64_t got = *(volatile uint64_t *)atomic_word(conn, i);
 
 		if (got != expect) {
-			con_eprintf("错误: QP[%d] 目标字终值 %llu，期望 %llu\n", i,
+			con_error("QP[%d] 目标字终值 %llu，期望 %llu\n", i,
 				(unsigned long long)got, (unsigned long long)expect);
 			return -1;
 		}
@@ -403,7 +403,7 @@ static int fetch_add_round(struct rdma_conn *conn, long r)
 		if (atomic_post_wait(conn, i, &req) != 0)
 			return -1;
 		if (*orig != expect) {
-			con_eprintf("错误: QP[%d] 第%ld轮 FETCH_ADD 返回原值 %llu，期望 %llu\n", i, r,
+			con_error("QP[%d] 第%ld轮 FETCH_ADD 返回原值 %llu，期望 %llu\n", i, r,
 				(unsigned long long)*orig, (unsigned long long)expect);
 			return -1;
 		}
@@ -430,14 +430,14 @@ static int cmp_swap_round(struct rdma_conn *conn, long r)
 		if (atomic_post_wait(conn, i, &ok) != 0)
 			return -1;
 		if (orig[0] != cur) {
-			con_eprintf("错误: QP[%d] 第%ld轮 CAS(期望 %llu) 应成功，但原值是 %llu\n", i, r,
+			con_error("QP[%d] 第%ld轮 CAS(期望 %llu) 应成功，但原值是 %llu\n", i, r,
 				(unsigned long long)cur, (unsigned long long)orig[0]);
 			return -1;
 		}
 		if (atomic_post_wait(conn, i, &miss) != 0)
 			return -1;
 		if (orig[1] != cur + 1) {
-			con_eprintf("错误: QP[%d] 第%ld轮 CAS(期望 %llu) 应失败并返回 %llu，实际返回 %llu\n", i, r,
+			con_error("QP[%d] 第%ld轮 CAS(期望 %llu) 应失败并返回 %llu，实际返回 %llu\n", i, r,
 				(unsigned long long)(cur + 1000), (unsigned long long)(cur + 1),
 				(unsigned long long)orig[1]);
 			return -1;
@@ -498,7 +498,7 @@ static int interactive_server(struct rdma_conn *conn)
 		/* 顺便看看控制平面：客户端异常退出时这里会看到连接断开（TCP 读到 EOF） */
 		r = ctrl_poll_peer(&conn->ctrl, 20);
 		if (r != 0 && __atomic_load_n((uint64_t *)(void *)area, __ATOMIC_ACQUIRE) == seen) {
-			con_eprintf("错误: 客户端断开了连接（没有发送 q）\n提示: 客户端异常退出？看看客户端的输出\n");
+			con_error("客户端断开了连接（没有发送 q）\n" CON_HINT "客户端异常退出？看看客户端的输出\n");
 			return -1;
 		}
 	}
@@ -540,7 +540,7 @@ static int interactive_send_line(struct rdma_conn *conn, const char *line, uint6
 	if (post_send(conn, i, &rd, 1) != 0 || wait_wcs(conn, 1, IBV_WC_RDMA_READ, (uint32_t)len) != 0)
 		return -1;
 	if (memcmp(area_a(conn, 0), line, len) != 0) {
-		con_eprintf("错误: 读回的内容与写入的不同\n");
+		con_error("读回的内容与写入的不同\n");
 		return -1;
 	}
 	con_printf("  RDMA READ 读回: %s\n", (char *)area_a(conn, 0));

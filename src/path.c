@@ -98,6 +98,6 @@ void path_rtr_evidence(struct rdma_conn *conn, int i)
 		local_ip, conn->dev->gid.ndev[0] ? conn->dev->gid.ndev : "?", local_ip, remote_ip, desc);
 	if (r.ndev[0] && strcmp(r.ndev, conn->dev->gid.ndev) != 0)
 		con_eprintf("  → 路由走 %s，GID 却在 %s 上：RDMA 设备建错了网卡\n", r.ndev, conn->dev->gid.ndev);
-	con_eprintf("提示: 在这台机器上运行 ./diagnose.sh --peer %s（对端也运行 ./diagnose.sh --peer <本机IP>）\n",
+	con_hint("在这台机器上运行 ./diagnose.sh --peer %s（对端也运行 ./diagnose.sh --peer <本机IP>）\n",
 		remote_ip);
 }

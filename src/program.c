@@ -56,7 +56,7 @@ static int handle_command_line(int argc, char **argv, enum role role, struct opt
 		print_usage(argv[0], role);
 		return 0;
 	case PARSE_ERROR:
-		con_eprintf("错误: %s\n提示: %s -h 查看用法\n", err, argv[0]);
+		con_error("%s\n" CON_HINT "%s -h 查看用法\n", err, argv[0]);
 		return 2;
 	case PARSE_OK:
 		break;
@@ -80,7 +80,7 @@ static int open_trace(int argc, char **argv, const struct options *opt, struct t
 		return 0;
 	tr->t = trace_open(opt->trace_path, opt->role, err, sizeof(err));
 	if (tr->t == NULL) {
-		con_eprintf("错误: %s\n提示: 目录存在吗、可写吗？--trace 的文件会被覆盖\n", err);
+		con_error("%s\n" CON_HINT "目录存在吗、可写吗？--trace 的文件会被覆盖\n", err);
 		return -1;
 	}
 	trace_start(tr, argc, argv, opt);

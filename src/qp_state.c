@@ -57,7 +57,7 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 				   IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 		trace_modify(conn, i, "INIT", rc);
 		if (rc != 0) {
-			con_eprintf("错误: 修改QP[%d]到INIT状态失败\n", i);
+			con_error("修改QP[%d]到INIT状态失败\n", i);
 			verbs_error("ibv_modify_qp(INIT)", rc, "端口号（-i）是否存在？访问权限是否被设备支持？");
 			return -1;
 		}
@@ -137,7 +137,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 		return -1;
 	}
 	if (wire_compare(&local, &conn->remote, msg, sizeof(msg)) != 0) {
-		con_eprintf("错误: %s\n", msg);
+		con_error("%s\n", msg);
 		return -1;
 	}
 	print_exchange(conn, &local);
@@ -156,7 +156,7 @@ static void rtr_debug(struct rdma_conn *conn, int i, int err)
 	char s[GID_STR_LEN];
 
 	gid_format(conn->remote.qp[i].gid, s);
-	con_eprintf("错误: 修改QP[%d]到RTR状态失败: %s (errno=%d)\n", i, strerror(err), err);
+	con_error("修改QP[%d]到RTR状态失败: %s (errno=%d)\n", i, strerror(err), err);
 	con_eprintf("调试提示:\n");
 	con_eprintf("  - 远端QP号: 0x%06x\n", conn->remote.qp[i].qpn);
 	con_eprintf("  - 远端LID: 0x%04x\n", conn->remote.qp[i].lid);
@@ -166,12 +166,12 @@ static void rtr_debug(struct rdma_conn *conn, int i, int err)
 	path_rtr_evidence(conn, i);
 	con_eprintf("请检查: 1) GID配置（./show_gids.sh，两端都用 RoCE v2 IPv4 条目） 2) 端口状态（ibv_devinfo） 3) 到对端IP的路由（ip route get <对端IP>） 4) 连接信息交换是否正确\n");
 	if (gid_is_ipv4_mapped(conn->dev->gid.raw) != gid_is_ipv4_mapped(conn->remote.qp[i].gid))
-		con_eprintf("提示: 两端GID的地址族不同（本端%s、远端%s）：RoCE v2 报文的源/目的必须同为IPv4或同为IPv6。两端都去掉 -g（自动选择）或用 ./show_gids.sh 选同类条目\n",
+		con_hint("两端GID的地址族不同（本端%s、远端%s）：RoCE v2 报文的源/目的必须同为IPv4或同为IPv6。两端都去掉 -g（自动选择）或用 ./show_gids.sh 选同类条目\n",
 			gid_is_ipv4_mapped(conn->dev->gid.raw) ? "IPv4" : "IPv6", gid_is_ipv4_mapped(conn->remote.qp[i].gid) ? "IPv4" : "IPv6");
 	else if (err == EINVAL)
-		con_eprintf("提示: EINVAL 多半是 GID 索引不对（空条目/类型不符）或端口不是 ACTIVE\n");
+		con_hint("EINVAL 多半是 GID 索引不对（空条目/类型不符）或端口不是 ACTIVE\n");
 	else if (err == ETIMEDOUT || err == ENETUNREACH || err == EHOSTUNREACH)
-		con_eprintf("提示: %s 表示内核解析不到去往远端GID的路由/邻居：本端GID索引与网卡不匹配，或两端不在可达网络上\n",
+		con_hint("%s 表示内核解析不到去往远端GID的路由/邻居：本端GID索引与网卡不匹配，或两端不在可达网络上\n",
 			strerror(err));
 }
 
@@ -256,7 +256,7 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 				   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
 		trace_modify(conn, i, "RTS", rc);
 		if (rc != 0) {
-			con_eprintf("错误: 修改QP[%d]到RTS状态失败\n", i);
+			con_error("修改QP[%d]到RTS状态失败\n", i);
 			verbs_error("ibv_modify_qp(RTS)", rc, "QP 必须先成功进入 RTR；参数超出设备上限？");
 			return -1;
 		}

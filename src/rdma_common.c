@@ -58,8 +58,8 @@ int get_device_list(struct rdma_device *dev, unsigned *step)
 		return -1;
 	}
 	if (dev->num_devices == 0) {
-		con_eprintf("错误: 没有找到任何RDMA设备\n"
-			"提示: 没有硬件网卡时可创建 Soft-RoCE：sudo modprobe rdma_rxe && sudo rdma link add rxe0 type rxe netdev <网卡名>"
+		con_error("没有找到任何RDMA设备\n"
+			CON_HINT "没有硬件网卡时可创建 Soft-RoCE：sudo modprobe rdma_rxe && sudo rdma link add rxe0 type rxe netdev <网卡名>"
 			"（rxe 设备重启后就没了，每次开机都要重建，见 TROUBLESHOOTING.md）；"
 			"有硬件网卡却一个也列不出来，多半是 ib_uverbs 没加载（sudo modprobe ib_uverbs，装 rdma-core）；运行 ./diagnose.sh\n");
 		return -1;
@@ -116,8 +116,8 @@ int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step
 	       "支持（ATOMIC_GLOB：对 CPU 的访问也是原子的）");
 	con_printf("  说明: ibv_context 是后续所有 verbs 调用的入口（相当于打开的设备句柄）\n");
 	if (op_is_atomic(dev->opt->op) && dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
-		con_eprintf("错误: 设备 %s 不支持原子操作（atomic_cap = ATOMIC_NONE），不能用 --op %s\n"
-			"提示: ibv_devinfo -v | grep atomic_cap 查看；换一个支持原子操作的设备（rxe 支持）\n",
+		con_error("设备 %s 不支持原子操作（atomic_cap = ATOMIC_NONE），不能用 --op %s\n"
+			CON_HINT "ibv_devinfo -v | grep atomic_cap 查看；换一个支持原子操作的设备（rxe 支持）\n",
 			dev->dev_name, op_name(dev->opt->op));
 		return -1;
 	}
@@ -132,7 +132,7 @@ int query_port(struct rdma_device *dev, unsigned *step)
 
 	step_title(&dev->trace, step, "查询端口属性 ibv_query_port()");
 	if (port > dev->dev_attr.phys_port_cnt) {
-		con_eprintf("错误: 设备 %s 只有 %d 个端口，没有端口 %d\n提示: 用 -i 1 指定端口\n",
+		con_error("设备 %s 只有 %d 个端口，没有端口 %d\n" CON_HINT "用 -i 1 指定端口\n",
 			dev->dev_name, dev->dev_attr.phys_port_cnt, port);
 		return -1;
 	}
@@ -152,8 +152,8 @@ int query_port(struct rdma_device *dev, unsigned *step)
 	else
 		con_printf("  说明: InfiniBand 端口的 LID 由子网管理器分配，同一子网内按 LID 寻址\n");
 	if (pa->state != IBV_PORT_ACTIVE) {
-		con_eprintf("错误: 端口 %d 不是 ACTIVE（当前 %s），QP 无法进入 RTR\n"
-			"提示: 绑定的网卡是否 UP？sudo ip link set <网卡> up；运行 ./diagnose.sh %s\n",
+		con_error("端口 %d 不是 ACTIVE（当前 %s），QP 无法进入 RTR\n"
+			CON_HINT "绑定的网卡是否 UP？sudo ip link set <网卡> up；运行 ./diagnose.sh %s\n",
 			port, ibv_port_state_str(pa->state), dev->dev_name);
 		return -1;
 	}
@@ -201,8 +201,8 @@ int check_limits(const struct rdma_device *dev, const struct options *o)
 
 	if (limits_check(o, &dev->dev_attr, &dev->port_attr, why, sizeof(why)) == 0)
 		return 0;
-	con_eprintf("错误: 超出设备 %s 的能力: %s\n"
-		    "提示: ibv_devinfo -v 列出设备的全部上限（max_qp、max_qp_wr、max_cqe）和端口的 max_msg_sz\n",
+	con_error("超出设备 %s 的能力: %s\n"
+		    CON_HINT "ibv_devinfo -v 列出设备的全部上限（max_qp、max_qp_wr、max_cqe）和端口的 max_msg_sz\n",
 		    dev->dev_name, why);
 	return -1;
 }
@@ -280,7 +280,7 @@ static int check_memory(size_t len)
 	struct rlimit rl;
 
 	if (pages > 0 && psize > 0 && limits_memory(len, (size_t)pages * (size_t)psize) != 0) {
-		con_eprintf("错误: 需要 %zu 字节缓冲区，超过物理内存的一半\n提示: 减小 --size 或 -q\n", len);
+		con_error("需要 %zu 字节缓冲区，超过物理内存的一半\n" CON_HINT "减小 --size 或 -q\n", len);
 		return -1;
 	}
 	if (geteuid() != 0 && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
@@ -303,7 +303,7 @@ int register_mr(struct rdma_conn *conn, int access)
 	alloc_len = (conn->buf_len + 4095) & ~(size_t)4095;
 	conn->buf = aligned_alloc(4096, alloc_len);
 	if (conn->buf == NULL) {
-		con_eprintf("错误: 分配 %zu 字节缓冲区失败: %s\n", alloc_len, strerror(errno));
+		con_error("分配 %zu 字节缓冲区失败: %s\n", alloc_len, strerror(errno));
 		return -1;
 	}
 	memset(conn->buf, 0, alloc_len);
@@ -433,13 +433,13 @@ int create_qps(struct rdma_conn *conn)
 		}
 		conn->max_inline = init.cap.max_inline_data;   /* ibv_create_qp 写回实际值（可能比请求的大） */
 		if (conn->max_inline < conn->opt->inline_size) {
-			con_eprintf("错误: QP[%d] 要了 max_inline_data=%u（--inline），ibv_create_qp 只给了 %u\n"
-				    "提示: 按 verbs 的约定，返回的值只会大于等于要的值；这个驱动不守约定。换小一点的 --inline\n",
+			con_error("QP[%d] 要了 max_inline_data=%u（--inline），ibv_create_qp 只给了 %u\n"
+				    CON_HINT "按 verbs 的约定，返回的值只会大于等于要的值；这个驱动不守约定。换小一点的 --inline\n",
 				    i, conn->opt->inline_size, conn->max_inline);
 			return -1;
 		}
 		if (sq_account_init(&conn->sq[i], conn->caps.send_wr) != 0) {
-			con_eprintf("错误: QP[%d] 发送队列记账的内存分配失败（%u 项）\n提示: 内存不够？减小 --tx-depth\n",
+			con_error("QP[%d] 发送队列记账的内存分配失败（%u 项）\n" CON_HINT "内存不够？减小 --tx-depth\n",
 				    i, conn->caps.send_wr);
 			return -1;
 		}

@@ -92,7 +92,7 @@ static int pick_on_netdev(const struct device_set *set, struct peer_route *peer,
 {
 	const struct route_info *r = &peer->route;
 	int best = -1;
-	char name[16];
+	char name[16], have[1024] = "";
 
 	for (size_t i = 0; i < n; i++) {
 		if (!c[i].active || strcmp(c[i].ndev, r->ndev) != 0)
@@ -109,19 +109,18 @@ static int pick_on_netdev(const struct device_set *set, struct peer_route *peer,
 		       ibv_get_device_name(*out), set->opt->ib_port, r->ndev, c[best].index, c[best].ip);
 		return 1;
 	}
-	con_eprintf("错误: 到服务端 %s 的路由走网卡 %s（源地址 %s），但没有哪个 ACTIVE 的 RDMA 设备建在 %s 上\n",
-		peer->server_addr, r->ndev, r->src, r->ndev);
-	con_eprintf("  现有:");
 	for (size_t i = 0; i < n; i++)
-		con_eprintf("%s%s 在 %s 上（%s%s）", i ? "；" : " ", ibv_get_device_name(c[i].dev),
-			c[i].ndev[0] ? c[i].ndev : "?", c[i].ip, c[i].active ? "" : "，端口不是 ACTIVE");
-	if (n == 0)
-		con_eprintf(" 没有任何设备有 RoCE v2 IPv4 条目");
+		snprintf(have + strlen(have), sizeof(have) - strlen(have), "%s%s 在 %s 上（%s%s）", i ? "；" : " ",
+			 ibv_get_device_name(c[i].dev), c[i].ndev[0] ? c[i].ndev : "?", c[i].ip,
+			 c[i].active ? "" : "，端口不是 ACTIVE");
 	free_rxe_name(set, name, sizeof(name));
-	con_eprintf("\n提示: RDMA 设备建错了网卡（常见：虚拟机的第二块网卡、NAT 网卡）。在通往服务端的网卡上建一个:\n"
-		"  sudo rdma link add %s type rxe netdev %s\n"
-		"  再运行 ./diagnose.sh --peer %s 检查；或者用 -d 指定设备、亲眼看看 RTR 怎样失败\n",
-		name, r->ndev, peer->server_addr);
+	con_error("到服务端 %s 的路由走网卡 %s（源地址 %s），但没有哪个 ACTIVE 的 RDMA 设备建在 %s 上\n"
+		  "  现有:%s\n"
+		  CON_HINT "RDMA 设备建错了网卡（常见：虚拟机的第二块网卡、NAT 网卡）。在通往服务端的网卡上建一个:\n"
+		  "  sudo rdma link add %s type rxe netdev %s\n"
+		  "  再运行 ./diagnose.sh --peer %s 检查；或者用 -d 指定设备、亲眼看看 RTR 怎样失败\n",
+		  peer->server_addr, r->ndev, r->src, r->ndev, n == 0 ? " 没有任何设备有 RoCE v2 IPv4 条目" : have,
+		  name, r->ndev, peer->server_addr);
 	return -1;
 }
 
@@ -269,16 +268,17 @@ static struct ibv_device *pick_automatically(const struct device_set *set, struc
 struct ibv_device *select_device(const struct device_set *set, struct peer_route *peer)
 {
 	struct ibv_device *ibdev;
+	char have[1024] = "";
 
 	if (set->opt->dev_name == NULL)
 		return pick_automatically(set, peer);
 	ibdev = find_named(set, set->opt->dev_name);
 	if (ibdev != NULL)
 		return ibdev;
-	con_eprintf("错误: 找不到RDMA设备 '%s'。现有设备:", set->opt->dev_name);
 	for (int i = 0; i < set->num_devices; i++)
-		con_eprintf(" %s", ibv_get_device_name(set->dev_list[i]));
-	con_eprintf("\n提示: 用 ibv_devices 查看设备名，再用 -d <设备名> 指定\n");
+		snprintf(have + strlen(have), sizeof(have) - strlen(have), " %s", ibv_get_device_name(set->dev_list[i]));
+	con_error("找不到RDMA设备 '%s'。现有设备:%s\n" CON_HINT "用 ibv_devices 查看设备名，再用 -d <设备名> 指定\n",
+		  set->opt->dev_name, have);
 	return NULL;
 }
 
@@ -291,7 +291,7 @@ static const struct gid_info *explicit_gid(const struct gid_info *tbl, size_t n,
 	const struct gid_info *g;
 
 	if (v == GID_VERDICT_ERROR) {
-		con_eprintf("错误: %s\n", msg);
+		con_error("%s\n", msg);
 		return NULL;
 	}
 	g = gid_find(tbl, n, (uint32_t)opt->gid_idx);
@@ -318,7 +318,7 @@ const struct gid_info *select_gid(const struct gid_info *tbl, size_t n, int tbl_
 	}
 	pick = gid_choose(tbl, n);
 	if (pick < 0) {
-		con_eprintf("错误: 端口 %d 没有任何可用的GID\n提示: 绑定的网卡没有IP地址？sudo ip addr add <IP>/24 dev <网卡>；运行 ./diagnose.sh\n",
+		con_error("端口 %d 没有任何可用的GID\n" CON_HINT "绑定的网卡没有IP地址？sudo ip addr add <IP>/24 dev <网卡>；运行 ./diagnose.sh\n",
 			    opt->ib_port);
 		return NULL;
 	}

@@ -111,7 +111,7 @@ static int read_client_parameters(struct session *s, struct rdma_conn *conn)
 	conn->remote_ready = 1;
 	if (adopt_client_options(s->server_opt, &conn->remote, SESSION_SIZE_CAP, &s->opt,
 				 notes, sizeof(notes), why, sizeof(why)) != 0) {
-		con_eprintf("错误: %s\n提示: 客户端用小一点的 --size，或服务端明确给出 --size\n", why);
+		con_error("%s\n" CON_HINT "客户端用小一点的 --size，或服务端明确给出 --size\n", why);
 		/* 照常回 HELLO：客户端会在握手里看到“消息大小不一致”，两端都知道为什么失败 */
 	}
 	conn->num_qp = s->opt.num_qp;
@@ -122,8 +122,8 @@ static int read_client_parameters(struct session *s, struct rdma_conn *conn)
 	con_printf("  说明: 服务端命令行明确给了的参数两端必须一致；没给的由客户端决定（QP 最多 %d 个，消息最大 %u 字节）\n",
 		   MAX_QP, SESSION_SIZE_CAP);
 	if (op_is_atomic(s->opt.op) && conn->dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
-		con_eprintf("错误: 设备 %s 不支持原子操作（atomic_cap=NONE），不能服务 --op %s\n"
-			    "提示: 这个客户端换一种 --op\n", conn->dev->dev_name, op_name(s->opt.op));
+		con_error("设备 %s 不支持原子操作（atomic_cap=NONE），不能服务 --op %s\n"
+			    CON_HINT "这个客户端换一种 --op\n", conn->dev->dev_name, op_name(s->opt.op));
 		return -1;
 	}
 	return 0;
@@ -180,7 +180,7 @@ static void *session_main(void *arg)
 	con_set_prefix(NULL);
 	/* 告诉主线程“我结束了”：写一个 int，管道保证不超过 PIPE_BUF 的写是原子的 */
 	if (write(s->done_fd, &s->slot, sizeof(s->slot)) != (ssize_t)sizeof(s->slot))
-		con_eprintf("错误: 通知主线程失败: %s\n", strerror(errno));
+		con_error("通知主线程失败: %s\n", strerror(errno));
 	return NULL;
 }
 
@@ -203,13 +203,13 @@ static int open_signalfd(struct server *srv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	if (pthread_sigmask(SIG_BLOCK, &set, &srv->old_mask) != 0) {
-		con_eprintf("错误: pthread_sigmask 失败\n");
+		con_error("pthread_sigmask 失败\n");
 		return -1;
 	}
 	srv->mask_set = 1;
 	srv->sig_fd = signalfd(-1, &set, SFD_CLOEXEC);
 	if (srv->sig_fd < 0) {
-		con_eprintf("错误: signalfd 失败: %s (errno=%d)\n", strerror(errno), errno);
+		con_error("signalfd 失败: %s (errno=%d)\n", strerror(errno), errno);
 		return -1;
 	}
 	return 0;
@@ -223,7 +223,7 @@ static int server_open(struct server *srv)
 	if (open_signalfd(srv) != 0)
 		return -1;
 	if (pipe2(srv->done_pipe, O_CLOEXEC) != 0) {
-		con_eprintf("错误: pipe2 失败: %s (errno=%d)\n", strerror(errno), errno);
+		con_error("pipe2 失败: %s (errno=%d)\n", strerror(errno), errno);
 		return -1;
 	}
 	/*
@@ -270,7 +270,7 @@ static void start_session(struct server *srv)
 	s->done_fd = srv->done_pipe[1];
 	con_printf("接受第 %ld 个客户端 %s（正在服务 %d 个）\n", s->id, peer, srv->running + 1);
 	if (pthread_create(&s->thread, NULL, session_main, s) != 0) {
-		con_eprintf("错误: pthread_create 失败，无法服务客户端 %s\n提示: 线程数或内存到了上限？减小 --parallel\n", peer);
+		con_error("pthread_create 失败，无法服务客户端 %s\n" CON_HINT "线程数或内存到了上限？减小 --parallel\n", peer);
 		close(fd);
 		if (s->watch_fd >= 0)
 			close(s->watch_fd);
@@ -356,13 +356,13 @@ static void accept_loop(struct server *srv)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			con_eprintf("错误: poll 失败: %s (errno=%d)\n", strerror(errno), errno);
+			con_error("poll 失败: %s (errno=%d)\n", strerror(errno), errno);
 			srv->stopping = 1;
 			return;
 		}
 		if (n == 0) {
-			con_eprintf("错误: 等了 %d 秒没有新的客户端（已接受 %ld 个，要 %ld 个）\n"
-				    "提示: 客户端都启动了吗？可用 --accept-timeout 调整，或用 --clients 0 一直服务到 Ctrl-C\n",
+			con_error("等了 %d 秒没有新的客户端（已接受 %ld 个，要 %ld 个）\n"
+				    CON_HINT "客户端都启动了吗？可用 --accept-timeout 调整，或用 --clients 0 一直服务到 Ctrl-C\n",
 				    srv->opt->accept_timeout_ms / 1000, srv->accepted, srv->opt->clients);
 			srv->idle_timeout = 1;
 			return;
@@ -402,7 +402,7 @@ static void wait_sessions(struct server *srv)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			con_eprintf("错误: poll 失败: %s (errno=%d)\n", strerror(errno), errno);
+			con_error("poll 失败: %s (errno=%d)\n", strerror(errno), errno);
 			return;                 /* 不 join 就退出不安全：下面 server_close 前还会再等 */
 		}
 		if (n == 0) {

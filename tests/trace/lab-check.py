@@ -81,15 +81,25 @@ def check_events(name, role, trace, want_exit):
 
 
 def check_errors(name, role, trace, log):
-    """every console error ("错误: ...") is an error event with the same text and hint"""
+    """every console error ("错误: ...") is an error event with the same text and hint.
+    The program hands (error, hint) to the trace as it prints them (con_error/con_hint), so an event's text can run over
+    several console lines: the error is every line from "错误: " up to the hint (or the next "错误: "/end of the
+    error's own lines), the hint every line from "提示: " up to the next line that starts a new message."""
     with open(log, encoding="utf-8") as f:
         lines = f.read().splitlines()
     want = []
     for i, l in enumerate(lines):
         if l.startswith("错误: "):
-            hint = lines[i + 1][len("提示: "):] if i + 1 < len(lines) and lines[i + 1].startswith("提示: ") else None
+            hint = None
+            for j in range(i + 1, len(lines)):
+                if lines[j].startswith("提示: "):
+                    hint = lines[j][len("提示: "):]
+                    break
+                if not lines[j].startswith(" "):
+                    break
             want.append((l[len("错误: "):], hint))
-    got = [(e["msg"], e.get("hint")) for e in trace if e["ev"] == "error"]
+    got = [(e["msg"].split("\n")[0], e["hint"].split("\n")[0] if e.get("hint") else None)
+           for e in trace if e["ev"] == "error"]
     check(got == want, "%s %s: %d console errors = error events (text and hint)" % (name, role, len(want)),
           "" if got == want else "console %s, trace %s" % (want, got))
 

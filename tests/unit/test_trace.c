@@ -224,27 +224,29 @@ static void error_sink_pairs_error_and_hint(void **state)
 	(void)state;
 	con_set_streams(NULL, err);
 	con_set_error_sink(catch_error, &c);
-	con_eprintf("错误: QP[%d] ", 0);
-	con_eprintf("错误: %s 失败: %s (errno=%d)\n", "ibv_post_send()", "Invalid argument", 22);
-	con_eprintf("提示: %s\n", "QP 不在 RTS");
+	con_error("QP[%d] %s 失败: %s (errno=%d)\n", 0, "ibv_post_send()", "Invalid argument", 22);
+	con_hint("%s\n", "QP 不在 RTS");
 	con_eprintf("警告: 不是错误\n");
-	con_eprintf("错误: 没有提示的错误\n");
-	con_eprintf("错误: 最后一个\n提示: 两行\n");
+	con_eprintf("错误: 直接打印的文字不是错误（不经 con_error 就不进 trace）\n");
+	con_error("没有提示的错误\n");
+	con_error("最后一个\n  第二行\n" CON_HINT "提示也可以\n  两行\n");
+	con_hint("没有等提示的错误时，提示只打印\n");
 	con_set_error_sink(NULL, NULL);
-	con_eprintf("错误: 去处关掉以后不再收\n提示: x\n");
+	con_error("去处关掉以后不再收\n" CON_HINT "x\n");
 	con_set_streams(NULL, NULL);
 	fclose(err);
 	assert_int_equal(c.n, 3);
-	assert_string_equal(c.msg[0], "QP[0] 错误: ibv_post_send() 失败: Invalid argument (errno=22)");
+	assert_string_equal(c.msg[0], "QP[0] ibv_post_send() 失败: Invalid argument (errno=22)");
 	assert_string_equal(c.hint[0], "QP 不在 RTS");
 	assert_string_equal(c.msg[1], "没有提示的错误");
 	assert_string_equal(c.hint[1], "(none)");
-	assert_string_equal(c.msg[2], "最后一个");
-	assert_string_equal(c.hint[2], "两行");
-	/* 控制台上的文字一个字节都不变 */
-	assert_string_equal(text, "错误: QP[0] 错误: ibv_post_send() 失败: Invalid argument (errno=22)\n"
-			    "提示: QP 不在 RTS\n警告: 不是错误\n错误: 没有提示的错误\n错误: 最后一个\n提示: 两行\n"
-			    "错误: 去处关掉以后不再收\n提示: x\n");
+	assert_string_equal(c.msg[2], "最后一个\n  第二行");
+	assert_string_equal(c.hint[2], "提示也可以\n  两行");
+	/* 控制台上：“错误: ”“提示: ” 加上文字，和直接打印一样 */
+	assert_string_equal(text, "错误: QP[0] ibv_post_send() 失败: Invalid argument (errno=22)\n"
+			    "提示: QP 不在 RTS\n警告: 不是错误\n错误: 直接打印的文字不是错误（不经 con_error 就不进 trace）\n"
+			    "错误: 没有提示的错误\n错误: 最后一个\n  第二行\n提示: 提示也可以\n  两行\n"
+			    "提示: 没有等提示的错误时，提示只打印\n错误: 去处关掉以后不再收\n提示: x\n");
 	free(text);
 }
 
