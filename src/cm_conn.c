@@ -68,7 +68,7 @@ static int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int po
 	snprintf(dev->dev_name, sizeof(dev->dev_name), "%s", ibv_get_device_name(ctx->device));
 	con_printf("CM 按地址选出的设备: %s 端口 %d（librdmacm 已经 ibv_open_device，这里直接用它的 ibv_context）\n",
 		   dev->dev_name, port);
-	con_printf("  说明: TCP 模式的步骤1-4（设备列表、打开设备、查端口、选GID）都由 CM 根据IP地址完成：\n"
+	con_explain("TCP 模式的步骤1-4（设备列表、打开设备、查端口、选GID）都由 CM 根据IP地址完成：\n"
 		   "        地址在哪个设备的 GID 表里，就是哪个设备；GID 就是这个地址对应的 RoCE v2 条目\n");
 	if (port != dev->opt->ib_port) {
 		con_error("CM 选的端口 %d 与 -i %d 不同\n" CON_HINT "--cm 下端口也由地址决定，去掉 -i 或写 -i %d\n",
@@ -248,10 +248,10 @@ static void cm_rd_depth(struct rdma_conn *conn)
 			  : wire_rd_depth(rd, init, UINT8_MAX, UINT8_MAX);
 	con_printf("conn_param: initiator_depth=%u responder_resources=%u（READ/原子深度）\n", c->cm->rd.out, c->cm->rd.in);
 	if (server)
-		con_printf("  说明: = min(本端 max_qp_init_rd_atom %u, 请求里的 initiator_depth %u)、min(本端 max_qp_rd_atom %u, 请求里的 responder_resources %u)\n",
+		con_explain("= min(本端 max_qp_init_rd_atom %u, 请求里的 initiator_depth %u)、min(本端 max_qp_rd_atom %u, 请求里的 responder_resources %u)\n",
 			   init, c->cm->peer_rd_atom, rd, c->cm->peer_init_rd_atom);
 	else
-		con_printf("  说明: 本端设备的 max_qp_init_rd_atom / max_qp_rd_atom；服务端 rdma_accept 时取它和自己上限的较小者，\n"
+		con_explain("本端设备的 max_qp_init_rd_atom / max_qp_rd_atom；服务端 rdma_accept 时取它和自己上限的较小者，\n"
 			   "        RTR/RTS 的 max_dest_rd_atomic/max_rd_atomic 由 rdma_init_qp_attr 给出协商后的值\n");
 }
 
@@ -385,7 +385,7 @@ static int server_accept_all(struct rdma_conn *conn)
 	struct cm_priv priv;
 
 	step_title(&conn->trace, &conn->step, "rdma_accept：回应每个连接请求，等 ESTABLISHED");
-	con_printf("  说明: 被动方先把QP转到 RTS，再 rdma_accept（CM 回 REP）；客户端回 RTU 后这里收到 ESTABLISHED\n");
+	con_explain("被动方先把QP转到 RTS，再 rdma_accept（CM 回 REP）；客户端回 RTU 后这里收到 ESTABLISHED\n");
 	for (int k = -1; k < conn->num_qp; k++) {
 		fill_param(conn, k, &p, &priv);
 		if (rdma_accept(id_of(c, k), &p) != 0) {

@@ -120,6 +120,16 @@ static int con_vprint(FILE *f, struct pending *p, const char *fmt, va_list ap)
 	return n;
 }
 
+void con_explain(const char *fmt, ...)
+{
+	va_list ap;
+
+	con_printf("  说明: ");
+	va_start(ap, fmt);
+	con_vprint(out_stream(), &con.p_out, fmt, ap);
+	va_end(ap);
+}
+
 int con_printf(const char *fmt, ...)
 {
 	va_list ap;

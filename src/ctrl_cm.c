@@ -564,7 +564,7 @@ static int listen_and_wait(struct ctrl *c, unsigned *step)
 	}
 	con_printf("rdma_listen(): 在 RDMA CM 端口 %d 等待客户端连接（最多 %d 秒）...\n", o->tcp_port,
 		   o->accept_timeout_ms / 1000);
-	con_printf("  说明: CM 的端口和 TCP 端口是两个空间；CM 的连接请求是 RoCE 报文（UDP 4791），不是 TCP\n");
+	con_explain("CM 的端口和 TCP 端口是两个空间；CM 的连接请求是 RoCE 报文（UDP 4791），不是 TCP\n");
 	ctrl_announce_ready(o, "cm");
 	c->cm->num_qp = o->num_qp;   /* qp_id[] 里还是 NULL 的项在清理时跳过 */
 	if (cm_get_request(c, o->accept_timeout_ms, "客户端的连接请求", &c->cm->first) != 0) {
@@ -626,7 +626,7 @@ static int resolve_server(struct ctrl *c, unsigned *step)
 		rdma_freeaddrinfo(src);
 	if (rc != 0)
 		return -1;
-	con_printf("  说明: 地址解析 = 找出口网卡和对端 MAC（ARP），出口网卡上的 RDMA 设备就是本端设备；路由解析在 RoCE 上只填路径记录\n");
+	con_explain("地址解析 = 找出口网卡和对端 MAC（ARP），出口网卡上的 RDMA 设备就是本端设备；路由解析在 RoCE 上只填路径记录\n");
 	return 0;
 }
 

@@ -42,7 +42,7 @@ static int accept_client(struct ctrl *c, unsigned *step)
 	if (c->tcp->sock < 0)
 		return -1;
 	con_printf("客户端已连接: %s\n", peer);
-	con_printf("  说明: 这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
+	con_explain("这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
 	return 0;
 }
 
@@ -55,7 +55,7 @@ static int connect_server(struct ctrl *c, unsigned *step)
 	if (c->tcp->sock < 0)
 		return -1;
 	con_printf("已连接服务端 %s:%d\n", o->server_ip, o->tcp_port);
-	con_printf("  说明: 这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
+	con_explain("这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
 	return 0;
 }
 
@@ -64,7 +64,7 @@ static int adopted_client(struct ctrl *c, unsigned *step)
 {
 	step_title(&c->trace, step, "TCP连接（控制平面）：主线程已 accept，交给本会话");
 	con_printf("客户端已连接: %s\n", c->tcp->peer);
-	con_printf("  说明: 监听 socket 归主线程；每个客户端一条自己的 TCP 连接、一个自己的线程和一套自己的 MR/CQ/QP\n");
+	con_explain("监听 socket 归主线程；每个客户端一条自己的 TCP 连接、一个自己的线程和一套自己的 MR/CQ/QP\n");
 	return 0;
 }
 

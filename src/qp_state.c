@@ -45,7 +45,7 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 	access &= ~IBV_ACCESS_LOCAL_WRITE;
 	access_str(access, acc, sizeof(acc));
 	con_printf("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n", conn->opt->ib_port, acc);
-	con_printf("  说明: INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n");
+	con_explain("INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n");
 	for (int i = 0; i < conn->num_qp; i++) {
 		attr = (struct ibv_qp_attr){
 			.qp_state = IBV_QPS_INIT,
@@ -185,9 +185,9 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	       mtu_str(conn->path_mtu), conn->rd.in);
 	con_printf("      ah_attr.is_global=1 grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=64 dlid=<远端LID>\n",
 	       conn->dev->gid.index);
-	con_printf("  说明: RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
+	con_explain("RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
 	       "        hop_limit 就是 IP 包的 TTL（设为 1 只能在同一网段，跨路由器会丢）\n");
-	con_printf("  说明: max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)，\n"
+	con_explain("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)，\n"
 		   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n",
 		   conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
 	for (int i = 0; i < conn->num_qp; i++) {
@@ -237,7 +237,7 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 
 	step_title(&conn->trace, &conn->step, "修改QP状态 RTR->RTS ibv_modify_qp()");
 	con_printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=6 rnr_retry=7 max_rd_atomic=%u\n", conn->rd.out);
-	con_printf("  说明: RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），\n"
+	con_explain("RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），\n"
 	       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
 	       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；\n"
 	       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n",

@@ -114,7 +114,7 @@ int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step
 	       dev->dev_attr.atomic_cap == IBV_ATOMIC_HCA ?
 	       "支持（ATOMIC_HCA：只对经过这块网卡的其它 RDMA 原子操作是原子的，CPU 同时读写同一个字不受保护）" :
 	       "支持（ATOMIC_GLOB：对 CPU 的访问也是原子的）");
-	con_printf("  说明: ibv_context 是后续所有 verbs 调用的入口（相当于打开的设备句柄）\n");
+	con_explain("ibv_context 是后续所有 verbs 调用的入口（相当于打开的设备句柄）\n");
 	if (op_is_atomic(dev->opt->op) && dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
 		con_error("设备 %s 不支持原子操作（atomic_cap = ATOMIC_NONE），不能用 --op %s\n"
 			CON_HINT "ibv_devinfo -v | grep atomic_cap 查看；换一个支持原子操作的设备（rxe 支持）\n",
@@ -148,9 +148,9 @@ int query_port(struct rdma_device *dev, unsigned *step)
 	       pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand",
 	       mtu_str(pa->active_mtu), mtu_str(pa->max_mtu), pa->lid, pa->gid_tbl_len);
 	if (pa->link_layer == IBV_LINK_LAYER_ETHERNET)
-		con_printf("  说明: 以太网端口（RoCE）没有子网管理器，LID 恒为 0，寻址全靠 GID（即IP地址）\n");
+		con_explain("以太网端口（RoCE）没有子网管理器，LID 恒为 0，寻址全靠 GID（即IP地址）\n");
 	else
-		con_printf("  说明: InfiniBand 端口的 LID 由子网管理器分配，同一子网内按 LID 寻址\n");
+		con_explain("InfiniBand 端口的 LID 由子网管理器分配，同一子网内按 LID 寻址\n");
 	if (pa->state != IBV_PORT_ACTIVE) {
 		con_error("端口 %d 不是 ACTIVE（当前 %s），QP 无法进入 RTR\n"
 			CON_HINT "绑定的网卡是否 UP？sudo ip link set <网卡> up；运行 ./diagnose.sh %s\n",
@@ -184,7 +184,7 @@ int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned 
 	if (dev->opt->role == ROLE_CLIENT && (dev->opt->dev_name != NULL || dev->opt->gid_idx != GID_AUTO))
 		select_warn_if_off_route(dev->dev_name, &dev->gid, peer);
 	trace_gid(&dev->trace, &dev->gid);
-	con_printf("  说明: GID 是 RoCE 的“地址”，RTR 时告诉本端QP对端的GID；两端都要选 RoCE v2 的同类地址\n");
+	con_explain("GID 是 RoCE 的“地址”，RTR 时告诉本端QP对端的GID；两端都要选 RoCE v2 的同类地址\n");
 	rc = 0;
 out:
 	free(tbl);
@@ -228,7 +228,7 @@ int alloc_pd(struct rdma_device *dev, unsigned *step)
 	}
 	trace_call(&dev->trace, "ibv_alloc_pd", "handle", dev->pd->handle, NULL, 0);
 	con_printf("PD 已分配: handle=%u\n", dev->pd->handle);
-	con_printf("  说明: PD 把 MR 和 QP 圈在一起：只有同一个 PD 里的 QP 才能使用这个 MR\n");
+	con_explain("PD 把 MR 和 QP 圈在一起：只有同一个 PD 里的 QP 才能使用这个 MR\n");
 	return 0;
 }
 
@@ -324,7 +324,7 @@ int register_mr(struct rdma_conn *conn, int access)
 	       (void *)conn->buf, conn->buf_len, conn->num_qp, conn->slot);
 	con_printf("  lkey=0x%08x  rkey=0x%08x  权限=%s%s\n", conn->mr->lkey, conn->mr->rkey, acc,
 	       access == 0 ? "（只允许本地读：RDMA WRITE 的数据源只需要被网卡读取）" : "");
-	con_printf("  说明: 注册会锁定这些内存页并交给网卡做地址翻译；lkey 给本端的 WR 用，\n"
+	con_explain("注册会锁定这些内存页并交给网卡做地址翻译；lkey 给本端的 WR 用，\n"
 	       "        rkey 是交给对端的“钥匙”，对端凭它直接读写这块内存，所以只开本操作需要的权限\n");
 	return 0;
 }
@@ -383,7 +383,7 @@ int create_cq(struct rdma_conn *conn)
 	trace_call(&conn->trace, "ibv_create_cq", "cqe", conn->cq->cqe, NULL, 0);
 	con_printf("CQ 已创建: 容量 %d（请求 %u = %d 个QP × (发送 %u + 接收 %u)），%d 个QP共享这一个CQ\n", conn->cq->cqe,
 		   conn->caps.cqe, conn->num_qp, conn->caps.send_wr, conn->caps.recv_wr, conn->num_qp);
-	con_printf("  说明: 每个完成的 WR 在 CQ 里留下一个 WC；wr_id 里放的是QP序号，据此区分来自哪个QP\n");
+	con_explain("每个完成的 WR 在 CQ 里留下一个 WC；wr_id 里放的是QP序号，据此区分来自哪个QP\n");
 	if (event && arm_cq(conn) != 0)
 		return -1;
 	return 0;
@@ -448,7 +448,7 @@ int create_qps(struct rdma_conn *conn)
 		trace_qp_num(&conn->trace, "ibv_create_qp", 0, i, conn->qp[i]->qp_num, conn->psn[i]);
 		con_printf("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n", i, conn->qp[i]->qp_num, conn->psn[i]);
 	}
-	con_printf("  说明: RC = 可靠连接，一个QP只和对端的一个QP配对；新建的QP处于 RESET 状态\n");
+	con_explain("RC = 可靠连接，一个QP只和对端的一个QP配对；新建的QP处于 RESET 状态\n");
 	if (conn->opt->bench != BENCH_NONE)
 		con_printf("  队列深度: 发送 %u、接收 %u（--tx-depth）；max_inline_data=%u（--inline %u）\n",
 			   conn->caps.send_wr, conn->caps.recv_wr, conn->max_inline, conn->opt->inline_size);

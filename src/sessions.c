@@ -119,7 +119,7 @@ static int read_client_parameters(struct session *s, struct rdma_conn *conn)
 		   op_name((enum rdma_op)conn->remote.op), conn->remote.size, conn->remote.iters);
 	con_printf("本会话用: -q %d --op %s --size %zu --iters %ld（听客户端的:%s）\n", s->opt.num_qp,
 		   op_name(s->opt.op), s->opt.size, s->opt.iters, notes[0] != '\0' ? notes : " 无，全由服务端命令行决定");
-	con_printf("  说明: 服务端命令行明确给了的参数两端必须一致；没给的由客户端决定（QP 最多 %d 个，消息最大 %u 字节）\n",
+	con_explain("服务端命令行明确给了的参数两端必须一致；没给的由客户端决定（QP 最多 %d 个，消息最大 %u 字节）\n",
 		   MAX_QP, SESSION_SIZE_CAP);
 	if (op_is_atomic(s->opt.op) && conn->dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
 		con_error("设备 %s 不支持原子操作（atomic_cap=NONE），不能服务 --op %s\n"
@@ -239,9 +239,9 @@ static int server_open(struct server *srv)
 			   o->tcp_port, o->parallel);
 	else
 		con_printf("在TCP端口 %d 接待 %ld 个客户端；最多同时 %d 个\n", o->tcp_port, o->clients, o->parallel);
-	con_printf("  说明: 设备、端口、GID 和 PD 已经打开（步骤1-5），所有客户端共用；每个客户端一个线程，\n"
+	con_explain("设备、端口、GID 和 PD 已经打开（步骤1-5），所有客户端共用；每个客户端一个线程，\n"
 		   "        有自己的 MR、CQ、QP 和 TCP 连接，结束时只释放它自己的。输出行前的 [客户端N 地址] 说明是谁的\n");
-	con_printf("  说明: 同时在服务的客户端达到 %d 个时，新的客户端先在内核的 TCP 队列里等着；"
+	con_explain("同时在服务的客户端达到 %d 个时，新的客户端先在内核的 TCP 队列里等着；"
 		   "它等服务端回 HELLO 最多 -t 秒，排队久的客户端请加大 -t\n", o->parallel);
 	ctrl_announce_ready(o, "tcp");
 	return 0;
@@ -448,7 +448,7 @@ static void print_summary(const struct server *srv)
 	con_printf("接受了 %ld 个客户端：成功 %ld 个，失败 %ld 个%s\n", srv->accepted, srv->ok, srv->failed,
 		   srv->aborted ? "（其中有收到信号后被中止的）" : "");
 	if (srv->stopping)
-		con_printf("  说明: 因收到信号提前结束；之后释放 PD 和设备（所有客户端的资源都已各自释放）\n");
+		con_explain("因收到信号提前结束；之后释放 PD 和设备（所有客户端的资源都已各自释放）\n");
 }
 
 int serve_clients(struct rdma_device *dev, unsigned *step)
