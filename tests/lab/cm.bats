@@ -99,7 +99,7 @@ add_plain_nic() {
     has "$CLOG" '状态摘要（ibv_query_qp 读回）: QP[0]=RTS QP[1]=RTS'
     has "$SLOG" '状态摘要（ibv_query_qp 读回）: QP[0]=RTS QP[1]=RTS'
     has "$SLOG" 'qp_state=RTS  port=1  access=REMOTE_WRITE'
-    has "$CLOG" 'timeout=19  retry_cnt=6  rnr_retry=7'
+    has "$CLOG" "timeout=$(cm_rts_timeout)  retry_cnt=6  rnr_retry=7"
     # READ/原子深度：客户端报自己设备的上限，服务端取它和自己上限的较小者，CM 协商后 rdma_init_qp_attr 给出同样的值
     has "$CLOG" 'conn_param: initiator_depth=128 responder_resources=128（READ/原子深度）'
     has "$SLOG" '= min(本端 max_qp_init_rd_atom 128, 请求里的 initiator_depth 128)'

@@ -233,6 +233,13 @@ kernel_since_6_2() {
     IFS=. read -r major minor _ <<<"$(uname -r)"
     ((major > 6 || (major == 6 && minor >= 2)))
 }
+# 内核的 CM 给主动方 RTS 的 timeout（本地 ACK 超时的指数）：5.10、6.1 上 19，6.12 上 17（docs/KERNELS.md；
+# 6.1 与 6.12 之间没有测过，按 6.12 算）
+cm_rts_timeout() {
+    local major minor
+    IFS=. read -r major minor _ <<<"$(uname -r)"
+    if ((major > 6 || (major == 6 && minor >= 12))); then echo 17; else echo 19; fi
+}
 # 循环“每种带数据检查的操作”时用：早于 6.1 的内核上不含原子操作（那里的断言在 ops.bats 的 fetch_add/cmp_swap 用例）
 data_ops() {
     if rxe_before_6_1; then echo send write read write_imm; else echo send write read write_imm fetch_add cmp_swap; fi
