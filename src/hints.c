@@ -24,11 +24,13 @@ const char *wc_status_hint(enum ibv_wc_status status)
 		return "本地长度错误：收到的消息比接收缓冲区大，或发送长度超过设备限制";
 	case IBV_WC_LOC_QP_OP_ERR:
 		return "本地QP操作错误：WR 超出QP的能力（SGE 个数、inline 长度、QP类型不支持的操作码），或无法为目的GID构造报文（GID/路由/邻居）。\n"
-		       "      QP 还没到 RTS（RESET/INIT/RTR）时 ibv_post_send 本身就会失败，不会走到这里；QP 已在错误状态时 ibv_post_send 照样接受，WR 以 WR_FLUSH_ERR 完成";
+		       "      QP 还没到 RTS（RESET/INIT/RTR）时 ibv_post_send 本身就会失败，不会走到这里；QP 已在错误状态时 ibv_post_send 照样接受，WR 以 WR_FLUSH_ERR 完成。\n"
+		       "      接收方的完成是它：收到的 SEND 比投递的接收缓冲区大（rxe 实测如此；规范和硬件网卡是 LOC_LEN_ERR）——两端的消息大小/接收缓冲区对一对";
 	case IBV_WC_REM_INV_REQ_ERR:
 		return "远端无效请求：对端不支持该操作（如原子操作），或消息超过对端接收缓冲区";
 	case IBV_WC_REM_OP_ERR:
-		return "远端操作错误：对端处理请求时出错（对端QP可能已进入错误状态）";
+		return "远端操作错误：对端处理请求时出错，回了 NAK “Remote Operational Error”。rxe 上常见的原因：SEND 比对端投递的接收缓冲区大\n"
+		       "      （对端的完成是 LOC_QP_OP_ERR；规范和硬件网卡这时是 REM_INV_REQ_ERR / LOC_LEN_ERR）；也可能对端QP已进入错误状态。看对端的输出";
 	case IBV_WC_WR_FLUSH_ERR:
 		return "WR 被冲刷：QP 已进入错误状态，队列中剩下的请求全部以此状态返回；请看第一条非 FLUSH 的错误";
 	case IBV_WC_MW_BIND_ERR:

@@ -119,12 +119,20 @@ static struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, 
 	return req;
 }
 
-/* 每个QP投递一个接收，放进 area(conn, i) */
-static int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, int))
+/* 每个QP投递一个接收，放进 area(conn, i)；--inject small-recv 时第1轮 QP[0] 的接收缓冲区只有消息的一半 */
+static int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, int), long r)
 {
-	for (int i = 0; i < conn->num_qp; i++)
-		if (post_receive(conn, i, area(conn, i), (uint32_t)conn->slot) != 0)
+	for (int i = 0; i < conn->num_qp; i++) {
+		uint32_t len = (uint32_t)conn->slot;
+
+		if (conn->opt->inject == INJECT_SMALL_RECV && i == 0 && r == 1) {
+			len = (uint32_t)conn->opt->size / 2;
+			con_printf("故障注入(--inject small-recv): 第1轮 QP[0] 的接收请求只给 %u 字节（消息 %zu 字节）；"
+				   "预期本端的完成是 LOC_LEN_ERR、对端的 SEND 完成是 REM_INV_REQ_ERR\n", len, conn->opt->size);
+		}
+		if (post_receive(conn, i, area(conn, i), len) != 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -137,7 +145,7 @@ static int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_co
 static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
 {
 	if (conn->opt->inject != INJECT_LATE_RECV || r != 1) {
-		if (post_recv_all(conn, area) != 0)
+		if (post_recv_all(conn, area, r) != 0)
 			return -1;
 		return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r));
 	}
@@ -146,7 +154,7 @@ static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(stru
 	con_printf("故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 %d 毫秒后才投递接收；"
 		   "预期客户端的报文先到，服务端网卡回 RNR NAK，客户端网卡稍后重发\n", LATE_RECV_MS);
 	usleep(LATE_RECV_MS * 1000);
-	return post_recv_all(conn, area);
+	return post_recv_all(conn, area, r);
 }
 
 /* ---------- SEND / RECV ---------- */
@@ -188,7 +196,7 @@ static int send_client_round(struct rdma_conn *conn, long r)
 	struct send_req req;
 
 	/* 先投递接收（用于服务端的回复），再等服务端的 READY，然后才发送 */
-	if (post_recv_all(conn, area_a) != 0 || ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
+	if (post_recv_all(conn, area_a, r) != 0 || ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
 		con_printf("已先为回复投递接收请求；收到服务端的 READY（它的接收已就绪），现在发送\n");

@@ -424,8 +424,10 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 			o->inject = INJECT_PAYLOAD;
 		} else if (strcmp(arg, "late-recv") == 0) {
 			o->inject = INJECT_LATE_RECV;
+		} else if (strcmp(arg, "small-recv") == 0) {
+			o->inject = INJECT_SMALL_RECV;
 		} else {
-			set_err(err, errlen, "未知的故障注入: '%s'（可选 rkey、payload、late-recv）", arg);
+			set_err(err, errlen, "未知的故障注入: '%s'（可选 rkey、payload、late-recv、small-recv）", arg);
 			return -1;
 		}
 		return 0;
@@ -626,6 +628,11 @@ static int check_combination(struct options *o, char *err, size_t errlen)
 		set_err(err, errlen, "--inject late-recv 只用于服务端的 --op send 或 write_imm（接收请求是服务端投递的；不用于交互模式）");
 		return -1;
 	}
+	if (o->inject == INJECT_SMALL_RECV &&
+	    (o->role != ROLE_SERVER || o->interactive || o->op != OP_SEND || o->size < 2)) {
+		set_err(err, errlen, "--inject small-recv 只用于服务端的 --op send（--size 至少 2；接收缓冲区是服务端投递的；不用于交互模式）");
+		return -1;
+	}
 	if (o->inject == INJECT_PAYLOAD && (o->interactive || !inject_payload_sender(o))) {
 		set_err(err, errlen, "--inject payload 只用于发送数据的一方：客户端的 send/write/write_imm，或服务端的 read（不用于交互模式和原子操作）");
 		return -1;
@@ -714,6 +721,7 @@ void print_usage(const char *prog, enum role role)
 		       "                        由客户端决定（消息最大 %u 字节），明确给出的两端必须一致\n"
 		       "      --inject payload  故障注入（--op read 时服务端是发送数据的一方）：第1轮前改坏 QP[0] 的一个字节，观察客户端校验失败\n"
 		       "      --inject late-recv  故障注入（send/write_imm）：第1轮先说“可以发了”、%d 毫秒后才投递接收，观察 RNR NAK 和重发\n"
+		       "      --inject small-recv 故障注入（send）：第1轮 QP[0] 的接收缓冲区只有消息的一半，观察两端的完成状态和 NAK\n"
 		       "      --ready-file FILE 开始等客户端时（listen/rdma_listen 之后）写 FILE 一行 \"ready tcp|cm PORT PID\"，给脚本和测试等\n"
 		       "  -h, --help            显示本帮助\n",
 		       DEFAULT_ACCEPT_MS / 1000, MAX_PARALLEL, 1u << 20, LATE_RECV_MS);

@@ -56,7 +56,7 @@ enum cq_mode { CQ_POLL = 0, CQ_EVENT };
  *   late-recv 服务端（send/write_imm）第1轮先告诉客户端“可以发了”，过一会儿才投递接收 →
  *           客户端的报文先到，服务端网卡回 RNR NAK，客户端网卡等一会儿重发（rnr_retry=7：一直重试）
  */
-enum inject { INJECT_NONE = 0, INJECT_RKEY, INJECT_PAYLOAD, INJECT_LATE_RECV };
+enum inject { INJECT_NONE = 0, INJECT_RKEY, INJECT_PAYLOAD, INJECT_LATE_RECV, INJECT_SMALL_RECV };
 #define LATE_RECV_MS 200        /* --inject late-recv：发出 READY 后等这么久才投递接收 */
 
 struct options {

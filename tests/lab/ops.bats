@@ -86,6 +86,19 @@ check_corrupt() {  # check_corrupt OP 注入的一方(server|client) 校验的�
     check_corrupt read server '读到'
 }
 
+@test "injected small receive buffer (send): receiver LOC_QP_OP_ERR, sender REM_OP_ERR on rxe (spec/hardware: LOC_LEN_ERR, REM_INV_REQ_ERR); both exit 1" {
+    start_server -d "$LAB_DEV0" --op send -q 2 --size 1024 -t 10 --inject small-recv
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --op send -q 2 --size 1024 -t 10
+    wait_server
+    [[ $SRC == 1 && $CRC == 1 ]] || { echo "两端都应以 1 退出（服务端 $SRC，客户端 $CRC）"; show_logs; return 1; }
+    has "$SLOG" '故障注入(--inject small-recv): 第1轮 QP[0] 的接收请求只给 512 字节（消息 1024 字节）'
+    # 5.10、6.1、6.12 上实测相同（docs/KERNELS.md）：接收方 LOC_QP_OP_ERR，发送方收到 NAK（Remote Operational Error）
+    has "$SLOG" '错误: 工作完成(WC)失败: QP[0] 状态=local QP operation error (2)'
+    has "$SLOG" '收到的 SEND 比投递的接收缓冲区大'
+    has "$CLOG" '错误: 工作完成(WC)失败: QP[0] 状态=remote operation error (11)'
+    has "$CLOG" 'SEND 比对端投递的接收缓冲区大'
+}
+
 # 早于 6.1 的内核（实测 5.10）：rxe 不执行原子操作，客户端 RETRY_EXC_ERR，提示点名内核（docs/KERNELS.md）
 atomic_fails_on_old_rxe() {
     run_pair --op "$1" -q 1 --iters 1 -t 10

@@ -215,6 +215,13 @@ static void inject(void **state)
 	assert_non_null(strstr(err, "send 或 write_imm"));
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "late-recv"), PARSE_ERROR);
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--interactive", "--inject", "late-recv"), PARSE_ERROR);
+	/* small-recv：服务端、--op send、--size ≥ 2 */
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "small-recv", "--size", "1024"), PARSE_OK);
+	assert_int_equal(o.inject, INJECT_SMALL_RECV);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "small-recv"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--inject small-recv 只用于服务端的 --op send"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "small-recv", "--op", "write_imm"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "small-recv", "--size", "1"), PARSE_ERROR);
 }
 
 static void trace_option(void **state)

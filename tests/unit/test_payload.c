@@ -73,6 +73,9 @@ static void wc_hints(void **state)
 	assert_non_null(strstr(wc_status_hint(IBV_WC_LOC_QP_OP_ERR), "ibv_post_send 本身就会失败"));
 	/* 错误状态的 QP：ibv_post_send 照样接受，WR 被冲刷（不是“post 失败”） */
 	assert_non_null(strstr(wc_status_hint(IBV_WC_LOC_QP_OP_ERR), "错误状态时 ibv_post_send 照样接受"));
+	/* --inject small-recv 在 rxe 上实测：接收方 LOC_QP_OP_ERR，发送方 REM_OP_ERR（硬件是 LOC_LEN_ERR / REM_INV_REQ_ERR） */
+	assert_non_null(strstr(wc_status_hint(IBV_WC_LOC_QP_OP_ERR), "收到的 SEND 比投递的接收缓冲区大"));
+	assert_non_null(strstr(wc_status_hint(IBV_WC_REM_OP_ERR), "SEND 比对端投递的接收缓冲区大"));
 	/* rxe：READ/原子 写进没有 LOCAL_WRITE 的本地 MR 报 LOC_PROT_ERR（rxe_comp.c do_read/do_atomic），不是 LOC_ACCESS_ERR */
 	assert_non_null(strstr(wc_status_hint(IBV_WC_LOC_PROT_ERR), "IBV_ACCESS_LOCAL_WRITE"));
 	assert_null(strstr(wc_status_hint(IBV_WC_LOC_ACCESS_ERR), "需要 IBV_ACCESS_LOCAL_WRITE"));
