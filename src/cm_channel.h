@@ -74,7 +74,7 @@ int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma
 
 /* 控制QP：自己的两个小 CQ、MR 和缓冲区（在数据QP所在的 PD/设备上），QP 留在 RESET */
 int cm_create_ctl_qp(struct ctrl *c, struct ibv_pd *pd, struct ibv_context *ctx);
-/* 控制QP到 INIT 之后：投递第 k 个接收槽 */
-int cm_post_ctl_recv(struct ctrl *c, int k);
+/* 控制QP到 INIT 之后：投递全部 CM_CTL_RECV 个接收槽 */
+int cm_post_ctl_recvs(struct ctrl *c);
 
 #endif

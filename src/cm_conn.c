@@ -341,9 +341,8 @@ static int client_connect_qps(struct rdma_conn *conn, int access)
 	step_title(&conn->trace, &conn->step, "修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）");
 	if (client_create_ids(conn) != 0 || modify_all(conn, IBV_QPS_INIT, access) != 0)
 		return -1;
-	for (int k = 0; k < CM_CTL_RECV; k++)
-		if (cm_post_ctl_recv(&conn->ctrl, k) != 0)
-			return -1;
+	if (cm_post_ctl_recvs(&conn->ctrl) != 0)
+		return -1;
 	if (client_connect_all(conn) != 0)
 		return -1;
 	step_title(&conn->trace, &conn->step, "修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr）");
@@ -409,9 +408,8 @@ static int server_connect_qps(struct rdma_conn *conn, int access)
 	step_title(&conn->trace, &conn->step, "修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）");
 	if (modify_all(conn, IBV_QPS_INIT, access) != 0)
 		return -1;
-	for (int k = 0; k < CM_CTL_RECV; k++)
-		if (cm_post_ctl_recv(&conn->ctrl, k) != 0)
-			return -1;
+	if (cm_post_ctl_recvs(&conn->ctrl) != 0)
+		return -1;
 	step_title(&conn->trace, &conn->step, "修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr：QPN/PSN 来自连接请求）");
 	if (modify_all(conn, IBV_QPS_RTR, access) != 0)
 		return -1;

@@ -129,6 +129,21 @@ void ctrl_close(struct ctrl *c)
 		c->ops->close(c);
 }
 
+void *ctrl_begin(struct ctrl *c, const struct ctrl_ops *ops, const struct options *opt, size_t state_size)
+{
+	void *state;
+
+	memset(c, 0, sizeof(*c));
+	state = calloc(1, state_size);
+	if (state == NULL) {
+		con_error("内存不足（控制平面）\n");
+		return NULL;
+	}
+	c->ops = ops;
+	c->opt = opt;
+	return state;
+}
+
 void ctrl_release(struct ctrl *c)
 {
 	if (c->ops != NULL && c->ops->release != NULL)

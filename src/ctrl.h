@@ -76,6 +76,11 @@ int ctrl_tcp_init(struct ctrl *c, const struct options *opt);
  * 之后 ctrl_establish 只打印“已接受”的说明，ctrl_close 负责关闭 sock
  */
 int ctrl_tcp_adopt(struct ctrl *c, const struct options *opt, int sock, const char *peer);
+/*
+ * 实现的 init 共用的开头：清空 c，分配 state_size 字节的实现状态（全 0）并返回它，记下操作表和参数。
+ * 内存不足时打印错误并返回 NULL（c->ops 保持 NULL，之后 ctrl_close/ctrl_release 什么也不做）
+ */
+void *ctrl_begin(struct ctrl *c, const struct ctrl_ops *ops, const struct options *opt, size_t state_size);
 /* 选用 CM 实现（--cm）；同样只记下参数（ctrl_cm.c；数据QP经 CM 建连在 cm_conn.c） */
 int ctrl_cm_init(struct ctrl *c, const struct options *opt);
 

@@ -637,7 +637,7 @@ static int cm_establish(struct ctrl *c, unsigned *step)
 
 /* ---------- 控制QP ---------- */
 
-int cm_post_ctl_recv(struct ctrl *c, int k)
+static int cm_post_ctl_recv(struct ctrl *c, int k)
 {
 	struct ibv_sge sge = { .addr = (uintptr_t)recv_slot(c, k), .length = CM_MSG_MAX, .lkey = c->cm->mr->lkey };
 	struct ibv_recv_wr wr = { .wr_id = (uint64_t)k, .sg_list = &sge, .num_sge = 1 }, *bad;
@@ -646,6 +646,14 @@ int cm_post_ctl_recv(struct ctrl *c, int k)
 	if (rc != 0)
 		verbs_error("ibv_post_recv(控制QP)", rc, "QP 状态不对？");
 	return rc == 0 ? 0 : -1;
+}
+
+int cm_post_ctl_recvs(struct ctrl *c)
+{
+	for (int k = 0; k < CM_CTL_RECV; k++)
+		if (cm_post_ctl_recv(c, k) != 0)
+			return -1;
+	return 0;
 }
 
 int cm_create_ctl_qp(struct ctrl *c, struct ibv_pd *pd, struct ibv_context *ctx)
@@ -952,13 +960,6 @@ static const struct ctrl_ops cm_ops = {
 
 int ctrl_cm_init(struct ctrl *c, const struct options *opt)
 {
-	memset(c, 0, sizeof(*c));
-	c->cm = calloc(1, sizeof(*c->cm));
-	if (c->cm == NULL) {
-		con_error("内存不足（控制平面）\n");
-		return -1;
-	}
-	c->ops = &cm_ops;
-	c->opt = opt;
-	return 0;
+	c->cm = ctrl_begin(c, &cm_ops, opt, sizeof(*c->cm));
+	return c->cm != NULL ? 0 : -1;
 }

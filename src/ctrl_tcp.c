@@ -220,14 +220,9 @@ static const struct ctrl_ops tcp_ops = {
 
 int ctrl_tcp_init(struct ctrl *c, const struct options *opt)
 {
-	memset(c, 0, sizeof(*c));
-	c->tcp = calloc(1, sizeof(*c->tcp));
-	if (c->tcp == NULL) {
-		con_error("内存不足（控制平面）\n");
+	c->tcp = ctrl_begin(c, &tcp_ops, opt, sizeof(*c->tcp));
+	if (c->tcp == NULL)
 		return -1;
-	}
-	c->ops = &tcp_ops;
-	c->opt = opt;
 	c->tcp->listen_fd = -1;
 	c->tcp->sock = -1;
 	return 0;
