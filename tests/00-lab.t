@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/00-lab.t：测试 Soft-RoCE 实验环境本身（TAP 输出）。
 # 用法（在仓库根目录）：prove --exec bash tests/00-lab.t
-# 共启动 5 次虚拟机：单机 4 次（其中一次 LAB_RXE=none）+ two-vms 1 次（LAB_SKIP_TWO_VMS=1 可跳过）。
+# 共启动 4 次虚拟机：单机 3 次（其中一次 LAB_RXE=none）+ two-vms 1 次（LAB_SKIP_TWO_VMS=1 可跳过）。
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -24,14 +24,17 @@ diag() { sed 's/^/# /' "$@"; }
 
 echo "1..8"
 
-# 1-2：设备列表，以及 CMD 的退出码原样返回
+# 1-2 和 6 共用一次启动：CMD 的退出码原样返回；设备列表（写到 stderr）；stdout 字节不变、stderr 分开、
+# memlock 不受限、/tmp 和项目目录可写（任何一步失败 sh 就以 1 退出，而不是 3）
 rc=0
-"$RUN" sh -c 'ibv_devices; exit 3' >"$T/out" 2>"$T/err" || rc=$?
+"$RUN" sh -c 'printf "a\nb\n"; ibv_devices >&2; printf "E\n" >&2; ulimit -l >&2
+    : >/tmp/w && : >logs/.lab-w && rm logs/.lab-w && exit 3' >"$T/out1" 2>"$T/err1" || rc=$?
 ok "$([[ $rc == 3 ]]; echo $?)" "lab/run returns CMD's exit status (3, got $rc)"
-grep -qw rxe0 "$T/out" && grep -qw rxe1 "$T/out"
+grep -qw rxe0 "$T/err1" && grep -qw rxe1 "$T/err1"
 st=$?
 ok "$st" "ibv_devices in the guest lists rxe0 and rxe1"
-((st == 0 && rc == 3)) || { diag "$T/out"; diag "$T/err"; }
+((st == 0 && rc == 3)) || { diag "$T/out1"; diag "$T/err1"; }
+rc1=$rc
 
 # 3：selftest（ibv_rc_pingpong rxe0 <-> rxe1）
 rc=0
@@ -39,20 +42,17 @@ rc=0
 ok "$rc" "lab/run --selftest (ibv_rc_pingpong rxe0<->rxe1) passes"
 ((rc == 0)) || { diag "$T/out"; diag "$T/err"; }
 
-# 4-6：找不到命令 -> 127；stdout 字节不变；stderr 分开
+# 4-5：找不到命令 -> 127，报在 stderr；6：第一次启动的 stdout 字节不变、stderr 分开
 rc=0
 "$RUN" /nonexistent-cmd >"$T/out" 2>"$T/err" || rc=$?
 ok "$([[ $rc == 127 ]]; echo $?)" "missing command exits 127 (got $rc)"
 grep -q 'not found' "$T/err"
 ok $? "missing command is reported on stderr"
-rc=0
-"$RUN" sh -c 'printf "a\nb\n"; printf "E\n" >&2; ulimit -l >&2; : >/tmp/w && : >logs/.lab-w && rm logs/.lab-w' \
-    >"$T/out" 2>"$T/err" || rc=$?
 printf 'a\nb\n' >"$T/want"
-cmp -s "$T/out" "$T/want" && ((rc == 0)) && grep -qx E "$T/err" && grep -qx unlimited "$T/err"
+cmp -s "$T/out1" "$T/want" && ((rc1 == 3)) && grep -qx E "$T/err1" && grep -qx unlimited "$T/err1"
 st=$?
 ok "$st" "stdout is byte-clean, stderr separate, memlock unlimited, /tmp and project writable"
-((st == 0)) || { diag "$T/out"; diag "$T/err"; }
+((st == 0)) || { diag "$T/out1"; diag "$T/err1"; }
 
 # 7：两台虚拟机，VM0 跑服务端、VM1 跑客户端
 if [[ ${LAB_SKIP_TWO_VMS:-0} == 1 ]]; then

@@ -11,5 +11,7 @@ want=(wrong-nic-auto wrong-nic-explicit wrong-nic-diagnose two-devices-fixed fix
       mtu-server mtu-client unreachable
       firewall-client firewall-diagnose firewall-fixed-client firewall-fixed-server)
 echo "1..${#want[@]}"
+# 它把各场景的日志写到 logs/paths-*.log；tests/55-lab-docs.t 的文档摘录直接用这一次的（EXCERPTS_REUSE_PATHS）
+rm -f logs/paths-*.log
 LAB_TOPOLOGY=two-vms lab/run tests/lab/two-vms-paths.sh >"$out" 2>&1
 results_to_tap "$out" 0 "${want[@]}"

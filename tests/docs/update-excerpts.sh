@@ -208,6 +208,16 @@ in_lab() {
     echo "recipes done" >&2
 }
 
+# logs/paths-*.log 齐全（tests/lab/two-vms-paths.sh 写的 6 个）且都比 build 出的两个程序新
+paths_logs_fresh() {
+    local f n=0
+    for f in logs/paths-*.log; do
+        [[ -f $f && $f -nt $SERVER && $f -nt $CLIENT ]] || return 1
+        n=$((n + 1))
+    done
+    ((n >= 6))
+}
+
 run_recipes() {
     [[ -x $SERVER && -x $CLIENT ]] || { echo "错误: 先运行 make" >&2; exit 1; }
     local keep
@@ -219,9 +229,16 @@ run_recipes() {
     rm -rf "$keep"
     lab/run tests/docs/update-excerpts.sh --in-lab
     # 两台虚拟机之间的路径错误（RDMA 设备建错网卡等）：tests/lab/two-vms-paths.sh 把日志写到 logs/paths-*.log
-    rm -f logs/paths-*.log
-    LAB_TOPOLOGY=two-vms lab/run tests/lab/two-vms-paths.sh >"$OUT/two-vms-paths.out" 2>&1 || true
-    mv logs/paths-*.log "$OUT"/ 2>/dev/null || true
+    # EXCERPTS_REUSE_PATHS=1（tests/55-lab-docs.t，在 make test 里）：tests/38-lab-two-vms-paths.t 刚用同一个 build
+    # 跑过这个脚本，它的日志都比两个程序新就直接用，不再开一次两台虚拟机（省 40 秒）
+    if [[ ${EXCERPTS_REUSE_PATHS:-0} == 1 ]] && paths_logs_fresh; then
+        echo "两台虚拟机的路径日志: 用 tests/38-lab-two-vms-paths.t 刚留下的 logs/paths-*.log" >&2
+        cp logs/paths-*.log "$OUT"/
+    else
+        rm -f logs/paths-*.log
+        LAB_TOPOLOGY=two-vms lab/run tests/lab/two-vms-paths.sh >"$OUT/two-vms-paths.out" 2>&1 || true
+        mv logs/paths-*.log "$OUT"/ 2>/dev/null || true
+    fi
     # 宿主机（内核没有 RDMA）上的配方
     if [[ ! -e /sys/class/infiniband ]]; then
         single host-enosys "$CLIENT" 10.11.0.1 -q 1
