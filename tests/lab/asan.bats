@@ -90,10 +90,10 @@ no_reports() {
 }
 
 @test "asan: server killed mid-transfer, the client's error path is clean" {
-    start_server -d "$LAB_DEV0" --op send --size 4K --iters 1000000 -t 10
+    start_server -d "$LAB_DEV0" --op send --size 4K --iters 1000000 -t 5
     CLOG="$BATS_TEST_TMPDIR/client.log"
     CRC=0
-    timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --op send --size 4K --iters 1000000 -t 10 >"$CLOG" 2>&1 &
+    timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --op send --size 4K --iters 1000000 -t 5 >"$CLOG" 2>&1 &
     local cpid=$! i
     for ((i = 0; i < 600; i++)); do grep -q '第2轮' "$CLOG" && break; sleep 0.1; done
     pkill -9 -x rdma_server    # 杀服务端进程本身（$SPID 是外面的 timeout）

@@ -133,7 +133,7 @@ awk -F, '
 
 # --cq poll 与 --cq event：同样的测量，比较计时循环内两端的 CPU 时间（BENCH_CPU）
 echo "test,size,side,metric,poll,event" >"$OUT/cq.csv"
-for t in send_lat write_bw; do
+for t in ${BENCH_CQ_TESTS:-send_lat write_bw}; do
     for s in ${BENCH_CQ_SIZES-64 65536}; do
         n=$(iters_for "$t" "$s")
         ours "$t" "$s" "$n"
@@ -161,14 +161,17 @@ knob() {  # knob test size 说明 [参数...]
     ours "$t" "$s" "$n" "$@"
     echo "$t,$s,$what,$(res "$LAST" bw_avg_MBps),$(res "$LAST" msg_rate_Mpps),$(cpu_of "${LAST%.client.log}.time")" >>"$OUT/knobs.csv"
 }
+# BENCH_KNOBS：只跑其中几个（make test 里的缩小版只跑 default post-list）
+KNOBS=${BENCH_KNOBS:-default signal100 signal1 post-list tx-depth inline}
+has_knob() { [[ " $KNOBS " == *" $1 "* ]]; }
 for t in ${BENCH_KNOB_TESTS-write_bw send_bw}; do
     for s in ${BENCH_KNOB_SIZES:-64 4096 65536}; do
-        knob "$t" "$s" "默认（--signal 16）"
-        knob "$t" "$s" "--signal 100（perftest 的 CQ moderation）" --signal 100
-        knob "$t" "$s" "--signal 1（每个 WR 都要完成）" --signal 1
-        knob "$t" "$s" "--post-list 16" --post-list 16
-        knob "$t" "$s" "--tx-depth 16" --tx-depth 16
-        ((s <= 64)) && knob "$t" "$s" "--inline 64" --inline 64
+        if has_knob default; then knob "$t" "$s" "默认（--signal 16）"; fi
+        if has_knob signal100; then knob "$t" "$s" "--signal 100（perftest 的 CQ moderation）" --signal 100; fi
+        if has_knob signal1; then knob "$t" "$s" "--signal 1（每个 WR 都要完成）" --signal 1; fi
+        if has_knob post-list; then knob "$t" "$s" "--post-list 16" --post-list 16; fi
+        if has_knob tx-depth; then knob "$t" "$s" "--tx-depth 16" --tx-depth 16; fi
+        if has_knob inline && ((s <= 64)); then knob "$t" "$s" "--inline 64" --inline 64; fi
     done
 done
 echo "# done"
