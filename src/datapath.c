@@ -79,7 +79,7 @@ static void note_sent_wr(struct rdma_conn *conn, int i, const struct ibv_send_wr
 static void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
 		     struct ibv_send_wr *wr, struct ibv_sge *sge)
 {
-	*sge = (struct ibv_sge){ .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey };
+	*sge = (struct ibv_sge){ .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey ^ req->lkey_xor };
 	*wr = (struct ibv_send_wr){
 		.wr_id = WRID(i, req->seq),
 		.sg_list = sge,
@@ -128,6 +128,29 @@ static int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *r
 	return -1;
 }
 
+/*
+ * IBV_SEND_INLINE 的 WR 不能比 QP 要的 max_inline_data（--inline）大：硬件按要的值检查；驱动写回的值可能更大
+ * （rxe 把 0 报成 16），那是它自己的取整，不能当成规则。--inject inline 故意跳过这里，让驱动自己回答。
+ */
+static int check_inline(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+{
+	for (int k = 0; k < n; k++) {
+		if (!reqs[k].inline_data || reqs[k].len <= conn->opt->inline_size)
+			continue;
+		if (conn->opt->inject == INJECT_INLINE) {
+			con_printf("故障注入(--inject inline): 跳过本程序的 inline 检查（guard bypassed）: QP[%d] 的 WR 有 %u 字节、"
+				   "带 IBV_SEND_INLINE，QP 要的 max_inline_data=%u（驱动写回 %u）；看 ibv_post_send 自己怎么回答\n",
+				   i, reqs[k].len, conn->opt->inline_size, conn->max_inline);
+			continue;
+		}
+		con_error("QP[%d] 的 WR 有 %u 字节、带 IBV_SEND_INLINE，超过 QP 要的 max_inline_data=%u（ibv_post_send 未调用）\n"
+			  CON_HINT "inline 的上限是创建 QP 时要的值（--inline）；驱动写回更大的值是它自己的取整，换一块网卡就不成立\n",
+			  i, reqs[k].len, conn->opt->inline_size);
+		return -1;
+	}
+	return 0;
+}
+
 int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 {
 	struct ibv_send_wr wr[MAX_POST_LIST], *bad = NULL;
@@ -140,7 +163,7 @@ int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 			    i, n, MAX_POST_LIST, MAX_POST_LIST);
 		return -1;
 	}
-	if (check_sq_room(conn, i, reqs, n) != 0)
+	if (check_sq_room(conn, i, reqs, n) != 0 || check_inline(conn, i, reqs, n) != 0)
 		return -1;
 	for (int k = 0; k < n; k++) {
 		build_wr(conn, i, &reqs[k], &wr[k], &sge[k]);
@@ -329,6 +352,30 @@ int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs)
 			continue;
 		}
 		/* 空：忙轮询（稍作让步），或 --cq event 时睡在完成通道上；都有 -t 超时 */
+		if (wait_cq(conn, deadline, &spins, got, n) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int poll_cq_raw(struct rdma_conn *conn, struct ibv_wc *wcs, int n)
+{
+	long long deadline = now_ms() + conn->opt->timeout_ms;
+	int got = 0;
+	unsigned spins = 0;
+
+	while (got < n) {
+		int r = ibv_poll_cq(conn->cq, n - got, wcs + got);
+
+		if (r < 0)
+			return poll_cq_failed(r);
+		for (int k = 0; k < r; k++)
+			trace_wc(&conn->trace, &wcs[got + k]);
+		got += r;
+		if (r > 0) {
+			spins = 0;
+			continue;
+		}
 		if (wait_cq(conn, deadline, &spins, got, n) != 0)
 			return -1;
 	}

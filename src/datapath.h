@@ -29,10 +29,13 @@ struct send_req {
 	uint64_t seq;             /* 放进 wr_id 高位的序号（普通模式 0） */
 	int unsignaled;           /* 1 = 不要完成（选择性通知；QP 的 sq_sig_all=0 才有效） */
 	int inline_data;          /* 1 = IBV_SEND_INLINE：CPU 把数据直接拷进 WQE，不用 lkey、返回后缓冲区即可重用 */
+	uint32_t lkey_xor;        /* 0；--inject lkey 时非 0：sge.lkey = MR 的 lkey ^ lkey_xor */
 };
 /* 在 QP i 上用一次 ibv_post_send 投递 n 个 WR（n = 1 是一个 WR；n > 1 是链表，1 ≤ n ≤ MAX_POST_LIST，options.h） */
 int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);
 
+/* 等到 n 个完成（-t 超时），不检查状态、不还发送队列的槽（--inject flush 要看每一个出错的完成） */
+int poll_cq_raw(struct rdma_conn *conn, struct ibv_wc *wcs, int n);
 /* 取出 CQ 里现有的完成（最多 max 个，可能是 0 个），不等待；任何 WC 错误都打印并返回 -1 */
 int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max);
 /*

@@ -12,27 +12,34 @@ const char *wc_status_hint(enum ibv_wc_status status)
 		return "成功";
 	case IBV_WC_RETRY_EXC_ERR:
 		return "传输重试超限：重传 retry_cnt 次对端一直没有应答。检查两端IP能否互通、对端进程是否还在、\n"
-		       "      GID 是否还是网卡的地址（./show_gids.sh）、防火墙是否挡了 UDP 4791（两台都要放行）；./diagnose.sh --peer <对端IP>";
+		       "      GID 是否还是网卡的地址（./show_gids.sh）、防火墙是否挡了 UDP 4791（两台都要放行）；./diagnose.sh --peer <对端IP>。\n"
+		       "      包到了对端却被丢掉也是它：RTR 的 dest_qp_num 不是对端的 QP 号、RTS 的 sq_psn 和告诉对端的不一样、对端 QP 已进 ERR\n"
+		       "      （docs/GALLERY.md 的 qpn、psn、flush）";
 	case IBV_WC_RNR_RETRY_EXC_ERR:
-		return "RNR 重试超限：对端没有投递接收请求(Receive WR)。接收方必须先 post_receive，再通知发送方发送（见同步点）";
+		return "RNR 重试超限：对端没有投递接收请求(Receive WR)。接收方必须先 post_receive，再通知发送方发送（见同步点）；\n"
+		       "      rnr_retry 小于 7 时网卡收到那么多个 RNR NAK 就放弃（rnr_retry=0：第一个），7 = 一直重试";
 	case IBV_WC_REM_ACCESS_ERR:
-		return "远端访问错误：rkey 或远端地址不对，或对端 MR/QP 没有开 IBV_ACCESS_REMOTE_WRITE/READ/ATOMIC 权限";
+		return "远端访问错误：rkey 或远端地址不对，或对端 MR/QP 没有开 IBV_ACCESS_REMOTE_WRITE/READ/ATOMIC 权限\n"
+		       "      （对端回了 NAK Remote Access Error；早于 6.1 的 rxe 不回 NAK，这时看到的是 RETRY_EXC_ERR）";
 	case IBV_WC_LOC_PROT_ERR:
 		return "本地保护错误：SGE 的 lkey/地址/长度不在已注册的 MR 内，或本地 MR 少了要用的权限。\n"
-		       "      READ/原子 的结果要写进本地 MR，它需要 IBV_ACCESS_LOCAL_WRITE（rxe 上缺了它就报这个状态）";
+		       "      READ/原子 的结果要写进本地 MR，它需要 IBV_ACCESS_LOCAL_WRITE（rxe 上缺了它就报这个状态）。\n"
+		       "      SGE 的 lkey 不对时硬件网卡报它，rxe 报的是 LOC_QP_OP_ERR";
 	case IBV_WC_LOC_LEN_ERR:
 		return "本地长度错误：收到的消息比接收缓冲区大，或发送长度超过设备限制";
 	case IBV_WC_LOC_QP_OP_ERR:
 		return "本地QP操作错误：WR 超出QP的能力（SGE 个数、inline 长度、QP类型不支持的操作码），或无法为目的GID构造报文（GID/路由/邻居）。\n"
 		       "      QP 还没到 RTS（RESET/INIT/RTR）时 ibv_post_send 本身就会失败，不会走到这里；QP 已在错误状态时 ibv_post_send 照样接受，WR 以 WR_FLUSH_ERR 完成。\n"
-		       "      接收方的完成是它：收到的 SEND 比投递的接收缓冲区大（rxe 实测如此；规范和硬件网卡是 LOC_LEN_ERR）——两端的消息大小/接收缓冲区对一对";
+		       "      接收方的完成是它：收到的 SEND 比投递的接收缓冲区大（rxe 实测如此；规范和硬件网卡是 LOC_LEN_ERR）——两端的消息大小/接收缓冲区对一对。\n"
+		       "      rxe 上 SGE 的 lkey 不是本端 MR 的 lkey 也是它（硬件网卡是 LOC_PROT_ERR）：用 ibv_reg_mr 返回的 mr->lkey";
 	case IBV_WC_REM_INV_REQ_ERR:
 		return "远端无效请求：对端不支持该操作（如原子操作），或消息超过对端接收缓冲区";
 	case IBV_WC_REM_OP_ERR:
 		return "远端操作错误：对端处理请求时出错，回了 NAK “Remote Operational Error”。rxe 上常见的原因：SEND 比对端投递的接收缓冲区大\n"
 		       "      （对端的完成是 LOC_QP_OP_ERR；规范和硬件网卡这时是 REM_INV_REQ_ERR / LOC_LEN_ERR）；也可能对端QP已进入错误状态。看对端的输出";
 	case IBV_WC_WR_FLUSH_ERR:
-		return "WR 被冲刷：QP 已进入错误状态，队列中剩下的请求全部以此状态返回；请看第一条非 FLUSH 的错误";
+		return "WR 被冲刷：QP 已进入错误状态（前一个 WR 出错，或程序用 ibv_modify_qp 把它改到了 ERR），\n"
+		       "      队列中没完成的请求全部以此状态返回；请看第一条非 FLUSH 的错误，那才是原因";
 	case IBV_WC_MW_BIND_ERR:
 		return "内存窗口绑定错误";
 	case IBV_WC_BAD_RESP_ERR:

@@ -4,6 +4,7 @@
  * 实验室实测（docs/KERNELS.md）：Debian 11 的 5.10 上，rxe 的响应方不执行原子操作（fetch_add/cmp_swap），
  * 对错误的 rkey 也不回 NAK，两者在请求方都以 RETRY_EXC_ERR 结束（重传 retry_cnt 次没有应答）；
  * 6.1 和 6.12 上原子操作成功，错误的 rkey 得到 REM_ACCESS_ERR。5.10 与 6.1 之间的内核没有测试。
+ * 故障画廊（docs/GALLERY.md）：sge.lkey 不对的 WR 在 5.10 上 LOC_PROT_ERR，6.1 上 LOC_QP_OP_ERR，6.12 上它自己就是 WR_FLUSH_ERR。
  */
 #ifndef ROCE_KERNEL_NOTE_H
 #define ROCE_KERNEL_NOTE_H

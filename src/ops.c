@@ -24,6 +24,8 @@
 #include "ctrl.h"
 #include "datapath.h"
 #include "payload.h"
+#include "qp_state.h"
+#include "hints.h"
 #include "wc_check.h"
 
 #define PREVIEW 48
@@ -101,6 +103,23 @@ static void inject_payload(struct rdma_conn *conn, uint8_t *buf, int i, long r)
 	buf[off] ^= 0xff;
 }
 
+/* --inject lkey / inline：第1轮 QP[0] 的 WR 故意带一个错 */
+static void inject_wr(struct rdma_conn *conn, struct send_req *req, int i, long r)
+{
+	if (i != 0 || r != 1)
+		return;
+	if (conn->opt->inject == INJECT_LKEY) {
+		req->lkey_xor = 0x5a5a00;
+		con_printf("故障注入(--inject lkey): 第1轮 QP[0] 的 WR 故意用 lkey 0x%08x（MR 的 lkey 是 0x%08x）；"
+			   "预期本端网卡读数据时就发现，线上什么也不发；完成状态：硬件网卡 LOC_PROT_ERR，rxe 随内核不同（docs/GALLERY.md）\n",
+			   conn->mr->lkey ^ req->lkey_xor, conn->mr->lkey);
+	} else if (conn->opt->inject == INJECT_INLINE) {
+		req->inline_data = 1;
+		con_printf("故障注入(--inject inline): 第1轮 QP[0] 的 %u 字节 WR 故意带 IBV_SEND_INLINE（QP 要的 max_inline_data=%u）；"
+			   "预期 ibv_post_send 直接返回错误，不产生完成\n", req->len, conn->opt->inline_size);
+	}
+}
+
 /* 第 r 轮 QP[i] 的一个 WR，写进 *req 并返回它：B区是本端的发送源 / READ 的目的地；READ 之外先填好本轮的数据 */
 static struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, enum ibv_wr_opcode opcode,
 				  int i, long r, const char *who)
@@ -116,6 +135,7 @@ static struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, 
 		payload_fill(req->local, conn->opt->size, who, (uint32_t)i, (uint32_t)r);
 		inject_payload(conn, req->local, i, r);
 	}
+	inject_wr(conn, req, i, r);
 	return req;
 }
 
@@ -128,12 +148,38 @@ static int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_co
 		if (conn->opt->inject == INJECT_SMALL_RECV && i == 0 && r == 1) {
 			len = (uint32_t)conn->opt->size / 2;
 			con_printf("故障注入(--inject small-recv): 第1轮 QP[0] 的接收请求只给 %u 字节（消息 %zu 字节）；"
-				   "预期本端的完成是 LOC_LEN_ERR、对端的 SEND 完成是 REM_INV_REQ_ERR\n", len, conn->opt->size);
+				   "规范（和硬件网卡）说本端的完成是 LOC_LEN_ERR、对端的 SEND 是 REM_INV_REQ_ERR；rxe 上实测本端 LOC_QP_OP_ERR、对端 REM_OP_ERR\n", len, conn->opt->size);
 		}
 		if (post_receive(conn, i, area(conn, i), len) != 0)
 			return -1;
 	}
 	return 0;
+}
+
+/*
+ * --inject flush：接收请求投递之后、告诉客户端“可以发了”之前，把全部QP改到 ERR。ERR 状态的QP不再处理任何报文，
+ * 它上面每一个没完成的 WR 都由网卡“冲刷”出来，完成状态 WR_FLUSH_ERR。逐个打印，然后按错误结束。
+ */
+static int inject_flush(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
+{
+	struct ibv_wc wcs[MAX_QP];
+
+	if (post_recv_all(conn, area, r) != 0)
+		return -1;
+	con_printf("故障注入(--inject flush): %d 个QP各有 1 个接收请求还没完成，现在把它们都改到 ERR（ibv_modify_qp IBV_QPS_ERR）；"
+		   "预期每个接收都以 WR_FLUSH_ERR 完成，客户端的 SEND 得不到应答\n", conn->num_qp);
+	for (int i = 0; i < conn->num_qp; i++)
+		if (modify_qp_to_err(conn, i) != 0)
+			return -1;
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 || poll_cq_raw(conn, wcs, conn->num_qp) != 0)
+		return -1;
+	for (int k = 0; k < conn->num_qp; k++)
+		con_printf("  完成: QP[%d] wr_id=0x%llx 操作=%s 状态=%s (%d)\n", wrid_qp(wcs[k].wr_id),
+			   (unsigned long long)wcs[k].wr_id, wcs[k].opcode == IBV_WC_RECV ? "RECV" : "?",
+			   ibv_wc_status_str(wcs[k].status), wcs[k].status);
+	con_error("%d 个接收请求没等到数据就完成了: QP 在 ERR 状态，网卡把没完成的 WR 全部冲刷(flush)出来\n", conn->num_qp);
+	con_hint("%s\n", wc_status_hint(IBV_WC_WR_FLUSH_ERR));
+	return -1;
 }
 
 /*
@@ -144,6 +190,8 @@ static int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_co
  */
 static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
 {
+	if (conn->opt->inject == INJECT_FLUSH && r == 1)
+		return inject_flush(conn, r, area);
 	if (conn->opt->inject != INJECT_LATE_RECV || r != 1) {
 		if (post_recv_all(conn, area, r) != 0)
 			return -1;

@@ -336,6 +336,131 @@ static int parse_bench_opt(int c, const char *arg, struct options *o, char *err,
 	return 0;
 }
 
+/* ---------- --inject：故障画廊（docs/GALLERY.md）的每一种，一个故意的错误 ---------- */
+
+static int one_sided_op(const struct options *o) { return op_is_one_sided(o->op); }
+static int server_recv_op(const struct options *o) { return op_info(o->op)->server_recv; }
+static int send_op(const struct options *o) { return o->op == OP_SEND; }
+static int small_recv_fits(const struct options *o) { return o->op == OP_SEND && o->size >= 2; }
+static int any_op(const struct options *o) { (void)o; return 1; }
+static int source_op(const struct options *o)   /* 数据来自本端内存的 SEND/WRITE/WRITE_IMM */
+{
+	return o->op == OP_SEND || o->op == OP_WRITE || o->op == OP_WRITE_IMM;
+}
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* 每一种：名字、哪一端（ROLE_ANY = 看 fits）、什么操作能用（fits）和不能用时的说明、不能配 --cm 的原因、-h 里的一行 */
+#define ROLE_ANY ((enum role)-1)
+static const struct inject_kind {
+	const char *name;
+	enum inject id;
+	enum role role;
+	int (*fits)(const struct options *o);
+	const char *rule;
+	const char *no_cm;         /* 非 NULL：不能与 --cm 同用（这个 QP 属性由 librdmacm 设置） */
+	const char *help;
+} inject_kinds[] = {
+	{ "rkey", INJECT_RKEY, ROLE_CLIENT, one_sided_op,
+	  "要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：rkey 是发起方访问对端内存用的）", NULL,
+	  "单边/原子操作：故意用错误的 rkey，观察 REM_ACCESS_ERR" },
+	{ "payload", INJECT_PAYLOAD, ROLE_ANY, inject_payload_sender,
+	  "只用于发送数据的一方：客户端的 send/write/write_imm，或服务端的 read（不用于原子操作）", NULL,
+	  "发送数据的一方（客户端的 send/write/write_imm、服务端的 read）：第1轮发出前改坏 QP[0] 的一个字节，观察对端校验失败" },
+	{ "late-recv", INJECT_LATE_RECV, ROLE_SERVER, server_recv_op,
+	  "要配合 --op send 或 write_imm（只有它们消耗服务端投递的接收请求）", NULL,
+	  "send/write_imm：第1轮先说“可以发了”、" STR(LATE_RECV_MS) " 毫秒后才投递接收，观察 RNR NAK 和重发" },
+	{ "small-recv", INJECT_SMALL_RECV, ROLE_SERVER, small_recv_fits,
+	  "要配合 --op send（--size 至少 2；接收缓冲区是服务端投递的）", NULL,
+	  "send：第1轮 QP[0] 的接收缓冲区只有消息的一半，观察两端的完成状态和 NAK" },
+	{ "flush", INJECT_FLUSH, ROLE_SERVER, send_op,
+	  "要配合 --op send（接收请求还没完成时把QP改到 ERR）", NULL,
+	  "send：第1轮投递接收后把全部QP改到 ERR，观察每个没完成的接收都以 WR_FLUSH_ERR 完成" },
+	{ "mr-access", INJECT_MR_ACCESS, ROLE_SERVER, one_sided_op,
+	  "要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：对端要访问本端的 MR）", NULL,
+	  "单边/原子操作：注册 MR 时不给远端访问权限（rkey 是对的），观察客户端的 REM_ACCESS_ERR" },
+	{ "rnr-retry0", INJECT_RNR_RETRY0, ROLE_CLIENT, server_recv_op,
+	  "要配合 --op send 或 write_imm（对端没投递接收时才有 RNR；配合服务端的 --inject late-recv）",
+	  "rnr_retry 由 rdma_connect 的参数决定",
+	  "send/write_imm：RTS 时 rnr_retry=0（默认 7 = 一直重试）；配合服务端 --inject late-recv，观察 RNR_RETRY_EXC_ERR" },
+	{ "lkey", INJECT_LKEY, ROLE_CLIENT, source_op,
+	  "要配合 --op send/write/write_imm（本端内存是数据源）", NULL,
+	  "send/write/write_imm：第1轮 QP[0] 的 WR 用错误的 lkey，观察本端的完成状态（随内核不同）" },
+	{ "inline", INJECT_INLINE, ROLE_CLIENT, source_op,
+	  "要配合 --op send/write/write_imm（不是基准测试时 QP 要的 max_inline_data 是 0，任何大小都超过它）", NULL,
+	  "send/write/write_imm：第1轮 QP[0] 的 WR 带 IBV_SEND_INLINE 却比 max_inline_data 大（跳过本程序的检查），观察 ibv_post_send 的返回值" },
+	{ "qpn", INJECT_QPN, ROLE_CLIENT, any_op, "", "dest_qp_num 由 librdmacm 设置",
+	  "RTR 时 dest_qp_num 用错的（对端QP号 ^ 0x800000），观察重传和 RETRY_EXC_ERR" },
+	{ "psn", INJECT_PSN, ROLE_CLIENT, any_op, "", "sq_psn 由 librdmacm 设置",
+	  "RTS 时 sq_psn 比告诉对端的大 0x1000，观察对端怎样对待 PSN 不对的包" },
+};
+#define N_INJECT_KINDS ((int)(sizeof(inject_kinds) / sizeof(inject_kinds[0])))
+
+static const struct inject_kind *inject_kind_of(enum inject id)
+{
+	for (int k = 0; k < N_INJECT_KINDS; k++)
+		if (inject_kinds[k].id == id)
+			return &inject_kinds[k];
+	return NULL;
+}
+
+const char *inject_name(enum inject id)
+{
+	const struct inject_kind *k = inject_kind_of(id);
+
+	return k != NULL ? k->name : "none";
+}
+
+static int parse_inject(const char *arg, struct options *o, char *err, size_t errlen)
+{
+	char names[256] = "";
+
+	for (int k = 0; k < N_INJECT_KINDS; k++) {
+		if (strcmp(arg, inject_kinds[k].name) == 0) {
+			o->inject = inject_kinds[k].id;
+			return 0;
+		}
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", k ? "、" : "", inject_kinds[k].name);
+	}
+	set_err(err, errlen, "未知的故障注入: '%s'（可选 %s）", arg, names);
+	return -1;
+}
+
+/* 这一种注入和本端的角色、操作、模式合不合 */
+static int check_inject(const struct options *o, char *err, size_t errlen)
+{
+	const struct inject_kind *k = inject_kind_of(o->inject);
+
+	if (k == NULL)
+		return 0;
+	if (k->role != ROLE_ANY && k->role != o->role) {
+		set_err(err, errlen, "--inject %s 只用于%s", k->name, k->role == ROLE_SERVER ? "服务端" : "客户端");
+		return -1;
+	}
+	if (!k->fits(o)) {
+		set_err(err, errlen, "--inject %s %s", k->name, k->rule);
+		return -1;
+	}
+	if (o->interactive) {
+		set_err(err, errlen, "--inject %s 不用于交互模式（注入发生在第1轮）", k->name);
+		return -1;
+	}
+	if (o->cm && k->no_cm != NULL) {
+		set_err(err, errlen, "--inject %s 不能与 --cm 同用：%s", k->name, k->no_cm);
+		return -1;
+	}
+	return 0;
+}
+
+/* -h 里本角色能用的每一种 */
+static void print_inject_usage(enum role role)
+{
+	for (int k = 0; k < N_INJECT_KINDS; k++)
+		if (inject_kinds[k].role == ROLE_ANY || inject_kinds[k].role == role)
+			printf("      --inject %-10s 故障注入：%s\n", inject_kinds[k].name, inject_kinds[k].help);
+}
+
 static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		     char *err, size_t errlen)
 {
@@ -418,19 +543,7 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		o->src_addr = arg;
 		return 0;
 	case OPT_INJECT:
-		if (strcmp(arg, "rkey") == 0) {
-			o->inject = INJECT_RKEY;
-		} else if (strcmp(arg, "payload") == 0) {
-			o->inject = INJECT_PAYLOAD;
-		} else if (strcmp(arg, "late-recv") == 0) {
-			o->inject = INJECT_LATE_RECV;
-		} else if (strcmp(arg, "small-recv") == 0) {
-			o->inject = INJECT_SMALL_RECV;
-		} else {
-			set_err(err, errlen, "未知的故障注入: '%s'（可选 rkey、payload、late-recv、small-recv）", arg);
-			return -1;
-		}
-		return 0;
+		return parse_inject(arg, o, err, errlen);
 	case OPT_TRACE:
 		if (arg[0] == '\0') {
 			set_err(err, errlen, "--trace 需要一个文件名");
@@ -615,28 +728,8 @@ static int check_combination(struct options *o, char *err, size_t errlen)
 		set_err(err, errlen, "--interactive 一次只服务一个客户端，不能与 --clients/--parallel 同用");
 		return -1;
 	}
-	if (o->inject == INJECT_RKEY && o->role != ROLE_CLIENT) {
-		set_err(err, errlen, "--inject rkey 只用于客户端（rkey 是客户端发起单边/原子操作时用的）");
+	if (check_inject(o, err, errlen) != 0)
 		return -1;
-	}
-	if (o->inject == INJECT_RKEY && !op_is_one_sided(o->op)) {
-		set_err(err, errlen, "--inject rkey 要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap）");
-		return -1;
-	}
-	if (o->inject == INJECT_LATE_RECV &&
-	    (o->role != ROLE_SERVER || o->interactive || !op_info(o->op)->server_recv)) {
-		set_err(err, errlen, "--inject late-recv 只用于服务端的 --op send 或 write_imm（接收请求是服务端投递的；不用于交互模式）");
-		return -1;
-	}
-	if (o->inject == INJECT_SMALL_RECV &&
-	    (o->role != ROLE_SERVER || o->interactive || o->op != OP_SEND || o->size < 2)) {
-		set_err(err, errlen, "--inject small-recv 只用于服务端的 --op send（--size 至少 2；接收缓冲区是服务端投递的；不用于交互模式）");
-		return -1;
-	}
-	if (o->inject == INJECT_PAYLOAD && (o->interactive || !inject_payload_sender(o))) {
-		set_err(err, errlen, "--inject payload 只用于发送数据的一方：客户端的 send/write/write_imm，或服务端的 read（不用于交互模式和原子操作）");
-		return -1;
-	}
 	return 0;
 }
 
@@ -719,12 +812,10 @@ void print_usage(const char *prog, enum role role)
 		       "      --parallel M      最多同时服务 M 个客户端（1..%d，默认 1 = 一个接一个）；每个客户端一个线程、\n"
 		       "                        一套自己的 MR/CQ/QP，设备和 PD 共用。多客户端时没明确给出的 -q/--op/--size/--iters\n"
 		       "                        由客户端决定（消息最大 %u 字节），明确给出的两端必须一致\n"
-		       "      --inject payload  故障注入（--op read 时服务端是发送数据的一方）：第1轮前改坏 QP[0] 的一个字节，观察客户端校验失败\n"
-		       "      --inject late-recv  故障注入（send/write_imm）：第1轮先说“可以发了”、%d 毫秒后才投递接收，观察 RNR NAK 和重发\n"
-		       "      --inject small-recv 故障注入（send）：第1轮 QP[0] 的接收缓冲区只有消息的一半，观察两端的完成状态和 NAK\n"
-		       "      --ready-file FILE 开始等客户端时（listen/rdma_listen 之后）写 FILE 一行 \"ready tcp|cm PORT PID\"，给脚本和测试等\n"
-		       "  -h, --help            显示本帮助\n",
-		       DEFAULT_ACCEPT_MS / 1000, MAX_PARALLEL, 1u << 20, LATE_RECV_MS);
+		       "      --ready-file FILE 开始等客户端时（listen/rdma_listen 之后）写 FILE 一行 \"ready tcp|cm PORT PID\"，给脚本和测试等\n",
+		       DEFAULT_ACCEPT_MS / 1000, MAX_PARALLEL, 1u << 20);
+		print_inject_usage(role);
+		printf("  -h, --help            显示本帮助\n");
 		printf("\n示例:\n  %s\n  %s rxe0 18515 1 4\n  %s -d rxe0 --op write --size 1M --iters 10\n"
 		       "  %s -d rxe0 --clients 0 --parallel 8\n",
 		       prog, prog, prog, prog);
@@ -732,9 +823,8 @@ void print_usage(const char *prog, enum role role)
 	}
 	printf("用法: %s <server_ip> [dev] [port] [gid_idx] [num_qp] [选项]\n", prog);
 	print_common_options();
-	printf("      --inject rkey     故障注入（单边/原子操作）：故意用错误的 rkey，观察 REM_ACCESS_ERR\n"
-	       "      --inject payload  故障注入（send/write/write_imm）：第1轮发出前改坏 QP[0] 的一个字节，观察服务端校验失败\n"
-	       "  -h, --help            显示本帮助\n");
+	print_inject_usage(role);
+	printf("  -h, --help            显示本帮助\n");
 	printf("\n示例（两台机器各有自己的 rxe0，-d 可以省略：程序按到服务端的路由自动选设备）:\n"
 	       "  %s 10.11.0.1\n  %s 10.11.0.1 rxe0 18515 1 4\n  %s 10.11.0.1 --op write --size 1M --iters 10\n",
 	       prog, prog, prog);

@@ -56,7 +56,11 @@ enum cq_mode { CQ_POLL = 0, CQ_EVENT };
  *   late-recv 服务端（send/write_imm）第1轮先告诉客户端“可以发了”，过一会儿才投递接收 →
  *           客户端的报文先到，服务端网卡回 RNR NAK，客户端网卡等一会儿重发（rnr_retry=7：一直重试）
  */
-enum inject { INJECT_NONE = 0, INJECT_RKEY, INJECT_PAYLOAD, INJECT_LATE_RECV, INJECT_SMALL_RECV };
+/* --inject 的每一种（options.c 的 inject_kinds 表：哪一端、什么操作、-h 的说明；docs/GALLERY.md 是实测结果） */
+enum inject {
+	INJECT_NONE = 0, INJECT_RKEY, INJECT_PAYLOAD, INJECT_LATE_RECV, INJECT_SMALL_RECV, INJECT_FLUSH,
+	INJECT_MR_ACCESS, INJECT_RNR_RETRY0, INJECT_LKEY, INJECT_INLINE, INJECT_QPN, INJECT_PSN
+};
 #define LATE_RECV_MS 200        /* --inject late-recv：发出 READY 后等这么久才投递接收 */
 
 struct options {
@@ -123,6 +127,8 @@ void print_usage(const char *prog, enum role role);
 
 /* 本端是否是该操作里“发送数据的一方”（--inject payload 只能加在这一方） */
 int inject_payload_sender(const struct options *o);
+/* --inject 的名字（"none" = 没有注入） */
+const char *inject_name(enum inject id);
 
 /* 每个QP占用的缓冲区槽大小（字节） */
 size_t slot_size(const struct options *o);

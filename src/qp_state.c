@@ -175,6 +175,19 @@ static void rtr_debug(struct rdma_conn *conn, int i, int err)
 			strerror(err));
 }
 
+/* --inject qpn：RTR 时故意把对端的QP号改错（本端以后都用这个错的号：线上的包、trace 都是它） */
+static void inject_wrong_qpn(struct rdma_conn *conn)
+{
+	for (int i = 0; i < conn->num_qp; i++) {
+		uint32_t good = conn->remote.qp[i].qpn;
+
+		conn->remote.qp[i].qpn = good ^ 0x800000u;
+		con_printf("故障注入(--inject qpn): QP[%d] 的 dest_qp_num 故意用 0x%06x（对端的QP号是 0x%06x）；"
+			   "预期报文到了对端网卡却没有这个QP：被丢掉、没有应答，本端重传 retry_cnt 次后 RETRY_EXC_ERR\n",
+			   i, conn->remote.qp[i].qpn, good);
+	}
+}
+
 int modify_qps_to_rtr(struct rdma_conn *conn)
 {
 	struct ibv_qp_attr attr;
@@ -190,6 +203,8 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	con_explain("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)，\n"
 		   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n",
 		   conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
+	if (conn->opt->inject == INJECT_QPN)
+		inject_wrong_qpn(conn);
 	for (int i = 0; i < conn->num_qp; i++) {
 		attr = (struct ibv_qp_attr){
 			.qp_state = IBV_QPS_RTR,
@@ -230,6 +245,26 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	return 0;
 }
 
+/* 第一个发送 WR 的 PSN；--inject psn 时故意比在 HELLO 里告诉对端的大 0x1000 */
+static uint32_t rts_sq_psn(struct rdma_conn *conn, int i)
+{
+	if (conn->opt->inject != INJECT_PSN)
+		return conn->psn[i];
+	con_printf("故障注入(--inject psn): QP[%d] 的 sq_psn 故意用 0x%06x（告诉对端的是 0x%06x，对端的 rq_psn 就是它）；"
+		   "预期对端网卡认为包的 PSN 不对\n", i, psn_add(conn->psn[i], 0x1000), conn->psn[i]);
+	return psn_add(conn->psn[i], 0x1000);
+}
+
+/* 对端没投递接收时（RNR NAK）重试几次：7 = 一直重试；--inject rnr-retry0 时故意是 0 */
+static uint8_t rts_rnr_retry(const struct rdma_conn *conn)
+{
+	if (conn->opt->inject != INJECT_RNR_RETRY0)
+		return 7;
+	con_printf("故障注入(--inject rnr-retry0): rnr_retry 故意设成 0（上面说的是 7）；预期对端第一次回 RNR NAK 时本端不再重试，"
+		   "发送以 RNR_RETRY_EXC_ERR 结束\n");
+	return 0;
+}
+
 int modify_qps_to_rts(struct rdma_conn *conn)
 {
 	struct ibv_qp_attr attr;
@@ -242,13 +277,15 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 	       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；\n"
 	       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n",
 	       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
+	uint8_t rnr_retry = rts_rnr_retry(conn);
+
 	for (int i = 0; i < conn->num_qp; i++) {
 		attr = (struct ibv_qp_attr){
 			.qp_state = IBV_QPS_RTS,
-			.sq_psn = conn->psn[i],
+			.sq_psn = rts_sq_psn(conn, i),
 			.timeout = 14,
 			.retry_cnt = 6,     /* 规范里 7 就是 7 次，但 rxe（rxe_comp.c）把 7 当成无限重试，对端消失时永远等不到 RETRY_EXC_ERR */
-			.rnr_retry = 7,
+			.rnr_retry = rnr_retry,
 			.max_rd_atomic = conn->rd.out,
 		};
 		rc = ibv_modify_qp(conn->qp[i], &attr,
@@ -260,9 +297,22 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 			verbs_error("ibv_modify_qp(RTS)", rc, "QP 必须先成功进入 RTR；参数超出设备上限？");
 			return -1;
 		}
-		conn->next_psn[i] = conn->psn[i];       /* 第一个发送 WR 从 sq_psn 开始 */
+		conn->next_psn[i] = attr.sq_psn;        /* 第一个发送 WR 从 sq_psn 开始 */
 	}
 	print_qp_states(conn, "RTS");
+	return 0;
+}
+
+int modify_qp_to_err(struct rdma_conn *conn, int i)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	int rc = ibv_modify_qp(conn->qp[i], &attr, IBV_QP_STATE);
+
+	trace_modify(conn, i, "ERR", rc);
+	if (rc != 0) {
+		verbs_error_qp(i, "ibv_modify_qp(ERR)", rc, "任何状态都能改到 ERR；失败说明 QP 已被销毁或设备出错，看 dmesg");
+		return -1;
+	}
 	return 0;
 }
 

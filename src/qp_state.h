@@ -16,6 +16,8 @@ int exchange_connection_info(struct rdma_conn *conn);
 int modify_qps_to_rtr(struct rdma_conn *conn);
 /* @pre QP 在 RTR  @post 全部 QP 在 RTS */
 int modify_qps_to_rts(struct rdma_conn *conn);
+/* 把 QP i 改到 ERR（任何状态都可以）：之后它上面没完成的 WR 都以 WR_FLUSH_ERR 完成 */
+int modify_qp_to_err(struct rdma_conn *conn, int i);
 /* 用 ibv_query_qp 读回并打印 QP 的实际状态 */
 int print_qp_state(struct rdma_conn *conn, int i, const char *title);
 void print_qp_states(struct rdma_conn *conn, const char *title);

@@ -307,6 +307,14 @@ int register_mr(struct rdma_conn *conn, int access)
 		return -1;
 	}
 	memset(conn->buf, 0, alloc_len);
+	if (conn->opt->inject == INJECT_MR_ACCESS) {
+		int bad = access & ~(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC);
+
+		access_str(access, acc, sizeof(acc));
+		con_printf("故障注入(--inject mr-access): 这个操作要的权限是 %s，故意只给 MR 本地权限；"
+			   "QP 的 qp_access_flags 和交给对端的 rkey 都不变，预期对端的访问被网卡拒绝（REM_ACCESS_ERR）\n", acc);
+		access = bad;
+	}
 	conn->mr = ibv_reg_mr(conn->dev->pd, conn->buf, conn->buf_len, access);
 	if (conn->mr == NULL) {
 		int err = errno;

@@ -1,4 +1,4 @@
-/* test_kernel_note.c - 按内核版本补充的 WC 说明：只有早于 6.1 的内核、只有 RETRY_EXC_ERR 才有，点名内核和实测范围 */
+/* test_kernel_note.c - 按内核版本补充的 WC 说明：早于 6.1 的 RETRY_EXC_ERR、6.12 起的 WR_FLUSH_ERR，点名内核和实测范围 */
 #include <string.h>
 
 #include "kernel_note.h"
@@ -58,10 +58,28 @@ static void no_note_on_6_1_and_later_or_other_statuses(void **state)
 	assert_null(rxe_kernel_note(IBV_WC_RETRY_EXC_ERR, "5.10.0", NULL, 0));
 }
 
+/* 6.12 上 lkey 错的 WR 自己以 WR_FLUSH_ERR 完成（故障画廊实测）；6.1 和 5.10 上不是，那里不补这句 */
+static void on_6_12_flush_may_be_the_first_error(void **state)
+{
+	char buf[1024];
+	const char *n = rxe_kernel_note(IBV_WC_WR_FLUSH_ERR, "6.12.117+deb13-amd64", buf, sizeof(buf));
+
+	(void)state;
+	assert_non_null(n);
+	assert_non_null(strstr(n, "这台机器运行的内核是 6.12.117+deb13-amd64"));
+	assert_non_null(strstr(n, "出错的 WR 自己就以 WR_FLUSH_ERR 完成"));
+	assert_non_null(strstr(n, "5.10 上是 LOC_PROT_ERR"));
+	assert_non_null(rxe_kernel_note(IBV_WC_WR_FLUSH_ERR, "7.0.1", buf, sizeof(buf)));
+	assert_null(rxe_kernel_note(IBV_WC_WR_FLUSH_ERR, "6.1.0-56-amd64", buf, sizeof(buf)));
+	assert_null(rxe_kernel_note(IBV_WC_WR_FLUSH_ERR, "5.10.0-32-amd64", buf, sizeof(buf)));
+	assert_null(rxe_kernel_note(IBV_WC_WR_FLUSH_ERR, "6.12.1", NULL, 0));
+}
+
 const struct CMUnitTest kernel_note_tests[] = {
 	cmocka_unit_test(version_is_read_from_uname_release),
 	cmocka_unit_test(on_5_10_retry_exceeded_names_kernel_and_what_was_measured),
 	cmocka_unit_test(kernels_between_and_older_say_untested),
 	cmocka_unit_test(no_note_on_6_1_and_later_or_other_statuses),
+	cmocka_unit_test(on_6_12_flush_may_be_the_first_error),
 };
 const size_t kernel_note_tests_count = COUNT_OF(kernel_note_tests);

@@ -219,9 +219,53 @@ static void inject(void **state)
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "small-recv", "--size", "1024"), PARSE_OK);
 	assert_int_equal(o.inject, INJECT_SMALL_RECV);
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "small-recv"), PARSE_ERROR);
-	assert_non_null(strstr(err, "--inject small-recv 只用于服务端的 --op send"));
+	assert_non_null(strstr(err, "--inject small-recv 只用于服务端"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "small-recv", "--op", "write"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--inject small-recv 要配合 --op send"));
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "small-recv", "--op", "write_imm"), PARSE_ERROR);
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "small-recv", "--size", "1"), PARSE_ERROR);
+}
+
+/* 故障画廊的其他种类：各自的一端、操作，交互模式不行，QP 属性由 librdmacm 设置的那几种不能配 --cm */
+static void inject_gallery_kinds(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "flush", "-q", "2"), PARSE_OK);
+	assert_int_equal(o.inject, INJECT_FLUSH);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "flush", "--op", "write"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--inject flush 要配合 --op send"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "mr-access", "--op", "read"), PARSE_OK);
+	assert_int_equal(o.inject, INJECT_MR_ACCESS);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "mr-access"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--op", "write", "--inject", "mr-access"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "rnr-retry0"), PARSE_OK);
+	assert_int_equal(o.inject, INJECT_RNR_RETRY0);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "rnr-retry0", "--op", "read"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "rnr-retry0", "--cm"), PARSE_ERROR);
+	assert_non_null(strstr(err, "不能与 --cm 同用"));
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "lkey", "--op", "write"), PARSE_OK);
+	assert_int_equal(o.inject, INJECT_LKEY);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "lkey", "--op", "read"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "lkey", "--cm"), PARSE_OK);
+	/* inline：不是基准测试时 QP 要的 max_inline_data 是 0；--inline 只给基准测试，而基准测试不能注入 */
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "inline", "--size", "256"), PARSE_OK);
+	assert_int_equal(o.inject, INJECT_INLINE);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "inline", "--op", "read"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--inject inline 要配合 --op send/write/write_imm"));
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "inline", "--bench", "bw"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "qpn", "--op", "read"), PARSE_OK);
+	assert_int_equal(o.inject, INJECT_QPN);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "qpn"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "psn", "--op", "write"), PARSE_OK);
+	assert_int_equal(o.inject, INJECT_PSN);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "psn", "--interactive"), PARSE_ERROR);
+	assert_non_null(strstr(err, "不用于交互模式"));
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "psn", "--cm"), PARSE_ERROR);
+	assert_string_equal(inject_name(INJECT_PSN), "psn");
+	assert_string_equal(inject_name(INJECT_NONE), "none");
 }
 
 static void trace_option(void **state)
@@ -431,6 +475,7 @@ const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(interactive),
 	cmocka_unit_test(bench_and_cq),
 	cmocka_unit_test(inject),
+	cmocka_unit_test(inject_gallery_kinds),
 	cmocka_unit_test(trace_option),
 	cmocka_unit_test(ready_file_option),
 	cmocka_unit_test(many_clients),
