@@ -40,7 +40,7 @@ TOPOLOGY ?= single
 LAB_KERNEL ?= 6.1
 export LAB_KERNEL
 
-.PHONY: all clean rebuild help test test-kernels memcheck unit asan mutation soak demo trace trace-render trace-screenshot shell lab-setup check-deps docs-excerpts bench fuzz
+.PHONY: all clean rebuild help test test-kernels memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench fuzz
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client
 
@@ -153,6 +153,19 @@ trace-screenshot:
 		--trace logs/trace-client.jsonl --packets logs/trace.pcap --txt logs/trace.txt \
 		--readme-png docs/trace-screenshot.png --readme-step 15
 
+# 故障画廊（docs/GALLERY.md）：实验室里一次启动，把 tools/gallery/kinds.txt 的每一种错误故意做一遍（两端 --trace，
+# veth0 上抓包），画成 logs/gallery/index.html（和 trace 页面一样的样式）和 logs/gallery/gallery.txt
+gallery: all
+	LAB_TOPOLOGY=single lab/run lab/gallery.sh logs/gallery
+	tools/gallery/render logs/gallery
+	@echo "网页: 用浏览器打开 logs/gallery/index.html   表: logs/gallery/gallery.txt"
+
+# 把一次 make gallery 留在 docs/：docs/gallery.html（docs/GALLERY.md 和 TROUBLESHOOTING 链到它）和一节的截图 docs/gallery-psn.png
+gallery-docs: gallery
+	cp logs/gallery/index.html docs/gallery.html
+	python3 tests/gallery/browser-check.py --html docs/gallery.html --json logs/gallery/gallery.json \
+		--section-png psn docs/gallery-psn.png
+
 # 实验室虚拟机里的交互式 root shell（真正的终端；exit 或 Ctrl-D 关机）。LAB_RXE=none：没有 RDMA 设备，自己建
 LAB_RXE ?= rxe
 shell:
@@ -200,6 +213,8 @@ help:
 	@echo "make trace      实验室里两端加 --trace 并抓包，画成 logs/trace.txt 和 logs/trace.html（DEMO_ARGS、SERVER_ARGS、CLIENT_ARGS、TOPOLOGY）"
 	@echo "make trace-render  只重新画：logs/trace-*.jsonl + logs/trace.pcap → logs/trace.txt、logs/trace.html"
 	@echo "make trace-screenshot  重新生成 docs/EXERCISES.md 里的截图 docs/trace-screenshot.png（实验室 + headless chromium）"
+	@echo "make gallery    故障画廊：实验室里把每一种常见的完成错误故意做一遍（--trace + 抓包），画成 logs/gallery/index.html"
+	@echo "make gallery-docs  重新生成 docs/gallery.html 和截图 docs/gallery-psn.png（docs/GALLERY.md 链到它们）"
 	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"
 	@echo "make bench      实验室里本项目 --bench 与 perftest 交替对比，写 logs/bench/（results.csv/.md 和图；每格交替 3 次，十几分钟，不在 make test 里）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"

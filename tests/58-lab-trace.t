@@ -9,9 +9,14 @@
 #   3. tools/trace/render 画出每个场景；send/write 的包全部对应到 WR
 #   4. tests/trace/browser-check.py：headless chromium 打开 write 的 trace.html，DOM 里泳道、事件、包和 trace
 #      一致，页面和 trace.txt 的事件数一致，截图存到 logs/trace.png
+#   5. 同一次启动里的故障画廊（lab/gallery.sh = make gallery 在虚拟机里做的事，tools/gallery/kinds.txt 的每一种）：
+#      tools/gallery/render 画页面，tests/gallery/check.py 对照每一种两端的状态、退出码、线上的证据（NAK 和
+#      syndrome、RNR NAK、没有应答的重传、没有包）、提示说的原因；tests/gallery/browser-check.py 用 chromium 检查页面
+#      并截图 logs/gallery.png
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 D=logs/trace-test
+G=logs/gallery-test
 NAMES=(send write late-recv rkey read fetch_add)
 T=$(mktemp)
 trap 'rm -f "$T"' EXIT
@@ -28,8 +33,8 @@ tap() {  # tap 0|1 描述 [诊断文件]
 }
 
 rc=0
-LAB_QUIET=1 lab/run bash tests/lab/trace-scenarios.sh "$D" >"$T" 2>&1 || rc=$?
-tap "$rc" "lab: six trace scenarios captured (lab/trace.sh with --trace on both sides, tcpdump on veth0)" "$T"
+LAB_QUIET=1 lab/run bash -c "bash tests/lab/trace-scenarios.sh $D; r=\$?; bash lab/gallery.sh $G || r=1; exit \$r" >"$T" 2>&1 || rc=$?
+tap "$rc" "lab: six trace scenarios and the failure gallery captured (lab/trace.sh, lab/gallery.sh: --trace on both sides, tcpdump on veth0)" "$T"
 
 # lab-check.py 的每一行变成一个 TAP 测试
 python3 tests/trace/lab-check.py "$D" "${NAMES[@]}" --plain >"$T" 2>&1
@@ -72,6 +77,29 @@ if command -v chromium >/dev/null || [[ ${CI:-} == true ]]; then
             *) out+=("# $l") ;;
         esac
     done <"$T"
+else
+    n=$((n + 1))
+    out+=("ok $n # SKIP chromium not installed (bash lab/setup installs it)")
+fi
+
+# 故障画廊：页面、每一种的测量、浏览器
+tap_lines() {  # tap_lines 前缀 文件：“ok …”/“not ok …”行变成 TAP，其余是诊断
+    while IFS= read -r l; do
+        case $l in
+            "ok "*) tap 0 "$1${l#ok }" ;;
+            "not ok "*) tap 1 "$1${l#not ok }" ;;
+            *) out+=("# $l") ;;
+        esac
+    done <"$2"
+}
+rc=0
+tools/gallery/render "$G" >"$T" 2>&1 || rc=$?
+tap "$rc" "gallery: tools/gallery/render wrote the page, the text table and gallery.json" "$T"
+python3 tests/gallery/check.py "$G/gallery.json" >"$T" 2>&1
+tap_lines "" "$T"
+if command -v chromium >/dev/null || [[ ${CI:-} == true ]]; then
+    python3 tests/gallery/browser-check.py --html "$G/index.html" --json "$G/gallery.json" --png logs/gallery.png >"$T" 2>&1
+    tap_lines "gallery chromium: " "$T"
 else
     n=$((n + 1))
     out+=("ok $n # SKIP chromium not installed (bash lab/setup installs it)")

@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""tests/gallery/browser-check.py - open the failure gallery page in headless chromium and check the DOM
+
+    browser-check.py --html index.html --json gallery.json [--png OUT.png] [--section-png KIND OUT.png]
+
+Checks on the DOM chromium built: one summary row and one section per kind of tools/gallery/kinds.txt, in
+its order; every section shows each side's error lines from the traces (gallery.json), the verdict on the
+wire that the capture gave (data-wire), one packet row per captured packet of that kind, a NAK row when the
+verdict is a NAK, and the fix. --png: a screenshot of the whole page (1280 wide); --section-png: the page
+with only the summary and that kind's section (for docs/). Each screenshot is checked to be a PNG of that
+width that is not blank. One line per check, exit 1 if any failed.
+"""
+import argparse
+import html.parser
+import importlib.machinery
+import importlib.util
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def trace_check_module():
+    """run_chromium / png_info / screenshot of tests/trace/browser-check.py (one way to drive chromium)"""
+    path = os.path.join(ROOT, "tests", "trace", "browser-check.py")
+    loader = importlib.machinery.SourceFileLoader("trace_browser_check", path)
+    spec = importlib.util.spec_from_loader("trace_browser_check", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+class Dom(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.summary, self.sections, self.cur, self.stack = [], [], None, []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        cls = a.get("class", "")
+        if tag == "tr" and "data-kind" in a:
+            self.summary.append(a["data-kind"])
+        if tag == "section" and "kind" in cls.split():
+            self.cur = {"kind": a.get("data-kind"), "text": "", "wire": None, "pkt_rows": 0, "nak_rows": 0, "fix": False}
+            self.sections.append(self.cur)
+        if self.cur is not None:
+            if tag == "p" and "wire" in cls.split():
+                self.cur["wire"] = a.get("data-wire")
+            if tag == "p" and "fix" in cls.split():
+                self.cur["fix"] = True
+            if tag == "tr" and self.stack and "packets" in self.stack[-1]:
+                self.cur["pkt_rows"] += 1
+                self.cur["nak_rows"] += "nak" in cls.split() or "rnr" in cls.split()
+        if tag == "table":
+            self.stack.append(cls)
+
+    def handle_endtag(self, tag):
+        if tag == "table" and self.stack:
+            self.stack.pop()
+        if tag == "section":
+            self.cur = None
+
+    def handle_data(self, data):
+        if self.cur is not None:
+            self.cur["text"] += data
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--html", required=True)
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--png")
+    ap.add_argument("--section-png", nargs=2, metavar=("KIND", "OUT"))
+    ap.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
+    a = ap.parse_args()
+    tb = trace_check_module()
+    g = json.load(open(a.json, encoding="utf-8"))
+    kinds = [k["name"] for k in g["kinds"]]
+    failed = 0
+
+    def check(cond, what, detail=""):
+        nonlocal failed
+        print(("ok " if cond else "not ok ") + what + ("" if cond or not detail else "  # " + detail))
+        failed += not cond
+
+    page = os.path.abspath(a.html)
+    p = tb.run_chromium(a.chromium, ["--dump-dom", "file://" + page])
+    dom_text = p.stdout.decode("utf-8", "replace")
+    check(p.returncode == 0 and "<section" in dom_text, "chromium --dump-dom ran on the gallery page", p.stderr.decode()[-300:])
+    d = Dom()
+    d.feed(dom_text)
+    check(d.summary == kinds, "summary table: one row per kind, in kinds.txt's order", "%s vs %s" % (d.summary, kinds))
+    check([s["kind"] for s in d.sections] == kinds, "one section per kind, in order", str([s["kind"] for s in d.sections]))
+    by = {s["kind"]: s for s in d.sections}
+    bad = []
+    for k in g["kinds"]:
+        s = by.get(k["name"])
+        if s is None:
+            continue
+        text = re.sub(r"\s+", " ", s["text"])
+        msgs = [er["msg"] for r in ("server", "client") for er in k["sides"][r]["errors"]]
+        if not all(re.sub(r"\s+", " ", m) in text for m in msgs) or not msgs:
+            bad.append("%s: 错误行" % k["name"])
+        if s["wire"] != k["wire"]["kind"]:
+            bad.append("%s: data-wire %s ≠ %s" % (k["name"], s["wire"], k["wire"]["kind"]))
+        if s["pkt_rows"] != len(k["packets"]) + (1 if k["packets"] else 0):   # + 表头
+            bad.append("%s: 包的行 %d ≠ %d" % (k["name"], s["pkt_rows"] - 1, len(k["packets"])))
+        if k["wire"]["kind"] in ("NAK", "RNR_NAK") and s["nak_rows"] < 1:
+            bad.append("%s: 没有标红的 NAK 行" % k["name"])
+        if not s["fix"]:
+            bad.append("%s: 没有“怎么修”" % k["name"])
+    check(not bad, "every section: both sides' errors from the traces, the wire verdict, one row per packet, the NAK row, the fix",
+          "; ".join(bad))
+    if a.png:
+        tb.screenshot(a.chromium, a.html, a.png, 1280, 2400, check)
+    if a.section_png:
+        kind, out = a.section_png
+        fd, short = tempfile.mkstemp(suffix=".html", dir=os.path.dirname(page))
+        os.close(fd)
+        try:
+            with open(page, encoding="utf-8") as f:
+                src = f.read()
+            hide = "<style>section.kind:not(#%s){display:none}</style></body>" % kind
+            with open(short, "w", encoding="utf-8") as f:
+                f.write(src.replace("</body>", hide))
+            tb.screenshot(a.chromium, short, out, 1280, 1100, check)
+        finally:
+            os.unlink(short)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

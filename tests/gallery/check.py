@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""tests/gallery/check.py - what the failure gallery measured on real rxe is what the gallery says
+
+    check.py DIR/gallery.json      (written by tools/gallery/render from one lab/gallery.sh run)
+
+One line per check ("ok ..." / "not ok ..."), exit 1 if any failed. For every kind in tools/gallery/kinds.txt:
+both sides exit 1; the status each side gets (the first failed completion, or the errno of a refused
+ibv_post_send); and the packet that carried the verdict, from the capture: the NAK and its AETH syndrome,
+the RNR NAK, the unanswered retransmissions, or no packet at all. Measured on rxe, kernels 5.10, 6.1 and
+6.12 (docs/KERNELS.md); where a kernel differs the expectation says so.
+"""
+import json
+import re
+import sys
+
+def version(kernel):
+    m = re.match(r"(\d+)\.(\d+)", kernel)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+# 早于 6.1 的 rxe 对 rkey/MR 权限不对的请求不回 NAK，请求方重传到 RETRY_EXC_ERR（docs/KERNELS.md）
+def old_rxe(kernel):
+    return version(kernel) < (6, 1)
+
+
+# sge.lkey 不对：实测 5.10 LOC_PROT_ERR（和硬件一样），6.1 LOC_QP_OP_ERR，6.12 那个 WR 自己就是 WR_FLUSH_ERR
+def lkey_status(kernel):
+    v = version(kernel)
+    return "LOC_PROT_ERR" if v < (6, 1) else "LOC_QP_OP_ERR" if v < (6, 12) else "WR_FLUSH_ERR"
+
+
+# 客户端的输出里有“提示(内核): ”的种类（rxe 与内核版本有关的那一句，src/kernel_note.c）
+def kernel_note_expected(name, kernel):
+    return (name in ("rkey", "mr-access", "flush", "qpn", "psn") and old_rxe(kernel)) or \
+           (name == "lkey" and version(kernel) >= (6, 12))
+
+
+def expect(name, kernel):
+    """(server status, client status, wire kind, NAK name or None, retransmissions: None = any, 0, or '>0')"""
+    access = ("-", "RETRY_EXC_ERR", "no_answer", None, ">0") if old_rxe(kernel) else \
+             ("-", "REM_ACCESS_ERR", "NAK", "REM_ACCESS_ERR", 0)
+    return {
+        "small-recv": ("LOC_QP_OP_ERR", "REM_OP_ERR", "NAK", "REM_OP_ERR", 0),
+        "rnr-retry0": ("-", "RNR_RETRY_EXC_ERR", "RNR_NAK", None, 0),
+        "lkey": ("-", lkey_status(kernel), "none", None, 0),
+        "rkey": access,
+        "mr-access": access,
+        "flush": ("WR_FLUSH_ERR", "RETRY_EXC_ERR", "no_answer", None, ">0"),
+        "inline": ("-", "errno=22", "none", None, 0),
+        "qpn": ("-", "RETRY_EXC_ERR", "no_answer", None, ">0"),
+        "psn": ("-", "RETRY_EXC_ERR", "NAK", "PSN_SEQ_ERR", ">0"),
+    }.get(name)
+
+
+# 出错那一端的提示（src/hints.c，加上 src/kernel_note.c 的那一句）要说到这一种的原因：画廊和提示说的是同一件事
+HINT_SAYS = {
+    "small-recv": (("server", "收到的 SEND 比投递的接收缓冲区大"), ("client", "SEND 比对端投递的接收缓冲区大")),
+    "rnr-retry0": (("client", "rnr_retry=0"),),
+    "lkey": (("client", "lkey"),),
+    "rkey": (("client", "rkey"),),
+    "mr-access": (("client", "权限"),),
+    "flush": (("server", "ibv_modify_qp 把它改到了 ERR"),),
+    "inline": (("client", "max_inline_data"),),
+    "qpn": (("client", "dest_qp_num"),),
+    "psn": (("client", "sq_psn"),),
+}
+
+
+def hint_text(side):
+    return "\n".join([er["hint"] for er in side["errors"]] + side["kernel_note"])
+
+
+def status_of(side):
+    bad = [w["status"] for w in side["wcs"] if w["code"] != 0]
+    if bad:
+        return bad[0]
+    for er in side["errors"]:
+        m = re.search(r"ibv_post_send\(\) 失败: .*\((errno=\d+)\)", er["msg"])
+        if m:
+            return m.group(1)
+    return "-"
+
+
+def main():
+    g = json.load(open(sys.argv[1], encoding="utf-8"))
+    kernel = g["kernel"]
+    failed = 0
+
+    def check(cond, what, detail=""):
+        nonlocal failed
+        print(("ok " if cond else "not ok ") + what + ("" if cond or not detail else "  # " + detail))
+        failed += not cond
+
+    names = [k["name"] for k in g["kinds"]]
+    check(len(names) >= 9 and all(expect(n, kernel) for n in names), "gallery: every kind has an expectation (%d kinds)" % len(names),
+          " ".join(n for n in names if not expect(n, kernel)))
+    for k in g["kinds"]:
+        ex = expect(k["name"], kernel)
+        if ex is None:
+            continue
+        s, c, w = k["sides"]["server"], k["sides"]["client"], k["wire"]
+        got_s, got_c = status_of(s), status_of(c)
+        want_s, want_c, want_w, want_nak, want_retx = ex
+        detail = "server %s exit %s, client %s exit %s, wire %s" % (got_s, s["exit"], got_c, c["exit"], w["text"])
+        check(s["exit"] == 1 and c["exit"] == 1, "%s: both sides exit 1" % k["name"], detail)
+        check(got_s == want_s and got_c == want_c,
+              "%s: server %s, client %s" % (k["name"], want_s, want_c), detail)
+        retx_ok = want_retx is None or (w["retx"] > 0 if want_retx == ">0" else w["retx"] == want_retx)
+        check(w["kind"] == want_w and (want_nak is None or w.get("nak") == want_nak) and retx_ok,
+              "%s: on the wire %s%s%s" % (k["name"], want_w, " " + want_nak if want_nak else "",
+                                          ", retransmitted" if want_retx == ">0" else ", no retransmission" if want_retx == 0 else ""),
+              detail)
+        says = HINT_SAYS.get(k["name"], ())
+        missing = [(r, w) for r, w in says if w not in hint_text(k["sides"][r])]
+        check(says and not missing, "%s: the hint names the cause (%s)" % (k["name"], "; ".join("%s: %s" % rw for rw in says)),
+              str(missing))
+        note = bool(c["kernel_note"])
+        check(note == kernel_note_expected(k["name"], kernel),
+              "%s: the client %s the rxe kernel note" % (k["name"], "prints" if kernel_note_expected(k["name"], kernel) else "does not print"),
+              " | ".join(c["kernel_note"])[:200])
+        if k["name"] == "flush":
+            flushed = [w for w in s["wcs"] if w["status"] == "WR_FLUSH_ERR"]
+            qps = int(re.search(r"-q (\d+)", k["both"]).group(1))
+            check(len(flushed) == qps and len({w["qp_num"] for w in flushed}) == qps,
+                  "flush: every outstanding receive (one per QP, %d QPs) completes WR_FLUSH_ERR" % qps, str(s["wcs"]))
+        # 每一种的注入都在出错的那一端说了它做了什么；跳过本程序检查的那一种还要说 guard bypassed
+        said = s["inject"] + c["inject"]
+        check(any("--inject " + k["name"] in l for l in said) and
+              (k["name"] != "inline" or any("guard bypassed" in l for l in said)),
+              "%s: the injecting side says what it did, at the point where it happens" % k["name"], " | ".join(said)[:300])
+    # 页面上的错误就是 trace 里的错误，带提示
+    hints = all(er["hint"] for k in g["kinds"] for r in ("server", "client") for er in k["sides"][r]["errors"]
+                if "WC" in er["msg"])
+    check(hints, "every WC error in the gallery comes with a hint")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
