@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/00-lab.t：测试 Soft-RoCE 实验环境本身（TAP 输出）。
 # 用法（在仓库根目录）：prove --exec bash tests/00-lab.t
-# 共启动 4 次虚拟机：单机 3 次（其中一次 LAB_RXE=none）+ two-vms 1 次（LAB_SKIP_TWO_VMS=1 可跳过）。
+# 共启动 3 次虚拟机（单机，其中一次 LAB_RXE=none）；两台虚拟机的拓扑在 tests/36-lab-two-vms.t。
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -22,7 +22,7 @@ ok() {  # ok CONDITION_STATUS DESCRIPTION
 }
 diag() { sed 's/^/# /' "$@"; }
 
-echo "1..8"
+echo "1..7"
 
 # 1-2 和 6 共用一次启动：CMD 的退出码原样返回；设备列表（写到 stderr）；stdout 字节不变、stderr 分开、
 # memlock 不受限、/tmp 和项目目录可写（任何一步失败 sh 就以 1 退出，而不是 3）
@@ -54,31 +54,9 @@ st=$?
 ok "$st" "stdout is byte-clean, stderr separate, memlock unlimited, /tmp and project writable"
 ((st == 0)) || { diag "$T/out1"; diag "$T/err1"; }
 
-# 7：两台虚拟机，VM0 跑服务端、VM1 跑客户端
-if [[ ${LAB_SKIP_TWO_VMS:-0} == 1 ]]; then
-    n=$((n + 1))
-    echo "ok $n # skip two-vms (LAB_SKIP_TWO_VMS=1)"
-else
-    rc=0
-    # shellcheck disable=SC2016  # 在虚拟机里展开
-    LAB_TOPOLOGY=two-vms "$RUN" sh -c '
-        if [ "$LAB_VM" = 0 ]; then
-            exec ibv_rc_pingpong -d "$LAB_DEV0" -g 1 -n 50
-        fi
-        sleep 3
-        for i in 1 2 3 4 5 6 7 8 9 10; do
-            ibv_rc_pingpong -d "$LAB_DEV1" -g 1 -n 50 "$LAB_IP0" && exit 0
-            sleep 1
-        done
-        exit 1' >"$T/out" 2>"$T/err" || rc=$?
-    grep -q '^===== VM0 (10.11.0.1, rxe0) =====$' "$T/out" && grep -q '^===== VM1 (10.11.0.2, rxe0) =====$' "$T/out" \
-        && [[ $(grep -c '^50 iters in ' "$T/out") == 2 ]] && ((rc == 0))
-    st=$?
-    ok "$st" "two-vms: ibv_rc_pingpong server in VM0, client in VM1 (exit $rc)"
-    ((st == 0)) || { diag "$T/out"; diag "$T/err"; }
-fi
+# 两台虚拟机的拓扑由 tests/36-lab-two-vms.t 检查（一对程序跨两台虚拟机，比 ibv_rc_pingpong 更强），这里不再单独开一次
 
-# 8：LAB_RXE=none —— 没有 RDMA 模块和设备；README 的 Soft-RoCE 配置命令原样可用（modprobe 真的能加载模块），
+# 7：LAB_RXE=none —— 没有 RDMA 模块和设备；README 的 Soft-RoCE 配置命令原样可用（modprobe 真的能加载模块），
 #    内核自己要模块时（request_module）也能自动加载
 rc=0
 # shellcheck disable=SC2016  # 在虚拟机里展开

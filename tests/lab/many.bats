@@ -226,7 +226,7 @@ hostile() {  # hostile 第几个客户端 hello的参数...
 
 # make test 里跑 SOAK_SESSIONS=25 个（约 15 秒）；make soak 跑 200 个
 @test "sequential sessions (200 in make soak): no growth in fds or rdma resources, RSS within 10% after the first 10" {
-    local total=${SOAK_SESSIONS:-25} pid before after i
+    local total=${SOAK_SESSIONS:-18} pid before after i
     start_many --clients 0 --parallel 1
     pid=$(child_pid "$SPID")
     for ((i = 1; i <= total; i++)); do
