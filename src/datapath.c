@@ -35,6 +35,28 @@ int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 	return 0;
 }
 
+int post_srq_receive(struct rdma_conn *conn, int b, void *addr, uint32_t len)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = WRID(b, 0), .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
+	int rc = ibv_post_srq_recv(conn->srq, &wr, &bad);
+
+	if (rc != 0) {
+		verbs_error("ibv_post_srq_recv()", rc, "SRQ 满了（深度见步骤“创建共享接收队列SRQ”）或 SRQ 出错");
+		return -1;
+	}
+	trace_post_recv(&conn->trace, b, 0, wr.wr_id, len, sge.addr);
+	return 0;
+}
+
+int qp_index_of(const struct rdma_conn *conn, uint32_t qp_num)
+{
+	for (int i = 0; i < conn->num_qp; i++)
+		if (conn->qp[i] != NULL && conn->qp[i]->qp_num == qp_num)
+			return i;
+	return -1;
+}
+
 static const char *wr_opcode_name(enum ibv_wr_opcode op)
 {
 	switch (op) {
@@ -87,6 +109,12 @@ static void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
 		.opcode = req->opcode,
 		.send_flags = (req->unsignaled ? 0 : IBV_SEND_SIGNALED) | (req->inline_data ? IBV_SEND_INLINE : 0),
 	};
+	if (req->ah != NULL) {   /* UD：每个 WR 自己带目的地 */
+		wr->wr.ud.ah = req->ah;
+		wr->wr.ud.remote_qpn = req->remote_qpn;
+		wr->wr.ud.remote_qkey = UD_QKEY;
+		return;
+	}
 	switch (req->opcode) {
 	case IBV_WR_RDMA_WRITE_WITH_IMM:
 		wr->imm_data = htonl(req->imm);   /* 立即数按网络字节序放在报文里 */
@@ -212,12 +240,13 @@ static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 		print_kernel_note(conn, wc->status);
 		return -1;
 	}
-	if (i >= conn->num_qp || wc->qp_num != conn->qp[i]->qp_num) {
-		con_error("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n",
-			(unsigned long long)wc->wr_id, wc->qp_num);
-		return -1;
-	}
-	return 0;
+	/* SRQ 的接收：wr_id 是缓冲区号，哪个QP收到的看 qp_num；其余的完成：wr_id 是QP号，qp_num 必须是那个QP的 */
+	if (conn->srq != NULL && (wc->opcode & IBV_WC_RECV) ? i < conn->num_qp && qp_index_of(conn, wc->qp_num) >= 0 :
+	    i < conn->num_qp && wc->qp_num == conn->qp[i]->qp_num)
+		return 0;
+	con_error("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n",
+		  (unsigned long long)wc->wr_id, wc->qp_num);
+	return -1;
 }
 
 /* 一个发送完成（SEND/WRITE/READ/原子）：这个QP最老的在途 signaled WR 和它之前的槽都释放了 */

@@ -17,6 +17,10 @@ static inline int wrid_qp(uint64_t wr_id) { return (int)(wr_id & 0xff); }
 static inline uint64_t wrid_seq(uint64_t wr_id) { return wr_id >> 8; }
 
 int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len);
+/* --srq：把缓冲区 b 投递到共享接收队列（wr_id 的低 8 位是缓冲区号 b，不是QP号：完成的 wc.qp_num 才说明是哪个QP收到的） */
+int post_srq_receive(struct rdma_conn *conn, int b, void *addr, uint32_t len);
+/* 完成的 qp_num 是本端第几个QP；不是本端的返回 -1 */
+int qp_index_of(const struct rdma_conn *conn, uint32_t qp_num);
 
 struct send_req {
 	enum ibv_wr_opcode opcode; /* SEND / RDMA_WRITE[_WITH_IMM] / RDMA_READ / 原子操作 */
@@ -30,6 +34,8 @@ struct send_req {
 	int unsignaled;           /* 1 = 不要完成（选择性通知；QP 的 sq_sig_all=0 才有效） */
 	int inline_data;          /* 1 = IBV_SEND_INLINE：CPU 把数据直接拷进 WQE，不用 lkey、返回后缓冲区即可重用 */
 	uint32_t lkey_xor;        /* 0；--inject lkey 时非 0：sge.lkey = MR 的 lkey ^ lkey_xor */
+	struct ibv_ah *ah;        /* --qp ud 的 SEND：目的地 = 地址句柄 + 对端 QP 号 + Q_Key（NULL = RC） */
+	uint32_t remote_qpn;
 };
 /* 在 QP i 上用一次 ibv_post_send 投递 n 个 WR（n = 1 是一个 WR；n > 1 是链表，1 ≤ n ≤ MAX_POST_LIST，options.h） */
 int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);

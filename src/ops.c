@@ -25,6 +25,8 @@
 #include "datapath.h"
 #include "payload.h"
 #include "qp_state.h"
+#include "ud.h"
+#include "events.h"
 #include "hints.h"
 #include "wc_check.h"
 
@@ -136,6 +138,10 @@ static struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, 
 		inject_payload(conn, req->local, i, r);
 	}
 	inject_wr(conn, req, i, r);
+	if (conn->ah != NULL) {   /* --qp ud：目的地写在 WR 里 */
+		req->ah = conn->ah;
+		req->remote_qpn = conn->remote.qp[i].qpn;
+	}
 	return req;
 }
 
@@ -150,9 +156,64 @@ static int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_co
 			con_printf("故障注入(--inject small-recv): 第1轮 QP[0] 的接收请求只给 %u 字节（消息 %zu 字节）；"
 				   "规范（和硬件网卡）说本端的完成是 LOC_LEN_ERR、对端的 SEND 是 REM_INV_REQ_ERR；rxe 上实测本端 LOC_QP_OP_ERR、对端 REM_OP_ERR\n", len, conn->opt->size);
 		}
-		if (post_receive(conn, i, area(conn, i), len) != 0)
+		if (conn->srq != NULL ? post_srq_receive(conn, i, area(conn, i), len) : post_receive(conn, i, area(conn, i), len))
 			return -1;
 	}
+	if (conn->srq != NULL && r == 1) {
+		con_printf("已往 SRQ 投递 %d 个接收请求（ibv_post_srq_recv，wr_id = 缓冲区号，不是QP号）\n", conn->num_qp);
+		return srq_arm_limit(conn, (uint32_t)conn->num_qp);
+	}
+	return 0;
+}
+
+/* 接收完成的数据在哪、多长、是哪个QP收到的：UD 的数据前面有 40 字节 GRH；SRQ 的 wr_id 是缓冲区号，QP 看 qp_num */
+static uint32_t recv_len(const struct rdma_conn *conn)
+{
+	return (uint32_t)conn->opt->size + (conn->opt->qp_type == QPK_UD ? UD_GRH_LEN : 0);
+}
+
+static uint8_t *recv_data(struct rdma_conn *conn, int b)
+{
+	return area_a(conn, b) + (conn->opt->qp_type == QPK_UD ? UD_GRH_LEN : 0);
+}
+
+static int recv_qp(struct rdma_conn *conn, const struct ibv_wc *wc, long r)
+{
+	int b = wrid_qp(wc->wr_id), i;
+
+	if (conn->srq == NULL)
+		return b;
+	i = qp_index_of(conn, wc->qp_num);
+	if (verbose(conn, r))
+		con_printf("  SRQ: 缓冲区 %d 的接收请求被 QP[%d]（qp_num=0x%06x）取走\n", b, i, wc->qp_num);
+	return i;
+}
+
+/* 一个接收完成：长度/标志、UD 的来源和 GRH、数据 */
+static int check_recv(struct rdma_conn *conn, const struct ibv_wc *wc, long r, const char *who, const char *what)
+{
+	struct wc_expect e = { .opcode = IBV_WC_RECV, .check_len = 1, .len = recv_len(conn) };
+	int b = wrid_qp(wc->wr_id), i = recv_qp(conn, wc, r);
+
+	if (expect_wc(wc, &e) != 0)
+		return -1;
+	if (conn->opt->qp_type == QPK_UD && ud_check_recv(conn, wc, i, area_a(conn, b), r) != 0)
+		return -1;
+	return verify(conn, i, r, recv_data(conn, b), who, what);
+}
+
+/* --srq：第1轮的接收用掉之后，SRQ 限位事件应该已经来了（最多再等 1 秒） */
+static int srq_limit_event(struct rdma_conn *conn, long r)
+{
+	int seen;
+
+	if (conn->srq == NULL || r != 1)
+		return 0;
+	seen = events_poll(conn, IBV_EVENT_SRQ_LIMIT_REACHED, 1000);
+	if (seen < 0)
+		return -1;
+	if (seen == 0)
+		con_printf("警告: 1 秒内没有等到 IBV_EVENT_SRQ_LIMIT_REACHED（SRQ 里的接收请求已经少于限位）\n");
 	return 0;
 }
 
@@ -210,22 +271,23 @@ static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(stru
 static int send_server_round(struct rdma_conn *conn, long r)
 {
 	struct ibv_wc wcs[MAX_QP];
-	struct wc_expect e = { .opcode = IBV_WC_RECV, .check_len = 1, .len = (uint32_t)conn->opt->size };
 	struct send_req req;
 
 	if (recv_then_ready(conn, r, area_a) != 0)
 		return -1;
 	if (r == 1)
-		con_printf("已为 %d 个QP各投递 1 个接收请求(ibv_post_recv)，并通过TCP告诉客户端“可以发了”（同步点）\n",
-		       conn->num_qp);
-	if (poll_completions(conn, conn->num_qp, wcs) != 0)
+		con_printf("已为 %d 个QP各投递 1 个接收请求(%s)，并通过TCP告诉客户端“可以发了”（同步点）\n",
+		       conn->num_qp, conn->srq != NULL ? "ibv_post_srq_recv，放在共用的 SRQ 里" : "ibv_post_recv");
+	if (poll_completions(conn, conn->num_qp, wcs) != 0) {
+		if (conn->opt->qp_type == QPK_UD)
+			ud_explain_missing();
 		return -1;
-	for (int k = 0; k < conn->num_qp; k++) {
-		int i = wrid_qp(wcs[k].wr_id);
-
-		if (expect_wc(&wcs[k], &e) != 0 || verify(conn, i, r, area_a(conn, i), "client", "收到") != 0)
-			return -1;
 	}
+	for (int k = 0; k < conn->num_qp; k++)
+		if (check_recv(conn, &wcs[k], r, "client", "收到") != 0)
+			return -1;
+	if (srq_limit_event(conn, r) != 0)
+		return -1;
 	for (int i = 0; i < conn->num_qp; i++)
 		if (post_send(conn, i, round_req(conn, &req, IBV_WR_SEND, i, r, "server"), 1) != 0)
 			return -1;
@@ -239,7 +301,6 @@ static int send_server_round(struct rdma_conn *conn, long r)
 static int send_client_round(struct rdma_conn *conn, long r)
 {
 	struct ibv_wc wcs[2 * MAX_QP];
-	struct wc_expect recv = { .opcode = IBV_WC_RECV, .check_len = 1, .len = (uint32_t)conn->opt->size };
 	int sends = 0, recvs = 0;
 	struct send_req req;
 
@@ -251,20 +312,23 @@ static int send_client_round(struct rdma_conn *conn, long r)
 	for (int i = 0; i < conn->num_qp; i++)
 		if (post_send(conn, i, round_req(conn, &req, IBV_WR_SEND, i, r, "client"), 1) != 0)
 			return -1;
-	if (poll_completions(conn, 2 * conn->num_qp, wcs) != 0)
+	if (poll_completions(conn, 2 * conn->num_qp, wcs) != 0) {
+		if (conn->opt->qp_type == QPK_UD)
+			ud_explain_missing();
 		return -1;
+	}
 	for (int k = 0; k < 2 * conn->num_qp; k++) {
-		int i = wrid_qp(wcs[k].wr_id);
-
 		/* 共享CQ里混着两种完成：自己的 SEND 完成和服务端回复的 RECV 完成 */
 		if (wcs[k].opcode == IBV_WC_SEND) {
 			sends++;
 			continue;
 		}
-		if (expect_wc(&wcs[k], &recv) != 0 || verify(conn, i, r, area_a(conn, i), "server", "回复") != 0)
+		if (check_recv(conn, &wcs[k], r, "server", "回复") != 0)
 			return -1;
 		recvs++;
 	}
+	if (srq_limit_event(conn, r) != 0)
+		return -1;
 	if (sends != conn->num_qp || recvs != conn->num_qp) {
 		con_error("完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n", sends, recvs, conn->num_qp);
 		return -1;
@@ -692,6 +756,10 @@ int run_data_plane(struct rdma_conn *conn)
 	if (is_server(conn) && op_is_atomic(o->op))
 		atomic_server_prepare(conn);
 	if (rts_sync(conn) != 0)
+		return -1;
+	if (o->qp_type == QPK_UD && ud_prepare(conn) != 0)
+		return -1;
+	if (o->srq && events_setup(conn) != 0)
 		return -1;
 	if (o->bench != BENCH_NONE)
 		return run_bench(conn);

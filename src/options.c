@@ -59,6 +59,8 @@ size_t slot_size(const struct options *o)
 		return ATOMIC_SLOT;
 	if (o->sweep)
 		return SWEEP_MAX_SIZE;
+	if (o->qp_type == QPK_UD)
+		return o->size + UD_GRH_LEN;   /* 接收缓冲区 = GRH + 消息 */
 	return o->size;
 }
 
@@ -161,7 +163,7 @@ enum {
 	OPT_OP = 1000, OPT_SIZE, OPT_ITERS, OPT_OFFSET, OPT_INTERACTIVE,
 	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN, OPT_INJECT, OPT_CLIENTS, OPT_PARALLEL,
 	OPT_TRACE, OPT_CM, OPT_SRC, OPT_READY_FILE,
-	OPT_CQ, OPT_BENCH, OPT_SWEEP, OPT_TX_DEPTH, OPT_SIGNAL, OPT_POST_LIST, OPT_INLINE
+	OPT_CQ, OPT_BENCH, OPT_SWEEP, OPT_TX_DEPTH, OPT_SIGNAL, OPT_POST_LIST, OPT_INLINE, OPT_QP, OPT_SRQ
 };
 
 static const struct option long_opts[] = {
@@ -188,6 +190,8 @@ static const struct option long_opts[] = {
 	{ "cm", no_argument, NULL, OPT_CM },
 	{ "src", required_argument, NULL, OPT_SRC },
 	{ "cq", required_argument, NULL, OPT_CQ },
+	{ "qp", required_argument, NULL, OPT_QP },
+	{ "srq", no_argument, NULL, OPT_SRQ },
 	{ "bench", required_argument, NULL, OPT_BENCH },
 	{ "sweep", no_argument, NULL, OPT_SWEEP },
 	{ "tx-depth", required_argument, NULL, OPT_TX_DEPTH },
@@ -427,6 +431,47 @@ static int parse_inject(const char *arg, struct options *o, char *err, size_t er
 	return -1;
 }
 
+/*
+ * --qp ud、--srq 和别的选项：UD 只有 SEND（没有连接，对端的内存不能被远程读写），一条消息一个包（不分段）；
+ * 两者都还没接到 --cm、--clients、--bench 上（docs/QP-TYPES.md 说了为什么）
+ */
+static int check_qp_kind(const struct options *o, char *err, size_t errlen)
+{
+	const char *what = o->qp_type == QPK_UD ? "--qp ud" : "--srq";
+
+	if (o->qp_type != QPK_UD && !o->srq)
+		return 0;
+	if (o->qp_type == QPK_UD && o->srq) {
+		set_err(err, errlen, "--srq 现在只用于 RC（--qp rc）：UD 的接收本来就不属于哪条连接，SRQ 对它的意义不同");
+		return -1;
+	}
+	if (o->interactive) {
+		set_err(err, errlen, "%s 不能与 --interactive 同用（交互模式用 RDMA WRITE + READ，只在 RC 上有）", what);
+		return -1;
+	}
+	if (o->op != OP_SEND) {
+		set_err(err, errlen, o->qp_type == QPK_UD ?
+			"--qp ud 只支持 --op send：UD 没有连接，对端的内存不能被远程读写（单边和原子操作只在 RC 上有）" :
+			"--srq 现在只配 --op send（SRQ 装的是接收请求，只有 SEND 和 WRITE_IMM 消耗它；本程序只做了 send）");
+		return -1;
+	}
+	if (o->qp_type == QPK_UD && o->size > 4096) {
+		set_err(err, errlen, "--qp ud 的消息最多 4096 字节（最大的路径MTU）：UD 不分段，一条消息就是一个包；"
+			"真正的上限是两端的路径MTU，握手后还会再检查");
+		return -1;
+	}
+	if (o->cm || multi_client(o) || o->bench != BENCH_NONE) {
+		set_err(err, errlen, "%s 还不能与 %s 同用（docs/QP-TYPES.md）", what,
+			o->cm ? "--cm" : o->bench != BENCH_NONE ? "--bench" : "--clients/--parallel");
+		return -1;
+	}
+	if (o->inject != INJECT_NONE && o->inject != INJECT_LATE_RECV && o->inject != INJECT_PAYLOAD) {
+		set_err(err, errlen, "%s 只配 --inject late-recv 或 payload", what);
+		return -1;
+	}
+	return 0;
+}
+
 /* 这一种注入和本端的角色、操作、模式合不合 */
 static int check_inject(const struct options *o, char *err, size_t errlen)
 {
@@ -544,6 +589,16 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		return 0;
 	case OPT_INJECT:
 		return parse_inject(arg, o, err, errlen);
+	case OPT_QP:
+		if (strcmp(arg, "rc") != 0 && strcmp(arg, "ud") != 0) {
+			set_err(err, errlen, "--qp 无效: '%s'（可选 rc、ud）", arg);
+			return -1;
+		}
+		o->qp_type = strcmp(arg, "ud") == 0 ? QPK_UD : QPK_RC;
+		return 0;
+	case OPT_SRQ:
+		o->srq = 1;
+		return 0;
 	case OPT_TRACE:
 		if (arg[0] == '\0') {
 			set_err(err, errlen, "--trace 需要一个文件名");
@@ -728,7 +783,7 @@ static int check_combination(struct options *o, char *err, size_t errlen)
 		set_err(err, errlen, "--interactive 一次只服务一个客户端，不能与 --clients/--parallel 同用");
 		return -1;
 	}
-	if (check_inject(o, err, errlen) != 0)
+	if (check_inject(o, err, errlen) != 0 || check_qp_kind(o, err, errlen) != 0)
 		return -1;
 	return 0;
 }
@@ -790,6 +845,8 @@ static void print_common_options(void)
 	       "                        设备由地址决定（--src 或 -d），-g 不可用；见 README “两种建连方式”\n"
 	       "      --src IP          （仅 --cm）本端地址：客户端的源地址 / 服务端监听的地址（默认: 客户端由路由决定，服务端 0.0.0.0）\n"
 	       "      --cq poll|event   怎样等完成：poll（默认）忙轮询 ibv_poll_cq；event 用完成通道，在 fd 上睡眠等事件；两端必须一致\n"
+	       "      --qp rc|ud        QP 类型：rc 可靠连接（默认）；ud 不可靠数据报（只有 send，消息 ≤ 路径MTU，接收缓冲区多 40 字节的 GRH）；两端必须一致\n"
+	       "      --srq             RC 的 N 个QP共用一个共享接收队列（ibv_create_srq）；只配 --op send；两端必须一致\n"
 	       "\n基准测试（两端必须一致；只支持 --op send/write/read；不能与 --interactive/--inject/--clients/--parallel 同用）：\n"
 	       "      --bench lat|bw    lat = 乒乓延迟（像 ib_*_lat）；bw = 带宽（像 ib_*_bw）；计时循环里不走TCP、不打印，循环后校验一次数据\n"
 	       "      --sweep           大小从 2 B 翻倍到 8 MiB 各测一遍（像 perftest -a）\n"

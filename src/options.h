@@ -63,6 +63,11 @@ enum inject {
 };
 #define LATE_RECV_MS 200        /* --inject late-recv：发出 READY 后等这么久才投递接收 */
 
+/* QP 类型（--qp）：RC 可靠连接（默认）或 UD 不可靠数据报（docs/QP-TYPES.md） */
+enum qp_kind { QPK_RC = 0, QPK_UD };
+#define UD_GRH_LEN 40           /* UD 的每个接收缓冲区前面多出的 40 字节：网卡放进来的 GRH（RoCE v2 IPv4 时后 20 字节是 IP 头） */
+#define UD_QKEY 0x11111111u     /* UD 的 Q_Key：两端约定的同一个值（和 rdma-core 的 ud_pingpong 一样） */
+
 struct options {
 	enum role role;
 	const char *server_ip;   /* 仅客户端 */
@@ -99,6 +104,8 @@ struct options {
 	int signal_every;        /* --signal N：每 N 个发送 WR 要一个完成（选择性通知） */
 	int post_list;           /* --post-list N：一次 ibv_post_send 投递 N 个 WR（链表） */
 	uint32_t inline_size;    /* --inline BYTES：QP 的 max_inline_data；消息 ≤ 它时用 IBV_SEND_INLINE */
+	enum qp_kind qp_type;    /* --qp rc|ud */
+	int srq;                 /* --srq：这条连接的 N 个 QP 共用一个共享接收队列（只用于 RC） */
 };
 
 /* 由选项推出的队列容量：每个QP的发送/接收队列深度，所有QP共享的 CQ 的容量 */

@@ -39,7 +39,8 @@ static void print_banner(const struct options *o, const char *title)
 			con_printf("客户端: 服务 %ld 个后退出，最多同时 %d 个\n", o->clients, o->parallel);
 		con_printf("QP数量、操作、消息大小、轮数: 命令行明确给出的两端必须一致，其余由每个客户端决定\n");
 	} else {
-		con_printf("QP数量: %d\n", o->num_qp);
+		con_printf("QP数量: %d%s\n", o->num_qp, o->qp_type == QPK_UD ? "（UD：不可靠数据报，--qp ud）" :
+			   o->srq ? "（RC，接收共用一个 SRQ，--srq）" : "");
 		con_printf("操作: %s%s  消息大小: %zu 字节  轮数: %ld\n", op_name(o->op),
 			   o->interactive ? "（交互模式）" : "", o->size, o->iters);
 	}

@@ -18,7 +18,7 @@
 #define QUERY_ALL (IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | \
 		   IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | \
 		   IBV_QP_MIN_RNR_TIMER | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC | \
-		   IBV_QP_ACCESS_FLAGS | IBV_QP_PORT | IBV_QP_AV | IBV_QP_CAP)
+		   IBV_QP_ACCESS_FLAGS | IBV_QP_PORT | IBV_QP_AV | IBV_QP_CAP | IBV_QP_QKEY)
 
 /* trace：一次 ibv_modify_qp（rc = 它的返回值） */
 static void trace_modify(struct rdma_conn *conn, int i, const char *state, int rc)
@@ -34,6 +34,74 @@ static void trace_modify(struct rdma_conn *conn, int i, const char *state, int r
 	trace_verbs_end(&conn->trace, &j);
 }
 
+/* ---------- UD：三次转换各少了什么（docs/QP-TYPES.md 把 RC 和 UD 并排放） ---------- */
+
+static int is_ud(const struct rdma_conn *conn) { return conn->opt->qp_type == QPK_UD; }
+
+/* 对每个QP做一次转换；失败时说出哪个QP、哪一步 */
+static int modify_all(struct rdma_conn *conn, struct ibv_qp_attr *attr, int mask, const char *state)
+{
+	for (int i = 0; i < conn->num_qp; i++) {
+		int rc = ibv_modify_qp(conn->qp[i], attr, mask);
+
+		trace_modify(conn, i, state, rc);
+		if (rc != 0) {
+			char call[48];
+
+			snprintf(call, sizeof(call), "ibv_modify_qp(%s)", state);
+			verbs_error_qp(i, call, rc, "UD 的转换只要上面这几个属性；多给 RC 的属性（dest_qp_num、access_flags…）会 EINVAL");
+			return -1;
+		}
+	}
+	print_qp_states(conn, state);
+	return 0;
+}
+
+static int ud_to_init(struct rdma_conn *conn)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT, .pkey_index = 0, .port_num = (uint8_t)conn->opt->ib_port, .qkey = UD_QKEY,
+	};
+
+	con_printf("设置: port_num=%d pkey_index=0 qkey=0x%08x（UD：没有 qp_access_flags）\n", conn->opt->ib_port, UD_QKEY);
+	con_explain("RC 在这里声明“对端可以读写我的内存”；UD 没有单边操作，不需要。UD 要的是 Q_Key：\n"
+		    "        收到的报文 DETH 里的 Q_Key 和本 QP 的不一样就丢掉——没有连接的 QP 靠它挡住不相干的发送者。两端约定同一个值\n");
+	return modify_all(conn, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY, "INIT");
+}
+
+static int ud_to_rtr(struct rdma_conn *conn)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_RTR };
+
+	con_printf("设置: 只有 qp_state=RTR（UD：没有 path_mtu、dest_qp_num、rq_psn、ah_attr、max_dest_rd_atomic、min_rnr_timer）\n");
+	con_explain("RC 在这里认定唯一的对端（它的 QP 号、GID、起始 PSN）；UD 的 QP 不绑定对端：目的地写在每个发送 WR 里\n"
+		    "        （地址句柄 AH + 对端 QP 号 + Q_Key），收到的报文从哪里来看完成里的 src_qp 和 GRH\n");
+	return modify_all(conn, &attr, IBV_QP_STATE, "RTR");
+}
+
+static int ud_to_rts(struct rdma_conn *conn)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_RTS };
+	int mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+
+	con_printf("设置: sq_psn=<本端PSN>（UD：没有 timeout、retry_cnt、rnr_retry、max_rd_atomic）\n");
+	con_explain("RC 在这里定下重传的规矩（等多久、重传几次、RNR 重试几次）；UD 不确认也不重传，只剩 PSN\n");
+	for (int i = 0; i < conn->num_qp; i++) {
+		int rc;
+
+		attr.sq_psn = conn->psn[i];
+		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
+		trace_modify(conn, i, "RTS", rc);
+		if (rc != 0) {
+			verbs_error_qp(i, "ibv_modify_qp(RTS)", rc, "UD 的 RTS 只要 sq_psn；QP 必须先在 RTR");
+			return -1;
+		}
+		conn->next_psn[i] = conn->psn[i];
+	}
+	print_qp_states(conn, "RTS");
+	return 0;
+}
+
 int modify_qps_to_init(struct rdma_conn *conn, int access)
 {
 	struct ibv_qp_attr attr;
@@ -41,6 +109,8 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 	int rc;
 
 	step_title(&conn->trace, &conn->step, "修改QP状态 RESET->INIT ibv_modify_qp()");
+	if (is_ud(conn))
+		return ud_to_init(conn);
 	/* QP 的 qp_access_flags 只管“远端能对我做什么”；LOCAL_WRITE 是 MR 的事，这里去掉 */
 	access &= ~IBV_ACCESS_LOCAL_WRITE;
 	access_str(access, acc, sizeof(acc));
@@ -194,6 +264,8 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	int rc;
 
 	step_title(&conn->trace, &conn->step, "修改QP状态 INIT->RTR ibv_modify_qp()");
+	if (is_ud(conn))
+		return ud_to_rtr(conn);
 	con_printf("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%u min_rnr_timer=12\n",
 	       mtu_str(conn->path_mtu), conn->rd.in);
 	con_printf("      ah_attr.is_global=1 grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=64 dlid=<远端LID>\n",
@@ -271,6 +343,8 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 	int rc;
 
 	step_title(&conn->trace, &conn->step, "修改QP状态 RTR->RTS ibv_modify_qp()");
+	if (is_ud(conn))
+		return ud_to_rts(conn);
 	con_printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=6 rnr_retry=7 max_rd_atomic=%u\n", conn->rd.out);
 	con_explain("RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），\n"
 	       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
@@ -330,6 +404,13 @@ int print_qp_state(struct rdma_conn *conn, int i, const char *title)
 		return -1;
 	}
 	access_str((int)a.qp_access_flags, acc, sizeof(acc));
+	if (is_ud(conn)) {   /* UD 只有这几个属性；RC 的那些读回来都是 0，不打印 */
+		con_printf("  [QP状态查询] QP[%d] (0x%06x) %s:\n", i, conn->qp[i]->qp_num, title);
+		con_printf("    qp_state=%s  port=%u  qkey=0x%08x\n", qp_state_str(a.qp_state), a.port_num, a.qkey);
+		if (a.qp_state == IBV_QPS_RTS)
+			con_printf("    sq_psn=0x%06x\n", a.sq_psn);
+		return 0;
+	}
 	con_printf("  [QP状态查询] QP[%d] (0x%06x) %s:\n", i, conn->qp[i]->qp_num, title);
 	con_printf("    qp_state=%s  port=%u  access=%s\n", qp_state_str(a.qp_state), a.port_num, acc);
 	con_printf("    cap: max_send_wr=%u max_recv_wr=%u max_send_sge=%u max_recv_sge=%u max_inline=%u\n",

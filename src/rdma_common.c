@@ -412,16 +412,54 @@ static uint32_t random_psn(void)
 	return v & 0xffffff;
 }
 
+/*
+ * --srq：一个共享接收队列给这条连接的全部 QP。接收请求投递到 SRQ（ibv_post_srq_recv），哪个QP来了消息就从 SRQ 里
+ * 取一个；完成的 wc.qp_num 说明是哪个QP收到的。省的是内存：每个QP各自的接收队列都要按最坏情况备满缓冲区。
+ */
+int create_srq(struct rdma_conn *conn)
+{
+	struct ibv_srq_init_attr init = {
+		.attr = { .max_wr = 2u * (uint32_t)conn->num_qp, .max_sge = 1, .srq_limit = 0 },
+	};
+	uint32_t per_qp = conn->caps.recv_wr;
+
+	if (!conn->opt->srq)
+		return 0;
+	step_title(&conn->trace, &conn->step, "创建共享接收队列SRQ ibv_create_srq()");
+	conn->srq = ibv_create_srq(conn->dev->pd, &init);
+	if (conn->srq == NULL) {
+		int err = errno;
+
+		verbs_error("ibv_create_srq()", err, "设备不支持 SRQ，或深度超过 max_srq_wr（ibv_devinfo -v 看 max_srq、max_srq_wr）");
+		trace_verbs_simple(&conn->trace, "ibv_create_srq", err);
+		return -1;
+	}
+	conn->srq_depth = init.attr.max_wr;   /* ibv_create_srq 写回实际值 */
+	trace_call(&conn->trace, "ibv_create_srq", "max_wr", (long)conn->srq_depth, NULL, 0);
+	con_printf("SRQ 已创建: 深度 %u（要了 %u；设备上限 max_srq_wr=%d），%d 个QP共用\n", conn->srq_depth,
+		   2u * (uint32_t)conn->num_qp, conn->dev->dev_attr.max_srq_wr, conn->num_qp);
+	con_printf("  内存: 不用 SRQ 时 %d 个QP × 每个接收队列 %u 个 = %u 个接收请求，每个都要一块 %zu 字节的缓冲区（%zu 字节）；\n"
+		   "        用 SRQ 时一个 %u 个的队列（%zu 字节）——本程序每轮每个QP只在途 1 个接收，2×QP数就够\n",
+		   conn->num_qp, per_qp, per_qp * (uint32_t)conn->num_qp, conn->slot,
+		   (size_t)per_qp * (size_t)conn->num_qp * conn->slot, conn->srq_depth, (size_t)conn->srq_depth * conn->slot);
+	con_explain("SRQ 不属于哪个QP：接收请求投递到 SRQ，哪个QP来了消息就从 SRQ 里取一个；服务成千上万条连接的\n"
+		    "        服务端靠它按“同时在途的消息数”而不是“连接数 × 最坏情况”准备接收缓冲区\n");
+	return 0;
+}
+
 int create_qps(struct rdma_conn *conn)
 {
 	struct ibv_qp_init_attr init;
+	int ud = conn->opt->qp_type == QPK_UD;
 
-	step_title(&conn->trace, &conn->step, "创建%d个RC QP ibv_create_qp()", conn->num_qp);
+	step_title(&conn->trace, &conn->step, "创建%d个%s QP ibv_create_qp()%s", conn->num_qp, ud ? "UD" : "RC",
+		   conn->srq != NULL ? "（接收用 SRQ）" : "");
 	for (int i = 0; i < conn->num_qp; i++) {
 		init = (struct ibv_qp_init_attr){
-			.qp_type = IBV_QPT_RC,
+			.qp_type = ud ? IBV_QPT_UD : IBV_QPT_RC,
 			.send_cq = conn->cq,          /* 所有QP共用一个 CQ：完成里的 wr_id 说明是哪个QP */
 			.recv_cq = conn->cq,
+			.srq = conn->srq,             /* --srq：接收请求从共享接收队列里取（max_recv_wr 不用） */
 			.sq_sig_all = 0,              /* 每个 WR 自己说要不要完成（IBV_SEND_SIGNALED） */
 			.cap = {
 				.max_send_wr = conn->caps.send_wr,
@@ -456,7 +494,11 @@ int create_qps(struct rdma_conn *conn)
 		trace_qp_num(&conn->trace, "ibv_create_qp", 0, i, conn->qp[i]->qp_num, conn->psn[i]);
 		con_printf("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n", i, conn->qp[i]->qp_num, conn->psn[i]);
 	}
-	con_explain("RC = 可靠连接，一个QP只和对端的一个QP配对；新建的QP处于 RESET 状态\n");
+	if (ud)
+		con_explain("UD = 不可靠数据报：QP 不和哪个对端绑定，每个发送 WR 自己带目的地（地址句柄 AH + 对端 QP 号 + Q_Key）；\n"
+			    "        没有确认、重传、RNR，一条消息就是一个包（不超过路径MTU）。新建的QP处于 RESET 状态\n");
+	else
+		con_explain("RC = 可靠连接，一个QP只和对端的一个QP配对；新建的QP处于 RESET 状态\n");
 	if (conn->opt->bench != BENCH_NONE)
 		con_printf("  队列深度: 发送 %u、接收 %u（--tx-depth）；max_inline_data=%u（--inline %u）\n",
 			   conn->caps.send_wr, conn->caps.recv_wr, conn->max_inline, conn->opt->inline_size);
@@ -465,7 +507,8 @@ int create_qps(struct rdma_conn *conn)
 
 int conn_create(struct rdma_conn *conn, int access)
 {
-	if (check_limits(conn->dev, conn->opt) != 0 || register_mr(conn, access) != 0 || create_cq(conn) != 0 || create_qps(conn) != 0)
+	if (check_limits(conn->dev, conn->opt) != 0 || register_mr(conn, access) != 0 || create_cq(conn) != 0 ||
+	    create_srq(conn) != 0 || create_qps(conn) != 0)
 		return -1;
 	return 0;
 }
@@ -489,6 +532,16 @@ void conn_destroy(struct rdma_conn *conn)
 	}
 	if (freed > 0)
 		con_printf("已销毁 %d 个QP（ibv_destroy_qp）\n", freed);
+	if (conn->srq != NULL) {   /* 在用它的 QP 之后 */
+		report_destroy(&conn->trace, "ibv_destroy_srq", ibv_destroy_srq(conn->srq));
+		conn->srq = NULL;
+		con_printf("已销毁SRQ（ibv_destroy_srq）\n");
+	}
+	if (conn->ah != NULL) {
+		report_destroy(&conn->trace, "ibv_destroy_ah", ibv_destroy_ah(conn->ah));
+		conn->ah = NULL;
+		con_printf("已销毁地址句柄AH（ibv_destroy_ah）\n");
+	}
 	if (conn->cq != NULL && conn->cq_unacked > 0) {
 		ibv_ack_cq_events(conn->cq, conn->cq_unacked);
 		con_printf("已确认剩下的 %u 个完成事件（ibv_ack_cq_events；不确认的话 ibv_destroy_cq 会一直等）\n",

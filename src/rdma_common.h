@@ -57,7 +57,10 @@ struct rdma_conn {
 	struct queue_caps caps;         /* 每个QP的队列深度与 CQ 容量（queue_caps()） */
 	uint32_t max_inline;            /* QP 实际的 max_inline_data（--inline） */
 	int num_qp;                     /* QP 个数（-q） */
-	struct ibv_qp *qp[MAX_QP];      /* RC QP；WR 的 wr_id 低 8 位 = 下标（datapath.h） */
+	struct ibv_qp *qp[MAX_QP];      /* RC 或 UD QP（--qp）；WR 的 wr_id 低 8 位 = 下标（datapath.h） */
+	struct ibv_srq *srq;            /* --srq：N 个QP共用的共享接收队列（NULL = 每个QP自己的接收队列） */
+	uint32_t srq_depth;             /* SRQ 的深度（ibv_create_srq 写回的 max_wr） */
+	struct ibv_ah *ah;              /* --qp ud：到对端的地址句柄（一个对端一个，N 个QP共用；ud.c 创建） */
 	uint32_t psn[MAX_QP];           /* 本端每个QP的起始包序号 */
 	uint32_t next_psn[MAX_QP];      /* 下一个发送 WR 的第一个 PSN（RTS 时 = psn[i]，每投递一个 WR 加它的包数，模 2^24） */
 	struct sq_account sq[MAX_QP];   /* 每个QP发送队列的槽位记账（按硬件规则，datapath.c 每次投递前检查） */
@@ -114,6 +117,7 @@ void conn_destroy(struct rdma_conn *conn);
 /* conn_create 的各步 */
 int register_mr(struct rdma_conn *conn, int access);
 int create_cq(struct rdma_conn *conn);
+int create_srq(struct rdma_conn *conn);
 int create_qps(struct rdma_conn *conn);
 
 /* 最后一个步骤“清理资源”：先 conn_destroy，再 device_destroy，最后 ctrl_release（CM 的 cm_id 与事件通道） */

@@ -149,6 +149,13 @@ static enum wire_status check_flags(const struct wire_hello *h, char *msg, size_
 		return bad(msg, msglen, "op=%s 与 --interactive 不符（交互模式的 op 是 write）", op_name((enum rdma_op)h->op));
 	if ((f & WIRE_FLAG_BENCH_MASK) && !op_info((enum rdma_op)h->op)->bench)
 		return bad(msg, msglen, "op=%s 不能做 --bench", op_name((enum rdma_op)h->op));
+	if ((f & WIRE_FLAG_QP_UD) && (f & WIRE_FLAG_SRQ))
+		return bad(msg, msglen, "flags=0x%02x 同时是 --qp ud 和 --srq（--srq 只用于 RC）", f);
+	if ((f & (WIRE_FLAG_QP_UD | WIRE_FLAG_SRQ)) && (h->op != OP_SEND || (f & (WIRE_FLAG_INTERACTIVE | WIRE_FLAG_BENCH_MASK))))
+		return bad(msg, msglen, "flags=0x%02x op=%s：--qp ud / --srq 只配 --op send（不是交互模式、不是基准测试）",
+			   f, op_name((enum rdma_op)h->op));
+	if ((f & WIRE_FLAG_QP_UD) && h->size > 4096)
+		return bad(msg, msglen, "size=%u：--qp ud 的消息最多 4096 字节（UD 不分段）", h->size);
 	return WIRE_OK;
 }
 
@@ -254,6 +261,10 @@ uint8_t wire_flags(const struct options *o)
 		f |= WIRE_FLAG_CQ_EVENT;
 	if (o->sweep)
 		f |= WIRE_FLAG_SWEEP;
+	if (o->qp_type == QPK_UD)
+		f |= WIRE_FLAG_QP_UD;
+	if (o->srq)
+		f |= WIRE_FLAG_SRQ;
 	return f;
 }
 
@@ -272,6 +283,16 @@ static int compare_modes(uint8_t l, uint8_t r, char *msg, size_t msglen)
 	if ((l ^ r) & WIRE_FLAG_BENCH_MASK) {
 		snprintf(msg, msglen, "远端是 %s，本端是 %s：两端的 --bench/--sweep 必须相同",
 			 bench_str(r), bench_str(l));
+		return -1;
+	}
+	if ((l ^ r) & WIRE_FLAG_QP_UD) {
+		snprintf(msg, msglen, "远端 --qp %s，本端 --qp %s：两端的 QP 类型必须相同（RC 的 QP 只和 RC 配对，UD 只和 UD 通信）",
+			 (r & WIRE_FLAG_QP_UD) ? "ud" : "rc", (l & WIRE_FLAG_QP_UD) ? "ud" : "rc");
+		return -1;
+	}
+	if ((l ^ r) & WIRE_FLAG_SRQ) {
+		snprintf(msg, msglen, "远端%s --srq，本端%s --srq：两端的 --srq 必须相同（本程序两端对称地投递接收）",
+			 (r & WIRE_FLAG_SRQ) ? "用" : "不用", (l & WIRE_FLAG_SRQ) ? "用" : "不用");
 		return -1;
 	}
 	if ((l ^ r) & WIRE_FLAG_CQ_EVENT) {

@@ -11,6 +11,7 @@
  *    6    1    op      0=send 1=write 2=read 3=write_imm 4=fetch_add 5=cmp_swap
  *    7    1    flags   bit0 = --interactive  bit1 = --bench lat  bit2 = --bench bw
  *                      bit3 = --cq event     bit4 = --sweep
+ *                      bit5 = --qp ud        bit6 = --srq
  *    8    4    num_qp  1..16
  *   12    4    mtu     本端端口的 active_mtu（enum ibv_mtu 值 1..5）
  *   16    4    size    每个QP每轮的消息大小
@@ -52,8 +53,11 @@
 #define WIRE_FLAG_BENCH_BW    0x04
 #define WIRE_FLAG_CQ_EVENT    0x08
 #define WIRE_FLAG_SWEEP       0x10
+#define WIRE_FLAG_QP_UD       0x20
+#define WIRE_FLAG_SRQ         0x40
 #define WIRE_FLAG_BENCH_MASK  (WIRE_FLAG_BENCH_LAT | WIRE_FLAG_BENCH_BW | WIRE_FLAG_SWEEP)
-#define WIRE_FLAG_KNOWN       (WIRE_FLAG_INTERACTIVE | WIRE_FLAG_BENCH_MASK | WIRE_FLAG_CQ_EVENT)
+#define WIRE_FLAG_KNOWN       (WIRE_FLAG_INTERACTIVE | WIRE_FLAG_BENCH_MASK | WIRE_FLAG_CQ_EVENT | WIRE_FLAG_QP_UD | \
+			       WIRE_FLAG_SRQ)
 
 /* 本端选项 → HELLO 的 flags 字节 */
 uint8_t wire_flags(const struct options *o);

@@ -17,7 +17,7 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 D=logs/trace-test
 G=logs/gallery-test
-NAMES=(send write late-recv rkey read fetch_add)
+NAMES=(send write late-recv rkey read fetch_add ud)
 T=$(mktemp)
 trap 'rm -f "$T"' EXIT
 n=0
@@ -81,6 +81,24 @@ else
     n=$((n + 1))
     out+=("ok $n # SKIP chromium not installed (bash lab/setup installs it)")
 fi
+
+# UD：线上只有 UD SEND Only（一条消息一个包），没有任何应答；每个包的 DETH 带 Q_Key 0x11111111 和发送者的 QP 号
+rc=0
+python3 - "$D" >"$T" 2>&1 <<'PY' || rc=$?
+import json, subprocess, sys
+d = sys.argv[1]
+pk = [json.loads(l) for l in subprocess.run(["tools/trace/decode", d + "/ud.pcap"], capture_output=True, text=True,
+                                             check=True).stdout.splitlines()]
+qpns = {json.loads(l)["qpn"] for side in ("server", "client") for l in open("%s/ud-%s.jsonl" % (d, side))
+        if '"ev":"post_send"' in l}
+bad = [p for p in pk if p["opname"] != "UD SEND Only" or (p.get("deth") or {}).get("qkey") != "0x11111111"
+       or p["deth"].get("src_qp") not in qpns]
+print("UD: %d 个包，发送者的 QP %s" % (len(pk), sorted(hex(q) for q in qpns)))
+for p in bad[:5]:
+    print("不对: " + json.dumps(p))
+sys.exit(1 if bad or len(pk) != 8 else 0)   # 2 个QP × 2 轮 × 两个方向
+PY
+tap "$rc" "ud: only UD SEND Only packets on the wire (2 QPs × 2 rounds × 2 directions = 8), no ACK; every DETH carries Q_Key 0x11111111 and the sender's QP number" "$T"
 
 # 故障画廊：页面、每一种的测量、浏览器
 tap_lines() {  # tap_lines 前缀 文件：“ok …”/“not ok …”行变成 TAP，其余是诊断

@@ -118,6 +118,9 @@ in_lab() {
     pair fetch-add "-q 2 --op fetch_add --iters 3" "-q 2 --op fetch_add --iters 3"
     pair cmp-swap "-q 2 --op cmp_swap --iters 2 --offset 8" "-q 2 --op cmp_swap --iters 2 --offset 8"
     pair interactive "--interactive" "--interactive" $'hello\nworld\nq\n'
+    # RC 之外：UD 和 SRQ（docs/QP-TYPES.md）
+    pair ud "-q 2 --qp ud --op send --size 64 --iters 2" "-q 2 --qp ud --op send --size 64 --iters 2"
+    pair srq "-q 4 --srq --op send --size 512 --iters 2" "-q 4 --srq --op send --size 512 --iters 2"
     single dry-run "$CLIENT" 10.11.0.1 -d rxe1 --op write --size 1M --iters 10 --dry-run
     single show-gids ./show_gids.sh
     single diagnose ./diagnose.sh
@@ -320,6 +323,9 @@ cut_inject-rkey-client-wc() { pick inject-rkey.client.log '故障注入('; step 
 cut_inject-rkey-server() { step inject-rkey.server.log '步骤15:'; }
 cut_inject-payload-client() { pick inject-payload.client.log '故障注入(' '错误:'; }
 cut_inject-payload-server() { step inject-payload.server.log '步骤15:'; }
+cut_ud-steps() { step ud.server.log 'RESET->INIT'; step ud.server.log 'INIT->RTR'; step ud.server.log 'RTR->RTS'; step ud.client.log '创建地址句柄AH'; }
+cut_ud-grh() { span ud.server.log '接收缓冲区的前 40 字节' '  QP[0] 第1轮收到'; }
+cut_srq() { step srq.server.log '创建共享接收队列SRQ'; pick srq.server.log '创建4个RC QP' 'SRQ 限位已装上' '  IBV_EVENT_SRQ_LIMIT_REACHED' 'SRQ: 缓冲区' '异步事件:' '说明: SRQ 里的接收请求' '已销毁SRQ'; }
 cut_wrong-nic-auto() { step paths-wrong-nic-auto.log '步骤2:'; }
 cut_firewall-client() { span paths-firewall-client.log '错误: 工作完成(WC)失败' '========== 步骤'; }
 cut_firewall-diagnose() { span paths-firewall-diagnose.log '== 6.' '== 7.'; }

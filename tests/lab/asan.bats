@@ -50,6 +50,18 @@ no_reports() {
     done
 }
 
+# RC 之外（docs/QP-TYPES.md）：UD 的地址句柄和 GRH 偏移、SRQ 的缓冲区号 ↔ QP 号和异步事件
+@test "asan: UD (4 QPs) and SRQ (16 QPs, limit event), both sides clean" {
+    run_pair --qp ud --op send -q 4 --size 1000 --iters 2 -t 60
+    assert_ok_pair
+    has "$SLOG" "全部 2 轮 × 4 个QP 完成并校验通过"
+    no_reports
+    run_pair --srq --op send -q 16 --size 512 --iters 2 -t 60
+    assert_ok_pair
+    has "$SLOG" "异步事件: SRQ limit reached"
+    no_reports
+}
+
 @test "asan: interactive mode over a pipe, clean" {
     start_server -d "$LAB_DEV0" --interactive -q 2 -t 60
     run_client_stdin 'hello\nq\n' "$LAB_IP0" -d "$LAB_DEV1" --interactive -q 2 -t 60

@@ -18,6 +18,7 @@ SCENARIOS=(
     "rkey|-q 1 --op write --size 2K --iters 1 -t 30||--inject rkey"
     "read|-q 2 --op read --size 3K --iters 1 -t 30||"
     "fetch_add|-q 1 --op fetch_add --iters 2 -t 30||"
+    "ud|--qp ud -q 2 --op send --size 256 --iters 2 -t 30||"
 )
 
 rnr_count() {

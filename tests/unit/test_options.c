@@ -268,6 +268,45 @@ static void inject_gallery_kinds(void **state)
 	assert_string_equal(inject_name(INJECT_NONE), "none");
 }
 
+/* --qp rc|ud、--srq：UD 只有 send、消息 ≤ 4096；--srq 只给 RC 的 send；都还不配 --cm/--clients/--bench */
+static void qp_kind_and_srq(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4"), PARSE_OK);
+	assert_int_equal(o.qp_type, QPK_RC);
+	assert_int_equal(o.srq, 0);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--qp", "ud", "-q", "4"), PARSE_OK);
+	assert_int_equal(o.qp_type, QPK_UD);
+	assert_int_equal(slot_size(&o), o.size + UD_GRH_LEN);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "rc"), PARSE_OK);
+	assert_int_equal(o.qp_type, QPK_RC);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "uc"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--qp 无效: 'uc'（可选 rc、ud）"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--op", "write"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--qp ud 只支持 --op send"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--size", "4096"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--size", "4097"), PARSE_ERROR);
+	assert_non_null(strstr(err, "UD 不分段"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--interactive"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--cm"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--qp ud 还不能与 --cm 同用"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--clients", "2"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--bench", "lat"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--inject", "late-recv"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--inject", "small-recv"), PARSE_ERROR);
+	assert_non_null(strstr(err, "只配 --inject late-recv 或 payload"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--srq", "-q", "16"), PARSE_OK);
+	assert_int_equal(o.srq, 1);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--srq", "--qp", "ud"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--srq 现在只用于 RC"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--srq", "--op", "write_imm"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--srq 现在只配 --op send"));
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--srq", "--cq", "event", "--trace", "t.jsonl"), PARSE_OK);
+}
+
 static void trace_option(void **state)
 {
 	struct options o;
@@ -476,6 +515,7 @@ const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(bench_and_cq),
 	cmocka_unit_test(inject),
 	cmocka_unit_test(inject_gallery_kinds),
+	cmocka_unit_test(qp_kind_and_srq),
 	cmocka_unit_test(trace_option),
 	cmocka_unit_test(ready_file_option),
 	cmocka_unit_test(many_clients),

@@ -193,7 +193,7 @@ static void every_field_is_checked(void **state)
 	expect_bad(h, WIRE_BAD_FIELD, "iters=1000001 超出范围");
 	h = sample(1);
 	h.flags = 0x80;
-	expect_bad(h, WIRE_BAD_FIELD, "flags=0x80 有没定义的位（已定义的只有 0x1f）");
+	expect_bad(h, WIRE_BAD_FIELD, "flags=0x80 有没定义的位（已定义的只有 0x7f）");
 	h.flags = WIRE_FLAG_BENCH_LAT | WIRE_FLAG_BENCH_BW;
 	expect_bad(h, WIRE_BAD_FIELD, "同时是 --bench lat 和 --bench bw");
 	h.flags = WIRE_FLAG_SWEEP;
@@ -380,6 +380,68 @@ static void compare_bench_and_cq(void **state)
 	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), 0);
 }
 
+/* --qp ud、--srq 在 flags 的 bit5、bit6：只配 send、UD 的消息不超过 4096、两者不同用；两端不同时说出各自的设置 */
+static struct wire_hello send_sample(uint32_t size)
+{
+	struct wire_hello h = sample(4);
+
+	h.op = OP_SEND;
+	h.size = size;
+	h.addr = 0;
+	h.rkey = 0;
+	h.slot = 0;
+	return h;
+}
+
+static void ud_and_srq_flags(void **state)
+{
+	struct wire_hello h = send_sample(1024), out, l, r;
+	struct options o;
+	uint8_t buf[WIRE_MAX_LEN];
+	char msg[256] = "";
+	size_t n;
+
+	(void)state;
+	h.flags = WIRE_FLAG_QP_UD;
+	n = wire_encode_hello(&h, buf, sizeof(buf));
+	assert_int_equal(wire_decode_hello(buf, n, &out, msg, sizeof(msg)), WIRE_OK);
+	assert_int_equal(out.flags, WIRE_FLAG_QP_UD);
+	h.flags = WIRE_FLAG_SRQ;
+	n = wire_encode_hello(&h, buf, sizeof(buf));
+	assert_int_equal(wire_decode_hello(buf, n, &out, msg, sizeof(msg)), WIRE_OK);
+	h.flags = WIRE_FLAG_QP_UD | WIRE_FLAG_SRQ;
+	expect_bad(h, WIRE_BAD_FIELD, "同时是 --qp ud 和 --srq");
+	h = send_sample(5000);
+	h.flags = WIRE_FLAG_QP_UD;
+	expect_bad(h, WIRE_BAD_FIELD, "size=5000：--qp ud 的消息最多 4096 字节");
+	h = sample(1);
+	h.flags = WIRE_FLAG_QP_UD;
+	expect_bad(h, WIRE_BAD_FIELD, "op=write：--qp ud / --srq 只配 --op send");
+	h = send_sample(64);
+	h.flags = WIRE_FLAG_SRQ | WIRE_FLAG_BENCH_BW;
+	expect_bad(h, WIRE_BAD_FIELD, "只配 --op send（不是交互模式、不是基准测试）");
+
+	l = send_sample(64);
+	r = send_sample(64);
+	l.flags = WIRE_FLAG_QP_UD;
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "远端 --qp rc，本端 --qp ud：两端的 QP 类型必须相同"));
+	assert_int_equal(wire_compare(&r, &l, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "远端 --qp ud，本端 --qp rc"));
+	l.flags = WIRE_FLAG_SRQ;
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "远端不用 --srq，本端用 --srq"));
+	r.flags = WIRE_FLAG_SRQ;
+	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), 0);
+
+	memset(&o, 0, sizeof(o));
+	o.qp_type = QPK_UD;
+	assert_int_equal(wire_flags(&o), WIRE_FLAG_QP_UD);
+	o.qp_type = QPK_RC;
+	o.srq = 1;
+	assert_int_equal(wire_flags(&o), WIRE_FLAG_SRQ);
+}
+
 static void path_mtu_is_the_smaller(void **state)
 {
 	(void)state;
@@ -488,6 +550,7 @@ const struct CMUnitTest wire_tests[] = {
 	cmocka_unit_test(sync_messages),
 	cmocka_unit_test(compare),
 	cmocka_unit_test(compare_bench_and_cq),
+	cmocka_unit_test(ud_and_srq_flags),
 	cmocka_unit_test(path_mtu_is_the_smaller),
 	cmocka_unit_test(mtu_bytes_and_packets),
 	cmocka_unit_test(recognises_rc_pingpong),

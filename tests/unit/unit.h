@@ -35,6 +35,8 @@ extern const struct CMUnitTest sq_account_tests[];
 extern const size_t sq_account_tests_count;
 extern const struct CMUnitTest kernel_note_tests[];
 extern const size_t kernel_note_tests_count;
+extern const struct CMUnitTest grh_tests[];
+extern const size_t grh_tests_count;
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 
