@@ -202,13 +202,18 @@ static int check_recv(struct rdma_conn *conn, const struct ibv_wc *wc, long r, c
 	return verify(conn, i, r, recv_data(conn, b), who, what);
 }
 
-/* --srq：第1轮的接收用掉之后，SRQ 限位事件应该已经来了（最多再等 1 秒） */
+/*
+ * --srq：第1轮的接收用掉之后，SRQ 限位事件应该已经来了（最多再等 1 秒）；之后每一轮不等待地看一眼，
+ * 期间到来的其他异步事件（端口掉了、QP 致命错误……）也打印出来
+ */
 static int srq_limit_event(struct rdma_conn *conn, long r)
 {
 	int seen;
 
-	if (conn->srq == NULL || r != 1)
+	if (conn->srq == NULL)
 		return 0;
+	if (r != 1)
+		return events_poll(conn, IBV_EVENT_SRQ_LIMIT_REACHED, 0) < 0 ? -1 : 0;
 	seen = events_poll(conn, IBV_EVENT_SRQ_LIMIT_REACHED, 1000);
 	if (seen < 0)
 		return -1;

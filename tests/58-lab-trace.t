@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/58-lab-trace.t - --trace、make trace 的场景在实验室里（TAP；一次启动虚拟机，约 3 分钟）
-#   1. tests/lab/trace-scenarios.sh 在实验室里跑六个场景（send/write 4 个QP、late-recv、rkey、read、fetch_add），
+#   1. tests/lab/trace-scenarios.sh 在实验室里跑七个场景（send/write 4 个QP、late-recv、rkey、read、fetch_add、UD），
 #      每个都是 lab/trace.sh（= make trace 在虚拟机里做的事）：veth0 上抓包 + 两端 --trace；
 #      外加一次不带 --trace 的 write
 #   2. tests/trace/lab-check.py（不经过 render，直接对照抓包）：每个投递的 WR 都有它的包，线上的起始 PSN
@@ -32,19 +32,23 @@ tap() {  # tap 0|1 描述 [诊断文件]
     fi
 }
 
+tap_lines() {  # tap_lines 前缀 文件：“ok …”/“not ok …”行变成 TAP，其余是诊断
+    while IFS= read -r l; do
+        case $l in
+            "ok "*) tap 0 "$1${l#ok }" ;;
+            "not ok "*) tap 1 "$1${l#not ok }" ;;
+            *) out+=("# $l") ;;
+        esac
+    done <"$2"
+}
+
 rc=0
 LAB_QUIET=1 lab/run bash -c "bash tests/lab/trace-scenarios.sh $D; r=\$?; bash lab/gallery.sh $G || r=1; exit \$r" >"$T" 2>&1 || rc=$?
-tap "$rc" "lab: six trace scenarios and the failure gallery captured (lab/trace.sh, lab/gallery.sh: --trace on both sides, tcpdump on veth0)" "$T"
+tap "$rc" "lab: seven trace scenarios (with UD) and the failure gallery captured (lab/trace.sh, lab/gallery.sh: --trace on both sides, tcpdump on veth0)" "$T"
 
 # lab-check.py 的每一行变成一个 TAP 测试
 python3 tests/trace/lab-check.py "$D" "${NAMES[@]}" --plain >"$T" 2>&1
-while IFS= read -r l; do
-    case $l in
-        "ok "*) tap 0 "${l#ok }" ;;
-        "not ok "*) tap 1 "${l#not ok }" ;;
-        *) out+=("# $l") ;;
-    esac
-done <"$T"
+tap_lines "" "$T"
 
 bad=0
 : >"$T"
@@ -65,18 +69,12 @@ want_err=REM_ACCESS_ERR
 [[ $(cat "$D/kernel" 2>/dev/null) =~ ^([0-9]+)\.([0-9]+) ]] && ((BASH_REMATCH[1] < 6 || (BASH_REMATCH[1] == 6 && BASH_REMATCH[2] < 1))) \
     && want_err='transport retry counter exceeded'
 grep -q "$want_err" "$D/rkey.txt" 2>/dev/null || { echo "rkey.txt 里没有 $want_err" >>"$T"; bad=1; }
-tap "$bad" "render: all six scenarios; send/write: every packet tied to a WR; RNR and REM_ACCESS_ERR (before 6.1: the retry error) shown" "$T"
+tap "$bad" "render: all seven scenarios; send/write: every packet tied to a WR; RNR and REM_ACCESS_ERR (before 6.1: the retry error) shown" "$T"
 
 if command -v chromium >/dev/null || [[ ${CI:-} == true ]]; then
     python3 tests/trace/browser-check.py --html "$D/write.html" --trace "$D/write-server.jsonl" \
         --trace "$D/write-client.jsonl" --packets "$D/write.pcap" --txt "$D/write.txt" --png logs/trace.png >"$T" 2>&1
-    while IFS= read -r l; do
-        case $l in
-            "ok "*) tap 0 "chromium: ${l#ok }" ;;
-            "not ok "*) tap 1 "chromium: ${l#not ok }" ;;
-            *) out+=("# $l") ;;
-        esac
-    done <"$T"
+    tap_lines "chromium: " "$T"
 else
     n=$((n + 1))
     out+=("ok $n # SKIP chromium not installed (bash lab/setup installs it)")
@@ -101,15 +99,6 @@ PY
 tap "$rc" "ud: only UD SEND Only packets on the wire (2 QPs × 2 rounds × 2 directions = 8), no ACK; every DETH carries Q_Key 0x11111111 and the sender's QP number" "$T"
 
 # 故障画廊：页面、每一种的测量、浏览器
-tap_lines() {  # tap_lines 前缀 文件：“ok …”/“not ok …”行变成 TAP，其余是诊断
-    while IFS= read -r l; do
-        case $l in
-            "ok "*) tap 0 "$1${l#ok }" ;;
-            "not ok "*) tap 1 "$1${l#not ok }" ;;
-            *) out+=("# $l") ;;
-        esac
-    done <"$2"
-}
 rc=0
 tools/gallery/render "$G" >"$T" 2>&1 || rc=$?
 tap "$rc" "gallery: tools/gallery/render wrote the page, the text table and gallery.json" "$T"
