@@ -86,6 +86,13 @@ check_corrupt() {  # check_corrupt OP 注入的一方(server|client) 校验的�
     check_corrupt read server '读到'
 }
 
+# 早于 6.1 的内核（实测 5.10）：rxe 不执行原子操作，客户端 RETRY_EXC_ERR，提示点名内核（docs/KERNELS.md）
+atomic_fails_on_old_rxe() {
+    run_pair --op "$1" -q 1 --iters 1 -t 10
+    [[ $CRC == 1 && $SRC == 1 ]] || { show_logs; return 1; }
+    assert_rxe_kernel_note "$CLOG"
+}
+
 @test "fetch_add: returned originals and the final value equal the expected sums (before 6.1: RETRY_EXC_ERR and the kernel hint)" {
     if rxe_before_6_1; then atomic_fails_on_old_rxe fetch_add; return; fi
     for q in 1 4; do
