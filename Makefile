@@ -22,7 +22,7 @@ ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
 BUILD   ?= build
 OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
-PURE    := options optable gid wire hints payload wc_check conout adopt trace stats dev_limits sq_account kernel_note grh
+PURE    := i18n options optable gid wire hints payload wc_check conout adopt trace stats dev_limits sq_account kernel_note grh
 # 与 verbs/网络打交道的模块
 CORE    := program sessions rdma_common console gid_table qp_state datapath bench ctrl ctrl_tcp ctrl_cm cm_conn tcp ops ud events path selection route trace_ev $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
@@ -40,9 +40,28 @@ TOPOLOGY ?= single
 LAB_KERNEL ?= 6.1
 export LAB_KERNEL
 
-.PHONY: all clean rebuild help test test-kernels memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench fuzz
+.PHONY: all locale po clean rebuild help test test-kernels memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench fuzz
 
-all: $(BUILD)/rdma_server $(BUILD)/rdma_client
+all: $(BUILD)/rdma_server $(BUILD)/rdma_client locale
+
+# 英文界面（--lang en 或 LANG=en_US.UTF-8，见 src/i18n.h）：msgfmt 把 po/ 里的译文编译成 build/locale/en/LC_MESSAGES/*.mo，
+# 程序和脚本按自己的位置找到它（build/rdma_server → build/locale）。三个文本域：程序（po/en.po）、
+# diagnose.sh/show_gids.sh（po/sh/en.po）、画页面的工具（po/tools/en.po）。make po 重新抽取要翻译的句子
+LOCALE_DIR := $(BUILD)/locale/en/LC_MESSAGES
+MO_FILES   := $(LOCALE_DIR)/rocev2-learn.mo $(if $(wildcard po/sh/en.po),$(LOCALE_DIR)/rocev2-learn-sh.mo) \
+              $(if $(wildcard po/tools/en.po),$(LOCALE_DIR)/rocev2-learn-tools.mo)
+locale: $(MO_FILES)
+
+$(LOCALE_DIR)/rocev2-learn.mo: po/en.po | check-deps
+	@mkdir -p $(dir $@)
+	msgfmt --check -o $@ $<
+
+$(LOCALE_DIR)/rocev2-learn-%.mo: po/%/en.po | check-deps
+	@mkdir -p $(dir $@)
+	msgfmt --check -o $@ $<
+
+po:
+	po/extract
 
 # libibverbs 的 pkg-config 版本是 1.<ABI>.<rdma-core 版本>：ibv_query_gid_table 从 rdma-core v32（1.11.32）开始才有
 IBV_MIN_VERSION := 1.11.32
@@ -50,6 +69,7 @@ IBV_MIN_VERSION := 1.11.32
 check-deps:
 	@pkg-config --exists libibverbs || { echo "错误: 找不到 libibverbs（pkg-config libibverbs）。安装: sudo apt-get install libibverbs-dev pkg-config" >&2; exit 1; }
 	@pkg-config --atleast-version=$(IBV_MIN_VERSION) libibverbs || { echo "错误: libibverbs $$(pkg-config --modversion libibverbs) 太旧：需要 rdma-core ≥ v32（libibverbs ≥ $(IBV_MIN_VERSION)，有 ibv_query_gid_table）。Ubuntu ≥ 22.04、Debian ≥ 11 自带的就够；更老的系统请升级 rdma-core" >&2; exit 1; }
+	@command -v msgfmt >/dev/null || { echo "错误: 找不到 msgfmt（英文界面的消息目录要用它编译）。安装: sudo apt-get install gettext" >&2; exit 1; }
 	@pkg-config --exists librdmacm || { echo "错误: 找不到 librdmacm（pkg-config librdmacm；--cm 模式要链接它）。安装: sudo apt-get install librdmacm-dev" >&2; exit 1; }
 
 $(OBJDIR)/%.o: src/%.c src/*.h | check-deps

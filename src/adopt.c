@@ -2,6 +2,7 @@
  * adopt.c - 多客户端服务端：一个会话的参数（见 adopt.h）
  */
 #include "adopt.h"
+#include "i18n.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,7 +54,7 @@ int adopt_client_options(const struct options *server, const struct wire_hello *
 		return 0;
 	if (client->size > size_cap) {
 		/* 不接受：保留服务端的默认值，握手时两端都会报“消息大小不一致” */
-		snprintf(why, why_len, "客户端要求 --size %u，超过本服务端每个客户端的上限 %zu 字节",
+		snprintf(why, why_len, _("客户端要求 --size %u，超过本服务端每个客户端的上限 %zu 字节"),
 			 client->size, size_cap);
 		return -1;
 	}

@@ -18,6 +18,7 @@
  *   一次 ibv_post_send 投递 --post-list 个，完成按批取出；send/write_imm 时服务端保持接收队列是满的。
  */
 #include "bench.h"
+#include "i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,8 +125,8 @@ static int spin_for_stamp(struct rdma_conn *c, int qp, size_t size, uint8_t want
 
 	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != want) {
 		if (++n % SPIN_CHECK == 0 && now_ms() > deadline) {
-			con_error("QP[%d] 等对端的 RDMA WRITE 超时（内存里的戳一直不是 %u）\n"
-				    CON_HINT "对端还在运行吗？两端的 --size/--iters 一致吗？\n", qp, want);
+			con_error(_("QP[%d] 等对端的 RDMA WRITE 超时（内存里的戳一直不是 %u）\n"
+				    CON_HINT "对端还在运行吗？两端的 --size/--iters 一致吗？\n"), qp, want);
 			return -1;
 		}
 	}
@@ -483,8 +484,8 @@ static int verify_after(struct run *r)
 		payload_fill(want, r->size, from, (uint32_t)i, 0);
 		for (size_t b = 0; b < n; b++) {
 			if (got[b] != want[b]) {
-				con_error("QP[%d] 计时后的数据校验失败：偏移 %zu 是 0x%02x，应为 0x%02x\n"
-					    CON_HINT "基准测试只在计时之后校验一次；数据不对说明地址/长度/rkey 不对\n",
+				con_error(_("QP[%d] 计时后的数据校验失败：偏移 %zu 是 0x%02x，应为 0x%02x\n"
+					    CON_HINT "基准测试只在计时之后校验一次；数据不对说明地址/长度/rkey 不对\n"),
 					    i, b, got[b], want[b]);
 				free(want);
 				return -1;
@@ -616,32 +617,32 @@ static void explain_before(struct rdma_conn *c)
 {
 	const struct options *o = c->opt;
 
-	con_printf("测的是什么: %s，%d 个QP；每个大小先预热 %ld 次（不计），再计时 %ld 次\n",
-		   o->bench == BENCH_LAT ? "乒乓延迟（write/send 报单程 = 往返/2，read 报整个往返）" :
-		   "带宽（客户端连续投递，窗口内的 WR 同时在途）", c->num_qp, warmup_count(o->iters), o->iters);
-	con_printf("不测什么: 建连、注册内存、TCP 同步、打印和数据校验都在计时之外（每个大小计时结束后校验一次数据）\n");
+	con_printf(_("测的是什么: %s，%d 个QP；每个大小先预热 %ld 次（不计），再计时 %ld 次\n"),
+		   o->bench == BENCH_LAT ? _("乒乓延迟（write/send 报单程 = 往返/2，read 报整个往返）") :
+		   _("带宽（客户端连续投递，窗口内的 WR 同时在途）"), c->num_qp, warmup_count(o->iters), o->iters);
+	con_printf(_("不测什么: 建连、注册内存、TCP 同步、打印和数据校验都在计时之外（每个大小计时结束后校验一次数据）\n"));
 	if (o->bench == BENCH_BW)
-		con_printf("旋钮: --tx-depth %d（每个QP在途 WR 上限）--signal %d（每 %d 个 WR 要一个完成：CQ 里的 WC 少了，CPU 省了）\n"
-			   "      --post-list %d（一次 ibv_post_send 投递几个 WR：每次调用的固定开销分摊）--inline %u\n",
+		con_printf(_("旋钮: --tx-depth %d（每个QP在途 WR 上限）--signal %d（每 %d 个 WR 要一个完成：CQ 里的 WC 少了，CPU 省了）\n"
+			   "      --post-list %d（一次 ibv_post_send 投递几个 WR：每次调用的固定开销分摊）--inline %u\n"),
 			   o->tx_depth, o->signal_every, o->signal_every, o->post_list, o->inline_size);
 	else
-		con_printf("旋钮: --signal %d（%s）--inline %u（消息 ≤ --inline 时用 IBV_SEND_INLINE：CPU 把数据拷进 WQE，网卡少读一次内存；驱动给的 max_inline_data=%u）\n",
-			   o->signal_every, o->op == OP_READ ? "READ 每次都要完成：数据到没到只有完成能说明" :
-			   o->signal_every == 1 ? "每个 SEND/WRITE 都等自己的完成，和 perftest 的 ib_*_lat 一样" :
-			   "SEND/WRITE 每这么多次才要一个完成：乒乓的回复已经说明对方收到了，不必每次等自己的完成（perftest 的延迟测试不这样做）",
+		con_printf(_("旋钮: --signal %d（%s）--inline %u（消息 ≤ --inline 时用 IBV_SEND_INLINE：CPU 把数据拷进 WQE，网卡少读一次内存；驱动给的 max_inline_data=%u）\n"),
+			   o->signal_every, o->op == OP_READ ? _("READ 每次都要完成：数据到没到只有完成能说明") :
+			   o->signal_every == 1 ? _("每个 SEND/WRITE 都等自己的完成，和 perftest 的 ib_*_lat 一样") :
+			   _("SEND/WRITE 每这么多次才要一个完成：乒乓的回复已经说明对方收到了，不必每次等自己的完成（perftest 的延迟测试不这样做）"),
 			   o->inline_size, c->max_inline);
-	con_printf("等完成: --cq %s%s\n", o->cq == CQ_EVENT ? "event" : "poll",
-		   o->cq == CQ_EVENT ? "（睡在完成通道上：CPU 时间少，唤醒要经过内核，延迟更高）" :
-		   "（忙轮询：最快发现完成，代价是一直占着一个 CPU）");
-	con_printf("单位: MB/sec = 2^20 字节/秒（与 perftest 相同），MsgRate = 每秒百万条消息\n");
+	con_printf(_("等完成: --cq %s%s\n"), o->cq == CQ_EVENT ? "event" : "poll",
+		   o->cq == CQ_EVENT ? _("（睡在完成通道上：CPU 时间少，唤醒要经过内核，延迟更高）") :
+		   _("（忙轮询：最快发现完成，代价是一直占着一个 CPU）"));
+	con_printf(_("单位: MB/sec = 2^20 字节/秒（与 perftest 相同），MsgRate = 每秒百万条消息\n"));
 }
 
 static void explain_after(struct rdma_conn *c)
 {
 	print_rule();
-	con_printf("怎么读: 与 perftest 同名的列含义相同（t_typical = 中位数；99%%/99.9%% = 排序后的百分位）。\n"
+	con_printf(_("怎么读: 与 perftest 同名的列含义相同（t_typical = 中位数；99%%/99.9%% = 排序后的百分位）。\n"
 		   "  BENCH_CPU 是本端计时循环内的 CPU 时间（getrusage 的 user+sys）：--cq poll 时接近墙钟时间（一直在转），\n"
-		   "  --cq event 时小得多（睡在 fd 上）。Soft-RoCE 的协议处理在内核线程里，不算进这里\n");
+		   "  --cq event 时小得多（睡在 fd 上）。Soft-RoCE 的协议处理在内核线程里，不算进这里\n"));
 	(void)c;
 }
 
@@ -650,7 +651,7 @@ int run_bench(struct rdma_conn *c)
 	const struct options *o = c->opt;
 	uint32_t idx = 1;
 
-	step_title(&c->trace, &c->step, "基准测试: --bench %s --op %s，%d 个QP", bench_name(o->bench), op_name(o->op), c->num_qp);
+	step_title(&c->trace, &c->step, _("基准测试: --bench %s --op %s，%d 个QP"), bench_name(o->bench), op_name(o->op), c->num_qp);
 	explain_before(c);
 	if (reports_table(c))
 		print_header(c);

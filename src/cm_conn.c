@@ -10,6 +10,7 @@
  * 事件通道、地址解析、连接请求的检查和控制QP在 ctrl_cm.c（控制平面）；这里只管数据QP的连接。
  */
 #include "cm_conn.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,8 +47,8 @@ static int adopt_gid(struct rdma_device *dev, const uint8_t sgid[16])
 	}
 	if (rc != 0) {
 		gid_format(sgid, s);
-		con_error("CM 用的源GID %s 不在 %s 端口%d 的 RoCE v2 GID 表里\n"
-			CON_HINT "./show_gids.sh 看 GID 表；地址刚改过？稍等 GID 表更新再试\n", s, dev->dev_name, dev->opt->ib_port);
+		con_error(_("CM 用的源GID %s 不在 %s 端口%d 的 RoCE v2 GID 表里\n"
+			CON_HINT "./show_gids.sh 看 GID 表；地址刚改过？稍等 GID 表更新再试\n"), s, dev->dev_name, dev->opt->ib_port);
 	}
 	free(tbl);
 	return rc;
@@ -62,36 +63,36 @@ static int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int po
 {
 	int rc;
 
-	step_title(&dev->trace, step, "设备由CM决定：cm_id->verbs（代替TCP模式的步骤1-4）");
+	step_title(&dev->trace, step, _("设备由CM决定：cm_id->verbs（代替TCP模式的步骤1-4）"));
 	dev->ctx = ctx;
 	dev->ctx_borrowed = 1;
 	snprintf(dev->dev_name, sizeof(dev->dev_name), "%s", ibv_get_device_name(ctx->device));
-	con_printf("CM 按地址选出的设备: %s 端口 %d（librdmacm 已经 ibv_open_device，这里直接用它的 ibv_context）\n",
+	con_printf(_("CM 按地址选出的设备: %s 端口 %d（librdmacm 已经 ibv_open_device，这里直接用它的 ibv_context）\n"),
 		   dev->dev_name, port);
-	con_explain("TCP 模式的步骤1-4（设备列表、打开设备、查端口、选GID）都由 CM 根据IP地址完成：\n"
-		   "        地址在哪个设备的 GID 表里，就是哪个设备；GID 就是这个地址对应的 RoCE v2 条目\n");
+	con_explain(_("TCP 模式的步骤1-4（设备列表、打开设备、查端口、选GID）都由 CM 根据IP地址完成：\n"
+		   "        地址在哪个设备的 GID 表里，就是哪个设备；GID 就是这个地址对应的 RoCE v2 条目\n"));
 	if (port != dev->opt->ib_port) {
-		con_error("CM 选的端口 %d 与 -i %d 不同\n" CON_HINT "--cm 下端口也由地址决定，去掉 -i 或写 -i %d\n",
+		con_error(_("CM 选的端口 %d 与 -i %d 不同\n" CON_HINT "--cm 下端口也由地址决定，去掉 -i 或写 -i %d\n"),
 			    port, dev->opt->ib_port, port);
 		return -1;
 	}
 	rc = ibv_query_device(ctx, &dev->dev_attr);
 	if (rc != 0) {
-		verbs_error("ibv_query_device()", rc, "设备可能已被删除；ibv_devinfo 看看");
+		verbs_error("ibv_query_device()", rc, _("设备可能已被删除；ibv_devinfo 看看"));
 		return -1;
 	}
 	rc = ibv_query_port(ctx, (uint8_t)port, &dev->port_attr);
 	if (rc != 0) {
-		verbs_error("ibv_query_port()", rc, "ibv_devinfo 查看端口");
+		verbs_error("ibv_query_port()", rc, _("ibv_devinfo 查看端口"));
 		return -1;
 	}
-	con_printf("端口 %d: 状态 %s，active_mtu %s，GID表 %d 项；CM 用的源GID:\n", port,
+	con_printf(_("端口 %d: 状态 %s，active_mtu %s，GID表 %d 项；CM 用的源GID:\n"), port,
 		   ibv_port_state_str(dev->port_attr.state), mtu_str(dev->port_attr.active_mtu),
 		   dev->port_attr.gid_tbl_len);
 	if (adopt_gid(dev, sgid) != 0 || check_limits(dev, dev->opt) != 0)
 		return -1;
 	if (op_is_atomic(dev->opt->op) && dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
-		con_error("设备 %s 不支持原子操作，不能用 --op %s\n", dev->dev_name, op_name(dev->opt->op));
+		con_error(_("设备 %s 不支持原子操作，不能用 --op %s\n"), dev->dev_name, op_name(dev->opt->op));
 		return -1;
 	}
 	return 0;
@@ -139,8 +140,8 @@ static void print_extra_access(unsigned flags)
 	if ((flags & ~(unsigned)(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)) == 0)
 		return;
 	access_str((int)flags, acc, sizeof(acc));
-	con_printf("    （0x%x = %s：Linux 6.2 起内核的 CM 还给被动方 RDMA FLUSH 的两个权限位 0x100、0x200；\n"
-		   "      本程序不用 FLUSH，下面换成本操作需要的）\n", flags, acc);
+	con_printf(_("    （0x%x = %s：Linux 6.2 起内核的 CM 还给被动方 RDMA FLUSH 的两个权限位 0x100、0x200；\n"
+		   "      本程序不用 FLUSH，下面换成本操作需要的）\n"), flags, acc);
 }
 
 static void print_init_attr(const char *state, int mask, const struct ibv_qp_attr *a)
@@ -178,7 +179,7 @@ static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int
 
 	a = (struct ibv_qp_attr){ .qp_state = state };
 	if (rdma_init_qp_attr(id_of(&conn->ctrl, k), &a, &mask) != 0) {
-		verbs_error("rdma_init_qp_attr()", errno, "cm_id 还没有到这一步（地址/路由/连接请求）？");
+		verbs_error("rdma_init_qp_attr()", errno, _("cm_id 还没有到这一步（地址/路由/连接请求）？"));
 		return -1;
 	}
 	if (show)
@@ -187,7 +188,7 @@ static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int
 		a.qp_access_flags = (unsigned)(access & ~IBV_ACCESS_LOCAL_WRITE);
 		if (show) {
 			access_str((int)a.qp_access_flags, acc, sizeof(acc));
-			con_printf("    qp_access_flags 改成本操作需要的 %s（与 TCP 模式相同）\n", acc);
+			con_printf(_("    qp_access_flags 改成本操作需要的 %s（与 TCP 模式相同）\n"), acc);
 		}
 	}
 	if (state == IBV_QPS_RTS && k >= 0)
@@ -195,10 +196,10 @@ static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int
 	rc = ibv_modify_qp(qp_of(conn, k), &a, mask);
 	if (rc != 0) {
 		if (k < 0)
-			con_error("修改控制QP到%s失败\n", qp_state_str(state));
+			con_error(_("修改控制QP到%s失败\n"), qp_state_str(state));
 		else
-			con_error("修改QP[%d]到%s失败\n", k, qp_state_str(state));
-		verbs_error("ibv_modify_qp()", rc, "rdma_init_qp_attr 给的属性被拒绝：./diagnose.sh");
+			con_error(_("修改QP[%d]到%s失败\n"), k, qp_state_str(state));
+		verbs_error("ibv_modify_qp()", rc, _("rdma_init_qp_attr 给的属性被拒绝：./diagnose.sh"));
 		return -1;
 	}
 	return 0;
@@ -212,7 +213,7 @@ static int modify_all(struct rdma_conn *conn, enum ibv_qp_state state, int acces
 	for (int k = -1; k < conn->num_qp; k++)
 		if (cm_modify(conn, k, state, access, k >= 0 && (detail < 0 || k < detail)) != 0)
 			return -1;
-	con_printf("控制QP → %s\n", qp_state_str(state));
+	con_printf(_("控制QP → %s\n"), qp_state_str(state));
 	print_qp_states(conn, qp_state_str(state));
 	return 0;
 }
@@ -246,21 +247,21 @@ static void cm_rd_depth(struct rdma_conn *conn)
 
 	c->cm->rd = server ? wire_rd_depth(rd, init, c->cm->peer_rd_atom, c->cm->peer_init_rd_atom)
 			  : wire_rd_depth(rd, init, UINT8_MAX, UINT8_MAX);
-	con_printf("conn_param: initiator_depth=%u responder_resources=%u（READ/原子深度）\n", c->cm->rd.out, c->cm->rd.in);
+	con_printf(_("conn_param: initiator_depth=%u responder_resources=%u（READ/原子深度）\n"), c->cm->rd.out, c->cm->rd.in);
 	if (server)
-		con_explain("= min(本端 max_qp_init_rd_atom %u, 请求里的 initiator_depth %u)、min(本端 max_qp_rd_atom %u, 请求里的 responder_resources %u)\n",
+		con_explain(_("= min(本端 max_qp_init_rd_atom %u, 请求里的 initiator_depth %u)、min(本端 max_qp_rd_atom %u, 请求里的 responder_resources %u)\n"),
 			   init, c->cm->peer_rd_atom, rd, c->cm->peer_init_rd_atom);
 	else
-		con_explain("本端设备的 max_qp_init_rd_atom / max_qp_rd_atom；服务端 rdma_accept 时取它和自己上限的较小者，\n"
-			   "        RTR/RTS 的 max_dest_rd_atomic/max_rd_atomic 由 rdma_init_qp_attr 给出协商后的值\n");
+		con_explain(_("本端设备的 max_qp_init_rd_atom / max_qp_rd_atom；服务端 rdma_accept 时取它和自己上限的较小者，\n"
+			   "        RTR/RTS 的 max_dest_rd_atomic/max_rd_atomic 由 rdma_init_qp_attr 给出协商后的值\n"));
 }
 
 /* 连接建立后说明：TCP 模式的哪些步骤由 CM 做了 */
 static void print_takeover(void)
 {
-	con_printf("  CM 接管了 TCP 模式的: 步骤1-4（地址决定设备和GID）、TCP建连、交换 QPN/起始PSN/GID、RTR/RTS 的属性（rdma_init_qp_attr）；\n"
+	con_printf(_("  CM 接管了 TCP 模式的: 步骤1-4（地址决定设备和GID）、TCP建连、交换 QPN/起始PSN/GID、RTR/RTS 的属性（rdma_init_qp_attr）；\n"
 		   "  没有接管: PD、MR、CQ、QP 的创建（与 TCP 模式同一段代码），每次 ibv_modify_qp 仍由本程序调用并读回，\n"
-		   "            单边操作要的 addr/rkey/slot 和同步消息走控制QP（下一步）\n");
+		   "            单边操作要的 addr/rkey/slot 和同步消息走控制QP（下一步）\n"));
 }
 
 /* ---------- 客户端 ---------- */
@@ -274,7 +275,7 @@ static int client_create_ids(struct rdma_conn *conn)
 	/* 数据QP的 cm_id 用控制连接已经解析出的本端地址做源地址：保证落在同一个设备上 */
 	memcpy(&src, rdma_get_local_addr(c->cm->ctl_id), sizeof(struct sockaddr_in));
 	((struct sockaddr_in *)&src)->sin_port = 0;
-	con_printf("为 %d 个数据QP各建一个 cm_id，逐个 rdma_resolve_addr/rdma_resolve_route（源地址同控制连接）\n",
+	con_printf(_("为 %d 个数据QP各建一个 cm_id，逐个 rdma_resolve_addr/rdma_resolve_route（源地址同控制连接）\n"),
 		   conn->num_qp);
 	for (int i = 0; i < conn->num_qp; i++) {
 		if (cm_create_id(c, &c->cm->qp_id[i], i) != 0)
@@ -283,7 +284,7 @@ static int client_create_ids(struct rdma_conn *conn)
 		if (cm_resolve(c, c->cm->qp_id[i], (struct sockaddr *)&src, (struct sockaddr *)(uintptr_t)dst, NULL, 0) != 0)
 			return -1;
 		if (c->cm->qp_id[i]->verbs != conn->dev->ctx) {
-			con_error("QP[%d] 的 cm_id 落在了另一个设备上\n", i);
+			con_error(_("QP[%d] 的 cm_id 落在了另一个设备上\n"), i);
 			return -1;
 		}
 	}
@@ -297,24 +298,24 @@ static int client_connect_all(struct rdma_conn *conn)
 	struct cm_priv priv;
 	char a[96];
 
-	step_title(&conn->trace, &conn->step, "rdma_connect：CM 交换 QPN 和起始PSN（代替TCP模式的“交换连接信息”）");
-	con_printf("每个 cm_id 一次 rdma_connect(conn_param.qp_num = 本端QP号，private_data = 16 字节自我介绍)；\n"
+	step_title(&conn->trace, &conn->step, _("rdma_connect：CM 交换 QPN 和起始PSN（代替TCP模式的“交换连接信息”）"));
+	con_printf(_("每个 cm_id 一次 rdma_connect(conn_param.qp_num = 本端QP号，private_data = 16 字节自我介绍)；\n"
 		   "  说明: CM 发 REQ，服务端回 REP；verbs 路径（QP 是我们自己建的）下主动方收到的是 CONNECT_RESPONSE，\n"
-		   "        之后自己 RTR/RTS，再 rdma_establish 发 RTU\n");
+		   "        之后自己 RTR/RTS，再 rdma_establish 发 RTU\n"));
 	for (int k = -1; k < conn->num_qp; k++) {
 		fill_param(conn, k, &p, &priv);
 		if (rdma_connect(id_of(c, k), &p) != 0) {
-			verbs_error("rdma_connect()", errno, "private data 超过 56 字节？./diagnose.sh");
+			verbs_error("rdma_connect()", errno, _("private data 超过 56 字节？./diagnose.sh"));
 			return -1;
 		}
 	}
 	for (int n = 0; n <= conn->num_qp; n++) {
 		struct rdma_cm_id *id;
 
-		if (cm_wait_event_ack(c, RDMA_CM_EVENT_CONNECT_RESPONSE, c->opt->timeout_ms, "服务端的应答", &id) != 0)
+		if (cm_wait_event_ack(c, RDMA_CM_EVENT_CONNECT_RESPONSE, c->opt->timeout_ms, _("服务端的应答"), &id) != 0)
 			return -1;
 		if (cm_index_of(id) < 0)
-			con_printf("    ↑ 控制连接，对端 %s\n", cm_addr_str(rdma_get_peer_addr(id), a, sizeof(a)));
+			con_printf(_("    ↑ 控制连接，对端 %s\n"), cm_addr_str(rdma_get_peer_addr(id), a, sizeof(a)));
 		else
 			con_printf("    ↑ QP[%d]\n", cm_index_of(id));
 	}
@@ -323,32 +324,32 @@ static int client_connect_all(struct rdma_conn *conn)
 
 static int client_establish_all(struct rdma_conn *conn)
 {
-	step_title(&conn->trace, &conn->step, "rdma_establish：发 RTU，连接建立");
+	step_title(&conn->trace, &conn->step, _("rdma_establish：发 RTU，连接建立"));
 	for (int k = -1; k < conn->num_qp; k++) {
 		if (rdma_establish(id_of(&conn->ctrl, k)) != 0) {
-			verbs_error("rdma_establish()", errno, "对端已经走了？");
+			verbs_error("rdma_establish()", errno, _("对端已经走了？"));
 			return -1;
 		}
 	}
 	conn->ctrl.cm->established = 1;
-	con_printf("%d 个 cm_id 都已 rdma_establish（控制连接 + %d 个数据QP）\n", conn->num_qp + 1, conn->num_qp);
+	con_printf(_("%d 个 cm_id 都已 rdma_establish（控制连接 + %d 个数据QP）\n"), conn->num_qp + 1, conn->num_qp);
 	print_takeover();
 	return 0;
 }
 
 static int client_connect_qps(struct rdma_conn *conn, int access)
 {
-	step_title(&conn->trace, &conn->step, "修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）");
+	step_title(&conn->trace, &conn->step, _("修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）"));
 	if (client_create_ids(conn) != 0 || modify_all(conn, IBV_QPS_INIT, access) != 0)
 		return -1;
 	if (cm_post_ctl_recvs(&conn->ctrl) != 0)
 		return -1;
 	if (client_connect_all(conn) != 0)
 		return -1;
-	step_title(&conn->trace, &conn->step, "修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr）");
+	step_title(&conn->trace, &conn->step, _("修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr）"));
 	if (modify_all(conn, IBV_QPS_RTR, access) != 0)
 		return -1;
-	step_title(&conn->trace, &conn->step, "修改QP状态 RTR->RTS（属性来自 rdma_init_qp_attr）");
+	step_title(&conn->trace, &conn->step, _("修改QP状态 RTR->RTS（属性来自 rdma_init_qp_attr）"));
 	if (modify_all(conn, IBV_QPS_RTS, access) != 0)
 		return -1;
 	return client_establish_all(conn);
@@ -360,20 +361,20 @@ static int server_collect_requests(struct rdma_conn *conn)
 {
 	struct ctrl *c = &conn->ctrl;
 
-	con_printf("再等 %d 个连接请求（控制连接 + 每个数据QP一个 cm_id，private data 里写着是第几个，到达顺序不定）\n",
+	con_printf(_("再等 %d 个连接请求（控制连接 + 每个数据QP一个 cm_id，private data 里写着是第几个，到达顺序不定）\n"),
 		   conn->num_qp);
 	for (int n = 0; n < conn->num_qp; n++) {
 		struct rdma_cm_id *id;
 
-		if (cm_get_request(c, c->opt->timeout_ms, "其余的连接请求", &id) != 0)
+		if (cm_get_request(c, c->opt->timeout_ms, _("其余的连接请求"), &id) != 0)
 			return -1;
 		if (id->verbs != conn->dev->ctx) {
-			con_error("连接请求到达了另一个设备（%s，第一个在 %s）\n" CON_HINT "客户端的源地址变了？\n",
+			con_error(_("连接请求到达了另一个设备（%s，第一个在 %s）\n" CON_HINT "客户端的源地址变了？\n"),
 				    ibv_get_device_name(id->verbs->device), conn->dev->dev_name);
 			return -1;
 		}
 	}
-	con_printf("收齐 %d 个连接请求（控制连接 + %d 个数据QP）\n", conn->num_qp + 1, conn->num_qp);
+	con_printf(_("收齐 %d 个连接请求（控制连接 + %d 个数据QP）\n"), conn->num_qp + 1, conn->num_qp);
 	return 0;
 }
 
@@ -383,20 +384,20 @@ static int server_accept_all(struct rdma_conn *conn)
 	struct rdma_conn_param p;
 	struct cm_priv priv;
 
-	step_title(&conn->trace, &conn->step, "rdma_accept：回应每个连接请求，等 ESTABLISHED");
-	con_explain("被动方先把QP转到 RTS，再 rdma_accept（CM 回 REP）；客户端回 RTU 后这里收到 ESTABLISHED\n");
+	step_title(&conn->trace, &conn->step, _("rdma_accept：回应每个连接请求，等 ESTABLISHED"));
+	con_explain(_("被动方先把QP转到 RTS，再 rdma_accept（CM 回 REP）；客户端回 RTU 后这里收到 ESTABLISHED\n"));
 	for (int k = -1; k < conn->num_qp; k++) {
 		fill_param(conn, k, &p, &priv);
 		if (rdma_accept(id_of(c, k), &p) != 0) {
-			verbs_error("rdma_accept()", errno, "客户端已经走了？");
+			verbs_error("rdma_accept()", errno, _("客户端已经走了？"));
 			return -1;
 		}
 	}
 	for (int n = 0; n <= conn->num_qp; n++)
-		if (cm_wait_event_ack(c, RDMA_CM_EVENT_ESTABLISHED, c->opt->timeout_ms, "连接建立", NULL) != 0)
+		if (cm_wait_event_ack(c, RDMA_CM_EVENT_ESTABLISHED, c->opt->timeout_ms, _("连接建立"), NULL) != 0)
 			return -1;
 	c->cm->established = 1;
-	con_printf("%d 个连接都已 ESTABLISHED\n", conn->num_qp + 1);
+	con_printf(_("%d 个连接都已 ESTABLISHED\n"), conn->num_qp + 1);
 	print_takeover();
 	return 0;
 }
@@ -405,15 +406,15 @@ static int server_connect_qps(struct rdma_conn *conn, int access)
 {
 	if (server_collect_requests(conn) != 0)
 		return -1;
-	step_title(&conn->trace, &conn->step, "修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）");
+	step_title(&conn->trace, &conn->step, _("修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）"));
 	if (modify_all(conn, IBV_QPS_INIT, access) != 0)
 		return -1;
 	if (cm_post_ctl_recvs(&conn->ctrl) != 0)
 		return -1;
-	step_title(&conn->trace, &conn->step, "修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr：QPN/PSN 来自连接请求）");
+	step_title(&conn->trace, &conn->step, _("修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr：QPN/PSN 来自连接请求）"));
 	if (modify_all(conn, IBV_QPS_RTR, access) != 0)
 		return -1;
-	step_title(&conn->trace, &conn->step, "修改QP状态 RTR->RTS（属性来自 rdma_init_qp_attr）");
+	step_title(&conn->trace, &conn->step, _("修改QP状态 RTR->RTS（属性来自 rdma_init_qp_attr）"));
 	if (modify_all(conn, IBV_QPS_RTS, access) != 0)
 		return -1;
 	return server_accept_all(conn);

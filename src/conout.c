@@ -2,6 +2,7 @@
  * conout.c - 带行前缀的控制台输出（见 conout.h）
  */
 #include "conout.h"
+#include "i18n.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -124,7 +125,7 @@ void con_explain(const char *fmt, ...)
 {
 	va_list ap;
 
-	con_printf("  说明: ");
+	con_printf(_("  说明: "));
 	va_start(ap, fmt);
 	con_vprint(out_stream(), &con.p_out, fmt, ap);
 	va_end(ap);
@@ -171,9 +172,9 @@ void con_error(const char *fmt, ...)
 	if (hint != NULL)
 		*hint++ = '\0';
 	sink_release(&con.sink, NULL);          /* 上一个错误没有等到提示 */
-	con_eprintf("错误: %s", text);
+	con_eprintf(_("错误: %s"), text);
 	if (hint != NULL)
-		con_eprintf("提示: %s", hint);
+		con_eprintf(_("提示: %s"), hint);
 	chomp(text);
 	snprintf(con.sink.msg, sizeof(con.sink.msg), "%s", text[0] != '\0' ? text : "?");
 	if (hint != NULL) {
@@ -190,7 +191,7 @@ void con_hint(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	con_eprintf("提示: %s", text);
+	con_eprintf(_("提示: %s"), text);
 	chomp(text);
 	sink_release(&con.sink, text);          /* 和上一个错误配成一对（没有等提示的错误时什么也不做） */
 }

@@ -2,6 +2,7 @@
  * console.c - 控制台输出的小工具（见 console.h）
  */
 #include "console.h"
+#include "i18n.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@ void step_title(const struct trace_ref *tr, unsigned *step, const char *fmt, ...
 	va_start(ap, fmt);
 	vsnprintf(title, sizeof(title), fmt, ap);
 	va_end(ap);
-	con_printf("\n========== 步骤%u: %s ==========\n", ++*step, title);
+	con_printf(_("\n========== 步骤%u: %s ==========\n"), ++*step, title);
 	trace_step(tr, *step, title);
 }
 
@@ -62,7 +63,7 @@ void access_str(int a, char *out, size_t len)
 	char rest[24] = "";
 
 	if (a == 0) {
-		snprintf(out, len, "0（无）");
+		snprintf(out, len, _("0（无）"));
 		return;
 	}
 	if (a & ~named)
@@ -90,7 +91,7 @@ void verbs_error_qp(int qp, const char *call, int err, const char *hint)
 
 	if (qp >= 0)
 		snprintf(who, sizeof(who), "QP[%d] ", qp);
-	con_error("%s%s 失败: %s (errno=%d)\n", who, call, strerror(err), err);
+	con_error(_("%s%s 失败: %s (errno=%d)\n"), who, call, strerror(err), err);
 	if (hint != NULL)
 		con_hint("%s\n", hint);
 }

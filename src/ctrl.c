@@ -3,6 +3,7 @@
  *          每条消息写一个 trace 事件（有 --trace 时），外加一个所有实现共用的、仅供测试的钩子
  */
 #include "ctrl.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -49,7 +50,7 @@ int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct w
 int ctrl_recv_hello(struct ctrl *c, struct wire_hello *remote)
 {
 	if (c->ops->recv_hello == NULL) {
-		con_error("这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n");
+		con_error(_("这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n"));
 		return -1;
 	}
 	return c->ops->recv_hello(c, remote);
@@ -58,7 +59,7 @@ int ctrl_recv_hello(struct ctrl *c, struct wire_hello *remote)
 int ctrl_send_hello(struct ctrl *c, const struct wire_hello *local)
 {
 	if (c->ops->send_hello == NULL) {
-		con_error("这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n");
+		con_error(_("这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n"));
 		return -1;
 	}
 	return c->ops->send_hello(c, local);
@@ -88,7 +89,7 @@ int ctrl_check_sync(const uint8_t *buf, size_t len, uint32_t tag)
 	if (got == SYNC_TAG(SYNC_ALIVE, 0) && tag != got)
 		return 1;
 	if (got != tag) {
-		con_error("同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n", tag, got);
+		con_error(_("同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n"), tag, got);
 		return -1;
 	}
 	return 0;
@@ -136,7 +137,7 @@ void *ctrl_begin(struct ctrl *c, const struct ctrl_ops *ops, const struct option
 	memset(c, 0, sizeof(*c));
 	state = calloc(1, state_size);
 	if (state == NULL) {
-		con_error("内存不足（控制平面）\n");
+		con_error(_("内存不足（控制平面）\n"));
 		return NULL;
 	}
 	c->ops = ops;
@@ -166,5 +167,5 @@ void ctrl_announce_ready(const struct options *opt, const char *transport)
 	f = fopen(tmp, "w");
 	if (f == NULL || fprintf(f, "ready %s %d %ld\n", transport, opt->tcp_port, (long)getpid()) < 0 ||
 	    fclose(f) != 0 || rename(tmp, opt->ready_file) != 0)
-		con_eprintf("警告: 写 --ready-file %s 失败: %s（程序照常运行）\n", opt->ready_file, strerror(errno));
+		con_eprintf(_("警告: 写 --ready-file %s 失败: %s（程序照常运行）\n"), opt->ready_file, strerror(errno));
 }

@@ -22,6 +22,7 @@
  * 单机实验室里邻居表是冷的时候，解析恰好要等满这个超时才成功（tests/cm-facts/FACTS.md A.3）。
  */
 #include "cm_channel.h"
+#include "i18n.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -139,20 +140,20 @@ static void bind_error(const char *call, int err, const char *ip)
 		int have_if = ip != NULL && netdev_of(ip, ifname, sizeof(ifname)) == 0;
 
 		snprintf(hint, sizeof(hint),
-			 "地址 %s%s%s%s 上没有 RDMA 设备：内核在每个 RDMA 设备端口的 GID 表里找 ::ffff:%s（RoCE v2、"
+			 _("地址 %s%s%s%s 上没有 RDMA 设备：内核在每个 RDMA 设备端口的 GID 表里找 ::ffff:%s（RoCE v2、"
 			 "绑定同一块网卡）的条目，一个也没有，于是 ENODEV。rdma link show 看哪些网卡有 rxe；"
 			 "修复: sudo rdma link add rxe_%s type rxe netdev %s，或换成 rxe 网卡上的地址（--src / -d）；"
-			 "./diagnose.sh --cm-addr %s",
-			 ip ? ip : "?", have_if ? " 在网卡 " : "", have_if ? ifname : "", have_if ? "" : "（所在网卡）",
-			 ip ? ip : "IP", have_if ? ifname : "X", have_if ? ifname : "<网卡>", ip ? ip : "<IP>");
+			 "./diagnose.sh --cm-addr %s"),
+			 ip ? ip : "?", have_if ? _(" 在网卡 ") : "", have_if ? ifname : "", have_if ? "" : _("（所在网卡）"),
+			 ip ? ip : "IP", have_if ? ifname : "X", have_if ? ifname : _("<网卡>"), ip ? ip : "<IP>");
 	} else if (err == EADDRNOTAVAIL) {
-		snprintf(hint, sizeof(hint), "本机没有地址 %s（ip -4 addr 查看）；--src 要写本机的地址，不是对端的",
+		snprintf(hint, sizeof(hint), _("本机没有地址 %s（ip -4 addr 查看）；--src 要写本机的地址，不是对端的"),
 			 ip ? ip : "?");
 	} else if (err == EADDRINUSE) {
-		snprintf(hint, sizeof(hint), "RDMA CM 端口 %s 已被占用（另一个 rdma_server --cm 还在运行？）；换端口 -p",
+		snprintf(hint, sizeof(hint), _("RDMA CM 端口 %s 已被占用（另一个 rdma_server --cm 还在运行？）；换端口 -p"),
 			 ip ? ip : "?");
 	} else {
-		snprintf(hint, sizeof(hint), "./diagnose.sh --cm-addr <IP> 检查这个地址和 CM 的内核模块");
+		snprintf(hint, sizeof(hint), _("./diagnose.sh --cm-addr <IP> 检查这个地址和 CM 的内核模块"));
 	}
 	verbs_error(call, err, hint);
 }
@@ -161,7 +162,7 @@ static void bind_error(const char *call, int err, const char *ip)
 
 static void print_event(const struct rdma_cm_event *ev, long long waited)
 {
-	con_printf("  CM事件: %s（status=%d，等了 %lld ms）\n", rdma_event_str(ev->event), ev->status, waited);
+	con_printf(_("  CM事件: %s（status=%d，等了 %lld ms）\n"), rdma_event_str(ev->event), ev->status, waited);
 }
 
 /*
@@ -196,26 +197,26 @@ static void explain_reject(struct ctrl *c, const struct rdma_cm_event *ev)
 	if (priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, &p) == 0 ||
 	    (ev->status == 28 && pending_reason(c, &p) == 0)) {
 		if (p.reason == CM_REJ_NUM_QP)
-			con_error("服务端拒绝了连接：QP数量不一致（服务端 %u 个，本端 %d 个）\n"
-				    CON_HINT "两端用相同的 -q\n", p.num_qp, c->opt->num_qp);
+			con_error(_("服务端拒绝了连接：QP数量不一致（服务端 %u 个，本端 %d 个）\n"
+				    CON_HINT "两端用相同的 -q\n"), p.num_qp, c->opt->num_qp);
 		else if (p.reason == CM_REJ_OP)
-			con_error("服务端拒绝了连接：操作不一致（服务端 --op %s，本端 --op %s）\n"
-				    CON_HINT "两端用相同的 --op\n", op_name((enum rdma_op)p.op), op_name(c->opt->op));
+			con_error(_("服务端拒绝了连接：操作不一致（服务端 --op %s，本端 --op %s）\n"
+				    CON_HINT "两端用相同的 --op\n"), op_name((enum rdma_op)p.op), op_name(c->opt->op));
 		else if (p.reason == CM_REJ_BUSY)
-			con_error("服务端拒绝了连接：它正在服务另一个客户端（--cm 的服务端一次只服务一个）\n"
-				    CON_HINT "等那个客户端结束、服务端重新启动后再连；要同时服务多个客户端，用 TCP 控制平面的 --clients N\n");
+			con_error(_("服务端拒绝了连接：它正在服务另一个客户端（--cm 的服务端一次只服务一个）\n"
+				    CON_HINT "等那个客户端结束、服务端重新启动后再连；要同时服务多个客户端，用 TCP 控制平面的 --clients N\n"));
 		else
-			con_error("服务端拒绝了连接（原因 %u：连接请求的序号不对或服务端出错）\n" CON_HINT "看看服务端的输出\n", p.reason);
+			con_error(_("服务端拒绝了连接（原因 %u：连接请求的序号不对或服务端出错）\n" CON_HINT "看看服务端的输出\n"), p.reason);
 		return;
 	}
 	if (ev->status == 8)   /* IB_CM_REJ_INVALID_SERVICE_ID：对端没有人在这个端口监听 */
-		con_error("连接被拒绝（RDMA_CM_EVENT_REJECTED，status=8 = IB_CM_REJ_INVALID_SERVICE_ID）："
+		con_error(_("连接被拒绝（RDMA_CM_EVENT_REJECTED，status=8 = IB_CM_REJ_INVALID_SERVICE_ID）："
 			    "服务端的 RDMA CM 端口 %d 上没有人监听\n"
-			    CON_HINT "服务端启动了吗？它也用了 --cm 吗（不带 --cm 的服务端只监听 TCP）？两端的 -p 一致吗？\n",
+			    CON_HINT "服务端启动了吗？它也用了 --cm 吗（不带 --cm 的服务端只监听 TCP）？两端的 -p 一致吗？\n"),
 			    port_of(c));
 	else
-		con_error("连接被拒绝（RDMA_CM_EVENT_REJECTED，status=%d）\n"
-			    CON_HINT "对端不是本项目的 rdma_server --cm？看看对端的输出\n", ev->status);
+		con_error(_("连接被拒绝（RDMA_CM_EVENT_REJECTED，status=%d）\n"
+			    CON_HINT "对端不是本项目的 rdma_server --cm？看看对端的输出\n"), ev->status);
 }
 
 static void explain_event_error(struct ctrl *c, const struct rdma_cm_event *ev, const char *what)
@@ -226,31 +227,31 @@ static void explain_event_error(struct ctrl *c, const struct rdma_cm_event *ev, 
 		return;
 	case RDMA_CM_EVENT_ADDR_ERROR:
 		if (ev->status == -ETIMEDOUT)
-			con_error("解析地址超时（RDMA_CM_EVENT_ADDR_ERROR，status=-110 ETIMEDOUT，%d ms）：没有主机回答 %s 的 ARP\n"
-				    CON_HINT "服务端 IP 写对了吗？ping %s；./diagnose.sh --peer %s\n",
+			con_error(_("解析地址超时（RDMA_CM_EVENT_ADDR_ERROR，status=-110 ETIMEDOUT，%d ms）：没有主机回答 %s 的 ARP\n"
+				    CON_HINT "服务端 IP 写对了吗？ping %s；./diagnose.sh --peer %s\n"),
 				    CM_RESOLVE_MS, c->opt->server_ip, c->opt->server_ip, c->opt->server_ip);
 		else if (ev->status == -ENODEV)
-			con_error("解析地址失败（RDMA_CM_EVENT_ADDR_ERROR，status=-19 ENODEV）：去往 %s 的路由出口网卡上没有 RDMA 设备\n"
-				    CON_HINT "ip route get %s 看出口网卡；rdma link show 看哪些网卡有 rxe；用 --src/-d 指定 rxe 网卡上的地址\n",
+			con_error(_("解析地址失败（RDMA_CM_EVENT_ADDR_ERROR，status=-19 ENODEV）：去往 %s 的路由出口网卡上没有 RDMA 设备\n"
+				    CON_HINT "ip route get %s 看出口网卡；rdma link show 看哪些网卡有 rxe；用 --src/-d 指定 rxe 网卡上的地址\n"),
 				    c->opt->server_ip, c->opt->server_ip);
 		else
-			con_error("解析地址失败（RDMA_CM_EVENT_ADDR_ERROR，status=%d）\n" CON_HINT "ip route get %s；./diagnose.sh --peer %s\n",
+			con_error(_("解析地址失败（RDMA_CM_EVENT_ADDR_ERROR，status=%d）\n" CON_HINT "ip route get %s；./diagnose.sh --peer %s\n"),
 				    ev->status, c->opt->server_ip, c->opt->server_ip);
 		return;
 	case RDMA_CM_EVENT_ROUTE_ERROR:
-		con_error("解析路由失败（RDMA_CM_EVENT_ROUTE_ERROR，status=%d）\n" CON_HINT "ip route get %s；./diagnose.sh --peer %s\n",
+		con_error(_("解析路由失败（RDMA_CM_EVENT_ROUTE_ERROR，status=%d）\n" CON_HINT "ip route get %s；./diagnose.sh --peer %s\n"),
 			    ev->status, c->opt->server_ip, c->opt->server_ip);
 		return;
 	case RDMA_CM_EVENT_UNREACHABLE:
-		con_error("对端不可达（RDMA_CM_EVENT_UNREACHABLE，status=%d）：CM 的连接请求（UDP 4791）没有回应\n"
-			    CON_HINT "对端机器有 RDMA 设备吗（rdma link show）？防火墙放行 UDP 4791 了吗？\n", ev->status);
+		con_error(_("对端不可达（RDMA_CM_EVENT_UNREACHABLE，status=%d）：CM 的连接请求（UDP 4791）没有回应\n"
+			    CON_HINT "对端机器有 RDMA 设备吗（rdma link show）？防火墙放行 UDP 4791 了吗？\n"), ev->status);
 		return;
 	case RDMA_CM_EVENT_DISCONNECTED:
-		con_error("对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）\n"
-			    CON_HINT "对端异常退出了？看看对端的输出（进程退出时内核替它发 DREQ，这边就收到这个事件）\n");
+		con_error(_("对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）\n"
+			    CON_HINT "对端异常退出了？看看对端的输出（进程退出时内核替它发 DREQ，这边就收到这个事件）\n"));
 		return;
 	default:
-		con_error("等%s时收到意外的 CM 事件 %s（status=%d）\n" CON_HINT "看看对端的输出\n",
+		con_error(_("等%s时收到意外的 CM 事件 %s（status=%d）\n" CON_HINT "看看对端的输出\n"),
 			    what, rdma_event_str(ev->event), ev->status);
 	}
 }
@@ -266,14 +267,14 @@ static void refuse_stray(struct ctrl *c, struct rdma_cm_event *ev)
 	struct cm_priv rej;
 	char a[96];
 
-	con_eprintf("注意: 又来了一个连接请求（来自 %s），本端正在服务一个客户端：拒绝它（rdma_reject）并销毁它的 cm_id\n",
+	con_eprintf(_("注意: 又来了一个连接请求（来自 %s），本端正在服务一个客户端：拒绝它（rdma_reject）并销毁它的 cm_id\n"),
 		    cm_addr_str(rdma_get_peer_addr(id), a, sizeof(a)));
 	cm_priv_encode(&rej, 0, c->opt->num_qp, c->opt->op, CM_REJ_BUSY);
 	if (rdma_reject(id, &rej, sizeof(rej)) != 0)
-		verbs_error("rdma_reject()", errno, "那个客户端可能已经走了；本端的会话不受影响");
+		verbs_error("rdma_reject()", errno, _("那个客户端可能已经走了；本端的会话不受影响"));
 	rdma_ack_cm_event(ev);
 	if (rdma_destroy_id(id) != 0)
-		verbs_error("rdma_destroy_id()", errno, "不应发生；dmesg 看看");
+		verbs_error("rdma_destroy_id()", errno, _("不应发生；dmesg 看看"));
 }
 
 /*
@@ -297,15 +298,15 @@ static int wait_event(struct ctrl *c, enum rdma_cm_event_type want, int timeout_
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			verbs_error("poll(CM事件通道)", errno, "不应发生");
+			verbs_error(_("poll(CM事件通道)"), errno, _("不应发生"));
 			return -1;
 		}
 		if (r == 0) {
-			con_error("等%s超时（%d 秒内没有 %s 事件）\n", what, timeout_ms / 1000, rdma_event_str(want));
+			con_error(_("等%s超时（%d 秒内没有 %s 事件）\n"), what, timeout_ms / 1000, rdma_event_str(want));
 			return -1;
 		}
 		if (rdma_get_cm_event(c->cm->ch, &ev) != 0) {
-			verbs_error("rdma_get_cm_event()", errno, "事件通道出错；dmesg 看看");
+			verbs_error("rdma_get_cm_event()", errno, _("事件通道出错；dmesg 看看"));
 			return -1;
 		}
 		print_event(ev, now_ms() - start);
@@ -355,7 +356,7 @@ static int addr_of_device(struct ctrl *c, char *ip, size_t len)
 	char why[256] = "";
 
 	if (list == NULL) {
-		verbs_error("ibv_get_device_list()", errno, "没有 RDMA 设备？./diagnose.sh");
+		verbs_error("ibv_get_device_list()", errno, _("没有 RDMA 设备？./diagnose.sh"));
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
@@ -371,18 +372,18 @@ static int addr_of_device(struct ctrl *c, char *ip, size_t len)
 
 			gid_to_ip(tbl[best].raw, g);
 			snprintf(ip, len, "%s", g);
-			con_printf("-d %s → 本端地址 %s（%s 端口%d 的 RoCE v2 IPv4 GID，索引 %u）\n",
+			con_printf(_("-d %s → 本端地址 %s（%s 端口%d 的 RoCE v2 IPv4 GID，索引 %u）\n"),
 				   c->opt->dev_name, ip, c->opt->dev_name, c->opt->ib_port, tbl[best].index);
 			rc = 0;
 		} else {
-			snprintf(why, sizeof(why), "端口%d 没有 RoCE v2 IPv4 GID", c->opt->ib_port);
+			snprintf(why, sizeof(why), _("端口%d 没有 RoCE v2 IPv4 GID"), c->opt->ib_port);
 		}
 		break;
 	}
 	if (rc != 0)
-		con_error("--cm 需要一个地址，但从 -d %s 得不到: %s\n"
-			    CON_HINT "ibv_devices 看设备名，./show_gids.sh 看 GID；或直接用 --src <IP>\n",
-			    c->opt->dev_name, why[0] ? why : "没有这个设备");
+		con_error(_("--cm 需要一个地址，但从 -d %s 得不到: %s\n"
+			    CON_HINT "ibv_devices 看设备名，./show_gids.sh 看 GID；或直接用 --src <IP>\n"),
+			    c->opt->dev_name, why[0] ? why : _("没有这个设备"));
 	free(tbl);
 	ibv_free_device_list(list);
 	return rc;
@@ -414,7 +415,7 @@ static struct rdma_addrinfo *get_addrinfo(const char *node, int port, int passiv
 		hints.ai_flags = RAI_PASSIVE;
 	snprintf(service, sizeof(service), "%d", port);
 	if (rdma_getaddrinfo(node, service, &hints, &res) != 0) {
-		con_error("rdma_getaddrinfo(%s) 失败: %s\n" CON_HINT "写 IPv4 地址，例如 10.11.0.1\n",
+		con_error(_("rdma_getaddrinfo(%s) 失败: %s\n" CON_HINT "写 IPv4 地址，例如 10.11.0.1\n"),
 			    node ? node : "0.0.0.0", strerror(errno));
 		return NULL;
 	}
@@ -430,12 +431,12 @@ static int open_channel(struct ctrl *c)
 		int err = errno;
 
 		verbs_error("rdma_create_event_channel()", err,
-			    err == ENOENT ? "没有 /dev/infiniband/rdma_cm：rdma_ucm 模块没加载（sudo modprobe rdma_ucm）；./diagnose.sh" :
-			    err == ENODEV ? "libibverbs 一个 RDMA 设备也看不到（rdma link show / ibv_devices）；./diagnose.sh" :
+			    err == ENOENT ? _("没有 /dev/infiniband/rdma_cm：rdma_ucm 模块没加载（sudo modprobe rdma_ucm）；./diagnose.sh") :
+			    err == ENODEV ? _("libibverbs 一个 RDMA 设备也看不到（rdma link show / ibv_devices）；./diagnose.sh") :
 			    "./diagnose.sh");
 		return -1;
 	}
-	con_printf("rdma_create_event_channel(): fd=%d（打开 /dev/infiniband/rdma_cm；所有 CM 事件从这里读）\n", c->cm->ch->fd);
+	con_printf(_("rdma_create_event_channel(): fd=%d（打开 /dev/infiniband/rdma_cm；所有 CM 事件从这里读）\n"), c->cm->ch->fd);
 	return 0;
 }
 
@@ -443,7 +444,7 @@ static int open_channel(struct ctrl *c)
 int cm_create_id(struct ctrl *c, struct rdma_cm_id **id, int k)
 {
 	if (rdma_create_id(c->cm->ch, id, (void *)(uintptr_t)(k + 2), RDMA_PS_TCP) != 0) {
-		verbs_error("rdma_create_id()", errno, "资源耗尽？./diagnose.sh");
+		verbs_error("rdma_create_id()", errno, _("资源耗尽？./diagnose.sh"));
 		return -1;
 	}
 	return 0;
@@ -462,28 +463,28 @@ static int check_request(struct ctrl *c, struct rdma_cm_id *id, const struct cm_
 	int reason = CM_OK;
 
 	if (!ok_priv) {
-		con_error("连接请求的 private data 不是本项目的格式（没有魔数 RCM1）\n"
-			    CON_HINT "对端不是 rdma_client --cm（例如 rping）？\n");
+		con_error(_("连接请求的 private data 不是本项目的格式（没有魔数 RCM1）\n"
+			    CON_HINT "对端不是 rdma_client --cm（例如 rping）？\n"));
 		reason = CM_REJ_UNEXPECTED;
 	} else if (p->num_qp != c->opt->num_qp) {
-		con_error("客户端要 %u 个QP，本端 %d 个\n" CON_HINT "两端用相同的 -q\n", p->num_qp, c->opt->num_qp);
+		con_error(_("客户端要 %u 个QP，本端 %d 个\n" CON_HINT "两端用相同的 -q\n"), p->num_qp, c->opt->num_qp);
 		reason = CM_REJ_NUM_QP;
 	} else if (p->op != (uint8_t)c->opt->op) {
-		con_error("客户端的操作是 %s，本端是 %s\n" CON_HINT "两端用相同的 --op\n",
+		con_error(_("客户端的操作是 %s，本端是 %s\n" CON_HINT "两端用相同的 --op\n"),
 			    op_name((enum rdma_op)p->op), op_name(c->opt->op));
 		reason = CM_REJ_OP;
 	} else if (p->index > c->opt->num_qp || *slot_of(c, p->index) != NULL) {
-		con_error("连接请求的序号 %u 不对（应是还没连上的 0..%d：0 = 控制连接，i+1 = QP[i]）\n"
-			    CON_HINT "看看客户端的输出\n", p->index, c->opt->num_qp);
+		con_error(_("连接请求的序号 %u 不对（应是还没连上的 0..%d：0 = 控制连接，i+1 = QP[i]）\n"
+			    CON_HINT "看看客户端的输出\n"), p->index, c->opt->num_qp);
 		reason = CM_REJ_UNEXPECTED;
 	}
 	if (reason == CM_OK)
 		return 0;
 	cm_priv_encode(&rej, 0, c->opt->num_qp, c->opt->op, reason);
 	if (rdma_reject(id, &rej, sizeof(rej)) != 0)
-		verbs_error("rdma_reject()", errno, "对端可能已经走了");
+		verbs_error("rdma_reject()", errno, _("对端可能已经走了"));
 	else
-		con_eprintf("已 rdma_reject()：客户端会收到 RDMA_CM_EVENT_REJECTED 和上面的原因\n");
+		con_eprintf(_("已 rdma_reject()：客户端会收到 RDMA_CM_EVENT_REJECTED 和上面的原因\n"));
 	return -1;
 }
 
@@ -521,14 +522,14 @@ int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma
 	rdma_ack_cm_event(ev);
 	if (rc != 0) {
 		if (rdma_destroy_id(*id) != 0)
-			verbs_error("rdma_destroy_id()", errno, "不应发生；dmesg 看看");
+			verbs_error("rdma_destroy_id()", errno, _("不应发生；dmesg 看看"));
 		*id = NULL;
 		return -1;
 	}
 	*slot_of(c, p.index) = *id;
 	(*id)->context = (void *)(uintptr_t)(p.index + 1);   /* 与客户端 create_id 的 k+2 一致 */
 	if (p.index == 0)
-		con_printf("    ↑ 控制连接，来自 %s\n", cm_addr_str(rdma_get_peer_addr(*id), a, sizeof(a)));
+		con_printf(_("    ↑ 控制连接，来自 %s\n"), cm_addr_str(rdma_get_peer_addr(*id), a, sizeof(a)));
 	else
 		con_printf("    ↑ QP[%d]\n", p.index - 1);
 	return 0;
@@ -541,7 +542,7 @@ static int listen_and_wait(struct ctrl *c, unsigned *step)
 	struct rdma_addrinfo *ai;
 	int rc;
 
-	step_title(&c->trace, step, "RDMA CM: 监听并等待连接请求 rdma_bind_addr/rdma_listen（代替TCP listen/accept）");
+	step_title(&c->trace, step, _("RDMA CM: 监听并等待连接请求 rdma_bind_addr/rdma_listen（代替TCP listen/accept）"));
 	if (open_channel(c) != 0 || cm_create_id(c, &c->cm->listen_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
 		return -1;
 	ai = get_addrinfo(ip[0] ? ip : NULL, o->tcp_port, 1);
@@ -554,24 +555,24 @@ static int listen_and_wait(struct ctrl *c, unsigned *step)
 		return -1;
 	}
 	rdma_freeaddrinfo(ai);
-	con_printf("rdma_bind_addr(%s): 成功，%s\n", cm_addr_str(rdma_get_local_addr(c->cm->listen_id), a, sizeof(a)),
-		   c->cm->listen_id->verbs ? "地址所在的设备是 " : "通配地址，还没有设备（设备由连接请求到达的地址决定）");
+	con_printf(_("rdma_bind_addr(%s): 成功，%s\n"), cm_addr_str(rdma_get_local_addr(c->cm->listen_id), a, sizeof(a)),
+		   c->cm->listen_id->verbs ? _("地址所在的设备是 ") : _("通配地址，还没有设备（设备由连接请求到达的地址决定）"));
 	if (c->cm->listen_id->verbs)
-		con_printf("  设备 %s\n", ibv_get_device_name(c->cm->listen_id->verbs->device));
+		con_printf(_("  设备 %s\n"), ibv_get_device_name(c->cm->listen_id->verbs->device));
 	if (rdma_listen(c->cm->listen_id, MAX_QP + 1) != 0) {
 		verbs_error("rdma_listen()", errno, "./diagnose.sh");
 		return -1;
 	}
-	con_printf("rdma_listen(): 在 RDMA CM 端口 %d 等待客户端连接（最多 %d 秒）...\n", o->tcp_port,
+	con_printf(_("rdma_listen(): 在 RDMA CM 端口 %d 等待客户端连接（最多 %d 秒）...\n"), o->tcp_port,
 		   o->accept_timeout_ms / 1000);
-	con_explain("CM 的端口和 TCP 端口是两个空间；CM 的连接请求是 RoCE 报文（UDP 4791），不是 TCP\n");
+	con_explain(_("CM 的端口和 TCP 端口是两个空间；CM 的连接请求是 RoCE 报文（UDP 4791），不是 TCP\n"));
 	ctrl_announce_ready(o, "cm");
 	c->cm->num_qp = o->num_qp;   /* qp_id[] 里还是 NULL 的项在清理时跳过 */
-	if (cm_get_request(c, o->accept_timeout_ms, "客户端的连接请求", &c->cm->first) != 0) {
-		con_hint("客户端启动了吗？它也用了 --cm 吗（不带 --cm 的客户端连的是 TCP 端口）？-p 一致吗？\n");
+	if (cm_get_request(c, o->accept_timeout_ms, _("客户端的连接请求"), &c->cm->first) != 0) {
+		con_hint(_("客户端启动了吗？它也用了 --cm 吗（不带 --cm 的客户端连的是 TCP 端口）？-p 一致吗？\n"));
 		return -1;
 	}
-	con_printf("第一个连接请求: 来自 %s，到达本端 %s（这个地址决定设备）\n",
+	con_printf(_("第一个连接请求: 来自 %s，到达本端 %s（这个地址决定设备）\n"),
 		   cm_addr_str(rdma_get_peer_addr(c->cm->first), a, sizeof(a)),
 		   cm_addr_str(rdma_get_local_addr(c->cm->first), b, sizeof(b)));
 	return 0;
@@ -587,17 +588,17 @@ int cm_resolve(struct ctrl *c, struct rdma_cm_id *id, struct sockaddr *src, stru
 		bind_error("rdma_resolve_addr()", errno, src_text);
 		return -1;
 	}
-	if (cm_wait_event_ack(c, RDMA_CM_EVENT_ADDR_RESOLVED, CM_RESOLVE_MS + c->opt->timeout_ms, "地址解析", NULL) != 0)
+	if (cm_wait_event_ack(c, RDMA_CM_EVENT_ADDR_RESOLVED, CM_RESOLVE_MS + c->opt->timeout_ms, _("地址解析"), NULL) != 0)
 		return -1;
 	if (verbose)
-		con_printf("rdma_resolve_addr(): 本端 %s → 设备 %s 端口 %u\n",
+		con_printf(_("rdma_resolve_addr(): 本端 %s → 设备 %s 端口 %u\n"),
 			   cm_addr_str(rdma_get_local_addr(id), a, sizeof(a)), ibv_get_device_name(id->verbs->device),
 			   id->port_num);
 	if (rdma_resolve_route(id, CM_RESOLVE_MS) != 0) {
-		verbs_error("rdma_resolve_route()", errno, "ip route get <服务端IP>");
+		verbs_error("rdma_resolve_route()", errno, _("ip route get <服务端IP>"));
 		return -1;
 	}
-	return cm_wait_event_ack(c, RDMA_CM_EVENT_ROUTE_RESOLVED, CM_RESOLVE_MS + c->opt->timeout_ms, "路由解析", NULL);
+	return cm_wait_event_ack(c, RDMA_CM_EVENT_ROUTE_RESOLVED, CM_RESOLVE_MS + c->opt->timeout_ms, _("路由解析"), NULL);
 }
 
 static int resolve_server(struct ctrl *c, unsigned *step)
@@ -607,7 +608,7 @@ static int resolve_server(struct ctrl *c, unsigned *step)
 	char ip[64];
 	int rc;
 
-	step_title(&c->trace, step, "RDMA CM: 解析地址和路由 rdma_resolve_addr/rdma_resolve_route（代替TCP connect）");
+	step_title(&c->trace, step, _("RDMA CM: 解析地址和路由 rdma_resolve_addr/rdma_resolve_route（代替TCP connect）"));
 	if (open_channel(c) != 0 || cm_create_id(c, &c->cm->ctl_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
 		return -1;
 	c->cm->first = c->cm->ctl_id;
@@ -618,15 +619,15 @@ static int resolve_server(struct ctrl *c, unsigned *step)
 		rdma_freeaddrinfo(dst);
 		return -1;
 	}
-	con_printf("服务端 %s，RDMA CM 端口 %d；本端地址: %s\n", o->server_ip, o->tcp_port,
-		   ip[0] ? ip : "不指定（由路由决定，和 ip route get 一样）");
+	con_printf(_("服务端 %s，RDMA CM 端口 %d；本端地址: %s\n"), o->server_ip, o->tcp_port,
+		   ip[0] ? ip : _("不指定（由路由决定，和 ip route get 一样）"));
 	rc = cm_resolve(c, c->cm->ctl_id, src ? src->ai_src_addr : NULL, dst->ai_dst_addr, ip[0] ? ip : NULL, 1);
 	rdma_freeaddrinfo(dst);
 	if (src != NULL)
 		rdma_freeaddrinfo(src);
 	if (rc != 0)
 		return -1;
-	con_explain("地址解析 = 找出口网卡和对端 MAC（ARP），出口网卡上的 RDMA 设备就是本端设备；路由解析在 RoCE 上只填路径记录\n");
+	con_explain(_("地址解析 = 找出口网卡和对端 MAC（ARP），出口网卡上的 RDMA 设备就是本端设备；路由解析在 RoCE 上只填路径记录\n"));
 	return 0;
 }
 
@@ -644,7 +645,7 @@ static int cm_post_ctl_recv(struct ctrl *c, int k)
 	int rc = ibv_post_recv(c->cm->qp, &wr, &bad);
 
 	if (rc != 0)
-		verbs_error("ibv_post_recv(控制QP)", rc, "QP 状态不对？");
+		verbs_error(_("ibv_post_recv(控制QP)"), rc, _("QP 状态不对？"));
 	return rc == 0 ? 0 : -1;
 }
 
@@ -663,18 +664,18 @@ int cm_create_ctl_qp(struct ctrl *c, struct ibv_pd *pd, struct ibv_context *ctx)
 
 	c->cm->buf = calloc(1, len);
 	if (c->cm->buf == NULL) {
-		con_error("分配控制QP缓冲区失败\n");
+		con_error(_("分配控制QP缓冲区失败\n"));
 		return -1;
 	}
 	c->cm->mr = ibv_reg_mr(pd, c->cm->buf, len, IBV_ACCESS_LOCAL_WRITE);
 	if (c->cm->mr == NULL) {
-		verbs_error("ibv_reg_mr(控制QP)", errno, "ulimit -l 太小？");
+		verbs_error(_("ibv_reg_mr(控制QP)"), errno, _("ulimit -l 太小？"));
 		return -1;
 	}
 	c->cm->scq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
 	c->cm->rcq = c->cm->scq ? ibv_create_cq(ctx, CM_CTL_RECV, NULL, NULL, 0) : NULL;
 	if (c->cm->rcq == NULL) {
-		verbs_error("ibv_create_cq(控制QP)", errno, "设备资源耗尽？");
+		verbs_error(_("ibv_create_cq(控制QP)"), errno, _("设备资源耗尽？"));
 		return -1;
 	}
 	init = (struct ibv_qp_init_attr){
@@ -685,10 +686,10 @@ int cm_create_ctl_qp(struct ctrl *c, struct ibv_pd *pd, struct ibv_context *ctx)
 	};
 	c->cm->qp = ibv_create_qp(pd, &init);
 	if (c->cm->qp == NULL) {
-		verbs_error("ibv_create_qp(控制QP)", errno, "设备资源耗尽？");
+		verbs_error(_("ibv_create_qp(控制QP)"), errno, _("设备资源耗尽？"));
 		return -1;
 	}
-	con_printf("控制QP: qp_num=0x%06x（自己的两个小CQ和 %d 字节的MR；只传 HELLO 和同步消息）\n",
+	con_printf(_("控制QP: qp_num=0x%06x（自己的两个小CQ和 %d 字节的MR；只传 HELLO 和同步消息）\n"),
 		   c->cm->qp->qp_num, (int)len);
 	return 0;
 }
@@ -704,18 +705,18 @@ static int wait_ctl_send(struct ctrl *c)
 		int r = ibv_poll_cq(c->cm->scq, 1, &wc);
 
 		if (r < 0) {
-			con_error("ibv_poll_cq(控制QP) 失败\n");
+			con_error(_("ibv_poll_cq(控制QP) 失败\n"));
 			return -1;
 		}
 		if (r == 1) {
 			if (wc.status == IBV_WC_SUCCESS)
 				return 0;
-			con_error("控制消息发送失败: %s\n" CON_HINT "对端已经退出？看看对端的输出\n",
+			con_error(_("控制消息发送失败: %s\n" CON_HINT "对端已经退出？看看对端的输出\n"),
 				    ibv_wc_status_str(wc.status));
 			return -1;
 		}
 		if (now_ms() > deadline) {
-			con_error("控制消息 %d 秒内没发出去\n" CON_HINT "对端卡住或已退出？看看对端的输出\n",
+			con_error(_("控制消息 %d 秒内没发出去\n" CON_HINT "对端卡住或已退出？看看对端的输出\n"),
 				    c->opt->timeout_ms / 1000);
 			return -1;
 		}
@@ -731,13 +732,13 @@ static int ctl_send(struct ctrl *c, const uint8_t *data, size_t len)
 	int rc;
 
 	if (c->cm->disconnected) {
-		con_error("对端已断开（RDMA_CM_EVENT_DISCONNECTED），不能再发控制消息\n" CON_HINT "看看对端的输出\n");
+		con_error(_("对端已断开（RDMA_CM_EVENT_DISCONNECTED），不能再发控制消息\n" CON_HINT "看看对端的输出\n"));
 		return -1;
 	}
 	memcpy(send_slot(c), data, len);
 	rc = ibv_post_send(c->cm->qp, &wr, &bad);
 	if (rc != 0) {
-		verbs_error("ibv_post_send(控制QP)", rc, "QP 不在 RTS？");
+		verbs_error(_("ibv_post_send(控制QP)"), rc, _("QP 不在 RTS？"));
 		return -1;
 	}
 	return wait_ctl_send(c);
@@ -776,7 +777,7 @@ static int take_ctl_recv(struct ctrl *c)
 	if (r <= 0)
 		return r < 0 ? -1 : 0;
 	if (wc.status != IBV_WC_SUCCESS) {
-		con_error("控制QP接收失败: %s\n" CON_HINT "对端已经退出？\n", ibv_wc_status_str(wc.status));
+		con_error(_("控制QP接收失败: %s\n" CON_HINT "对端已经退出？\n"), ibv_wc_status_str(wc.status));
 		return -1;
 	}
 	memcpy(stash_slot(c), recv_slot(c, (int)wc.wr_id), wc.byte_len);
@@ -805,14 +806,14 @@ static int ctl_recv(struct ctrl *c, const char *what)
 			return 0;
 		}
 		if (gone) {
-			con_error("等%s时对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）\n"
-				    CON_HINT "对端异常退出了？看看对端的输出（常见：两端参数不一致）\n", what);
+			con_error(_("等%s时对端断开了连接（RDMA_CM_EVENT_DISCONNECTED）\n"
+				    CON_HINT "对端异常退出了？看看对端的输出（常见：两端参数不一致）\n"), what);
 			return -1;
 		}
 		if (check_cm_events(c, 1))
 			continue;   /* 再看一次接收 CQ */
 		if (now_ms() > deadline) {
-			con_error("等对端的%s超时（%d 秒）\n" CON_HINT "对端是否卡住或已崩溃？看看对端的输出；必要时用 -t 加大超时\n",
+			con_error(_("等对端的%s超时（%d 秒）\n" CON_HINT "对端是否卡住或已崩溃？看看对端的输出；必要时用 -t 加大超时\n"),
 				    what, c->opt->timeout_ms / 1000);
 			return -1;
 		}
@@ -827,11 +828,11 @@ static int cm_exchange_hello(struct ctrl *c, const struct wire_hello *local, str
 	size_t n = wire_encode_hello(local, buf, sizeof(buf));
 	char msg[256];
 
-	con_printf("（--cm：连接信息走控制QP的 SEND；QPN/PSN 已由 CM 交换，这里主要是单边操作要的 addr/rkey/slot）\n");
-	if (n == 0 || ctl_send(c, buf, n) != 0 || ctl_recv(c, "连接信息") != 0)
+	con_printf(_("（--cm：连接信息走控制QP的 SEND；QPN/PSN 已由 CM 交换，这里主要是单边操作要的 addr/rkey/slot）\n"));
+	if (n == 0 || ctl_send(c, buf, n) != 0 || ctl_recv(c, _("连接信息")) != 0)
 		return -1;
 	if (wire_decode_hello(stash_slot(c), c->cm->msg_len, remote, msg, sizeof(msg)) != WIRE_OK) {
-		con_error("对端发来的连接信息无效: %s\n", msg);
+		con_error(_("对端发来的连接信息无效: %s\n"), msg);
 		return -1;
 	}
 	return 0;
@@ -850,7 +851,7 @@ static int cm_sync_wait(struct ctrl *c, uint32_t tag)
 	int r;
 
 	do {    /* 心跳（对端还在干活）：接着等，-t 重新算 */
-		if (ctl_recv(c, "同步消息") != 0)
+		if (ctl_recv(c, _("同步消息")) != 0)
 			return -1;
 		r = ctrl_check_sync(stash_slot(c), c->cm->msg_len, tag);
 	} while (r == 1);
@@ -886,7 +887,7 @@ static int cm_local_ipv4(struct ctrl *c, char *ip, size_t len)
 static void report_cm_destroy(const char *call, int rc)
 {
 	if (rc != 0)
-		con_eprintf("警告: %s 失败: %s (errno=%d)\n", call, strerror(rc), rc);
+		con_eprintf(_("警告: %s 失败: %s (errno=%d)\n"), call, strerror(rc), rc);
 }
 
 static int rdma_rc(int rc) { return rc != 0 ? errno : 0; }
@@ -895,25 +896,25 @@ static int rdma_rc(int rc) { return rc != 0 ? errno : 0; }
 static void cm_close(struct ctrl *c)
 {
 	if (c->cm->established && !c->cm->disconnected) {
-		report_cm_destroy("rdma_disconnect(控制连接)", rdma_rc(rdma_disconnect(c->cm->ctl_id)));
+		report_cm_destroy(_("rdma_disconnect(控制连接)"), rdma_rc(rdma_disconnect(c->cm->ctl_id)));
 		for (int i = 0; i < c->cm->num_qp; i++)
-			report_cm_destroy("rdma_disconnect(数据QP)", rdma_rc(rdma_disconnect(c->cm->qp_id[i])));
-		con_printf("rdma_disconnect(): %d 个 cm_id 各发一个 DREQ（对端收到 RDMA_CM_EVENT_DISCONNECTED）\n",
+			report_cm_destroy(_("rdma_disconnect(数据QP)"), rdma_rc(rdma_disconnect(c->cm->qp_id[i])));
+		con_printf(_("rdma_disconnect(): %d 个 cm_id 各发一个 DREQ（对端收到 RDMA_CM_EVENT_DISCONNECTED）\n"),
 			   c->cm->num_qp + 1);
 	}
 	c->cm->established = 0;
 	if (c->cm->qp != NULL) {
-		report_cm_destroy("ibv_destroy_qp(控制QP)", ibv_destroy_qp(c->cm->qp));
+		report_cm_destroy(_("ibv_destroy_qp(控制QP)"), ibv_destroy_qp(c->cm->qp));
 		c->cm->qp = NULL;
-		con_printf("已销毁控制QP\n");
+		con_printf(_("已销毁控制QP\n"));
 	}
 	if (c->cm->rcq != NULL)
-		report_cm_destroy("ibv_destroy_cq(控制QP的接收CQ)", ibv_destroy_cq(c->cm->rcq));
+		report_cm_destroy(_("ibv_destroy_cq(控制QP的接收CQ)"), ibv_destroy_cq(c->cm->rcq));
 	if (c->cm->scq != NULL)
-		report_cm_destroy("ibv_destroy_cq(控制QP的发送CQ)", ibv_destroy_cq(c->cm->scq));
+		report_cm_destroy(_("ibv_destroy_cq(控制QP的发送CQ)"), ibv_destroy_cq(c->cm->scq));
 	c->cm->rcq = c->cm->scq = NULL;
 	if (c->cm->mr != NULL)
-		report_cm_destroy("ibv_dereg_mr(控制QP的MR)", ibv_dereg_mr(c->cm->mr));
+		report_cm_destroy(_("ibv_dereg_mr(控制QP的MR)"), ibv_dereg_mr(c->cm->mr));
 	c->cm->mr = NULL;
 	free(c->cm->buf);
 	c->cm->buf = NULL;
@@ -939,11 +940,11 @@ static void cm_release(struct ctrl *c)
 	n += destroy_id(&c->cm->ctl_id);
 	n += destroy_id(&c->cm->listen_id);
 	if (n > 0)
-		con_printf("已销毁 %d 个 cm_id（rdma_destroy_id）\n", n);
+		con_printf(_("已销毁 %d 个 cm_id（rdma_destroy_id）\n"), n);
 	if (c->cm->ch != NULL) {
 		rdma_destroy_event_channel(c->cm->ch);
 		c->cm->ch = NULL;
-		con_printf("已关闭CM事件通道（rdma_destroy_event_channel）\n");
+		con_printf(_("已关闭CM事件通道（rdma_destroy_event_channel）\n"));
 	}
 }
 

@@ -6,6 +6,7 @@
  *   同步消息  wire.c 编码的 4 字节标签
  */
 #include "ctrl.h"
+#include "i18n.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -32,17 +33,17 @@ static int accept_client(struct ctrl *c, unsigned *step)
 	const struct options *o = c->opt;
 	char peer[64] = "";
 
-	step_title(&c->trace, step, "建立TCP连接（控制平面）listen/accept");
+	step_title(&c->trace, step, _("建立TCP连接（控制平面）listen/accept"));
 	c->tcp->listen_fd = tcp_listen(o->tcp_port, 1);     /* 只接待一个客户端 */
 	if (c->tcp->listen_fd < 0)
 		return -1;
-	con_printf("在TCP端口 %d 等待客户端连接（最多 %d 秒）...\n", o->tcp_port, o->accept_timeout_ms / 1000);
+	con_printf(_("在TCP端口 %d 等待客户端连接（最多 %d 秒）...\n"), o->tcp_port, o->accept_timeout_ms / 1000);
 	ctrl_announce_ready(o, "tcp");
 	c->tcp->sock = tcp_accept(c->tcp->listen_fd, o->accept_timeout_ms, peer, sizeof(peer));
 	if (c->tcp->sock < 0)
 		return -1;
-	con_printf("客户端已连接: %s\n", peer);
-	con_explain("这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
+	con_printf(_("客户端已连接: %s\n"), peer);
+	con_explain(_("这条TCP连接只用来交换QP信息和做同步点，数据不走它\n"));
 	return 0;
 }
 
@@ -50,21 +51,21 @@ static int connect_server(struct ctrl *c, unsigned *step)
 {
 	const struct options *o = c->opt;
 
-	step_title(&c->trace, step, "建立TCP连接（控制平面）connect");
+	step_title(&c->trace, step, _("建立TCP连接（控制平面）connect"));
 	c->tcp->sock = tcp_connect(o->server_ip, o->tcp_port, o->timeout_ms);
 	if (c->tcp->sock < 0)
 		return -1;
-	con_printf("已连接服务端 %s:%d\n", o->server_ip, o->tcp_port);
-	con_explain("这条TCP连接只用来交换QP信息和做同步点，数据不走它\n");
+	con_printf(_("已连接服务端 %s:%d\n"), o->server_ip, o->tcp_port);
+	con_explain(_("这条TCP连接只用来交换QP信息和做同步点，数据不走它\n"));
 	return 0;
 }
 
 /* 多客户端服务端：连接在主线程里已经 accept 好了 */
 static int adopted_client(struct ctrl *c, unsigned *step)
 {
-	step_title(&c->trace, step, "TCP连接（控制平面）：主线程已 accept，交给本会话");
-	con_printf("客户端已连接: %s\n", c->tcp->peer);
-	con_explain("监听 socket 归主线程；每个客户端一条自己的 TCP 连接、一个自己的线程和一套自己的 MR/CQ/QP\n");
+	step_title(&c->trace, step, _("TCP连接（控制平面）：主线程已 accept，交给本会话"));
+	con_printf(_("客户端已连接: %s\n"), c->tcp->peer);
+	con_explain(_("监听 socket 归主线程；每个客户端一条自己的 TCP 连接、一个自己的线程和一套自己的 MR/CQ/QP\n"));
 	return 0;
 }
 
@@ -82,7 +83,7 @@ static int tcp_send_hello(struct ctrl *c, const struct wire_hello *local)
 
 	if (n == 0)
 		return -1;
-	return tcp_write_full(c->tcp->sock, buf, n, c->opt->timeout_ms, "连接信息");
+	return tcp_write_full(c->tcp->sock, buf, n, c->opt->timeout_ms, _("连接信息"));
 }
 
 /*
@@ -91,16 +92,16 @@ static int tcp_send_hello(struct ctrl *c, const struct wire_hello *local)
  */
 static void print_perftest(const uint8_t *buf)
 {
-	con_error("对端是 perftest（ib_send_bw、ib_write_lat 等），不是 RoCEv2 learn 程序：它发来的是 16 字节的版本号 \"%s\"；"
-		"perftest 也默认用 TCP 18515，两个程序不能互连\n", (const char *)buf);
-	con_hint("两个程序要同时用，就各用各的端口：本项目两端都加 -p（如 -p 18600），"
-		"perftest 两端也都加 -p（如 ib_send_bw -p 18516）；ss -ltnp 可以看到是谁在监听\n");
+	con_error(_("对端是 perftest（ib_send_bw、ib_write_lat 等），不是 RoCEv2 learn 程序：它发来的是 16 字节的版本号 \"%s\"；"
+		"perftest 也默认用 TCP 18515，两个程序不能互连\n"), (const char *)buf);
+	con_hint(_("两个程序要同时用，就各用各的端口：本项目两端都加 -p（如 -p 18600），"
+		"perftest 两端也都加 -p（如 ib_send_bw -p 18516）；ss -ltnp 可以看到是谁在监听\n"));
 }
 
 /* 读 HELLO 的头：返回 0 成功；-1 认出对端是 perftest（已打印）；-2 没读到（超时或对端断开，原因已打印） */
 static int read_header(struct ctrl *c, uint8_t *buf)
 {
-	const char *what = "连接信息头";
+	const char *what = _("连接信息头");
 	size_t got;
 	int rc = tcp_read_or_close(c->tcp->sock, buf, WIRE_HEADER_LEN, c->opt->timeout_ms, what, &got);
 
@@ -130,11 +131,11 @@ static int recv_hello(struct ctrl *c, struct wire_hello *remote)
 	/* 头里的 num_qp 说明后面还有几个QP条目；头本身无效时不再读，直接让 wire_decode_hello 说原因 */
 	if (wire_decode_header(buf, WIRE_HEADER_LEN, remote) == WIRE_OK) {
 		len += remote->num_qp * WIRE_QP_LEN;
-		if (tcp_read_full(fd, buf + WIRE_HEADER_LEN, len - WIRE_HEADER_LEN, timeout_ms, "QP连接信息") != 0)
+		if (tcp_read_full(fd, buf + WIRE_HEADER_LEN, len - WIRE_HEADER_LEN, timeout_ms, _("QP连接信息")) != 0)
 			return -1;
 	}
 	if (wire_decode_hello(buf, len, remote, msg, sizeof(msg)) != WIRE_OK) {
-		con_error("对端发来的连接信息无效: %s\n", msg);
+		con_error(_("对端发来的连接信息无效: %s\n"), msg);
 		return -1;
 	}
 	return 0;
@@ -154,8 +155,8 @@ static int tcp_exchange_hello(struct ctrl *c, const struct wire_hello *local, st
 	rc = recv_hello(c, remote);
 	if (rc == -2) {
 		/* 刚发完 HELLO 对端就断开/不回：除了参数不一致，常见的是端口上根本不是 rdma_server */
-		con_eprintf("  也可能: 这个端口上是别的程序，例如 ibv_rc_pingpong（它也默认用 TCP 18515，"
-			"收到我们的二进制 HELLO 会直接断开）；用 ss -ltnp 看是谁在监听\n");
+		con_eprintf(_("  也可能: 这个端口上是别的程序，例如 ibv_rc_pingpong（它也默认用 TCP 18515，"
+			"收到我们的二进制 HELLO 会直接断开）；用 ss -ltnp 看是谁在监听\n"));
 	}
 	return rc == 0 ? 0 : -1;
 }
@@ -165,7 +166,7 @@ static int tcp_sync_send(struct ctrl *c, uint32_t tag)
 	uint8_t buf[WIRE_SYNC_LEN];
 
 	wire_encode_sync(tag, buf);
-	return tcp_write_full(c->tcp->sock, buf, sizeof(buf), c->opt->timeout_ms, "同步消息");
+	return tcp_write_full(c->tcp->sock, buf, sizeof(buf), c->opt->timeout_ms, _("同步消息"));
 }
 
 static int tcp_sync_wait(struct ctrl *c, uint32_t tag)
@@ -174,7 +175,7 @@ static int tcp_sync_wait(struct ctrl *c, uint32_t tag)
 	int r;
 
 	do {    /* 心跳（对端还在干活）：接着等，-t 重新算 */
-		if (tcp_read_full(c->tcp->sock, buf, sizeof(buf), c->opt->timeout_ms, "同步消息") != 0)
+		if (tcp_read_full(c->tcp->sock, buf, sizeof(buf), c->opt->timeout_ms, _("同步消息")) != 0)
 			return -1;
 		r = ctrl_check_sync(buf, sizeof(buf), tag);
 	} while (r == 1);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "datapath.h"
+#include "i18n.h"
 
 #include "clock.h"
 #include "conout.h"
@@ -28,7 +29,7 @@ int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 
 	rc = ibv_post_recv(conn->qp[i], &wr, &bad);
 	if (rc != 0) {
-		verbs_error_qp(i, "ibv_post_recv()", rc, "接收队列满了（max_recv_wr）或QP处于错误状态");
+		verbs_error_qp(i, "ibv_post_recv()", rc, _("接收队列满了（max_recv_wr）或QP处于错误状态"));
 		return -1;
 	}
 	trace_post_recv(&conn->trace, i, conn->qp[i]->qp_num, wr.wr_id, len, sge.addr);
@@ -42,7 +43,7 @@ int post_srq_receive(struct rdma_conn *conn, int b, void *addr, uint32_t len)
 	int rc = ibv_post_srq_recv(conn->srq, &wr, &bad);
 
 	if (rc != 0) {
-		verbs_error("ibv_post_srq_recv()", rc, "SRQ 满了（深度见步骤“创建共享接收队列SRQ”）或 SRQ 出错");
+		verbs_error("ibv_post_srq_recv()", rc, _("SRQ 满了（深度见步骤“创建共享接收队列SRQ”）或 SRQ 出错"));
 		return -1;
 	}
 	trace_post_recv(&conn->trace, b, 0, wr.wr_id, len, sge.addr);
@@ -146,11 +147,11 @@ static int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *r
 		return 0;
 	for (int k = 0; k < n; k++)
 		sig += !reqs[k].unsignaled;
-	con_error("QP[%d] 发送队列记账: 已投递 %llu 个 WR，槽已释放 %llu 个，还占着 %llu 个（其中要了完成、还没取到完成的 %u 个）；"
+	con_error(_("QP[%d] 发送队列记账: 已投递 %llu 个 WR，槽已释放 %llu 个，还占着 %llu 个（其中要了完成、还没取到完成的 %u 个）；"
 		    "再投 %d 个（要完成的 %d 个）就超过 max_send_wr=%u\n"
 		    "规则: 一个 WR 的槽只有在同一个QP上它本身或它之后的一个要了完成（signaled）的 WR 的完成被取出后才释放\n"
 		    CON_HINT "硬件网卡（如 mlx5）这时 ibv_post_send 返回 ENOMEM；rxe 发完就还槽，所以只有这里的记账能发现。"
-		    "每个QP上每 --signal 个 WR 至少要有一个 signaled，并且要取到它的完成\n",
+		    "每个QP上每 --signal 个 WR 至少要有一个 signaled，并且要取到它的完成\n"),
 		    i, (unsigned long long)a->posted, (unsigned long long)a->freed,
 		    (unsigned long long)sq_account_in_use(a), a->n_sig, n, sig, a->cap);
 	return -1;
@@ -166,13 +167,13 @@ static int check_inline(struct rdma_conn *conn, int i, const struct send_req *re
 		if (!reqs[k].inline_data || reqs[k].len <= conn->opt->inline_size)
 			continue;
 		if (conn->opt->inject == INJECT_INLINE) {
-			con_printf("故障注入(--inject inline): 跳过本程序的 inline 检查（guard bypassed）: QP[%d] 的 WR 有 %u 字节、"
-				   "带 IBV_SEND_INLINE，QP 要的 max_inline_data=%u（驱动写回 %u）；看 ibv_post_send 自己怎么回答\n",
+			con_printf(_("故障注入(--inject inline): 跳过本程序的 inline 检查（guard bypassed）: QP[%d] 的 WR 有 %u 字节、"
+				   "带 IBV_SEND_INLINE，QP 要的 max_inline_data=%u（驱动写回 %u）；看 ibv_post_send 自己怎么回答\n"),
 				   i, reqs[k].len, conn->opt->inline_size, conn->max_inline);
 			continue;
 		}
-		con_error("QP[%d] 的 WR 有 %u 字节、带 IBV_SEND_INLINE，超过 QP 要的 max_inline_data=%u（ibv_post_send 未调用）\n"
-			  CON_HINT "inline 的上限是创建 QP 时要的值（--inline）；驱动写回更大的值是它自己的取整，换一块网卡就不成立\n",
+		con_error(_("QP[%d] 的 WR 有 %u 字节、带 IBV_SEND_INLINE，超过 QP 要的 max_inline_data=%u（ibv_post_send 未调用）\n"
+			  CON_HINT "inline 的上限是创建 QP 时要的值（--inline）；驱动写回更大的值是它自己的取整，换一块网卡就不成立\n"),
 			  i, reqs[k].len, conn->opt->inline_size);
 		return -1;
 	}
@@ -186,8 +187,8 @@ int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 	int rc;
 
 	if (n < 1 || n > MAX_POST_LIST) {
-		con_error("QP[%d] 一次要投递 %d 个 WR，只支持 1..%d 个（ibv_post_send 未调用）\n"
-			    CON_HINT "--post-list 在解析参数时就限制在 1..%d；走到这里是程序的错误\n",
+		con_error(_("QP[%d] 一次要投递 %d 个 WR，只支持 1..%d 个（ibv_post_send 未调用）\n"
+			    CON_HINT "--post-list 在解析参数时就限制在 1..%d；走到这里是程序的错误\n"),
 			    i, n, MAX_POST_LIST, MAX_POST_LIST);
 		return -1;
 	}
@@ -202,9 +203,9 @@ int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 		char call[64] = "ibv_post_send()";
 
 		if (n > 1)   /* 链表：bad 指向第一个没投进去的 WR，它前面的已经投了 */
-			snprintf(call, sizeof(call), "ibv_post_send()（链表 %d 个里的第 %d 个）", n,
+			snprintf(call, sizeof(call), _("ibv_post_send()（链表 %d 个里的第 %d 个）"), n,
 				 bad != NULL && bad >= wr && bad < wr + n ? (int)(bad - wr) + 1 : 1);
-		verbs_error_qp(i, call, rc, "发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限（inline 时是 max_inline_data）");
+		verbs_error_qp(i, call, rc, _("发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限（inline 时是 max_inline_data）"));
 		return -1;
 	}
 	for (int k = 0; k < n; k++) {
@@ -226,7 +227,7 @@ static void print_kernel_note(const struct rdma_conn *conn, enum ibv_wc_status s
 	if (conn->dev->dev_attr.vendor_id != RXE_VENDOR_ID || uname(&u) != 0)
 		return;
 	if (rxe_kernel_note(st, u.release, note, sizeof(note)) != NULL)
-		con_eprintf("提示(内核): %s\n", note);
+		con_eprintf(_("提示(内核): %s\n"), note);
 }
 
 static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
@@ -234,7 +235,7 @@ static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 	int i = wrid_qp(wc->wr_id);
 
 	if (wc->status != IBV_WC_SUCCESS) {
-		con_error("工作完成(WC)失败: QP[%d] 状态=%s (%d) vendor_err=0x%x\n",
+		con_error(_("工作完成(WC)失败: QP[%d] 状态=%s (%d) vendor_err=0x%x\n"),
 			i, ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
 		con_hint("%s\n", wc_status_hint(wc->status));
 		print_kernel_note(conn, wc->status);
@@ -244,7 +245,7 @@ static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 	if (conn->srq != NULL && (wc->opcode & IBV_WC_RECV) ? i < conn->num_qp && qp_index_of(conn, wc->qp_num) >= 0 :
 	    i < conn->num_qp && wc->qp_num == conn->qp[i]->qp_num)
 		return 0;
-	con_error("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n",
+	con_error(_("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n"),
 		  (unsigned long long)wc->wr_id, wc->qp_num);
 	return -1;
 }
@@ -256,8 +257,8 @@ static int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
 
 	if ((wc->opcode & IBV_WC_RECV) || sq_account_complete(&conn->sq[i]) == 0)
 		return 0;
-	con_error("QP[%d] 取到一个发送完成（wr_id=%llu），但记账里这个QP没有在途的 signaled WR\n"
-		    CON_HINT "不要完成的 WR 不会产生完成；这是程序的记账错误\n", i, (unsigned long long)wc->wr_id);
+	con_error(_("QP[%d] 取到一个发送完成（wr_id=%llu），但记账里这个QP没有在途的 signaled WR\n"
+		    CON_HINT "不要完成的 WR 不会产生完成；这是程序的记账错误\n"), i, (unsigned long long)wc->wr_id);
 	return -1;
 }
 
@@ -274,7 +275,7 @@ static int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
 
 static int poll_cq_failed(int r)
 {
-	con_error("ibv_poll_cq() 失败 (返回 %d)\n" CON_HINT "CQ 溢出（CQ太小）或设备出错；看 dmesg\n", r);
+	con_error(_("ibv_poll_cq() 失败 (返回 %d)\n" CON_HINT "CQ 溢出（CQ太小）或设备出错；看 dmesg\n"), r);
 	return -1;
 }
 
@@ -289,10 +290,10 @@ int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max)
 
 static int timeout_error(struct rdma_conn *conn, int got, int want)
 {
-	con_error("%s（%d 秒内只收到 %d/%d 个完成）\n"
+	con_error(_("%s（%d 秒内只收到 %d/%d 个完成）\n"
 		CON_HINT "对端是否投递了接收/还在运行？单边操作的地址或 rkey 填错也会这样（报文到不了对端时通常先报 RETRY_EXC_ERR）；\n"
-		"      ./diagnose.sh --peer <对端IP>；TCG 虚拟机里很慢时用 -t 加大超时\n",
-		conn->channel != NULL ? "等待完成事件超时" : "轮询CQ超时", conn->opt->timeout_ms / 1000, got, want);
+		"      ./diagnose.sh --peer <对端IP>；TCG 虚拟机里很慢时用 -t 加大超时\n"),
+		conn->channel != NULL ? _("等待完成事件超时") : _("轮询CQ超时"), conn->opt->timeout_ms / 1000, got, want);
 	return -1;
 }
 
@@ -301,9 +302,9 @@ static void explain_first_event(struct rdma_conn *conn)
 {
 	if (conn->cq_events != 1 || conn->opt->bench != BENCH_NONE)
 		return;
-	con_printf("  [完成通道] poll() 等到 fd %d 可读 → ibv_get_cq_event() 取出事件（哪个CQ）→ ibv_ack_cq_events() 确认\n"
+	con_printf(_("  [完成通道] poll() 等到 fd %d 可读 → ibv_get_cq_event() 取出事件（哪个CQ）→ ibv_ack_cq_events() 确认\n"
 		   "             → ibv_req_notify_cq() 重新武装 → ibv_poll_cq() 把CQ取空。之后的事件同样处理，不再逐个打印\n"
-		   "  说明: 先武装、后取空：若先取空再武装，两步之间到达的完成不会再触发事件，程序就会一直睡下去\n",
+		   "  说明: 先武装、后取空：若先取空再武装，两步之间到达的完成不会再触发事件，程序就会一直睡下去\n"),
 		   conn->channel->fd);
 }
 
@@ -322,7 +323,7 @@ static int wait_cq_event(struct rdma_conn *conn, long long deadline, int got, in
 	if (r < 0 && errno == EINTR)
 		return 0;
 	if (r < 0) {
-		verbs_error("poll(完成通道 fd)", errno, "完成通道的 fd 出错");
+		verbs_error(_("poll(完成通道 fd)"), errno, _("完成通道的 fd 出错"));
 		return -1;
 	}
 	if (r == 0)
@@ -330,7 +331,7 @@ static int wait_cq_event(struct rdma_conn *conn, long long deadline, int got, in
 	if (ibv_get_cq_event(conn->channel, &ev_cq, &ev_ctx) != 0) {
 		if (errno == EAGAIN)
 			return 0;   /* fd 是非阻塞的：事件已被取走，回去再轮询一次 */
-		verbs_error("ibv_get_cq_event()", errno, "完成通道出错");
+		verbs_error("ibv_get_cq_event()", errno, _("完成通道出错"));
 		return -1;
 	}
 	conn->cq_events++;
@@ -341,7 +342,7 @@ static int wait_cq_event(struct rdma_conn *conn, long long deadline, int got, in
 	}
 	r = ibv_req_notify_cq(conn->cq, 0);
 	if (r != 0) {
-		verbs_error("ibv_req_notify_cq()", r, "重新武装 CQ 失败");
+		verbs_error("ibv_req_notify_cq()", r, _("重新武装 CQ 失败"));
 		return -1;
 	}
 	explain_first_event(conn);

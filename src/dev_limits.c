@@ -2,6 +2,7 @@
  * limits.c - 选项对设备能力的检查（见 limits.h）
  */
 #include "dev_limits.h"
+#include "i18n.h"
 
 #include <stdio.h>
 
@@ -13,22 +14,22 @@ int limits_check(const struct options *o, const struct ibv_device_attr *dev,
 
 	queue_caps(o, &q);
 	if (o->num_qp > dev->max_qp) {
-		snprintf(err, errlen, "-q %d 超过设备的 max_qp=%d（一个设备最多几个QP）；减小 -q", o->num_qp, dev->max_qp);
+		snprintf(err, errlen, _("-q %d 超过设备的 max_qp=%d（一个设备最多几个QP）；减小 -q"), o->num_qp, dev->max_qp);
 		return -1;
 	}
 	if (q.send_wr > (uint32_t)dev->max_qp_wr || q.recv_wr > (uint32_t)dev->max_qp_wr) {
-		snprintf(err, errlen, "每个QP的队列深度 %u 超过设备的 max_qp_wr=%d（每个QP最多几个 WR）；减小 --tx-depth",
+		snprintf(err, errlen, _("每个QP的队列深度 %u 超过设备的 max_qp_wr=%d（每个QP最多几个 WR）；减小 --tx-depth"),
 			 q.send_wr > q.recv_wr ? q.send_wr : q.recv_wr, dev->max_qp_wr);
 		return -1;
 	}
 	if (q.cqe > (uint32_t)dev->max_cqe) {
-		snprintf(err, errlen, "共享 CQ 要 %u 项（%d 个QP × (发送 %u + 接收 %u)），超过设备的 max_cqe=%d；减小 -q 或 --tx-depth",
+		snprintf(err, errlen, _("共享 CQ 要 %u 项（%d 个QP × (发送 %u + 接收 %u)），超过设备的 max_cqe=%d；减小 -q 或 --tx-depth"),
 			 q.cqe, o->num_qp, q.send_wr, q.recv_wr, dev->max_cqe);
 		return -1;
 	}
 	if (msg > port->max_msg_sz) {
-		snprintf(err, errlen, "消息 %zu 字节超过端口的 max_msg_sz=%u；减小 --size%s",
-			 msg, port->max_msg_sz, o->sweep ? "（--sweep 最大到 8 MiB：换一个 max_msg_sz 更大的设备）" : "");
+		snprintf(err, errlen, _("消息 %zu 字节超过端口的 max_msg_sz=%u；减小 --size%s"),
+			 msg, port->max_msg_sz, o->sweep ? _("（--sweep 最大到 8 MiB：换一个 max_msg_sz 更大的设备）") : "");
 		return -1;
 	}
 	return 0;

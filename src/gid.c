@@ -2,6 +2,7 @@
  * gid.c - GID 的格式化、分类与自动选择
  */
 #include "gid.h"
+#include "i18n.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -51,7 +52,7 @@ const char *gid_kind_name(enum gid_kind kind)
 	case GID_KIND_ROCE_V1: return "RoCE v1";
 	case GID_KIND_ROCE_V2: return "RoCE v2";
 	}
-	return "未知";
+	return _("未知");
 }
 
 void gid_format(const uint8_t raw[16], char out[GID_STR_LEN])
@@ -80,11 +81,11 @@ void gid_describe(const struct gid_info *g, char *out, size_t len)
 	if (gid_is_ipv4_mapped(g->raw))
 		family = "IPv4";
 	else if (gid_is_link_local(g->raw))
-		family = "IPv6链路本地";
+		family = _("IPv6链路本地");
 	else
 		family = "IPv6";
 	snprintf(out, len, "%s, %s %s%s%s", gid_kind_name(g->kind), family, ip,
-		 g->ndev[0] ? ", 网卡 " : "", g->ndev);
+		 g->ndev[0] ? _(", 网卡 ") : "", g->ndev);
 }
 
 int gid_choose(const struct gid_info *tbl, size_t n)
@@ -118,11 +119,11 @@ static void auto_hint(const struct gid_info *tbl, size_t n, char *buf, size_t le
 	char desc[128];
 
 	if (best < 0) {
-		snprintf(buf, len, "该端口的GID表是空的：网卡没有IP地址？运行 ./diagnose.sh");
+		snprintf(buf, len, _("该端口的GID表是空的：网卡没有IP地址？运行 ./diagnose.sh"));
 		return;
 	}
 	gid_describe(&tbl[best], desc, sizeof(desc));
-	snprintf(buf, len, "自动选择会用索引 %u（%s）：去掉 -g 或用 -g %u",
+	snprintf(buf, len, _("自动选择会用索引 %u（%s）：去掉 -g 或用 -g %u"),
 		 tbl[best].index, desc, tbl[best].index);
 }
 
@@ -136,27 +137,27 @@ enum gid_verdict gid_check_explicit(const struct gid_info *tbl, size_t n,
 
 	auto_hint(tbl, n, hint, sizeof(hint));
 	if (index < 0 || index >= table_len) {
-		snprintf(msg, msglen, "GID索引 %d 超出范围（该端口的GID表有 %d 项: 0..%d）。%s",
+		snprintf(msg, msglen, _("GID索引 %d 超出范围（该端口的GID表有 %d 项: 0..%d）。%s"),
 			 index, table_len, table_len - 1, hint);
 		return GID_VERDICT_ERROR;
 	}
 	g = gid_find(tbl, n, (uint32_t)index);
 	if (g == NULL) {
-		snprintf(msg, msglen, "GID索引 %d 是空条目（全0，没有地址对应它）。%s", index, hint);
+		snprintf(msg, msglen, _("GID索引 %d 是空条目（全0，没有地址对应它）。%s"), index, hint);
 		return GID_VERDICT_ERROR;
 	}
 	gid_describe(g, desc, sizeof(desc));
 	if (g->kind != GID_KIND_ROCE_V2) {
-		snprintf(msg, msglen, "GID索引 %d 是 %s 条目（%s），不是 RoCE v2；对端若用 RoCE v2 将无法通信。%s",
+		snprintf(msg, msglen, _("GID索引 %d 是 %s 条目（%s），不是 RoCE v2；对端若用 RoCE v2 将无法通信。%s"),
 			 index, gid_kind_name(g->kind), desc, hint);
 		return GID_VERDICT_WARN;
 	}
 	if (gid_is_link_local(g->raw)) {
-		snprintf(msg, msglen, "GID索引 %d 是链路本地地址（%s），只在同一二层网段有效，且两端必须都用IPv6。%s",
+		snprintf(msg, msglen, _("GID索引 %d 是链路本地地址（%s），只在同一二层网段有效，且两端必须都用IPv6。%s"),
 			 index, desc, hint);
 		return GID_VERDICT_WARN;
 	}
-	snprintf(msg, msglen, "GID索引 %d: %s", index, desc);
+	snprintf(msg, msglen, _("GID索引 %d: %s"), index, desc);
 	return GID_VERDICT_OK;
 }
 

@@ -2,6 +2,7 @@
  * gid_table.c - 读设备端口的 GID 表（ibv_query_gid_table），见 gid_table.h
  */
 #include "gid_table.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <net/if.h>
@@ -24,13 +25,13 @@ int read_gid_table(struct ibv_context *ctx, int port, int tbl_len,
 	if (ent == NULL || tbl == NULL) {
 		free(ent);
 		free(tbl);
-		con_error("内存不足\n");
+		con_error(_("内存不足\n"));
 		return -1;
 	}
 	got = ibv_query_gid_table(ctx, ent, max, 0);
 	if (got < 0) {
 		verbs_error("ibv_query_gid_table()", (int)-got,
-			    "rdma-core 太旧（需要 ≥ v32）或设备不支持；ls /sys/class/infiniband/*/ports/*/gids/");
+			    _("rdma-core 太旧（需要 ≥ v32）或设备不支持；ls /sys/class/infiniband/*/ports/*/gids/"));
 		free(ent);
 		free(tbl);
 		return -1;
@@ -65,24 +66,24 @@ int device_port_gids(struct ibv_device *dev, int port, int *active, struct gid_i
 	*n = 0;
 	*active = 0;
 	if (ctx == NULL) {
-		snprintf(why, len, "无法打开: %s", strerror(errno));
+		snprintf(why, len, _("无法打开: %s"), strerror(errno));
 		return -1;
 	}
 	rc = ibv_query_device(ctx, &da);       /* 这两个调用直接返回 errno 值 */
 	if (rc == 0)
 		rc = ibv_query_port(ctx, (uint8_t)port, &pa);
 	if (rc != 0) {
-		snprintf(why, len, "查询设备/端口%d 失败: %s (errno=%d)", port, strerror(rc), rc);
+		snprintf(why, len, _("查询设备/端口%d 失败: %s (errno=%d)"), port, strerror(rc), rc);
 		ibv_close_device(ctx);
 		return -1;
 	}
 	*active = pa.state == IBV_PORT_ACTIVE;
 	if (!*active)
-		snprintf(why, len, "端口%d 状态 %s，不是 ACTIVE", port, ibv_port_state_str(pa.state));
+		snprintf(why, len, _("端口%d 状态 %s，不是 ACTIVE"), port, ibv_port_state_str(pa.state));
 	rc = read_gid_table(ctx, port, pa.gid_tbl_len, da.phys_port_cnt, tbl, n);
 	ibv_close_device(ctx);
 	if (rc != 0)
-		snprintf(why, len, "读不出端口%d 的 GID 表", port);
+		snprintf(why, len, _("读不出端口%d 的 GID 表"), port);
 	return rc;
 }
 
@@ -93,5 +94,5 @@ void gid_print_row(const struct gid_info *g, const char *mark)
 
 	gid_format(g->raw, s);
 	gid_describe(g, desc, sizeof(desc));
-	con_printf("  %s索引 %-3u %s  %s\n", mark, g->index, s, desc);
+	con_printf(_("  %s索引 %-3u %s  %s\n"), mark, g->index, s, desc);
 }

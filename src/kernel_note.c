@@ -2,6 +2,7 @@
  * kernel_note.c - rxe 与内核版本有关的 WC 说明（见 kernel_note.h）
  */
 #include "kernel_note.h"
+#include "i18n.h"
 
 #include <stdio.h>
 
@@ -22,10 +23,10 @@ static int older(int a, int b, int c, int d)
 static const char *untested_part(int major, int minor)
 {
 	if (older(major, minor, 5, 10))
-		return "比 5.10 更老的内核没有测试（很可能一样）";
+		return _("比 5.10 更老的内核没有测试（很可能一样）");
 	if (major == 5 && minor == 10)
-		return "5.10 与 6.1 之间的内核没有测试";
-	return "你的内核在 5.10 与 6.1 之间，没有测试：可能是这个原因，也可能真是网络";
+		return _("5.10 与 6.1 之间的内核没有测试");
+	return _("你的内核在 5.10 与 6.1 之间，没有测试：可能是这个原因，也可能真是网络");
 }
 
 /* 6.12 起（实测 6.12）：本端 WR 出错时它自己以 WR_FLUSH_ERR 完成，前面没有别的错误 */
@@ -34,9 +35,9 @@ static const char *flush_note(const char *release, int major, int minor, char *b
 	if (older(major, minor, 6, 12))
 		return NULL;
 	snprintf(buf, len,
-		 "这台机器运行的内核是 %s。6.12 的 Soft-RoCE（rxe）上本端 WR 出错（例如 sge.lkey 不是 MR 的 lkey）时，\n"
+		 _("这台机器运行的内核是 %s。6.12 的 Soft-RoCE（rxe）上本端 WR 出错（例如 sge.lkey 不是 MR 的 lkey）时，\n"
 		 "      出错的 WR 自己就以 WR_FLUSH_ERR 完成，前面没有别的错误：这时原因在这个 WR 本身（lkey、地址、长度）。\n"
-		 "      同一个错在 5.10 上是 LOC_PROT_ERR（和硬件网卡一样），在 6.1 上是 LOC_QP_OP_ERR（docs/GALLERY.md 的 lkey）",
+		 "      同一个错在 5.10 上是 LOC_PROT_ERR（和硬件网卡一样），在 6.1 上是 LOC_QP_OP_ERR（docs/GALLERY.md 的 lkey）"),
 		 release);
 	return buf;
 }
@@ -52,10 +53,10 @@ const char *rxe_kernel_note(enum ibv_wc_status st, const char *release, char *bu
 	if (st != IBV_WC_RETRY_EXC_ERR || !older(major, minor, 6, 1))
 		return NULL;
 	snprintf(buf, len,
-		 "这台机器运行的内核是 %s。内核早于 6.1 的 Soft-RoCE（rxe）不执行原子操作（fetch_add/cmp_swap），\n"
+		 _("这台机器运行的内核是 %s。内核早于 6.1 的 Soft-RoCE（rxe）不执行原子操作（fetch_add/cmp_swap），\n"
 		 "      对错误的 rkey/远端地址、没开远端权限的 MR 也不回 NAK：请求方重传 retry_cnt 次没有应答，就是这个 RETRY_EXC_ERR，不是网络问题。\n"
 		 "      实测于 5.10（Debian 11）；6.1、6.12 上原子操作成功，错误的 rkey 得到 REM_ACCESS_ERR；%s。\n"
-		 "      原子操作请换 6.1 或更新的内核（docs/KERNELS.md）",
+		 "      原子操作请换 6.1 或更新的内核（docs/KERNELS.md）"),
 		 release, untested_part(major, minor));
 	return buf;
 }

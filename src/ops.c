@@ -9,6 +9,7 @@
  *   原子操作  : 服务端初始化目标字 → (RTS同步) → 客户端逐轮原子操作 → DONE → 服务端校验终值 → ACK
  */
 #include "ops.h"
+#include "i18n.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -54,14 +55,14 @@ static int verify(struct rdma_conn *conn, int i, long r, const uint8_t *buf,
 	char pv[PREVIEW + 1];
 
 	if (bad >= 0) {
-		con_error("QP[%d] 第%ld轮%s校验失败：第一个不同的字节在偏移 %ld，实际值 0x%02x；%zu 字节中共 %zu 字节不对\n",
+		con_error(_("QP[%d] 第%ld轮%s校验失败：第一个不同的字节在偏移 %ld，实际值 0x%02x；%zu 字节中共 %zu 字节不对\n"),
 			i, r, what, bad, buf[bad], len, payload_diff_count(buf, len, who, (uint32_t)i, (uint32_t)r));
-		con_hint("数据被覆盖或地址/长度不对；单边操作请检查 remote_addr 与槽大小\n");
+		con_hint(_("数据被覆盖或地址/长度不对；单边操作请检查 remote_addr 与槽大小\n"));
 		return -1;
 	}
 	if (verbose(conn, r)) {
 		payload_preview(buf, len, pv, sizeof(pv));
-		con_printf("  QP[%d] 第%ld轮%s: %zu 字节校验通过 \"%s%s\"\n", i, r, what, len, pv,
+		con_printf(_("  QP[%d] 第%ld轮%s: %zu 字节校验通过 \"%s%s\"\n"), i, r, what, len, pv,
 		       len > PREVIEW ? "..." : "");
 	}
 	return 0;
@@ -70,11 +71,11 @@ static int verify(struct rdma_conn *conn, int i, long r, const uint8_t *buf,
 /* 一个完成符合期望返回 0；否则打印哪个QP、哪里不对（规则在 wc_check.c） */
 static int expect_wc(const struct ibv_wc *wc, const struct wc_expect *e)
 {
-	char why[160];
+	char why[256];
 
 	if (wc_check(wc, e, why, sizeof(why)) == 0)
 		return 0;
-	con_error("QP[%d] %s\n" CON_HINT "两端的操作/长度/立即数约定不一致，或者数据被截断了\n",
+	con_error(_("QP[%d] %s\n" CON_HINT "两端的操作/长度/立即数约定不一致，或者数据被截断了\n"),
 		wrid_qp(wc->wr_id), why);
 	return -1;
 }
@@ -100,7 +101,7 @@ static void inject_payload(struct rdma_conn *conn, uint8_t *buf, int i, long r)
 
 	if (conn->opt->inject != INJECT_PAYLOAD || i != 0 || r != 1)
 		return;
-	con_printf("故障注入(--inject payload): 第1轮 QP[0] 偏移 %zu 的字节 0x%02x 被故意改成 0x%02x，预期对端校验失败\n",
+	con_printf(_("故障注入(--inject payload): 第1轮 QP[0] 偏移 %zu 的字节 0x%02x 被故意改成 0x%02x，预期对端校验失败\n"),
 	       off, buf[off], buf[off] ^ 0xffu);
 	buf[off] ^= 0xff;
 }
@@ -112,13 +113,13 @@ static void inject_wr(struct rdma_conn *conn, struct send_req *req, int i, long 
 		return;
 	if (conn->opt->inject == INJECT_LKEY) {
 		req->lkey_xor = 0x5a5a00;
-		con_printf("故障注入(--inject lkey): 第1轮 QP[0] 的 WR 故意用 lkey 0x%08x（MR 的 lkey 是 0x%08x）；"
-			   "预期本端网卡读数据时就发现，线上什么也不发；完成状态：硬件网卡 LOC_PROT_ERR，rxe 随内核不同（docs/GALLERY.md）\n",
+		con_printf(_("故障注入(--inject lkey): 第1轮 QP[0] 的 WR 故意用 lkey 0x%08x（MR 的 lkey 是 0x%08x）；"
+			   "预期本端网卡读数据时就发现，线上什么也不发；完成状态：硬件网卡 LOC_PROT_ERR，rxe 随内核不同（docs/GALLERY.md）\n"),
 			   conn->mr->lkey ^ req->lkey_xor, conn->mr->lkey);
 	} else if (conn->opt->inject == INJECT_INLINE) {
 		req->inline_data = 1;
-		con_printf("故障注入(--inject inline): 第1轮 QP[0] 的 %u 字节 WR 故意带 IBV_SEND_INLINE（QP 要的 max_inline_data=%u）；"
-			   "预期 ibv_post_send 直接返回错误，不产生完成\n", req->len, conn->opt->inline_size);
+		con_printf(_("故障注入(--inject inline): 第1轮 QP[0] 的 %u 字节 WR 故意带 IBV_SEND_INLINE（QP 要的 max_inline_data=%u）；"
+			   "预期 ibv_post_send 直接返回错误，不产生完成\n"), req->len, conn->opt->inline_size);
 	}
 }
 
@@ -153,14 +154,14 @@ static int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_co
 
 		if (conn->opt->inject == INJECT_SMALL_RECV && i == 0 && r == 1) {
 			len = (uint32_t)conn->opt->size / 2;
-			con_printf("故障注入(--inject small-recv): 第1轮 QP[0] 的接收请求只给 %u 字节（消息 %zu 字节）；"
-				   "规范（和硬件网卡）说本端的完成是 LOC_LEN_ERR、对端的 SEND 是 REM_INV_REQ_ERR；rxe 上实测本端 LOC_QP_OP_ERR、对端 REM_OP_ERR\n", len, conn->opt->size);
+			con_printf(_("故障注入(--inject small-recv): 第1轮 QP[0] 的接收请求只给 %u 字节（消息 %zu 字节）；"
+				   "规范（和硬件网卡）说本端的完成是 LOC_LEN_ERR、对端的 SEND 是 REM_INV_REQ_ERR；rxe 上实测本端 LOC_QP_OP_ERR、对端 REM_OP_ERR\n"), len, conn->opt->size);
 		}
 		if (conn->srq != NULL ? post_srq_receive(conn, i, area(conn, i), len) : post_receive(conn, i, area(conn, i), len))
 			return -1;
 	}
 	if (conn->srq != NULL && r == 1) {
-		con_printf("已往 SRQ 投递 %d 个接收请求（ibv_post_srq_recv，wr_id = 缓冲区号，不是QP号）\n", conn->num_qp);
+		con_printf(_("已往 SRQ 投递 %d 个接收请求（ibv_post_srq_recv，wr_id = 缓冲区号，不是QP号）\n"), conn->num_qp);
 		return srq_arm_limit(conn, (uint32_t)conn->num_qp);
 	}
 	return 0;
@@ -185,7 +186,7 @@ static int recv_qp(struct rdma_conn *conn, const struct ibv_wc *wc, long r)
 		return b;
 	i = qp_index_of(conn, wc->qp_num);
 	if (verbose(conn, r))
-		con_printf("  SRQ: 缓冲区 %d 的接收请求被 QP[%d]（qp_num=0x%06x）取走\n", b, i, wc->qp_num);
+		con_printf(_("  SRQ: 缓冲区 %d 的接收请求被 QP[%d]（qp_num=0x%06x）取走\n"), b, i, wc->qp_num);
 	return i;
 }
 
@@ -218,7 +219,7 @@ static int srq_limit_event(struct rdma_conn *conn, long r)
 	if (seen < 0)
 		return -1;
 	if (seen == 0)
-		con_printf("警告: 1 秒内没有等到 IBV_EVENT_SRQ_LIMIT_REACHED（SRQ 里的接收请求已经少于限位）\n");
+		con_printf(_("警告: 1 秒内没有等到 IBV_EVENT_SRQ_LIMIT_REACHED（SRQ 里的接收请求已经少于限位）\n"));
 	return 0;
 }
 
@@ -232,18 +233,18 @@ static int inject_flush(struct rdma_conn *conn, long r, uint8_t *(*area)(struct 
 
 	if (post_recv_all(conn, area, r) != 0)
 		return -1;
-	con_printf("故障注入(--inject flush): %d 个QP各有 1 个接收请求还没完成，现在把它们都改到 ERR（ibv_modify_qp IBV_QPS_ERR）；"
-		   "预期每个接收都以 WR_FLUSH_ERR 完成，客户端的 SEND 得不到应答\n", conn->num_qp);
+	con_printf(_("故障注入(--inject flush): %d 个QP各有 1 个接收请求还没完成，现在把它们都改到 ERR（ibv_modify_qp IBV_QPS_ERR）；"
+		   "预期每个接收都以 WR_FLUSH_ERR 完成，客户端的 SEND 得不到应答\n"), conn->num_qp);
 	for (int i = 0; i < conn->num_qp; i++)
 		if (modify_qp_to_err(conn, i) != 0)
 			return -1;
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 || poll_cq_raw(conn, wcs, conn->num_qp) != 0)
 		return -1;
 	for (int k = 0; k < conn->num_qp; k++)
-		con_printf("  完成: QP[%d] wr_id=0x%llx 操作=%s 状态=%s (%d)\n", wrid_qp(wcs[k].wr_id),
+		con_printf(_("  完成: QP[%d] wr_id=0x%llx 操作=%s 状态=%s (%d)\n"), wrid_qp(wcs[k].wr_id),
 			   (unsigned long long)wcs[k].wr_id, wcs[k].opcode == IBV_WC_RECV ? "RECV" : "?",
 			   ibv_wc_status_str(wcs[k].status), wcs[k].status);
-	con_error("%d 个接收请求没等到数据就完成了: QP 在 ERR 状态，网卡把没完成的 WR 全部冲刷(flush)出来\n", conn->num_qp);
+	con_error(_("%d 个接收请求没等到数据就完成了: QP 在 ERR 状态，网卡把没完成的 WR 全部冲刷(flush)出来\n"), conn->num_qp);
 	con_hint("%s\n", wc_status_hint(IBV_WC_WR_FLUSH_ERR));
 	return -1;
 }
@@ -265,8 +266,8 @@ static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(stru
 	}
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
-	con_printf("故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 %d 毫秒后才投递接收；"
-		   "预期客户端的报文先到，服务端网卡回 RNR NAK，客户端网卡稍后重发\n", LATE_RECV_MS);
+	con_printf(_("故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 %d 毫秒后才投递接收；"
+		   "预期客户端的报文先到，服务端网卡回 RNR NAK，客户端网卡稍后重发\n"), LATE_RECV_MS);
 	usleep(LATE_RECV_MS * 1000);
 	return post_recv_all(conn, area, r);
 }
@@ -281,15 +282,15 @@ static int send_server_round(struct rdma_conn *conn, long r)
 	if (recv_then_ready(conn, r, area_a) != 0)
 		return -1;
 	if (r == 1)
-		con_printf("已为 %d 个QP各投递 1 个接收请求(%s)，并通过TCP告诉客户端“可以发了”（同步点）\n",
-		       conn->num_qp, conn->srq != NULL ? "ibv_post_srq_recv，放在共用的 SRQ 里" : "ibv_post_recv");
+		con_printf(_("已为 %d 个QP各投递 1 个接收请求(%s)，并通过TCP告诉客户端“可以发了”（同步点）\n"),
+		       conn->num_qp, conn->srq != NULL ? _("ibv_post_srq_recv，放在共用的 SRQ 里") : "ibv_post_recv");
 	if (poll_completions(conn, conn->num_qp, wcs) != 0) {
 		if (conn->opt->qp_type == QPK_UD)
 			ud_explain_missing();
 		return -1;
 	}
 	for (int k = 0; k < conn->num_qp; k++)
-		if (check_recv(conn, &wcs[k], r, "client", "收到") != 0)
+		if (check_recv(conn, &wcs[k], r, "client", _("收到")) != 0)
 			return -1;
 	if (srq_limit_event(conn, r) != 0)
 		return -1;
@@ -299,7 +300,7 @@ static int send_server_round(struct rdma_conn *conn, long r)
 	if (wait_wcs(conn, conn->num_qp, IBV_WC_SEND, 0) != 0)
 		return -1;
 	if (verbose(conn, r))
-		con_printf("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n", r, conn->num_qp);
+		con_printf(_("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n"), r, conn->num_qp);
 	return 0;
 }
 
@@ -313,7 +314,7 @@ static int send_client_round(struct rdma_conn *conn, long r)
 	if (post_recv_all(conn, area_a, r) != 0 || ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
-		con_printf("已先为回复投递接收请求；收到服务端的 READY（它的接收已就绪），现在发送\n");
+		con_printf(_("已先为回复投递接收请求；收到服务端的 READY（它的接收已就绪），现在发送\n"));
 	for (int i = 0; i < conn->num_qp; i++)
 		if (post_send(conn, i, round_req(conn, &req, IBV_WR_SEND, i, r, "client"), 1) != 0)
 			return -1;
@@ -328,18 +329,18 @@ static int send_client_round(struct rdma_conn *conn, long r)
 			sends++;
 			continue;
 		}
-		if (check_recv(conn, &wcs[k], r, "server", "回复") != 0)
+		if (check_recv(conn, &wcs[k], r, "server", _("回复")) != 0)
 			return -1;
 		recvs++;
 	}
 	if (srq_limit_event(conn, r) != 0)
 		return -1;
 	if (sends != conn->num_qp || recvs != conn->num_qp) {
-		con_error("完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n", sends, recvs, conn->num_qp);
+		con_error(_("完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n"), sends, recvs, conn->num_qp);
 		return -1;
 	}
 	if (verbose(conn, r))
-		con_printf("  第%ld轮: %d 个发送完成 + %d 个接收完成（共享CQ里按 wr_id 区分QP）\n", r, sends, recvs);
+		con_printf(_("  第%ld轮: %d 个发送完成 + %d 个接收完成（共享CQ里按 wr_id 区分QP）\n"), r, sends, recvs);
 	return 0;
 }
 
@@ -348,13 +349,13 @@ static int send_client_round(struct rdma_conn *conn, long r)
 static int write_server_round(struct rdma_conn *conn, long r)
 {
 	if (r == 1)
-		con_printf("服务端在这一步不调用任何 verbs：RDMA WRITE 不消耗接收请求、不产生完成事件，\n"
+		con_printf(_("服务端在这一步不调用任何 verbs：RDMA WRITE 不消耗接收请求、不产生完成事件，\n"
 		       "服务端程序完全不参与（硬件网卡直接 DMA 写内存；rxe 下是服务端的内核替它拷贝）。\n"
-		       "只能等客户端通过TCP说“写完了”，再去看自己的内存\n");
+		       "只能等客户端通过TCP说“写完了”，再去看自己的内存\n"));
 	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
 		return -1;
 	for (int i = 0; i < conn->num_qp; i++)
-		if (verify(conn, i, r, area_a(conn, i), "client", "内存中的数据") != 0)
+		if (verify(conn, i, r, area_a(conn, i), "client", _("内存中的数据")) != 0)
 			return -1;
 	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, r));
 }
@@ -364,14 +365,14 @@ static int write_client_round(struct rdma_conn *conn, long r)
 	struct send_req req;
 
 	if (r == 1)
-		con_printf("RDMA WRITE: 本地数据 → 对端地址 remote_addr（用对端的 rkey 授权），对端不需要投递接收\n");
+		con_printf(_("RDMA WRITE: 本地数据 → 对端地址 remote_addr（用对端的 rkey 授权），对端不需要投递接收\n"));
 	for (int i = 0; i < conn->num_qp; i++)
 		if (post_send(conn, i, round_req(conn, &req, IBV_WR_RDMA_WRITE, i, r, "client"), 1) != 0)
 			return -1;
 	if (wait_wcs(conn, conn->num_qp, IBV_WC_RDMA_WRITE, 0) != 0)
 		return -1;
 	if (verbose(conn, r))
-		con_printf("  第%ld轮: %d 个 RDMA WRITE 完成（RC 的完成意味着对端网卡已确认收到）\n", r, conn->num_qp);
+		con_printf(_("  第%ld轮: %d 个 RDMA WRITE 完成（RC 的完成意味着对端网卡已确认收到）\n"), r, conn->num_qp);
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
 		return -1;
 	return ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, r));
@@ -386,13 +387,13 @@ static int read_server_round(struct rdma_conn *conn, long r)
 		inject_payload(conn, area_a(conn, i), i, r);
 	}
 	if (r == 1)
-		con_printf("服务端把数据准备在自己的内存里，然后通过TCP告诉客户端“可以读了”；\n"
-		       "之后客户端的 RDMA READ 由服务端网卡直接应答（rxe 下是服务端内核），服务端程序不参与、也没有完成事件\n");
+		con_printf(_("服务端把数据准备在自己的内存里，然后通过TCP告诉客户端“可以读了”；\n"
+		       "之后客户端的 RDMA READ 由服务端网卡直接应答（rxe 下是服务端内核），服务端程序不参与、也没有完成事件\n"));
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 ||
 	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
 		return -1;
 	if (verbose(conn, r))
-		con_printf("  第%ld轮: 客户端报告已读完并校验 %d 个QP的数据\n", r, conn->num_qp);
+		con_printf(_("  第%ld轮: 客户端报告已读完并校验 %d 个QP的数据\n"), r, conn->num_qp);
 	return 0;
 }
 
@@ -403,7 +404,7 @@ static int read_client_round(struct rdma_conn *conn, long r)
 	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
 		return -1;
 	if (r == 1)
-		con_printf("RDMA READ: 对端地址 remote_addr → 本地缓冲区；本地 MR 需要 LOCAL_WRITE，对端 MR 需要 REMOTE_READ\n");
+		con_printf(_("RDMA READ: 对端地址 remote_addr → 本地缓冲区；本地 MR 需要 LOCAL_WRITE，对端 MR 需要 REMOTE_READ\n"));
 	memset(area_b(conn, 0), 0, conn->slot * (size_t)conn->num_qp);
 	for (int i = 0; i < conn->num_qp; i++)
 		if (post_send(conn, i, round_req(conn, &req, IBV_WR_RDMA_READ, i, r, NULL), 1) != 0)
@@ -411,7 +412,7 @@ static int read_client_round(struct rdma_conn *conn, long r)
 	if (wait_wcs(conn, conn->num_qp, IBV_WC_RDMA_READ, (uint32_t)conn->opt->size) != 0)
 		return -1;
 	for (int i = 0; i < conn->num_qp; i++)
-		if (verify(conn, i, r, area_b(conn, i), "server", "读到") != 0)
+		if (verify(conn, i, r, area_b(conn, i), "server", _("读到")) != 0)
 			return -1;
 	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, r));
 }
@@ -425,8 +426,8 @@ static int imm_server_round(struct rdma_conn *conn, long r)
 	if (recv_then_ready(conn, r, area_b) != 0)
 		return -1;
 	if (r == 1)
-		con_printf("WRITE_WITH_IMM 的数据直接写到 remote_addr，但会消耗对端一个接收请求并产生完成：\n"
-		       "服务端因此不用TCP通知就知道“数据到了”，还能从 wc.imm_data 拿到 4 字节立即数\n");
+		con_printf(_("WRITE_WITH_IMM 的数据直接写到 remote_addr，但会消耗对端一个接收请求并产生完成：\n"
+		       "服务端因此不用TCP通知就知道“数据到了”，还能从 wc.imm_data 拿到 4 字节立即数\n"));
 	if (poll_completions(conn, conn->num_qp, wcs) != 0)
 		return -1;
 	for (int k = 0; k < conn->num_qp; k++) {
@@ -439,9 +440,9 @@ static int imm_server_round(struct rdma_conn *conn, long r)
 		if (expect_wc(&wcs[k], &e) != 0)
 			return -1;
 		if (verbose(conn, r))
-			con_printf("  QP[%d] 完成: RECV_RDMA_WITH_IMM imm_data=0x%08x（第%ld轮, QP%d）byte_len=%u\n",
+			con_printf(_("  QP[%d] 完成: RECV_RDMA_WITH_IMM imm_data=0x%08x（第%ld轮, QP%d）byte_len=%u\n"),
 			       i, imm, r, i, wcs[k].byte_len);
-		if (verify(conn, i, r, area_a(conn, i), "client", "内存中的数据") != 0)
+		if (verify(conn, i, r, area_a(conn, i), "client", _("内存中的数据")) != 0)
 			return -1;
 	}
 	return 0;
@@ -459,7 +460,7 @@ static int imm_client_round(struct rdma_conn *conn, long r)
 	if (wait_wcs(conn, conn->num_qp, IBV_WC_RDMA_WRITE, 0) != 0)
 		return -1;
 	if (verbose(conn, r))
-		con_printf("  第%ld轮: %d 个 RDMA WRITE WITH IMM 完成，立即数 = (轮次<<16)|QP序号\n", r, conn->num_qp);
+		con_printf(_("  第%ld轮: %d 个 RDMA WRITE WITH IMM 完成，立即数 = (轮次<<16)|QP序号\n"), r, conn->num_qp);
 	return 0;
 }
 
@@ -474,14 +475,14 @@ static void atomic_server_prepare(struct rdma_conn *conn)
 {
 	for (int i = 0; i < conn->num_qp; i++)
 		*atomic_word(conn, i) = atomic_initial((uint32_t)i);
-	con_printf("服务端把每个QP的 8 字节目标字（槽内偏移 %u）初始化为 1000000×(QP序号+1)\n", conn->opt->offset);
+	con_printf(_("服务端把每个QP的 8 字节目标字（槽内偏移 %u）初始化为 1000000×(QP序号+1)\n"), conn->opt->offset);
 }
 
 static int atomic_server_finish(struct rdma_conn *conn)
 {
 	long n = conn->opt->iters;
 
-	con_printf("原子操作由服务端网卡执行（读-改-写一次完成；rxe 下是服务端内核），服务端程序不参与、没有完成事件；等客户端做完 %ld 轮\n", n);
+	con_printf(_("原子操作由服务端网卡执行（读-改-写一次完成；rxe 下是服务端内核），服务端程序不参与、没有完成事件；等客户端做完 %ld 轮\n"), n);
 	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, n)) != 0)
 		return -1;
 	for (int i = 0; i < conn->num_qp; i++) {
@@ -491,13 +492,13 @@ static int atomic_server_finish(struct rdma_conn *conn)
 		uint64_t got = *(volatile uint64_t *)atomic_word(conn, i);
 
 		if (got != expect) {
-			con_error("QP[%d] 目标字终值 %llu，期望 %llu\n", i,
+			con_error(_("QP[%d] 目标字终值 %llu，期望 %llu\n"), i,
 				(unsigned long long)got, (unsigned long long)expect);
 			return -1;
 		}
-		con_printf("  QP[%d] 目标字: 初值 %llu → 终值 %llu（%s，校验通过）\n", i,
+		con_printf(_("  QP[%d] 目标字: 初值 %llu → 终值 %llu（%s，校验通过）\n"), i,
 		       (unsigned long long)init, (unsigned long long)got,
-		       conn->opt->op == OP_FETCH_ADD ? "每轮加 QP序号+1" : "每轮一次成功的CAS加1");
+		       conn->opt->op == OP_FETCH_ADD ? _("每轮加 QP序号+1") : _("每轮一次成功的CAS加1"));
 	}
 	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, n));
 }
@@ -528,12 +529,12 @@ static int fetch_add_round(struct rdma_conn *conn, long r)
 		if (atomic_post_wait(conn, i, &req) != 0)
 			return -1;
 		if (*orig != expect) {
-			con_error("QP[%d] 第%ld轮 FETCH_ADD 返回原值 %llu，期望 %llu\n", i, r,
+			con_error(_("QP[%d] 第%ld轮 FETCH_ADD 返回原值 %llu，期望 %llu\n"), i, r,
 				(unsigned long long)*orig, (unsigned long long)expect);
 			return -1;
 		}
 		if (verbose(conn, r))
-			con_printf("  QP[%d] 第%ld轮 FETCH_ADD +%llu: 返回原值 %llu（正确），远端现在是 %llu\n", i, r,
+			con_printf(_("  QP[%d] 第%ld轮 FETCH_ADD +%llu: 返回原值 %llu（正确），远端现在是 %llu\n"), i, r,
 			       (unsigned long long)add, (unsigned long long)*orig,
 			       (unsigned long long)(*orig + add));
 	}
@@ -555,21 +556,21 @@ static int cmp_swap_round(struct rdma_conn *conn, long r)
 		if (atomic_post_wait(conn, i, &ok) != 0)
 			return -1;
 		if (orig[0] != cur) {
-			con_error("QP[%d] 第%ld轮 CAS(期望 %llu) 应成功，但原值是 %llu\n", i, r,
+			con_error(_("QP[%d] 第%ld轮 CAS(期望 %llu) 应成功，但原值是 %llu\n"), i, r,
 				(unsigned long long)cur, (unsigned long long)orig[0]);
 			return -1;
 		}
 		if (atomic_post_wait(conn, i, &miss) != 0)
 			return -1;
 		if (orig[1] != cur + 1) {
-			con_error("QP[%d] 第%ld轮 CAS(期望 %llu) 应失败并返回 %llu，实际返回 %llu\n", i, r,
+			con_error(_("QP[%d] 第%ld轮 CAS(期望 %llu) 应失败并返回 %llu，实际返回 %llu\n"), i, r,
 				(unsigned long long)(cur + 1000), (unsigned long long)(cur + 1),
 				(unsigned long long)orig[1]);
 			return -1;
 		}
 		if (verbose(conn, r))
-			con_printf("  QP[%d] 第%ld轮 CAS(比较 %llu, 交换 %llu): 原值 %llu → 成功；"
-			       "CAS(比较 %llu, 交换 0): 原值 %llu ≠ 比较值 → 失败，远端不变\n", i, r,
+			con_printf(_("  QP[%d] 第%ld轮 CAS(比较 %llu, 交换 %llu): 原值 %llu → 成功；"
+			       "CAS(比较 %llu, 交换 0): 原值 %llu ≠ 比较值 → 失败，远端不变\n"), i, r,
 			       (unsigned long long)cur, (unsigned long long)(cur + 1),
 			       (unsigned long long)orig[0], (unsigned long long)(cur + 1000),
 			       (unsigned long long)orig[1]);
@@ -595,8 +596,8 @@ static int interactive_server(struct rdma_conn *conn)
 	char *text = (char *)area + 8;
 	size_t cap = conn->slot - 8;
 
-	con_printf("服务端只盯着自己的内存（地址 %p）：客户端 RDMA WRITE 进来的每条消息都会显示在这里；\n"
-	       "服务端不调用任何 verbs，也没有完成事件。客户端输入 q 时双方退出\n", (void *)area);
+	con_printf(_("服务端只盯着自己的内存（地址 %p）：客户端 RDMA WRITE 进来的每条消息都会显示在这里；\n"
+	       "服务端不调用任何 verbs，也没有完成事件。客户端输入 q 时双方退出\n"), (void *)area);
 	for (;;) {
 		uint64_t seq = __atomic_load_n((uint64_t *)(void *)area, __ATOMIC_ACQUIRE);
 		int r;
@@ -606,7 +607,7 @@ static int interactive_server(struct rdma_conn *conn)
 
 			text[cap - 1] = '\0';
 			seen = seq;
-			con_printf("[服务端内存] 消息#%llu: %s\n", (unsigned long long)seq, text);
+			con_printf(_("[服务端内存] 消息#%llu: %s\n"), (unsigned long long)seq, text);
 			/* 先看完文本再 ACK：客户端收到 ACK 就会写下一行，覆盖这块内存 */
 			quit = strcmp(text, "q") == 0;
 			if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, seq)) != 0)
@@ -615,7 +616,7 @@ static int interactive_server(struct rdma_conn *conn)
 			if (quit) {
 				if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_BYE, seq)) != 0)
 					return -1;
-				con_printf("收到 q，服务端结束\n");
+				con_printf(_("收到 q，服务端结束\n"));
 				return 0;
 			}
 			continue;
@@ -623,7 +624,7 @@ static int interactive_server(struct rdma_conn *conn)
 		/* 顺便看看控制平面：客户端异常退出时这里会看到连接断开（TCP 读到 EOF） */
 		r = ctrl_poll_peer(&conn->ctrl, 20);
 		if (r != 0 && __atomic_load_n((uint64_t *)(void *)area, __ATOMIC_ACQUIRE) == seen) {
-			con_error("客户端断开了连接（没有发送 q）\n" CON_HINT "客户端异常退出？看看客户端的输出\n");
+			con_error(_("客户端断开了连接（没有发送 q）\n" CON_HINT "客户端异常退出？看看客户端的输出\n"));
 			return -1;
 		}
 	}
@@ -658,17 +659,17 @@ static int interactive_send_line(struct rdma_conn *conn, const char *line, uint6
 	if (post_send(conn, i, &wr_text, 1) != 0 || post_send(conn, i, &wr_seq, 1) != 0 ||
 	    wait_wcs(conn, 2, IBV_WC_RDMA_WRITE, 0) != 0)
 		return -1;
-	con_printf("  已通过 QP[%d] RDMA WRITE %zu 字节到服务端 0x%llx（先文本、后序号）\n", i, len,
+	con_printf(_("  已通过 QP[%d] RDMA WRITE %zu 字节到服务端 0x%llx（先文本、后序号）\n"), i, len,
 	       (unsigned long long)(conn->remote.addr + 8));
 	memset(area_a(conn, 0), 0, len);
 	test_only_delay_before_read();
 	if (post_send(conn, i, &rd, 1) != 0 || wait_wcs(conn, 1, IBV_WC_RDMA_READ, (uint32_t)len) != 0)
 		return -1;
 	if (memcmp(area_a(conn, 0), line, len) != 0) {
-		con_error("读回的内容与写入的不同\n");
+		con_error(_("读回的内容与写入的不同\n"));
 		return -1;
 	}
-	con_printf("  RDMA READ 读回: %s\n", (char *)area_a(conn, 0));
+	con_printf(_("  RDMA READ 读回: %s\n"), (char *)area_a(conn, 0));
 	/* 等服务端确认看到了这条消息，保证它不会错过任何一条 */
 	return ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, seq));
 }
@@ -680,22 +681,22 @@ static int interactive_client(struct rdma_conn *conn)
 	uint64_t seq = 0;
 	int rc = 0;
 
-	con_printf("输入一行文字回车发送，输入 q 退出（标准输入可以是管道）\n");
+	con_printf(_("输入一行文字回车发送，输入 q 退出（标准输入可以是管道）\n"));
 	for (;;) {
 		ssize_t n;
 
-		con_printf("发送> ");
+		con_printf(_("发送> "));
 		fflush(stdout);
 		n = getline(&line, &cap, stdin);
 		if (n < 0) {
-			con_printf("\n标准输入已结束(EOF)，按 q 处理，通知服务端退出\n");
+			con_printf(_("\n标准输入已结束(EOF)，按 q 处理，通知服务端退出\n"));
 			rc = interactive_send_line(conn, "q", ++seq);
 			break;
 		}
 		if (n > 0 && line[n - 1] == '\n')
 			line[--n] = '\0';
 		if ((size_t)n > max) {
-			con_printf("  （消息太长，截断到 %zu 字节；可用 --size 调大）\n", max);
+			con_printf(_("  （消息太长，截断到 %zu 字节；可用 --size 调大）\n"), max);
 			line[max] = '\0';
 		}
 		con_printf("%s\n", line);
@@ -730,13 +731,13 @@ static const round_fn op_rounds[OP_COUNT][2] = {
 
 static int rts_sync(struct rdma_conn *conn)
 {
-	const char *via = conn->opt->cm ? "控制QP" : "TCP";
+	const char *via = conn->opt->cm ? _("控制QP") : "TCP";
 
-	step_title(&conn->trace, &conn->step, "同步点: 双方QP都已进入RTS（%s）", via);
+	step_title(&conn->trace, &conn->step, _("同步点: 双方QP都已进入RTS（%s）"), via);
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0 ||
 	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0)
 		return -1;
-	con_printf("对端也已到 RTS。此后数据走 RDMA（数据平面），%s 只用来传小小的同步消息\n", via);
+	con_printf(_("对端也已到 RTS。此后数据走 RDMA（数据平面），%s 只用来传小小的同步消息\n"), via);
 	return 0;
 }
 
@@ -745,11 +746,11 @@ static void print_summary(struct rdma_conn *conn, double secs)
 	const struct options *o = conn->opt;
 	double bytes = (double)o->size * (double)o->num_qp * (double)o->iters;
 
-	con_printf("全部 %ld 轮 × %d 个QP 完成并校验通过，用时 %.3f 秒", o->iters, o->num_qp, secs);
+	con_printf(_("全部 %ld 轮 × %d 个QP 完成并校验通过，用时 %.3f 秒"), o->iters, o->num_qp, secs);
 	if (!op_is_atomic(o->op) && secs > 0 && bytes >= 1048576.0)
-		con_printf("，共 %.0f 字节（平均 %.2f MB/s）", bytes, bytes / secs / 1e6);
-	con_printf("\n  注意: 这个时间包含每轮的%s同步和校验，不是纯RDMA带宽/延迟；要测性能请用 --bench lat|bw（或 perftest 的 ib_send_bw 等）\n",
-		   o->cm ? "控制QP" : "TCP");
+		con_printf(_("，共 %.0f 字节（平均 %.2f MB/s）"), bytes, bytes / secs / 1e6);
+	con_printf(_("\n  注意: 这个时间包含每轮的%s同步和校验，不是纯RDMA带宽/延迟；要测性能请用 --bench lat|bw（或 perftest 的 ib_send_bw 等）\n"),
+		   o->cm ? _("控制QP") : "TCP");
 }
 
 int run_data_plane(struct rdma_conn *conn)
@@ -769,13 +770,13 @@ int run_data_plane(struct rdma_conn *conn)
 	if (o->bench != BENCH_NONE)
 		return run_bench(conn);
 	if (o->interactive) {
-		step_title(&conn->trace, &conn->step, "交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回");
+		step_title(&conn->trace, &conn->step, _("交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回"));
 		return is_server(conn) ? interactive_server(conn) : interactive_client(conn);
 	}
-	step_title(&conn->trace, &conn->step, "数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节", op_name(o->op),
+	step_title(&conn->trace, &conn->step, _("数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节"), op_name(o->op),
 		   o->num_qp, o->iters, o->size);
 	if (o->size > wire_mtu_bytes(conn->path_mtu) && !op_is_atomic(o->op))
-		con_printf("消息 %zu 字节 > 路径MTU %s：网卡把它切成 %u 个包发出，每个包按自己的偏移直接放进接收方的内存（不需要重组缓冲区）\n",
+		con_printf(_("消息 %zu 字节 > 路径MTU %s：网卡把它切成 %u 个包发出，每个包按自己的偏移直接放进接收方的内存（不需要重组缓冲区）\n"),
 		       o->size, mtu_str(conn->path_mtu), wire_packets(o->size, conn->path_mtu));
 	t0 = now_sec();
 	for (long r = 1; round != NULL && r <= o->iters; r++)
@@ -788,7 +789,7 @@ int run_data_plane(struct rdma_conn *conn)
 		if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, o->iters)) != 0 ||
 		    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, o->iters)) != 0)
 			return -1;
-		con_printf("服务端确认：目标字的终值正确\n");
+		con_printf(_("服务端确认：目标字的终值正确\n"));
 	}
 	print_summary(conn, now_sec() - t0);
 	return 0;

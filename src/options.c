@@ -2,6 +2,7 @@
  * options.c - 命令行解析：纯逻辑，不碰 verbs，可单元测试
  */
 #include "options.h"
+#include "i18n.h"
 #include "optable.h"
 
 #include <errno.h>
@@ -162,7 +163,7 @@ int multi_client(const struct options *o)
 enum {
 	OPT_OP = 1000, OPT_SIZE, OPT_ITERS, OPT_OFFSET, OPT_INTERACTIVE,
 	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN, OPT_INJECT, OPT_CLIENTS, OPT_PARALLEL,
-	OPT_TRACE, OPT_CM, OPT_SRC, OPT_READY_FILE,
+	OPT_TRACE, OPT_CM, OPT_SRC, OPT_READY_FILE, OPT_LANG,
 	OPT_CQ, OPT_BENCH, OPT_SWEEP, OPT_TX_DEPTH, OPT_SIGNAL, OPT_POST_LIST, OPT_INLINE, OPT_QP, OPT_SRQ
 };
 
@@ -187,6 +188,7 @@ static const struct option long_opts[] = {
 	{ "parallel", required_argument, NULL, OPT_PARALLEL },
 	{ "trace", required_argument, NULL, OPT_TRACE },
 	{ "ready-file", required_argument, NULL, OPT_READY_FILE },
+	{ "lang", required_argument, NULL, OPT_LANG },
 	{ "cm", no_argument, NULL, OPT_CM },
 	{ "src", required_argument, NULL, OPT_SRC },
 	{ "cq", required_argument, NULL, OPT_CQ },
@@ -213,7 +215,7 @@ static int merge(const char **slot, const char *val, const char *what,
 		 char *err, size_t errlen)
 {
 	if (*slot != NULL && strcmp(*slot, val) != 0) {
-		set_err(err, errlen, "%s 被指定了两次且不一致（'%s' 与 '%s'）",
+		set_err(err, errlen, _("%s 被指定了两次且不一致（'%s' 与 '%s'）"),
 			what, *slot, val);
 		return -1;
 	}
@@ -228,14 +230,14 @@ static int apply_dual(struct options *o, const struct dual *d,
 
 	if (d->dev != NULL) {
 		if (d->dev[0] == '\0' || strlen(d->dev) >= 64) {
-			set_err(err, errlen, "设备名无效: '%s'", d->dev);
+			set_err(err, errlen, _("设备名无效: '%s'"), d->dev);
 			return -1;
 		}
 		o->dev_name = d->dev;
 	}
 	if (d->port != NULL) {
 		if (parse_long(d->port, 1, 65535, &v) != 0) {
-			set_err(err, errlen, "TCP端口无效: '%s'（应为 1..65535）", d->port);
+			set_err(err, errlen, _("TCP端口无效: '%s'（应为 1..65535）"), d->port);
 			return -1;
 		}
 		o->tcp_port = (int)v;
@@ -245,7 +247,7 @@ static int apply_dual(struct options *o, const struct dual *d,
 			o->gid_idx = GID_AUTO;
 		} else if (parse_long(d->gid, 0, UINT8_MAX, &v) != 0) {
 			/* ibv_global_route 的 sgid_index 是 uint8_t：256 会被截成 0，悄悄用错 GID */
-			set_err(err, errlen, "GID索引无效: '%s'（应为 0..255 或 auto：QP 的 sgid_index 只有 8 位）", d->gid);
+			set_err(err, errlen, _("GID索引无效: '%s'（应为 0..255 或 auto：QP 的 sgid_index 只有 8 位）"), d->gid);
 			return -1;
 		} else {
 			o->gid_idx = (int)v;
@@ -253,7 +255,7 @@ static int apply_dual(struct options *o, const struct dual *d,
 	}
 	if (d->nqp != NULL) {
 		if (parse_long(d->nqp, 1, MAX_QP, &v) != 0) {
-			set_err(err, errlen, "QP数量无效: '%s'（应为 1..%d）", d->nqp, MAX_QP);
+			set_err(err, errlen, _("QP数量无效: '%s'（应为 1..%d）"), d->nqp, MAX_QP);
 			return -1;
 		}
 		o->num_qp = (int)v;
@@ -269,19 +271,19 @@ static int parse_server_count(int c, const char *arg, struct options *o, char *e
 	long v;
 
 	if (o->role != ROLE_SERVER) {
-		set_err(err, errlen, "%s 只用于服务端（它决定服务端接待几个客户端）", name);
+		set_err(err, errlen, _("%s 只用于服务端（它决定服务端接待几个客户端）"), name);
 		return -1;
 	}
 	if (c == OPT_CLIENTS) {
 		if (parse_long(arg, 0, MAX_CLIENTS, &v) != 0) {
-			set_err(err, errlen, "--clients 无效: '%s'（0..%d，0 = 一直服务到 Ctrl-C）", arg, MAX_CLIENTS);
+			set_err(err, errlen, _("--clients 无效: '%s'（0..%d，0 = 一直服务到 Ctrl-C）"), arg, MAX_CLIENTS);
 			return -1;
 		}
 		o->clients = v;
 		return 0;
 	}
 	if (parse_long(arg, 1, MAX_PARALLEL, &v) != 0) {
-		set_err(err, errlen, "--parallel 无效: '%s'（1..%d）", arg, MAX_PARALLEL);
+		set_err(err, errlen, _("--parallel 无效: '%s'（1..%d）"), arg, MAX_PARALLEL);
 		return -1;
 	}
 	o->parallel = (int)v;
@@ -296,14 +298,14 @@ static int parse_bench_opt(int c, const char *arg, struct options *o, char *err,
 	switch (c) {
 	case OPT_CQ:
 		if (strcmp(arg, "poll") != 0 && strcmp(arg, "event") != 0) {
-			set_err(err, errlen, "--cq 无效: '%s'（可选 poll、event）", arg);
+			set_err(err, errlen, _("--cq 无效: '%s'（可选 poll、event）"), arg);
 			return -1;
 		}
 		o->cq = strcmp(arg, "event") == 0 ? CQ_EVENT : CQ_POLL;
 		return 0;
 	case OPT_BENCH:
 		if (strcmp(arg, "lat") != 0 && strcmp(arg, "bw") != 0) {
-			set_err(err, errlen, "--bench 无效: '%s'（可选 lat、bw）", arg);
+			set_err(err, errlen, _("--bench 无效: '%s'（可选 lat、bw）"), arg);
 			return -1;
 		}
 		o->bench = strcmp(arg, "lat") == 0 ? BENCH_LAT : BENCH_BW;
@@ -313,7 +315,7 @@ static int parse_bench_opt(int c, const char *arg, struct options *o, char *err,
 		return 0;
 	case OPT_INLINE:
 		if (parse_long(arg, 0, MAX_INLINE, &v) != 0) {
-			set_err(err, errlen, "--inline 无效: '%s'（字节，0..%d）", arg, MAX_INLINE);
+			set_err(err, errlen, _("--inline 无效: '%s'（字节，0..%d）"), arg, MAX_INLINE);
 			return -1;
 		}
 		o->inline_size = (uint32_t)v;
@@ -322,12 +324,12 @@ static int parse_bench_opt(int c, const char *arg, struct options *o, char *err,
 		break;
 	}
 	if (c == OPT_POST_LIST && parse_long(arg, 1, MAX_POST_LIST, &v) != 0) {
-		set_err(err, errlen, "--post-list 无效: '%s'（1..%d：一次 ibv_post_send 最多投递 %d 个 WR）",
+		set_err(err, errlen, _("--post-list 无效: '%s'（1..%d：一次 ibv_post_send 最多投递 %d 个 WR）"),
 			arg, MAX_POST_LIST, MAX_POST_LIST);
 		return -1;
 	}
 	if (parse_long(arg, 1, MAX_QUEUE_DEPTH, &v) != 0) {
-		set_err(err, errlen, "%s 无效: '%s'（1..%d）", c == OPT_TX_DEPTH ? "--tx-depth" :
+		set_err(err, errlen, _("%s 无效: '%s'（1..%d）"), c == OPT_TX_DEPTH ? "--tx-depth" :
 			c == OPT_SIGNAL ? "--signal" : "--post-list", arg, MAX_QUEUE_DEPTH);
 		return -1;
 	}
@@ -352,8 +354,6 @@ static int source_op(const struct options *o)   /* 数据来自本端内存的 S
 	return o->op == OP_SEND || o->op == OP_WRITE || o->op == OP_WRITE_IMM;
 }
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 /* 每一种：名字、哪一端（ROLE_ANY = 看 fits）、什么操作能用（fits）和不能用时的说明、不能配 --cm 的原因、-h 里的一行 */
 #define ROLE_ANY ((enum role)-1)
@@ -367,38 +367,40 @@ static const struct inject_kind {
 	const char *help;
 } inject_kinds[] = {
 	{ "rkey", INJECT_RKEY, ROLE_CLIENT, one_sided_op,
-	  "要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：rkey 是发起方访问对端内存用的）", NULL,
-	  "单边/原子操作：故意用错误的 rkey，观察 REM_ACCESS_ERR" },
+	  N_("要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：rkey 是发起方访问对端内存用的）"), NULL,
+	  N_("单边/原子操作：故意用错误的 rkey，观察 REM_ACCESS_ERR") },
 	{ "payload", INJECT_PAYLOAD, ROLE_ANY, inject_payload_sender,
-	  "只用于发送数据的一方：客户端的 send/write/write_imm，或服务端的 read（不用于原子操作）", NULL,
-	  "发送数据的一方（客户端的 send/write/write_imm、服务端的 read）：第1轮发出前改坏 QP[0] 的一个字节，观察对端校验失败" },
+	  N_("只用于发送数据的一方：客户端的 send/write/write_imm，或服务端的 read（不用于原子操作）"), NULL,
+	  N_("发送数据的一方（客户端的 send/write/write_imm、服务端的 read）：第1轮发出前改坏 QP[0] 的一个字节，观察对端校验失败") },
 	{ "late-recv", INJECT_LATE_RECV, ROLE_SERVER, server_recv_op,
-	  "要配合 --op send 或 write_imm（只有它们消耗服务端投递的接收请求）", NULL,
-	  "send/write_imm：第1轮先说“可以发了”、" STR(LATE_RECV_MS) " 毫秒后才投递接收，观察 RNR NAK 和重发" },
+	  N_("要配合 --op send 或 write_imm（只有它们消耗服务端投递的接收请求）"), NULL,
+	  N_("send/write_imm：第1轮先说“可以发了”、200 毫秒后才投递接收，观察 RNR NAK 和重发") },
 	{ "small-recv", INJECT_SMALL_RECV, ROLE_SERVER, small_recv_fits,
-	  "要配合 --op send（--size 至少 2；接收缓冲区是服务端投递的）", NULL,
-	  "send：第1轮 QP[0] 的接收缓冲区只有消息的一半，观察两端的完成状态和 NAK" },
+	  N_("要配合 --op send（--size 至少 2；接收缓冲区是服务端投递的）"), NULL,
+	  N_("send：第1轮 QP[0] 的接收缓冲区只有消息的一半，观察两端的完成状态和 NAK") },
 	{ "flush", INJECT_FLUSH, ROLE_SERVER, send_op,
-	  "要配合 --op send（接收请求还没完成时把QP改到 ERR）", NULL,
-	  "send：第1轮投递接收后把全部QP改到 ERR，观察每个没完成的接收都以 WR_FLUSH_ERR 完成" },
+	  N_("要配合 --op send（接收请求还没完成时把QP改到 ERR）"), NULL,
+	  N_("send：第1轮投递接收后把全部QP改到 ERR，观察每个没完成的接收都以 WR_FLUSH_ERR 完成") },
 	{ "mr-access", INJECT_MR_ACCESS, ROLE_SERVER, one_sided_op,
-	  "要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：对端要访问本端的 MR）", NULL,
-	  "单边/原子操作：注册 MR 时不给远端访问权限（rkey 是对的），观察客户端的 REM_ACCESS_ERR" },
+	  N_("要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：对端要访问本端的 MR）"), NULL,
+	  N_("单边/原子操作：注册 MR 时不给远端访问权限（rkey 是对的），观察客户端的 REM_ACCESS_ERR") },
 	{ "rnr-retry0", INJECT_RNR_RETRY0, ROLE_CLIENT, server_recv_op,
-	  "要配合 --op send 或 write_imm（对端没投递接收时才有 RNR；配合服务端的 --inject late-recv）",
-	  "rnr_retry 由 rdma_connect 的参数决定",
-	  "send/write_imm：RTS 时 rnr_retry=0（默认 7 = 一直重试）；配合服务端 --inject late-recv，观察 RNR_RETRY_EXC_ERR" },
+	  N_("要配合 --op send 或 write_imm（对端没投递接收时才有 RNR；配合服务端的 --inject late-recv）"),
+	  N_("rnr_retry 由 rdma_connect 的参数决定"),
+	  N_("send/write_imm：RTS 时 rnr_retry=0（默认 7 = 一直重试）；配合服务端 --inject late-recv，观察 RNR_RETRY_EXC_ERR") },
 	{ "lkey", INJECT_LKEY, ROLE_CLIENT, source_op,
-	  "要配合 --op send/write/write_imm（本端内存是数据源）", NULL,
-	  "send/write/write_imm：第1轮 QP[0] 的 WR 用错误的 lkey，观察本端的完成状态（随内核不同）" },
+	  N_("要配合 --op send/write/write_imm（本端内存是数据源）"), NULL,
+	  N_("send/write/write_imm：第1轮 QP[0] 的 WR 用错误的 lkey，观察本端的完成状态（随内核不同）") },
 	{ "inline", INJECT_INLINE, ROLE_CLIENT, source_op,
-	  "要配合 --op send/write/write_imm（不是基准测试时 QP 要的 max_inline_data 是 0，任何大小都超过它）", NULL,
-	  "send/write/write_imm：第1轮 QP[0] 的 WR 带 IBV_SEND_INLINE 却比 max_inline_data 大（跳过本程序的检查），观察 ibv_post_send 的返回值" },
-	{ "qpn", INJECT_QPN, ROLE_CLIENT, any_op, "", "dest_qp_num 由 librdmacm 设置",
-	  "RTR 时 dest_qp_num 用错的（对端QP号 ^ 0x800000），观察重传和 RETRY_EXC_ERR" },
-	{ "psn", INJECT_PSN, ROLE_CLIENT, any_op, "", "sq_psn 由 librdmacm 设置",
-	  "RTS 时 sq_psn 比告诉对端的大 0x1000，观察对端怎样对待 PSN 不对的包" },
+	  N_("要配合 --op send/write/write_imm（不是基准测试时 QP 要的 max_inline_data 是 0，任何大小都超过它）"), NULL,
+	  N_("send/write/write_imm：第1轮 QP[0] 的 WR 带 IBV_SEND_INLINE 却比 max_inline_data 大（跳过本程序的检查），观察 ibv_post_send 的返回值") },
+	{ "qpn", INJECT_QPN, ROLE_CLIENT, any_op, "", N_("dest_qp_num 由 librdmacm 设置"),
+	  N_("RTR 时 dest_qp_num 用错的（对端QP号 ^ 0x800000），观察重传和 RETRY_EXC_ERR") },
+	{ "psn", INJECT_PSN, ROLE_CLIENT, any_op, "", N_("sq_psn 由 librdmacm 设置"),
+	  N_("RTS 时 sq_psn 比告诉对端的大 0x1000，观察对端怎样对待 PSN 不对的包") },
 };
+/* 上面 late-recv 的帮助文字写的是 200 毫秒（一句完整的话才能整句翻译） */
+_Static_assert(LATE_RECV_MS == 200, "late-recv 的 -h 文字要跟着 LATE_RECV_MS 改");
 #define N_INJECT_KINDS ((int)(sizeof(inject_kinds) / sizeof(inject_kinds[0])))
 
 static const struct inject_kind *inject_kind_of(enum inject id)
@@ -425,9 +427,9 @@ static int parse_inject(const char *arg, struct options *o, char *err, size_t er
 			o->inject = inject_kinds[k].id;
 			return 0;
 		}
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", k ? "、" : "", inject_kinds[k].name);
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", k ? _("、") : "", inject_kinds[k].name);
 	}
-	set_err(err, errlen, "未知的故障注入: '%s'（可选 %s）", arg, names);
+	set_err(err, errlen, _("未知的故障注入: '%s'（可选 %s）"), arg, names);
 	return -1;
 }
 
@@ -442,31 +444,31 @@ static int check_qp_kind(const struct options *o, char *err, size_t errlen)
 	if (o->qp_type != QPK_UD && !o->srq)
 		return 0;
 	if (o->qp_type == QPK_UD && o->srq) {
-		set_err(err, errlen, "--srq 现在只用于 RC（--qp rc）：UD 的接收本来就不属于哪条连接，SRQ 对它的意义不同");
+		set_err(err, errlen, _("--srq 现在只用于 RC（--qp rc）：UD 的接收本来就不属于哪条连接，SRQ 对它的意义不同"));
 		return -1;
 	}
 	if (o->interactive) {
-		set_err(err, errlen, "%s 不能与 --interactive 同用（交互模式用 RDMA WRITE + READ，只在 RC 上有）", what);
+		set_err(err, errlen, _("%s 不能与 --interactive 同用（交互模式用 RDMA WRITE + READ，只在 RC 上有）"), what);
 		return -1;
 	}
 	if (o->op != OP_SEND) {
 		set_err(err, errlen, o->qp_type == QPK_UD ?
-			"--qp ud 只支持 --op send：UD 没有连接，对端的内存不能被远程读写（单边和原子操作只在 RC 上有）" :
-			"--srq 现在只配 --op send（SRQ 装的是接收请求，只有 SEND 和 WRITE_IMM 消耗它；本程序只做了 send）");
+			_("--qp ud 只支持 --op send：UD 没有连接，对端的内存不能被远程读写（单边和原子操作只在 RC 上有）") :
+			_("--srq 现在只配 --op send（SRQ 装的是接收请求，只有 SEND 和 WRITE_IMM 消耗它；本程序只做了 send）"));
 		return -1;
 	}
 	if (o->qp_type == QPK_UD && o->size > 4096) {
-		set_err(err, errlen, "--qp ud 的消息最多 4096 字节（最大的路径MTU）：UD 不分段，一条消息就是一个包；"
-			"真正的上限是两端的路径MTU，握手后还会再检查");
+		set_err(err, errlen, _("--qp ud 的消息最多 4096 字节（最大的路径MTU）：UD 不分段，一条消息就是一个包；"
+			"真正的上限是两端的路径MTU，握手后还会再检查"));
 		return -1;
 	}
 	if (o->cm || multi_client(o) || o->bench != BENCH_NONE) {
-		set_err(err, errlen, "%s 还不能与 %s 同用（docs/QP-TYPES.md）", what,
+		set_err(err, errlen, _("%s 还不能与 %s 同用（docs/QP-TYPES.md）"), what,
 			o->cm ? "--cm" : o->bench != BENCH_NONE ? "--bench" : "--clients/--parallel");
 		return -1;
 	}
 	if (o->inject != INJECT_NONE && o->inject != INJECT_LATE_RECV && o->inject != INJECT_PAYLOAD) {
-		set_err(err, errlen, "%s 只配 --inject late-recv 或 payload", what);
+		set_err(err, errlen, _("%s 只配 --inject late-recv 或 payload"), what);
 		return -1;
 	}
 	return 0;
@@ -480,19 +482,19 @@ static int check_inject(const struct options *o, char *err, size_t errlen)
 	if (k == NULL)
 		return 0;
 	if (k->role != ROLE_ANY && k->role != o->role) {
-		set_err(err, errlen, "--inject %s 只用于%s", k->name, k->role == ROLE_SERVER ? "服务端" : "客户端");
+		set_err(err, errlen, _("--inject %s 只用于%s"), k->name, k->role == ROLE_SERVER ? _("服务端") : _("客户端"));
 		return -1;
 	}
 	if (!k->fits(o)) {
-		set_err(err, errlen, "--inject %s %s", k->name, k->rule);
+		set_err(err, errlen, "--inject %s %s", k->name, _(k->rule));
 		return -1;
 	}
 	if (o->interactive) {
-		set_err(err, errlen, "--inject %s 不用于交互模式（注入发生在第1轮）", k->name);
+		set_err(err, errlen, _("--inject %s 不用于交互模式（注入发生在第1轮）"), k->name);
 		return -1;
 	}
 	if (o->cm && k->no_cm != NULL) {
-		set_err(err, errlen, "--inject %s 不能与 --cm 同用：%s", k->name, k->no_cm);
+		set_err(err, errlen, _("--inject %s 不能与 --cm 同用：%s"), k->name, _(k->no_cm));
 		return -1;
 	}
 	return 0;
@@ -503,7 +505,7 @@ static void print_inject_usage(enum role role)
 {
 	for (int k = 0; k < N_INJECT_KINDS; k++)
 		if (inject_kinds[k].role == ROLE_ANY || inject_kinds[k].role == role)
-			printf("      --inject %-10s 故障注入：%s\n", inject_kinds[k].name, inject_kinds[k].help);
+			printf(_("      --inject %-10s 故障注入：%s\n"), inject_kinds[k].name, _(inject_kinds[k].help));
 }
 
 static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
@@ -512,56 +514,56 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 	long v;
 
 	switch (c) {
-	case 'd': return merge(&d->dev, arg, "设备名", err, errlen);
-	case 'p': return merge(&d->port, arg, "TCP端口", err, errlen);
-	case 'g': return merge(&d->gid, arg, "GID索引", err, errlen);
-	case 'q': return merge(&d->nqp, arg, "QP数量", err, errlen);
+	case 'd': return merge(&d->dev, arg, _("设备名"), err, errlen);
+	case 'p': return merge(&d->port, arg, _("TCP端口"), err, errlen);
+	case 'g': return merge(&d->gid, arg, _("GID索引"), err, errlen);
+	case 'q': return merge(&d->nqp, arg, _("QP数量"), err, errlen);
 	case 'i':
 		if (parse_long(arg, 1, 255, &v) != 0) {
-			set_err(err, errlen, "IB端口号无效: '%s'（应为 1..255，通常是 1）", arg);
+			set_err(err, errlen, _("IB端口号无效: '%s'（应为 1..255，通常是 1）"), arg);
 			return -1;
 		}
 		o->ib_port = (int)v;
 		return 0;
 	case 't':
 		if (parse_long(arg, 1, 3600, &v) != 0) {
-			set_err(err, errlen, "超时无效: '%s'（秒，1..3600）", arg);
+			set_err(err, errlen, _("超时无效: '%s'（秒，1..3600）"), arg);
 			return -1;
 		}
 		o->timeout_ms = (int)v * 1000;
 		return 0;
 	case OPT_ACCEPT_TIMEOUT:
 		if (o->role != ROLE_SERVER) {
-			set_err(err, errlen, "--accept-timeout 只用于服务端（客户端连接服务端的超时用 -t）");
+			set_err(err, errlen, _("--accept-timeout 只用于服务端（客户端连接服务端的超时用 -t）"));
 			return -1;
 		}
 		if (parse_long(arg, 1, 86400, &v) != 0) {
-			set_err(err, errlen, "等待连接超时无效: '%s'（秒，1..86400）", arg);
+			set_err(err, errlen, _("等待连接超时无效: '%s'（秒，1..86400）"), arg);
 			return -1;
 		}
 		o->accept_timeout_ms = (int)v * 1000;
 		return 0;
 	case OPT_OP:
 		if (op_from_name(arg, &o->op) != 0) {
-			set_err(err, errlen, "未知操作: '%s'（可选: send write read write_imm fetch_add cmp_swap）", arg);
+			set_err(err, errlen, _("未知操作: '%s'（可选: send write read write_imm fetch_add cmp_swap）"), arg);
 			return -1;
 		}
 		o->op_given = 1;
 		return 0;
 	case OPT_SIZE:
 		if (parse_size(arg, &o->size) != 0 || o->size == 0) {
-			set_err(err, errlen, "消息大小无效: '%s'（字节数 ≥1，可带 K/M 后缀）", arg);
+			set_err(err, errlen, _("消息大小无效: '%s'（字节数 ≥1，可带 K/M 后缀）"), arg);
 			return -1;
 		}
 		if (o->size > MAX_SIZE) {
-			set_err(err, errlen, "消息大小 %s 太大：每个QP最多 %u MiB", arg, MAX_SIZE >> 20);
+			set_err(err, errlen, _("消息大小 %s 太大：每个QP最多 %u MiB"), arg, MAX_SIZE >> 20);
 			return -1;
 		}
 		o->size_given = 1;
 		return 0;
 	case OPT_ITERS:
 		if (parse_long(arg, 1, MAX_ITERS, &v) != 0) {
-			set_err(err, errlen, "轮数无效: '%s'（应为 1..%d）", arg, MAX_ITERS);
+			set_err(err, errlen, _("轮数无效: '%s'（应为 1..%d）"), arg, MAX_ITERS);
 			return -1;
 		}
 		o->iters = v;
@@ -569,7 +571,7 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		return 0;
 	case OPT_OFFSET:
 		if (parse_long(arg, 0, ATOMIC_SLOT - 8, &v) != 0) {
-			set_err(err, errlen, "偏移无效: '%s'（应为 0..%d 且是 8 的倍数）", arg, ATOMIC_SLOT - 8);
+			set_err(err, errlen, _("偏移无效: '%s'（应为 0..%d 且是 8 的倍数）"), arg, ATOMIC_SLOT - 8);
 			return -1;
 		}
 		o->offset = (uint32_t)v;
@@ -591,7 +593,7 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		return parse_inject(arg, o, err, errlen);
 	case OPT_QP:
 		if (strcmp(arg, "rc") != 0 && strcmp(arg, "ud") != 0) {
-			set_err(err, errlen, "--qp 无效: '%s'（可选 rc、ud）", arg);
+			set_err(err, errlen, _("--qp 无效: '%s'（可选 rc、ud）"), arg);
 			return -1;
 		}
 		o->qp_type = strcmp(arg, "ud") == 0 ? QPK_UD : QPK_RC;
@@ -601,17 +603,24 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		return 0;
 	case OPT_TRACE:
 		if (arg[0] == '\0') {
-			set_err(err, errlen, "--trace 需要一个文件名");
+			set_err(err, errlen, _("--trace 需要一个文件名"));
 			return -1;
 		}
 		o->trace_path = arg;
 		return 0;
 	case OPT_READY_FILE:
 		if (o->role != ROLE_SERVER || arg[0] == '\0') {
-			set_err(err, errlen, "--ready-file 只用于服务端，需要一个文件名");
+			set_err(err, errlen, _("--ready-file 只用于服务端，需要一个文件名"));
 			return -1;
 		}
 		o->ready_file = arg;
+		return 0;
+	case OPT_LANG:
+		/* 语言在解析参数之前已由 i18n_init 定好（参数错误的消息也要用它），这里只检查写得对不对 */
+		if (i18n_lang_parse(arg) < 0) {
+			set_err(err, errlen, _("--lang 无效: '%s'（可选 zh、en）"), arg);
+			return -1;
+		}
 		return 0;
 	case OPT_CLIENTS:
 	case OPT_PARALLEL:
@@ -623,14 +632,14 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		if (strcmp(arg, "all") == 0) {
 			o->qp_state_detail = -1;
 		} else if (parse_long(arg, 0, MAX_QP, &v) != 0) {
-			set_err(err, errlen, "--qp-state 无效: '%s'（0..%d 或 all）", arg, MAX_QP);
+			set_err(err, errlen, _("--qp-state 无效: '%s'（0..%d 或 all）"), arg, MAX_QP);
 			return -1;
 		} else {
 			o->qp_state_detail = (int)v;
 		}
 		return 0;
 	default:
-		set_err(err, errlen, "未知选项（用 -h 查看用法）");
+		set_err(err, errlen, _("未知选项（用 -h 查看用法）"));
 		return -1;
 	}
 }
@@ -638,20 +647,20 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 static int parse_positionals(int n, char **pos, struct options *o,
 			     struct dual *d, char *err, size_t errlen)
 {
-	const char *const names[] = { "设备名", "TCP端口", "GID索引", "QP数量" };
+	const char *const names[] = { _("设备名"), _("TCP端口"), _("GID索引"), _("QP数量") };
 	const char **slots[] = { &d->dev, &d->port, &d->gid, &d->nqp };
 	int first = 0;
 
 	if (o->role == ROLE_CLIENT) {
 		if (n < 1) {
-			set_err(err, errlen, "缺少服务端IP地址（用法: rdma_client <server_ip> [dev] [port] [gid_idx] [num_qp]）");
+			set_err(err, errlen, _("缺少服务端IP地址（用法: rdma_client <server_ip> [dev] [port] [gid_idx] [num_qp]）"));
 			return -1;
 		}
 		o->server_ip = pos[0];
 		first = 1;
 	}
 	if (n - first > 4) {
-		set_err(err, errlen, "位置参数太多: '%s'", pos[first + 4]);
+		set_err(err, errlen, _("位置参数太多: '%s'"), pos[first + 4]);
 		return -1;
 	}
 	for (int i = first; i < n; i++) {
@@ -671,21 +680,21 @@ static int check_cm(const struct options *o, char *err, size_t errlen)
 {
 	if (!o->cm) {
 		if (o->src_addr != NULL) {
-			set_err(err, errlen, "--src 只和 --cm 一起用（TCP 模式用 -d/-g 选设备和 GID）");
+			set_err(err, errlen, _("--src 只和 --cm 一起用（TCP 模式用 -d/-g 选设备和 GID）"));
 			return -1;
 		}
 		return 0;
 	}
 	if (o->gid_idx != GID_AUTO) {
-		set_err(err, errlen, "--cm 下不能指定 -g：CM 按地址选 GID（用 --src IP 或 -d DEV 指定本端地址）");
+		set_err(err, errlen, _("--cm 下不能指定 -g：CM 按地址选 GID（用 --src IP 或 -d DEV 指定本端地址）"));
 		return -1;
 	}
 	if (o->dev_name != NULL && o->src_addr != NULL) {
-		set_err(err, errlen, "--cm 下 -d 和 --src 只能给一个（-d DEV 就是“用 DEV 的 IPv4 地址当 --src”）");
+		set_err(err, errlen, _("--cm 下 -d 和 --src 只能给一个（-d DEV 就是“用 DEV 的 IPv4 地址当 --src”）"));
 		return -1;
 	}
 	if (multi_client(o)) {
-		set_err(err, errlen, "--cm 暂时一次只服务一个客户端，不能与 --clients/--parallel 同用");
+		set_err(err, errlen, _("--cm 暂时一次只服务一个客户端，不能与 --clients/--parallel 同用"));
 		return -1;
 	}
 	return 0;
@@ -696,7 +705,7 @@ static int check_knobs(struct options *o, char *err, size_t errlen)
 {
 	if (o->bench == BENCH_NONE) {
 		if (o->sweep || o->tx_depth != 0 || o->signal_every != 0 || o->post_list != 1 || o->inline_size != 0) {
-			set_err(err, errlen, "--sweep/--tx-depth/--signal/--post-list/--inline 是基准测试的旋钮，要配合 --bench lat|bw");
+			set_err(err, errlen, _("--sweep/--tx-depth/--signal/--post-list/--inline 是基准测试的旋钮，要配合 --bench lat|bw"));
 			return -1;
 		}
 		o->signal_every = 1;
@@ -711,12 +720,12 @@ static int check_knobs(struct options *o, char *err, size_t errlen)
 	if (o->signal_every == 0)
 		o->signal_every = o->bench == BENCH_BW && o->tx_depth >= BENCH_SIGNAL_EVERY ? BENCH_SIGNAL_EVERY : 1;
 	if (o->signal_every > o->tx_depth || o->post_list > o->tx_depth) {
-		set_err(err, errlen, "--signal %d / --post-list %d 不能大于 --tx-depth %d（发送队列装不下）",
+		set_err(err, errlen, _("--signal %d / --post-list %d 不能大于 --tx-depth %d（发送队列装不下）"),
 			o->signal_every, o->post_list, o->tx_depth);
 		return -1;
 	}
 	if (o->bench == BENCH_LAT && o->post_list != 1) {
-		set_err(err, errlen, "--post-list 只用于 --bench bw（延迟乒乓每次只有一个 WR 在途）");
+		set_err(err, errlen, _("--post-list 只用于 --bench bw（延迟乒乓每次只有一个 WR 在途）"));
 		return -1;
 	}
 	return 0;
@@ -728,15 +737,15 @@ static int check_bench(struct options *o, char *err, size_t errlen)
 	if (o->bench == BENCH_NONE)
 		return check_knobs(o, err, errlen);
 	if (o->interactive || o->inject != INJECT_NONE || multi_client(o)) {
-		set_err(err, errlen, "--bench 不能与 --interactive/--inject/--clients/--parallel 同用（基准测试只量数据面）");
+		set_err(err, errlen, _("--bench 不能与 --interactive/--inject/--clients/--parallel 同用（基准测试只量数据面）"));
 		return -1;
 	}
 	if (!op_info(o->op)->bench) {
-		set_err(err, errlen, "--bench 支持 --op send/write/read/write_imm，不支持 %s", op_name(o->op));
+		set_err(err, errlen, _("--bench 支持 --op send/write/read/write_imm，不支持 %s"), op_name(o->op));
 		return -1;
 	}
 	if (o->sweep && o->size_given) {
-		set_err(err, errlen, "--sweep 自己从 2 B 扫到 8 MiB，不能再给 --size");
+		set_err(err, errlen, _("--sweep 自己从 2 B 扫到 8 MiB，不能再给 --size"));
 		return -1;
 	}
 	if (!o->iters_given)
@@ -751,36 +760,36 @@ static int check_combination(struct options *o, char *err, size_t errlen)
 		return -1;
 	if (o->interactive) {
 		if (!op_info(o->op)->interactive) {
-			set_err(err, errlen, "--interactive 使用 RDMA WRITE + READ，不能与 --op %s 同用", op_name(o->op));
+			set_err(err, errlen, _("--interactive 使用 RDMA WRITE + READ，不能与 --op %s 同用"), op_name(o->op));
 			return -1;
 		}
 		o->op = OP_WRITE;
 		if (!o->size_given)
 			o->size = INTERACTIVE_SIZE;
 		if (o->size < 16) {
-			set_err(err, errlen, "--interactive 需要 --size ≥ 16");
+			set_err(err, errlen, _("--interactive 需要 --size ≥ 16"));
 			return -1;
 		}
 	}
 	if (op_is_atomic(o->op)) {
 		if (o->size_given && o->size != 8) {
-			set_err(err, errlen, "原子操作固定作用于 8 字节，不能指定 --size %zu", o->size);
+			set_err(err, errlen, _("原子操作固定作用于 8 字节，不能指定 --size %zu"), o->size);
 			return -1;
 		}
 		if (o->offset % 8 != 0 || o->offset + 8 > ATOMIC_SLOT) {
-			set_err(err, errlen, "原子操作目标未按 8 字节对齐: --offset %u（应为 0,8,...,%d）",
+			set_err(err, errlen, _("原子操作目标未按 8 字节对齐: --offset %u（应为 0,8,...,%d）"),
 				o->offset, ATOMIC_SLOT - 8);
 			return -1;
 		}
 		o->size = 8;
 	} else if (o->offset != 0) {
-		set_err(err, errlen, "--offset 只用于原子操作（fetch_add / cmp_swap）");
+		set_err(err, errlen, _("--offset 只用于原子操作（fetch_add / cmp_swap）"));
 		return -1;
 	}
 	if (check_cm(o, err, errlen) != 0)
 		return -1;
 	if (o->interactive && multi_client(o)) {
-		set_err(err, errlen, "--interactive 一次只服务一个客户端，不能与 --clients/--parallel 同用");
+		set_err(err, errlen, _("--interactive 一次只服务一个客户端，不能与 --clients/--parallel 同用"));
 		return -1;
 	}
 	if (check_inject(o, err, errlen) != 0 || check_qp_kind(o, err, errlen) != 0)
@@ -802,11 +811,11 @@ enum parse_result parse_options(int argc, char **argv, enum role role,
 		if (c == 'h')
 			return PARSE_HELP;
 		if (c == '?') {
-			set_err(err, errlen, "未知选项: '%s'（用 -h 查看用法）", argv[optind - 1]);
+			set_err(err, errlen, _("未知选项: '%s'（用 -h 查看用法）"), argv[optind - 1]);
 			return PARSE_ERROR;
 		}
 		if (c == ':') {
-			set_err(err, errlen, "选项 '%s' 缺少参数值", argv[optind - 1]);
+			set_err(err, errlen, _("选项 '%s' 缺少参数值"), argv[optind - 1]);
 			return PARSE_ERROR;
 		}
 		if (parse_one(c, optarg, o, &d, err, errlen) != 0)
@@ -824,7 +833,7 @@ enum parse_result parse_options(int argc, char **argv, enum role role,
 /* 两个角色共有的选项；各自独有的在 print_usage 里分开列出 */
 static void print_common_options(void)
 {
-	printf("\n位置参数与下列选项等价（两种写法可以混用，但不能给出矛盾的值）：\n"
+	printf(_("\n位置参数与下列选项等价（两种写法可以混用，但不能给出矛盾的值）：\n"
 	       "  -d, --dev NAME        RDMA设备名（如 rxe0, mlx5_0）；默认自动选择有ACTIVE端口和RoCE v2 IPv4 GID的设备\n"
 	       "  -p, --port N          TCP控制平面端口（默认 %d）\n"
 	       "  -g, --gid-idx N|auto  GID索引；默认 auto：自动选 RoCE v2 + IPv4 的条目\n"
@@ -853,37 +862,38 @@ static void print_common_options(void)
 	       "      --tx-depth N      每个QP的发送队列深度 = bw 的在途窗口（bw 默认 %d，lat 默认 %d）\n"
 	       "      --signal N        每 N 个 WR 才要一个完成（选择性通知；bw 默认 %d，lat 默认 1，lat 的 READ 每次都要）\n"
 	       "      --post-list N     bw：一次 ibv_post_send 投递 N 个 WR 的链表（默认 1，最多 64）\n"
-	       "      --inline BYTES    QP 的 max_inline_data；消息 ≤ 它时用 IBV_SEND_INLINE（CPU 直接拷进 WQE，默认 0 = 不用）\n",
+	       "      --inline BYTES    QP 的 max_inline_data；消息 ≤ 它时用 IBV_SEND_INLINE（CPU 直接拷进 WQE，默认 0 = 不用）\n"),
 	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
 	       DEFAULT_SIZE, INTERACTIVE_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,
 	       DEFAULT_TIMEOUT_MS / 1000, BENCH_BW_DEPTH, BENCH_LAT_DEPTH, BENCH_SIGNAL_EVERY);
+	printf(_("      --lang zh|en      输出用哪种语言（默认看 LANGUAGE、LC_ALL、LC_MESSAGES、LANG：en 开头是英文，其它都是中文）\n"));
 }
 
 void print_usage(const char *prog, enum role role)
 {
 	if (role == ROLE_SERVER) {
-		printf("用法: %s [dev] [port] [gid_idx] [num_qp] [选项]\n", prog);
+		printf(_("用法: %s [dev] [port] [gid_idx] [num_qp] [选项]\n"), prog);
 		print_common_options();
-		printf("      --accept-timeout SEC  等待客户端连接的超时（默认 %d 秒）\n"
+		printf(_("      --accept-timeout SEC  等待客户端连接的超时（默认 %d 秒）\n"
 		       "      --clients N       服务 N 个客户端后退出（默认 1 = 一对一；0 = 一直服务到 Ctrl-C/SIGTERM）\n"
 		       "      --parallel M      最多同时服务 M 个客户端（1..%d，默认 1 = 一个接一个）；每个客户端一个线程、\n"
 		       "                        一套自己的 MR/CQ/QP，设备和 PD 共用。多客户端时没明确给出的 -q/--op/--size/--iters\n"
 		       "                        由客户端决定（消息最大 %u 字节），明确给出的两端必须一致\n"
-		       "      --ready-file FILE 开始等客户端时（listen/rdma_listen 之后）写 FILE 一行 \"ready tcp|cm PORT PID\"，给脚本和测试等\n",
+		       "      --ready-file FILE 开始等客户端时（listen/rdma_listen 之后）写 FILE 一行 \"ready tcp|cm PORT PID\"，给脚本和测试等\n"),
 		       DEFAULT_ACCEPT_MS / 1000, MAX_PARALLEL, 1u << 20);
 		print_inject_usage(role);
-		printf("  -h, --help            显示本帮助\n");
-		printf("\n示例:\n  %s\n  %s rxe0 18515 1 4\n  %s -d rxe0 --op write --size 1M --iters 10\n"
-		       "  %s -d rxe0 --clients 0 --parallel 8\n",
+		printf(_("  -h, --help            显示本帮助\n"));
+		printf(_("\n示例:\n  %s\n  %s rxe0 18515 1 4\n  %s -d rxe0 --op write --size 1M --iters 10\n"
+		       "  %s -d rxe0 --clients 0 --parallel 8\n"),
 		       prog, prog, prog, prog);
 		return;
 	}
-	printf("用法: %s <server_ip> [dev] [port] [gid_idx] [num_qp] [选项]\n", prog);
+	printf(_("用法: %s <server_ip> [dev] [port] [gid_idx] [num_qp] [选项]\n"), prog);
 	print_common_options();
 	print_inject_usage(role);
-	printf("  -h, --help            显示本帮助\n");
-	printf("\n示例（两台机器各有自己的 rxe0，-d 可以省略：程序按到服务端的路由自动选设备）:\n"
-	       "  %s 10.11.0.1\n  %s 10.11.0.1 rxe0 18515 1 4\n  %s 10.11.0.1 --op write --size 1M --iters 10\n",
+	printf(_("  -h, --help            显示本帮助\n"));
+	printf(_("\n示例（两台机器各有自己的 rxe0，-d 可以省略：程序按到服务端的路由自动选设备）:\n"
+	       "  %s 10.11.0.1\n  %s 10.11.0.1 rxe0 18515 1 4\n  %s 10.11.0.1 --op write --size 1M --iters 10\n"),
 	       prog, prog, prog);
 }
 

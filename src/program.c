@@ -2,6 +2,7 @@
  * program.c - 服务端和客户端共用的 main：解析命令行、打印配置、运行、无论成败都逆序清理、给出退出码
  */
 #include "program.h"
+#include "i18n.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,29 +21,29 @@ static void print_banner(const struct options *o, const char *title)
 
 	snprintf(gid, sizeof(gid), "%d", o->gid_idx);
 	con_printf("========================================\n");
-	con_printf("   %s - RoCEv2学习程序\n", title);
+	con_printf(_("   %s - RoCEv2学习程序\n"), title);
 	con_printf("========================================\n");
 	if (o->role == ROLE_CLIENT)
-		con_printf("服务端IP: %s\n", o->server_ip);
-	con_printf("设备: %s\n", o->dev_name ? o->dev_name : "自动选择");
+		con_printf(_("服务端IP: %s\n"), o->server_ip);
+	con_printf(_("设备: %s\n"), o->dev_name ? o->dev_name : _("自动选择"));
 	if (o->cm)
-		con_printf("建连方式: librdmacm（--cm），RDMA CM 端口: %d，本端地址: %s\n", o->tcp_port,
-			   o->src_addr ? o->src_addr : o->dev_name ? "-d 设备的 IPv4 地址" :
-			   o->role == ROLE_SERVER ? "0.0.0.0（任意）" : "由路由决定");
+		con_printf(_("建连方式: librdmacm（--cm），RDMA CM 端口: %d，本端地址: %s\n"), o->tcp_port,
+			   o->src_addr ? o->src_addr : o->dev_name ? _("-d 设备的 IPv4 地址") :
+			   o->role == ROLE_SERVER ? _("0.0.0.0（任意）") : _("由路由决定"));
 	else
-		con_printf("TCP端口: %d\n", o->tcp_port);
-	con_printf("GID索引: %s\n", o->gid_idx == GID_AUTO ? "自动选择" : gid);
+		con_printf(_("TCP端口: %d\n"), o->tcp_port);
+	con_printf(_("GID索引: %s\n"), o->gid_idx == GID_AUTO ? _("自动选择") : gid);
 	if (multi_client(o)) {
 		if (o->clients == 0)
-			con_printf("客户端: 一直服务到 Ctrl-C/SIGTERM，最多同时 %d 个\n", o->parallel);
+			con_printf(_("客户端: 一直服务到 Ctrl-C/SIGTERM，最多同时 %d 个\n"), o->parallel);
 		else
-			con_printf("客户端: 服务 %ld 个后退出，最多同时 %d 个\n", o->clients, o->parallel);
-		con_printf("QP数量、操作、消息大小、轮数: 命令行明确给出的两端必须一致，其余由每个客户端决定\n");
+			con_printf(_("客户端: 服务 %ld 个后退出，最多同时 %d 个\n"), o->clients, o->parallel);
+		con_printf(_("QP数量、操作、消息大小、轮数: 命令行明确给出的两端必须一致，其余由每个客户端决定\n"));
 	} else {
-		con_printf("QP数量: %d%s\n", o->num_qp, o->qp_type == QPK_UD ? "（UD：不可靠数据报，--qp ud）" :
-			   o->srq ? "（RC，接收共用一个 SRQ，--srq）" : "");
-		con_printf("操作: %s%s  消息大小: %zu 字节  轮数: %ld\n", op_name(o->op),
-			   o->interactive ? "（交互模式）" : "", o->size, o->iters);
+		con_printf(_("QP数量: %d%s\n"), o->num_qp, o->qp_type == QPK_UD ? _("（UD：不可靠数据报，--qp ud）") :
+			   o->srq ? _("（RC，接收共用一个 SRQ，--srq）") : "");
+		con_printf(_("操作: %s%s  消息大小: %zu 字节  轮数: %ld\n"), op_name(o->op),
+			   o->interactive ? _("（交互模式）") : "", o->size, o->iters);
 	}
 	con_printf("========================================\n");
 }
@@ -57,14 +58,14 @@ static int handle_command_line(int argc, char **argv, enum role role, struct opt
 		print_usage(argv[0], role);
 		return 0;
 	case PARSE_ERROR:
-		con_error("%s\n" CON_HINT "%s -h 查看用法\n", err, argv[0]);
+		con_error(_("%s\n" CON_HINT "%s -h 查看用法\n"), err, argv[0]);
 		return 2;
 	case PARSE_OK:
 		break;
 	}
-	print_banner(opt, role == ROLE_SERVER ? "RDMA服务端" : "RDMA客户端");
+	print_banner(opt, role == ROLE_SERVER ? _("RDMA服务端") : _("RDMA客户端"));
 	if (opt->dry_run) {
-		con_printf("--dry-run: 参数有效，以上是将使用的配置；未打开设备、未连接网络\n");
+		con_printf(_("--dry-run: 参数有效，以上是将使用的配置；未打开设备、未连接网络\n"));
 		return 0;
 	}
 	return -1;
@@ -81,7 +82,7 @@ static int open_trace(int argc, char **argv, const struct options *opt, struct t
 		return 0;
 	tr->t = trace_open(opt->trace_path, opt->role, err, sizeof(err));
 	if (tr->t == NULL) {
-		con_error("%s\n" CON_HINT "目录存在吗、可写吗？--trace 的文件会被覆盖\n", err);
+		con_error(_("%s\n" CON_HINT "目录存在吗、可写吗？--trace 的文件会被覆盖\n"), err);
 		return -1;
 	}
 	trace_start(tr, argc, argv, opt);
@@ -101,6 +102,8 @@ int program_start(struct program *p, int argc, char **argv, enum role role)
 	int rc;
 
 	con_init();
+	/* 界面语言：--lang，或环境变量（参数错误的消息也要用它，所以在解析参数之前） */
+	i18n_init(argc, argv);
 	p->role = role;
 	rc = handle_command_line(argc, argv, role, &p->opt);
 	if (rc >= 0)
@@ -118,14 +121,14 @@ int program_start(struct program *p, int argc, char **argv, enum role role)
 
 int program_finish(struct program *p, int run_rc)
 {
-	const char *who = p->role == ROLE_SERVER ? "服务端" : "客户端";
+	const char *who = p->role == ROLE_SERVER ? _("服务端") : _("客户端");
 	int rc = run_rc != 0 ? 1 : 0;
 
 	destroy_resources(&p->dev, &p->conn);
 	if (rc != 0)
-		con_eprintf("\n%s失败退出（见上面的“错误”与“提示”）\n", who);
+		con_eprintf(_("\n%s失败退出（见上面的“错误”与“提示”）\n"), who);
 	else
-		con_printf("\n%s正常结束\n", who);
+		con_printf(_("\n%s正常结束\n"), who);
 	close_trace(&p->tr, rc);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "qp_state.h"
+#include "i18n.h"
 
 #include "conout.h"
 #include "console.h"
@@ -49,7 +50,7 @@ static int modify_all(struct rdma_conn *conn, struct ibv_qp_attr *attr, int mask
 			char call[48];
 
 			snprintf(call, sizeof(call), "ibv_modify_qp(%s)", state);
-			verbs_error_qp(i, call, rc, "UD 的转换只要上面这几个属性；多给 RC 的属性（dest_qp_num、access_flags…）会 EINVAL");
+			verbs_error_qp(i, call, rc, _("UD 的转换只要上面这几个属性；多给 RC 的属性（dest_qp_num、access_flags…）会 EINVAL"));
 			return -1;
 		}
 	}
@@ -63,9 +64,9 @@ static int ud_to_init(struct rdma_conn *conn)
 		.qp_state = IBV_QPS_INIT, .pkey_index = 0, .port_num = (uint8_t)conn->opt->ib_port, .qkey = UD_QKEY,
 	};
 
-	con_printf("设置: port_num=%d pkey_index=0 qkey=0x%08x（UD：没有 qp_access_flags）\n", conn->opt->ib_port, UD_QKEY);
-	con_explain("RC 在这里声明“对端可以读写我的内存”；UD 没有单边操作，不需要。UD 要的是 Q_Key：\n"
-		    "        收到的报文 DETH 里的 Q_Key 和本 QP 的不一样就丢掉——没有连接的 QP 靠它挡住不相干的发送者。两端约定同一个值\n");
+	con_printf(_("设置: port_num=%d pkey_index=0 qkey=0x%08x（UD：没有 qp_access_flags）\n"), conn->opt->ib_port, UD_QKEY);
+	con_explain(_("RC 在这里声明“对端可以读写我的内存”；UD 没有单边操作，不需要。UD 要的是 Q_Key：\n"
+		    "        收到的报文 DETH 里的 Q_Key 和本 QP 的不一样就丢掉——没有连接的 QP 靠它挡住不相干的发送者。两端约定同一个值\n"));
 	return modify_all(conn, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY, "INIT");
 }
 
@@ -73,9 +74,9 @@ static int ud_to_rtr(struct rdma_conn *conn)
 {
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_RTR };
 
-	con_printf("设置: 只有 qp_state=RTR（UD：没有 path_mtu、dest_qp_num、rq_psn、ah_attr、max_dest_rd_atomic、min_rnr_timer）\n");
-	con_explain("RC 在这里认定唯一的对端（它的 QP 号、GID、起始 PSN）；UD 的 QP 不绑定对端：目的地写在每个发送 WR 里\n"
-		    "        （地址句柄 AH + 对端 QP 号 + Q_Key），收到的报文从哪里来看完成里的 src_qp 和 GRH\n");
+	con_printf(_("设置: 只有 qp_state=RTR（UD：没有 path_mtu、dest_qp_num、rq_psn、ah_attr、max_dest_rd_atomic、min_rnr_timer）\n"));
+	con_explain(_("RC 在这里认定唯一的对端（它的 QP 号、GID、起始 PSN）；UD 的 QP 不绑定对端：目的地写在每个发送 WR 里\n"
+		    "        （地址句柄 AH + 对端 QP 号 + Q_Key），收到的报文从哪里来看完成里的 src_qp 和 GRH\n"));
 	return modify_all(conn, &attr, IBV_QP_STATE, "RTR");
 }
 
@@ -84,8 +85,8 @@ static int ud_to_rts(struct rdma_conn *conn)
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_RTS };
 	int mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
 
-	con_printf("设置: sq_psn=<本端PSN>（UD：没有 timeout、retry_cnt、rnr_retry、max_rd_atomic）\n");
-	con_explain("RC 在这里定下重传的规矩（等多久、重传几次、RNR 重试几次）；UD 不确认也不重传，只剩 PSN\n");
+	con_printf(_("设置: sq_psn=<本端PSN>（UD：没有 timeout、retry_cnt、rnr_retry、max_rd_atomic）\n"));
+	con_explain(_("RC 在这里定下重传的规矩（等多久、重传几次、RNR 重试几次）；UD 不确认也不重传，只剩 PSN\n"));
 	for (int i = 0; i < conn->num_qp; i++) {
 		int rc;
 
@@ -93,7 +94,7 @@ static int ud_to_rts(struct rdma_conn *conn)
 		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
 		trace_modify(conn, i, "RTS", rc);
 		if (rc != 0) {
-			verbs_error_qp(i, "ibv_modify_qp(RTS)", rc, "UD 的 RTS 只要 sq_psn；QP 必须先在 RTR");
+			verbs_error_qp(i, "ibv_modify_qp(RTS)", rc, _("UD 的 RTS 只要 sq_psn；QP 必须先在 RTR"));
 			return -1;
 		}
 		conn->next_psn[i] = conn->psn[i];
@@ -108,14 +109,14 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 	char acc[128];
 	int rc;
 
-	step_title(&conn->trace, &conn->step, "修改QP状态 RESET->INIT ibv_modify_qp()");
+	step_title(&conn->trace, &conn->step, _("修改QP状态 RESET->INIT ibv_modify_qp()"));
 	if (is_ud(conn))
 		return ud_to_init(conn);
 	/* QP 的 qp_access_flags 只管“远端能对我做什么”；LOCAL_WRITE 是 MR 的事，这里去掉 */
 	access &= ~IBV_ACCESS_LOCAL_WRITE;
 	access_str(access, acc, sizeof(acc));
-	con_printf("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n", conn->opt->ib_port, acc);
-	con_explain("INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n");
+	con_printf(_("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n"), conn->opt->ib_port, acc);
+	con_explain(_("INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n"));
 	for (int i = 0; i < conn->num_qp; i++) {
 		attr = (struct ibv_qp_attr){
 			.qp_state = IBV_QPS_INIT,
@@ -127,8 +128,8 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 				   IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 		trace_modify(conn, i, "INIT", rc);
 		if (rc != 0) {
-			con_error("修改QP[%d]到INIT状态失败\n", i);
-			verbs_error("ibv_modify_qp(INIT)", rc, "端口号（-i）是否存在？访问权限是否被设备支持？");
+			con_error(_("修改QP[%d]到INIT状态失败\n"), i);
+			verbs_error("ibv_modify_qp(INIT)", rc, _("端口号（-i）是否存在？访问权限是否被设备支持？"));
 			return -1;
 		}
 	}
@@ -172,24 +173,24 @@ static void print_hello(const char *who, const struct wire_hello *h, int num_qp)
 		   who, h->num_qp, op_name((enum rdma_op)h->op), mtu_str((enum ibv_mtu)h->mtu), h->size, h->iters,
 		   h->rd_atom, h->init_rd_atom);
 	if (h->rkey != 0)
-		con_printf("  MR: addr=0x%016llx rkey=0x%08x 每QP槽 %u 字节\n",
+		con_printf(_("  MR: addr=0x%016llx rkey=0x%08x 每QP槽 %u 字节\n"),
 		       (unsigned long long)h->addr, h->rkey, h->slot);
 	for (int i = 0; i < num_qp; i++) {
 		gid_format(h->qp[i].gid, s);
 		gid_to_ip(h->qp[i].gid, ip);
-		con_printf("  QP[%d]: QP号 0x%06x  PSN 0x%06x  LID 0x%04x  GID %s (%s)\n",
+		con_printf(_("  QP[%d]: QP号 0x%06x  PSN 0x%06x  LID 0x%04x  GID %s (%s)\n"),
 		       i, h->qp[i].qpn, h->qp[i].psn, h->qp[i].lid, s, ip);
 	}
 }
 
 static void print_exchange(struct rdma_conn *conn, const struct wire_hello *local)
 {
-	print_hello("本地连接信息", local, conn->num_qp);
-	print_hello("远端连接信息", &conn->remote, (int)conn->remote.num_qp);
+	print_hello(_("本地连接信息"), local, conn->num_qp);
+	print_hello(_("远端连接信息"), &conn->remote, (int)conn->remote.num_qp);
 	conn->path_mtu = (enum ibv_mtu)wire_path_mtu(local->mtu, conn->remote.mtu);
 	conn->rd = wire_rd_depth(local->rd_atom, local->init_rd_atom, conn->remote.rd_atom, conn->remote.init_rd_atom);
-	con_printf("路径MTU取两端 active_mtu 的较小者: %s 字节\n", mtu_str(conn->path_mtu));
-	con_printf("  检查点: 远端GID应包含对端的IP地址；若全为0，说明对端选错了GID索引\n");
+	con_printf(_("路径MTU取两端 active_mtu 的较小者: %s 字节\n"), mtu_str(conn->path_mtu));
+	con_printf(_("  检查点: 远端GID应包含对端的IP地址；若全为0，说明对端选错了GID索引\n"));
 }
 
 int exchange_connection_info(struct rdma_conn *conn)
@@ -197,7 +198,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 	struct wire_hello local;
 	char msg[256];
 
-	step_title(&conn->trace, &conn->step, "交换连接信息（控制平面）");
+	step_title(&conn->trace, &conn->step, _("交换连接信息（控制平面）"));
 	fill_local_hello(conn, &local);
 	if (conn->remote_ready) {
 		/* 多客户端服务端：客户端的 HELLO 已经收到（见 sessions.c），这里只发自己的 */
@@ -215,7 +216,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 	conn->peer_rkey = conn->remote.rkey;
 	if (conn->opt->inject == INJECT_RKEY) {
 		conn->peer_rkey ^= 0x5a5a5a;
-		con_printf("故障注入(--inject rkey): 故意把对端的 rkey 0x%08x 改成 0x%08x，预期对端网卡拒绝访问（REM_ACCESS_ERR）\n",
+		con_printf(_("故障注入(--inject rkey): 故意把对端的 rkey 0x%08x 改成 0x%08x，预期对端网卡拒绝访问（REM_ACCESS_ERR）\n"),
 		       conn->remote.rkey, conn->peer_rkey);
 	}
 	return 0;
@@ -226,22 +227,22 @@ static void rtr_debug(struct rdma_conn *conn, int i, int err)
 	char s[GID_STR_LEN];
 
 	gid_format(conn->remote.qp[i].gid, s);
-	con_error("修改QP[%d]到RTR状态失败: %s (errno=%d)\n", i, strerror(err), err);
-	con_eprintf("调试提示:\n");
-	con_eprintf("  - 远端QP号: 0x%06x\n", conn->remote.qp[i].qpn);
-	con_eprintf("  - 远端LID: 0x%04x\n", conn->remote.qp[i].lid);
-	con_eprintf("  - GID索引: %u\n", conn->dev->gid.index);
-	con_eprintf("  - 远端GID: %s\n", s);
-	con_eprintf("  - 路径MTU: %s\n", mtu_str(conn->path_mtu));
+	con_error(_("修改QP[%d]到RTR状态失败: %s (errno=%d)\n"), i, strerror(err), err);
+	con_eprintf(_("调试提示:\n"));
+	con_eprintf(_("  - 远端QP号: 0x%06x\n"), conn->remote.qp[i].qpn);
+	con_eprintf(_("  - 远端LID: 0x%04x\n"), conn->remote.qp[i].lid);
+	con_eprintf(_("  - GID索引: %u\n"), conn->dev->gid.index);
+	con_eprintf(_("  - 远端GID: %s\n"), s);
+	con_eprintf(_("  - 路径MTU: %s\n"), mtu_str(conn->path_mtu));
 	path_rtr_evidence(conn, i);
-	con_eprintf("请检查: 1) GID配置（./show_gids.sh，两端都用 RoCE v2 IPv4 条目） 2) 端口状态（ibv_devinfo） 3) 到对端IP的路由（ip route get <对端IP>） 4) 连接信息交换是否正确\n");
+	con_eprintf(_("请检查: 1) GID配置（./show_gids.sh，两端都用 RoCE v2 IPv4 条目） 2) 端口状态（ibv_devinfo） 3) 到对端IP的路由（ip route get <对端IP>） 4) 连接信息交换是否正确\n"));
 	if (gid_is_ipv4_mapped(conn->dev->gid.raw) != gid_is_ipv4_mapped(conn->remote.qp[i].gid))
-		con_hint("两端GID的地址族不同（本端%s、远端%s）：RoCE v2 报文的源/目的必须同为IPv4或同为IPv6。两端都去掉 -g（自动选择）或用 ./show_gids.sh 选同类条目\n",
+		con_hint(_("两端GID的地址族不同（本端%s、远端%s）：RoCE v2 报文的源/目的必须同为IPv4或同为IPv6。两端都去掉 -g（自动选择）或用 ./show_gids.sh 选同类条目\n"),
 			gid_is_ipv4_mapped(conn->dev->gid.raw) ? "IPv4" : "IPv6", gid_is_ipv4_mapped(conn->remote.qp[i].gid) ? "IPv4" : "IPv6");
 	else if (err == EINVAL)
-		con_hint("EINVAL 多半是 GID 索引不对（空条目/类型不符）或端口不是 ACTIVE\n");
+		con_hint(_("EINVAL 多半是 GID 索引不对（空条目/类型不符）或端口不是 ACTIVE\n"));
 	else if (err == ETIMEDOUT || err == ENETUNREACH || err == EHOSTUNREACH)
-		con_hint("%s 表示内核解析不到去往远端GID的路由/邻居：本端GID索引与网卡不匹配，或两端不在可达网络上\n",
+		con_hint(_("%s 表示内核解析不到去往远端GID的路由/邻居：本端GID索引与网卡不匹配，或两端不在可达网络上\n"),
 			strerror(err));
 }
 
@@ -252,8 +253,8 @@ static void inject_wrong_qpn(struct rdma_conn *conn)
 		uint32_t good = conn->remote.qp[i].qpn;
 
 		conn->remote.qp[i].qpn = good ^ 0x800000u;
-		con_printf("故障注入(--inject qpn): QP[%d] 的 dest_qp_num 故意用 0x%06x（对端的QP号是 0x%06x）；"
-			   "预期报文到了对端网卡却没有这个QP：被丢掉、没有应答，本端重传 retry_cnt 次后 RETRY_EXC_ERR\n",
+		con_printf(_("故障注入(--inject qpn): QP[%d] 的 dest_qp_num 故意用 0x%06x（对端的QP号是 0x%06x）；"
+			   "预期报文到了对端网卡却没有这个QP：被丢掉、没有应答，本端重传 retry_cnt 次后 RETRY_EXC_ERR\n"),
 			   i, conn->remote.qp[i].qpn, good);
 	}
 }
@@ -263,17 +264,17 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	struct ibv_qp_attr attr;
 	int rc;
 
-	step_title(&conn->trace, &conn->step, "修改QP状态 INIT->RTR ibv_modify_qp()");
+	step_title(&conn->trace, &conn->step, _("修改QP状态 INIT->RTR ibv_modify_qp()"));
 	if (is_ud(conn))
 		return ud_to_rtr(conn);
-	con_printf("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%u min_rnr_timer=12\n",
+	con_printf(_("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%u min_rnr_timer=12\n"),
 	       mtu_str(conn->path_mtu), conn->rd.in);
-	con_printf("      ah_attr.is_global=1 grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=64 dlid=<远端LID>\n",
+	con_printf(_("      ah_attr.is_global=1 grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=64 dlid=<远端LID>\n"),
 	       conn->dev->gid.index);
-	con_explain("RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
-	       "        hop_limit 就是 IP 包的 TTL（设为 1 只能在同一网段，跨路由器会丢）\n");
-	con_explain("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)，\n"
-		   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n",
+	con_explain(_("RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
+	       "        hop_limit 就是 IP 包的 TTL（设为 1 只能在同一网段，跨路由器会丢）\n"));
+	con_explain(_("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)，\n"
+		   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n"),
 		   conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
 	if (conn->opt->inject == INJECT_QPN)
 		inject_wrong_qpn(conn);
@@ -322,8 +323,8 @@ static uint32_t rts_sq_psn(struct rdma_conn *conn, int i)
 {
 	if (conn->opt->inject != INJECT_PSN)
 		return conn->psn[i];
-	con_printf("故障注入(--inject psn): QP[%d] 的 sq_psn 故意用 0x%06x（告诉对端的是 0x%06x，对端的 rq_psn 就是它）；"
-		   "预期对端网卡认为包的 PSN 不对\n", i, psn_add(conn->psn[i], 0x1000), conn->psn[i]);
+	con_printf(_("故障注入(--inject psn): QP[%d] 的 sq_psn 故意用 0x%06x（告诉对端的是 0x%06x，对端的 rq_psn 就是它）；"
+		   "预期对端网卡认为包的 PSN 不对\n"), i, psn_add(conn->psn[i], 0x1000), conn->psn[i]);
 	return psn_add(conn->psn[i], 0x1000);
 }
 
@@ -332,8 +333,8 @@ static uint8_t rts_rnr_retry(const struct rdma_conn *conn)
 {
 	if (conn->opt->inject != INJECT_RNR_RETRY0)
 		return 7;
-	con_printf("故障注入(--inject rnr-retry0): rnr_retry 故意设成 0（上面说的是 7）；预期对端第一次回 RNR NAK 时本端不再重试，"
-		   "发送以 RNR_RETRY_EXC_ERR 结束\n");
+	con_printf(_("故障注入(--inject rnr-retry0): rnr_retry 故意设成 0（上面说的是 7）；预期对端第一次回 RNR NAK 时本端不再重试，"
+		   "发送以 RNR_RETRY_EXC_ERR 结束\n"));
 	return 0;
 }
 
@@ -342,14 +343,14 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 	struct ibv_qp_attr attr;
 	int rc;
 
-	step_title(&conn->trace, &conn->step, "修改QP状态 RTR->RTS ibv_modify_qp()");
+	step_title(&conn->trace, &conn->step, _("修改QP状态 RTR->RTS ibv_modify_qp()"));
 	if (is_ud(conn))
 		return ud_to_rts(conn);
-	con_printf("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=6 rnr_retry=7 max_rd_atomic=%u\n", conn->rd.out);
-	con_explain("RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），\n"
+	con_printf(_("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=6 rnr_retry=7 max_rd_atomic=%u\n"), conn->rd.out);
+	con_explain(_("RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），\n"
 	       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
 	       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；\n"
-	       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n",
+	       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n"),
 	       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
 	uint8_t rnr_retry = rts_rnr_retry(conn);
 
@@ -367,8 +368,8 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 				   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
 		trace_modify(conn, i, "RTS", rc);
 		if (rc != 0) {
-			con_error("修改QP[%d]到RTS状态失败\n", i);
-			verbs_error("ibv_modify_qp(RTS)", rc, "QP 必须先成功进入 RTR；参数超出设备上限？");
+			con_error(_("修改QP[%d]到RTS状态失败\n"), i);
+			verbs_error("ibv_modify_qp(RTS)", rc, _("QP 必须先成功进入 RTR；参数超出设备上限？"));
 			return -1;
 		}
 		conn->next_psn[i] = attr.sq_psn;        /* 第一个发送 WR 从 sq_psn 开始 */
@@ -384,7 +385,7 @@ int modify_qp_to_err(struct rdma_conn *conn, int i)
 
 	trace_modify(conn, i, "ERR", rc);
 	if (rc != 0) {
-		verbs_error_qp(i, "ibv_modify_qp(ERR)", rc, "任何状态都能改到 ERR；失败说明 QP 已被销毁或设备出错，看 dmesg");
+		verbs_error_qp(i, "ibv_modify_qp(ERR)", rc, _("任何状态都能改到 ERR；失败说明 QP 已被销毁或设备出错，看 dmesg"));
 		return -1;
 	}
 	return 0;
@@ -400,18 +401,18 @@ int print_qp_state(struct rdma_conn *conn, int i, const char *title)
 	memset(&a, 0, sizeof(a));
 	rc = ibv_query_qp(conn->qp[i], &a, QUERY_ALL, &init);
 	if (rc != 0) {
-		verbs_error("ibv_query_qp()", rc, "QP 句柄无效？");
+		verbs_error("ibv_query_qp()", rc, _("QP 句柄无效？"));
 		return -1;
 	}
 	access_str((int)a.qp_access_flags, acc, sizeof(acc));
 	if (is_ud(conn)) {   /* UD 只有这几个属性；RC 的那些读回来都是 0，不打印 */
-		con_printf("  [QP状态查询] QP[%d] (0x%06x) %s:\n", i, conn->qp[i]->qp_num, title);
+		con_printf(_("  [QP状态查询] QP[%d] (0x%06x) %s:\n"), i, conn->qp[i]->qp_num, title);
 		con_printf("    qp_state=%s  port=%u  qkey=0x%08x\n", qp_state_str(a.qp_state), a.port_num, a.qkey);
 		if (a.qp_state == IBV_QPS_RTS)
 			con_printf("    sq_psn=0x%06x\n", a.sq_psn);
 		return 0;
 	}
-	con_printf("  [QP状态查询] QP[%d] (0x%06x) %s:\n", i, conn->qp[i]->qp_num, title);
+	con_printf(_("  [QP状态查询] QP[%d] (0x%06x) %s:\n"), i, conn->qp[i]->qp_num, title);
 	con_printf("    qp_state=%s  port=%u  access=%s\n", qp_state_str(a.qp_state), a.port_num, acc);
 	con_printf("    cap: max_send_wr=%u max_recv_wr=%u max_send_sge=%u max_recv_sge=%u max_inline=%u\n",
 	       a.cap.max_send_wr, a.cap.max_recv_wr, a.cap.max_send_sge, a.cap.max_recv_sge,
@@ -452,13 +453,13 @@ void print_qp_states(struct rdma_conn *conn, const char *title)
 	struct ibv_qp_attr a;
 	struct ibv_qp_init_attr init;
 
-	con_printf("状态摘要（ibv_query_qp 读回）:");
+	con_printf(_("状态摘要（ibv_query_qp 读回）:"));
 	for (int i = 0; i < conn->num_qp; i++) {
 		int rc = ibv_query_qp(conn->qp[i], &a, IBV_QP_STATE, &init);
 
 		if (rc != 0) {
 			con_printf("\n");
-			verbs_error("ibv_query_qp()", rc, "QP 句柄无效，或设备已被删除（rdma link show）");
+			verbs_error("ibv_query_qp()", rc, _("QP 句柄无效，或设备已被删除（rdma link show）"));
 			return;
 		}
 		con_printf(" QP[%d]=%s", i, qp_state_str(a.qp_state));

@@ -8,6 +8,7 @@
  * GID 表的读取在 gid_table.c。
  */
 #include "rdma_common.h"
+#include "i18n.h"
 
 #include "conout.h"
 #include "console.h"
@@ -34,7 +35,7 @@ static void report_destroy(const struct trace_ref *tr, const char *call, int rc)
 
 	snprintf(what, sizeof(what), "%s()", call);
 	if (rc != 0)
-		con_eprintf("警告: %s 失败: %s (errno=%d)\n", what, strerror(rc), rc);
+		con_eprintf(_("警告: %s 失败: %s (errno=%d)\n"), what, strerror(rc), rc);
 	trace_verbs_simple(tr, call, rc);
 }
 
@@ -48,7 +49,7 @@ void device_init(struct rdma_device *dev, const struct options *opt)
 
 int get_device_list(struct rdma_device *dev, unsigned *step)
 {
-	step_title(&dev->trace, step, "获取RDMA设备列表 ibv_get_device_list()");
+	step_title(&dev->trace, step, _("获取RDMA设备列表 ibv_get_device_list()"));
 	dev->dev_list = ibv_get_device_list(&dev->num_devices);
 	if (dev->dev_list == NULL) {
 		int err = errno;
@@ -58,14 +59,14 @@ int get_device_list(struct rdma_device *dev, unsigned *step)
 		return -1;
 	}
 	if (dev->num_devices == 0) {
-		con_error("没有找到任何RDMA设备\n"
+		con_error(_("没有找到任何RDMA设备\n"
 			CON_HINT "没有硬件网卡时可创建 Soft-RoCE：sudo modprobe rdma_rxe && sudo rdma link add rxe0 type rxe netdev <网卡名>"
 			"（rxe 设备重启后就没了，每次开机都要重建，见 TROUBLESHOOTING.md）；"
-			"有硬件网卡却一个也列不出来，多半是 ib_uverbs 没加载（sudo modprobe ib_uverbs，装 rdma-core）；运行 ./diagnose.sh\n");
+			"有硬件网卡却一个也列不出来，多半是 ib_uverbs 没加载（sudo modprobe ib_uverbs，装 rdma-core）；运行 ./diagnose.sh\n"));
 		return -1;
 	}
 	trace_device_list(&dev->trace, dev->dev_list, dev->num_devices);
-	con_printf("找到 %d 个RDMA设备:", dev->num_devices);
+	con_printf(_("找到 %d 个RDMA设备:"), dev->num_devices);
 	for (int i = 0; i < dev->num_devices; i++)
 		con_printf(" %s", ibv_get_device_name(dev->dev_list[i]));
 	con_printf("\n");
@@ -78,7 +79,7 @@ int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step
 	struct ibv_device *ibdev;
 	int rc;
 
-	step_title(&dev->trace, step, "选择并打开RDMA设备 ibv_open_device()");
+	step_title(&dev->trace, step, _("选择并打开RDMA设备 ibv_open_device()"));
 	if (dev->opt->role == ROLE_CLIENT)
 		select_lookup_server(dev->opt, peer);
 	/* 用哪个设备：-d、按路由、按分数（规则在 selection.c） */
@@ -91,7 +92,7 @@ int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step
 		int err = errno;
 
 		verbs_error("ibv_open_device()", err,
-			    "/dev/infiniband/uverbs* 存在且有权限吗？ls -l /dev/infiniband/");
+			    _("/dev/infiniband/uverbs* 存在且有权限吗？ls -l /dev/infiniband/"));
 		trace_verbs_simple(&dev->trace, "ibv_open_device", err);
 		return -1;
 	}
@@ -104,20 +105,20 @@ int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step
 	}
 	rc = ibv_query_device(dev->ctx, &dev->dev_attr);
 	if (rc != 0) {
-		verbs_error("ibv_query_device()", rc, "设备可能已被删除；ibv_devinfo 看看");
+		verbs_error("ibv_query_device()", rc, _("设备可能已被删除；ibv_devinfo 看看"));
 		return -1;
 	}
-	con_printf("选择设备: %s\n", dev->dev_name);
-	con_printf("  设备能力: 最多 %d 个QP，每个QP最多 %d 个WR，CQ最多 %d 项，原子操作: %s\n",
+	con_printf(_("选择设备: %s\n"), dev->dev_name);
+	con_printf(_("  设备能力: 最多 %d 个QP，每个QP最多 %d 个WR，CQ最多 %d 项，原子操作: %s\n"),
 	       dev->dev_attr.max_qp, dev->dev_attr.max_qp_wr, dev->dev_attr.max_cqe,
-	       dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE ? "不支持" :
+	       dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE ? _("不支持") :
 	       dev->dev_attr.atomic_cap == IBV_ATOMIC_HCA ?
-	       "支持（ATOMIC_HCA：只对经过这块网卡的其它 RDMA 原子操作是原子的，CPU 同时读写同一个字不受保护）" :
-	       "支持（ATOMIC_GLOB：对 CPU 的访问也是原子的）");
-	con_explain("ibv_context 是后续所有 verbs 调用的入口（相当于打开的设备句柄）\n");
+	       _("支持（ATOMIC_HCA：只对经过这块网卡的其它 RDMA 原子操作是原子的，CPU 同时读写同一个字不受保护）") :
+	       _("支持（ATOMIC_GLOB：对 CPU 的访问也是原子的）"));
+	con_explain(_("ibv_context 是后续所有 verbs 调用的入口（相当于打开的设备句柄）\n"));
 	if (op_is_atomic(dev->opt->op) && dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
-		con_error("设备 %s 不支持原子操作（atomic_cap = ATOMIC_NONE），不能用 --op %s\n"
-			CON_HINT "ibv_devinfo -v | grep atomic_cap 查看；换一个支持原子操作的设备（rxe 支持）\n",
+		con_error(_("设备 %s 不支持原子操作（atomic_cap = ATOMIC_NONE），不能用 --op %s\n"
+			CON_HINT "ibv_devinfo -v | grep atomic_cap 查看；换一个支持原子操作的设备（rxe 支持）\n"),
 			dev->dev_name, op_name(dev->opt->op));
 		return -1;
 	}
@@ -130,30 +131,30 @@ int query_port(struct rdma_device *dev, unsigned *step)
 	int port = dev->opt->ib_port;
 	int rc;
 
-	step_title(&dev->trace, step, "查询端口属性 ibv_query_port()");
+	step_title(&dev->trace, step, _("查询端口属性 ibv_query_port()"));
 	if (port > dev->dev_attr.phys_port_cnt) {
-		con_error("设备 %s 只有 %d 个端口，没有端口 %d\n" CON_HINT "用 -i 1 指定端口\n",
+		con_error(_("设备 %s 只有 %d 个端口，没有端口 %d\n" CON_HINT "用 -i 1 指定端口\n"),
 			dev->dev_name, dev->dev_attr.phys_port_cnt, port);
 		return -1;
 	}
 	rc = ibv_query_port(dev->ctx, (uint8_t)port, pa);
 	if (rc != 0) {
-		verbs_error("ibv_query_port()", rc, "端口号对吗（-i）？ibv_devinfo 查看");
+		verbs_error("ibv_query_port()", rc, _("端口号对吗（-i）？ibv_devinfo 查看"));
 		trace_verbs_simple(&dev->trace, "ibv_query_port", rc);
 		return -1;
 	}
 	trace_port(&dev->trace, dev->opt->ib_port, &dev->port_attr);
-	con_printf("端口 %d: 状态 %s，链路层 %s，active_mtu %s，max_mtu %s，LID 0x%04x，GID表 %d 项\n",
+	con_printf(_("端口 %d: 状态 %s，链路层 %s，active_mtu %s，max_mtu %s，LID 0x%04x，GID表 %d 项\n"),
 	       port, ibv_port_state_str(pa->state),
 	       pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand",
 	       mtu_str(pa->active_mtu), mtu_str(pa->max_mtu), pa->lid, pa->gid_tbl_len);
 	if (pa->link_layer == IBV_LINK_LAYER_ETHERNET)
-		con_explain("以太网端口（RoCE）没有子网管理器，LID 恒为 0，寻址全靠 GID（即IP地址）\n");
+		con_explain(_("以太网端口（RoCE）没有子网管理器，LID 恒为 0，寻址全靠 GID（即IP地址）\n"));
 	else
-		con_explain("InfiniBand 端口的 LID 由子网管理器分配，同一子网内按 LID 寻址\n");
+		con_explain(_("InfiniBand 端口的 LID 由子网管理器分配，同一子网内按 LID 寻址\n"));
 	if (pa->state != IBV_PORT_ACTIVE) {
-		con_error("端口 %d 不是 ACTIVE（当前 %s），QP 无法进入 RTR\n"
-			CON_HINT "绑定的网卡是否 UP？sudo ip link set <网卡> up；运行 ./diagnose.sh %s\n",
+		con_error(_("端口 %d 不是 ACTIVE（当前 %s），QP 无法进入 RTR\n"
+			CON_HINT "绑定的网卡是否 UP？sudo ip link set <网卡> up；运行 ./diagnose.sh %s\n"),
 			port, ibv_port_state_str(pa->state), dev->dev_name);
 		return -1;
 	}
@@ -167,15 +168,15 @@ int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned 
 	const struct gid_info *chosen;
 	int rc = -1;
 
-	step_title(&dev->trace, step, "选择GID ibv_query_gid_table()");
+	step_title(&dev->trace, step, _("选择GID ibv_query_gid_table()"));
 	if (read_gid_table(dev->ctx, dev->opt->ib_port, dev->port_attr.gid_tbl_len,
 			   dev->dev_attr.phys_port_cnt, &tbl, &n) != 0)
 		return -1;
-	con_printf("端口 %d 的非空GID条目（共 %zu 个）:\n", dev->opt->ib_port, n);
+	con_printf(_("端口 %d 的非空GID条目（共 %zu 个）:\n"), dev->opt->ib_port, n);
 	for (size_t i = 0; i < n && i < 8; i++)
 		gid_print_row(&tbl[i], "");
 	if (n > 8)
-		con_printf("  ...（其余 %zu 个见 ./show_gids.sh）\n", n - 8);
+		con_printf(_("  ...（其余 %zu 个见 ./show_gids.sh）\n"), n - 8);
 
 	chosen = select_gid(tbl, n, dev->port_attr.gid_tbl_len, dev->opt, peer);
 	if (chosen == NULL)
@@ -184,7 +185,7 @@ int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned 
 	if (dev->opt->role == ROLE_CLIENT && (dev->opt->dev_name != NULL || dev->opt->gid_idx != GID_AUTO))
 		select_warn_if_off_route(dev->dev_name, &dev->gid, peer);
 	trace_gid(&dev->trace, &dev->gid);
-	con_explain("GID 是 RoCE 的“地址”，RTR 时告诉本端QP对端的GID；两端都要选 RoCE v2 的同类地址\n");
+	con_explain(_("GID 是 RoCE 的“地址”，RTR 时告诉本端QP对端的GID；两端都要选 RoCE v2 的同类地址\n"));
 	rc = 0;
 out:
 	free(tbl);
@@ -201,8 +202,8 @@ int check_limits(const struct rdma_device *dev, const struct options *o)
 
 	if (limits_check(o, &dev->dev_attr, &dev->port_attr, why, sizeof(why)) == 0)
 		return 0;
-	con_error("超出设备 %s 的能力: %s\n"
-		    CON_HINT "ibv_devinfo -v 列出设备的全部上限（max_qp、max_qp_wr、max_cqe）和端口的 max_msg_sz\n",
+	con_error(_("超出设备 %s 的能力: %s\n"
+		    CON_HINT "ibv_devinfo -v 列出设备的全部上限（max_qp、max_qp_wr、max_cqe）和端口的 max_msg_sz\n"),
 		    dev->dev_name, why);
 	return -1;
 }
@@ -217,18 +218,18 @@ int device_select(struct rdma_device *dev, struct peer_route *peer, unsigned *st
 
 int alloc_pd(struct rdma_device *dev, unsigned *step)
 {
-	step_title(&dev->trace, step, "分配保护域PD ibv_alloc_pd()");
+	step_title(&dev->trace, step, _("分配保护域PD ibv_alloc_pd()"));
 	dev->pd = ibv_alloc_pd(dev->ctx);
 	if (dev->pd == NULL) {
 		int err = errno;
 
-		verbs_error("ibv_alloc_pd()", err, "设备资源耗尽或设备已被删除");
+		verbs_error("ibv_alloc_pd()", err, _("设备资源耗尽或设备已被删除"));
 		trace_verbs_simple(&dev->trace, "ibv_alloc_pd", err);
 		return -1;
 	}
 	trace_call(&dev->trace, "ibv_alloc_pd", "handle", dev->pd->handle, NULL, 0);
-	con_printf("PD 已分配: handle=%u\n", dev->pd->handle);
-	con_explain("PD 把 MR 和 QP 圈在一起：只有同一个 PD 里的 QP 才能使用这个 MR\n");
+	con_printf(_("PD 已分配: handle=%u\n"), dev->pd->handle);
+	con_explain(_("PD 把 MR 和 QP 圈在一起：只有同一个 PD 里的 QP 才能使用这个 MR\n"));
 	return 0;
 }
 
@@ -244,22 +245,22 @@ void device_destroy(struct rdma_device *dev)
 	if (dev->pd != NULL) {
 		report_destroy(&dev->trace, "ibv_dealloc_pd", ibv_dealloc_pd(dev->pd));
 		dev->pd = NULL;
-		con_printf("已释放PD（ibv_dealloc_pd）\n");
+		con_printf(_("已释放PD（ibv_dealloc_pd）\n"));
 	}
 	if (dev->ctx != NULL && dev->ctx_borrowed) {
 		dev->ctx = NULL;
-		con_printf("设备上下文归 librdmacm（--cm），随 cm_id 一起释放，不调用 ibv_close_device\n");
+		con_printf(_("设备上下文归 librdmacm（--cm），随 cm_id 一起释放，不调用 ibv_close_device\n"));
 	}
 	if (dev->ctx != NULL) {
 		report_destroy(&dev->trace, "ibv_close_device", ibv_close_device(dev->ctx));
 		dev->ctx = NULL;
-		con_printf("已关闭设备（ibv_close_device）\n");
+		con_printf(_("已关闭设备（ibv_close_device）\n"));
 	}
 	if (dev->dev_list != NULL) {
 		ibv_free_device_list(dev->dev_list);
 		trace_verbs_simple(&dev->trace, "ibv_free_device_list", 0);
 		dev->dev_list = NULL;
-		con_printf("已释放设备列表（ibv_free_device_list）\n");
+		con_printf(_("已释放设备列表（ibv_free_device_list）\n"));
 	}
 }
 
@@ -280,12 +281,12 @@ static int check_memory(size_t len)
 	struct rlimit rl;
 
 	if (pages > 0 && psize > 0 && limits_memory(len, (size_t)pages * (size_t)psize) != 0) {
-		con_error("需要 %zu 字节缓冲区，超过物理内存的一半\n" CON_HINT "减小 --size 或 -q\n", len);
+		con_error(_("需要 %zu 字节缓冲区，超过物理内存的一半\n" CON_HINT "减小 --size 或 -q\n"), len);
 		return -1;
 	}
 	if (geteuid() != 0 && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
 	    rl.rlim_cur != RLIM_INFINITY && len > rl.rlim_cur)
-		con_printf("  警告: 需要锁定 %zu 字节，超过 ulimit -l（%llu 字节）；ibv_reg_mr 可能以 ENOMEM 失败\n",
+		con_printf(_("  警告: 需要锁定 %zu 字节，超过 ulimit -l（%llu 字节）；ibv_reg_mr 可能以 ENOMEM 失败\n"),
 		       len, (unsigned long long)rl.rlim_cur);
 	return 0;
 }
@@ -295,7 +296,7 @@ int register_mr(struct rdma_conn *conn, int access)
 	char acc[128];
 	size_t alloc_len;
 
-	step_title(&conn->trace, &conn->step, "注册内存区域MR ibv_reg_mr()");
+	step_title(&conn->trace, &conn->step, _("注册内存区域MR ibv_reg_mr()"));
 	conn->slot = slot_size(conn->opt);
 	conn->buf_len = 2 * (size_t)conn->num_qp * conn->slot;
 	if (check_memory(conn->buf_len) != 0)
@@ -303,7 +304,7 @@ int register_mr(struct rdma_conn *conn, int access)
 	alloc_len = (conn->buf_len + 4095) & ~(size_t)4095;
 	conn->buf = aligned_alloc(4096, alloc_len);
 	if (conn->buf == NULL) {
-		con_error("分配 %zu 字节缓冲区失败: %s\n", alloc_len, strerror(errno));
+		con_error(_("分配 %zu 字节缓冲区失败: %s\n"), alloc_len, strerror(errno));
 		return -1;
 	}
 	memset(conn->buf, 0, alloc_len);
@@ -311,8 +312,8 @@ int register_mr(struct rdma_conn *conn, int access)
 		int bad = access & ~(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC);
 
 		access_str(access, acc, sizeof(acc));
-		con_printf("故障注入(--inject mr-access): 这个操作要的权限是 %s，故意只给 MR 本地权限；"
-			   "QP 的 qp_access_flags 和交给对端的 rkey 都不变，预期对端的访问被网卡拒绝（REM_ACCESS_ERR）\n", acc);
+		con_printf(_("故障注入(--inject mr-access): 这个操作要的权限是 %s，故意只给 MR 本地权限；"
+			   "QP 的 qp_access_flags 和交给对端的 rkey 都不变，预期对端的访问被网卡拒绝（REM_ACCESS_ERR）\n"), acc);
 		access = bad;
 	}
 	conn->mr = ibv_reg_mr(conn->dev->pd, conn->buf, conn->buf_len, access);
@@ -320,20 +321,20 @@ int register_mr(struct rdma_conn *conn, int access)
 		int err = errno;
 
 		verbs_error("ibv_reg_mr()", err,
-			    err == ENOMEM ? "锁页内存不够：ulimit -l 查看，ulimit -l unlimited 或在 /etc/security/limits.conf 里调大 memlock" :
-			    err == EINVAL ? "访问权限组合非法（REMOTE_WRITE/ATOMIC 需要同时有 LOCAL_WRITE）" :
-			    "检查缓冲区地址与长度");
+			    err == ENOMEM ? _("锁页内存不够：ulimit -l 查看，ulimit -l unlimited 或在 /etc/security/limits.conf 里调大 memlock") :
+			    err == EINVAL ? _("访问权限组合非法（REMOTE_WRITE/ATOMIC 需要同时有 LOCAL_WRITE）") :
+			    _("检查缓冲区地址与长度"));
 		trace_verbs_simple(&conn->trace, "ibv_reg_mr", err);
 		return -1;
 	}
 	access_str(access, acc, sizeof(acc));
 	trace_mr(&conn->trace, conn->mr, conn->buf_len, acc);
-	con_printf("MR 已注册: addr=%p 长度=%zu（%d 个QP × 每QP %zu 字节 × 2 区）\n",
+	con_printf(_("MR 已注册: addr=%p 长度=%zu（%d 个QP × 每QP %zu 字节 × 2 区）\n"),
 	       (void *)conn->buf, conn->buf_len, conn->num_qp, conn->slot);
-	con_printf("  lkey=0x%08x  rkey=0x%08x  权限=%s%s\n", conn->mr->lkey, conn->mr->rkey, acc,
-	       access == 0 ? "（只允许本地读：RDMA WRITE 的数据源只需要被网卡读取）" : "");
-	con_explain("注册会锁定这些内存页并交给网卡做地址翻译；lkey 给本端的 WR 用，\n"
-	       "        rkey 是交给对端的“钥匙”，对端凭它直接读写这块内存，所以只开本操作需要的权限\n");
+	con_printf(_("  lkey=0x%08x  rkey=0x%08x  权限=%s%s\n"), conn->mr->lkey, conn->mr->rkey, acc,
+	       access == 0 ? _("（只允许本地读：RDMA WRITE 的数据源只需要被网卡读取）") : "");
+	con_explain(_("注册会锁定这些内存页并交给网卡做地址翻译；lkey 给本端的 WR 用，\n"
+	       "        rkey 是交给对端的“钥匙”，对端凭它直接读写这块内存，所以只开本操作需要的权限\n"));
 	return 0;
 }
 
@@ -344,16 +345,16 @@ static int create_channel(struct rdma_conn *conn)
 
 	conn->channel = ibv_create_comp_channel(conn->dev->ctx);
 	if (conn->channel == NULL) {
-		verbs_error("ibv_create_comp_channel()", errno, "打开的文件太多（ulimit -n）或设备已被删除");
+		verbs_error("ibv_create_comp_channel()", errno, _("打开的文件太多（ulimit -n）或设备已被删除"));
 		return -1;
 	}
 	/* 非阻塞：等待交给 poll()（带 -t 超时）；ibv_get_cq_event 只在 fd 可读后调用 */
 	flags = fcntl(conn->channel->fd, F_GETFL);
 	if (flags < 0 || fcntl(conn->channel->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-		verbs_error("fcntl(O_NONBLOCK)", errno, "完成通道的 fd 设置失败");
+		verbs_error("fcntl(O_NONBLOCK)", errno, _("完成通道的 fd 设置失败"));
 		return -1;
 	}
-	con_printf("完成通道已创建（ibv_create_comp_channel）: fd=%d；CQ 有新完成时这个 fd 变为可读\n",
+	con_printf(_("完成通道已创建（ibv_create_comp_channel）: fd=%d；CQ 有新完成时这个 fd 变为可读\n"),
 		   conn->channel->fd);
 	return 0;
 }
@@ -364,11 +365,11 @@ static int arm_cq(struct rdma_conn *conn)
 	int rc = ibv_req_notify_cq(conn->cq, 0);
 
 	if (rc != 0) {
-		verbs_error("ibv_req_notify_cq()", rc, "CQ 不支持事件通知？");
+		verbs_error("ibv_req_notify_cq()", rc, _("CQ 不支持事件通知？"));
 		return -1;
 	}
-	con_printf("已武装 CQ（ibv_req_notify_cq, solicited_only=0）：下一个完成到来时在 fd 上产生一个事件\n"
-		   "  说明: 等完成时程序睡在 poll(fd) 上，不占 CPU；代价是每次唤醒要经过内核（延迟更高）\n");
+	con_printf(_("已武装 CQ（ibv_req_notify_cq, solicited_only=0）：下一个完成到来时在 fd 上产生一个事件\n"
+		   "  说明: 等完成时程序睡在 poll(fd) 上，不占 CPU；代价是每次唤醒要经过内核（延迟更高）\n"));
 	return 0;
 }
 
@@ -376,7 +377,7 @@ int create_cq(struct rdma_conn *conn)
 {
 	int event = conn->opt->cq == CQ_EVENT;
 
-	step_title(&conn->trace, &conn->step, "创建完成队列CQ ibv_create_cq()%s", event ? "（带完成通道）" : "");
+	step_title(&conn->trace, &conn->step, _("创建完成队列CQ ibv_create_cq()%s"), event ? _("（带完成通道）") : "");
 	queue_caps(conn->opt, &conn->caps);
 	if (event && create_channel(conn) != 0)
 		return -1;
@@ -384,14 +385,14 @@ int create_cq(struct rdma_conn *conn)
 	if (conn->cq == NULL) {
 		int err = errno;
 
-		verbs_error("ibv_create_cq()", err, "CQ 太大？设备上限见 ibv_devinfo -v 的 max_cqe");
+		verbs_error("ibv_create_cq()", err, _("CQ 太大？设备上限见 ibv_devinfo -v 的 max_cqe"));
 		trace_verbs_simple(&conn->trace, "ibv_create_cq", err);
 		return -1;
 	}
 	trace_call(&conn->trace, "ibv_create_cq", "cqe", conn->cq->cqe, NULL, 0);
-	con_printf("CQ 已创建: 容量 %d（请求 %u = %d 个QP × (发送 %u + 接收 %u)），%d 个QP共享这一个CQ\n", conn->cq->cqe,
+	con_printf(_("CQ 已创建: 容量 %d（请求 %u = %d 个QP × (发送 %u + 接收 %u)），%d 个QP共享这一个CQ\n"), conn->cq->cqe,
 		   conn->caps.cqe, conn->num_qp, conn->caps.send_wr, conn->caps.recv_wr, conn->num_qp);
-	con_explain("每个完成的 WR 在 CQ 里留下一个 WC；wr_id 里放的是QP序号，据此区分来自哪个QP\n");
+	con_explain(_("每个完成的 WR 在 CQ 里留下一个 WC；wr_id 里放的是QP序号，据此区分来自哪个QP\n"));
 	if (event && arm_cq(conn) != 0)
 		return -1;
 	return 0;
@@ -425,25 +426,25 @@ int create_srq(struct rdma_conn *conn)
 
 	if (!conn->opt->srq)
 		return 0;
-	step_title(&conn->trace, &conn->step, "创建共享接收队列SRQ ibv_create_srq()");
+	step_title(&conn->trace, &conn->step, _("创建共享接收队列SRQ ibv_create_srq()"));
 	conn->srq = ibv_create_srq(conn->dev->pd, &init);
 	if (conn->srq == NULL) {
 		int err = errno;
 
-		verbs_error("ibv_create_srq()", err, "设备不支持 SRQ，或深度超过 max_srq_wr（ibv_devinfo -v 看 max_srq、max_srq_wr）");
+		verbs_error("ibv_create_srq()", err, _("设备不支持 SRQ，或深度超过 max_srq_wr（ibv_devinfo -v 看 max_srq、max_srq_wr）"));
 		trace_verbs_simple(&conn->trace, "ibv_create_srq", err);
 		return -1;
 	}
 	conn->srq_depth = init.attr.max_wr;   /* ibv_create_srq 写回实际值 */
 	trace_call(&conn->trace, "ibv_create_srq", "max_wr", (long)conn->srq_depth, NULL, 0);
-	con_printf("SRQ 已创建: 深度 %u（要了 %u；设备上限 max_srq_wr=%d），%d 个QP共用\n", conn->srq_depth,
+	con_printf(_("SRQ 已创建: 深度 %u（要了 %u；设备上限 max_srq_wr=%d），%d 个QP共用\n"), conn->srq_depth,
 		   2u * (uint32_t)conn->num_qp, conn->dev->dev_attr.max_srq_wr, conn->num_qp);
-	con_printf("  内存: 不用 SRQ 时 %d 个QP × 每个接收队列 %u 个 = %u 个接收请求，每个都要一块 %zu 字节的缓冲区（%zu 字节）；\n"
-		   "        用 SRQ 时一个 %u 个的队列（%zu 字节）——本程序每轮每个QP只在途 1 个接收，2×QP数就够\n",
+	con_printf(_("  内存: 不用 SRQ 时 %d 个QP × 每个接收队列 %u 个 = %u 个接收请求，每个都要一块 %zu 字节的缓冲区（%zu 字节）；\n"
+		   "        用 SRQ 时一个 %u 个的队列（%zu 字节）——本程序每轮每个QP只在途 1 个接收，2×QP数就够\n"),
 		   conn->num_qp, per_qp, per_qp * (uint32_t)conn->num_qp, conn->slot,
 		   (size_t)per_qp * (size_t)conn->num_qp * conn->slot, conn->srq_depth, (size_t)conn->srq_depth * conn->slot);
-	con_explain("SRQ 不属于哪个QP：接收请求投递到 SRQ，哪个QP来了消息就从 SRQ 里取一个；服务成千上万条连接的\n"
-		    "        服务端靠它按“同时在途的消息数”而不是“连接数 × 最坏情况”准备接收缓冲区\n");
+	con_explain(_("SRQ 不属于哪个QP：接收请求投递到 SRQ，哪个QP来了消息就从 SRQ 里取一个；服务成千上万条连接的\n"
+		    "        服务端靠它按“同时在途的消息数”而不是“连接数 × 最坏情况”准备接收缓冲区\n"));
 	return 0;
 }
 
@@ -452,8 +453,8 @@ int create_qps(struct rdma_conn *conn)
 	struct ibv_qp_init_attr init;
 	int ud = conn->opt->qp_type == QPK_UD;
 
-	step_title(&conn->trace, &conn->step, "创建%d个%s QP ibv_create_qp()%s", conn->num_qp, ud ? "UD" : "RC",
-		   conn->srq != NULL ? "（接收用 SRQ）" : "");
+	step_title(&conn->trace, &conn->step, _("创建%d个%s QP ibv_create_qp()%s"), conn->num_qp, ud ? "UD" : "RC",
+		   conn->srq != NULL ? _("（接收用 SRQ）") : "");
 	for (int i = 0; i < conn->num_qp; i++) {
 		init = (struct ibv_qp_init_attr){
 			.qp_type = ud ? IBV_QPT_UD : IBV_QPT_RC,
@@ -473,34 +474,34 @@ int create_qps(struct rdma_conn *conn)
 		if (conn->qp[i] == NULL) {
 			int err = errno;
 
-			verbs_error("ibv_create_qp()", err, "QP 数量、队列深度或 --inline 超过设备上限？ibv_devinfo -v 查看 max_qp/max_qp_wr");
+			verbs_error("ibv_create_qp()", err, _("QP 数量、队列深度或 --inline 超过设备上限？ibv_devinfo -v 查看 max_qp/max_qp_wr"));
 			trace_verbs_simple(&conn->trace, "ibv_create_qp", err);
 			return -1;
 		}
 		conn->max_inline = init.cap.max_inline_data;   /* ibv_create_qp 写回实际值（可能比请求的大） */
 		if (conn->max_inline < conn->opt->inline_size) {
-			con_error("QP[%d] 要了 max_inline_data=%u（--inline），ibv_create_qp 只给了 %u\n"
-				    CON_HINT "按 verbs 的约定，返回的值只会大于等于要的值；这个驱动不守约定。换小一点的 --inline\n",
+			con_error(_("QP[%d] 要了 max_inline_data=%u（--inline），ibv_create_qp 只给了 %u\n"
+				    CON_HINT "按 verbs 的约定，返回的值只会大于等于要的值；这个驱动不守约定。换小一点的 --inline\n"),
 				    i, conn->opt->inline_size, conn->max_inline);
 			return -1;
 		}
 		if (sq_account_init(&conn->sq[i], conn->caps.send_wr) != 0) {
-			con_error("QP[%d] 发送队列记账的内存分配失败（%u 项）\n" CON_HINT "内存不够？减小 --tx-depth\n",
+			con_error(_("QP[%d] 发送队列记账的内存分配失败（%u 项）\n" CON_HINT "内存不够？减小 --tx-depth\n"),
 				    i, conn->caps.send_wr);
 			return -1;
 		}
 		/* PSN 随机：避免与旧连接残留的报文混淆（与 rc_pingpong 一样取 24 位） */
 		conn->psn[i] = random_psn();
 		trace_qp_num(&conn->trace, "ibv_create_qp", 0, i, conn->qp[i]->qp_num, conn->psn[i]);
-		con_printf("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n", i, conn->qp[i]->qp_num, conn->psn[i]);
+		con_printf(_("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n"), i, conn->qp[i]->qp_num, conn->psn[i]);
 	}
 	if (ud)
-		con_explain("UD = 不可靠数据报：QP 不和哪个对端绑定，每个发送 WR 自己带目的地（地址句柄 AH + 对端 QP 号 + Q_Key）；\n"
-			    "        没有确认、重传、RNR，一条消息就是一个包（不超过路径MTU）。新建的QP处于 RESET 状态\n");
+		con_explain(_("UD = 不可靠数据报：QP 不和哪个对端绑定，每个发送 WR 自己带目的地（地址句柄 AH + 对端 QP 号 + Q_Key）；\n"
+			    "        没有确认、重传、RNR，一条消息就是一个包（不超过路径MTU）。新建的QP处于 RESET 状态\n"));
 	else
-		con_explain("RC = 可靠连接，一个QP只和对端的一个QP配对；新建的QP处于 RESET 状态\n");
+		con_explain(_("RC = 可靠连接，一个QP只和对端的一个QP配对；新建的QP处于 RESET 状态\n"));
 	if (conn->opt->bench != BENCH_NONE)
-		con_printf("  队列深度: 发送 %u、接收 %u（--tx-depth）；max_inline_data=%u（--inline %u）\n",
+		con_printf(_("  队列深度: 发送 %u、接收 %u（--tx-depth）；max_inline_data=%u（--inline %u）\n"),
 			   conn->caps.send_wr, conn->caps.recv_wr, conn->max_inline, conn->opt->inline_size);
 	return 0;
 }
@@ -531,38 +532,38 @@ void conn_destroy(struct rdma_conn *conn)
 		sq_account_free(&conn->sq[i]);
 	}
 	if (freed > 0)
-		con_printf("已销毁 %d 个QP（ibv_destroy_qp）\n", freed);
+		con_printf(_("已销毁 %d 个QP（ibv_destroy_qp）\n"), freed);
 	if (conn->srq != NULL) {   /* 在用它的 QP 之后 */
 		report_destroy(&conn->trace, "ibv_destroy_srq", ibv_destroy_srq(conn->srq));
 		conn->srq = NULL;
-		con_printf("已销毁SRQ（ibv_destroy_srq）\n");
+		con_printf(_("已销毁SRQ（ibv_destroy_srq）\n"));
 	}
 	if (conn->ah != NULL) {
 		report_destroy(&conn->trace, "ibv_destroy_ah", ibv_destroy_ah(conn->ah));
 		conn->ah = NULL;
-		con_printf("已销毁地址句柄AH（ibv_destroy_ah）\n");
+		con_printf(_("已销毁地址句柄AH（ibv_destroy_ah）\n"));
 	}
 	if (conn->cq != NULL && conn->cq_unacked > 0) {
 		ibv_ack_cq_events(conn->cq, conn->cq_unacked);
-		con_printf("已确认剩下的 %u 个完成事件（ibv_ack_cq_events；不确认的话 ibv_destroy_cq 会一直等）\n",
+		con_printf(_("已确认剩下的 %u 个完成事件（ibv_ack_cq_events；不确认的话 ibv_destroy_cq 会一直等）\n"),
 			   conn->cq_unacked);
 		conn->cq_unacked = 0;
 	}
 	if (conn->cq != NULL) {
 		report_destroy(&conn->trace, "ibv_destroy_cq", ibv_destroy_cq(conn->cq));
 		conn->cq = NULL;
-		con_printf("已销毁CQ（ibv_destroy_cq）\n");
+		con_printf(_("已销毁CQ（ibv_destroy_cq）\n"));
 	}
 	if (conn->channel != NULL) {
 		/* 通道要在所有用它的 CQ 之后销毁，否则 EBUSY */
 		report_destroy(&conn->trace, "ibv_destroy_comp_channel", ibv_destroy_comp_channel(conn->channel));
 		conn->channel = NULL;
-		con_printf("已销毁完成通道（ibv_destroy_comp_channel，共收到 %lu 个完成事件）\n", conn->cq_events);
+		con_printf(_("已销毁完成通道（ibv_destroy_comp_channel，共收到 %lu 个完成事件）\n"), conn->cq_events);
 	}
 	if (conn->mr != NULL) {
 		report_destroy(&conn->trace, "ibv_dereg_mr", ibv_dereg_mr(conn->mr));
 		conn->mr = NULL;
-		con_printf("已注销MR（ibv_dereg_mr）\n");
+		con_printf(_("已注销MR（ibv_dereg_mr）\n"));
 	}
 	free(conn->buf);
 	conn->buf = NULL;
@@ -572,7 +573,7 @@ void conn_destroy(struct rdma_conn *conn)
 
 void destroy_resources(struct rdma_device *dev, struct rdma_conn *conn)
 {
-	step_title(&conn->trace, &conn->step, "清理资源（与创建顺序相反）");
+	step_title(&conn->trace, &conn->step, _("清理资源（与创建顺序相反）"));
 	conn_destroy(conn);
 	device_destroy(dev);
 	ctrl_release(&conn->ctrl);

@@ -2,6 +2,7 @@
  * route.c - 用 rtnetlink 向内核查一条 IPv4 路由（RTM_GETROUTE），和 `ip route get DST [from SRC]` 一样
  */
 #include "route.h"
+#include "i18n.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -91,7 +92,7 @@ int route_lookup(const char *dst, const char *src, struct route_info *out, char 
 
 	memset(out, 0, sizeof(*out));
 	if (inet_pton(AF_INET, dst, &d) != 1 || (src != NULL && inet_pton(AF_INET, src, &s) != 1)) {
-		snprintf(err, errlen, "不是 IPv4 地址: %s", dst);
+		snprintf(err, errlen, _("不是 IPv4 地址: %s"), dst);
 		return -1;
 	}
 	memset(&req, 0, sizeof(req));
@@ -107,24 +108,24 @@ int route_lookup(const char *dst, const char *src, struct route_info *out, char 
 	}
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
 	if (fd < 0) {
-		snprintf(err, errlen, "socket(NETLINK_ROUTE) 失败: %s", strerror(errno));
+		snprintf(err, errlen, _("socket(NETLINK_ROUTE) 失败: %s"), strerror(errno));
 		return -1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	if (sendto(fd, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0 ||
 	    (n = recv(fd, buf, sizeof(buf), 0)) < 0) {
-		snprintf(err, errlen, "向内核查询路由失败: %s", strerror(errno));
+		snprintf(err, errlen, _("向内核查询路由失败: %s"), strerror(errno));
 		close(fd);
 		return -1;
 	}
 	close(fd);
 	if (parse_reply(buf, n, out, &e) != 0) {
-		const char *why = e ? strerror(e) : "无法解析的回答";
+		const char *why = e ? strerror(e) : _("无法解析的回答");
 
 		if (src != NULL)
-			snprintf(err, errlen, "内核没有从 %s 到 %s 的路由: %s", src, dst, why);
+			snprintf(err, errlen, _("内核没有从 %s 到 %s 的路由: %s"), src, dst, why);
 		else
-			snprintf(err, errlen, "内核没有到 %s 的路由: %s", dst, why);
+			snprintf(err, errlen, _("内核没有到 %s 的路由: %s"), dst, why);
 		return -1;
 	}
 	if (out->ndev[0] != '\0')
@@ -150,7 +151,7 @@ int route_resolve_ipv4(const char *host, char out[16])
 void route_describe(const struct route_info *r, char *out, size_t len)
 {
 	if (r->local)
-		snprintf(out, len, "是本机自己的地址（内核答 local … dev lo）");
+		snprintf(out, len, _("是本机自己的地址（内核答 local … dev lo）"));
 	else
-		snprintf(out, len, "走网卡 %s，源地址 %s", r->ndev[0] ? r->ndev : "?", r->src[0] ? r->src : "?");
+		snprintf(out, len, _("走网卡 %s，源地址 %s"), r->ndev[0] ? r->ndev : "?", r->src[0] ? r->src : "?");
 }

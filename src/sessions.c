@@ -39,6 +39,7 @@
  * 所以不需要全局的“收到信号”标志，也不会在任意一行代码中间被打断。
  */
 #include "sessions.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -105,25 +106,25 @@ static int read_client_parameters(struct session *s, struct rdma_conn *conn)
 {
 	char notes[128], why[160];
 
-	step_title(&conn->trace, &conn->step, "读取客户端的参数（多客户端模式：先听客户端要什么）");
+	step_title(&conn->trace, &conn->step, _("读取客户端的参数（多客户端模式：先听客户端要什么）"));
 	if (ctrl_recv_hello(&conn->ctrl, &conn->remote) != 0)
 		return -1;
 	conn->remote_ready = 1;
 	if (adopt_client_options(s->server_opt, &conn->remote, SESSION_SIZE_CAP, &s->opt,
 				 notes, sizeof(notes), why, sizeof(why)) != 0) {
-		con_error("%s\n" CON_HINT "客户端用小一点的 --size，或服务端明确给出 --size\n", why);
+		con_error(_("%s\n" CON_HINT "客户端用小一点的 --size，或服务端明确给出 --size\n"), why);
 		/* 照常回 HELLO：客户端会在握手里看到“消息大小不一致”，两端都知道为什么失败 */
 	}
 	conn->num_qp = s->opt.num_qp;
-	con_printf("客户端要: -q %u --op %s --size %u --iters %u\n", conn->remote.num_qp,
+	con_printf(_("客户端要: -q %u --op %s --size %u --iters %u\n"), conn->remote.num_qp,
 		   op_name((enum rdma_op)conn->remote.op), conn->remote.size, conn->remote.iters);
-	con_printf("本会话用: -q %d --op %s --size %zu --iters %ld（听客户端的:%s）\n", s->opt.num_qp,
-		   op_name(s->opt.op), s->opt.size, s->opt.iters, notes[0] != '\0' ? notes : " 无，全由服务端命令行决定");
-	con_explain("服务端命令行明确给了的参数两端必须一致；没给的由客户端决定（QP 最多 %d 个，消息最大 %u 字节）\n",
+	con_printf(_("本会话用: -q %d --op %s --size %zu --iters %ld（听客户端的:%s）\n"), s->opt.num_qp,
+		   op_name(s->opt.op), s->opt.size, s->opt.iters, notes[0] != '\0' ? notes : _(" 无，全由服务端命令行决定"));
+	con_explain(_("服务端命令行明确给了的参数两端必须一致；没给的由客户端决定（QP 最多 %d 个，消息最大 %u 字节）\n"),
 		   MAX_QP, SESSION_SIZE_CAP);
 	if (op_is_atomic(s->opt.op) && conn->dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
-		con_error("设备 %s 不支持原子操作（atomic_cap=NONE），不能服务 --op %s\n"
-			    CON_HINT "这个客户端换一种 --op\n", conn->dev->dev_name, op_name(s->opt.op));
+		con_error(_("设备 %s 不支持原子操作（atomic_cap=NONE），不能服务 --op %s\n"
+			    CON_HINT "这个客户端换一种 --op\n"), conn->dev->dev_name, op_name(s->opt.op));
 		return -1;
 	}
 	return 0;
@@ -156,7 +157,7 @@ static void *session_main(void *arg)
 	struct rdma_conn conn;
 	char prefix[96];
 
-	snprintf(prefix, sizeof(prefix), "[客户端%ld %s] ", s->id, s->peer);
+	snprintf(prefix, sizeof(prefix), _("[客户端%ld %s] "), s->id, s->peer);
 	con_set_prefix(prefix);
 	conn_init(&conn, s->dev, &s->opt);
 	conn.step = s->first_step;
@@ -169,18 +170,18 @@ static void *session_main(void *arg)
 		con_set_error_sink(trace_error_sink, &conn.trace);
 	if (s->rc == 0)
 		s->rc = serve_one_client(s, &conn);
-	step_title(&conn.trace, &conn.step, "清理本客户端的资源（与创建顺序相反；设备和 PD 留给别的客户端）");
+	step_title(&conn.trace, &conn.step, _("清理本客户端的资源（与创建顺序相反；设备和 PD 留给别的客户端）"));
 	conn_destroy(&conn);
 	ctrl_release(&conn.ctrl);
 	if (s->rc == 0)
-		con_printf("本客户端正常结束\n");
+		con_printf(_("本客户端正常结束\n"));
 	else
-		con_eprintf("本客户端失败（见上面的“错误”与“提示”）；不影响其它客户端\n");
+		con_eprintf(_("本客户端失败（见上面的“错误”与“提示”）；不影响其它客户端\n"));
 	con_set_error_sink(NULL, NULL);
 	con_set_prefix(NULL);
 	/* 告诉主线程“我结束了”：写一个 int，管道保证不超过 PIPE_BUF 的写是原子的 */
 	if (write(s->done_fd, &s->slot, sizeof(s->slot)) != (ssize_t)sizeof(s->slot))
-		con_error("通知主线程失败: %s\n", strerror(errno));
+		con_error(_("通知主线程失败: %s\n"), strerror(errno));
 	return NULL;
 }
 
@@ -203,13 +204,13 @@ static int open_signalfd(struct server *srv)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	if (pthread_sigmask(SIG_BLOCK, &set, &srv->old_mask) != 0) {
-		con_error("pthread_sigmask 失败\n");
+		con_error(_("pthread_sigmask 失败\n"));
 		return -1;
 	}
 	srv->mask_set = 1;
 	srv->sig_fd = signalfd(-1, &set, SFD_CLOEXEC);
 	if (srv->sig_fd < 0) {
-		con_error("signalfd 失败: %s (errno=%d)\n", strerror(errno), errno);
+		con_error(_("signalfd 失败: %s (errno=%d)\n"), strerror(errno), errno);
 		return -1;
 	}
 	return 0;
@@ -219,11 +220,11 @@ static int server_open(struct server *srv)
 {
 	const struct options *o = srv->opt;
 
-	step_title(&srv->dev->trace, srv->step, "建立TCP监听（控制平面）listen：多客户端");
+	step_title(&srv->dev->trace, srv->step, _("建立TCP监听（控制平面）listen：多客户端"));
 	if (open_signalfd(srv) != 0)
 		return -1;
 	if (pipe2(srv->done_pipe, O_CLOEXEC) != 0) {
-		con_error("pipe2 失败: %s (errno=%d)\n", strerror(errno), errno);
+		con_error(_("pipe2 失败: %s (errno=%d)\n"), strerror(errno), errno);
 		return -1;
 	}
 	/*
@@ -235,14 +236,14 @@ static int server_open(struct server *srv)
 	if (srv->listen_fd < 0)
 		return -1;
 	if (o->clients == 0)
-		con_printf("在TCP端口 %d 接待客户端，直到 Ctrl-C（SIGINT）或 SIGTERM；最多同时 %d 个\n",
+		con_printf(_("在TCP端口 %d 接待客户端，直到 Ctrl-C（SIGINT）或 SIGTERM；最多同时 %d 个\n"),
 			   o->tcp_port, o->parallel);
 	else
-		con_printf("在TCP端口 %d 接待 %ld 个客户端；最多同时 %d 个\n", o->tcp_port, o->clients, o->parallel);
-	con_explain("设备、端口、GID 和 PD 已经打开（步骤1-5），所有客户端共用；每个客户端一个线程，\n"
-		   "        有自己的 MR、CQ、QP 和 TCP 连接，结束时只释放它自己的。输出行前的 [客户端N 地址] 说明是谁的\n");
-	con_explain("同时在服务的客户端达到 %d 个时，新的客户端先在内核的 TCP 队列里等着；"
-		   "它等服务端回 HELLO 最多 -t 秒，排队久的客户端请加大 -t\n", o->parallel);
+		con_printf(_("在TCP端口 %d 接待 %ld 个客户端；最多同时 %d 个\n"), o->tcp_port, o->clients, o->parallel);
+	con_explain(_("设备、端口、GID 和 PD 已经打开（步骤1-5），所有客户端共用；每个客户端一个线程，\n"
+		   "        有自己的 MR、CQ、QP 和 TCP 连接，结束时只释放它自己的。输出行前的 [客户端N 地址] 说明是谁的\n"));
+	con_explain(_("同时在服务的客户端达到 %d 个时，新的客户端先在内核的 TCP 队列里等着；"
+		   "它等服务端回 HELLO 最多 -t 秒，排队久的客户端请加大 -t\n"), o->parallel);
 	ctrl_announce_ready(o, "tcp");
 	return 0;
 }
@@ -268,9 +269,9 @@ static void start_session(struct server *srv)
 	s->server_opt = srv->opt;
 	s->dev = srv->dev;
 	s->done_fd = srv->done_pipe[1];
-	con_printf("接受第 %ld 个客户端 %s（正在服务 %d 个）\n", s->id, peer, srv->running + 1);
+	con_printf(_("接受第 %ld 个客户端 %s（正在服务 %d 个）\n"), s->id, peer, srv->running + 1);
 	if (pthread_create(&s->thread, NULL, session_main, s) != 0) {
-		con_error("pthread_create 失败，无法服务客户端 %s\n" CON_HINT "线程数或内存到了上限？减小 --parallel\n", peer);
+		con_error(_("pthread_create 失败，无法服务客户端 %s\n" CON_HINT "线程数或内存到了上限？减小 --parallel\n"), peer);
 		close(fd);
 		if (s->watch_fd >= 0)
 			close(s->watch_fd);
@@ -296,8 +297,8 @@ static void reap_session(struct server *srv)
 		srv->ok++;
 	else
 		srv->failed++;
-	con_printf("客户端%ld %s 的会话结束: %s（成功 %ld，失败 %ld，还在服务 %d 个）\n", s->id, s->peer,
-		   s->rc == 0 ? "成功" : "失败", srv->ok, srv->failed, srv->running - 1);
+	con_printf(_("客户端%ld %s 的会话结束: %s（成功 %ld，失败 %ld，还在服务 %d 个）\n"), s->id, s->peer,
+		   s->rc == 0 ? _("成功") : _("失败"), srv->ok, srv->failed, srv->running - 1);
 	if (s->watch_fd >= 0)
 		close(s->watch_fd);
 	s->in_use = 0;
@@ -310,7 +311,7 @@ static const char *take_signal(struct server *srv)
 	struct signalfd_siginfo si;
 
 	if (read(srv->sig_fd, &si, sizeof(si)) != (ssize_t)sizeof(si))
-		return "信号";
+		return _("信号");
 	return si.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM";
 }
 
@@ -328,7 +329,7 @@ static int grace_left(const struct server *srv)
 /* 收到信号：不再接受新客户端，宽限期从现在起算 -t 秒 */
 static void begin_stop(struct server *srv, const char *sig)
 {
-	con_printf("\n收到 %s：不再接受新的客户端；正在服务的 %d 个最多再等 %d 秒\n", sig,
+	con_printf(_("\n收到 %s：不再接受新的客户端；正在服务的 %d 个最多再等 %d 秒\n"), sig,
 		   srv->running, srv->opt->timeout_ms / 1000);
 	srv->stopping = 1;
 	srv->grace_deadline = now_ms() + srv->opt->timeout_ms;
@@ -356,13 +357,13 @@ static void accept_loop(struct server *srv)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			con_error("poll 失败: %s (errno=%d)\n", strerror(errno), errno);
+			con_error(_("poll 失败: %s (errno=%d)\n"), strerror(errno), errno);
 			srv->stopping = 1;
 			return;
 		}
 		if (n == 0) {
-			con_error("等了 %d 秒没有新的客户端（已接受 %ld 个，要 %ld 个）\n"
-				    CON_HINT "客户端都启动了吗？可用 --accept-timeout 调整，或用 --clients 0 一直服务到 Ctrl-C\n",
+			con_error(_("等了 %d 秒没有新的客户端（已接受 %ld 个，要 %ld 个）\n"
+				    CON_HINT "客户端都启动了吗？可用 --accept-timeout 调整，或用 --clients 0 一直服务到 Ctrl-C\n"),
 				    srv->opt->accept_timeout_ms / 1000, srv->accepted, srv->opt->clients);
 			srv->idle_timeout = 1;
 			return;
@@ -381,7 +382,7 @@ static void accept_loop(struct server *srv)
 /* 宽限期过了（或又收到一次信号）：shutdown 每个会话的 socket，会话随即出错结束 */
 static void abort_sessions(struct server *srv, const char *why)
 {
-	con_printf("%s：中止还在跑的 %d 个会话（shutdown 它们的 TCP 连接；在等完成的会话最多再过 -t 秒结束）\n",
+	con_printf(_("%s：中止还在跑的 %d 个会话（shutdown 它们的 TCP 连接；在等完成的会话最多再过 -t 秒结束）\n"),
 		   why, srv->running);
 	for (int i = 0; i < srv->opt->parallel; i++)
 		if (srv->slots[i].in_use && srv->slots[i].watch_fd >= 0)
@@ -402,11 +403,11 @@ static void wait_sessions(struct server *srv)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			con_error("poll 失败: %s (errno=%d)\n", strerror(errno), errno);
+			con_error(_("poll 失败: %s (errno=%d)\n"), strerror(errno), errno);
 			return;                 /* 不 join 就退出不安全：下面 server_close 前还会再等 */
 		}
 		if (n == 0) {
-			abort_sessions(srv, "宽限期到了");
+			abort_sessions(srv, _("宽限期到了"));
 			continue;
 		}
 		if (p[0].revents & POLLIN) {
@@ -415,7 +416,7 @@ static void wait_sessions(struct server *srv)
 			if (!srv->stopping)
 				begin_stop(srv, sig);
 			else if (!srv->aborted)
-				abort_sessions(srv, "又收到一次信号");
+				abort_sessions(srv, _("又收到一次信号"));
 		}
 		if (p[1].revents & POLLIN)
 			reap_session(srv);
@@ -444,11 +445,11 @@ static void server_close(struct server *srv)
 
 static void print_summary(const struct server *srv)
 {
-	con_printf("\n========== 多客户端汇总 ==========\n");
-	con_printf("接受了 %ld 个客户端：成功 %ld 个，失败 %ld 个%s\n", srv->accepted, srv->ok, srv->failed,
-		   srv->aborted ? "（其中有收到信号后被中止的）" : "");
+	con_printf(_("\n========== 多客户端汇总 ==========\n"));
+	con_printf(_("接受了 %ld 个客户端：成功 %ld 个，失败 %ld 个%s\n"), srv->accepted, srv->ok, srv->failed,
+		   srv->aborted ? _("（其中有收到信号后被中止的）") : "");
 	if (srv->stopping)
-		con_explain("因收到信号提前结束；之后释放 PD 和设备（所有客户端的资源都已各自释放）\n");
+		con_explain(_("因收到信号提前结束；之后释放 PD 和设备（所有客户端的资源都已各自释放）\n"));
 }
 
 int serve_clients(struct rdma_device *dev, unsigned *step)

@@ -2,6 +2,7 @@
  * tcp.c - 控制平面的 socket 操作（全部带超时）
  */
 #include "tcp.h"
+#include "i18n.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -58,7 +59,7 @@ int tcp_listen(int port, int backlog)
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	if (fd < 0) {
-		con_error("socket() 失败: %s (errno=%d)\n", strerror(errno), errno);
+		con_error(_("socket() 失败: %s (errno=%d)\n"), strerror(errno), errno);
 		return -1;
 	}
 	/* SO_REUSEADDR：程序刚退出时端口处于 TIME_WAIT，也能立即重新监听 */
@@ -70,15 +71,15 @@ int tcp_listen(int port, int backlog)
 	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) != 0) {
 		int err = errno;
 
-		con_error("bind(TCP端口 %d) 失败: %s (errno=%d)\n", port, strerror(err), err);
+		con_error(_("bind(TCP端口 %d) 失败: %s (errno=%d)\n"), port, strerror(err), err);
 		if (err == EADDRINUSE)
-			con_hint("端口 %d 已被占用（另一个 rdma_server 还在运行？）。查看: ss -ltnp | grep %d；或换端口: -p <端口>\n",
+			con_hint(_("端口 %d 已被占用（另一个 rdma_server 还在运行？）。查看: ss -ltnp | grep %d；或换端口: -p <端口>\n"),
 				port, port);
 		close(fd);
 		return -1;
 	}
 	if (listen(fd, backlog) != 0) {
-		con_error("listen() 失败: %s (errno=%d)\n", strerror(errno), errno);
+		con_error(_("listen() 失败: %s (errno=%d)\n"), strerror(errno), errno);
 		close(fd);
 		return -1;
 	}
@@ -93,17 +94,17 @@ int tcp_accept(int listen_fd, int timeout_ms, char *peer, size_t peerlen)
 	int fd;
 
 	if (r == 0) {
-		con_error("等待客户端连接超时（%d 秒）\n" CON_HINT "客户端启动了吗？服务端IP/端口对吗？防火墙是否放行了TCP端口？可用 --accept-timeout 调整；客户端用了 --cm 吗（那样两端都要 --cm）？\n",
+		con_error(_("等待客户端连接超时（%d 秒）\n" CON_HINT "客户端启动了吗？服务端IP/端口对吗？防火墙是否放行了TCP端口？可用 --accept-timeout 调整；客户端用了 --cm 吗（那样两端都要 --cm）？\n"),
 			timeout_ms / 1000);
 		return -1;
 	}
 	if (r < 0) {
-		con_error("poll(listen) 失败: %s (errno=%d)\n", strerror(errno), errno);
+		con_error(_("poll(listen) 失败: %s (errno=%d)\n"), strerror(errno), errno);
 		return -1;
 	}
 	fd = accept4(listen_fd, (struct sockaddr *)&addr, &alen, SOCK_CLOEXEC);
 	if (fd < 0) {
-		con_error("accept() 失败: %s (errno=%d)\n", strerror(errno), errno);
+		con_error(_("accept() 失败: %s (errno=%d)\n"), strerror(errno), errno);
 		return -1;
 	}
 	inet_ntop(AF_INET, &addr.sin_addr, peer, (socklen_t)peerlen);
@@ -158,7 +159,7 @@ int tcp_connect(const char *host, int port, int timeout_ms)
 	snprintf(portstr, sizeof(portstr), "%d", port);
 	gai = getaddrinfo(host, portstr, &hints, &res);
 	if (gai != 0) {
-		con_error("无法解析服务端地址 '%s': %s\n" CON_HINT "请给出服务端的IP地址，例如 10.11.0.1\n",
+		con_error(_("无法解析服务端地址 '%s': %s\n" CON_HINT "请给出服务端的IP地址，例如 10.11.0.1\n"),
 			host, gai_strerror(gai));
 		return -1;
 	}
@@ -168,20 +169,20 @@ int tcp_connect(const char *host, int port, int timeout_ms)
 			break;
 		if (err == ECONNREFUSED && remaining(deadline) > 0) {
 			if (!said)
-				con_printf("连接 %s:%d 被拒绝（服务端可能还没开始监听），%d 秒内每 0.2 秒重试一次...\n",
+				con_printf(_("连接 %s:%d 被拒绝（服务端可能还没开始监听），%d 秒内每 0.2 秒重试一次...\n"),
 				       host, port, timeout_ms / 1000);
 			said = 1;
 			usleep(200000);
 			continue;
 		}
-		con_error("connect(%s:%d) 失败: %s (errno=%d)\n", host, port, strerror(err), err);
+		con_error(_("connect(%s:%d) 失败: %s (errno=%d)\n"), host, port, strerror(err), err);
 		if (err == ECONNREFUSED)
-			con_hint("服务端没有在监听：先启动 rdma_server，确认IP和端口（-p）一致；服务端用了 --cm 吗（那样客户端也要 --cm）？\n");
+			con_hint(_("服务端没有在监听：先启动 rdma_server，确认IP和端口（-p）一致；服务端用了 --cm 吗（那样客户端也要 --cm）？\n"));
 		else if (err == ETIMEDOUT)
-			con_hint("连接超时：检查IP是否可达（ping %s）、防火墙是否放行TCP端口 %d；./diagnose.sh --peer %s\n",
+			con_hint(_("连接超时：检查IP是否可达（ping %s）、防火墙是否放行TCP端口 %d；./diagnose.sh --peer %s\n"),
 				host, port, host);
 		else
-			con_hint("检查IP地址与路由（ip route get %s）；./diagnose.sh --peer %s\n", host, host);
+			con_hint(_("检查IP地址与路由（ip route get %s）；./diagnose.sh --peer %s\n"), host, host);
 		freeaddrinfo(res);
 		return -1;
 	}
@@ -199,19 +200,19 @@ int tcp_read_or_close(int fd, void *buf, size_t len, int timeout_ms, const char 
 		ssize_t n;
 
 		if (r == 0) {
-			con_error("等待对端的%s超时（%d 秒，已收到 %zu/%zu 字节）\n" CON_HINT "对端是否卡住或已崩溃？看看对端的输出；必要时用 -t 加大超时\n",
+			con_error(_("等待对端的%s超时（%d 秒，已收到 %zu/%zu 字节）\n" CON_HINT "对端是否卡住或已崩溃？看看对端的输出；必要时用 -t 加大超时\n"),
 				what, timeout_ms / 1000, *got, len);
 			return -1;
 		}
 		if (r < 0) {
-			con_error("poll() 失败: %s (errno=%d)\n", strerror(errno), errno);
+			con_error(_("poll() 失败: %s (errno=%d)\n"), strerror(errno), errno);
 			return -1;
 		}
 		n = read(fd, (char *)buf + *got, len - *got);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno != ECONNRESET) {
-			con_error("读取对端的%s失败: %s (errno=%d)\n" CON_HINT "对端异常退出了？看看对端的输出\n",
+			con_error(_("读取对端的%s失败: %s (errno=%d)\n" CON_HINT "对端异常退出了？看看对端的输出\n"),
 				what, strerror(errno), errno);
 			return -1;
 		}
@@ -225,8 +226,8 @@ int tcp_read_or_close(int fd, void *buf, size_t len, int timeout_ms, const char 
 
 void tcp_print_closed(const char *what, size_t got, size_t len, int closed)
 {
-	con_error("对端关闭了连接（%s只收到 %zu/%zu 字节%s）\n" CON_HINT "对端因错误退出了？看看对端的输出（常见：两端参数不一致）\n",
-		what, got, len, closed == TCP_PEER_RESET ? "，连接被重置" : "");
+	con_error(_("对端关闭了连接（%s只收到 %zu/%zu 字节%s）\n" CON_HINT "对端因错误退出了？看看对端的输出（常见：两端参数不一致）\n"),
+		what, got, len, closed == TCP_PEER_RESET ? _("，连接被重置") : "");
 }
 
 int tcp_read_full(int fd, void *buf, size_t len, int timeout_ms, const char *what)
@@ -249,7 +250,7 @@ int tcp_write_full(int fd, const void *buf, size_t len, int timeout_ms, const ch
 		ssize_t n;
 
 		if (poll(&p, 1, remaining(deadline)) <= 0) {
-			con_error("发送%s超时\n", what);
+			con_error(_("发送%s超时\n"), what);
 			return -1;
 		}
 		/* MSG_NOSIGNAL：对端已关闭时返回 EPIPE，而不是让进程被 SIGPIPE 杀掉 */
@@ -257,7 +258,7 @@ int tcp_write_full(int fd, const void *buf, size_t len, int timeout_ms, const ch
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			con_error("发送%s失败: %s (errno=%d)\n" CON_HINT "对端已经退出？看看对端的输出\n",
+			con_error(_("发送%s失败: %s (errno=%d)\n" CON_HINT "对端已经退出？看看对端的输出\n"),
 				what, strerror(errno), errno);
 			return -1;
 		}

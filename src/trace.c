@@ -2,6 +2,7 @@
  * trace.c - --trace FILE 的写入：JSON 拼装、时间戳、整行加锁写出、PSN 计数（见 trace.h、docs/TRACE.md）
  */
 #include "trace.h"
+#include "i18n.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -22,12 +23,12 @@ struct trace *trace_open(const char *path, enum role role, char *err, size_t err
 	struct trace *t = calloc(1, sizeof(*t));
 
 	if (t == NULL) {
-		snprintf(err, errlen, "内存不足");
+		snprintf(err, errlen, _("内存不足"));
 		return NULL;
 	}
 	t->f = fopen(path, "w");
 	if (t->f == NULL) {
-		snprintf(err, errlen, "不能写 trace 文件 '%s': %s (errno=%d)", path, strerror(errno), errno);
+		snprintf(err, errlen, _("不能写 trace 文件 '%s': %s (errno=%d)"), path, strerror(errno), errno);
 		free(t);
 		return NULL;
 	}
@@ -274,6 +275,7 @@ void trace_start(const struct trace_ref *r, int argc, char **argv, const struct 
 	else
 		tj_int(&j, "gid_idx", o->gid_idx);
 	tj_close(&j, '}');
+	tj_str(&j, "lang", i18n_lang_name());   /* 这次运行的语言：页面（tools/trace/render）跟着它 */
 	trace_emit(r, &j);
 }
 

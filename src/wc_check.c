@@ -2,6 +2,7 @@
  * wc_check.c - 检查完成(WC)的 opcode、长度、立即数
  */
 #include "wc_check.h"
+#include "i18n.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -23,21 +24,21 @@ const char *wc_opcode_str(enum ibv_wc_opcode op)
 int wc_check(const struct ibv_wc *wc, const struct wc_expect *e, char *err, size_t errlen)
 {
 	if (wc->opcode != e->opcode) {
-		snprintf(err, errlen, "完成类型是 %s (%d)，期望 %s", wc_opcode_str(wc->opcode),
+		snprintf(err, errlen, _("完成类型是 %s (%d)，期望 %s"), wc_opcode_str(wc->opcode),
 			 wc->opcode, wc_opcode_str(e->opcode));
 		return -1;
 	}
 	if (e->check_len && wc->byte_len != e->len) {
-		snprintf(err, errlen, "%s 完成报告 %u 字节，期望 %u 字节", wc_opcode_str(wc->opcode),
+		snprintf(err, errlen, _("%s 完成报告 %u 字节，期望 %u 字节"), wc_opcode_str(wc->opcode),
 			 wc->byte_len, e->len);
 		return -1;
 	}
 	if (e->check_imm && !(wc->wc_flags & IBV_WC_WITH_IMM)) {
-		snprintf(err, errlen, "%s 完成没有 IBV_WC_WITH_IMM 标志（没有立即数）", wc_opcode_str(wc->opcode));
+		snprintf(err, errlen, _("%s 完成没有 IBV_WC_WITH_IMM 标志（没有立即数）"), wc_opcode_str(wc->opcode));
 		return -1;
 	}
 	if (e->check_imm && ntohl(wc->imm_data) != e->imm) {
-		snprintf(err, errlen, "立即数 0x%08x，期望 0x%08x", ntohl(wc->imm_data), e->imm);
+		snprintf(err, errlen, _("立即数 0x%08x，期望 0x%08x"), ntohl(wc->imm_data), e->imm);
 		return -1;
 	}
 	return 0;

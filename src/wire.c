@@ -2,6 +2,7 @@
  * wire.c - 控制平面数据格式的编码与校验
  */
 #include "wire.h"
+#include "i18n.h"
 #include "optable.h"
 
 #include <stdarg.h>
@@ -18,20 +19,20 @@ static uint64_t get64(const uint8_t *p) { return ((uint64_t)get32(p) << 32) | ge
 const char *wire_strerror(enum wire_status st)
 {
 	switch (st) {
-	case WIRE_OK: return "正常";
-	case WIRE_SHORT: return "数据不完整（比协议规定的短）";
-	case WIRE_BAD_MAGIC: return "魔数不对：对端不是 RoCEv2 learn 程序（或连错了端口）";
-	case WIRE_BAD_VERSION: return "协议版本不一致：两端请用同一版本编译";
-	case WIRE_BAD_NUM_QP: return "QP数量超出 1..16";
-	case WIRE_BAD_OP: return "未知的操作类型";
-	case WIRE_BAD_MTU: return "MTU 值无效（应为 1..5，即 256..4096 字节）";
-	case WIRE_BAD_QPN: return "QP号或PSN超出24位范围（或QP号为0）";
-	case WIRE_BAD_SYNC: return "同步消息的魔数不对：两端的步骤错位了";
-	case WIRE_BAD_FIELD: return "字段超出范围或互相矛盾";
+	case WIRE_OK: return _("正常");
+	case WIRE_SHORT: return _("数据不完整（比协议规定的短）");
+	case WIRE_BAD_MAGIC: return _("魔数不对：对端不是 RoCEv2 learn 程序（或连错了端口）");
+	case WIRE_BAD_VERSION: return _("协议版本不一致：两端请用同一版本编译");
+	case WIRE_BAD_NUM_QP: return _("QP数量超出 1..16");
+	case WIRE_BAD_OP: return _("未知的操作类型");
+	case WIRE_BAD_MTU: return _("MTU 值无效（应为 1..5，即 256..4096 字节）");
+	case WIRE_BAD_QPN: return _("QP号或PSN超出24位范围（或QP号为0）");
+	case WIRE_BAD_SYNC: return _("同步消息的魔数不对：两端的步骤错位了");
+	case WIRE_BAD_FIELD: return _("字段超出范围或互相矛盾");
 	case WIRE_RC_PINGPONG:
-		return "对端是 ibv_rc_pingpong（发来的是它的文本握手 LID:QPN:PSN:GID），不是 RoCEv2 learn 程序：它也默认用 TCP 18515，两个程序不能互连；先停掉它，或用 -p 换一个端口";
+		return _("对端是 ibv_rc_pingpong（发来的是它的文本握手 LID:QPN:PSN:GID），不是 RoCEv2 learn 程序：它也默认用 TCP 18515，两个程序不能互连；先停掉它，或用 -p 换一个端口");
 	}
-	return "未知错误";
+	return _("未知错误");
 }
 
 size_t wire_encode_hello(const struct wire_hello *h, uint8_t *buf, size_t cap)
@@ -109,12 +110,12 @@ static enum wire_status decode_qps(const uint8_t *buf, struct wire_hello *h, cha
 		h->qp[i].lid = get16(q + 8);
 		memcpy(h->qp[i].gid, q + 12, 16);
 		if (h->qp[i].qpn == 0 || h->qp[i].qpn > 0xffffff || h->qp[i].psn > 0xffffff) {
-			snprintf(msg, msglen, "QP[%u]: qpn=0x%x psn=0x%x：%s", i, h->qp[i].qpn, h->qp[i].psn,
+			snprintf(msg, msglen, _("QP[%u]: qpn=0x%x psn=0x%x：%s"), i, h->qp[i].qpn, h->qp[i].psn,
 				 wire_strerror(WIRE_BAD_QPN));
 			return WIRE_BAD_QPN;
 		}
 		if (get16(q + 10) != 0) {
-			snprintf(msg, msglen, "QP[%u]: 保留字段=0x%04x，应为 0", i, get16(q + 10));
+			snprintf(msg, msglen, _("QP[%u]: 保留字段=0x%04x，应为 0"), i, get16(q + 10));
 			return WIRE_BAD_FIELD;
 		}
 	}
@@ -138,24 +139,24 @@ static enum wire_status check_flags(const struct wire_hello *h, char *msg, size_
 	uint8_t f = h->flags;
 
 	if (f & ~WIRE_FLAG_KNOWN)
-		return bad(msg, msglen, "flags=0x%02x 有没定义的位（已定义的只有 0x%02x）", f, WIRE_FLAG_KNOWN);
+		return bad(msg, msglen, _("flags=0x%02x 有没定义的位（已定义的只有 0x%02x）"), f, WIRE_FLAG_KNOWN);
 	if ((f & WIRE_FLAG_BENCH_LAT) && (f & WIRE_FLAG_BENCH_BW))
-		return bad(msg, msglen, "flags=0x%02x 同时是 --bench lat 和 --bench bw", f);
+		return bad(msg, msglen, _("flags=0x%02x 同时是 --bench lat 和 --bench bw"), f);
 	if ((f & WIRE_FLAG_SWEEP) && !(f & (WIRE_FLAG_BENCH_LAT | WIRE_FLAG_BENCH_BW)))
-		return bad(msg, msglen, "flags=0x%02x 有 --sweep 却没有 --bench", f);
+		return bad(msg, msglen, _("flags=0x%02x 有 --sweep 却没有 --bench"), f);
 	if ((f & WIRE_FLAG_INTERACTIVE) && (f & WIRE_FLAG_BENCH_MASK))
-		return bad(msg, msglen, "flags=0x%02x：--interactive 不能和 --bench 同用", f);
+		return bad(msg, msglen, _("flags=0x%02x：--interactive 不能和 --bench 同用"), f);
 	if ((f & WIRE_FLAG_INTERACTIVE) && h->op != OP_WRITE)
-		return bad(msg, msglen, "op=%s 与 --interactive 不符（交互模式的 op 是 write）", op_name((enum rdma_op)h->op));
+		return bad(msg, msglen, _("op=%s 与 --interactive 不符（交互模式的 op 是 write）"), op_name((enum rdma_op)h->op));
 	if ((f & WIRE_FLAG_BENCH_MASK) && !op_info((enum rdma_op)h->op)->bench)
-		return bad(msg, msglen, "op=%s 不能做 --bench", op_name((enum rdma_op)h->op));
+		return bad(msg, msglen, _("op=%s 不能做 --bench"), op_name((enum rdma_op)h->op));
 	if ((f & WIRE_FLAG_QP_UD) && (f & WIRE_FLAG_SRQ))
-		return bad(msg, msglen, "flags=0x%02x 同时是 --qp ud 和 --srq（--srq 只用于 RC）", f);
+		return bad(msg, msglen, _("flags=0x%02x 同时是 --qp ud 和 --srq（--srq 只用于 RC）"), f);
 	if ((f & (WIRE_FLAG_QP_UD | WIRE_FLAG_SRQ)) && (h->op != OP_SEND || (f & (WIRE_FLAG_INTERACTIVE | WIRE_FLAG_BENCH_MASK))))
-		return bad(msg, msglen, "flags=0x%02x op=%s：--qp ud / --srq 只配 --op send（不是交互模式、不是基准测试）",
+		return bad(msg, msglen, _("flags=0x%02x op=%s：--qp ud / --srq 只配 --op send（不是交互模式、不是基准测试）"),
 			   f, op_name((enum rdma_op)h->op));
 	if ((f & WIRE_FLAG_QP_UD) && h->size > 4096)
-		return bad(msg, msglen, "size=%u：--qp ud 的消息最多 4096 字节（UD 不分段）", h->size);
+		return bad(msg, msglen, _("size=%u：--qp ud 的消息最多 4096 字节（UD 不分段）"), h->size);
 	return WIRE_OK;
 }
 
@@ -166,16 +167,16 @@ static enum wire_status check_sizes(const struct wire_hello *h, char *msg, size_
 	uint32_t min_size = (h->flags & WIRE_FLAG_INTERACTIVE) ? 16 : 1;
 
 	if (h->iters < 1 || h->iters > MAX_ITERS)
-		return bad(msg, msglen, "iters=%u 超出范围（1..%d）", h->iters, MAX_ITERS);
+		return bad(msg, msglen, _("iters=%u 超出范围（1..%d）"), h->iters, MAX_ITERS);
 	if (atomic && h->size != 8)
-		return bad(msg, msglen, "size=%u 不对：原子操作固定 8 字节", h->size);
+		return bad(msg, msglen, _("size=%u 不对：原子操作固定 8 字节"), h->size);
 	if (h->size < min_size || h->size > MAX_SIZE)
-		return bad(msg, msglen, "size=%u 超出范围（%u..%u 字节）", h->size, min_size, MAX_SIZE);
+		return bad(msg, msglen, _("size=%u 超出范围（%u..%u 字节）"), h->size, min_size, MAX_SIZE);
 	if (atomic && (h->offset % 8 != 0 || h->offset > ATOMIC_SLOT - 8))
-		return bad(msg, msglen, "offset=%u 不行：原子操作的目标字必须按 8 字节对齐、在每QP %d 字节的槽内（0..%d，8 的倍数）",
+		return bad(msg, msglen, _("offset=%u 不行：原子操作的目标字必须按 8 字节对齐、在每QP %d 字节的槽内（0..%d，8 的倍数）"),
 			   h->offset, ATOMIC_SLOT, ATOMIC_SLOT - 8);
 	if (!atomic && h->offset != 0)
-		return bad(msg, msglen, "offset=%u：只有原子操作用 offset，%s 应为 0", h->offset, op_name((enum rdma_op)h->op));
+		return bad(msg, msglen, _("offset=%u：只有原子操作用 offset，%s 应为 0"), h->offset, op_name((enum rdma_op)h->op));
 	return WIRE_OK;
 }
 
@@ -187,16 +188,16 @@ static enum wire_status check_memory(const struct wire_hello *h, char *msg, size
 
 	if (!op_is_one_sided(o.op)) {
 		if (h->addr != 0 || h->rkey != 0 || h->slot != 0)
-			return bad(msg, msglen, "addr=0x%llx rkey=0x%x slot=%u：%s 不用对端的内存，应都为 0",
+			return bad(msg, msglen, _("addr=0x%llx rkey=0x%x slot=%u：%s 不用对端的内存，应都为 0"),
 				   (unsigned long long)h->addr, h->rkey, h->slot, op_name(o.op));
 		return WIRE_OK;
 	}
 	if (h->slot != slot_size(&o))
-		return bad(msg, msglen, "slot=%u 与 op=%s size=%u 不符（应为 %zu 字节）", h->slot, op_name(o.op), h->size,
+		return bad(msg, msglen, _("slot=%u 与 op=%s size=%u 不符（应为 %zu 字节）"), h->slot, op_name(o.op), h->size,
 			   slot_size(&o));
 	span = (uint64_t)h->num_qp * h->slot;
 	if (h->addr > UINT64_MAX - span)
-		return bad(msg, msglen, "addr=0x%llx 加上 %u 个QP × slot %u 越过了 64 位地址空间",
+		return bad(msg, msglen, _("addr=0x%llx 加上 %u 个QP × slot %u 越过了 64 位地址空间"),
 			   (unsigned long long)h->addr, h->num_qp, h->slot);
 	return WIRE_OK;
 }
@@ -208,7 +209,7 @@ enum wire_status wire_decode_hello(const uint8_t *buf, size_t len, struct wire_h
 	size_t need;
 
 	if (st == WIRE_BAD_VERSION) {
-		snprintf(msg, msglen, "协议版本不一致：对端是第 %u 版，本端是第 %d 版；两端请用同一版本的 RoCEv2 learn",
+		snprintf(msg, msglen, _("协议版本不一致：对端是第 %u 版，本端是第 %d 版；两端请用同一版本的 RoCEv2 learn"),
 			 h->version, WIRE_VERSION);
 		return st;
 	}
@@ -218,11 +219,11 @@ enum wire_status wire_decode_hello(const uint8_t *buf, size_t len, struct wire_h
 	}
 	need = WIRE_HEADER_LEN + (size_t)h->num_qp * WIRE_QP_LEN;
 	if (len != need) {
-		snprintf(msg, msglen, "长度 %zu 字节，%u 个QP的 HELLO 应为 %zu 字节", len, h->num_qp, need);
+		snprintf(msg, msglen, _("长度 %zu 字节，%u 个QP的 HELLO 应为 %zu 字节"), len, h->num_qp, need);
 		return len < need ? WIRE_SHORT : WIRE_BAD_FIELD;
 	}
 	if (get16(buf + 46) != 0)
-		return bad(msg, msglen, "头部保留字段=0x%04x，应为 0", get16(buf + 46));
+		return bad(msg, msglen, _("头部保留字段=0x%04x，应为 0"), get16(buf + 46));
 	st = check_flags(h, msg, msglen);
 	if (st == WIRE_OK)
 		st = check_sizes(h, msg, msglen);
@@ -274,29 +275,29 @@ static const char *bench_str(uint8_t flags)
 		return flags & WIRE_FLAG_SWEEP ? "--bench lat --sweep" : "--bench lat";
 	if (flags & WIRE_FLAG_BENCH_BW)
 		return flags & WIRE_FLAG_SWEEP ? "--bench bw --sweep" : "--bench bw";
-	return "不是基准测试";
+	return _("不是基准测试");
 }
 
 /* 模式位（--bench/--sweep、--cq）：两端不同时各自说出自己和对端的设置 */
 static int compare_modes(uint8_t l, uint8_t r, char *msg, size_t msglen)
 {
 	if ((l ^ r) & WIRE_FLAG_BENCH_MASK) {
-		snprintf(msg, msglen, "远端是 %s，本端是 %s：两端的 --bench/--sweep 必须相同",
+		snprintf(msg, msglen, _("远端是 %s，本端是 %s：两端的 --bench/--sweep 必须相同"),
 			 bench_str(r), bench_str(l));
 		return -1;
 	}
 	if ((l ^ r) & WIRE_FLAG_QP_UD) {
-		snprintf(msg, msglen, "远端 --qp %s，本端 --qp %s：两端的 QP 类型必须相同（RC 的 QP 只和 RC 配对，UD 只和 UD 通信）",
+		snprintf(msg, msglen, _("远端 --qp %s，本端 --qp %s：两端的 QP 类型必须相同（RC 的 QP 只和 RC 配对，UD 只和 UD 通信）"),
 			 (r & WIRE_FLAG_QP_UD) ? "ud" : "rc", (l & WIRE_FLAG_QP_UD) ? "ud" : "rc");
 		return -1;
 	}
 	if ((l ^ r) & WIRE_FLAG_SRQ) {
-		snprintf(msg, msglen, "远端%s --srq，本端%s --srq：两端的 --srq 必须相同（本程序两端对称地投递接收）",
-			 (r & WIRE_FLAG_SRQ) ? "用" : "不用", (l & WIRE_FLAG_SRQ) ? "用" : "不用");
+		snprintf(msg, msglen, _("远端%s --srq，本端%s --srq：两端的 --srq 必须相同（本程序两端对称地投递接收）"),
+			 (r & WIRE_FLAG_SRQ) ? _("用") : _("不用"), (l & WIRE_FLAG_SRQ) ? _("用") : _("不用"));
 		return -1;
 	}
 	if ((l ^ r) & WIRE_FLAG_CQ_EVENT) {
-		snprintf(msg, msglen, "远端 --cq %s，本端 --cq %s：两端的 --cq 必须相同",
+		snprintf(msg, msglen, _("远端 --cq %s，本端 --cq %s：两端的 --cq 必须相同"),
 			 (r & WIRE_FLAG_CQ_EVENT) ? "event" : "poll", (l & WIRE_FLAG_CQ_EVENT) ? "event" : "poll");
 		return -1;
 	}
@@ -307,12 +308,12 @@ int wire_compare(const struct wire_hello *l, const struct wire_hello *r,
 		 char *msg, size_t msglen)
 {
 	if (r->num_qp != l->num_qp) {
-		snprintf(msg, msglen, "远端QP数量(%u)与本端不匹配(%u)：两端的 -q/num_qp 必须相同",
+		snprintf(msg, msglen, _("远端QP数量(%u)与本端不匹配(%u)：两端的 -q/num_qp 必须相同"),
 			 r->num_qp, l->num_qp);
 		return -1;
 	}
 	if (r->op != l->op || (r->flags ^ l->flags) & WIRE_FLAG_INTERACTIVE) {
-		snprintf(msg, msglen, "远端操作(%s%s)与本端不匹配(%s%s)：两端的 --op/--interactive 必须相同",
+		snprintf(msg, msglen, _("远端操作(%s%s)与本端不匹配(%s%s)：两端的 --op/--interactive 必须相同"),
 			 op_name((enum rdma_op)r->op), (r->flags & WIRE_FLAG_INTERACTIVE) ? " --interactive" : "",
 			 op_name((enum rdma_op)l->op), (l->flags & WIRE_FLAG_INTERACTIVE) ? " --interactive" : "");
 		return -1;
@@ -320,17 +321,17 @@ int wire_compare(const struct wire_hello *l, const struct wire_hello *r,
 	if (compare_modes(l->flags, r->flags, msg, msglen) != 0)
 		return -1;
 	if (r->size != l->size) {
-		snprintf(msg, msglen, "远端消息大小(%u)与本端不匹配(%u)：两端的 --size 必须相同",
+		snprintf(msg, msglen, _("远端消息大小(%u)与本端不匹配(%u)：两端的 --size 必须相同"),
 			 r->size, l->size);
 		return -1;
 	}
 	if (r->iters != l->iters) {
-		snprintf(msg, msglen, "远端轮数(%u)与本端不匹配(%u)：两端的 --iters 必须相同",
+		snprintf(msg, msglen, _("远端轮数(%u)与本端不匹配(%u)：两端的 --iters 必须相同"),
 			 r->iters, l->iters);
 		return -1;
 	}
 	if (r->offset != l->offset) {
-		snprintf(msg, msglen, "远端原子偏移(%u)与本端不匹配(%u)：两端的 --offset 必须相同",
+		snprintf(msg, msglen, _("远端原子偏移(%u)与本端不匹配(%u)：两端的 --offset 必须相同"),
 			 r->offset, l->offset);
 		return -1;
 	}
