@@ -940,7 +940,7 @@ static void cm_release(struct ctrl *c)
 	n += destroy_id(&c->cm->ctl_id);
 	n += destroy_id(&c->cm->listen_id);
 	if (n > 0)
-		con_printf(_("已销毁 %d 个 cm_id（rdma_destroy_id）\n"), n);
+		con_printf(P_("已销毁 %d 个 cm_id（rdma_destroy_id）\n", "已销毁 %d 个 cm_id（rdma_destroy_id）\n", n), n);
 	if (c->cm->ch != NULL) {
 		rdma_destroy_event_channel(c->cm->ch);
 		c->cm->ch = NULL;

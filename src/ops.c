@@ -282,7 +282,8 @@ static int send_server_round(struct rdma_conn *conn, long r)
 	if (recv_then_ready(conn, r, area_a) != 0)
 		return -1;
 	if (r == 1)
-		con_printf(_("已为 %d 个QP各投递 1 个接收请求(%s)，并通过TCP告诉客户端“可以发了”（同步点）\n"),
+		con_printf(P_("已为 %d 个QP各投递 1 个接收请求(%s)，并通过TCP告诉客户端“可以发了”（同步点）\n",
+			      "已为 %d 个QP各投递 1 个接收请求(%s)，并通过TCP告诉客户端“可以发了”（同步点）\n", conn->num_qp),
 		       conn->num_qp, conn->srq != NULL ? _("ibv_post_srq_recv，放在共用的 SRQ 里") : "ibv_post_recv");
 	if (poll_completions(conn, conn->num_qp, wcs) != 0) {
 		if (conn->opt->qp_type == QPK_UD)
@@ -300,7 +301,8 @@ static int send_server_round(struct rdma_conn *conn, long r)
 	if (wait_wcs(conn, conn->num_qp, IBV_WC_SEND, 0) != 0)
 		return -1;
 	if (verbose(conn, r))
-		con_printf(_("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n"), r, conn->num_qp);
+		con_printf(P_("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n",
+				  "  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n", conn->num_qp), r, conn->num_qp);
 	return 0;
 }
 
@@ -393,7 +395,8 @@ static int read_server_round(struct rdma_conn *conn, long r)
 	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
 		return -1;
 	if (verbose(conn, r))
-		con_printf(_("  第%ld轮: 客户端报告已读完并校验 %d 个QP的数据\n"), r, conn->num_qp);
+		con_printf(P_("  第%ld轮: 客户端报告已读完并校验 %d 个QP的数据\n",
+				  "  第%ld轮: 客户端报告已读完并校验 %d 个QP的数据\n", conn->num_qp), r, conn->num_qp);
 	return 0;
 }
 

@@ -66,7 +66,7 @@ int get_device_list(struct rdma_device *dev, unsigned *step)
 		return -1;
 	}
 	trace_device_list(&dev->trace, dev->dev_list, dev->num_devices);
-	con_printf(_("找到 %d 个RDMA设备:"), dev->num_devices);
+	con_printf(P_("找到 %d 个RDMA设备:", "找到 %d 个RDMA设备:", dev->num_devices), dev->num_devices);
 	for (int i = 0; i < dev->num_devices; i++)
 		con_printf(" %s", ibv_get_device_name(dev->dev_list[i]));
 	con_printf("\n");
@@ -453,7 +453,7 @@ int create_qps(struct rdma_conn *conn)
 	struct ibv_qp_init_attr init;
 	int ud = conn->opt->qp_type == QPK_UD;
 
-	step_title(&conn->trace, &conn->step, _("创建%d个%s QP ibv_create_qp()%s"), conn->num_qp, ud ? "UD" : "RC",
+	step_title(&conn->trace, &conn->step, P_("创建%d个%s QP ibv_create_qp()%s", "创建%d个%s QP ibv_create_qp()%s", conn->num_qp), conn->num_qp, ud ? "UD" : "RC",
 		   conn->srq != NULL ? _("（接收用 SRQ）") : "");
 	for (int i = 0; i < conn->num_qp; i++) {
 		init = (struct ibv_qp_init_attr){
@@ -532,7 +532,7 @@ void conn_destroy(struct rdma_conn *conn)
 		sq_account_free(&conn->sq[i]);
 	}
 	if (freed > 0)
-		con_printf(_("已销毁 %d 个QP（ibv_destroy_qp）\n"), freed);
+		con_printf(P_("已销毁 %d 个QP（ibv_destroy_qp）\n", "已销毁 %d 个QP（ibv_destroy_qp）\n", freed), freed);
 	if (conn->srq != NULL) {   /* 在用它的 QP 之后 */
 		report_destroy(&conn->trace, "ibv_destroy_srq", ibv_destroy_srq(conn->srq));
 		conn->srq = NULL;
