@@ -95,6 +95,30 @@ teardown() {
     has "$CLOG" '路径检查（RTR 之前）: 远端GID 10.11.0.2 是本机地址：两端在同一台机器、同一个设备上（回环）'
 }
 
+@test "English (issue 28): LANG=en_US.UTF-8 server (locale not generated in the guest), --lang en client: steps 11-13, data check and cleanup in English, no Chinese; a failure (no server listening) with its error and hint in English" {
+    LANG=en_US.UTF-8 start_server -d "$LAB_DEV0" -q 2
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -q 2 --lang en
+    wait_server
+    [[ $SRC == 0 && $CRC == 0 ]] || { show_logs; return 1; }
+    if grep -nP '[\x{4e00}-\x{9fff}]' "$SLOG" "$CLOG"; then echo "Chinese in the English run"; show_logs; return 1; fi
+    has "$SLOG" '========== Step 11: Exchange connection information (control plane) =========='
+    has "$SLOG" '========== Step 12: Modify QP state INIT->RTR ibv_modify_qp() =========='
+    has "$CLOG" '========== Step 13: Modify QP state RTR->RTS ibv_modify_qp() =========='
+    has "$CLOG" '  note: RTS = Ready To Send.'
+    has "$SLOG" 'QP[1] round 1, received: 64 bytes verified "[client QP1 round1]'
+    has "$CLOG" 'QP[1] round 1, reply: 64 bytes verified "[server QP1 round1]'
+    has "$SLOG" 'Destroyed 2 QPs (ibv_destroy_qp)'
+    has "$CLOG" 'Device list freed (ibv_free_device_list)'
+    has "$SLOG" 'server: finished normally'
+    has "$CLOG" 'client: finished normally'
+    # 一条失败路径：没有服务端在监听，客户端的错误和提示都是英文，退出 1
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -p 18599 -t 2 --lang en
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    grep -q '^error: connect(10.11.0.1:18599) failed: Connection refused' "$CLOG" || { show_logs; return 1; }
+    has "$CLOG" 'hint: The server is not listening: start rdma_server first'
+    if grep -nP '[\x{4e00}-\x{9fff}]' "$CLOG"; then echo "Chinese in the English failure path"; return 1; fi
+}
+
 @test "mismatched num_qp: both exit non-zero within seconds with the message" {
     start_server -d "$LAB_DEV0" -q 4
     SECONDS=0
