@@ -35,6 +35,8 @@ ASAN_CC    ?= clang
 ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 TOPOLOGY ?= single
+# 语言跟着宿主机的环境走进实验室（LANG=en_US.UTF-8 make demo 就是英文的演示；make test 在 tests/prove-all.sh 里固定成中文）
+LOCALE_ENV := LANG LANGUAGE LC_ALL LC_MESSAGES
 # 实验室启动哪个 Debian 内核：5.10（Debian 11）| 6.1（Debian 12，默认）| 6.12（Debian 13）。
 # 所有实验室入口（demo、shell、test、trace、bench，以及直接运行的 lab/run）都看它；lab/setup 按它准备缓存
 LAB_KERNEL ?= 6.1
@@ -62,6 +64,8 @@ $(LOCALE_DIR)/rocev2-learn-%.mo: po/%/en.po | check-deps
 
 po:
 	po/extract
+	$(if $(wildcard po/sh/extract),po/sh/extract)
+	$(if $(wildcard po/tools/extract),po/tools/extract)
 
 # libibverbs 的 pkg-config 版本是 1.<ABI>.<rdma-core 版本>：ibv_query_gid_table 从 rdma-core v32（1.11.32）开始才有
 IBV_MIN_VERSION := 1.11.32
@@ -148,7 +152,7 @@ mutation: all
 demo:
 	bash lab/setup
 	$(MAKE) all
-	LAB_TOPOLOGY=$(TOPOLOGY) LAB_PASSENV=DEMO_ARGS lab/run lab/demo.sh
+	LAB_TOPOLOGY=$(TOPOLOGY) LAB_PASSENV="DEMO_ARGS $(LOCALE_ENV)" lab/run lab/demo.sh
 
 # 在实验室里跑一对带 --trace 的程序并抓包，画成 logs/trace.txt 和 logs/trace.html（docs/TRACE.md）。
 # DEMO_ARGS 给两端，SERVER_ARGS / CLIENT_ARGS 只给一端（例如 CLIENT_ARGS="--inject rkey"）
@@ -156,7 +160,7 @@ trace:
 	bash lab/setup
 	$(MAKE) all
 	rm -f logs/trace.txt logs/trace.html
-	LAB_TOPOLOGY=$(TOPOLOGY) LAB_PASSENV="DEMO_ARGS SERVER_ARGS CLIENT_ARGS" lab/run lab/trace.sh
+	LAB_TOPOLOGY=$(TOPOLOGY) LAB_PASSENV="DEMO_ARGS SERVER_ARGS CLIENT_ARGS $(LOCALE_ENV)" lab/run lab/trace.sh
 	$(MAKE) trace-render
 
 # 只重新画：已有的 logs/trace-server.jsonl、logs/trace-client.jsonl、logs/trace.pcap → logs/trace.txt、logs/trace.html
@@ -176,7 +180,7 @@ trace-screenshot:
 # 故障画廊（docs/GALLERY.md）：实验室里一次启动，把 tools/gallery/kinds.txt 的每一种错误故意做一遍（两端 --trace，
 # veth0 上抓包），画成 logs/gallery/index.html（和 trace 页面一样的样式）和 logs/gallery/gallery.txt
 gallery: all
-	LAB_TOPOLOGY=single lab/run lab/gallery.sh logs/gallery
+	LAB_TOPOLOGY=single LAB_PASSENV="$(LOCALE_ENV)" lab/run lab/gallery.sh logs/gallery
 	tools/gallery/render logs/gallery
 	@echo "网页: 用浏览器打开 logs/gallery/index.html   表: logs/gallery/gallery.txt"
 

@@ -5,6 +5,11 @@
 # 期望值不写死：由 tests/trace/wrs.py 直接从样例里读出（每个 WR 的 PSN 范围、哪些帧属于它），
 # 再到 trace.txt / trace.html 里找。慢机器上每启动一个进程都要几百毫秒：渲染和解码并行跑，
 # 样例里的事实一次读完（$T/facts），检查只用 grep。
+# 15–21 是页面的语言（issue 28）：trace 的 start 记录里的 "lang" 决定页面的语言；没有它的 trace（以前的、
+# 中文的）渲染得和加语言之前一个字节都不差（tests/trace/zh-golden.sha256，加语言之前的 render 画的；
+# 有意改了中文的页面或报告时，ZH_GOLDEN_UPDATE=1 bash tests/25-trace-render.t 按现在的输出重写它）。英文样例由 tests/trace/i18n.py 从同样的样例做出来
+# （注入 "lang":"en"，trace 自己的中文文字换成 ~），画廊和 make bench 的报告也一样检查；
+# po/tools/extract --check 查每句中文都交给了 gettext、都有英文，并且故意漏一句时它会失败。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
@@ -43,7 +48,7 @@ facts() { awk -v n="$1" -v k="$2" '$1 == n && $2 == k { $1 = ""; $2 = ""; sub(/^
 # 标签里的 . 和 # 在 grep -E 里转义
 re() { local s=${1//./\\.}; echo "${s//#/\\#}"; }
 
-echo "1..14"
+echo "1..21"
 
 # 并行：渲染每个样例、解码每个 pcap、读出样例的事实
 have_tshark=0
@@ -310,5 +315,202 @@ grep -q "class=\"hl rkey\" data-k=\"rkey:server:" "$h" || { diag "rkey 没有高
 grep -q "class=\"hl va\" data-k=\"va:server:" "$h" || { diag "VA 没有高亮"; bad=1; }
 grep -q "addEventListener('click'" "$h" || { diag "没有点击查看详情的脚本"; bad=1; }
 ok "$bad" "trace.html: self-contained (no http(s)://, nothing loaded), inline SVG, same packets and sections as trace.txt, step-11 QPN/rkey/VA highlighted"
+
+# ================================================================ 语言（issue 28）
+# 英文的消息目录：只编译这一个（make locale 的规则，msgfmt --check）
+MO=build/locale/en/LC_MESSAGES/rocev2-learn-tools.mo
+make -s "$MO" >"$T/locale.out" 2>&1 || echo "# make $MO 失败: $(head -3 "$T/locale.out")"
+I=$T/i18n
+tests/trace/i18n.py prepare "$I" "${NAMES[@]}" 2>"$T/prepare.err" || echo "# i18n.py prepare 失败: $(cat "$T/prepare.err")"
+mkdir -p "$T/zh/trace" "$T/zh/gallery" "$T/zh/bench" "$T/bin"
+for name in "${NAMES[@]}"; do ln -s "$T/$name" "$T/zh/trace/$name"; done
+# gnuplot 换成什么也不画的替身：这里只看报告的文字
+printf '#!/bin/sh\ncat >/dev/null\n' >"$T/bin/gnuplot"
+chmod +x "$T/bin/gnuplot"
+bench() {  # bench 目录 [环境变量...] -- [report.sh 的参数...]：在 $T/目录 里用样例 CSV 生成报告
+    local d=$T/$1 envs=()
+    shift
+    while (($#)) && [[ $1 != -- ]]; do envs+=("$1"); shift; done
+    shift
+    mkdir -p "$d"
+    cp tests/trace/bench/*.csv "$d/"
+    env -u LANGUAGE -u LC_ALL -u LC_MESSAGES -u LANG PATH="$T/bin:$PATH" BENCH_OUT="$d" "${envs[@]}" \
+        tools/bench/report.sh "$@" >"$d.out" 2>&1
+    echo $? >"$d.rc"
+}
+for name in "${NAMES[@]}"; do
+    mkdir -p "$T/en/$name"
+    { "$R" "$I/en/$name.server.jsonl" "$I/en/$name.client.jsonl" --packets "$F/$name.packets.jsonl" \
+        -o "$T/en/$name" >"$T/en/$name.out" 2>&1; echo $? >"$T/en/$name.rc"; } &
+done
+for name in write rkey; do
+    mkdir -p "$T/zhl/$name"
+    "$R" "$I/zh/$name.server.jsonl" "$I/zh/$name.client.jsonl" --packets "$F/$name.packets.jsonl" -o "$T/zhl/$name" \
+        >"$T/zhl/$name.out" 2>&1 &
+done
+mkdir -p "$T/envlang" "$T/mixed" "$T/forced"
+LANG=en_US.UTF-8 LANGUAGE=en "$R" "$F/write.server.jsonl" "$F/write.client.jsonl" --packets "$F/write.packets.jsonl" \
+    -o "$T/envlang" >"$T/envlang.out" 2>&1 &
+"$R" "$I/mixed/write.server.jsonl" "$I/mixed/write.client.jsonl" --packets "$F/write.packets.jsonl" \
+    -o "$T/mixed" >"$T/mixed.out" 2>&1 &
+"$R" "$I/en/write.server.jsonl" "$I/en/write.client.jsonl" --packets "$F/write.packets.jsonl" --lang zh \
+    -o "$T/forced" >"$T/forced.out" 2>&1 &
+if ((have_tshark)); then
+    tools/gallery/render --kinds "$I/gallery-zh/kinds.txt" --html "$T/zh/gallery/index.html" --txt "$T/zh/gallery/gallery.txt" \
+        --json "$T/zh/gallery/gallery.json" "$I/gallery-zh" >"$T/gallery-zh.out" 2>&1 &
+    tools/gallery/render --kinds "$I/gallery-en/kinds.txt" "$I/gallery-en" >"$T/gallery-en.out" 2>&1 &
+fi
+bench zh/bench LANG=C.UTF-8 -- &
+bench bench-en LANG=en_US.UTF-8 -- &
+bench bench-c LC_ALL=C LANG=en_US.UTF-8 -- &
+bench bench-forced LANG=zh_CN.UTF-8 -- --lang en &
+po/tools/extract --check >"$T/extract.out" 2>&1
+echo $? >"$T/extract.rc"
+# 故意漏翻：一份改坏的副本（一句没交给 _()，一句新的 _() 没有译文，kinds.txt 改了一句，report.sh 多一句中文）
+M=$T/mut
+mkdir -p "$M/tools/trace" "$M/tools/gallery" "$M/tools/bench" "$M/po/tools"
+cp tools/trace/render "$M/tools/trace/"
+cp tools/gallery/render tools/gallery/kinds.txt "$M/tools/gallery/"
+cp tools/bench/report.sh tools/bench/compare.sh "$M/tools/bench/"
+cp po/tools/extract po/tools/en.po "$M/po/tools/"
+sed -i 's|^    return "RoCEv2 trace"$|    return "RoCEv2 trace" or "没有交给翻译的中文"|; s|_("开始")|_("开始了")|' "$M/tools/trace/render"
+sed -i 's/|对端的 rkey 不对|/|对端的 rkey 错了|/' "$M/tools/gallery/kinds.txt"
+sed -i 's|^    echo "# make bench: RoCEv2 learn --bench vs perftest"$|&\n    echo "漏了的中文"|' "$M/tools/bench/report.sh"
+"$M/po/tools/extract" --check >"$T/mut.out" 2>&1
+echo $? >"$T/mut.rc"
+wait
+
+# 英文的 trace.txt 里 WR 表一行的请求/响应帧（"  C.QP0#1 RDMA_WRITE 2048B PSN 0x.. req #1,#2 resp #3 completed ✓"）
+wr_frames() {  # wr_frames 文件 标签 → "请求帧 响应帧"
+    local f
+    read -r -a f < <(grep -E "^  $(re "$2") " "$1")
+    [[ ${f[5]:-} == req && ${f[7]:-} == resp ]] && echo "${f[6]} ${f[8]}"
+}
+
+# ---------- 15. 没有 lang 的 trace（中文）和加语言之前一样；"lang":"zh" 一样；环境变量不改页面 ----------
+bad=0
+[[ -f $MO ]] || { diag "$MO 没有编译出来: $(head -3 "$T/locale.out")"; bad=1; }
+if [[ ${ZH_GOLDEN_UPDATE:-} == 1 ]]; then
+    golden=$(awk '{ print $2 }' tests/trace/zh-golden.sha256)
+    (cd "$T/zh" && echo "$golden" | xargs sha256sum) >"$T/golden.new" && mv "$T/golden.new" tests/trace/zh-golden.sha256
+    echo "# tests/trace/zh-golden.sha256 按现在的输出重写了"
+fi
+if ! (cd "$T/zh" && sha256sum -c --quiet "$OLDPWD/tests/trace/zh-golden.sha256") >"$T/d" 2>&1; then
+    diag "中文的输出和加语言之前（tests/trace/zh-golden.sha256）不同:"; grep -v '^sha256sum: WARNING' "$T/d" | head -12 >>"$T/diag"; bad=1
+fi
+for name in write rkey; do
+    cmp -s "$T/$name/trace.txt" "$T/zhl/$name/trace.txt" || { diag "$name: \"lang\":\"zh\" 的 trace.txt 和没有 lang 的不同"; bad=1; }
+    # 页面里只有详情用的原始事件（start 记录多了 lang）不同
+    cmp -s <(grep -v 'id="trace-data"' "$T/$name/trace.html") <(grep -v 'id="trace-data"' "$T/zhl/$name/trace.html") ||
+        { diag "$name: \"lang\":\"zh\" 的 trace.html 和没有 lang 的不同"; bad=1; }
+done
+if ! cmp -s "$T/write/trace.txt" "$T/envlang/trace.txt" || ! cmp -s "$T/write/trace.html" "$T/envlang/trace.html"; then
+    diag "LANG=en_US.UTF-8 LANGUAGE=en 时中文的 trace（没有 lang）画出来不一样：页面应跟着 trace，不跟着环境"; bad=1
+fi
+grep -q '<html lang="zh-CN">' "$T/write/trace.html" || { diag "中文页面没有 lang=\"zh-CN\""; bad=1; }
+ok "$bad" "Chinese unchanged: traces without \"lang\" render byte-identical to before (trace pages, gallery, bench report), \"lang\":\"zh\" the same, LANG=en in the environment changes nothing"
+
+# ---------- 16. "lang":"en" 的 trace：英文页面，没有一个中文字 ----------
+bad=0
+for name in "${NAMES[@]}"; do
+    txt=$T/en/$name/trace.txt h=$T/en/$name/trace.html
+    if [[ $(cat "$T/en/$name.rc") != 0 ]]; then
+        diag "$name: 英文渲染失败: $(head -3 "$T/en/$name.out")"; bad=1; continue
+    fi
+    if ! tests/trace/i18n.py cjk "$txt" "$h" >"$T/d"; then diag "$name: 英文页面里有中文:"; head -4 "$T/d" >>"$T/diag"; bad=1; fi
+    pk=$(facts "$name" packets)
+    for want in "Values exchanged at step 11 (they reappear in the packets):" "━━ Step 11" \
+        "capture: $name.packets.jsonl, $pk RoCE v2 packets, $pk tied to a WR" \
+        "WRs and packets (matched by QPN + PSN range):" " server rdma_server " " wire RoCE v2 (UDP 4791) "; do
+        has_row "$txt" "$want" || { diag "$name: trace.txt 里没有: $want"; bad=1; }
+    done
+    for want in '<html lang="en">' 'id="detail-close">close<' '<h2>Values exchanged at step 11</h2>' '<th>start PSN</th>'; do
+        has_row "$h" "$want" || { diag "$name: trace.html 里没有 $want"; bad=1; }
+    done
+    # 同样的包、同样的段、每个 WR 同样的帧
+    a=$(grep -cE '│ (──▶|◀──) #[0-9]+ ' "$T/$name/trace.txt") b=$(grep -cE '│ (──▶|◀──) #[0-9]+ ' "$txt")
+    [[ $a == "$b" ]] || { diag "$name: 中文 $a 个报文行，英文 $b 个"; bad=1; }
+    a=$(grep -c '^━━ ' "$T/$name/trace.txt") b=$(grep -c '^━━ ' "$txt")
+    [[ $a == "$b" ]] || { diag "$name: 中文 $a 段，英文 $b 段"; bad=1; }
+    while read -r label req resp; do
+        got=$(wr_frames "$txt" "$label")
+        [[ $got == "$req $resp" ]] || { diag "$name $label: 英文 WR 表的帧是 [$got]，应是 [$req $resp]"; bad=1; }
+    done < <(facts "$name" frames)
+done
+has_row "$T/en/rkey/trace.html" "NAK REM_ACCESS_ERR: remote access error: wrong rkey, address or access flags" ||
+    { diag "rkey: 没有英文的 NAK 说明"; bad=1; }
+has_row "$T/en/rkey/trace.txt" "poll_cq ✗ C.QP0#1 REM_ACCESS_ERR" || { diag "rkey: 没有失败的完成"; bad=1; }
+has_row "$T/en/rnr/trace.html" "RNR NAK: the peer has not posted a receive yet; retry in" || { diag "rnr: 没有英文的 RNR NAK 说明"; bad=1; }
+has_row "$T/en/rnr/trace.txt" "retransmission (copy 2)" || { diag "rnr: 没有标出重传"; bad=1; }
+ok "$bad" "traces with \"lang\":\"en\" render in English: all ${#NAMES[@]} fixtures, no Chinese character, key labels, html lang=en, the same packets, sections and WR frames as the Chinese page"
+
+# ---------- 17. 两个 trace 语言不同：页面说出来，用服务端的；--lang 盖过 trace ----------
+bad=0
+note="note: the two traces are in different languages (server en, client zh); the page follows the server's"
+has_row "$T/mixed/trace.txt" "$note" || { diag "trace.txt 没说两端语言不同"; bad=1; }
+has_row "$T/mixed/trace.html" '<p class="meta lang-note">note: the two traces are in different languages (server en, client zh)' ||
+    { diag "trace.html 没说两端语言不同"; bad=1; }
+has_row "$T/mixed/trace.html" '<html lang="en">' || { diag "服务端是英文，页面不是"; bad=1; }
+has_row "$T/mixed.out" "$note" || { diag "stderr 没说两端语言不同: $(cat "$T/mixed.out")"; bad=1; }
+tests/trace/i18n.py cjk "$T/mixed/trace.txt" >/dev/null || { diag "服务端是英文，trace.txt 里却有中文"; bad=1; }
+if ! has_row "$T/forced/trace.txt" "步骤11 交换的值（在包里再次出现的地方）:" || ! has_row "$T/forced/trace.html" '<html lang="zh-CN">'; then
+    diag "--lang zh 没有盖过 trace 的 \"lang\":\"en\""; bad=1
+fi
+ok "$bad" "a server trace in English and a client trace in Chinese: the page is English and says so (text, page, stderr); --lang zh overrides the traces"
+
+# ---------- 18. 故障画廊：英文的 trace → 英文的页面 ----------
+if ((have_tshark)); then
+    bad=0
+    G=$I/gallery-en
+    if [[ ! -s $G/index.html ]]; then
+        diag "英文画廊没画出来: $(head -3 "$T/gallery-en.out")"; bad=1
+    else
+        tests/trace/i18n.py cjk "$G/index.html" "$G/gallery.txt" >"$T/d" || { diag "英文画廊里有中文:"; head -4 "$T/d" >>"$T/diag"; bad=1; }
+        for want in '<html lang="en">' "<b>What is wrong: </b>The client&#x27;s RDMA WRITE uses an rkey other than" \
+            "<b>How to fix: </b>Use the rkey and the remote address exactly" "on the wire: NAK REM_ACCESS_ERR, AETH syndrome 0x62 (frame" \
+            "<th>direction</th>" "client → server" "exit status 1"; do
+            has_row "$G/index.html" "$want" || { diag "英文画廊里没有 $want"; bad=1; }
+        done
+        has_row "$G/gallery.txt" "rkey  server " || { diag "gallery.txt 不是英文: $(head -3 "$G/gallery.txt")"; bad=1; }
+        # 英文日志里的注入那一行也找到了（页面上紫色的那行）
+        python3 -c 'import json,sys; k=json.load(open(sys.argv[1]))["kinds"][0]; sys.exit(not any("--inject rkey" in l for l in k["sides"]["client"]["inject"]))' \
+            "$G/gallery.json" || { diag "英文日志里的 fault injection 行没被找到"; bad=1; }
+    fi
+    ok "$bad" "gallery: English traces give an English page (no Chinese character, kinds.txt's text in English, the injection line found in the English log)"
+else
+    n=$((n + 1))
+    echo "ok $n # skip 没有 tshark（画廊要解码 pcap）"
+fi
+
+# ---------- 19. make bench 的报告：和程序一样按 --lang / 环境变量选语言 ----------
+bad=0
+for d in zh/bench bench-en bench-c bench-forced; do
+    [[ $(cat "$T/$d.rc") == 0 ]] || { diag "$d: report.sh 失败: $(head -3 "$T/$d.out")"; bad=1; }
+done
+for d in bench-en bench-forced; do
+    tests/trace/i18n.py cjk "$T/$d/results.md" "$T/$d.out" >"$T/d" || { diag "$d: 英文报告里有中文:"; head -3 "$T/d" >>"$T/diag"; bad=1; }
+    for want in "## Knobs (this project, one setting changed at a time" "| write_bw | 64 | default (--signal 16) |" \
+        "| write_bw | 64 | --signal 100 (perftest's CQ moderation) |" "## --cq poll vs --cq event"; do
+        has_row "$T/$d/results.md" "$want" || { diag "$d: results.md 里没有: $want"; bad=1; }
+    done
+done
+cmp -s "$T/zh/bench/results.md" "$T/bench-c/results.md" || { diag "LC_ALL=C LANG=en_US.UTF-8 应是中文（LC_ALL 说了算）"; bad=1; }
+ok "$bad" "bench report: LANG=en_US.UTF-8 or --lang en give English results.md (knob settings too), LC_ALL=C over LANG=en stays Chinese"
+
+# ---------- 20. 每句中文都交给了 gettext，都有英文；msgfmt --check ----------
+bad=0
+if [[ $(cat "$T/extract.rc") != 0 ]]; then diag "po/tools/extract --check 失败:"; head -20 "$T/extract.out" >>"$T/diag"; bad=1; fi
+count=$(sed -n 's/^po\/tools\/en.po: \([0-9]*\) messages.*/\1/p' "$T/extract.out")
+ok "$bad" "po/tools/extract --check: every Chinese string in the renderers, kinds.txt and report.sh is marked, all ${count:-?} messages translated in po/tools/en.po, msgfmt --check clean"
+
+# ---------- 21. 故意漏翻时这个检查会失败 ----------
+bad=0
+[[ $(cat "$T/mut.rc") != 0 ]] || { diag "改坏的副本 po/tools/extract --check 却通过了"; bad=1; }
+for want in "Chinese string not marked for translation (_, N_ or P_): '没有交给翻译的中文'" "no translation: '开始了'" \
+    "no translation: '对端的 rkey 错了'" 'echo "漏了的中文"  <- Chinese not inside t'; do
+    has_row "$T/mut.out" "$want" || { diag "没有报出: $want"; bad=1; }
+done
+((bad)) && sed 's/^/    /' "$T/mut.out" >>"$T/diag"
+ok "$bad" "the check fails on an unmarked Chinese string, a new string without a translation (render, kinds.txt) and unmarked Chinese in report.sh"
 
 echo "# 用时 $((SECONDS - START)) 秒"

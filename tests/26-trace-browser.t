@@ -4,6 +4,9 @@
 # 运行页面自己的 JavaScript 后导出 DOM：两条泳道、每个 trace 事件一行、每个包一行且帧号一致、包所属的 WR
 # 在页面上、每个步骤一节、点 QPN 高亮它再次出现的地方、点包打开详情；页面与 trace.txt 的事件数一致；
 # 截图存到 logs/trace.png（检查是 1280 宽、不是空白的 PNG）。
+# 英文（issue 28）：同一个样例注入 "lang":"en"（tests/trace/i18n.py），tests/trace/browser-check-en.py 做同样的检查
+# （英文的泳道、按钮，DOM 里没有一个中文字），截图 logs/trace-en.png；有 tshark 时英文的故障画廊（rkey 那一种）
+# 由 tests/gallery/browser-check.py 检查，截图 logs/gallery-en.png。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 F=tests/trace/fixtures
@@ -26,13 +29,47 @@ fi
 python3 tests/trace/browser-check.py --html "$T/trace.html" --trace "$F/write.server.jsonl" \
     --trace "$F/write.client.jsonl" --packets "$F/write.packets.jsonl" --txt "$T/trace.txt" \
     --png logs/trace.png >"$T/out" 2>&1
-while IFS= read -r l; do
+tap_lines() {  # 一个检查脚本的 "ok …" / "not ok …" 行变成 TAP
+    local l
+    while IFS= read -r l; do
+        n=$((n + 1))
+        case $l in
+            "ok "*) out+=("ok $n - ${l#ok }") ;;
+            "not ok "*) out+=("not ok $n - ${l#not ok }") ;;
+            *) n=$((n - 1)); out+=("# $l") ;;
+        esac
+    done <"$1"
+}
+tap_lines "$T/out"
+
+# 英文的页面
+make -s build/locale/en/LC_MESSAGES/rocev2-learn-tools.mo >"$T/locale.out" 2>&1 || out+=("# make locale: $(head -2 "$T/locale.out")")
+tests/trace/i18n.py prepare "$T/i18n" write >"$T/prepare.out" 2>&1
+E=$T/i18n/en
+n=$((n + 1))
+if tools/trace/render "$E/write.server.jsonl" "$E/write.client.jsonl" --packets "$F/write.packets.jsonl" \
+    --txt "$T/en.txt" --html "$T/en.html" 2>"$T/err"; then
+    out+=("ok $n - render the write fixture with \"lang\":\"en\"")
+else
+    out+=("not ok $n - render the write fixture with \"lang\":\"en\"" "# $(cat "$T/prepare.out" "$T/err")")
+fi
+python3 tests/trace/browser-check-en.py --html "$T/en.html" --trace "$E/write.server.jsonl" \
+    --trace "$E/write.client.jsonl" --packets "$F/write.packets.jsonl" --txt "$T/en.txt" \
+    --png logs/trace-en.png >"$T/out-en" 2>&1
+tap_lines "$T/out-en"
+if command -v tshark >/dev/null; then
+    G=$T/i18n/gallery-en
     n=$((n + 1))
-    case $l in
-        "ok "*) out+=("ok $n - ${l#ok }") ;;
-        "not ok "*) out+=("not ok $n - ${l#not ok }") ;;
-        *) n=$((n - 1)); out+=("# $l") ;;
-    esac
-done <"$T/out"
+    if tools/gallery/render --kinds "$G/kinds.txt" "$G" 2>"$T/err"; then
+        out+=("ok $n - render the English failure gallery (the rkey kind, from the rkey fixture)")
+        python3 tests/gallery/browser-check.py --html "$G/index.html" --json "$G/gallery.json" --png logs/gallery-en.png \
+            >"$T/out-gallery" 2>&1
+        tap_lines "$T/out-gallery"
+    else
+        out+=("not ok $n - render the English failure gallery" "# $(cat "$T/err")")
+    fi
+else
+    out+=("# 没有 tshark：英文的故障画廊不检查")
+fi
 echo "1..$n"
 printf '%s\n' "${out[@]}"

@@ -1,8 +1,52 @@
 #!/usr/bin/env bash
-# report.sh - 把 compare.sh 的 raw.csv / cq.csv / knobs.csv 变成 results.csv、results.md 和两张图（gnuplot，宿主机上运行）
+# report.sh [--lang zh|en] - 把 compare.sh 的 raw.csv / cq.csv / knobs.csv 变成 results.csv、results.md 和两张图（gnuplot，宿主机上运行）
+# 语言和程序一样（src/i18n.c）：--lang zh|en 优先；否则看 LANGUAGE（冒号分隔的列表，第一个 en*/zh* 说了算）、
+# 再看 LC_ALL、LC_MESSAGES、LANG 里第一个设了的：以 en 开头是英文，别的都是中文。英文的句子来自
+# build/locale/en/LC_MESSAGES/rocev2-learn-tools.mo（po/tools/en.po，make locale）；没有它或没有 gettext 命令时照旧是中文。
+# 图的标题和坐标轴本来就是英文，两种语言一样。
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${BENCH_OUT:-logs/bench}
+
+# ---------- 语言 ----------
+lang_from_env() {
+    local item var
+    local -a items
+    IFS=: read -r -a items <<<"${LANGUAGE:-}"
+    for item in "${items[@]}"; do
+        case $item in en*) echo en; return ;; zh*) echo zh; return ;; esac
+    done
+    for var in LC_ALL LC_MESSAGES LANG; do
+        if [[ -n ${!var:-} ]]; then
+            [[ ${!var} == en* ]] && echo en || echo zh
+            return
+        fi
+    done
+    echo zh
+}
+REPORT_LANG=
+while (($#)); do
+    case $1 in
+        --lang) REPORT_LANG=${2:-}; shift 2 || shift ;;
+        --lang=*) REPORT_LANG=${1#--lang=}; shift ;;
+        *) echo "usage: tools/bench/report.sh [--lang zh|en]" >&2; exit 2 ;;
+    esac
+done
+[[ -n $REPORT_LANG ]] || REPORT_LANG=$(lang_from_env)
+[[ $REPORT_LANG == zh || $REPORT_LANG == en ]] || { echo "usage: tools/bench/report.sh [--lang zh|en]" >&2; exit 2; }
+MO=build/locale/en/LC_MESSAGES/rocev2-learn-tools.mo
+if [[ $REPORT_LANG == en ]] && { [[ ! -f $MO ]] || ! command -v gettext >/dev/null; }; then
+    echo "report.sh: $MO or the gettext command is missing (make locale; apt-get install gettext-base): the report stays Chinese" >&2
+    REPORT_LANG=zh
+fi
+# t "中文"：这句话在报告的语言里（英文时查 po/tools/en.po 的译文；C.UTF-8 一定有，gettext 在它下面才理 LANGUAGE）
+t() {
+    if [[ $REPORT_LANG == en && -n $1 ]]; then
+        LANGUAGE=en LC_ALL=C.UTF-8 TEXTDOMAINDIR=$PWD/build/locale gettext -d rocev2-learn-tools -- "$1"
+    else
+        printf '%s' "$1"
+    fi
+}
 
 # results.csv：ours/perftest 是中位数，ratio = ours / perftest（缺值时留空）；然后是两边的范围（最小、最大）和重复次数
 awk -F, 'BEGIN { print "test,size,metric,ours,perftest,ratio,ours_min,ours_max,perftest_min,perftest_max,reps" }
@@ -13,26 +57,29 @@ awk -F, 'BEGIN { print "test,size,metric,ours,perftest,ratio,ours_min,ours_max,p
 {
     echo "# make bench: RoCEv2 learn --bench vs perftest"
     echo
-    echo "同一次实验室开机、同一对 rxe（rxe0 ↔ rxe1，TCG 虚拟机），同样的大小和轮数，交替运行。"
-    echo "ratio = ours / perftest（延迟越小越好，带宽越大越好）。cpu_s = 客户端整个进程的 user+sys（含建连）。"
-    echo "每一格都是交替重复的中位数（reps 次，每次的值在 reps.csv）；括号里是范围（最小..最大）：安静时单次能差到 2 倍，宿主机忙时（别的虚拟机抢 CPU）整次运行会落进毫秒级，差上百倍——范围很宽的格子别信，找安静的时候重跑。"
+    t "同一次实验室开机、同一对 rxe（rxe0 ↔ rxe1，TCG 虚拟机），同样的大小和轮数，交替运行。"; echo
+    t "ratio = ours / perftest（延迟越小越好，带宽越大越好）。cpu_s = 客户端整个进程的 user+sys（含建连）。"; echo
+    t "每一格都是交替重复的中位数（reps 次，每次的值在 reps.csv）；括号里是范围（最小..最大）：安静时单次能差到 2 倍，宿主机忙时（别的虚拟机抢 CPU）整次运行会落进毫秒级，差上百倍——范围很宽的格子别信，找安静的时候重跑。"; echo
     echo
     echo "| test | size | metric | ours (min..max) | perftest (min..max) | ratio | reps |"
     echo "| --- | ---: | --- | ---: | ---: | ---: | ---: |"
     tail -n +2 "$OUT/results.csv" | awk -F, '{ printf "| %s | %s | %s | %s (%s..%s) | %s (%s..%s) | %s | %s |\n", $1, $2, $3, $4, $7, $8, $5, $9, $10, $6, $11 }'
     echo
-    echo "## --cq poll 与 --cq event（计时循环内的 CPU 时间，BENCH_CPU）"
+    t "## --cq poll 与 --cq event（计时循环内的 CPU 时间，BENCH_CPU）"; echo
     echo
     echo "| test | size | side | metric | poll | event |"
     echo "| --- | ---: | --- | --- | ---: | ---: |"
     tail -n +2 "$OUT/cq.csv" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }'
     if [[ -s $OUT/knobs.csv ]]; then
         echo
-        echo "## 旋钮（本项目，只改一个设置；默认 --tx-depth 128 --signal 16）"
+        t "## 旋钮（本项目，只改一个设置；默认 --tx-depth 128 --signal 16）"; echo
         echo
         echo "| test | size | setting | BW average (MB/s) | MsgRate (Mpps) | cpu_s |"
         echo "| --- | ---: | --- | ---: | ---: | ---: |"
-        tail -n +2 "$OUT/knobs.csv" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }'
+        # setting 一列是 compare.sh 写的中文说明（knob 的第 3 个参数）：英文时逐个翻译
+        tail -n +2 "$OUT/knobs.csv" | while IFS=, read -r f1 f2 f3 f4 f5 f6 || [[ -n $f1 ]]; do
+            printf '| %s | %s | %s | %s | %s | %s |\n' "$f1" "$f2" "$(t "$f3")" "$f4" "$f5" "$f6"
+        done
     fi
 } >"$OUT/results.md"
 
@@ -58,4 +105,4 @@ GP
 # 延迟从十几 µs 到几十 ms：y 用对数刻度，小消息才看得见
 plot t_typical_us latency "latency (t_typical, one way; read = round trip)" "usec (log scale)" ylog
 plot bw_avg_MBps bandwidth "bandwidth (BW average)" "MB/sec (2^20)"
-echo "写好了: $OUT/results.csv $OUT/results.md $OUT/latency.svg $OUT/bandwidth.svg"
+echo "$(t "写好了:") $OUT/results.csv $OUT/results.md $OUT/latency.svg $OUT/bandwidth.svg"
