@@ -7,6 +7,10 @@
 #
 # 退出码: 0 没有失败项（允许有警告）; 1 发现问题; 2 用法错误
 #
+# 界面语言: 默认中文；--lang en 或 LANG=en_US.UTF-8 等（规则同 C 程序）时英文，[PASS]/[FAIL]/[WARN]/[SKIP]。
+# 给人看的句子都写成 bash 的 $"…"，译文在 po/sh/en.po（po/sh/extract 抽取，make locale 编译），
+# 做法见下面“界面语言”一段。加句子时也写成 $"…"，再运行 po/sh/extract 并翻译（tests/unit/scripts-i18n.bats 会查）。
+#
 # 环境变量 RDMA_SYSFS_ROOT 可以指向伪造的 sysfs 目录（单元测试用），
 # 默认 /sys/class/infiniband；NET_SYSFS_ROOT 同理（默认 /sys/class/net），
 # RDMA_VERBS_SYSFS_ROOT（默认 /sys/class/infiniband_verbs）、MODULE_SYSFS_ROOT（默认 /sys/module）、
@@ -49,6 +53,84 @@ ROCE_IP_OVERHEAD=64
 # ping 的 IP 包比 -s 多出的字节: IPv4 20 + ICMP 8
 PING_OVERHEAD=28
 
+# ---------- 界面语言（规则与 C 程序的 src/i18n.c 相同）----------
+# --lang zh|en 优先（不合法的值由参数解析报用法错误）；否则 LANGUAGE（冒号分隔，第一个以 en 或 zh 开头的为准），
+# 再否则 LC_ALL、LC_MESSAGES、LANG 里第一个非空的: 以 en 开头是英文，其余都是中文（默认）。
+# 英文用 bash 的 $"…": 它在“解析”时经 gettext 查文本域 rocev2-learn-sh（build/locale，make locale 从
+# po/sh/en.po 编译；po/sh/extract 抽取），每条消息不 fork。所以这一段必须在 source gid_rule.sh 和定义
+# 带 $"…" 的函数之前运行。glibc 的 gettext 只从进程环境里读 LANGUAGE（bash 给变量赋值、export 都改不了
+# 本进程的环境），且 locale 为 "C" 时不理它: 英文而环境里的 LANGUAGE 不是 en 时，带上 LANGUAGE=en 把自己
+# 重新 exec 一次（exec 不 fork，只在英文时），再把 LC_ALL 设成一定有的 C.UTF-8（en_US.UTF-8 可能没生成）。
+# 没有 .mo 时 gettext 原样返回中文，不报错。中文时 unset TEXTDOMAIN: $"…" 原样不动，输出逐字节不变。
+
+# ui_lang_pick [命令行参数…] —— 结果在 UI_LANG（zh / en）
+ui_lang_pick() {
+    local list item v
+    UI_LANG=""
+    while (($# > 0)); do
+        case $1 in
+            --) break ;;
+            --lang)
+                UI_LANG=""
+                if [[ ${2:-} == zh || ${2:-} == en ]]; then UI_LANG=$2; fi
+                if (($# > 1)); then shift; fi
+                ;;
+            --lang=*)
+                UI_LANG=""
+                if [[ $1 == --lang=zh || $1 == --lang=en ]]; then UI_LANG=${1#--lang=}; fi
+                ;;
+        esac
+        shift
+    done
+    if [[ -n $UI_LANG ]]; then return 0; fi
+    list=${LANGUAGE:-}
+    while [[ -n $list ]]; do
+        item=${list%%:*}
+        case $item in
+            en*) UI_LANG=en && return 0 ;;
+            zh*) UI_LANG=zh && return 0 ;;
+        esac
+        if [[ $list != *:* ]]; then break; fi
+        list=${list#*:}
+    done
+    UI_LANG=zh
+    for v in "${LC_ALL:-}" "${LC_MESSAGES:-}" "${LANG:-}"; do
+        if [[ -n $v ]]; then
+            if [[ $v == en* ]]; then UI_LANG=en; fi
+            break
+        fi
+    done
+    return 0
+}
+
+# ui_lang_setup 脚本目录 —— 按 UI_LANG 设置 $"…" 的翻译（英文时 TEXTDOMAIN 等，中文时关掉翻译）
+ui_lang_setup() {
+    if [[ $UI_LANG != en ]]; then
+        unset TEXTDOMAIN
+        return 0
+    fi
+    # shellcheck disable=SC2034  # TEXTDOMAIN/TEXTDOMAINDIR 是 bash 自己读的（$"…" 的翻译）
+    TEXTDOMAIN=rocev2-learn-sh
+    # shellcheck disable=SC2034
+    case $1 in
+        /*) TEXTDOMAINDIR=$1/build/locale ;;
+        *) TEXTDOMAINDIR=$PWD/$1/build/locale ;;
+    esac
+    # C.UTF-8 不存在时（很老的系统）bash 会警告；那时 gettext 退回中文，不算错误
+    { LC_ALL=C.UTF-8; } 2>/dev/null
+    return 0
+}
+
+# 直接运行时看命令行；被 source（单元测试调用纯函数）时只看环境，也不 exec
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+    ui_lang_pick "$@"
+    if [[ $UI_LANG == en && ${LANGUAGE:-} != en ]]; then
+        LANGUAGE=en exec "$BASH" "$0" "$@"
+    fi
+else
+    ui_lang_pick
+fi
+
 # ---------- 共享的 GID 规则（src/gid_rule.sh，与 show_gids.sh 同一份）----------
 gid_rule_dir() {
     local src=${BASH_SOURCE[0]}
@@ -58,16 +140,16 @@ gid_rule_dir() {
     if [[ $src == */* ]]; then SCRIPT_DIR=${src%/*}; fi
 }
 gid_rule_dir
+ui_lang_setup "$SCRIPT_DIR"
 if [[ ! -r $SCRIPT_DIR/src/gid_rule.sh ]]; then
-    echo "错误: 找不到 $SCRIPT_DIR/src/gid_rule.sh（$PROG 要和项目的 src/ 目录放在一起运行）" >&2
+    echo $"错误: 找不到 $SCRIPT_DIR/src/gid_rule.sh（$PROG 要和项目的 src/ 目录放在一起运行）" >&2
     exit 1
 fi
 # shellcheck source=src/gid_rule.sh
 source "$SCRIPT_DIR/src/gid_rule.sh"
 
 usage() {
-    cat <<EOF
-用法: $PROG [-h|--help] [--port N] [--peer IP] [--cm-addr IP] [设备]
+    printf '%s\n' $"用法: $PROG [-h|--help] [--lang zh|en] [--port N] [--peer IP] [--cm-addr IP] [设备]
 
 检查 RoCEv2 / Soft-RoCE 环境，给出问题和修复命令。
   设备        只检查这个 RDMA 设备，例如 rxe0（默认检查全部）
@@ -75,6 +157,7 @@ usage() {
   --peer IP   另外检查通往对端（服务端）IPv4 地址 IP 的路径（在客户端上运行）
   --cm-addr IP  另外检查 librdmacm 能不能用本机地址 IP（rdma_bind_addr / rdma_listen /
               rdma_resolve_addr 的源地址）: 它要在某个 RDMA 设备的 GID 表里，否则 ENODEV
+  --lang zh|en  输出用哪种语言（默认看 LANGUAGE、LC_ALL、LC_MESSAGES、LANG: en 开头是英文，其它都是中文）
   -h, --help  显示本帮助
 
 检查项目: 工具、RDMA 设备/内核模块、ib_uverbs（ibv_get_device_list 的 errno 38）、
@@ -89,13 +172,17 @@ usage() {
           单机实验（对端地址是本机另一块网卡的，策略路由让报文走那块网卡）会说明并照常检查。
 --cm-addr 时另有一节 8. RDMA CM 地址: 地址在哪块网卡上、哪个 RDMA 设备的 GID 表里有它
           （rdma_bind_addr 选设备的规则），没有时解释 ENODEV / EADDRNOTAVAIL 的由来。
-退出码: 0 全部通过（允许警告）; 1 发现问题; 2 用法错误
-EOF
+退出码: 0 全部通过（允许警告）; 1 发现问题; 2 用法错误"
+}
+
+# --lang 的值: zh 或 en（语言已经在开头按它选好了，这里只检查）
+check_lang_arg() {
+    [[ $1 == zh || $1 == en ]] || die_usage $"--lang 无效: '$1'（可选 zh、en）"
 }
 
 die_usage() {
-    echo "错误: $*" >&2
-    echo "运行 '$PROG --help' 查看用法" >&2
+    echo $"错误: $*" >&2
+    echo $"运行 '$PROG --help' 查看用法" >&2
     exit 2
 }
 
@@ -117,52 +204,58 @@ parse_args() {
                 exit 0
                 ;;
             --port)
-                (($# >= 2)) || die_usage "--port 需要一个端口号"
+                (($# >= 2)) || die_usage $"--port 需要一个端口号"
                 TCP_PORT=$2
                 shift
                 ;;
             --port=*) TCP_PORT=${1#--port=} ;;
             --peer)
-                (($# >= 2)) || die_usage "--peer 需要对端的 IPv4 地址"
+                (($# >= 2)) || die_usage $"--peer 需要对端的 IPv4 地址"
                 PEER_IP=$2
                 shift
                 ;;
             --peer=*) PEER_IP=${1#--peer=} ;;
             --cm-addr)
-                (($# >= 2)) || die_usage "--cm-addr 需要一个本机的 IPv4 地址"
+                (($# >= 2)) || die_usage $"--cm-addr 需要一个本机的 IPv4 地址"
                 CM_ADDR=$2
                 shift
                 ;;
             --cm-addr=*) CM_ADDR=${1#--cm-addr=} ;;
+            --lang)
+                (($# >= 2)) || die_usage $"--lang 需要 zh 或 en"
+                check_lang_arg "$2"
+                shift
+                ;;
+            --lang=*) check_lang_arg "${1#--lang=}" ;;
             --)
                 shift
                 if (($# > 0)); then
-                    [[ -z $want_dev ]] || die_usage "只能指定一个设备"
+                    [[ -z $want_dev ]] || die_usage $"只能指定一个设备"
                     want_dev=$1
                     shift
                 fi
-                (($# == 0)) || die_usage "参数太多: $*"
+                (($# == 0)) || die_usage $"参数太多: $*"
                 break
                 ;;
-            -*) die_usage "未知选项: $1" ;;
+            -*) die_usage $"未知选项: $1" ;;
             *)
-                [[ -z $want_dev ]] || die_usage "只能指定一个设备（多余的参数: $1）"
+                [[ -z $want_dev ]] || die_usage $"只能指定一个设备（多余的参数: $1）"
                 want_dev=$1
                 ;;
         esac
         shift
     done
     if ! [[ $TCP_PORT =~ ^[1-9][0-9]{0,4}$ ]] || ((TCP_PORT > 65535)); then
-        die_usage "端口号必须是 1-65535 之间的整数: '$TCP_PORT'"
+        die_usage $"端口号必须是 1-65535 之间的整数: '$TCP_PORT'"
     fi
     if [[ $want_dev == */* || $want_dev == . || $want_dev == .. ]]; then
-        die_usage "设备名不合法: '$want_dev'"
+        die_usage $"设备名不合法: '$want_dev'"
     fi
     if [[ -n $PEER_IP ]] && ! is_ipv4 "$PEER_IP"; then
-        die_usage "--peer 需要点分十进制的 IPv4 地址（主机名请先用 getent hosts 解析）: '$PEER_IP'"
+        die_usage $"--peer 需要点分十进制的 IPv4 地址（主机名请先用 getent hosts 解析）: '$PEER_IP'"
     fi
     if [[ -n $CM_ADDR ]] && ! is_ipv4 "$CM_ADDR"; then
-        die_usage "--cm-addr 需要点分十进制的 IPv4 地址: '$CM_ADDR'"
+        die_usage $"--cm-addr 需要点分十进制的 IPv4 地址: '$CM_ADDR'"
     fi
 }
 
@@ -175,19 +268,19 @@ FIXES=()
 
 pass() {
     N_PASS=$((N_PASS + 1))
-    echo "[通过] $*"
+    echo $"[通过]" "$*"
 }
 fail() {
     N_FAIL=$((N_FAIL + 1))
-    echo "[失败] $*"
+    echo $"[失败]" "$*"
 }
 warn() {
     N_WARN=$((N_WARN + 1))
-    echo "[警告] $*"
+    echo $"[警告]" "$*"
 }
 skip() {
     N_SKIP=$((N_SKIP + 1))
-    echo "[跳过] $*"
+    echo $"[跳过]" "$*"
 }
 # 缩进的说明行（证据 / 原因）
 note() {
@@ -196,7 +289,7 @@ note() {
 # 修复命令: 打印并记入汇总（相同命令只记一次）
 fix() {
     local f
-    echo "       修复: $*"
+    echo "      " $"修复:" "$*"
     for f in "${FIXES[@]}"; do
         [[ $f == "$*" ]] && return 0
     done
@@ -338,7 +431,7 @@ guess_netdev() {
             fi
         done <<<"$out"
     fi
-    GUESS_IF="<网卡名>"
+    GUESS_IF=$"<网卡名>"
     return 0
 }
 
@@ -399,20 +492,20 @@ check_tools() {
     local t
     for t in ibv_devices ibv_devinfo; do
         if have "$t"; then
-            pass "工具 $t: $CMD_PATH"
+            pass $"工具 $t: $CMD_PATH"
         else
-            warn "找不到工具 $t（诊断可以继续，但建议安装以便手动验证）"
+            warn $"找不到工具 $t（诊断可以继续，但建议安装以便手动验证）"
             fix "sudo apt-get install ibverbs-utils"
         fi
     done
     if have rdma; then
-        pass "工具 rdma: $CMD_PATH"
+        pass $"工具 rdma: $CMD_PATH"
     else
-        warn "找不到工具 rdma（用来创建/删除 rxe 设备）"
+        warn $"找不到工具 rdma（用来创建/删除 rxe 设备）"
         fix "sudo apt-get install iproute2"
     fi
     if ! have ip; then
-        warn "找不到工具 ip，无法检查网卡地址"
+        warn $"找不到工具 ip，无法检查网卡地址"
         fix "sudo apt-get install iproute2"
     fi
 }
@@ -441,12 +534,12 @@ check_rxe_provider() {
         fi
     done
     if [[ -n $found && -e /etc/libibverbs.d/rxe.driver ]]; then
-        pass "libibverbs 的 rxe 用户态驱动: $found"
+        pass $"libibverbs 的 rxe 用户态驱动: $found"
     else
-        fail "缺少 libibverbs 的 rxe 用户态驱动（ibv_get_device_list 会找不到 rxe 设备）"
-        local drv=不存在
-        if [[ -e /etc/libibverbs.d/rxe.driver ]]; then drv=存在; fi
-        note "证据: librxe-rdmav*.so ${found:-不存在}, /etc/libibverbs.d/rxe.driver $drv"
+        fail $"缺少 libibverbs 的 rxe 用户态驱动（ibv_get_device_list 会找不到 rxe 设备）"
+        local drv=$"不存在"
+        if [[ -e /etc/libibverbs.d/rxe.driver ]]; then drv=$"存在"; fi
+        note $"证据: librxe-rdmav*.so ${found:-不存在}, /etc/libibverbs.d/rxe.driver $drv"
         fix "sudo apt-get install ibverbs-providers"
     fi
 }
@@ -468,7 +561,7 @@ check_rxe_module() {
     kernel_release
     RXE_MOD_FIX=""
     if [[ -d $MODULE_SYSFS/rdma_rxe ]]; then
-        pass "内核模块 rdma_rxe 已加载 ($MODULE_SYSFS/rdma_rxe)"
+        pass $"内核模块 rdma_rxe 已加载 ($MODULE_SYSFS/rdma_rxe)"
         return 0
     fi
     if have modinfo && modinfo rdma_rxe >/dev/null 2>&1; then
@@ -479,8 +572,8 @@ check_rxe_module() {
         done
     fi
     if [[ -n $mod_found ]]; then
-        fail "内核模块 rdma_rxe 可用但没有加载"
-        note "证据: ${mod_found}（$MODULE_SYSFS/rdma_rxe 不存在）"
+        fail $"内核模块 rdma_rxe 可用但没有加载"
+        note $"证据: ${mod_found}（$MODULE_SYSFS/rdma_rxe 不存在）"
         RXE_MOD_FIX="sudo modprobe rdma_rxe"
     else
         rxe_module_missing
@@ -505,28 +598,28 @@ rxe_module_missing() {
     local flavour="" generic
     os_id
     if [[ $KV =~ ^[0-9.]+-[0-9]+-(.+)$ ]]; then flavour=${BASH_REMATCH[1]}; fi
-    fail "当前内核 ($KV) 没有 rdma_rxe 模块（Soft-RoCE 不可用）"
-    note "证据: modinfo rdma_rxe 失败，$KMOD_ROOT/$KV 下也没有 rdma_rxe.ko（modprobe rdma_rxe 报 Module rdma_rxe not found in directory $KMOD_ROOT/$KV）"
+    fail $"当前内核 ($KV) 没有 rdma_rxe 模块（Soft-RoCE 不可用）"
+    note $"证据: modinfo rdma_rxe 失败，$KMOD_ROOT/$KV 下也没有 rdma_rxe.ko（modprobe rdma_rxe 报 Module rdma_rxe not found in directory $KMOD_ROOT/$KV）"
     case $flavour in
         kvm | cloud-amd64 | cloud-arm64)
             generic=linux-image-generic
             if [[ $flavour == cloud-* ]]; then generic=linux-image-${flavour#cloud-}; fi
-            note "原因: 这是 -$flavour 内核变种（云镜像、精简镜像常用），它不带 rdma_rxe，也没有能补装它的包"
-            note "修复: 装通用内核，重启进它（uname -r 不再以 -$flavour 结尾；GRUB 菜单里选它，或删掉 -$flavour 内核），再 modprobe rdma_rxe"
+            note $"原因: 这是 -$flavour 内核变种（云镜像、精简镜像常用），它不带 rdma_rxe，也没有能补装它的包"
+            note $"修复: 装通用内核，重启进它（uname -r 不再以 -$flavour 结尾；GRUB 菜单里选它，或删掉 -$flavour 内核），再 modprobe rdma_rxe"
             RXE_MOD_FIX="sudo apt-get install $generic && sudo reboot"
             ;;
         *)
             if [[ $OS_ID == debian ]]; then
-                note "原因: Debian 的通用内核（linux-image-amd64）自带 rdma_rxe；正在运行的内核不是它，或它的模块目录不完整"
+                note $"原因: Debian 的通用内核（linux-image-amd64）自带 rdma_rxe；正在运行的内核不是它，或它的模块目录不完整"
                 RXE_MOD_FIX="sudo apt-get install linux-image-amd64 && sudo reboot"
             else
-                note "Ubuntu 的 rdma_rxe 在 linux-modules-extra-$KV 包里，默认没装；Debian 的 linux-image 自带。"
-                note "升级内核并重启以后，新内核要再装一次这个包（包名跟着 uname -r 变）。"
+                note $"Ubuntu 的 rdma_rxe 在 linux-modules-extra-$KV 包里，默认没装；Debian 的 linux-image 自带。"
+                note $"升级内核并重启以后，新内核要再装一次这个包（包名跟着 uname -r 变）。"
                 RXE_MOD_FIX="sudo apt-get install linux-modules-extra-$KV && sudo modprobe rdma_rxe"
             fi
             ;;
     esac
-    note "容器里无法加载内核模块，需要在宿主机或虚拟机里做。"
+    note $"容器里无法加载内核模块，需要在宿主机或虚拟机里做。"
 }
 
 # rxe 设备不保存: 提示每次开机都要重新创建，并给出开机自动创建的 systemd 单元（每次运行只说一次）
@@ -537,11 +630,11 @@ rxe_not_persistent() {
     [[ -z $REBOOT_NOTED ]] || return 0
     REBOOT_NOTED=1
     unit=/etc/systemd/system/$dev.service
-    note "注意: rxe 设备重启后就没有了（rdma link add 不写任何配置文件），每次开机都要重新执行上面的 rdma link add"
-    note "开机自动创建 $dev（systemd 单元，设置一次即可；rdma link add 会自动加载 rdma_rxe）:"
+    note $"注意: rxe 设备重启后就没有了（rdma link add 不写任何配置文件），每次开机都要重新执行上面的 rdma link add"
+    note $"开机自动创建 $dev（systemd 单元，设置一次即可；rdma link add 会自动加载 rdma_rxe）:"
     note "  printf '%s\n' '[Unit]' 'Description=Soft-RoCE $dev on $ifname' 'After=network-online.target' 'Wants=network-online.target' '[Service]' 'Type=oneshot' 'RemainAfterExit=yes' 'ExecStart=rdma link add $dev type rxe netdev $ifname' 'ExecStop=rdma link delete $dev' '[Install]' 'WantedBy=multi-user.target' | sudo tee $unit >/dev/null"
     note "  sudo systemctl daemon-reload && sudo systemctl enable $dev.service"
-    note "详见 TROUBLESHOOTING.md「重启后 rxe 设备消失」"
+    note $"详见 TROUBLESHOOTING.md「重启后 rxe 设备消失」"
 }
 
 # libibverbs 经 $VERBS_SYSFS（ib_uverbs 模块创建，每个设备一个 uverbsN）找设备:
@@ -557,26 +650,26 @@ check_uverbs() {
             read_line "$d/ibdev"
             names+="${names:+, }${d##*/}${LINE:+ → $LINE}"
         done
-        pass "用户态 verbs 接口 $VERBS_SYSFS 存在（ib_uverbs 已加载）: ${names:-还没有 uverbs 设备}"
+        pass $"用户态 verbs 接口 $VERBS_SYSFS 存在（ib_uverbs 已加载）: ${names:-还没有 uverbs 设备}"
         return 0
     fi
     if [[ -d $MODULE_SYSFS/ib_uverbs ]]; then
-        fail "ib_uverbs 已加载 ($MODULE_SYSFS/ib_uverbs)，但看不到 $VERBS_SYSFS: ibv_get_device_list() 会失败，errno 38 (ENOSYS)"
-        note "通常是在容器里，/sys 没有完整挂载（sysfs 是宿主机的一部分视图）"
-        fix "在宿主机或虚拟机里运行；容器要带上宿主机的 /sys/class/infiniband_verbs 和 /dev/infiniband"
+        fail $"ib_uverbs 已加载 ($MODULE_SYSFS/ib_uverbs)，但看不到 $VERBS_SYSFS: ibv_get_device_list() 会失败，errno 38 (ENOSYS)"
+        note $"通常是在容器里，/sys 没有完整挂载（sysfs 是宿主机的一部分视图）"
+        fix $"在宿主机或虚拟机里运行；容器要带上宿主机的 /sys/class/infiniband_verbs 和 /dev/infiniband"
     elif ((${#all_devs[@]} > 0)); then
-        fail "内核模块 ib_uverbs 没有加载: 有 RDMA 设备 (${all_devs[*]})，但没有 $VERBS_SYSFS"
-        note "后果: 程序的 ibv_get_device_list() 失败，errno 38 (ENOSYS, Function not implemented)；较新的 rdma-core 则是一个设备也列不出来"
-        note "证据: $MODULE_SYSFS/ib_uverbs 不存在，$VERBS_SYSFS 不存在"
-        note "常见于硬件网卡 (mlx5 等) 的机器没装 rdma-core: 它的 udev 规则负责加载 ib_uverbs（rdma_rxe 依赖 ib_uverbs，用 rxe 时一般会自动加载）"
+        fail $"内核模块 ib_uverbs 没有加载: 有 RDMA 设备 (${all_devs[*]})，但没有 $VERBS_SYSFS"
+        note $"后果: 程序的 ibv_get_device_list() 失败，errno 38 (ENOSYS, Function not implemented)；较新的 rdma-core 则是一个设备也列不出来"
+        note $"证据: $MODULE_SYSFS/ib_uverbs 不存在，$VERBS_SYSFS 不存在"
+        note $"常见于硬件网卡 (mlx5 等) 的机器没装 rdma-core: 它的 udev 规则负责加载 ib_uverbs（rdma_rxe 依赖 ib_uverbs，用 rxe 时一般会自动加载）"
         fix "sudo modprobe ib_uverbs"
-        fix "sudo apt-get install rdma-core  # 它的 udev 规则让 ib_uverbs 开机自动加载"
+        fix $"sudo apt-get install rdma-core  # 它的 udev 规则让 ib_uverbs 开机自动加载"
     else
-        fail "没有 $VERBS_SYSFS，也没有 RDMA 设备: 内核里还没有 RDMA（rdma_rxe / ib_uverbs 都没加载）"
-        note "后果: 程序的 ibv_get_device_list() 失败，errno 38 (ENOSYS, Function not implemented)"
-        note "证据: $MODULE_SYSFS/ib_uverbs 不存在，$VERBS_SYSFS 不存在，$SYSFS_ROOT 为空或不存在"
+        fail $"没有 $VERBS_SYSFS，也没有 RDMA 设备: 内核里还没有 RDMA（rdma_rxe / ib_uverbs 都没加载）"
+        note $"后果: 程序的 ibv_get_device_list() 失败，errno 38 (ENOSYS, Function not implemented)"
+        note $"证据: $MODULE_SYSFS/ib_uverbs 不存在，$VERBS_SYSFS 不存在，$SYSFS_ROOT 为空或不存在"
         if [[ -n $RXE_MOD_FIX ]]; then
-            note "先让内核有 Soft-RoCE（见上面 rdma_rxe 一项），modprobe rdma_rxe 会把 ib_uverbs 一起加载"
+            note $"先让内核有 Soft-RoCE（见上面 rdma_rxe 一项），modprobe rdma_rxe 会把 ib_uverbs 一起加载"
             fix "$RXE_MOD_FIX"
         else
             # rdma_rxe 已加载（上面检查过）却没有 ib_uverbs: 单独加载它
@@ -599,21 +692,21 @@ check_rdma_cm() {
     if [[ -d $MODULE_SYSFS/rdma_cm ]]; then cm=1; fi
     if [[ -e $RDMA_DEV/rdma_cm ]]; then
         if [[ -n $ucm && -n $cm ]]; then
-            mods="rdma_cm、rdma_ucm 已加载"
+            mods=$"rdma_cm、rdma_ucm 已加载"
         else
-            mods="$MODULE_SYSFS 里没有 rdma_cm / rdma_ucm，应是编进了内核"
+            mods=$"$MODULE_SYSFS 里没有 rdma_cm / rdma_ucm，应是编进了内核"
         fi
-        pass "librdmacm 的内核接口: $mods，$RDMA_DEV/rdma_cm 存在（rping、--cm 模式经它建立连接）"
+        pass $"librdmacm 的内核接口: $mods，$RDMA_DEV/rdma_cm 存在（rping、--cm 模式经它建立连接）"
         return 0
     fi
     if [[ -n $ucm ]]; then
-        warn "rdma_ucm 已加载，但没有 $RDMA_DEV/rdma_cm: librdmacm 程序（rping、ucmatose、--cm 模式）打不开 RDMA CM"
-        note "通常是在容器里（没有把 $RDMA_DEV/rdma_cm 交给容器），或者 /dev 不是 devtmpfs"
-        fix "在宿主机或虚拟机里运行；容器要加 --device $RDMA_DEV/rdma_cm"
+        warn $"rdma_ucm 已加载，但没有 $RDMA_DEV/rdma_cm: librdmacm 程序（rping、ucmatose、--cm 模式）打不开 RDMA CM"
+        note $"通常是在容器里（没有把 $RDMA_DEV/rdma_cm 交给容器），或者 /dev 不是 devtmpfs"
+        fix $"在宿主机或虚拟机里运行；容器要加 --device $RDMA_DEV/rdma_cm"
         return 0
     fi
     if ((${#all_devs[@]} == 0)); then
-        skip "librdmacm 的内核接口（rdma_ucm、$RDMA_DEV/rdma_cm）: 还没有 RDMA 设备，先解决上面的问题"
+        skip $"librdmacm 的内核接口（rdma_ucm、$RDMA_DEV/rdma_cm）: 还没有 RDMA 设备，先解决上面的问题"
         return 0
     fi
     kernel_release
@@ -628,16 +721,16 @@ check_rdma_cm() {
         done
     fi
     local also=""
-    if [[ -z $cm ]]; then also="（rdma_cm 也没有）"; fi
-    warn "内核模块 rdma_ucm 没有加载$also，没有 $RDMA_DEV/rdma_cm"
-    note "librdmacm 程序（rping、ucmatose、--cm 模式）要经 $RDMA_DEV/rdma_cm 建立连接；不带 --cm 的 rdma_server/rdma_client 用 TCP 交换 QP 信息，不需要它"
-    note "较新的 librdmacm 第一次调用时会让内核自动加载 rdma_ucm；内核不能加载模块时（容器里、模块不在）rdma_create_event_channel() 失败，errno 2 (ENOENT)，rping 打印 failed to create RDMA CM event channel: No such file or directory"
-    note "rdma-core 的 udev 规则在出现 RDMA 设备时（开机、rdma link add）加载 /etc/rdma/modules/rdma.conf 里的 rdma_ucm；没装 rdma-core 就要自己 modprobe"
+    if [[ -z $cm ]]; then also=$"（rdma_cm 也没有）"; fi
+    warn $"内核模块 rdma_ucm 没有加载$also，没有 $RDMA_DEV/rdma_cm"
+    note $"librdmacm 程序（rping、ucmatose、--cm 模式）要经 $RDMA_DEV/rdma_cm 建立连接；不带 --cm 的 rdma_server/rdma_client 用 TCP 交换 QP 信息，不需要它"
+    note $"较新的 librdmacm 第一次调用时会让内核自动加载 rdma_ucm；内核不能加载模块时（容器里、模块不在）rdma_create_event_channel() 失败，errno 2 (ENOENT)，rping 打印 failed to create RDMA CM event channel: No such file or directory"
+    note $"rdma-core 的 udev 规则在出现 RDMA 设备时（开机、rdma link add）加载 /etc/rdma/modules/rdma.conf 里的 rdma_ucm；没装 rdma-core 就要自己 modprobe"
     if [[ -z $mod_found ]]; then
-        note "证据: modinfo rdma_ucm 失败，$KMOD_ROOT/$KV 下也没有 rdma_ucm.ko（当前内核 $KV 没有这个模块）"
+        note $"证据: modinfo rdma_ucm 失败，$KMOD_ROOT/$KV 下也没有 rdma_ucm.ko（当前内核 $KV 没有这个模块）"
     fi
-    fix "sudo modprobe rdma_ucm  # 会把 rdma_cm 一起加载"
-    fix "sudo apt-get install rdma-core  # 它的 udev 规则让 rdma_ucm 开机自动加载"
+    fix $"sudo modprobe rdma_ucm  # 会把 rdma_cm 一起加载"
+    fix $"sudo apt-get install rdma-core  # 它的 udev 规则让 rdma_ucm 开机自动加载"
     return 0
 }
 
@@ -648,25 +741,25 @@ check_rdma_devices() {
     if [[ -n $want_dev ]]; then
         if [[ -d $SYSFS_ROOT/$want_dev ]]; then
             devs=("$want_dev")
-            pass "RDMA 设备 $want_dev 存在 ($SYSFS_ROOT/$want_dev)"
+            pass $"RDMA 设备 $want_dev 存在 ($SYSFS_ROOT/$want_dev)"
         else
-            fail "RDMA 设备 $want_dev 不存在"
-            note "证据: 现有 RDMA 设备: ${all_devs[*]:-无}"
+            fail $"RDMA 设备 $want_dev 不存在"
+            note $"证据: 现有 RDMA 设备: ${all_devs[*]:-无}"
             check_rxe_module
             guess_netdev
             fix "sudo rdma link add $want_dev type rxe netdev $GUESS_IF"
             rxe_not_persistent "$want_dev" "$GUESS_IF"
         fi
     elif ((${#all_devs[@]} == 0)); then
-        fail "没有任何 RDMA 设备（$SYSFS_ROOT 不存在或为空）"
+        fail $"没有任何 RDMA 设备（$SYSFS_ROOT 不存在或为空）"
         check_rxe_module
         guess_netdev
-        note "rxe 设备要绑定到一块有 IPv4 地址的网卡上（猜测: $GUESS_IF）"
+        note $"rxe 设备要绑定到一块有 IPv4 地址的网卡上（猜测: $GUESS_IF）"
         fix "sudo rdma link add rxe0 type rxe netdev $GUESS_IF"
         rxe_not_persistent rxe0 "$GUESS_IF"
     else
         devs=("${all_devs[@]}")
-        pass "找到 RDMA 设备: ${all_devs[*]}"
+        pass $"找到 RDMA 设备: ${all_devs[*]}"
     fi
     for d in "${devs[@]}" "${want_dev:-}"; do
         if [[ $d == rxe* ]]; then
@@ -687,35 +780,35 @@ check_port_state() {
     read_line "$pdir/phys_state"
     phys=$LINE
     if [[ $state == *ACTIVE* ]]; then
-        pass "$dev 端口$port 状态: ${state}，物理状态: ${phys:-未知}"
+        pass $"$dev 端口$port 状态: ${state}，物理状态: ${phys:-未知}"
         return 0
     fi
-    fail "$dev 端口$port 不是 ACTIVE: 状态 ${state:-未知}，物理状态 ${phys:-未知}"
+    fail $"$dev 端口$port 不是 ACTIVE: 状态 ${state:-未知}，物理状态 ${phys:-未知}"
     if [[ -z $ifname ]]; then
-        note "原因: 找不到绑定的网卡（运行 'rdma link show' 查看 netdev）"
-        fix "sudo ip link set <网卡名> up"
+        note $"原因: 找不到绑定的网卡（运行 'rdma link show' 查看 netdev）"
+        fix $"sudo ip link set <网卡名> up"
     elif [[ ! -e $NET_SYSFS/$ifname ]]; then
-        note "原因: 绑定的网卡 $ifname 不存在了"
-        fix "sudo rdma link delete $dev && sudo rdma link add $dev type rxe netdev <网卡名>"
+        note $"原因: 绑定的网卡 $ifname 不存在了"
+        fix $"sudo rdma link delete $dev && sudo rdma link add $dev type rxe netdev <网卡名>"
     elif ! netdev_admin_up "$ifname"; then
-        note "原因: 绑定的网卡 $ifname 没有 UP (ip link set ... down)"
+        note $"原因: 绑定的网卡 $ifname 没有 UP (ip link set ... down)"
         fix "sudo ip link set $ifname up"
     else
         read_line "$NET_SYSFS/$ifname/operstate"
-        note "原因: 网卡 $ifname 已 UP 但没有载波 (operstate: ${LINE:-未知})"
+        note $"原因: 网卡 $ifname 已 UP 但没有载波 (operstate: ${LINE:-未知})"
         read_line "$NET_SYSFS/$ifname/iflink"
         iflink=$LINE
         read_line "$NET_SYSFS/$ifname/ifindex"
         if [[ -n $iflink && $iflink != "$LINE" ]]; then
             ifname_by_index "$iflink"
             if [[ -n $PEER_NAME ]] && ! netdev_admin_up "$PEER_NAME"; then
-                note "$ifname 是 veth，对端 $PEER_NAME 没有 UP"
+                note $"$ifname 是 veth，对端 $PEER_NAME 没有 UP"
                 fix "sudo ip link set $PEER_NAME up"
             else
-                fix "检查 $ifname 的网线/交换机/对端 (ip link show $ifname)"
+                fix $"检查 $ifname 的网线/交换机/对端 (ip link show $ifname)"
             fi
         else
-            fix "检查 $ifname 的网线/交换机/对端 (ip link show $ifname)"
+            fix $"检查 $ifname 的网线/交换机/对端 (ip link show $ifname)"
         fi
     fi
 }
@@ -727,17 +820,17 @@ check_ipv4_address() {
     if [[ -n $ifname ]]; then
         netdev_ipv4 "$ifname"
         if ((${#NET_V4[@]} > 0)); then
-            pass "网卡 $ifname 有 IPv4 地址: ${NET_V4[*]}"
+            pass $"网卡 $ifname 有 IPv4 地址: ${NET_V4[*]}"
         elif ! have ip; then
-            skip "没有 ip 命令，无法检查网卡 $ifname 的 IPv4 地址"
+            skip $"没有 ip 命令，无法检查网卡 $ifname 的 IPv4 地址"
         else
-            fail "网卡 $ifname 没有 IPv4 地址（RoCE v2 的 IPv4 GID 来自网卡地址）"
-            note "证据: 'ip -4 -o addr show dev $ifname' 没有输出"
-            fix "sudo ip addr add <IP地址>/24 dev $ifname"
+            fail $"网卡 $ifname 没有 IPv4 地址（RoCE v2 的 IPv4 GID 来自网卡地址）"
+            note $"证据: 'ip -4 -o addr show dev $ifname' 没有输出"
+            fix $"sudo ip addr add <IP地址>/24 dev $ifname"
         fi
     else
-        fail "不知道 $dev 端口$port 绑定的网卡，无法检查 IPv4 地址"
-        fix "rdma link show  # 查看 netdev，然后: sudo ip addr add <IP地址>/24 dev <网卡名>"
+        fail $"不知道 $dev 端口$port 绑定的网卡，无法检查 IPv4 地址"
+        fix $"rdma link show  # 查看 netdev，然后: sudo ip addr add <IP地址>/24 dev <网卡名>"
     fi
 }
 
@@ -745,34 +838,34 @@ check_ipv4_address() {
 check_ipv4_gid() {
     local dev=$1 port=$2 ifname=$3 shown_if=$4 match a tdesc
     if ((CH_IDX >= 0 && CH_SCORE == 6)); then
-        pass "RoCE v2 IPv4 GID: 索引 $CH_IDX = $CH_GID ($CH_IPV4) → 使用 -g $CH_IDX"
+        pass $"RoCE v2 IPv4 GID: 索引 $CH_IDX = $CH_GID ($CH_IPV4) → 使用 -g $CH_IDX"
         if ((${#NET_V4[@]} > 0)); then
             match=""
             for a in "${NET_V4[@]}"; do
                 if [[ ${a%/*} == "$CH_IPV4" ]]; then match=1; fi
             done
             if [[ -z $match ]]; then
-                warn "GID 里的 IPv4 ($CH_IPV4) 不是网卡 $ifname 当前的地址 (${NET_V4[*]})"
+                warn $"GID 里的 IPv4 ($CH_IPV4) 不是网卡 $ifname 当前的地址 (${NET_V4[*]})"
                 fix "sudo rdma link delete $dev && sudo rdma link add $dev type rxe netdev $shown_if"
             fi
         fi
     else
         if ((CH_IDX < 0)); then
-            fail "$dev 端口$port 的 GID 表是空的（共 0 个有效条目）"
+            fail $"$dev 端口$port 的 GID 表是空的（共 0 个有效条目）"
         else
             gr_type_label "$CH_TYPE"
             tdesc=$GR_TYPE_NAME
-            fail "$dev 端口$port 没有 RoCE v2 的 IPv4 GID（有效条目 $CH_NONEMPTY 个）"
-            note "证据: 程序自动选择的是索引 $CH_IDX = $CH_GID ($tdesc)，跨网段/两台机器通信会失败 (QP INIT→RTR 报 EINVAL)"
+            fail $"$dev 端口$port 没有 RoCE v2 的 IPv4 GID（有效条目 $CH_NONEMPTY 个）"
+            note $"证据: 程序自动选择的是索引 $CH_IDX = $CH_GID ($tdesc)，跨网段/两台机器通信会失败 (QP INIT→RTR 报 EINVAL)"
         fi
         if ((${#NET_V4[@]} == 0)); then
-            fix "sudo ip addr add <IP地址>/24 dev $shown_if"
+            fix $"sudo ip addr add <IP地址>/24 dev $shown_if"
         else
-            note "网卡有 IPv4 地址 (${NET_V4[*]})，但 GID 表里没有对应条目"
+            note $"网卡有 IPv4 地址 (${NET_V4[*]})，但 GID 表里没有对应条目"
             fix "sudo rdma link delete $dev && sudo rdma link add $dev type rxe netdev $shown_if"
         fi
     fi
-    note "完整 GID 表: ./show_gids.sh $dev $port"
+    note $"完整 GID 表: ./show_gids.sh $dev $port"
 }
 
 # check_mtu 设备 端口 网卡（可能为空）
@@ -785,39 +878,40 @@ check_mtu() {
         expect=$IB_MTU
         load_devinfo
         active=${DEVINFO_MTU[$dev/$port]:-}
-        why="网卡 $ifname MTU $nmtu − $RXE_HDR_BYTES 字节头部 = $((nmtu - RXE_HDR_BYTES)) → 不超过它的最大 IB MTU 是 $expect"
+        why=$"网卡 $ifname MTU $nmtu − $RXE_HDR_BYTES 字节头部 = $((nmtu - RXE_HDR_BYTES)) → 不超过它的最大 IB MTU 是 $expect"
         if ((expect < 1024)); then
-            warn "网卡 $ifname 的 MTU 只有 $nmtu，RoCE 的 active_mtu 只能是 ${active:-$expect}"
-            note "$why；IB MTU 只能取 256/512/1024/2048/4096，小 MTU 会降低性能，两端 MTU 不一致时连接会出问题"
+            warn $"网卡 $ifname 的 MTU 只有 $nmtu，RoCE 的 active_mtu 只能是 ${active:-$expect}"
+            note $"$why；IB MTU 只能取 256/512/1024/2048/4096，小 MTU 会降低性能，两端 MTU 不一致时连接会出问题"
             fix "sudo ip link set $ifname mtu 1500"
         elif [[ -n $active ]]; then
             if [[ $dev == rxe* && $active != "$expect" ]]; then
-                warn "active_mtu $active 与按网卡 MTU 推算的 $expect 不一致"
-                note "$why；可能网卡 MTU 在创建 rxe 之后改过"
+                warn $"active_mtu $active 与按网卡 MTU 推算的 $expect 不一致"
+                note $"$why；可能网卡 MTU 在创建 rxe 之后改过"
             else
-                pass "active_mtu $active（$why）"
+                pass $"active_mtu $active（$why）"
             fi
         else
-            pass "网卡 $ifname MTU $nmtu（$why；ibv_devinfo 不可用或没给出 active_mtu，这是推算值）"
+            pass $"网卡 $ifname MTU $nmtu（$why；ibv_devinfo 不可用或没给出 active_mtu，这是推算值）"
         fi
     elif [[ -n $ifname ]]; then
-        skip "读不到网卡 $ifname 的 MTU ($NET_SYSFS/$ifname/mtu)"
+        skip $"读不到网卡 $ifname 的 MTU ($NET_SYSFS/$ifname/mtu)"
     fi
 }
 
 # check_port 设备 端口 —— 一个端口的全部检查
 check_port() {
-    local dev=$1 port=$2 pdir=$SYSFS_ROOT/$1/ports/$2 ifname
-    section "3. 设备 $dev 端口 $port"
+    local dev=$1 port=$2 pdir=$SYSFS_ROOT/$1/ports/$2 ifname nd
+    section $"3. 设备 $dev 端口 $port"
     choose_gid "$pdir"
     port_netdev "$dev" "$port"
     ifname=$PORT_IF
     if [[ -n $ifname ]]; then
-        note "绑定的网卡: $ifname（来自 $PORT_IF_SRC）"
+        note $"绑定的网卡: $ifname（来自 $PORT_IF_SRC）"
     fi
     check_port_state "$dev" "$port" "$pdir" "$ifname"
     check_ipv4_address "$dev" "$port" "$ifname"
-    check_ipv4_gid "$dev" "$port" "$ifname" "${ifname:-<网卡名>}"
+    nd=$"<网卡名>"
+    check_ipv4_gid "$dev" "$port" "$ifname" "${ifname:-$nd}"
     check_mtu "$dev" "$port" "$ifname"
 }
 
@@ -830,9 +924,9 @@ check_device() {
         if [[ $pn =~ ^[0-9]+$ ]]; then ports[pn]=$pn; fi
     done
     if ((${#ports[@]} == 0)); then
-        section "3. 设备 $dev"
-        fail "设备 $dev 没有端口 ($SYSFS_ROOT/$dev/ports 为空)"
-        fix "sudo rdma link delete $dev  # 然后重新创建: sudo rdma link add $dev type rxe netdev <网卡名>"
+        section $"3. 设备 $dev"
+        fail $"设备 $dev 没有端口 ($SYSFS_ROOT/$dev/ports 为空)"
+        fix $"sudo rdma link delete $dev  # 然后重新创建: sudo rdma link add $dev type rxe netdev <网卡名>"
         return 0
     fi
     for pn in "${ports[@]}"; do
@@ -870,14 +964,14 @@ read_memlock() {
 ml_ok() { [[ $1 == unlimited ]] || { [[ $1 =~ ^[0-9]+$ ]] && (($1 >= MEMLOCK_MIN_KB)); }; }
 memlock_fixes() {
     if ((EUID == 0)); then
-        note "当前是 root（有 CAP_IPC_LOCK，内核不强制该限制），但普通用户运行程序时会受限"
+        note $"当前是 root（有 CAP_IPC_LOCK，内核不强制该限制），但普通用户运行程序时会受限"
     fi
     if ml_ok "$ml_hard"; then
-        fix "ulimit -l unlimited   # 只对当前 shell 有效"
+        fix $"ulimit -l unlimited   # 只对当前 shell 有效"
     else
-        note "硬限制 ($ml_hard) 也太低，普通用户不能自己调高；需要改 /etc/security/limits.conf 后重新登录"
+        note $"硬限制 ($ml_hard) 也太低，普通用户不能自己调高；需要改 /etc/security/limits.conf 后重新登录"
     fi
-    fix "echo '* soft memlock unlimited' | sudo tee -a /etc/security/limits.conf && echo '* hard memlock unlimited' | sudo tee -a /etc/security/limits.conf  # 重新登录生效"
+    fix $"echo '* soft memlock unlimited' | sudo tee -a /etc/security/limits.conf && echo '* hard memlock unlimited' | sudo tee -a /etc/security/limits.conf  # 重新登录生效"
 }
 check_memlock() {
     local unit
@@ -885,14 +979,14 @@ check_memlock() {
     if ml_ok "$ml_soft"; then
         unit=""
         if [[ $ml_soft != unlimited ]]; then unit=" KiB"; fi
-        pass "memlock 软限制: $ml_soft$unit（硬限制: $ml_hard）"
+        pass $"memlock 软限制: $ml_soft$unit（硬限制: $ml_hard）"
     elif [[ $ml_soft =~ ^[0-9]+$ ]] && ((ml_soft >= MEMLOCK_FAIL_KB)); then
-        warn "memlock 软限制 $ml_soft KiB（< $((MEMLOCK_MIN_KB / 1024)) MiB）: 本项目的小缓冲区够用，大缓冲区/perftest 可能 ENOMEM"
-        note "证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
+        warn $"memlock 软限制 $ml_soft KiB（< $((MEMLOCK_MIN_KB / 1024)) MiB）: 本项目的小缓冲区够用，大缓冲区/perftest 可能 ENOMEM"
+        note $"证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
         memlock_fixes
     else
-        fail "memlock 软限制只有 $ml_soft KiB（< $((MEMLOCK_FAIL_KB / 1024)) MiB），注册内存 (ibv_reg_mr) 会失败 (ENOMEM)"
-        note "证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
+        fail $"memlock 软限制只有 $ml_soft KiB（< $((MEMLOCK_FAIL_KB / 1024)) MiB），注册内存 (ibv_reg_mr) 会失败 (ENOMEM)"
+        note $"证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
         memlock_fixes
     fi
 }
@@ -916,21 +1010,21 @@ check_tcp_port() {
         found=$("$CMD_PATH" -Hltn "( sport = :$TCP_PORT )" 2>/dev/null)
     fi
     if [[ -z $found ]]; then
-        pass "TCP 端口 $TCP_PORT 空闲（没有进程在监听）"
+        pass $"TCP 端口 $TCP_PORT 空闲（没有进程在监听）"
         return 0
     fi
-    warn "TCP 端口 $TCP_PORT 已被占用（如果是你自己的服务端正在运行，可以忽略）"
+    warn $"TCP 端口 $TCP_PORT 已被占用（如果是你自己的服务端正在运行，可以忽略）"
     pid=""
     if have ss; then
         listeners=$("$CMD_PATH" -Hltnp "( sport = :$TCP_PORT )" 2>/dev/null)
         while read -r line; do
-            [[ -n $line ]] && note "证据: $line"
+            [[ -n $line ]] && note $"证据: $line"
         done <<<"$listeners"
         if [[ $listeners =~ pid=([0-9]+) ]]; then pid=${BASH_REMATCH[1]}; fi
     else
-        note "证据: /proc/net/tcp 中的监听地址 (十六进制):$found（安装 iproute2 的 ss 可看到进程）"
+        note $"证据: /proc/net/tcp 中的监听地址 (十六进制):$found（安装 iproute2 的 ss 可看到进程）"
     fi
-    fix "换一个端口 (程序的端口参数) 或结束占用的进程: sudo kill ${pid:-<PID>}"
+    fix $"换一个端口 (程序的端口参数) 或结束占用的进程: sudo kill ${pid:-<PID>}"
 }
 
 # =====================================================================
@@ -1173,38 +1267,40 @@ fw_first() {
 # 6. 防火墙 UDP 4791（入方向；nft 的丢弃规则不论在哪个链）
 # =====================================================================
 check_fw_nft() {
-    local rules found fam tb chn
+    local rules found fam tb chn ev
     rules=$(nft list ruleset 2>/dev/null)
     found=$(fw_parse_nft "$rules")
     if fw_first "$found" "drop "; then
-        fail "nft 规则丢弃/拒绝了 UDP $ROCE_UDP_PORT"
-        note "证据: $(grep -n "dport.*$ROCE_UDP_PORT" <<<"$rules" | head -n 3 | tr '\n' ' ')"
+        fail $"nft 规则丢弃/拒绝了 UDP $ROCE_UDP_PORT"
+        ev=$(grep -n "dport.*$ROCE_UDP_PORT" <<<"$rules" | head -n 3 | tr '\n' ' ')
+        note $"证据: $ev"
         read -r _ _ fam tb chn _ <<<"$FW_LINE"
         fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
     elif fw_first "$found" "policy in " && ! fw_first "$found" "accept "; then
         fw_first "$found" "policy in "
         read -r _ _ fam tb chn _ <<<"$FW_LINE"
-        warn "nft 的 input 链 ($fam $tb $chn) 默认策略是 drop，且没有放行 UDP $ROCE_UDP_PORT 的规则"
-        note "如果没有其他规则放行（如按网卡/连接状态），RoCE v2 报文会被丢弃"
+        warn $"nft 的 input 链 ($fam $tb $chn) 默认策略是 drop，且没有放行 UDP $ROCE_UDP_PORT 的规则"
+        note $"如果没有其他规则放行（如按网卡/连接状态），RoCE v2 报文会被丢弃"
         fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
     else
-        pass "nft 规则没有拦截 UDP $ROCE_UDP_PORT"
+        pass $"nft 规则没有拦截 UDP $ROCE_UDP_PORT"
     fi
 }
 
 check_fw_iptables() {
-    local rules found
+    local rules found ev
     rules=$(iptables -S INPUT 2>/dev/null)
     found=$(fw_parse_iptables "$rules")
     if fw_first "$found" "drop in "; then
-        fail "iptables INPUT 链丢弃/拒绝了 UDP $ROCE_UDP_PORT"
-        note "证据: $(grep -E -- "--dport $ROCE_UDP_PORT\b" <<<"$rules" | head -n 1)"
+        fail $"iptables INPUT 链丢弃/拒绝了 UDP $ROCE_UDP_PORT"
+        ev=$(grep -E -- "--dport $ROCE_UDP_PORT\b" <<<"$rules" | head -n 1)
+        note $"证据: $ev"
         fix "sudo iptables -I INPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
     elif fw_first "$found" "policy in " && ! fw_first "$found" "accept in "; then
-        warn "iptables INPUT 默认策略是 DROP，且没有放行 UDP $ROCE_UDP_PORT 的规则"
+        warn $"iptables INPUT 默认策略是 DROP，且没有放行 UDP $ROCE_UDP_PORT 的规则"
         fix "sudo iptables -I INPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
     else
-        pass "iptables INPUT 链没有拦截 UDP $ROCE_UDP_PORT"
+        pass $"iptables INPUT 链没有拦截 UDP $ROCE_UDP_PORT"
     fi
 }
 
@@ -1214,13 +1310,13 @@ check_fw_ufw() {
     found=$(fw_parse_ufw "$st")
     if fw_first "$found" "status active"; then
         if fw_first "$found" "accept in "; then
-            pass "ufw 已启用，并放行了 UDP $ROCE_UDP_PORT"
+            pass $"ufw 已启用，并放行了 UDP $ROCE_UDP_PORT"
         else
-            warn "ufw 已启用，但没有放行 UDP $ROCE_UDP_PORT"
+            warn $"ufw 已启用，但没有放行 UDP $ROCE_UDP_PORT"
             fix "sudo ufw allow $ROCE_UDP_PORT/udp && sudo ufw allow $TCP_PORT/tcp"
         fi
     else
-        pass "ufw 未启用"
+        pass $"ufw 未启用"
     fi
 }
 
@@ -1231,9 +1327,9 @@ check_firewall_udp_4791() {
         if have "$t"; then fw_tools+=("$t"); fi
     done
     if ((${#fw_tools[@]} == 0)); then
-        skip "没有 nft/iptables/ufw，跳过防火墙检查（没有主机防火墙工具，通常也就没有规则）"
+        skip $"没有 nft/iptables/ufw，跳过防火墙检查（没有主机防火墙工具，通常也就没有规则）"
     elif ((EUID != 0)); then
-        skip "读取防火墙规则需要 root（找到: ${fw_tools[*]}）；可以手动检查: sudo nft list ruleset | grep -n $ROCE_UDP_PORT"
+        skip $"读取防火墙规则需要 root（找到: ${fw_tools[*]}）；可以手动检查: sudo nft list ruleset | grep -n $ROCE_UDP_PORT"
     else
         for t in "${fw_tools[@]}"; do
             case $t in
@@ -1298,7 +1394,7 @@ free_rxe_name() {
 # 一个本机地址的 CIDR（找不到为 地址/<前缀>），结果在 ADDR_CIDR
 addr_cidr() {
     local ip=$1 ifname=$2 a
-    ADDR_CIDR="$ip/<前缀>"
+    ADDR_CIDR=$"$ip/<前缀>"
     [[ -n $ifname ]] || return 0
     netdev_ipv4 "$ifname"
     for a in "${NET_V4[@]}"; do
@@ -1311,7 +1407,7 @@ addr_cidr() {
 check_peer_route() {
     local owner="" k cidr
     if ! have ip; then
-        fail "没有 ip 命令，无法查询去往 $PEER_IP 的路由"
+        fail $"没有 ip 命令，无法查询去往 $PEER_IP 的路由"
         fix "sudo apt-get install iproute2"
         gr_scan_all "$SYSFS_ROOT"
         PP_MODE=none
@@ -1321,40 +1417,40 @@ check_peer_route() {
     gr_peer_path "$SYSFS_ROOT" "$PEER_IP"
     if ((PP_OWNER >= 0)); then
         k=$PP_OWNER
-        owner="${PG_DEV[k]} 端口${PG_PORT[k]} 的 GID 索引 ${PG_IDX[k]}"
+        owner=$"${PG_DEV[k]} 端口${PG_PORT[k]} 的 GID 索引 ${PG_IDX[k]}"
     fi
     case $PP_MODE in
         none)
-            fail "没有去往 $PEER_IP 的路由: $RT_ERR"
-            note "证据: $RT_CMD"
-            note "本机没有哪块网卡的网段包含 $PEER_IP，也没有能到它的网关；或者 IP 写错了"
-            fix "sudo ip addr add <与 $PEER_IP 同网段的地址>/24 dev <网卡名>  # 或加路由: sudo ip route add $PEER_IP via <网关>"
+            fail $"没有去往 $PEER_IP 的路由: $RT_ERR"
+            note $"证据: $RT_CMD"
+            note $"本机没有哪块网卡的网段包含 $PEER_IP，也没有能到它的网关；或者 IP 写错了"
+            fix $"sudo ip addr add <与 $PEER_IP 同网段的地址>/24 dev <网卡名>  # 或加路由: sudo ip route add $PEER_IP via <网关>"
             ;;
         route)
             PEER_PATH_OK=1
-            pass "路由: 去往 $PEER_IP 走网卡 $PP_DEV，源地址 ${PP_SRC:-（没有）}${PP_VIA:+，经网关 $PP_VIA}"
-            note "证据: $RT_CMD → $RT_LINE"
+            pass $"路由: 去往 $PEER_IP 走网卡 $PP_DEV，源地址 ${PP_SRC:-（没有）}${PP_VIA:+，经网关 $PP_VIA}"
+            note $"证据: $RT_CMD → $RT_LINE"
             ;;
         single)
             PEER_PATH_OK=1
-            pass "单机实验: $PEER_IP 是本机网卡 ${PP_OWNER_NDEV:-?}（${owner:-不是 RDMA 设备的地址}）的地址，本机的 ${PG_DEV[PP_MATCH]} 经网卡 $PP_DEV（源地址 $PP_SRC）通往它"
-            note "证据: $PP_ROUTE_CMD → $PP_ROUTE_LINE"
-            note "证据: $RT_CMD → $RT_LINE（策略路由）"
-            note "这是在一台机器上用两块网卡模拟两台主机（本项目的 qemu 实验室就是这样），不是错误；"
-            note "下面按 $PP_SRC → $PEER_IP 这条路检查。真有两台机器时，对端地址不应该是本机的。"
+            pass $"单机实验: $PEER_IP 是本机网卡 ${PP_OWNER_NDEV:-?}（${owner:-不是 RDMA 设备的地址}）的地址，本机的 ${PG_DEV[PP_MATCH]} 经网卡 $PP_DEV（源地址 $PP_SRC）通往它"
+            note $"证据: $PP_ROUTE_CMD → $PP_ROUTE_LINE"
+            note $"证据: $RT_CMD → $RT_LINE（策略路由）"
+            note $"这是在一台机器上用两块网卡模拟两台主机（本项目的 qemu 实验室就是这样），不是错误；"
+            note $"下面按 $PP_SRC → $PEER_IP 这条路检查。真有两台机器时，对端地址不应该是本机的。"
             ;;
         local)
-            fail "$PEER_IP 是本机自己的地址（内核路由答 local … dev lo），报文根本不会离开这台机器"
-            note "证据: $RT_CMD → $RT_LINE"
-            if [[ -n $owner ]]; then note "这个地址在本机网卡 $PP_OWNER_NDEV 上（$owner）"; fi
-            note "常见原因 1: 克隆的虚拟机保留了同一个静态 IP —— 两台机器地址相同，各自都以为对端就是自己"
-            note "常见原因 2: VirtualBox 的 NAT 网卡给每台虚拟机都分配 10.0.2.15，虚拟机之间不能经 NAT 网卡互通；"
-            note "           给两台虚拟机各加一块仅主机 (host-only) 或内部网络网卡，rxe 建在那块网卡上，用它的地址"
-            if [[ $PEER_IP == 10.0.2.15 ]]; then note "（$PEER_IP 正是 VirtualBox NAT 给每台虚拟机的默认地址）"; fi
-            note "如果你是有意在同一台机器上做回环自测（服务端和客户端用同一个 RDMA 设备），可以忽略这一项"
+            fail $"$PEER_IP 是本机自己的地址（内核路由答 local … dev lo），报文根本不会离开这台机器"
+            note $"证据: $RT_CMD → $RT_LINE"
+            if [[ -n $owner ]]; then note $"这个地址在本机网卡 $PP_OWNER_NDEV 上（$owner）"; fi
+            note $"常见原因 1: 克隆的虚拟机保留了同一个静态 IP —— 两台机器地址相同，各自都以为对端就是自己"
+            note $"常见原因 2: VirtualBox 的 NAT 网卡给每台虚拟机都分配 10.0.2.15，虚拟机之间不能经 NAT 网卡互通；"
+            note $"           给两台虚拟机各加一块仅主机 (host-only) 或内部网络网卡，rxe 建在那块网卡上，用它的地址"
+            if [[ $PEER_IP == 10.0.2.15 ]]; then note $"（$PEER_IP 正是 VirtualBox NAT 给每台虚拟机的默认地址）"; fi
+            note $"如果你是有意在同一台机器上做回环自测（服务端和客户端用同一个 RDMA 设备），可以忽略这一项"
             addr_cidr "$PEER_IP" "$PP_OWNER_NDEV"
             cidr=$ADDR_CIDR
-            fix "在其中一台机器上换一个不重复的地址: sudo ip addr del $cidr dev ${PP_OWNER_NDEV:-<网卡名>} && sudo ip addr add <新地址>/${cidr#*/} dev ${PP_OWNER_NDEV:-<网卡名>}"
+            fix $"在其中一台机器上换一个不重复的地址: sudo ip addr del $cidr dev ${PP_OWNER_NDEV:-<网卡名>} && sudo ip addr add <新地址>/${cidr#*/} dev ${PP_OWNER_NDEV:-<网卡名>}"
             ;;
     esac
 }
@@ -1362,7 +1458,7 @@ check_peer_route() {
 # 通往对端的源地址不在出口网卡上任何 RDMA 设备的 GID 表里: librdmacm 会怎么报（规则见第 8 节 check_cm_addr）
 cm_enodev_note() {
     [[ -n $PP_SRC ]] || return 0
-    note "librdmacm（rping、--cm 模式）在这里报 ENODEV: rdma_resolve_addr 之后 RDMA_CM_EVENT_ADDR_ERROR status -19；带源地址时 rdma_resolve_addr/rdma_bind_addr($PP_SRC) 直接返回 ENODEV（详见 --cm-addr $PP_SRC）"
+    note $"librdmacm（rping、--cm 模式）在这里报 ENODEV: rdma_resolve_addr 之后 RDMA_CM_EVENT_ADDR_ERROR status -19；带源地址时 rdma_resolve_addr/rdma_bind_addr($PP_SRC) 直接返回 ENODEV（详见 --cm-addr $PP_SRC）"
 }
 
 # 出口网卡上的 ACTIVE RDMA 设备，和地址为源地址的 RoCE v2 GID
@@ -1374,16 +1470,16 @@ check_peer_rdma_device() {
         read_line "$SYSFS_ROOT/${PG_DEV[k]}/ports/${PG_PORT[k]}/state"
         state=$LINE
         if [[ $state != *ACTIVE* ]]; then
-            fail "${PG_DEV[k]} 端口${PG_PORT[k]} 在网卡 $PP_DEV 上，但端口不是 ACTIVE（状态 ${state:-未知}）"
+            fail $"${PG_DEV[k]} 端口${PG_PORT[k]} 在网卡 $PP_DEV 上，但端口不是 ACTIVE（状态 ${state:-未知}）"
             fix "sudo ip link set $PP_DEV up"
             return 0
         fi
         PEER_DEV=${PG_DEV[k]} PEER_PORT=${PG_PORT[k]} PEER_IDX=${PG_IDX[k]}
-        pass "通往 $PEER_IP 的 RDMA 设备: $PEER_DEV 端口$PEER_PORT（网卡 $PP_DEV，$state），RoCE v2 GID 索引 $PEER_IDX = ${PG_GID[k]} ($PP_SRC) → 客户端用 -d $PEER_DEV -g $PEER_IDX"
+        pass $"通往 $PEER_IP 的 RDMA 设备: $PEER_DEV 端口$PEER_PORT（网卡 $PP_DEV，$state），RoCE v2 GID 索引 $PEER_IDX = ${PG_GID[k]} ($PP_SRC) → 客户端用 -d $PEER_DEV -g $PEER_IDX"
         gr_scan_port "$SYSFS_ROOT/$PEER_DEV/ports/$PEER_PORT"
         if ((GT_BEST >= 0)) && [[ ${GT_IDX[GT_BEST]} != "$PEER_IDX" ]]; then
             auto=${GT_IDX[GT_BEST]}
-            note "注意: 按自动选择规则（不带 -g）$PEER_DEV 会用索引 $auto（${GT_IPV4[GT_BEST]:-${GT_GID[GT_BEST]}}），通往 $PEER_IP 要用 -g $PEER_IDX"
+            note $"注意: 按自动选择规则（不带 -g）$PEER_DEV 会用索引 $auto（${GT_IPV4[GT_BEST]:-${GT_GID[GT_BEST]}}），通往 $PEER_IP 要用 -g $PEER_IDX"
         fi
         return 0
     fi
@@ -1396,22 +1492,22 @@ check_peer_rdma_device() {
         fi
     done
     if [[ -n $on_dev ]]; then
-        fail "${on_dev%/*} 端口${on_dev#*/} 建在网卡 $PP_DEV 上，但没有地址为 ${PP_SRC:-（路由没给出源地址）} 的 RoCE v2 GID"
-        note "证据: ./show_gids.sh ${on_dev%/*} ${on_dev#*/}"
+        fail $"${on_dev%/*} 端口${on_dev#*/} 建在网卡 $PP_DEV 上，但没有地址为 ${PP_SRC:-（路由没给出源地址）} 的 RoCE v2 GID"
+        note $"证据: ./show_gids.sh ${on_dev%/*} ${on_dev#*/}"
         cm_enodev_note
         if [[ -z $PP_SRC ]]; then
-            fix "sudo ip addr add <IP地址>/24 dev $PP_DEV"
+            fix $"sudo ip addr add <IP地址>/24 dev $PP_DEV"
         else
             fix "sudo rdma link delete ${on_dev%/*} && sudo rdma link add ${on_dev%/*} type rxe netdev $PP_DEV"
         fi
         return 0
     fi
     free_rxe_name
-    fail "没有建在网卡 $PP_DEV 上的 RDMA 设备: 去往 $PEER_IP 的报文从 $PP_DEV 发出，RDMA 设备必须建在 $PP_DEV 上"
+    fail $"没有建在网卡 $PP_DEV 上的 RDMA 设备: 去往 $PEER_IP 的报文从 $PP_DEV 发出，RDMA 设备必须建在 $PP_DEV 上"
     if ((${#PG_PORTS[@]} == 0)); then
-        note "本机没有任何 RDMA 设备"
+        note $"本机没有任何 RDMA 设备"
     else
-        note "现有 RDMA 设备都在别的网卡上（见下一项）"
+        note $"现有 RDMA 设备都在别的网卡上（见下一项）"
     fi
     cm_enodev_note
     fix "sudo rdma link add $FREE_RXE type rxe netdev $PP_DEV"
@@ -1428,21 +1524,21 @@ check_peer_wrong_nic() {
         [[ -n $KEY_NDEVS ]] || continue
         [[ " $KEY_NDEVS " != *" $PP_DEV "* ]] || continue
         if [[ $PP_MODE == single && $key == "$owner_key" ]]; then
-            note "$dev 端口$port（网卡 $KEY_NDEVS）是 $PEER_IP 自己的设备，即单机实验里服务端的那一端"
+            note $"$dev 端口$port（网卡 $KEY_NDEVS）是 $PEER_IP 自己的设备，即单机实验里服务端的那一端"
             continue
         fi
         n_wrong=$((n_wrong + 1))
-        warn "$dev 端口$port 建在网卡 $KEY_NDEVS 上，这块网卡不通往 $PEER_IP（路由走 $PP_DEV）"
-        note "用 $dev 的程序连不上 $PEER_IP: RoCE 报文会从 $KEY_NDEVS 发出，QP 进入 RTR/RTS 后超时 (errno=110)"
+        warn $"$dev 端口$port 建在网卡 $KEY_NDEVS 上，这块网卡不通往 $PEER_IP（路由走 $PP_DEV）"
+        note $"用 $dev 的程序连不上 $PEER_IP: RoCE 报文会从 $KEY_NDEVS 发出，QP 进入 RTR/RTS 后超时 (errno=110)"
         if [[ -n $PEER_DEV ]]; then
-            note "程序必须用另一个设备: -d $PEER_DEV（建在 $PP_DEV 上），不要用 $dev"
-            fix "运行程序时加 -d $PEER_DEV"
+            note $"程序必须用另一个设备: -d $PEER_DEV（建在 $PP_DEV 上），不要用 $dev"
+            fix $"运行程序时加 -d $PEER_DEV"
         else
-            note "先让 $PP_DEV 上有可用的 RDMA 设备（见上一项的修复），然后程序用 -d 指定它，不要用 $dev"
+            note $"先让 $PP_DEV 上有可用的 RDMA 设备（见上一项的修复），然后程序用 -d 指定它，不要用 $dev"
         fi
     done
     if ((n_wrong == 0 && ${#PG_PORTS[@]} > 0)); then
-        pass "没有建在别的网卡上的 RDMA 设备（不会误用不通往 $PEER_IP 的设备）"
+        pass $"没有建在别的网卡上的 RDMA 设备（不会误用不通往 $PEER_IP 的设备）"
     fi
 }
 
@@ -1471,20 +1567,20 @@ ping_peer() {
 check_peer_ping() {
     find_ping
     if [[ -z $PING_KIND ]]; then
-        skip "没有 ping 命令，跳过连通性检查"
+        skip $"没有 ping 命令，跳过连通性检查"
         fix "sudo apt-get install iputils-ping"
         return 0
     fi
     if ping_peer -c 2; then
         PEER_PING_OK=1
-        pass "ping $PEER_IP 通（$PING_SHOWN）"
+        pass $"ping $PEER_IP 通（$PING_SHOWN）"
         return 0
     fi
-    fail "ping $PEER_IP 不通（$PING_SHOWN）"
-    note "证据: ${PING_LAST:-没有输出}"
-    note "可能原因: 路由不对（见上面的路由）、对端或中间的防火墙丢弃 ICMP、IP 写错了或对端没开机"
-    note "ping 不通不一定说明 RoCE 不通（有的网络只挡 ICMP），但多数情况下是两台机器之间的路径有问题"
-    fix "确认对端地址（在对端运行 ip -4 addr）和路由（ip route get $PEER_IP），检查两端防火墙是否放行 ICMP 和 UDP $ROCE_UDP_PORT"
+    fail $"ping $PEER_IP 不通（$PING_SHOWN）"
+    note $"证据: ${PING_LAST:-没有输出}"
+    note $"可能原因: 路由不对（见上面的路由）、对端或中间的防火墙丢弃 ICMP、IP 写错了或对端没开机"
+    note $"ping 不通不一定说明 RoCE 不通（有的网络只挡 ICMP），但多数情况下是两台机器之间的路径有问题"
+    fix $"确认对端地址（在对端运行 ip -4 addr）和路由（ip route get $PEER_IP），检查两端防火墙是否放行 ICMP 和 UDP $ROCE_UDP_PORT"
 }
 
 # 邻居 (ARP): 对端（同网段）或网关
@@ -1497,16 +1593,16 @@ check_peer_neigh() {
     parse_neigh "$out"
     case $NEIGH_STATE in
         "")
-            skip "邻居表里没有 $target（网卡 $PP_DEV）的表项${PEER_PING_OK:+（点对点/NOARP 网卡没有 ARP）}"
+            skip $"邻居表里没有 $target（网卡 $PP_DEV）的表项${PEER_PING_OK:+（点对点/NOARP 网卡没有 ARP）}"
             ;;
         FAILED | INCOMPLETE)
-            fail "邻居 (ARP): 解析不到 $target 的 MAC 地址（$NEIGH_STATE），二层不通"
-            note "证据: ip neigh show $target dev $PP_DEV → $out"
-            note "对端${PP_VIA:+（这里是网关 $PP_VIA）}不在 $PP_DEV 所在的二层网段（两台虚拟机的网卡接在不同的虚拟网络上？）、没开机，或者 IP 写错了"
-            fix "确认两台机器的网卡接在同一个网络（同一个交换机/虚拟网络）后: sudo ip neigh flush dev $PP_DEV && ping -c 1 $target"
+            fail $"邻居 (ARP): 解析不到 $target 的 MAC 地址（$NEIGH_STATE），二层不通"
+            note $"证据: ip neigh show $target dev $PP_DEV → $out"
+            note $"对端${PP_VIA:+（这里是网关 $PP_VIA）}不在 $PP_DEV 所在的二层网段（两台虚拟机的网卡接在不同的虚拟网络上？）、没开机，或者 IP 写错了"
+            fix $"确认两台机器的网卡接在同一个网络（同一个交换机/虚拟网络）后: sudo ip neigh flush dev $PP_DEV && ping -c 1 $target"
             ;;
         *)
-            pass "邻居 (ARP): $target 在网卡 $PP_DEV 上是 $NEIGH_STATE${NEIGH_LLADDR:+（MAC $NEIGH_LLADDR）}"
+            pass $"邻居 (ARP): $target 在网卡 $PP_DEV 上是 $NEIGH_STATE${NEIGH_LLADDR:+（MAC $NEIGH_LLADDR）}"
             ;;
     esac
 }
@@ -1527,23 +1623,23 @@ check_peer_path_mtu() {
         fi
     fi
     if [[ -z $active ]]; then
-        skip "不知道 active_mtu（没有 ibv_devinfo，也读不到网卡 $PP_DEV 的 MTU），跳过路径 MTU 检查"
+        skip $"不知道 active_mtu（没有 ibv_devinfo，也读不到网卡 $PP_DEV 的 MTU），跳过路径 MTU 检查"
         return 0
     fi
     size=$((active + ROCE_IP_OVERHEAD - PING_OVERHEAD))
     if [[ $PING_KIND == busybox ]]; then
-        skip "busybox 的 ping 不支持 -M do，跳过路径 MTU 检查；装 iputils-ping 后手动: ping -M do -s $size -c 1 $PEER_IP"
+        skip $"busybox 的 ping 不支持 -M do，跳过路径 MTU 检查；装 iputils-ping 后手动: ping -M do -s $size -c 1 $PEER_IP"
         return 0
     elif [[ $PING_KIND != ping ]]; then
-        skip "没有 ping，跳过路径 MTU 检查；手动: ping -M do -s $size -c 1 $PEER_IP"
+        skip $"没有 ping，跳过路径 MTU 检查；手动: ping -M do -s $size -c 1 $PEER_IP"
         return 0
     fi
     if [[ -z $PEER_PING_OK ]]; then
-        skip "小包 ping 都不通，跳过路径 MTU 检查"
+        skip $"小包 ping 都不通，跳过路径 MTU 检查"
         return 0
     fi
     if ping_peer -M "do" -s "$size" -c 1; then
-        pass "路径 MTU: $((size + PING_OVERHEAD)) 字节的 IP 包不分片能到 $PEER_IP（active_mtu $active + $ROCE_IP_OVERHEAD 字节 RoCE 头部）"
+        pass $"路径 MTU: $((size + PING_OVERHEAD)) 字节的 IP 包不分片能到 $PEER_IP（active_mtu $active + $ROCE_IP_OVERHEAD 字节 RoCE 头部）"
         return 0
     fi
     evidence=$PING_LAST
@@ -1554,17 +1650,17 @@ check_peer_path_mtu() {
             break
         fi
     done
-    fail "路径 MTU 太小: $((size + PING_OVERHEAD)) 字节的 IP 包到不了 $PEER_IP，小包能到（ping -M do -s $size 失败）"
-    note "证据: ${evidence:-没有输出}"
-    note "RoCE 报文不能分片: 负载 active_mtu $active 的报文 = IPv4 20 + UDP 8 + BTH 12 + RETH 16 + ImmDt 4 + $active + ICRC 4 = $((active + ROCE_IP_OVERHEAD)) 字节，"
-    note "路径上 MTU 更小的一跳（隧道/VPN/虚拟交换机）会把它丢掉: 小消息能通，大消息重传到超时"
+    fail $"路径 MTU 太小: $((size + PING_OVERHEAD)) 字节的 IP 包到不了 $PEER_IP，小包能到（ping -M do -s $size 失败）"
+    note $"证据: ${evidence:-没有输出}"
+    note $"RoCE 报文不能分片: 负载 active_mtu $active 的报文 = IPv4 20 + UDP 8 + BTH 12 + RETH 16 + ImmDt 4 + $active + ICRC 4 = $((active + ROCE_IP_OVERHEAD)) 字节，"
+    note $"路径上 MTU 更小的一跳（隧道/VPN/虚拟交换机）会把它丢掉: 小消息能通，大消息重传到超时"
     if [[ -n $fits ]]; then
-        note "能通过的最大 RoCE MTU 是 $fits（$((fits + ROCE_IP_OVERHEAD)) 字节的 IP 包能到）"
-        note "网卡 MTU 在 $((fits + RXE_HDR_BYTES))..$((2 * fits + RXE_HDR_BYTES - 1)) 之间时 rxe 的 active_mtu 是 $fits（两端的程序取较小的一端）"
-        fix "sudo ip link set $PP_DEV mtu $((fits + RXE_HDR_BYTES))  # 对端的网卡也一样；rxe 的 active_mtu 随之变成 $fits"
+        note $"能通过的最大 RoCE MTU 是 $fits（$((fits + ROCE_IP_OVERHEAD)) 字节的 IP 包能到）"
+        note $"网卡 MTU 在 $((fits + RXE_HDR_BYTES))..$((2 * fits + RXE_HDR_BYTES - 1)) 之间时 rxe 的 active_mtu 是 $fits（两端的程序取较小的一端）"
+        fix $"sudo ip link set $PP_DEV mtu $((fits + RXE_HDR_BYTES))  # 对端的网卡也一样；rxe 的 active_mtu 随之变成 $fits"
     else
-        note "连 256 字节负载的 RoCE 报文（$((256 + ROCE_IP_OVERHEAD)) 字节的 IP 包）都到不了"
-        fix "检查两端之间的隧道/VPN/虚拟交换机的 MTU (tracepath $PEER_IP)"
+        note $"连 256 字节负载的 RoCE 报文（$((256 + ROCE_IP_OVERHEAD)) 字节的 IP 包）都到不了"
+        fix $"检查两端之间的隧道/VPN/虚拟交换机的 MTU (tracepath $PEER_IP)"
     fi
 }
 
@@ -1576,72 +1672,72 @@ check_peer_firewall() {
         if have "$t"; then tools+=("$t"); fi
     done
     if ((${#tools[@]} == 0)); then
-        skip "没有 nft/iptables/ufw/firewall-cmd，跳过防火墙检查"
+        skip $"没有 nft/iptables/ufw/firewall-cmd，跳过防火墙检查"
         return 0
     fi
     if ((EUID != 0)); then
-        skip "读取防火墙规则需要 root（找到: ${tools[*]}）"
+        skip $"读取防火墙规则需要 root（找到: ${tools[*]}）"
         return 0
     fi
-    note "RoCE v2 两个方向的报文都发往 UDP $ROCE_UDP_PORT；这里查出方向和 firewalld，入方向见第 6 节"
+    note $"RoCE v2 两个方向的报文都发往 UDP $ROCE_UDP_PORT；这里查出方向和 firewalld，入方向见第 6 节"
     for t in "${tools[@]}"; do
         case $t in
             nft)
                 found=$(fw_parse_nft "$(nft list ruleset 2>/dev/null)")
                 if fw_first "$found" "drop "; then
-                    note "nft 丢弃 UDP $ROCE_UDP_PORT 的规则已在第 6 节报告"
+                    note $"nft 丢弃 UDP $ROCE_UDP_PORT 的规则已在第 6 节报告"
                 elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
                     read -r _ _ fam tb chn _ <<<"$FW_LINE"
-                    warn "nft 的 output 链 ($fam $tb $chn) 默认策略是 drop，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
+                    warn $"nft 的 output 链 ($fam $tb $chn) 默认策略是 drop，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
                     fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
                 else
-                    pass "nft 出方向没有拦截 UDP $ROCE_UDP_PORT"
+                    pass $"nft 出方向没有拦截 UDP $ROCE_UDP_PORT"
                 fi
                 ;;
             iptables)
                 found=$(fw_parse_iptables "$(iptables -S OUTPUT 2>/dev/null)")
                 if fw_first "$found" "drop out "; then
-                    fail "iptables OUTPUT 链丢弃/拒绝了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
-                    note "证据: ${FW_LINE#drop out OUTPUT }"
+                    fail $"iptables OUTPUT 链丢弃/拒绝了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
+                    note $"证据: ${FW_LINE#drop out OUTPUT }"
                     fix "sudo iptables -I OUTPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
                 elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
-                    warn "iptables OUTPUT 默认策略是 DROP，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
+                    warn $"iptables OUTPUT 默认策略是 DROP，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
                     fix "sudo iptables -I OUTPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
                 else
-                    pass "iptables OUTPUT 链没有拦截 UDP $ROCE_UDP_PORT"
+                    pass $"iptables OUTPUT 链没有拦截 UDP $ROCE_UDP_PORT"
                 fi
                 ;;
             ufw)
                 found=$(fw_parse_ufw "$(ufw status verbose 2>/dev/null)")
                 fw_first "$found" "status active" || continue
                 if fw_first "$found" "drop out "; then
-                    fail "ufw 的规则拦截了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
-                    note "证据: ${FW_LINE#drop out }"
+                    fail $"ufw 的规则拦截了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
+                    note $"证据: ${FW_LINE#drop out }"
                     fix "sudo ufw allow out $ROCE_UDP_PORT/udp"
                 elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
-                    warn "ufw 出方向默认拒绝，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
+                    warn $"ufw 出方向默认拒绝，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
                     fix "sudo ufw allow out $ROCE_UDP_PORT/udp"
                 else
-                    pass "ufw 出方向没有拦截 UDP $ROCE_UDP_PORT"
+                    pass $"ufw 出方向没有拦截 UDP $ROCE_UDP_PORT"
                 fi
                 ;;
             firewall-cmd)
                 if [[ $(firewall-cmd --state 2>/dev/null) != running ]]; then
-                    pass "firewalld 没有运行"
+                    pass $"firewalld 没有运行"
                     continue
                 fi
                 found=$(fw_parse_firewalld "$(firewall-cmd --list-all 2>/dev/null)")
                 zone=""
                 if fw_first "$found" "zone "; then zone=${FW_LINE#zone }; fi
                 if fw_first "$found" "drop in "; then
-                    fail "firewalld（区域 ${zone:-?}）的规则丢弃/拒绝了 UDP $ROCE_UDP_PORT"
-                    note "证据: ${FW_LINE#drop in }"
+                    fail $"firewalld（区域 ${zone:-?}）的规则丢弃/拒绝了 UDP $ROCE_UDP_PORT"
+                    note $"证据: ${FW_LINE#drop in }"
                     fix "sudo firewall-cmd --remove-rich-rule='${FW_LINE#drop in }' && sudo firewall-cmd --add-port=$ROCE_UDP_PORT/udp"
                 elif fw_first "$found" "accept in "; then
-                    pass "firewalld（区域 ${zone:-?}）放行了 UDP $ROCE_UDP_PORT（${FW_LINE#accept in }）"
+                    pass $"firewalld（区域 ${zone:-?}）放行了 UDP $ROCE_UDP_PORT（${FW_LINE#accept in }）"
                 else
-                    fail "firewalld 在运行（区域 ${zone:-?}），没有放行 UDP $ROCE_UDP_PORT: 对端发来的 RoCE v2 报文会被拒绝"
-                    if fw_first "$found" "policy in "; then note "证据: ${FW_LINE#policy in }，ports 里没有 $ROCE_UDP_PORT/udp"; fi
+                    fail $"firewalld 在运行（区域 ${zone:-?}），没有放行 UDP $ROCE_UDP_PORT: 对端发来的 RoCE v2 报文会被拒绝"
+                    if fw_first "$found" "policy in "; then note $"证据: ${FW_LINE#policy in }，ports 里没有 $ROCE_UDP_PORT/udp"; fi
                     fix "sudo firewall-cmd --add-port=$ROCE_UDP_PORT/udp && sudo firewall-cmd --permanent --add-port=$ROCE_UDP_PORT/udp"
                 fi
                 ;;
@@ -1658,7 +1754,7 @@ check_peer() {
         check_peer_neigh
         check_peer_path_mtu
     else
-        skip "RDMA 设备、ping、邻居 (ARP)、路径 MTU: 先解决上面的路由问题"
+        skip $"RDMA 设备、ping、邻居 (ARP)、路径 MTU: 先解决上面的路由问题"
     fi
     check_peer_firewall
 }
@@ -1695,65 +1791,65 @@ check_cm_addr() {
     local ip=$CM_ADDR k key others="" other_types=""
     CMA_OWNER="" CMA_MATCH=-1
     if [[ $ip == 0.0.0.0 || $ip == 127.* ]]; then
-        pass "$ip 是通配/回环地址: rdma_bind_addr 成功但不选 RDMA 设备（id->verbs 为 NULL，实测）"
-        note "rdma_listen 在这种地址上监听所有 RDMA 设备，每个连接请求的新 id 用收到请求的那个设备；要固定设备就绑定 RDMA 网卡上的地址"
+        pass $"$ip 是通配/回环地址: rdma_bind_addr 成功但不选 RDMA 设备（id->verbs 为 NULL，实测）"
+        note $"rdma_listen 在这种地址上监听所有 RDMA 设备，每个连接请求的新 id 用收到请求的那个设备；要固定设备就绑定 RDMA 网卡上的地址"
         return 0
     fi
     if ! have ip; then
-        skip "没有 ip 命令，查不到 $ip 在哪块网卡上"
+        skip $"没有 ip 命令，查不到 $ip 在哪块网卡上"
         fix "sudo apt-get install iproute2"
         return 0
     fi
     addr_owner "$ip"
     gr_scan_all "$SYSFS_ROOT"
     if [[ -z $CMA_OWNER ]]; then
-        fail "本机没有哪块网卡有地址 $ip: rdma_bind_addr($ip) 会失败，errno 99 (EADDRNOTAVAIL, Cannot assign requested address)，不是 ENODEV"
-        note "证据: ip -4 -o addr show 里没有 $ip"
-        note "rdma_listen 绑在它上面、rdma_resolve_addr 用它做源地址，也是同一个错误；地址写错了，或者是对端的地址"
-        fix "用本机 RDMA 网卡上的地址（ip -4 -o addr show；./show_gids.sh 的 IPv4 列）"
+        fail $"本机没有哪块网卡有地址 $ip: rdma_bind_addr($ip) 会失败，errno 99 (EADDRNOTAVAIL, Cannot assign requested address)，不是 ENODEV"
+        note $"证据: ip -4 -o addr show 里没有 $ip"
+        note $"rdma_listen 绑在它上面、rdma_resolve_addr 用它做源地址，也是同一个错误；地址写错了，或者是对端的地址"
+        fix $"用本机 RDMA 网卡上的地址（ip -4 -o addr show；./show_gids.sh 的 IPv4 列）"
         return 0
     fi
     gr_find_v4 "$CMA_OWNER" "$ip"
     CMA_MATCH=$GR_MATCH
     if ((CMA_MATCH >= 0)); then
         k=$CMA_MATCH
-        pass "rdma_bind_addr($ip) 会选 ${PG_DEV[k]} 端口${PG_PORT[k]}: 地址在网卡 $CMA_OWNER 上，RoCE v2 GID 索引 ${PG_IDX[k]} = ${PG_GID[k]}"
-        note "rdma_resolve_addr(src=$ip) 和绑在 $ip 上的 rdma_listen 也用这个设备（librdmacm 里 id->verbs 就是它）"
+        pass $"rdma_bind_addr($ip) 会选 ${PG_DEV[k]} 端口${PG_PORT[k]}: 地址在网卡 $CMA_OWNER 上，RoCE v2 GID 索引 ${PG_IDX[k]} = ${PG_GID[k]}"
+        note $"rdma_resolve_addr(src=$ip) 和绑在 $ip 上的 rdma_listen 也用这个设备（librdmacm 里 id->verbs 就是它）"
         return 0
     fi
     # 没有匹配: 找出同一地址的别的条目（类型不是 RoCE v2 / 网卡不同）和现有设备在哪些网卡上
     for k in "${!PG_IDX[@]}"; do
         if [[ ${PG_IPV4[k]} == "$ip" ]]; then
-            other_types+="${other_types:+；}${PG_DEV[k]} 端口${PG_PORT[k]} 索引 ${PG_IDX[k]}（${PG_TYPE[k]:-类型未知}，网卡 ${PG_NDEV[k]:-?}）"
+            other_types+=$"${other_types:+；}${PG_DEV[k]} 端口${PG_PORT[k]} 索引 ${PG_IDX[k]}（${PG_TYPE[k]:-类型未知}，网卡 ${PG_NDEV[k]:-?}）"
         fi
     done
     for key in "${PG_PORTS[@]}"; do
         key_netdevs "$key"
-        others+="${others:+、}${key%/*} 端口${key#*/}（网卡 ${KEY_NDEVS:-?}）"
+        others+=$"${others:+、}${key%/*} 端口${key#*/}（网卡 ${KEY_NDEVS:-?}）"
     done
-    fail "$ip 在网卡 $CMA_OWNER 上，但没有哪个 RDMA 设备的 GID 表里有它: rdma_bind_addr($ip) 会失败，errno 19 (ENODEV, No such device)"
-    note "原因链（内核 drivers/infiniband/core/cma.c）: rdma_bind_addr → cma_translate_addr 找到地址所在的网卡 $CMA_OWNER →"
-    note "  cma_acquire_dev_by_src_ip 在每个 RDMA 设备/端口的 GID 表里找 ::ffff:$ip（类型 RoCE v2、网卡 $CMA_OWNER）→ 一个都没有 → -ENODEV"
-    note "同一个原因: rdma_listen 绑在 $ip、rdma_resolve_addr(src=$ip) 立刻返回 ENODEV；不给源地址而路由走 $CMA_OWNER 时，rdma_resolve_addr 之后收到 RDMA_CM_EVENT_ADDR_ERROR，status -19"
+    fail $"$ip 在网卡 $CMA_OWNER 上，但没有哪个 RDMA 设备的 GID 表里有它: rdma_bind_addr($ip) 会失败，errno 19 (ENODEV, No such device)"
+    note $"原因链（内核 drivers/infiniband/core/cma.c）: rdma_bind_addr → cma_translate_addr 找到地址所在的网卡 $CMA_OWNER →"
+    note $"  cma_acquire_dev_by_src_ip 在每个 RDMA 设备/端口的 GID 表里找 ::ffff:$ip（类型 RoCE v2、网卡 $CMA_OWNER）→ 一个都没有 → -ENODEV"
+    note $"同一个原因: rdma_listen 绑在 $ip、rdma_resolve_addr(src=$ip) 立刻返回 ENODEV；不给源地址而路由走 $CMA_OWNER 时，rdma_resolve_addr 之后收到 RDMA_CM_EVENT_ADDR_ERROR，status -19"
     if [[ -n $other_types ]]; then
-        note "GID 表里有这个地址，但不符合条件: $other_types（rdma_cm 对 RoCE 默认用 RoCE v2，网卡也必须是 $CMA_OWNER）"
+        note $"GID 表里有这个地址，但不符合条件: $other_types（rdma_cm 对 RoCE 默认用 RoCE v2，网卡也必须是 $CMA_OWNER）"
     fi
     if [[ -n $others ]]; then
-        note "现有 RDMA 设备: $others —— 没有一个建在 $CMA_OWNER 上并带着这个地址"
+        note $"现有 RDMA 设备: $others —— 没有一个建在 $CMA_OWNER 上并带着这个地址"
     else
-        note "本机没有任何 RDMA 设备"
+        note $"本机没有任何 RDMA 设备"
     fi
     if [[ " ${PG_NDEV[*]} " == *" $CMA_OWNER "* ]]; then
         for key in "${PG_PORTS[@]}"; do
             key_netdevs "$key"
             if [[ " $KEY_NDEVS " == *" $CMA_OWNER "* ]]; then
-                fix "sudo rdma link delete ${key%/*} && sudo rdma link add ${key%/*} type rxe netdev $CMA_OWNER  # 重建后 GID 表按网卡现在的地址生成"
+                fix $"sudo rdma link delete ${key%/*} && sudo rdma link add ${key%/*} type rxe netdev $CMA_OWNER  # 重建后 GID 表按网卡现在的地址生成"
                 return 0
             fi
         done
     fi
     free_rxe_name
-    fix "sudo rdma link add $FREE_RXE type rxe netdev $CMA_OWNER  # 或者让程序改用已有 RDMA 设备所在网卡的地址"
+    fix $"sudo rdma link add $FREE_RXE type rxe netdev $CMA_OWNER  # 或者让程序改用已有 RDMA 设备所在网卡的地址"
     return 0
 }
 
@@ -1763,23 +1859,23 @@ check_cm_addr() {
 print_summary() {
     local f n=0
     echo
-    echo "========== 总结 =========="
-    echo "通过: $N_PASS  警告: $N_WARN  失败: $N_FAIL  跳过: $N_SKIP"
+    echo $"========== 总结 =========="
+    echo $"通过: $N_PASS  警告: $N_WARN  失败: $N_FAIL  跳过: $N_SKIP"
     if ((${#FIXES[@]} > 0)); then
-        echo "建议按顺序执行的修复:"
+        echo $"建议按顺序执行的修复:"
         for f in "${FIXES[@]}"; do
             n=$((n + 1))
             echo "  $n. $f"
         done
     fi
     if ((N_FAIL > 0)); then
-        echo "结论: 发现 $N_FAIL 个问题，请按上面的顺序修复后重新运行 ./$PROG"
+        echo $"结论: 发现 $N_FAIL 个问题，请按上面的顺序修复后重新运行 ./$PROG"
         return 1
     fi
     if ((N_WARN > 0)); then
-        echo "结论: 没有发现阻塞性问题（有 $N_WARN 个警告）"
+        echo $"结论: 没有发现阻塞性问题（有 $N_WARN 个警告）"
     else
-        echo "结论: 全部检查通过"
+        echo $"结论: 全部检查通过"
     fi
     return 0
 }
@@ -1787,12 +1883,12 @@ print_summary() {
 main() {
     local dev
     parse_args "$@"
-    echo "RoCEv2 环境诊断  (sysfs: $SYSFS_ROOT, TCP 端口: $TCP_PORT${PEER_IP:+, 对端: $PEER_IP}${CM_ADDR:+, CM 地址: $CM_ADDR})"
+    echo $"RoCEv2 环境诊断  (sysfs: $SYSFS_ROOT, TCP 端口: $TCP_PORT${PEER_IP:+, 对端: $PEER_IP}${CM_ADDR:+, CM 地址: $CM_ADDR})"
 
-    section "1. 工具"
+    section $"1. 工具"
     check_tools
 
-    section "2. RDMA 设备"
+    section $"2. RDMA 设备"
     list_rdma_devices
     check_rdma_devices
     check_uverbs
@@ -1803,22 +1899,22 @@ main() {
         check_device "$dev"
     done
 
-    section "4. 锁定内存限制 (ulimit -l)"
+    section $"4. 锁定内存限制 (ulimit -l)"
     check_memlock
 
-    section "5. TCP 端口 $TCP_PORT（交换连接信息）"
+    section $"5. TCP 端口 $TCP_PORT（交换连接信息）"
     check_tcp_port
 
-    section "6. 防火墙 (RoCE v2 使用 UDP $ROCE_UDP_PORT)"
+    section $"6. 防火墙 (RoCE v2 使用 UDP $ROCE_UDP_PORT)"
     check_firewall_udp_4791
 
     if [[ -n $PEER_IP ]]; then
-        section "7. 对端 $PEER_IP（--peer: 从本机通往它的路径）"
+        section $"7. 对端 $PEER_IP（--peer: 从本机通往它的路径）"
         check_peer
     fi
 
     if [[ -n $CM_ADDR ]]; then
-        section "8. RDMA CM 地址 $CM_ADDR（--cm-addr: librdmacm 用它做源地址时选哪个 RDMA 设备）"
+        section $"8. RDMA CM 地址 $CM_ADDR（--cm-addr: librdmacm 用它做源地址时选哪个 RDMA 设备）"
         check_cm_addr
     fi
 

@@ -16,6 +16,9 @@
 # 注意: 在 qemu/TCG 实验环境里 fork 很慢，rxe 的 GID 表有 1024 个槽位，
 # 所以逐槽位的循环里只用 bash 内建命令（read、glob、[[ ]]、算术），不启动子进程。
 #
+# 界面语言: 默认中文；--lang en 或 LANG=en_US.UTF-8 等时英文（做法同 diagnose.sh，见下面“界面语言”一段，
+# 译文在 po/sh/en.po）。表头和 n_gids_found=N 两种语言都一样。
+#
 # 环境变量 RDMA_SYSFS_ROOT 可以指向一个伪造的 sysfs 目录（单元测试用），
 # 默认 /sys/class/infiniband。
 
@@ -24,46 +27,130 @@ set -euo pipefail
 SYSFS_ROOT=${RDMA_SYSFS_ROOT:-/sys/class/infiniband}
 PROG=${0##*/}
 
+# ---------- 界面语言（规则与 C 程序的 src/i18n.c 相同）----------
+# --lang zh|en 优先（不合法的值由参数解析报用法错误）；否则 LANGUAGE（冒号分隔，第一个以 en 或 zh 开头的为准），
+# 再否则 LC_ALL、LC_MESSAGES、LANG 里第一个非空的: 以 en 开头是英文，其余都是中文（默认）。
+# 英文用 bash 的 $"…": 它在“解析”时经 gettext 查文本域 rocev2-learn-sh（build/locale，make locale 从
+# po/sh/en.po 编译；po/sh/extract 抽取），每条消息不 fork。所以这一段必须在 source gid_rule.sh 和定义
+# 带 $"…" 的函数之前运行。glibc 的 gettext 只从进程环境里读 LANGUAGE（bash 给变量赋值、export 都改不了
+# 本进程的环境），且 locale 为 "C" 时不理它: 英文而环境里的 LANGUAGE 不是 en 时，带上 LANGUAGE=en 把自己
+# 重新 exec 一次（exec 不 fork，只在英文时），再把 LC_ALL 设成一定有的 C.UTF-8（en_US.UTF-8 可能没生成）。
+# 没有 .mo 时 gettext 原样返回中文，不报错。中文时 unset TEXTDOMAIN: $"…" 原样不动，输出逐字节不变。
+
+# ui_lang_pick [命令行参数…] —— 结果在 UI_LANG（zh / en）
+ui_lang_pick() {
+    local list item v
+    UI_LANG=""
+    while (($# > 0)); do
+        case $1 in
+            --) break ;;
+            --lang)
+                UI_LANG=""
+                if [[ ${2:-} == zh || ${2:-} == en ]]; then UI_LANG=$2; fi
+                if (($# > 1)); then shift; fi
+                ;;
+            --lang=*)
+                UI_LANG=""
+                if [[ $1 == --lang=zh || $1 == --lang=en ]]; then UI_LANG=${1#--lang=}; fi
+                ;;
+        esac
+        shift
+    done
+    if [[ -n $UI_LANG ]]; then return 0; fi
+    list=${LANGUAGE:-}
+    while [[ -n $list ]]; do
+        item=${list%%:*}
+        case $item in
+            en*) UI_LANG=en && return 0 ;;
+            zh*) UI_LANG=zh && return 0 ;;
+        esac
+        if [[ $list != *:* ]]; then break; fi
+        list=${list#*:}
+    done
+    UI_LANG=zh
+    for v in "${LC_ALL:-}" "${LC_MESSAGES:-}" "${LANG:-}"; do
+        if [[ -n $v ]]; then
+            if [[ $v == en* ]]; then UI_LANG=en; fi
+            break
+        fi
+    done
+    return 0
+}
+
+# ui_lang_setup 脚本目录 —— 按 UI_LANG 设置 $"…" 的翻译（英文时 TEXTDOMAIN 等，中文时关掉翻译）
+ui_lang_setup() {
+    if [[ $UI_LANG != en ]]; then
+        unset TEXTDOMAIN
+        return 0
+    fi
+    # shellcheck disable=SC2034  # TEXTDOMAIN/TEXTDOMAINDIR 是 bash 自己读的（$"…" 的翻译）
+    TEXTDOMAIN=rocev2-learn-sh
+    # shellcheck disable=SC2034
+    case $1 in
+        /*) TEXTDOMAINDIR=$1/build/locale ;;
+        *) TEXTDOMAINDIR=$PWD/$1/build/locale ;;
+    esac
+    # C.UTF-8 不存在时（很老的系统）bash 会警告；那时 gettext 退回中文，不算错误
+    { LC_ALL=C.UTF-8; } 2>/dev/null
+    return 0
+}
+
+# 直接运行时看命令行；被 source（单元测试调用纯函数）时只看环境，也不 exec
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+    ui_lang_pick "$@"
+    if [[ $UI_LANG == en && ${LANGUAGE:-} != en ]]; then
+        LANGUAGE=en exec "$BASH" "$0" "$@"
+    fi
+else
+    ui_lang_pick
+fi
+
 # ---------- 共享的 GID 规则（src/gid_rule.sh）----------
 SCRIPT_SRC=${BASH_SOURCE[0]}
 # 经符号链接调用时找到真正的脚本位置（只在是链接时才 fork readlink）
 if [[ -L $SCRIPT_SRC ]]; then SCRIPT_SRC=$(readlink -f "$SCRIPT_SRC"); fi
 SCRIPT_DIR=.
 if [[ $SCRIPT_SRC == */* ]]; then SCRIPT_DIR=${SCRIPT_SRC%/*}; fi
+ui_lang_setup "$SCRIPT_DIR"
 if [[ ! -r $SCRIPT_DIR/src/gid_rule.sh ]]; then
-    echo "错误: 找不到 $SCRIPT_DIR/src/gid_rule.sh（$PROG 要和项目的 src/ 目录放在一起运行）" >&2
+    echo $"错误: 找不到 $SCRIPT_DIR/src/gid_rule.sh（$PROG 要和项目的 src/ 目录放在一起运行）" >&2
     exit 1
 fi
 # shellcheck source=src/gid_rule.sh
 source "$SCRIPT_DIR/src/gid_rule.sh"
 
+# shellcheck disable=SC1111  # 正文里的中文引号“”
 usage() {
-    cat <<EOF
-用法: $PROG [-h|--help] [--peer IP] [设备 [端口]]
+    printf '%s\n' $"用法: $PROG [-h|--help] [--lang zh|en] [--peer IP] [设备 [端口]]
 
 列出 RDMA 设备的 GID 表（只读 sysfs: $SYSFS_ROOT）。
   设备     只显示这个设备，例如 rxe0
   端口     只显示这个端口，例如 1（需要同时给出设备）
-  --peer IP   再标出客户端通往对端 IPv4 地址 IP 会用的条目（"<== 通往 IP"）:
+  --peer IP   再标出客户端通往对端 IPv4 地址 IP 会用的条目（\"<== 通往 IP\"）:
               ip route get IP 给出出口网卡和源地址，要用的是那块网卡上、地址为源地址的
               RoCE v2 GID（-d 设备 -g 索引）；没有这样的条目时明确说出来
+  --lang zh|en  输出用哪种语言（默认看 LANGUAGE、LC_ALL、LC_MESSAGES、LANG: en 开头是英文，其它都是中文）
   -h, --help  显示本帮助
 
 输出列: DEV PORT INDEX GID IPv4 VER DEV
   - 只列出非空（不全为 0）的 GID 条目
   - IPv4 列: GID 是 IPv4 映射地址 (::ffff:a.b.c.d) 时显示点分十进制
   - VER 列: v2 = RoCE v2, v1 = IB/RoCE v1
-  - "<== 自动选择" 标出程序不带 -g 时会用的条目
-  - "<== 通往 IP" 标出 --peer IP 时通往 IP 要用的条目
+  - \"<== 自动选择\" 标出程序不带 -g 时会用的条目
+  - \"<== 通往 IP\" 标出 --peer IP 时通往 IP 要用的条目
 表格之后每个端口一行“自动选择”说明（--peer 时再加一行“通往 IP”说明），最后一行 n_gids_found=N。
 
-退出码: 0 正常; 1 没有 RDMA 设备 / 设备或端口不存在; 2 用法错误
-EOF
+退出码: 0 正常; 1 没有 RDMA 设备 / 设备或端口不存在; 2 用法错误"
+}
+
+# --lang 的值: zh 或 en（语言已经在开头按它选好了，这里只检查）
+check_lang_arg() {
+    [[ $1 == zh || $1 == en ]] || die_usage $"--lang 无效: '$1'（可选 zh、en）"
 }
 
 die_usage() {
-    echo "错误: $*" >&2
-    echo "运行 '$PROG --help' 查看用法" >&2
+    echo $"错误: $*" >&2
+    echo $"运行 '$PROG --help' 查看用法" >&2
     exit 2
 }
 
@@ -79,23 +166,29 @@ while (($# > 0)); do
             exit 0
             ;;
         --peer)
-            (($# >= 2)) || die_usage "--peer 需要对端的 IPv4 地址"
+            (($# >= 2)) || die_usage $"--peer 需要对端的 IPv4 地址"
             peer=$2
             shift
             ;;
         --peer=*) peer=${1#--peer=} ;;
+        --lang)
+            (($# >= 2)) || die_usage $"--lang 需要 zh 或 en"
+            check_lang_arg "$2"
+            shift
+            ;;
+        --lang=*) check_lang_arg "${1#--lang=}" ;;
         --)
             shift
             positional+=("$@")
             break
             ;;
-        -*) die_usage "未知选项: $1" ;;
+        -*) die_usage $"未知选项: $1" ;;
         *) positional+=("$1") ;;
     esac
     shift
 done
 if ((${#positional[@]} > 2)); then
-    die_usage "参数太多: ${positional[*]}"
+    die_usage $"参数太多: ${positional[*]}"
 fi
 if ((${#positional[@]} >= 1)); then
     want_dev=${positional[0]}
@@ -103,30 +196,28 @@ fi
 if ((${#positional[@]} == 2)); then
     want_port=${positional[1]}
     if ! [[ $want_port =~ ^[1-9][0-9]*$ ]]; then
-        die_usage "端口号必须是正整数: '$want_port'"
+        die_usage $"端口号必须是正整数: '$want_port'"
     fi
 fi
 if [[ $want_dev == */* || $want_dev == . || $want_dev == .. ]]; then
-    die_usage "设备名不合法: '$want_dev'"
+    die_usage $"设备名不合法: '$want_dev'"
 fi
 if [[ -n $peer ]]; then
     if ! [[ $peer =~ ^([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})$ ]] ||
         ((10#${BASH_REMATCH[1]} > 255 || 10#${BASH_REMATCH[2]} > 255 ||
             10#${BASH_REMATCH[3]} > 255 || 10#${BASH_REMATCH[4]} > 255)); then
-        die_usage "--peer 需要点分十进制的 IPv4 地址: '$peer'"
+        die_usage $"--peer 需要点分十进制的 IPv4 地址: '$peer'"
     fi
 fi
 
 # ---------- 找设备 ----------
 no_device_hint() {
-    cat >&2 <<EOF
-错误: 没有找到任何 RDMA 设备（$SYSFS_ROOT 不存在或为空）。
+    printf '%s\n' $"错误: 没有找到任何 RDMA 设备（$SYSFS_ROOT 不存在或为空）。
   Soft-RoCE 的做法:
     sudo modprobe rdma_rxe
     sudo rdma link add rxe0 type rxe netdev <网卡名>    # 例如 eth0，用 'ip -br link' 查看
   然后再运行: $PROG
-  更完整的检查请运行: ./diagnose.sh
-EOF
+  更完整的检查请运行: ./diagnose.sh" >&2
 }
 
 all_devs=()
@@ -143,7 +234,7 @@ fi
 devs=()
 if [[ -n $want_dev ]]; then
     if [[ ! -d $SYSFS_ROOT/$want_dev ]]; then
-        echo "错误: 设备 '$want_dev' 不存在。现有的 RDMA 设备: ${all_devs[*]}" >&2
+        echo $"错误: 设备 '$want_dev' 不存在。现有的 RDMA 设备: ${all_devs[*]}" >&2
         exit 1
     fi
     devs=("$want_dev")
@@ -152,7 +243,7 @@ if [[ -n $want_dev ]]; then
         for p in "$SYSFS_ROOT/$want_dev"/ports/*; do
             if [[ -d $p ]]; then have_ports+=" ${p##*/}"; fi
         done
-        echo "错误: 设备 $want_dev 没有端口 $want_port。现有端口:${have_ports:- 无}" >&2
+        echo $"错误: 设备 $want_dev 没有端口 $want_port。现有端口:${have_ports:- 无}" >&2
         exit 1
     fi
 else
@@ -165,8 +256,8 @@ fi
 addr_desc() {
     case $1 in
         ipv4) ADDR_DESC="IPv4 $2" ;;
-        linklocal) ADDR_DESC="链路本地 fe80::" ;;
-        *) ADDR_DESC="IPv6 全局地址" ;;
+        linklocal) ADDR_DESC=$"链路本地 fe80::" ;;
+        *) ADDR_DESC=$"IPv6 全局地址" ;;
     esac
 }
 
@@ -189,16 +280,16 @@ PEER_LINE=""
 resolve_peer() {
     local k
     if ! command -v "${GR_IP_CMD:-ip}" >/dev/null 2>&1; then
-        PEER_LINE="通往 $peer: 无法判断（没有 ip 命令，装 iproute2）"
+        PEER_LINE=$"通往 $peer: 无法判断（没有 ip 命令，装 iproute2）"
         return 0
     fi
     gr_peer_path "$SYSFS_ROOT" "$peer"
     if ((PP_MATCH >= 0)); then
         k=$PP_MATCH
         PEER_KEY="${PG_DEV[k]} ${PG_PORT[k]} ${PG_IDX[k]}"
-        PEER_LINE="通往 $peer: 路由走网卡 $PP_DEV，源地址 $PP_SRC → ${PG_DEV[k]} 端口${PG_PORT[k]} GID索引${PG_IDX[k]} (RoCE v2, IPv4 $PP_SRC)  用法: -d ${PG_DEV[k]} -g ${PG_IDX[k]}"
+        PEER_LINE=$"通往 $peer: 路由走网卡 $PP_DEV，源地址 $PP_SRC → ${PG_DEV[k]} 端口${PG_PORT[k]} GID索引${PG_IDX[k]} (RoCE v2, IPv4 $PP_SRC)  用法: -d ${PG_DEV[k]} -g ${PG_IDX[k]}"
         if [[ $PP_MODE == single ]]; then
-            PEER_LINE+="  （单机实验: $peer 是本机网卡 ${PP_OWNER_NDEV:-?} 的地址，策略路由让 $PP_SRC 经 $PP_DEV 通往它）"
+            PEER_LINE+=$"  （单机实验: $peer 是本机网卡 ${PP_OWNER_NDEV:-?} 的地址，策略路由让 $PP_SRC 经 $PP_DEV 通往它）"
             if ((PP_OWNER >= 0)); then
                 k=$PP_OWNER
                 PEER_OWNER_KEY="${PG_DEV[k]} ${PG_PORT[k]} ${PG_IDX[k]}"
@@ -208,18 +299,18 @@ resolve_peer() {
     fi
     case $PP_MODE in
         none)
-            PEER_LINE="通往 $peer: 没有匹配的条目 —— 没有去往 $peer 的路由（$RT_ERR）。"
+            PEER_LINE=$"通往 $peer: 没有匹配的条目 —— 没有去往 $peer 的路由（$RT_ERR）。"
             ;;
         local)
-            PEER_LINE="通往 $peer: 没有匹配的条目 —— $peer 是本机自己的地址（ip route get 答 local … dev lo），报文不会离开这台机器；"
-            PEER_LINE+="两台机器的地址重复了吗（克隆的虚拟机、VirtualBox NAT 的 10.0.2.15）？"
+            PEER_LINE=$"通往 $peer: 没有匹配的条目 —— $peer 是本机自己的地址（ip route get 答 local … dev lo），报文不会离开这台机器；"
+            PEER_LINE+=$"两台机器的地址重复了吗（克隆的虚拟机、VirtualBox NAT 的 10.0.2.15）？"
             ;;
         *)
-            PEER_LINE="通往 $peer: 没有匹配的条目 —— 路由走网卡 $PP_DEV，源地址 ${PP_SRC:-（没有）}，但没有哪个 RDMA 设备在 $PP_DEV 上有这个地址的 RoCE v2 GID"
-            PEER_LINE+="（RDMA 设备要建在 $PP_DEV 上: sudo rdma link add rxeN type rxe netdev $PP_DEV）。"
+            PEER_LINE=$"通往 $peer: 没有匹配的条目 —— 路由走网卡 $PP_DEV，源地址 ${PP_SRC:-（没有）}，但没有哪个 RDMA 设备在 $PP_DEV 上有这个地址的 RoCE v2 GID"
+            PEER_LINE+=$"（RDMA 设备要建在 $PP_DEV 上: sudo rdma link add rxeN type rxe netdev $PP_DEV）。"
             ;;
     esac
-    PEER_LINE+="  详细检查: ./diagnose.sh --peer $peer"
+    PEER_LINE+=$"  详细检查: ./diagnose.sh --peer $peer"
     return 0
 }
 if [[ -n $peer ]]; then
@@ -258,12 +349,12 @@ for dev in "${devs[@]}"; do
             ver=$GR_TYPE_SHORT
             mark=""
             if ((k == GT_BEST)); then
-                mark="<== 自动选择"
+                mark=$"<== 自动选择"
             fi
             if [[ -n $PEER_KEY && "$dev $port ${GT_IDX[k]}" == "$PEER_KEY" ]]; then
-                mark+="${mark:+ }<== 通往 $peer"
+                mark+="${mark:+ }"$"<== 通往 $peer"
             elif [[ -n $PEER_OWNER_KEY && "$dev $port ${GT_IDX[k]}" == "$PEER_OWNER_KEY" ]]; then
-                mark+="${mark:+ }<== $peer 本身（单机实验的对端）"
+                mark+="${mark:+ }"$"<== $peer 本身（单机实验的对端）"
             fi
             print_row "$dev" "$port" "${GT_IDX[k]}" "${GT_GID[k]}" "${GT_IPV4[k]}" \
                 "$ver" "${GT_NDEV[k]}" "$mark"
@@ -271,17 +362,17 @@ for dev in "${devs[@]}"; do
         n_found=$((n_found + ${#GT_IDX[@]}))
 
         if ((GT_BEST < 0)); then
-            summary+=("自动选择: $dev 端口$port → 无 (该端口没有有效的 GID: 绑定的网卡可能没有 UP 或没有 IP 地址，程序将无法建立连接；请运行 ./diagnose.sh $dev)")
+            summary+=($"自动选择: $dev 端口$port → 无 (该端口没有有效的 GID: 绑定的网卡可能没有 UP 或没有 IP 地址，程序将无法建立连接；请运行 ./diagnose.sh $dev)")
         else
             k=$GT_BEST
             gr_type_label "${GT_TYPE[k]}"
             best_ver=$GR_TYPE_NAME
             addr_desc "${GT_KIND[k]}" "${GT_IPV4[k]}"
-            line="自动选择: $dev 端口$port → GID索引${GT_IDX[k]} ($best_ver, $ADDR_DESC)  用法: -g ${GT_IDX[k]}"
+            line=$"自动选择: $dev 端口$port → GID索引${GT_IDX[k]} ($best_ver, $ADDR_DESC)  用法: -g ${GT_IDX[k]}"
             if ((GT_BEST_SCORE < 4)); then
-                line+="  注意: 没有 RoCE v2 的 GID，只能用 RoCE v1"
+                line+=$"  注意: 没有 RoCE v2 的 GID，只能用 RoCE v1"
             elif ((GT_BEST_SCORE < 6)); then
-                line+="  注意: 没有 RoCE v2 的 IPv4 GID；给网卡配置 IPv4 地址后会出现 (::ffff:a.b.c.d)"
+                line+=$"  注意: 没有 RoCE v2 的 IPv4 GID；给网卡配置 IPv4 地址后会出现 (::ffff:a.b.c.d)"
             fi
             summary+=("$line")
         fi
@@ -289,7 +380,7 @@ for dev in "${devs[@]}"; do
 done
 
 if ((port_seen == 0)); then
-    echo "警告: 所选设备没有任何端口目录 (ports/*)" >&2
+    echo $"警告: 所选设备没有任何端口目录 (ports/*)" >&2
 fi
 
 echo

@@ -13,6 +13,8 @@
 #      这时再按“从本机另一个 RDMA 地址出发”查一次（ip route get IP from 源地址）。
 #
 # 这个文件只定义函数，source 时不执行任何命令。
+# 给人看的几个标签（类型未知、ip 的报错说明）是 bash 的 $"…"，在 source（解析）时翻译:
+# 调用方要先选好界面语言（diagnose.sh / show_gids.sh 开头的“界面语言”一段）再 source 它。
 # 逐槽位的循环只用 bash 内建命令: qemu/TCG 实验虚拟机里 fork 很慢，而 rxe 的 GID 表有 1024 个槽位。
 # 只有 gr_route_get 会运行外部命令（ip，命令名取自 GR_IP_CMD，默认 ip）。
 # 可以在 set -euo pipefail 下使用: 函数只在说明里写了的情况下返回非 0。
@@ -53,8 +55,8 @@ gr_type_label() {
     case $1 in
         "RoCE v2") GR_TYPE_SHORT=v2 GR_TYPE_NAME="RoCE v2" ;;
         "IB/RoCE v1") GR_TYPE_SHORT=v1 GR_TYPE_NAME="RoCE v1" ;;
-        "") GR_TYPE_SHORT="?" GR_TYPE_NAME="类型未知" ;;
-        *) GR_TYPE_SHORT=$1 GR_TYPE_NAME="类型 $1" ;;
+        "") GR_TYPE_SHORT="?" GR_TYPE_NAME=$"类型未知" ;;
+        *) GR_TYPE_SHORT=$1 GR_TYPE_NAME=$"类型 $1" ;;
     esac
 }
 
@@ -156,13 +158,13 @@ gr_route_get() {
     out=$("${cmd[@]}" 2>&1) || rc=$?
     if ((rc != 0)) || [[ -z $out ]]; then
         RT_ERR=${out%%$'\n'*}
-        RT_ERR=${RT_ERR:-ip 没有输出 (退出码 $rc)}
+        if [[ -z $RT_ERR ]]; then RT_ERR=$"ip 没有输出 (退出码 $rc)"; fi
         gr_route_parse ""
         return 1
     fi
     gr_route_parse "$out"
     if [[ -z $RT_DEV ]]; then
-        RT_ERR="回答里没有出口网卡: $RT_LINE"
+        RT_ERR=$"回答里没有出口网卡: $RT_LINE"
         return 1
     fi
     return 0

@@ -1405,3 +1405,37 @@ cm_section() {
     PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2
     [[ $output != *"在这里报 ENODEV"* ]]
 }
+
+# ===================== 英文界面（--lang en；详细的在 tests/unit/scripts-i18n.bats）=====================
+
+@test "i18n: --lang en 是英文、没有一个汉字（通过和失败的场景）；--lang zh 和默认逐字节相同；--lang fr 退出 2；po/sh/en.po 齐全" {
+    make -s -C "$REPO" locale >&2
+    local cjk='[\x{3000}-\x{303f}\x{3400}-\x{9fff}\x{ff00}-\x{ffef}]'
+    fx_client_net
+    fx_rxe_small rxe0 veth9 c0a8:3865
+    PATH=$BIN:$PATH run env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 "$DG" --port 1 --peer 10.20.0.2 --lang en
+    [ "$status" -eq 1 ]
+    [[ $output == *"[PASS] found RDMA devices: rxe0"* ]]
+    [[ $output == *"[FAIL] no RDMA device on netdev eth0: "* ]]
+    [[ $output == *"       fix: sudo rdma link add rxe1 type rxe netdev eth0"* ]]
+    [[ ${lines[-1]} == "Result: problems found: "* ]]
+    run -1 env LC_ALL=C.UTF-8 grep -P "$cjk" <<<"$output"
+    PATH=$BIN:$PATH run env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 "$SG" --peer 10.20.0.2 --lang en
+    [ "$status" -eq 0 ]
+    [[ $output == *"<== auto-selected"* ]]
+    [[ $output == *"to 10.20.0.2: no matching entry"* ]]
+    run -1 env LC_ALL=C.UTF-8 grep -P "$cjk" <<<"$output"
+    # --lang zh 盖过 LANG=en_US.UTF-8，和默认的输出逐字节相同
+    PATH=$BIN:$PATH run env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 "$DG" --port 1 --peer 10.20.0.2
+    local zh=$output
+    PATH=$BIN:$PATH run env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=en_US.UTF-8 "$DG" --port 1 --peer 10.20.0.2 --lang zh
+    [ "$output" = "$zh" ]
+    [[ $output == *"[失败] 没有建在网卡 eth0 上的 RDMA 设备"* ]]
+    run "$DG" --lang fr
+    [ "$status" -eq 2 ]
+    run "$SG" --lang
+    [ "$status" -eq 2 ]
+    run "$REPO/po/sh/extract" --check
+    echo "$output"
+    [ "$status" -eq 0 ]
+}
