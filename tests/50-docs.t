@@ -178,8 +178,8 @@ ok "$bad" "all $count make targets used in the documents exist in the Makefile"
 # ---------- 5. 步骤标题 ----------
 bad=0
 count=0
-# step_title(trace, 计数器, _("格式")) → 正则：转义正则字符，printf 转换（%d %ld %zu %s %u）当作通配
-grep -hoE 'step_title\([^"]*, _\("[^"]*"' src/*.c | sed -E 's/^step_title\([^"]*, _\("//; s/"$//' \
+# step_title(trace, 计数器, _("格式")) 或 P_("格式", …) → 正则：转义正则字符，printf 转换（%d %ld %zu %s %u）当作通配
+grep -hoE 'step_title\([^"]*, P?_\("[^"]*"' src/*.c | sed -E 's/^step_title\([^"]*, P?_\("//; s/"$//' \
     | sed -E 's/[][\.*^$+?(){}|]/\\&/g; s/%(l|z|ll)?[dsu]/.*/g' >"$T/titles"
 if [[ ! -s $T/titles ]]; then echo "在 src/*.c 里找不到 step_title 调用" >>"$T/diag"; bad=1; fi
 while IFS=$'\t' read -r kind where line; do

@@ -42,7 +42,7 @@ CLIENT=build/rdma_client
 wait_listen() {  # wait_listen LOG PID
     local i
     for ((i = 0; i < 600; i++)); do
-        grep -q '等待客户端连接' "$1" 2>/dev/null && return 0
+        grep -q -e '等待客户端连接' -e 'Waiting for a client' "$1" 2>/dev/null && return 0
         kill -0 "$2" 2>/dev/null || return 0
         sleep 0.1
     done
@@ -121,6 +121,7 @@ in_lab() {
     # RC 之外：UD 和 SRQ（docs/QP-TYPES.md）
     pair ud "-q 2 --qp ud --op send --size 64 --iters 2" "-q 2 --qp ud --op send --size 64 --iters 2"
     pair srq "-q 4 --srq --op send --size 512 --iters 2" "-q 4 --srq --op send --size 512 --iters 2"
+    pair english "-q 2 --lang en" "-q 2 --lang en"
     single dry-run "$CLIENT" 10.11.0.1 -d rxe1 --op write --size 1M --iters 10 --dry-run
     single show-gids ./show_gids.sh
     single diagnose ./diagnose.sh
@@ -140,6 +141,8 @@ in_lab() {
 
     # ---- 控制平面错误 ----
     single no-server "$CLIENT" 10.11.0.1 -d rxe1 -p 18599 -t 2
+    # 英文（issue 28，docs/README.en.md）：一对 --lang en 和没有服务端时的错误+提示
+    single no-server-en "$CLIENT" 10.11.0.1 -d rxe1 -p 18599 -t 2 --lang en
     fake_peer magic 'GET / HTTP/1.0\r\nHost: x\r\nUser-Agent: test-test-test\r\n\r\n'
     fake_peer peer-closed 'RCV2'
     # ibv_rc_pingpong 也默认用 TCP 18515：它连我们的服务端 / 我们的客户端连它
@@ -312,6 +315,8 @@ cut_mismatch-qp-client() { step mismatch-qp.client.log '步骤11:'; }
 cut_mismatch-op-server() { step mismatch-op.server.log '步骤11:'; }
 cut_mismatch-size-client() { step mismatch-size.client.log '步骤11:'; }
 cut_no-server() { step no-server.log '步骤10:'; }
+cut_english-server-11-13() { span english.server.log '========== Step 11:' '========== Step 14:'; }
+cut_english-no-server() { span no-server-en.log '========== Step 10:' 'Device list freed'; }
 cut_magic() { step magic.server.log '步骤11:'; }
 cut_peer-closed() { step peer-closed.server.log '步骤11:'; }
 cut_rc-pingpong-server() { step rc-pingpong.server.log '步骤11:'; }
