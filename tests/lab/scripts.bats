@@ -131,6 +131,26 @@ NL=$'\n'
     [[ ${lines[-1]} == "结论: "* ]]
 }
 
+@test "英文（issue 28）: 健康的实验室里 diagnose.sh --lang en 和 LANG=en_US.UTF-8 的 show_gids.sh —— 关键行是英文，一个汉字都没有，退出 0" {
+    wait_healthy
+    run ./diagnose.sh --lang en
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ $output != *"[FAIL]"* ]]
+    [[ $output == *"[PASS] found RDMA devices: $DEV0 $DEV1"* ]]
+    [[ $output == *"($IP0) → use -g 1"* ]]
+    [[ $output == *"($IP1) → use -g 1"* ]]
+    [[ ${lines[-1]} == "Result: "* ]]
+    if grep -nP '[\x{4e00}-\x{9fff}]' <<<"$output"; then echo "Chinese in English diagnose.sh"; return 1; fi
+    # 这台虚拟机没有生成 en_US.UTF-8（和一台新的 Debian 一样）：照样是英文
+    LANG=en_US.UTF-8 run --separate-stderr ./show_gids.sh
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ $output == *"<== auto-selected"* ]]
+    [[ $output == *"auto-selected: $DEV0 port 1 → GID index 1 (RoCE v2, IPv4 $IP0)  use: -g 1"* ]]
+    if grep -nP '[\x{4e00}-\x{9fff}]' <<<"$output"; then echo "Chinese in English show_gids.sh"; return 1; fi
+}
+
 @test "坏掉: rdma link delete rxe0 → diagnose rxe0 指出设备不存在并给出 rdma link add，退出 1" {
     rdma link delete "$DEV0"
     on_teardown "rdma link add $DEV0 type rxe netdev $IF0"
