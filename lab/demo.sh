@@ -17,6 +17,34 @@ if [[ -n ${LAB_VM:-} ]]; then
     exec build/rdma_client "$LAB_IP0" -t 60 "${extra[@]}"
 fi
 
+# 横幅的语言跟着程序：DEMO_ARGS 里的 --lang，否则 LANGUAGE、LC_ALL、LC_MESSAGES、LANG（规则同 src/i18n.h）
+demo_lang() {
+    local a v
+    for a in "${extra[@]}"; do
+        case $a in --lang=*) v=${a#--lang=} ;; esac
+    done
+    for ((a = 0; a + 1 < ${#extra[@]}; a++)); do
+        [[ ${extra[a]} == --lang ]] && v=${extra[a + 1]}
+    done
+    if [[ -z ${v:-} ]]; then
+        local IFS=: item
+        for item in ${LANGUAGE:-}; do
+            [[ $item == en* || $item == zh* ]] && { v=$item; break; }
+        done
+    fi
+    [[ -n ${v:-} ]] || v=${LC_ALL:-${LC_MESSAGES:-${LANG:-}}}
+    [[ $v == en* ]] && echo en || echo zh
+}
+if [[ $(demo_lang) == en ]]; then
+    banner_s='\n################ server rdma_server -d %s (%s) ################\n'
+    banner_c='\n################ client rdma_client %s -d %s (%s) ################\n'
+    done_msg='\nDemo finished: server exit code %d, client exit code %d (both outputs are also saved under logs/)\n'
+else
+    banner_s='\n################ 服务端 rdma_server -d %s（%s）################\n'
+    banner_c='\n################ 客户端 rdma_client %s -d %s（%s）################\n'
+    done_msg='\n演示结束：服务端退出码 %d，客户端退出码 %d（两份输出也保存在 logs/ 下）\n'
+fi
+
 slog=logs/demo-server.log
 clog=logs/demo-client.log
 build/rdma_server -d "$LAB_DEV0" "${extra[@]}" >"$slog" 2>&1 &
@@ -25,9 +53,12 @@ src=0 crc=0
 build/rdma_client "$LAB_IP0" -d "$LAB_DEV1" -t 30 "${extra[@]}" >"$clog" 2>&1 || crc=$?
 wait "$spid" || src=$?
 
-printf '\n################ 服务端 rdma_server -d %s（%s）################\n' "$LAB_DEV0" "$slog"
+# shellcheck disable=SC2059  # 格式是上面按语言选的两种之一
+printf "$banner_s" "$LAB_DEV0" "$slog"
 cat "$slog"
-printf '\n################ 客户端 rdma_client %s -d %s（%s）################\n' "$LAB_IP0" "$LAB_DEV1" "$clog"
+# shellcheck disable=SC2059
+printf "$banner_c" "$LAB_IP0" "$LAB_DEV1" "$clog"
 cat "$clog"
-printf '\n演示结束：服务端退出码 %d，客户端退出码 %d（两份输出也保存在 logs/ 下）\n' "$src" "$crc"
+# shellcheck disable=SC2059
+printf "$done_msg" "$src" "$crc"
 [[ $src == 0 && $crc == 0 ]]
