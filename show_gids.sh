@@ -27,91 +27,19 @@ set -euo pipefail
 SYSFS_ROOT=${RDMA_SYSFS_ROOT:-/sys/class/infiniband}
 PROG=${0##*/}
 
-# ---------- 界面语言（规则与 C 程序的 src/i18n.c 相同）----------
-# --lang zh|en 优先（不合法的值由参数解析报用法错误）；否则 LANGUAGE（冒号分隔，第一个以 en 或 zh 开头的为准），
-# 再否则 LC_ALL、LC_MESSAGES、LANG 里第一个非空的: 以 en 开头是英文，其余都是中文（默认）。
-# 英文用 bash 的 $"…": 它在“解析”时经 gettext 查文本域 rocev2-learn-sh（build/locale，make locale 从
-# po/sh/en.po 编译；po/sh/extract 抽取），每条消息不 fork。所以这一段必须在 source gid_rule.sh 和定义
-# 带 $"…" 的函数之前运行。glibc 的 gettext 只从进程环境里读 LANGUAGE（bash 给变量赋值、export 都改不了
-# 本进程的环境），且 locale 为 "C" 时不理它: 英文而环境里的 LANGUAGE 不是 en 时，带上 LANGUAGE=en 把自己
-# 重新 exec 一次（exec 不 fork，只在英文时），再把 LC_ALL 设成一定有的 C.UTF-8（en_US.UTF-8 可能没生成）。
-# 没有 .mo 时 gettext 原样返回中文，不报错。中文时 unset TEXTDOMAIN: $"…" 原样不动，输出逐字节不变。
-
-# ui_lang_pick [命令行参数…] —— 结果在 UI_LANG（zh / en）
-ui_lang_pick() {
-    local list item v
-    UI_LANG=""
-    while (($# > 0)); do
-        case $1 in
-            --) break ;;
-            --lang)
-                UI_LANG=""
-                if [[ ${2:-} == zh || ${2:-} == en ]]; then UI_LANG=$2; fi
-                if (($# > 1)); then shift; fi
-                ;;
-            --lang=*)
-                UI_LANG=""
-                if [[ $1 == --lang=zh || $1 == --lang=en ]]; then UI_LANG=${1#--lang=}; fi
-                ;;
-        esac
-        shift
-    done
-    if [[ -n $UI_LANG ]]; then return 0; fi
-    list=${LANGUAGE:-}
-    while [[ -n $list ]]; do
-        item=${list%%:*}
-        case $item in
-            en*) UI_LANG=en && return 0 ;;
-            zh*) UI_LANG=zh && return 0 ;;
-        esac
-        if [[ $list != *:* ]]; then break; fi
-        list=${list#*:}
-    done
-    UI_LANG=zh
-    for v in "${LC_ALL:-}" "${LC_MESSAGES:-}" "${LANG:-}"; do
-        if [[ -n $v ]]; then
-            if [[ $v == en* ]]; then UI_LANG=en; fi
-            break
-        fi
-    done
-    return 0
-}
-
-# ui_lang_setup 脚本目录 —— 按 UI_LANG 设置 $"…" 的翻译（英文时 TEXTDOMAIN 等，中文时关掉翻译）
-ui_lang_setup() {
-    if [[ $UI_LANG != en ]]; then
-        unset TEXTDOMAIN
-        return 0
-    fi
-    # shellcheck disable=SC2034  # TEXTDOMAIN/TEXTDOMAINDIR 是 bash 自己读的（$"…" 的翻译）
-    TEXTDOMAIN=rocev2-learn-sh
-    # shellcheck disable=SC2034
-    case $1 in
-        /*) TEXTDOMAINDIR=$1/build/locale ;;
-        *) TEXTDOMAINDIR=$PWD/$1/build/locale ;;
-    esac
-    # C.UTF-8 不存在时（很老的系统）bash 会警告；那时 gettext 退回中文，不算错误
-    { LC_ALL=C.UTF-8; } 2>/dev/null
-    return 0
-}
-
-# 直接运行时看命令行；被 source（单元测试调用纯函数）时只看环境，也不 exec
-if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
-    ui_lang_pick "$@"
-    if [[ $UI_LANG == en && ${LANGUAGE:-} != en ]]; then
-        LANGUAGE=en exec "$BASH" "$0" "$@"
-    fi
-else
-    ui_lang_pick
-fi
-
 # ---------- 共享的 GID 规则（src/gid_rule.sh）----------
 SCRIPT_SRC=${BASH_SOURCE[0]}
 # 经符号链接调用时找到真正的脚本位置（只在是链接时才 fork readlink）
 if [[ -L $SCRIPT_SRC ]]; then SCRIPT_SRC=$(readlink -f "$SCRIPT_SRC"); fi
 SCRIPT_DIR=.
 if [[ $SCRIPT_SRC == */* ]]; then SCRIPT_DIR=${SCRIPT_SRC%/*}; fi
-ui_lang_setup "$SCRIPT_DIR"
+# 界面语言（src/ui_lang.sh，几个脚本共用，规则与 C 程序的 src/i18n.c 相同）：必须在 source gid_rule.sh 和
+# 定义带 $"…" 的函数之前，因为 bash 在解析时就翻译 $"…"；英文时可能把脚本重新 exec 一次（见 src/ui_lang.sh）
+# shellcheck source=src/ui_lang.sh
+if [[ -r $SCRIPT_DIR/src/ui_lang.sh ]]; then
+    source "$SCRIPT_DIR/src/ui_lang.sh"
+    ui_lang_start "$SCRIPT_DIR" "${BASH_SOURCE[0]}" "$@"
+fi
 if [[ ! -r $SCRIPT_DIR/src/gid_rule.sh ]]; then
     echo $"错误: 找不到 $SCRIPT_DIR/src/gid_rule.sh（$PROG 要和项目的 src/ 目录放在一起运行）" >&2
     exit 1

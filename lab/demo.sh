@@ -17,25 +17,11 @@ if [[ -n ${LAB_VM:-} ]]; then
     exec build/rdma_client "$LAB_IP0" -t 60 "${extra[@]}"
 fi
 
-# 横幅的语言跟着程序：DEMO_ARGS 里的 --lang，否则 LANGUAGE、LC_ALL、LC_MESSAGES、LANG（规则同 src/i18n.h）
-demo_lang() {
-    local a v
-    for a in "${extra[@]}"; do
-        case $a in --lang=*) v=${a#--lang=} ;; esac
-    done
-    for ((a = 0; a + 1 < ${#extra[@]}; a++)); do
-        [[ ${extra[a]} == --lang ]] && v=${extra[a + 1]}
-    done
-    if [[ -z ${v:-} ]]; then
-        local IFS=: item
-        for item in ${LANGUAGE:-}; do
-            [[ $item == en* || $item == zh* ]] && { v=$item; break; }
-        done
-    fi
-    [[ -n ${v:-} ]] || v=${LC_ALL:-${LC_MESSAGES:-${LANG:-}}}
-    [[ $v == en* ]] && echo en || echo zh
-}
-if [[ $(demo_lang) == en ]]; then
+# 横幅的语言跟着程序：DEMO_ARGS 里的 --lang，否则环境变量（src/ui_lang.sh，规则同 src/i18n.h）
+# shellcheck source=src/ui_lang.sh
+source src/ui_lang.sh
+ui_lang_pick "${extra[@]}"
+if [[ $UI_LANG == en ]]; then
     banner_s='\n################ server rdma_server -d %s (%s) ################\n'
     banner_c='\n################ client rdma_client %s -d %s (%s) ################\n'
     done_msg='\nDemo finished: server exit code %d, client exit code %d (both outputs are also saved under logs/)\n'

@@ -8,32 +8,21 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${BENCH_OUT:-logs/bench}
 
-# ---------- 语言 ----------
-lang_from_env() {
-    local item var
-    local -a items
-    IFS=: read -r -a items <<<"${LANGUAGE:-}"
-    for item in "${items[@]}"; do
-        case $item in en*) echo en; return ;; zh*) echo zh; return ;; esac
-    done
-    for var in LC_ALL LC_MESSAGES LANG; do
-        if [[ -n ${!var:-} ]]; then
-            [[ ${!var} == en* ]] && echo en || echo zh
-            return
-        fi
-    done
-    echo zh
-}
-REPORT_LANG=
+# ---------- 语言（src/ui_lang.sh：和 diagnose.sh 等共用的规则）----------
+usage() { echo "usage: tools/bench/report.sh [--lang zh|en]" >&2; exit 2; }
+lang_arg=
 while (($#)); do
     case $1 in
-        --lang) REPORT_LANG=${2:-}; shift 2 || shift ;;
-        --lang=*) REPORT_LANG=${1#--lang=}; shift ;;
-        *) echo "usage: tools/bench/report.sh [--lang zh|en]" >&2; exit 2 ;;
+        --lang) lang_arg=${2:-}; shift 2 || shift ;;
+        --lang=*) lang_arg=${1#--lang=}; shift ;;
+        *) usage ;;
     esac
 done
-[[ -n $REPORT_LANG ]] || REPORT_LANG=$(lang_from_env)
-[[ $REPORT_LANG == zh || $REPORT_LANG == en ]] || { echo "usage: tools/bench/report.sh [--lang zh|en]" >&2; exit 2; }
+case $lang_arg in "" | zh | en) ;; *) usage ;; esac
+# shellcheck source=src/ui_lang.sh
+source src/ui_lang.sh
+ui_lang_pick ${lang_arg:+--lang "$lang_arg"}
+REPORT_LANG=$UI_LANG
 MO=build/locale/en/LC_MESSAGES/rocev2-learn-tools.mo
 if [[ $REPORT_LANG == en ]] && { [[ ! -f $MO ]] || ! command -v gettext >/dev/null; }; then
     echo "report.sh: $MO or the gettext command is missing (make locale; apt-get install gettext-base): the report stays Chinese" >&2
