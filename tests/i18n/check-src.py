@@ -50,6 +50,19 @@ def tokens(s):
     return out
 def macro(name): return re.fullmatch(r'CON_HINT|PRI[a-zA-Z0-9]+|SCN[a-zA-Z0-9]+', name) is not None
 
+def enclosing_call(s, sig, k):
+    """第 k 个记号所在的那对括号前面的名字（_、P_、_Static_assert…），不在括号里时是空串"""
+    depth = 0
+    for j in range(k - 1, 0, -1):
+        t = s[sig[j][1]:sig[j][2]]
+        if t == ')':
+            depth += 1
+        elif t == '(':
+            if depth == 0:
+                return s[sig[j - 1][1]:sig[j - 1][2]]
+            depth -= 1
+    return ''
+
 def unwrapped(s):
     toks = [t for t in tokens(s)]
     sig = [t for t in toks if t[0] != 'ws']          # 去掉空白和注释
@@ -63,33 +76,10 @@ def unwrapped(s):
             last += 1
         text = ''.join(s[a:b] for kind, a, b in sig[k:last + 1] if kind == 'str')
         if CJK.search(text):
-            before = [s[a:b] for _, a, b in sig[max(0, k - 2):k]]
-            ok = len(before) == 2 and before[1] == '(' and before[0] in ('_', 'N_', 'P_')
-            # P_ 的第二个参数：P_("…", "…", n)
-            if not ok and len(before) == 2 and before[1] == ',':
-                j = k - 2
-                depth = 0
-                while j >= 0:
-                    t = s[sig[j][1]:sig[j][2]]
-                    if t == ')': depth += 1
-                    elif t == '(':
-                        if depth == 0: break
-                        depth -= 1
-                    j -= 1
-                ok = j > 0 and s[sig[j - 1][1]:sig[j - 1][2]] == 'P_'
-            if not ok and len(before) == 2 and before[1] == '(' and before[0] == '_Static_assert':
-                ok = True
-            if not ok and k >= 2 and s[sig[k - 1][1]:sig[k - 1][2]] == ',':
-                # _Static_assert(cond, "…")：往回找到它的左括号
-                j, depth = k - 1, 0
-                while j >= 0:
-                    t = s[sig[j][1]:sig[j][2]]
-                    if t == ')': depth += 1
-                    elif t == '(':
-                        if depth == 0: break
-                        depth -= 1
-                    j -= 1
-                ok = ok or (j > 0 and s[sig[j - 1][1]:sig[j - 1][2]] == '_Static_assert')
+            # 直接跟在 _( 、N_( 后面；P_ 的第一或第二个参数；_Static_assert 的消息
+            prev = s[sig[k - 1][1]:sig[k - 1][2]] if k > 0 else ''
+            call = enclosing_call(s, sig, k)
+            ok = (prev == '(' and call in ('_', 'N_', 'P_')) or (prev == ',' and call in ('P_', '_Static_assert'))
             if not ok:
                 yield s.count('\n', 0, sig[k][1]) + 1, text
         k = last + 1
