@@ -12,6 +12,9 @@
 
 bats_require_minimum_version 1.5.0
 
+# mk_port、add_gid、伪造的 ip/ping、fake_route、fake_netdev（和 scripts.bats 共用）
+load fake-env
+
 # 汉字和全角标点（英文输出里一个都不该有）
 CJK='[\x{3000}-\x{303f}\x{3400}-\x{9fff}\x{ff00}-\x{ffef}\x{201c}\x{201d}]'
 
@@ -71,21 +74,7 @@ fresh() {
     DG_ARGS=(--port 1) SG_ARGS=() XPATH=""
 }
 
-# mk_port DEV PORT [STATE] [PHYS]
-mk_port() {
-    local d=$FAKE/$1/ports/$2
-    mkdir -p "$d/gids" "$d/gid_attrs/types" "$d/gid_attrs/ndevs"
-    echo "${3:-4: ACTIVE}" >"$d/state"
-    echo "${4:-5: LinkUp}" >"$d/phys_state"
-}
 
-# add_gid DEV PORT IDX GID TYPE NDEV
-add_gid() {
-    local d=$FAKE/$1/ports/$2
-    echo "$4" >"$d/gids/$3"
-    echo "$5" >"$d/gid_attrs/types/$3"
-    echo "$6" >"$d/gid_attrs/ndevs/$3"
-}
 
 # rxe 风格的小表: 0 = fe80 链路本地，1 = ::ffff:IPv4，再加两个空槽位 —— fx_rxe DEV NDEV v4hex
 fx_rxe() {
@@ -96,53 +85,12 @@ fx_rxe() {
     echo 0000:0000:0000:0000:0000:0000:0000:0000 >"$FAKE/$1/ports/1/gids/3"
 }
 
-# fake_netdev 网卡 MTU [flags] —— 默认 UP、有载波
-fake_netdev() {
-    mkdir -p "$NET_SYSFS_ROOT/$1"
-    echo "${3:-0x1003}" >"$NET_SYSFS_ROOT/$1/flags"
-    echo "$2" >"$NET_SYSFS_ROOT/$1/mtu"
-}
 
 # 假的 ip / ping（PATH 前面）: route get 的回答在 $FAKE_IP/route_参数，ping 能到的最大 IP 包在 $FAKE_IP/ping_max
 fake_net_cmds() {
-    cat >"$BIN/ip" <<'EOF'
-#!/usr/bin/env bash
-d=$FAKE_IP
-args="$*"
-case $args in
-    "-4 -o addr show" | "-4 -o addr show up") cat "$d/addr" 2>/dev/null ;;
-    "route get "*)
-        key=${args#route get }
-        if [[ -f $d/route_${key// /_} ]]; then
-            cat "$d/route_${key// /_}"
-        else
-            echo "RTNETLINK answers: Network is unreachable" >&2
-            exit 2
-        fi
-        ;;
-    "neigh show "*) cat "$d/neigh_$3" 2>/dev/null ;;
-esac
-exit 0
-EOF
-    cat >"$BIN/ping" <<'EOF'
-#!/usr/bin/env bash
-size=56 max=1500
-while (($# > 0)); do
-    if [[ $1 == -s ]]; then size=$2; fi
-    shift
-done
-if [[ -f $FAKE_IP/ping_max ]]; then max=$(<"$FAKE_IP/ping_max"); fi
-if ((size + 28 <= max)); then
-    echo "1 packets transmitted, 1 received, 0% packet loss, time 0ms"
-    exit 0
-fi
-echo "1 packets transmitted, 0 received, 100% packet loss, time 1000ms"
-exit 1
-EOF
-    chmod +x "$BIN/ip" "$BIN/ping"
+    write_fake_net_cmds "$BIN"
     XPATH=$BIN
 }
-fake_route() { printf '%s\n' "$2" >"$FAKE_IP/route_${1// /_}"; }
 
 # 客户端: eth0 10.20.0.1 通往对端 10.20.0.2；veth9 192.168.56.101 不通往对端
 client_net() {

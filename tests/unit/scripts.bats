@@ -6,6 +6,9 @@
 
 bats_require_minimum_version 1.5.0
 
+# mk_port、add_gid、伪造的 ip/ping、fake_route、fake_netdev（scripts-i18n.bats 也用）
+load fake-env
+
 setup() {
     REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
     SG=$REPO/show_gids.sh
@@ -36,23 +39,7 @@ teardown() {
 
 ZERO=0000:0000:0000:0000:0000:0000:0000:0000
 
-# mk_port DEV PORT [STATE] [PHYS]
-mk_port() {
-    local d=$FAKE/$1/ports/$2
-    mkdir -p "$d/gids" "$d/gid_attrs/types" "$d/gid_attrs/ndevs"
-    echo "${3:-4: ACTIVE}" >"$d/state"
-    echo "${4:-5: LinkUp}" >"$d/phys_state"
-}
 
-# add_gid DEV PORT IDX GID TYPE NDEV
-add_gid() {
-    local d=$FAKE/$1/ports/$2
-    # 覆盖之前的空槽位（空槽位的 types/ndevs 是目录）
-    if [[ -d $d/gid_attrs/types/$3 ]]; then rmdir "$d/gid_attrs/types/$3" "$d/gid_attrs/ndevs/$3"; fi
-    echo "$4" >"$d/gids/$3"
-    echo "$5" >"$d/gid_attrs/types/$3"
-    echo "$6" >"$d/gid_attrs/ndevs/$3"
-}
 
 # add_empty DEV PORT FROM TO  —— 空槽位 [FROM, TO)
 # 真实 sysfs 读空槽位的 types/ndevs 会 EINVAL；这里用目录代替文件，读它同样会失败。
@@ -768,45 +755,7 @@ mk_fake_net() {
     export FAKE_IP=$BATS_TEST_TMPDIR/ipd
     export NET_SYSFS_ROOT=$BATS_TEST_TMPDIR/net
     mkdir -p "$BIN" "$FAKE_IP" "$NET_SYSFS_ROOT"
-    cat >"$BIN/ip" <<'EOF'
-#!/usr/bin/env bash
-# 伪造的 ip: route get 的回答在 route_参数（空格换成 _），没有这个文件就是网络不可达
-d=$FAKE_IP
-args="$*"
-echo "ip $args" >>"$d/calls"
-case $args in
-    "-4 -o addr show" | "-4 -o addr show up") cat "$d/addr" 2>/dev/null ;;
-    "route get "*)
-        key=${args#route get }
-        if [[ -f $d/route_${key// /_} ]]; then
-            cat "$d/route_${key// /_}"
-        else
-            echo "RTNETLINK answers: Network is unreachable" >&2
-            exit 2
-        fi
-        ;;
-    "neigh show "*) cat "$d/neigh_$3" 2>/dev/null ;;
-esac
-exit 0
-EOF
-    cat >"$BIN/ping" <<'EOF'
-#!/usr/bin/env bash
-# 伪造的 ping: $FAKE_IP/ping_max = 能到对端的最大 IP 包（字节，-s + 28），0 = 完全不通
-echo "ping $*" >>"$FAKE_IP/calls"
-size=56 max=1500
-while (($# > 0)); do
-    if [[ $1 == -s ]]; then size=$2; fi
-    shift
-done
-if [[ -f $FAKE_IP/ping_max ]]; then max=$(<"$FAKE_IP/ping_max"); fi
-if ((size + 28 <= max)); then
-    echo "1 packets transmitted, 1 received, 0% packet loss, time 0ms"
-    exit 0
-fi
-echo "1 packets transmitted, 0 received, 100% packet loss, time 1000ms"
-exit 1
-EOF
-    chmod +x "$BIN/ip" "$BIN/ping"
+    write_fake_net_cmds "$BIN"
 }
 # 和 fx_rxe 一样，但只有 8 个槽位（--peer 的测试不测大表，省时间）
 fx_rxe_small() {
@@ -814,16 +763,6 @@ fx_rxe_small() {
     add_gid "$1" 1 0 fe80:0000:0000:0000:5c5b:28ff:fe89:206d "RoCE v2" "$2"
     add_gid "$1" 1 1 "0000:0000:0000:0000:0000:ffff:$3" "RoCE v2" "$2"
     add_empty "$1" 1 2 8
-}
-# fake_route "route get 后面的参数" "回答"
-fake_route() {
-    printf '%s\n' "$2" >"$FAKE_IP/route_${1// /_}"
-}
-# fake_netdev 网卡 MTU —— UP、有载波的网卡
-fake_netdev() {
-    mkdir -p "$NET_SYSFS_ROOT/$1"
-    echo 0x1003 >"$NET_SYSFS_ROOT/$1/flags"
-    echo "$2" >"$NET_SYSFS_ROOT/$1/mtu"
 }
 # 输出里第 7 节（对端）那一段
 peer_section() {
