@@ -402,13 +402,16 @@ same_output() {
     fresh
     sc_peer_ok
     for dir in "$HEADDIR" "$REPO"; do
-        PATH=${XPATH:+$XPATH:}$PATH strace -f -qq -e trace=clone,clone3,fork,vfork,execve -o "$BATS_TEST_TMPDIR/st" \
+        # -ff：每个进程一个文件。都写进一个文件时，两个进程同时在系统调用里，strace 会把一次 execve 拆成
+        # “<unfinished ...>”和“<... execve resumed>”两行，数 " = 0" 的 execve 就时多时少（CI 里见过 18 对 19）
+        rm -f "$BATS_TEST_TMPDIR"/st.*
+        PATH=${XPATH:+$XPATH:}$PATH strace -ff -qq -e trace=clone,clone3,fork,vfork,execve -o "$BATS_TEST_TMPDIR/st" \
             env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=C.UTF-8 "$dir/diagnose.sh" "${DG_ARGS[@]}" >/dev/null 2>&1 || true
         for kind in fork exec; do
             if [[ $kind == fork ]]; then
-                n=$(grep -cE '(clone|clone3|fork|vfork)\(' "$BATS_TEST_TMPDIR/st")
+                n=$(cat "$BATS_TEST_TMPDIR"/st.* | grep -cE '^(clone|clone3|fork|vfork)\(')
             else
-                n=$(grep 'execve(' "$BATS_TEST_TMPDIR/st" | grep -c ' = 0$')
+                n=$(cat "$BATS_TEST_TMPDIR"/st.* | grep -cE '^execve\(.* = 0$')
             fi
             count[$dir.$kind]=$n
         done
@@ -417,11 +420,12 @@ same_output() {
     [ "${count[$REPO.fork]}" -le "${count[$HEADDIR.fork]}" ]
     [ "${count[$REPO.exec]}" -le "${count[$HEADDIR.exec]}" ]
     # 英文（环境里没有 LANGUAGE=en）: 重新 exec 自己一次，fork 数不变
-    PATH=${XPATH:+$XPATH:}$PATH strace -f -qq -e trace=clone,clone3,fork,vfork,execve -o "$BATS_TEST_TMPDIR/st" \
+    rm -f "$BATS_TEST_TMPDIR"/st.*
+    PATH=${XPATH:+$XPATH:}$PATH strace -ff -qq -e trace=clone,clone3,fork,vfork,execve -o "$BATS_TEST_TMPDIR/st" \
         env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=en_US.UTF-8 "$DG" "${DG_ARGS[@]}" >/dev/null 2>&1 || true
-    n=$(grep -cE '(clone|clone3|fork|vfork)\(' "$BATS_TEST_TMPDIR/st")
+    n=$(cat "$BATS_TEST_TMPDIR"/st.* | grep -cE '^(clone|clone3|fork|vfork)\(')
     local execs
-    execs=$(grep 'execve(' "$BATS_TEST_TMPDIR/st" | grep -c ' = 0$')
+    execs=$(cat "$BATS_TEST_TMPDIR"/st.* | grep -cE '^execve\(.* = 0$')
     echo "English: $n forks, $execs execs"
     [ "$n" -le "${count[$HEADDIR.fork]}" ]
     [ "$execs" -le $((count[$HEADDIR.exec] + 1)) ]
