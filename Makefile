@@ -112,7 +112,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 # -max_len=1024：最长的 HELLO（16 个QP）不到 500 字节，再长的输入也要试（长度必须正好）
 FUZZ_FLAGS   := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
-FUZZ_SRCS    := tests/fuzz/fuzz_hello.c src/wire.c src/adopt.c src/options.c src/optable.c
+FUZZ_SRCS    := tests/fuzz/fuzz_hello.c src/wire.c src/adopt.c src/options.c src/optable.c src/i18n.c
 FUZZ_DIR     := $(BUILD)/fuzz
 
 $(FUZZ_DIR)/fuzz_hello: $(FUZZ_SRCS) src/*.h
