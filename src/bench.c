@@ -61,6 +61,7 @@ struct run {
 	double t0, t1, cpu0, cpu1;  /* 计时循环的墙钟与 CPU 时间（bw 客户端 = 时间线的窗口） */
 	long recv_ready;            /* send 延迟：已到达、还没被乒乓用掉的消息数 */
 	int first;                  /* 第一个大小：接收队列要先填满（之后一直保持满） */
+	unsigned landed;            /* 收到过消息的缓冲区（位图，按 wr_id 里的号）：--srq 时只校验它们 */
 };
 
 static long warmup_count(long iters)
@@ -133,17 +134,26 @@ static int spin_for_stamp(struct rdma_conn *c, int qp, size_t size, uint8_t want
 	return 0;
 }
 
+/*
+ * 补投一个接收：b 是刚完成的那个接收的 wr_id 里的号。没有 SRQ 时是 QP 号（投回这个QP的接收队列）；
+ * --srq 时是缓冲区号（投回共享的 SRQ，下一条消息不管从哪个QP来都可能用它）
+ */
+static int repost_recv(struct rdma_conn *c, int b)
+{
+	return c->srq != NULL ? post_srq_receive(c, b, area_a(c, b), (uint32_t)c->slot) :
+				post_receive(c, b, area_a(c, b), (uint32_t)c->slot);
+}
+
 /* 一个完成：RECV 就马上补投一个接收（接收队列一直是满的），并记下“有一条消息到了” */
 static int note_wc(struct run *r, const struct ibv_wc *wc, int *sent)
 {
-	int i = wrid_qp(wc->wr_id);
-
 	if (!(wc->opcode & IBV_WC_RECV)) {
 		(*sent)++;
 		return 0;
 	}
 	r->recv_ready++;
-	return post_receive(r->c, i, area_a(r->c, i), (uint32_t)r->c->slot);
+	r->landed |= 1u << wrid_qp(wc->wr_id);
+	return repost_recv(r->c, wrid_qp(wc->wr_id));
 }
 
 /*
@@ -385,10 +395,9 @@ static int bw_server_recv(struct run *r, long count, long *extra)
 		if (n < 0)
 			return -1;
 		for (int k = 0; k < n; k++) {
-			int i = wrid_qp(wcs[k].wr_id);
-
 			got++;
-			if (post_receive(c, i, area_a(c, i), (uint32_t)c->slot) != 0)
+			r->landed |= 1u << wrid_qp(wcs[k].wr_id);
+			if (repost_recv(c, wrid_qp(wcs[k].wr_id)) != 0)
 				return -1;
 		}
 		if (n > 0) {
@@ -444,6 +453,22 @@ static const char *data_source(struct rdma_conn *c)
 	return c->opt->op == OP_READ ? "server" : "client";
 }
 
+/* 第一个大小之前把接收队列填满（之后每收到一个就补一个）：每个QP recv_wr 个；--srq 时 SRQ 的深度个，缓冲区轮流用 */
+static int fill_recvs(struct rdma_conn *c)
+{
+	if (c->srq != NULL) {
+		for (uint32_t k = 0; k < c->srq_depth; k++)
+			if (repost_recv(c, (int)(k % (uint32_t)c->num_qp)) != 0)
+				return -1;
+		return 0;
+	}
+	for (int i = 0; i < c->num_qp; i++)
+		for (uint32_t k = 0; k < c->caps.recv_wr; k++)
+			if (repost_recv(c, i) != 0)
+				return -1;
+	return 0;
+}
+
 static int prepare(struct run *r)
 {
 	struct rdma_conn *c = r->c;
@@ -455,11 +480,27 @@ static int prepare(struct run *r)
 		uint8_t *src = c->opt->op == OP_READ ? area_a(c, i) : area_b(c, i);
 
 		payload_fill(src, r->size, me, (uint32_t)i, 0);
-		if (r->first && op_info(c->opt->op)->server_recv && (c->opt->bench == BENCH_LAT || is_server(c)))
-			for (uint32_t k = 0; k < c->caps.recv_wr; k++)
-				if (post_receive(c, i, area_a(c, i), (uint32_t)c->slot) != 0)
-					return -1;
 	}
+	if (r->first && op_info(c->opt->op)->server_recv && (c->opt->bench == BENCH_LAT || is_server(c)))
+		return fill_recvs(c);
+	return 0;
+}
+
+/*
+ * 缓冲区 got 是不是某个QP发来的消息（size 字节，比前 n 个）：没有 SRQ 时必须是 QP[i] 的；--srq 时消息落在哪个缓冲区
+ * 由 SRQ 决定，哪个QP的都算。不是的话 want 里留下 QP[i] 的内容（报错时和它比）
+ */
+static int matches_sender(struct rdma_conn *c, const uint8_t *got, uint8_t *want, size_t size, size_t n,
+			  const char *from, int i)
+{
+	int first = c->srq != NULL ? 0 : i, last = c->srq != NULL ? c->num_qp - 1 : i;
+
+	for (int j = first; j <= last; j++) {
+		payload_fill(want, size, from, (uint32_t)j, 0);
+		if (memcmp(got, want, n) == 0)
+			return 1;
+	}
+	payload_fill(want, size, from, (uint32_t)i, 0);
 	return 0;
 }
 
@@ -481,7 +522,9 @@ static int verify_after(struct run *r)
 	for (int i = 0; i < c->num_qp; i++) {
 		uint8_t *got = op == OP_READ ? area_b(c, i) : area_a(c, i);
 
-		payload_fill(want, r->size, from, (uint32_t)i, 0);
+		/* --srq：SRQ 按投递的顺序发接收请求，消息少于缓冲区数时有的缓冲区一直没用上 */
+		if ((c->srq != NULL && !(r->landed & (1u << i))) || matches_sender(c, got, want, r->size, n, from, i))
+			continue;
 		for (size_t b = 0; b < n; b++) {
 			if (got[b] != want[b]) {
 				con_error(_("QP[%d] 计时后的数据校验失败：偏移 %zu 是 0x%02x，应为 0x%02x\n"
@@ -620,6 +663,9 @@ static void explain_before(struct rdma_conn *c)
 	con_printf(_("测的是什么: %s，%d 个QP；每个大小先预热 %ld 次（不计），再计时 %ld 次\n"),
 		   o->bench == BENCH_LAT ? _("乒乓延迟（write/send 报单程 = 往返/2，read 报整个往返）") :
 		   _("带宽（客户端连续投递，窗口内的 WR 同时在途）"), c->num_qp, warmup_count(o->iters), o->iters);
+	if (c->srq != NULL)
+		con_printf(_("接收: 一个 SRQ（深度 %u）给 %d 个QP共用，消息落在哪个缓冲区由 SRQ 决定（像 ib_send_%s --use-srq；计时后只校验收到过消息的缓冲区）\n"),
+			   c->srq_depth, c->num_qp, bench_name(o->bench));
 	con_printf(_("不测什么: 建连、注册内存、TCP 同步、打印和数据校验都在计时之外（每个大小计时结束后校验一次数据）\n"));
 	if (o->bench == BENCH_BW)
 		con_printf(_("旋钮: --tx-depth %d（每个QP在途 WR 上限）--signal %d（每 %d 个 WR 要一个完成：CQ 里的 WC 少了，CPU 省了）\n"

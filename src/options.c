@@ -435,7 +435,7 @@ static int parse_inject(const char *arg, struct options *o, char *err, size_t er
 
 /*
  * --qp ud、--srq 和别的选项：UD 只有 SEND（没有连接，对端的内存不能被远程读写），一条消息一个包（不分段）；
- * 两者都还没接到 --cm、--clients、--bench 上（docs/QP-TYPES.md 说了为什么）
+ * 两者都还没接到 --cm、--clients 上，UD 也还没接到 --bench 上（docs/QP-TYPES.md 说了为什么）；--srq 可以配 --bench
  */
 static int check_qp_kind(const struct options *o, char *err, size_t errlen)
 {
@@ -462,7 +462,8 @@ static int check_qp_kind(const struct options *o, char *err, size_t errlen)
 			"真正的上限是两端的路径MTU，握手后还会再检查"));
 		return -1;
 	}
-	if (o->cm || multi_client(o) || o->bench != BENCH_NONE) {
+	/* --srq × --bench 可以（对照 ib_send_bw/ib_send_lat --use-srq）；--qp ud × --bench 还没做 */
+	if (o->cm || multi_client(o) || (o->bench != BENCH_NONE && o->qp_type == QPK_UD)) {
 		set_err(err, errlen, _("%s 还不能与 %s 同用（docs/QP-TYPES.md）"), what,
 			o->cm ? "--cm" : o->bench != BENCH_NONE ? "--bench" : "--clients/--parallel");
 		return -1;

@@ -419,10 +419,13 @@ static uint32_t random_psn(void)
  */
 int create_srq(struct rdma_conn *conn)
 {
-	struct ibv_srq_init_attr init = {
-		.attr = { .max_wr = 2u * (uint32_t)conn->num_qp, .max_sge = 1, .srq_limit = 0 },
-	};
 	uint32_t per_qp = conn->caps.recv_wr;
+	/* 普通模式每轮每个QP只在途 1 个接收：2×QP数就够；--bench 时像 perftest --use-srq 的 rx_depth：
+	 * 一个接收队列的深度给全部QP共用（QP 多时发送方可能碰到 RNR NAK——这正是 SRQ 要按在途消息数定深度的地方） */
+	uint32_t want = conn->opt->bench != BENCH_NONE ? per_qp : 2u * (uint32_t)conn->num_qp;
+	struct ibv_srq_init_attr init = {
+		.attr = { .max_wr = want, .max_sge = 1, .srq_limit = 0 },
+	};
 
 	if (!conn->opt->srq)
 		return 0;
@@ -438,11 +441,13 @@ int create_srq(struct rdma_conn *conn)
 	conn->srq_depth = init.attr.max_wr;   /* ibv_create_srq 写回实际值 */
 	trace_call(&conn->trace, "ibv_create_srq", "max_wr", (long)conn->srq_depth, NULL, 0);
 	con_printf(_("SRQ 已创建: 深度 %u（要了 %u；设备上限 max_srq_wr=%d），%d 个QP共用\n"), conn->srq_depth,
-		   2u * (uint32_t)conn->num_qp, conn->dev->dev_attr.max_srq_wr, conn->num_qp);
+		   want, conn->dev->dev_attr.max_srq_wr, conn->num_qp);
 	con_printf(_("  内存: 不用 SRQ 时 %d 个QP × 每个接收队列 %u 个 = %u 个接收请求，每个都要一块 %zu 字节的缓冲区（%zu 字节）；\n"
-		   "        用 SRQ 时一个 %u 个的队列（%zu 字节）——本程序每轮每个QP只在途 1 个接收，2×QP数就够\n"),
+		   "        用 SRQ 时一个 %u 个的队列（%zu 字节）——%s\n"),
 		   conn->num_qp, per_qp, per_qp * (uint32_t)conn->num_qp, conn->slot,
-		   (size_t)per_qp * (size_t)conn->num_qp * conn->slot, conn->srq_depth, (size_t)conn->srq_depth * conn->slot);
+		   (size_t)per_qp * (size_t)conn->num_qp * conn->slot, conn->srq_depth, (size_t)conn->srq_depth * conn->slot,
+		   conn->opt->bench != BENCH_NONE ? _("基准测试: 一个接收队列的深度给全部QP共用，像 perftest --use-srq") :
+		   _("本程序每轮每个QP只在途 1 个接收，2×QP数就够"));
 	con_explain(_("SRQ 不属于哪个QP：接收请求投递到 SRQ，哪个QP来了消息就从 SRQ 里取一个；服务成千上万条连接的\n"
 		    "        服务端靠它按“同时在途的消息数”而不是“连接数 × 最坏情况”准备接收缓冲区\n"));
 	return 0;

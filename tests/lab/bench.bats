@@ -87,6 +87,15 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
     has "$CLOG" 'cq=event'
 }
 
+@test "bench --srq (issue 26): send lat at 2 QPs and send bw at 4 QPs share one SRQ of the per-QP depth; tables parse, data checked in the buffers that received" {
+    check_bench lat send 2 --srq
+    has "$SLOG" 'SRQ 已创建: 深度 '
+    has "$SLOG" '基准测试: 一个接收队列的深度给全部QP共用，像 perftest --use-srq'
+    has "$CLOG" '接收: 一个 SRQ（深度 '
+    check_bench bw send 4 --srq
+    has "$SLOG" '个QP共用，消息落在哪个缓冲区由 SRQ 决定（像 ib_send_bw --use-srq'
+}
+
 @test "bench --sweep: every size from 2 B to 8 MiB, one row each" {
     run_pair --bench bw --op write -q 1 --sweep --iters 4 -t 60
     assert_ok_pair

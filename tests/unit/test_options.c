@@ -268,7 +268,7 @@ static void inject_gallery_kinds(void **state)
 	assert_string_equal(inject_name(INJECT_NONE), "none");
 }
 
-/* --qp rc|ud、--srq：UD 只有 send、消息 ≤ 4096；--srq 只给 RC 的 send；都还不配 --cm/--clients/--bench */
+/* --qp rc|ud、--srq：UD 只有 send、消息 ≤ 4096；--srq 只给 RC 的 send；都还不配 --cm/--clients，UD 还不配 --bench（--srq 可以） */
 static void qp_kind_and_srq(void **state)
 {
 	struct options o;
@@ -305,6 +305,14 @@ static void qp_kind_and_srq(void **state)
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--srq", "--op", "write_imm"), PARSE_ERROR);
 	assert_non_null(strstr(err, "--srq 现在只配 --op send"));
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--srq", "--cq", "event", "--trace", "t.jsonl"), PARSE_OK);
+	/* --srq × --bench：像 ib_send_bw/ib_send_lat --use-srq（只有 send） */
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--srq", "--bench", "bw", "-q", "4"), PARSE_OK);
+	assert_int_equal(o.srq, 1);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--srq", "--bench", "lat", "--sweep"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--srq", "--bench", "bw", "--op", "write"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--srq 现在只配 --op send"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--bench", "bw"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--qp ud 还不能与 --bench 同用"));
 }
 
 static void trace_option(void **state)
