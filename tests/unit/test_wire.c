@@ -417,9 +417,15 @@ static void ud_and_srq_flags(void **state)
 	h = sample(1);
 	h.flags = WIRE_FLAG_QP_UD;
 	expect_bad(h, WIRE_BAD_FIELD, "op=write：--qp ud / --srq 只配 --op send");
+	h = sample(1);   /* write：交互模式的 op */
+	h.flags = WIRE_FLAG_SRQ | WIRE_FLAG_INTERACTIVE;
+	expect_bad(h, WIRE_BAD_FIELD, "只配 --op send（不是交互模式）");
 	h = send_sample(64);
-	h.flags = WIRE_FLAG_SRQ | WIRE_FLAG_BENCH_BW;
-	expect_bad(h, WIRE_BAD_FIELD, "只配 --op send（不是交互模式、不是基准测试）");
+	h.flags = WIRE_FLAG_QP_UD | WIRE_FLAG_BENCH_BW;
+	expect_bad(h, WIRE_BAD_FIELD, "--qp ud 不能做 --bench");
+	h.flags = WIRE_FLAG_SRQ | WIRE_FLAG_BENCH_BW;   /* --srq --bench：像 perftest --use-srq */
+	n = wire_encode_hello(&h, buf, sizeof(buf));
+	assert_int_equal(wire_decode_hello(buf, n, &out, msg, sizeof(msg)), WIRE_OK);
 
 	l = send_sample(64);
 	r = send_sample(64);

@@ -18,7 +18,7 @@ mkdir -p "$OUT/logs"
 # 轮数：延迟固定；带宽按大小减少，让每次运行在 TCG 里只要几秒
 iters_for() {  # iters_for test size
     # 延迟：大消息一次乒乓在 TCG 里要上百毫秒（1 MiB × 500 次就要 4 分钟），所以少做几次
-    if [[ $1 == *_lat ]]; then
+    if [[ $1 == *_lat || $1 == *_lat+* ]]; then
         if (($2 >= 1048576)); then echo 20; elif (($2 >= 65536)); then echo 100; else echo "${BENCH_LAT_ITERS:-500}"; fi
         return
     fi
@@ -107,7 +107,7 @@ for cell in "${CELLS[@]}"; do
         ours "$t" "$s" "$n"
         awk -f tools/bench/consistency.awk "$LAST" >&2 || echo "# 警告: $LAST 的 BENCH_RESULT 和它自己的计数、时间对不上" >&2
         perf "$t" "$s" "$n"
-        if [[ $t == *_lat ]]; then
+        if [[ $(base_of "$t") == *_lat ]]; then
             # perftest 延迟行：#bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
             read -r -a p <<<"${PROW:-}"
             row "$t" "$s" t_min_us "$(res "$LAST" t_min_us)" "${p[2]:-}"
