@@ -16,6 +16,9 @@
  * 带宽（客户端主动）：先预热并等它全部完成，再从空队列开始计时（窗口 = 第一个计时 WR 投递到最后一个完成）；
  *   每个QP最多 --tx-depth 个 WR 在途，每 --signal 个要一个完成，
  *   一次 ibv_post_send 投递 --post-list 个，完成按批取出；send/write_imm 时服务端保持接收队列是满的。
+ * --qp ud（只有 send，像 ib_send_lat/ib_send_bw -c UD）：每个 WR 带地址句柄和对端 QP 号，接收缓冲区前面多 40 字节 GRH，
+ *   --sweep 只扫到路径MTU。UD 没有流控：带宽测试里服务端来不及补投接收时消息被丢掉、发送方照样成功，
+ *   所以客户端的表是“发出去的速率”，服务端数收到多少、丢了多少（bw_server_ud）。
  */
 #include "bench.h"
 #include "i18n.h"
@@ -25,6 +28,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "conout.h"
@@ -35,6 +39,7 @@
 #include "payload.h"
 #include "sq_account.h"
 #include "stats.h"
+#include "ud.h"
 
 #define BATCH        64        /* 一次 ibv_poll_cq 最多取的完成数 */
 #define PEAK_MAX_N   20000     /* BW peak 是 O(n²)：WR 更多时不算（与 perftest 一样报 0） */
@@ -61,8 +66,21 @@ struct run {
 	double t0, t1, cpu0, cpu1;  /* 计时循环的墙钟与 CPU 时间（bw 客户端 = 时间线的窗口） */
 	long recv_ready;            /* send 延迟：已到达、还没被乒乓用掉的消息数 */
 	int first;                  /* 第一个大小：接收队列要先填满（之后一直保持满） */
-	unsigned landed;            /* 收到过消息的缓冲区（位图，按 wr_id 里的号）：--srq 时只校验它们 */
+	unsigned landed;            /* 收到过消息的缓冲区（位图，按 wr_id 里的号）：--srq、UD 时只校验它们 */
+	long received;              /* UD 带宽的服务端：收到的消息数（预热 + 计时） */
 };
+
+/* 接收缓冲区 b 里消息从哪里开始：UD 的前 40 字节是网卡放进来的 GRH */
+static uint8_t *recv_at(struct rdma_conn *c, int b)
+{
+	return area_a(c, b) + (c->ah != NULL ? UD_GRH_LEN : 0);
+}
+
+/* 有的缓冲区可能一条消息也没收到（--srq：由 SRQ 决定用哪个；UD：消息可能被丢掉），校验时跳过它们 */
+static int may_stay_empty(const struct rdma_conn *c)
+{
+	return c->srq != NULL || c->ah != NULL;
+}
 
 static long warmup_count(long iters)
 {
@@ -144,6 +162,22 @@ static int repost_recv(struct rdma_conn *c, int b)
 				post_receive(c, b, area_a(c, b), (uint32_t)c->slot);
 }
 
+/* 第一个大小之前把接收队列填满（之后每收到一个就补一个）：每个QP recv_wr 个；--srq 时 SRQ 的深度个，缓冲区轮流用 */
+static int fill_recvs(struct rdma_conn *c)
+{
+	if (c->srq != NULL) {
+		for (uint32_t k = 0; k < c->srq_depth; k++)
+			if (repost_recv(c, (int)(k % (uint32_t)c->num_qp)) != 0)
+				return -1;
+		return 0;
+	}
+	for (int i = 0; i < c->num_qp; i++)
+		for (uint32_t k = 0; k < c->caps.recv_wr; k++)
+			if (repost_recv(c, i) != 0)
+				return -1;
+	return 0;
+}
+
 /* 一个完成：RECV 就马上补投一个接收（接收队列一直是满的），并记下“有一条消息到了” */
 static int note_wc(struct run *r, const struct ibv_wc *wc, int *sent)
 {
@@ -214,6 +248,10 @@ static struct send_req lat_req(struct run *r, int qp)
 			      .remote_addr = c->remote.addr + (uint64_t)qp * c->remote.slot };
 
 	q.inline_data = use_inline(r);
+	if (c->ah != NULL) {   /* UD：目的地在 WR 里（QP[i] 发给对端的 QP[i]） */
+		q.ah = c->ah;
+		q.remote_qpn = c->remote.qp[qp].qpn;
+	}
 	return q;
 }
 
@@ -260,6 +298,14 @@ static int lat_once(struct run *r, long k, long long deadline)
 	return reap(r, !q.unsignaled, !srv, deadline);
 }
 
+/* 乒乓停了：UD 时多说一句“消息可能被丢了”（和 ops.c 的普通模式一样） */
+static int lat_failed(struct rdma_conn *c)
+{
+	if (c->ah != NULL)
+		ud_explain_missing();
+	return -1;
+}
+
 static int lat_loop(struct run *r)
 {
 	struct rdma_conn *c = r->c;
@@ -269,13 +315,14 @@ static int lat_loop(struct run *r)
 		return 0;   /* READ：服务端网卡应答，服务端程序什么也不做 */
 	for (long k = 0; k < r->warm; k++)
 		if (lat_once(r, k, now_ms() + c->opt->timeout_ms) != 0)
-			return -1;
+			return lat_failed(c);
 	r->cpu0 = cpu_s();
 	for (long k = 0; k < r->iters; k++) {
 		/* 每次只读一次时钟：开始时刻同时定下这一次的超时期限 */
 		r->t[k] = now_sec();
-		if (lat_once(r, r->warm + k, (long long)(r->t[k] * 1000.0) + c->opt->timeout_ms) != 0 ||
-		    keep_alive(r) != 0)
+		if (lat_once(r, r->warm + k, (long long)(r->t[k] * 1000.0) + c->opt->timeout_ms) != 0)
+			return lat_failed(c);
+		if (keep_alive(r) != 0)
 			return -1;
 	}
 	r->t[r->iters] = r->t1 = now_sec();
@@ -411,6 +458,92 @@ static int bw_server_recv(struct run *r, long count, long *extra)
 	return 0;
 }
 
+/* 服务端 --qp ud --bench bw --inject late-recv：第一个大小的接收晚 LATE_RECV_MS 毫秒才投递（options.c 只在这时允许） */
+static int late_recv(const struct run *r)
+{
+	return r->first && r->c->opt->inject == INJECT_LATE_RECV;
+}
+
+/* UD 带宽的服务端：把 CQ 里现有的接收完成取出来（数一数、补投接收）；返回取到几个 */
+static int ud_take(struct run *r)
+{
+	struct ibv_wc wcs[BATCH];
+	int n = poll_cq_batch(r->c, wcs, BATCH);
+
+	for (int k = 0; k < n; k++) {
+		r->received++;
+		r->landed |= 1u << wrid_qp(wcs[k].wr_id);
+		if (repost_recv(r->c, wrid_qp(wcs[k].wr_id)) != 0)
+			return -1;
+	}
+	return n;
+}
+
+/*
+ * UD 的 send 带宽，服务端：不能等“收齐”——接收队列空着时到达的消息已经被丢掉了，永远不会来。
+ * 收到齐了就停；否则等到客户端在控制平面上发来 DONE（它的最后一个 WR 已经完成），再把还在路上的取完
+ * （CQ 连续 UD_DRAIN_MS 毫秒没有新完成），最后数一数丢了多少。预热和计时的消息一起数（服务端分不开它们）
+ */
+#define UD_DRAIN_MS 200
+
+static int bw_server_ud(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	long want = (r->warm + r->iters) * c->num_qp;
+	long long deadline = now_ms() + c->opt->timeout_ms, quiet_until = -1;
+
+	if (late_recv(r)) {
+		con_printf(_("故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 %d 毫秒后才投递接收；"
+			     "预期这期间到达的消息被丢掉（UD 没有 RNR、不重发），客户端照样成功\n"), LATE_RECV_MS);
+		usleep(LATE_RECV_MS * 1000);
+		if (fill_recvs(c) != 0)
+			return -1;
+	}
+	r->cpu0 = cpu_s();
+	r->t0 = now_sec();
+	while (r->received < want) {
+		int n = ud_take(r), peer;
+
+		if (n < 0)
+			return -1;
+		if (n > 0) {
+			deadline = now_ms() + c->opt->timeout_ms;
+			if (quiet_until >= 0)
+				quiet_until = now_ms() + UD_DRAIN_MS;
+			continue;
+		}
+		if (quiet_until >= 0) {
+			if (now_ms() >= quiet_until)
+				break;
+		} else if ((peer = ctrl_poll_peer(&c->ctrl, 0)) != 0) {
+			if (peer < 0)
+				return -1;
+			quiet_until = now_ms() + UD_DRAIN_MS;   /* 客户端发完了（或断开了：之后的 DONE 同步会说） */
+		} else if (now_ms() > deadline) {
+			con_error(_("UD 带宽: %d 秒内没有收到新消息，客户端也没说发完了（已收到 %ld/%ld）\n"
+				    CON_HINT "客户端还在运行吗？两端的 --size/--iters/-q 一致吗？\n"),
+				  c->opt->timeout_ms / 1000, r->received, want);
+			return -1;
+		}
+		if (wait_cq_briefly(c, 10) != 0)
+			return -1;
+	}
+	r->t1 = now_sec();
+	r->cpu1 = cpu_s();
+	return 0;
+}
+
+/* UD 带宽的服务端报告：发出、收到、丢掉 */
+static void report_ud_recv(struct run *r)
+{
+	long sent = (r->warm + r->iters) * r->c->num_qp, lost = sent - r->received;
+
+	con_printf(_("UD 接收（服务端）: 客户端发出 %ld 条（预热 + 计时，%d 个QP），收到 %ld 条，丢了 %ld 条（%.2f%%）%s\n"),
+		   sent, r->c->num_qp, r->received, lost, 100.0 * (double)lost / (double)sent,
+		   lost > 0 ? _("——到达时接收队列空着的消息被网卡丢掉，发送方不知道（UD 没有流控、没有 RNR）") : "");
+	con_printf("BENCH_UD_RECV size=%zu sent=%ld received=%ld lost=%ld\n", r->size, sent, r->received, lost);
+}
+
 /*
  * 先预热（每个QP warm 个 WR，全部完成、队列排空），再计时（每个QP iters 个，从空队列开始，和 perftest 一样）。
  * 窗口 = 第一个计时 WR 投递到最后一个完成（时间线记下的 t0、t1），数的正好是窗口里的 WR
@@ -423,6 +556,8 @@ static int bw_loop(struct run *r)
 
 	if (is_server(c) && !op_info(c->opt->op)->server_recv)
 		return 0;   /* WRITE/READ：服务端程序不参与；SEND/WRITE_IMM：服务端收、补投接收 */
+	if (is_server(c) && c->ah != NULL)
+		return bw_server_ud(r);
 	if (is_server(c)) {
 		long extra = 0;
 
@@ -453,22 +588,6 @@ static const char *data_source(struct rdma_conn *c)
 	return c->opt->op == OP_READ ? "server" : "client";
 }
 
-/* 第一个大小之前把接收队列填满（之后每收到一个就补一个）：每个QP recv_wr 个；--srq 时 SRQ 的深度个，缓冲区轮流用 */
-static int fill_recvs(struct rdma_conn *c)
-{
-	if (c->srq != NULL) {
-		for (uint32_t k = 0; k < c->srq_depth; k++)
-			if (repost_recv(c, (int)(k % (uint32_t)c->num_qp)) != 0)
-				return -1;
-		return 0;
-	}
-	for (int i = 0; i < c->num_qp; i++)
-		for (uint32_t k = 0; k < c->caps.recv_wr; k++)
-			if (repost_recv(c, i) != 0)
-				return -1;
-	return 0;
-}
-
 static int prepare(struct run *r)
 {
 	struct rdma_conn *c = r->c;
@@ -481,7 +600,7 @@ static int prepare(struct run *r)
 
 		payload_fill(src, r->size, me, (uint32_t)i, 0);
 	}
-	if (r->first && op_info(c->opt->op)->server_recv && (c->opt->bench == BENCH_LAT || is_server(c)))
+	if (r->first && op_info(c->opt->op)->server_recv && (c->opt->bench == BENCH_LAT || is_server(c)) && !late_recv(r))
 		return fill_recvs(c);
 	return 0;
 }
@@ -520,10 +639,10 @@ static int verify_after(struct run *r)
 	if (want == NULL)
 		return -1;
 	for (int i = 0; i < c->num_qp; i++) {
-		uint8_t *got = op == OP_READ ? area_b(c, i) : area_a(c, i);
+		uint8_t *got = op == OP_READ ? area_b(c, i) : recv_at(c, i);
 
-		/* --srq：SRQ 按投递的顺序发接收请求，消息少于缓冲区数时有的缓冲区一直没用上 */
-		if ((c->srq != NULL && !(r->landed & (1u << i))) || matches_sender(c, got, want, r->size, n, from, i))
+		/* --srq：SRQ 按投递的顺序发接收请求，消息少于缓冲区数时有的缓冲区一直没用上；UD：可能全被丢了 */
+		if ((may_stay_empty(c) && !(r->landed & (1u << i))) || matches_sender(c, got, want, r->size, n, from, i))
 			continue;
 		for (size_t b = 0; b < n; b++) {
 			if (got[b] != want[b]) {
@@ -649,6 +768,8 @@ static int bench_size(struct rdma_conn *c, size_t size, uint32_t idx)
 		goto out;
 	if (reports_table(c))
 		(c->opt->bench == BENCH_LAT ? report_lat : report_bw)(&r);
+	if (is_server(c) && c->ah != NULL && c->opt->bench == BENCH_BW)
+		report_ud_recv(&r);
 	report_cpu(&r);
 	rc = 0;
 out:
@@ -666,6 +787,11 @@ static void explain_before(struct rdma_conn *c)
 	if (c->srq != NULL)
 		con_printf(_("接收: 一个 SRQ（深度 %u）给 %d 个QP共用，消息落在哪个缓冲区由 SRQ 决定（像 ib_send_%s --use-srq；计时后只校验收到过消息的缓冲区）\n"),
 			   c->srq_depth, c->num_qp, bench_name(o->bench));
+	if (c->ah != NULL)
+		con_printf(_("UD（像 ib_send_%s -c UD）: 每个 WR 带地址句柄和对端 QP 号，接收缓冲区多 %d 字节 GRH；%s\n"),
+			   bench_name(o->bench), UD_GRH_LEN,
+			   o->bench == BENCH_LAT ? _("乒乓里丢了一条消息就等不到回复，超时退出（UD 不重传）") :
+			   _("客户端的表是发出去的速率（发送完成只说明报文离开了本端）；服务端数收到多少、丢了多少（BENCH_UD_RECV）"));
 	con_printf(_("不测什么: 建连、注册内存、TCP 同步、打印和数据校验都在计时之外（每个大小计时结束后校验一次数据）\n"));
 	if (o->bench == BENCH_BW)
 		con_printf(_("旋钮: --tx-depth %d（每个QP在途 WR 上限）--signal %d（每 %d 个 WR 要一个完成：CQ 里的 WC 少了，CPU 省了）\n"
@@ -692,6 +818,12 @@ static void explain_after(struct rdma_conn *c)
 	(void)c;
 }
 
+/* --sweep 的最大消息：RC 8 MiB；UD 是路径MTU */
+static size_t sweep_top(const struct rdma_conn *c)
+{
+	return c->ah != NULL ? wire_mtu_bytes(c->path_mtu) : SWEEP_MAX_SIZE;
+}
+
 int run_bench(struct rdma_conn *c)
 {
 	const struct options *o = c->opt;
@@ -703,7 +835,9 @@ int run_bench(struct rdma_conn *c)
 		print_header(c);
 	if (!o->sweep)
 		return bench_size(c, o->size, idx) == 0 ? (explain_after(c), 0) : -1;
-	for (size_t s = SWEEP_MIN_SIZE; s <= SWEEP_MAX_SIZE; s *= 2, idx++)
+	if (c->ah != NULL)
+		con_printf(_("UD: --sweep 只扫到路径MTU %u 字节（UD 不分段，一条消息一个包）\n"), wire_mtu_bytes(c->path_mtu));
+	for (size_t s = SWEEP_MIN_SIZE; s <= sweep_top(c); s *= 2, idx++)
 		if (bench_size(c, s, idx) != 0)
 			return -1;
 	explain_after(c);

@@ -308,29 +308,28 @@ static void explain_first_event(struct rdma_conn *conn)
 		   conn->channel->fd);
 }
 
-/* event 模式：睡在完成通道的 fd 上，醒来后取事件、确认、重新武装（之后由调用者取空 CQ） */
-static int wait_cq_event(struct rdma_conn *conn, long long deadline, int got, int want)
+/*
+ * event 模式：在完成通道的 fd 上最多睡 ms 毫秒，醒来后取事件、确认、重新武装（之后由调用者取空 CQ）。
+ * 返回 1 = 醒了（有事件，或被信号打断、事件已被取走：回去再轮询一次）；0 = 睡满了也没有事件；-1 = 出错（已打印）
+ */
+static int sleep_on_channel(struct rdma_conn *conn, int ms)
 {
 	struct pollfd pfd = { .fd = conn->channel->fd, .events = POLLIN };
-	long long left = deadline - now_ms();
 	struct ibv_cq *ev_cq;
 	void *ev_ctx;
-	int r;
+	int r = poll(&pfd, 1, ms);
 
-	if (left <= 0)
-		return timeout_error(conn, got, want);
-	r = poll(&pfd, 1, (int)left);
 	if (r < 0 && errno == EINTR)
-		return 0;
+		return 1;
 	if (r < 0) {
 		verbs_error(_("poll(完成通道 fd)"), errno, _("完成通道的 fd 出错"));
 		return -1;
 	}
 	if (r == 0)
-		return timeout_error(conn, got, want);
+		return 0;
 	if (ibv_get_cq_event(conn->channel, &ev_cq, &ev_ctx) != 0) {
 		if (errno == EAGAIN)
-			return 0;   /* fd 是非阻塞的：事件已被取走，回去再轮询一次 */
+			return 1;   /* fd 是非阻塞的：事件已被取走，回去再轮询一次 */
 		verbs_error("ibv_get_cq_event()", errno, _("完成通道出错"));
 		return -1;
 	}
@@ -346,6 +345,27 @@ static int wait_cq_event(struct rdma_conn *conn, long long deadline, int got, in
 		return -1;
 	}
 	explain_first_event(conn);
+	return 1;
+}
+
+/* event 模式的等待：睡到 deadline，没有事件就是超时 */
+static int wait_cq_event(struct rdma_conn *conn, long long deadline, int got, int want)
+{
+	long long left = deadline - now_ms();
+	int r;
+
+	if (left <= 0)
+		return timeout_error(conn, got, want);
+	r = sleep_on_channel(conn, (int)left);
+	if (r == 0)
+		return timeout_error(conn, got, want);
+	return r < 0 ? -1 : 0;
+}
+
+int wait_cq_briefly(struct rdma_conn *conn, int ms)
+{
+	if (conn->channel != NULL)
+		return sleep_on_channel(conn, ms) < 0 ? -1 : 0;
 	return 0;
 }
 

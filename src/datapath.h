@@ -50,6 +50,9 @@ int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max);
  * spins 是调用者的“连续空轮询次数”计数器。
  */
 int wait_cq(struct rdma_conn *conn, long long deadline_ms, unsigned *spins, int got, int want);
+/* CQ 空了、调用者另有别的要看（UD 带宽的服务端还看控制平面）：poll 模式马上返回；event 模式最多睡 ms 毫秒。
+ * 睡满了不算错（超时由调用者判断）；出错返回 -1（已打印） */
+int wait_cq_briefly(struct rdma_conn *conn, int ms);
 /* 轮询 n 个完成，带超时；任何 WC 错误都打印状态与提示并返回 -1 */
 int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs);
 

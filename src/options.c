@@ -58,10 +58,10 @@ size_t slot_size(const struct options *o)
 {
 	if (op_is_atomic(o->op))
 		return ATOMIC_SLOT;
+	if (o->qp_type == QPK_UD)   /* 接收缓冲区 = GRH + 消息；--sweep 只扫到路径MTU，最大 4096 */
+		return (o->sweep ? UD_MAX_MSG : o->size) + UD_GRH_LEN;
 	if (o->sweep)
 		return SWEEP_MAX_SIZE;
-	if (o->qp_type == QPK_UD)
-		return o->size + UD_GRH_LEN;   /* 接收缓冲区 = GRH + 消息 */
 	return o->size;
 }
 
@@ -435,7 +435,7 @@ static int parse_inject(const char *arg, struct options *o, char *err, size_t er
 
 /*
  * --qp ud、--srq 和别的选项：UD 只有 SEND（没有连接，对端的内存不能被远程读写），一条消息一个包（不分段）；
- * 两者都还没接到 --cm、--clients 上，UD 也还没接到 --bench 上（docs/QP-TYPES.md 说了为什么）；--srq 可以配 --bench
+ * 两者都还没接到 --cm、--clients 上（docs/QP-TYPES.md 说了为什么）；都可以配 --bench lat|bw（对照 perftest -c UD / --use-srq）
  */
 static int check_qp_kind(const struct options *o, char *err, size_t errlen)
 {
@@ -457,15 +457,13 @@ static int check_qp_kind(const struct options *o, char *err, size_t errlen)
 			_("--srq 现在只配 --op send（SRQ 装的是接收请求，只有 SEND 和 WRITE_IMM 消耗它；本程序只做了 send）"));
 		return -1;
 	}
-	if (o->qp_type == QPK_UD && o->size > 4096) {
+	if (o->qp_type == QPK_UD && o->size > UD_MAX_MSG) {
 		set_err(err, errlen, _("--qp ud 的消息最多 4096 字节（最大的路径MTU）：UD 不分段，一条消息就是一个包；"
 			"真正的上限是两端的路径MTU，握手后还会再检查"));
 		return -1;
 	}
-	/* --srq × --bench 可以（对照 ib_send_bw/ib_send_lat --use-srq）；--qp ud × --bench 还没做 */
-	if (o->cm || multi_client(o) || (o->bench != BENCH_NONE && o->qp_type == QPK_UD)) {
-		set_err(err, errlen, _("%s 还不能与 %s 同用（docs/QP-TYPES.md）"), what,
-			o->cm ? "--cm" : o->bench != BENCH_NONE ? "--bench" : "--clients/--parallel");
+	if (o->cm || multi_client(o)) {
+		set_err(err, errlen, _("%s 还不能与 %s 同用（docs/QP-TYPES.md）"), what, o->cm ? "--cm" : "--clients/--parallel");
 		return -1;
 	}
 	if (o->inject != INJECT_NONE && o->inject != INJECT_LATE_RECV && o->inject != INJECT_PAYLOAD) {
@@ -732,12 +730,22 @@ static int check_knobs(struct options *o, char *err, size_t errlen)
 	return 0;
 }
 
-/* --bench：只支持 send/write/read，一个客户端，不能和交互模式、故障注入同用 */
+/*
+ * 基准测试里唯一的故障注入：服务端 --qp ud --bench bw --inject late-recv（晚 200 毫秒才投递接收），
+ * 让 UD 丢包真的发生、被服务端数出来（RC 有 RNR 重发，这样做只会变慢，所以只给 UD）
+ */
+static int bench_inject_ok(const struct options *o)
+{
+	return o->inject == INJECT_NONE ||
+	       (o->inject == INJECT_LATE_RECV && o->qp_type == QPK_UD && o->bench == BENCH_BW);
+}
+
+/* --bench：只支持 send/write/read，一个客户端，不能和交互模式、故障注入（除了上面那一种）同用 */
 static int check_bench(struct options *o, char *err, size_t errlen)
 {
 	if (o->bench == BENCH_NONE)
 		return check_knobs(o, err, errlen);
-	if (o->interactive || o->inject != INJECT_NONE || multi_client(o)) {
+	if (o->interactive || !bench_inject_ok(o) || multi_client(o)) {
 		set_err(err, errlen, _("--bench 不能与 --interactive/--inject/--clients/--parallel 同用（基准测试只量数据面）"));
 		return -1;
 	}
@@ -857,7 +865,8 @@ static void print_common_options(void)
 	       "      --cq poll|event   怎样等完成：poll（默认）忙轮询 ibv_poll_cq；event 用完成通道，在 fd 上睡眠等事件；两端必须一致\n"
 	       "      --qp rc|ud        QP 类型：rc 可靠连接（默认）；ud 不可靠数据报（只有 send，消息 ≤ 路径MTU，接收缓冲区多 40 字节的 GRH）；两端必须一致\n"
 	       "      --srq             RC 的 N 个QP共用一个共享接收队列（ibv_create_srq）；只配 --op send；两端必须一致\n"
-	       "\n基准测试（两端必须一致；只支持 --op send/write/read；不能与 --interactive/--inject/--clients/--parallel 同用）：\n"
+	       "\n基准测试（两端必须一致；只支持 --op send/write/read；不能与 --interactive/--inject/--clients/--parallel 同用，\n"
+	       "只有 --qp ud --bench bw 的服务端可以 --inject late-recv，看丢掉的消息被数出来）：\n"
 	       "      --bench lat|bw    lat = 乒乓延迟（像 ib_*_lat）；bw = 带宽（像 ib_*_bw）；计时循环里不走TCP、不打印，循环后校验一次数据\n"
 	       "      --sweep           大小从 2 B 翻倍到 8 MiB 各测一遍（像 perftest -a）\n"
 	       "      --tx-depth N      每个QP的发送队列深度 = bw 的在途窗口（bw 默认 %d，lat 默认 %d）\n"

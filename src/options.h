@@ -66,6 +66,7 @@ enum inject {
 /* QP 类型（--qp）：RC 可靠连接（默认）或 UD 不可靠数据报（docs/QP-TYPES.md） */
 enum qp_kind { QPK_RC = 0, QPK_UD };
 #define UD_GRH_LEN 40           /* UD 的每个接收缓冲区前面多出的 40 字节：网卡放进来的 GRH（RoCE v2 IPv4 时后 20 字节是 IP 头） */
+#define UD_MAX_MSG 4096         /* UD 一条消息最多这么多字节：最大的路径MTU（UD 不分段；真正的上限是握手后的路径MTU） */
 #define UD_QKEY 0x11111111u     /* UD 的 Q_Key：两端约定的同一个值（和 rdma-core 的 ud_pingpong 一样） */
 
 struct options {

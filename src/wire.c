@@ -155,10 +155,8 @@ static enum wire_status check_flags(const struct wire_hello *h, char *msg, size_
 	if ((f & (WIRE_FLAG_QP_UD | WIRE_FLAG_SRQ)) && (h->op != OP_SEND || (f & WIRE_FLAG_INTERACTIVE)))
 		return bad(msg, msglen, _("flags=0x%02x op=%s：--qp ud / --srq 只配 --op send（不是交互模式）"),
 			   f, op_name((enum rdma_op)h->op));
-	/* --srq 可以做基准测试（像 perftest --use-srq）；UD 的基准测试还没做 */
-	if ((f & WIRE_FLAG_QP_UD) && (f & WIRE_FLAG_BENCH_MASK))
-		return bad(msg, msglen, _("flags=0x%02x：--qp ud 不能做 --bench（还没做）"), f);
-	if ((f & WIRE_FLAG_QP_UD) && h->size > 4096)
+	/* 两者都可以做基准测试（像 perftest -c UD / --use-srq） */
+	if ((f & WIRE_FLAG_QP_UD) && h->size > UD_MAX_MSG)
 		return bad(msg, msglen, _("size=%u：--qp ud 的消息最多 4096 字节（UD 不分段）"), h->size);
 	return WIRE_OK;
 }

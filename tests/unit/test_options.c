@@ -268,7 +268,7 @@ static void inject_gallery_kinds(void **state)
 	assert_string_equal(inject_name(INJECT_NONE), "none");
 }
 
-/* --qp rc|ud、--srq：UD 只有 send、消息 ≤ 4096；--srq 只给 RC 的 send；都还不配 --cm/--clients，UD 还不配 --bench（--srq 可以） */
+/* --qp rc|ud、--srq：UD 只有 send、消息 ≤ 4096；--srq 只给 RC 的 send；都还不配 --cm/--clients；都配 --bench（像 perftest -c UD / --use-srq） */
 static void qp_kind_and_srq(void **state)
 {
 	struct options o;
@@ -294,7 +294,7 @@ static void qp_kind_and_srq(void **state)
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--cm"), PARSE_ERROR);
 	assert_non_null(strstr(err, "--qp ud 还不能与 --cm 同用"));
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--clients", "2"), PARSE_ERROR);
-	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--bench", "lat"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--bench", "lat"), PARSE_OK);
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--inject", "late-recv"), PARSE_OK);
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--inject", "small-recv"), PARSE_ERROR);
 	assert_non_null(strstr(err, "只配 --inject late-recv 或 payload"));
@@ -311,8 +311,22 @@ static void qp_kind_and_srq(void **state)
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--srq", "--bench", "lat", "--sweep"), PARSE_OK);
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--srq", "--bench", "bw", "--op", "write"), PARSE_ERROR);
 	assert_non_null(strstr(err, "--srq 现在只配 --op send"));
-	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--bench", "bw"), PARSE_ERROR);
-	assert_non_null(strstr(err, "--qp ud 还不能与 --bench 同用"));
+	/* --qp ud × --bench：像 ib_send_lat/ib_send_bw -c UD；--sweep 的缓冲区只要最大的路径MTU + GRH（不是 8 MiB） */
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--bench", "bw", "-q", "4"), PARSE_OK);
+	assert_int_equal(o.qp_type, QPK_UD);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--qp", "ud", "--bench", "lat", "--sweep"), PARSE_OK);
+	assert_int_equal(slot_size(&o), UD_MAX_MSG + UD_GRH_LEN);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--bench", "bw", "--size", "8192"), PARSE_ERROR);
+	assert_non_null(strstr(err, "UD 不分段"));
+	/* 基准测试里唯一的注入：UD 带宽的服务端晚投递接收，看丢包被数出来；RC 或 lat 不行 */
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--bench", "bw", "--inject", "late-recv"), PARSE_OK);
+	assert_int_equal(o.inject, INJECT_LATE_RECV);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--bench", "lat", "--inject", "late-recv"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--bench 不能与 --interactive/--inject"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--bench", "bw", "--op", "send", "--inject", "late-recv"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--qp", "ud", "--bench", "bw", "--inject", "late-recv"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--qp", "ud", "--bench", "bw", "--op", "read"), PARSE_ERROR);
+	assert_non_null(strstr(err, "--qp ud 只支持 --op send"));
 }
 
 static void trace_option(void **state)

@@ -421,8 +421,9 @@ static void ud_and_srq_flags(void **state)
 	h.flags = WIRE_FLAG_SRQ | WIRE_FLAG_INTERACTIVE;
 	expect_bad(h, WIRE_BAD_FIELD, "只配 --op send（不是交互模式）");
 	h = send_sample(64);
-	h.flags = WIRE_FLAG_QP_UD | WIRE_FLAG_BENCH_BW;
-	expect_bad(h, WIRE_BAD_FIELD, "--qp ud 不能做 --bench");
+	h.flags = WIRE_FLAG_QP_UD | WIRE_FLAG_BENCH_BW | WIRE_FLAG_SWEEP;   /* --qp ud --bench：像 perftest -c UD */
+	n = wire_encode_hello(&h, buf, sizeof(buf));
+	assert_int_equal(wire_decode_hello(buf, n, &out, msg, sizeof(msg)), WIRE_OK);
 	h.flags = WIRE_FLAG_SRQ | WIRE_FLAG_BENCH_BW;   /* --srq --bench：像 perftest --use-srq */
 	n = wire_encode_hello(&h, buf, sizeof(buf));
 	assert_int_equal(wire_decode_hello(buf, n, &out, msg, sizeof(msg)), WIRE_OK);

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 
 OUT=${BENCH_OUT:-logs/bench}
 read -r -a SIZES <<<"${BENCH_SIZES:-2 64 1024 4096 65536 1048576}"
-read -r -a TESTS <<<"${BENCH_TESTS:-send_lat write_lat read_lat send_bw write_bw read_bw send_lat+srq send_bw+srq}"
+read -r -a TESTS <<<"${BENCH_TESTS:-send_lat write_lat read_lat send_bw write_bw read_bw send_lat+srq send_bw+srq send_lat+ud send_bw+ud}"
 SERVER=build/rdma_server
 CLIENT=build/rdma_client
 D0=${LAB_DEV0:-rxe0} D1=${LAB_DEV1:-rxe1} IP=${LAB_IP0:-10.11.0.1}
@@ -38,17 +38,20 @@ wait_listen() {
 # 整个进程的 CPU 时间（user+sys，秒），来自 /usr/bin/time
 cpu_of() { awk '{printf "%.3f", $1 + $2}' "$1"; }
 
-# 测试名后面的 +srq（例如 send_bw+srq）：两端都用一个共享接收队列，本项目 --srq、perftest --use-srq
-base_of() { echo "${1%+srq}"; }
-ours_extra() { if [[ $1 == *+srq ]]; then echo --srq; fi; }
-perf_extra() { if [[ $1 == *+srq ]]; then echo --use-srq; fi; }
+# 测试名后面的 +srq（例如 send_bw+srq）：两端都用一个共享接收队列，本项目 --srq、perftest --use-srq；
+# +ud（例如 send_lat+ud）：UD QP，本项目 --qp ud、perftest -c UD（消息不超过路径MTU，见下面的 UD_MAX）
+base_of() { local b=${1%+srq}; echo "${b%+ud}"; }
+ours_extra() { case $1 in *+srq) echo --srq ;; *+ud) echo --qp ud ;; esac; }
+perf_extra() { case $1 in *+srq) echo --use-srq ;; *+ud) echo -c UD ;; esac; }
+# UD 不分段：一条消息最多一个路径MTU（实验室的 veth MTU 1500 → rxe 的 active_mtu 1024），更大的格子跳过
+UD_MAX=${BENCH_UD_MAX:-1024}
 
 ours() {  # ours test size iters [更多参数]；结果放在 $OUT/logs/ours-*.log
     local t=$1 s=$2 n=$3 b op mode tag
     b=$(base_of "$1") op=${b%_*} mode=${b#*_}
     shift 3
     tag="ours-$t-$s${1:+-event}"   # 另外的参数只有 --cq event（下面的 poll/event 对比）
-    # shellcheck disable=SC2046  # ours_extra 输出零个或一个词
+    # shellcheck disable=SC2046  # ours_extra 输出零个、一个或两个词
     set -- $(ours_extra "$t") "$@"
     timeout 300 "$SERVER" -d "$D0" -q 1 --bench "$mode" --op "$op" --size "$s" --iters "$n" -t 60 "$@" \
         >"$OUT/logs/$tag.server.log" 2>&1 &
@@ -64,7 +67,7 @@ perf() {  # perf test size iters；结果行放在 PROW。没有结果行（机�
     local t=$1 s=$2 n=$3 tag="perftest-$1-$2" try sp b x
     b=$(base_of "$t") x=$(perf_extra "$t")
     for try in 1 2; do
-        # shellcheck disable=SC2086  # $x 是零个或一个词
+        # shellcheck disable=SC2086  # $x 是零个、一个或两个词
         timeout 120 "ib_$b" -d "$D0" -x 1 -F -s "$s" -n "$n" $x >"$OUT/logs/$tag.server.log" 2>&1 &
         sp=$!
         wait_listen
@@ -95,7 +98,12 @@ CELLS=()
 if [[ -n ${BENCH_CELLS:-} ]]; then
     read -r -a CELLS <<<"$BENCH_CELLS"
 else
-    for t in "${TESTS[@]}"; do for s in "${SIZES[@]}"; do CELLS+=("$t:$s"); done; done
+    for t in "${TESTS[@]}"; do
+        for s in "${SIZES[@]}"; do
+            if [[ $t == *+ud ]] && ((s > UD_MAX)); then continue; fi
+            CELLS+=("$t:$s")
+        done
+    done
 fi
 
 for cell in "${CELLS[@]}"; do

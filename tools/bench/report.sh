@@ -75,7 +75,7 @@ awk -F, 'BEGIN { print "test,size,metric,ours,perftest,ratio,ours_min,ours_max,p
 # 图：延迟（t_typical）和带宽（BW average）随大小变化，两条线 ours / perftest
 plot() {  # plot 指标 文件名 标题 y轴 [y 也用对数刻度]
     local data="$OUT/$2.dat" ylog=${5:-}
-    # 线的名字: send_bw → send，send_bw+srq → send+srq
+    # 线的名字: send_bw → send，send_bw+srq → send+srq，send_lat+ud → send+ud
     awk -F, -v m="$1" '$3 == m { op = $1; sub(/_(lat|bw)/, "", op); print op, $2, $4, $5 }' "$OUT/results.csv" >"$data"
     gnuplot <<GP
 set terminal svg size 900,500 dynamic noenhanced
@@ -88,8 +88,8 @@ set xlabel "message size [bytes]"
 set ylabel "$4"
 set key outside right
 set grid
-plot for [op in "send write read send+srq"] "$data" using (strcol(1) eq op ? \$2 : 1/0):3 with linespoints title op." ours", \
-     for [op in "send write read send+srq"] "$data" using (strcol(1) eq op ? \$2 : 1/0):4 with linespoints dashtype 2 title op." perftest"
+plot for [op in "send write read send+srq send+ud"] "$data" using (strcol(1) eq op ? \$2 : 1/0):3 with linespoints title op." ours", \
+     for [op in "send write read send+srq send+ud"] "$data" using (strcol(1) eq op ? \$2 : 1/0):4 with linespoints dashtype 2 title op." perftest"
 GP
 }
 # 延迟从十几 µs 到几十 ms：y 用对数刻度，小消息才看得见
