@@ -51,7 +51,7 @@ no_reports() {
 }
 
 # RC 之外（docs/QP-TYPES.md）：UD 的地址句柄和 GRH 偏移、SRQ 的缓冲区号 ↔ QP 号和异步事件
-@test "asan: UD (4 QPs) and SRQ (16 QPs, limit event), both sides clean" {
+@test "asan: UD (4 QPs) and SRQ (16 QPs, limit event), UD benchmarks (bw with drops, lat --sweep), both sides clean" {
     run_pair --qp ud --op send -q 4 --size 1000 --iters 2 -t 60
     assert_ok_pair
     has "$SLOG" "全部 2 轮 × 4 个QP 完成并校验通过"
@@ -59,6 +59,17 @@ no_reports() {
     run_pair --srq --op send -q 16 --size 512 --iters 2 -t 60
     assert_ok_pair
     has "$SLOG" "异步事件: SRQ limit reached"
+    no_reports
+    # UD 的基准测试：带宽的服务端数丢包（晚投递接收，真的丢），延迟走 --sweep 到路径MTU
+    start_server -d "$LAB_DEV0" --qp ud --bench bw --op send -q 2 --size 512 --iters 300 -t 60 --inject late-recv
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --qp ud --bench bw --op send -q 2 --size 512 --iters 300 -t 60
+    wait_server
+    assert_ok_pair
+    has "$SLOG" "BENCH_UD_RECV size=512 sent=662 "
+    no_reports
+    run_pair --qp ud --bench lat --op send -q 2 --sweep --iters 3 -t 60
+    assert_ok_pair
+    has "$CLOG" "BENCH_RESULT test=send_lat size=1024 "
     no_reports
 }
 
