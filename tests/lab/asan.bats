@@ -61,9 +61,7 @@ no_reports() {
     has "$SLOG" "异步事件: SRQ limit reached"
     no_reports
     # UD 的基准测试：带宽的服务端数丢包（晚投递接收，真的丢），延迟走 --sweep 到路径MTU
-    start_server -d "$LAB_DEV0" --qp ud --bench bw --op send -q 2 --size 512 --iters 300 -t 60 --inject late-recv
-    run_client "$LAB_IP0" -d "$LAB_DEV1" --qp ud --bench bw --op send -q 2 --size 512 --iters 300 -t 60
-    wait_server
+    ud_bw_late_recv_pair -q 2 --size 512 --iters 300 -t 60
     assert_ok_pair
     has "$SLOG" "BENCH_UD_RECV size=512 sent=662 "
     no_reports

@@ -96,6 +96,16 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
     has "$SLOG" '个QP共用，消息落在哪个缓冲区由 SRQ 决定（像 ib_send_bw --use-srq'
 }
 
+# 服务端的 BENCH_UD_RECV：客户端发出 want 条；收到的不多于发出的、至少 min_got 条；丢的 = 差、至少 min_lost 条
+ud_recv_counts() {  # ud_recv_counts 说明 want min_got min_lost
+    local line sent got lost
+    line=$(grep '^BENCH_UD_RECV ' "$SLOG")
+    sent=$(sed -E 's/.* sent=([0-9]+).*/\1/' <<<"$line") got=$(sed -E 's/.* received=([0-9]+).*/\1/' <<<"$line")
+    lost=$(sed -E 's/.* lost=([0-9]+).*/\1/' <<<"$line")
+    echo "# UD bw $1: $line" >&3
+    [[ $sent == "$2" && $got -ge $3 && $got -le $2 && $lost == $((sent - got)) && $lost -ge $4 ]] || { show_logs; return 1; }
+}
+
 # 议题 26：--qp ud 的基准测试（像 ib_send_lat/ib_send_bw -c UD）。UD 没有流控：带宽的服务端数收到和丢掉的，
 # 等客户端在控制平面上说发完了就停（不会等到超时）；--sweep 只扫到路径MTU（实验室 1024 字节：2..1024 是 10 行）
 @test "bench --qp ud (issue 26): send lat at 2 QPs, send bw at 4 QPs (poll and --cq event) with the server counting received and lost messages; --sweep stops at the path MTU" {
@@ -105,26 +115,15 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
     for cq in poll event; do
         SIZE=1024 check_bench bw send 4 --qp ud --cq "$cq"
         has "$SLOG" 'UD 接收（服务端）: 客户端发出 884 条（预热 + 计时，4 个QP）'
-        local line sent got lost
-        line=$(grep '^BENCH_UD_RECV ' "$SLOG")
-        sent=$(sed -E 's/.* sent=([0-9]+).*/\1/' <<<"$line") got=$(sed -E 's/.* received=([0-9]+).*/\1/' <<<"$line")
-        lost=$(sed -E 's/.* lost=([0-9]+).*/\1/' <<<"$line")
-        echo "# UD bw --cq $cq: $line" >&3
-        # 884 = (200 + 预热 21) × 4；收到的不多于发出的，丢的 = 差；至少收到一条（数据校验看的就是它）
-        [[ $sent == 884 && $got -ge 1 && $got -le 884 && $lost == $((884 - got)) ]] || { show_logs; return 1; }
+        # 884 = (200 + 预热 21) × 4；至少收到一条（数据校验看的就是它）
+        ud_recv_counts "--cq $cq" 884 1 0
     done
     # 丢包真的发生时数得出来：服务端晚 200 毫秒才投递接收，这期间到达的消息被丢掉，两端照样退出 0
-    start_server -d "$LAB_DEV0" --qp ud --bench bw --op send -q 2 --size 1024 --iters 2000 -t 30 --inject late-recv
-    run_client "$LAB_IP0" -d "$LAB_DEV1" --qp ud --bench bw --op send -q 2 --size 1024 --iters 2000 -t 30
-    wait_server
+    ud_bw_late_recv_pair -q 2 --size 1024 --iters 2000 -t 30
     assert_ok_pair
     has "$SLOG" '故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 200 毫秒后才投递接收'
     has "$SLOG" '到达时接收队列空着的消息被网卡丢掉，发送方不知道（UD 没有流控、没有 RNR）'
-    line=$(grep '^BENCH_UD_RECV ' "$SLOG")
-    sent=$(sed -E 's/.* sent=([0-9]+).*/\1/' <<<"$line") got=$(sed -E 's/.* received=([0-9]+).*/\1/' <<<"$line")
-    lost=$(sed -E 's/.* lost=([0-9]+).*/\1/' <<<"$line")
-    echo "# UD bw late-recv: $line" >&3
-    [[ $sent == 4402 && $lost -gt 0 && $lost == $((4402 - got)) ]] || { show_logs; return 1; }
+    ud_recv_counts late-recv 4402 0 1
     run_pair --bench lat --op send --qp ud -q 1 --sweep --iters 5 -t 60
     assert_ok_pair
     has "$CLOG" 'UD: --sweep 只扫到路径MTU 1024 字节'

@@ -83,6 +83,13 @@ run_pair() {
     wait_server
 }
 
+# UD 带宽的一对，服务端晚 200 毫秒才投递接收（--inject late-recv：这期间到达的消息真的被丢掉）；两端参数相同部分放在 "$@"
+ud_bw_late_recv_pair() {
+    start_server -d "$LAB_DEV0" --qp ud --bench bw --op send --inject late-recv "$@"
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --qp ud --bench bw --op send "$@"
+    wait_server
+}
+
 # --cm 的一对：服务端监听 0.0.0.0，客户端 -d rxe1（源地址决定设备）；两端参数相同部分放在 "$@"
 cm_pair() {
     start_server --cm "$@"
