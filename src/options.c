@@ -865,7 +865,7 @@ static void print_common_options(void)
 	       "      --cq poll|event   怎样等完成：poll（默认）忙轮询 ibv_poll_cq；event 用完成通道，在 fd 上睡眠等事件；两端必须一致\n"
 	       "      --qp rc|ud        QP 类型：rc 可靠连接（默认）；ud 不可靠数据报（只有 send，消息 ≤ 路径MTU，接收缓冲区多 40 字节的 GRH）；两端必须一致\n"
 	       "      --srq             RC 的 N 个QP共用一个共享接收队列（ibv_create_srq）；只配 --op send；两端必须一致\n"
-	       "\n基准测试（两端必须一致；只支持 --op send/write/read；不能与 --interactive/--inject/--clients/--parallel 同用，\n"
+	       "\n基准测试（两端必须一致；只支持 --op send/write/read/write_imm；不能与 --interactive/--inject/--clients/--parallel 同用，\n"
 	       "只有 --qp ud --bench bw 的服务端可以 --inject late-recv，看丢掉的消息被数出来）：\n"
 	       "      --bench lat|bw    lat = 乒乓延迟（像 ib_*_lat）；bw = 带宽（像 ib_*_bw）；计时循环里不走TCP、不打印，循环后校验一次数据\n"
 	       "      --sweep           大小从 2 B 翻倍到 8 MiB 各测一遍（像 perftest -a）\n"
