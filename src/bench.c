@@ -70,12 +70,6 @@ struct run {
 	long received;              /* UD 带宽的服务端：收到的消息数（预热 + 计时） */
 };
 
-/* 接收缓冲区 b 里消息从哪里开始：UD 的前 40 字节是网卡放进来的 GRH */
-static uint8_t *recv_at(struct rdma_conn *c, int b)
-{
-	return area_a(c, b) + (c->ah != NULL ? UD_GRH_LEN : 0);
-}
-
 /* 有的缓冲区可能一条消息也没收到（--srq：由 SRQ 决定用哪个；UD：消息可能被丢掉），校验时跳过它们 */
 static int may_stay_empty(const struct rdma_conn *c)
 {
@@ -424,6 +418,21 @@ static int bw_client(struct run *r, long from, long end)
 	return 0;
 }
 
+/* 带宽的服务端：取出 CQ 里现有的接收完成，每个数进 *got、记下收到消息的缓冲区、马上补投一个接收；返回取到几个（出错 -1） */
+static int take_recvs(struct run *r, long *got)
+{
+	struct ibv_wc wcs[BATCH];
+	int n = poll_cq_batch(r->c, wcs, BATCH);
+
+	for (int k = 0; k < n; k++) {
+		(*got)++;
+		r->landed |= 1u << wrid_qp(wcs[k].wr_id);
+		if (repost_recv(r->c, wrid_qp(wcs[k].wr_id)) != 0)
+			return -1;
+	}
+	return n;
+}
+
 /*
  * send 的服务端：收 count 个 / QP，每收到一个马上补投一个接收，接收队列一直是满的。
  * 一批完成可能比还差的多（预热的最后一批里混着计时的第一批）：多收的记在 *extra 里，算进下一段
@@ -432,21 +441,14 @@ static int bw_server_recv(struct run *r, long count, long *extra)
 {
 	struct rdma_conn *c = r->c;
 	long want = count * c->num_qp, got = *extra;
-	struct ibv_wc wcs[BATCH];
 	long long deadline = now_ms() + c->opt->timeout_ms;
 	unsigned spins = 0;
 
 	while (got < want) {
-		int n = poll_cq_batch(c, wcs, BATCH);
+		int n = take_recvs(r, &got);
 
 		if (n < 0)
 			return -1;
-		for (int k = 0; k < n; k++) {
-			got++;
-			r->landed |= 1u << wrid_qp(wcs[k].wr_id);
-			if (repost_recv(c, wrid_qp(wcs[k].wr_id)) != 0)
-				return -1;
-		}
 		if (n > 0) {
 			spins = 0;
 			deadline = now_ms() + c->opt->timeout_ms;
@@ -464,21 +466,6 @@ static int late_recv(const struct run *r)
 	return r->first && r->c->opt->inject == INJECT_LATE_RECV;
 }
 
-/* UD 带宽的服务端：把 CQ 里现有的接收完成取出来（数一数、补投接收）；返回取到几个 */
-static int ud_take(struct run *r)
-{
-	struct ibv_wc wcs[BATCH];
-	int n = poll_cq_batch(r->c, wcs, BATCH);
-
-	for (int k = 0; k < n; k++) {
-		r->received++;
-		r->landed |= 1u << wrid_qp(wcs[k].wr_id);
-		if (repost_recv(r->c, wrid_qp(wcs[k].wr_id)) != 0)
-			return -1;
-	}
-	return n;
-}
-
 /*
  * UD 的 send 带宽，服务端：不能等“收齐”——接收队列空着时到达的消息已经被丢掉了，永远不会来。
  * 收到齐了就停；否则等到客户端在控制平面上发来 DONE（它的最后一个 WR 已经完成），再把还在路上的取完
@@ -486,10 +473,16 @@ static int ud_take(struct run *r)
  */
 #define UD_DRAIN_MS 200
 
+/* 客户端在这个大小上发出的消息数：每个QP 预热 + 计时 */
+static long ud_sent(const struct run *r)
+{
+	return (r->warm + r->iters) * r->c->num_qp;
+}
+
 static int bw_server_ud(struct run *r)
 {
 	struct rdma_conn *c = r->c;
-	long want = (r->warm + r->iters) * c->num_qp;
+	long want = ud_sent(r);
 	long long deadline = now_ms() + c->opt->timeout_ms, quiet_until = -1;
 
 	if (late_recv(r)) {
@@ -502,7 +495,7 @@ static int bw_server_ud(struct run *r)
 	r->cpu0 = cpu_s();
 	r->t0 = now_sec();
 	while (r->received < want) {
-		int n = ud_take(r), peer;
+		int n = take_recvs(r, &r->received), peer;
 
 		if (n < 0)
 			return -1;
@@ -536,7 +529,7 @@ static int bw_server_ud(struct run *r)
 /* UD 带宽的服务端报告：发出、收到、丢掉 */
 static void report_ud_recv(struct run *r)
 {
-	long sent = (r->warm + r->iters) * r->c->num_qp, lost = sent - r->received;
+	long sent = ud_sent(r), lost = sent - r->received;
 
 	con_printf(_("UD 接收（服务端）: 客户端发出 %ld 条（预热 + 计时，%d 个QP），收到 %ld 条，丢了 %ld 条（%.2f%%）%s\n"),
 		   sent, r->c->num_qp, r->received, lost, 100.0 * (double)lost / (double)sent,
@@ -639,7 +632,7 @@ static int verify_after(struct run *r)
 	if (want == NULL)
 		return -1;
 	for (int i = 0; i < c->num_qp; i++) {
-		uint8_t *got = op == OP_READ ? area_b(c, i) : recv_at(c, i);
+		uint8_t *got = op == OP_READ ? area_b(c, i) : recv_payload(c, i);
 
 		/* --srq：SRQ 按投递的顺序发接收请求，消息少于缓冲区数时有的缓冲区一直没用上；UD：可能全被丢了 */
 		if ((may_stay_empty(c) && !(r->landed & (1u << i))) || matches_sender(c, got, want, r->size, n, from, i))

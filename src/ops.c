@@ -173,11 +173,6 @@ static uint32_t recv_len(const struct rdma_conn *conn)
 	return (uint32_t)conn->opt->size + (conn->opt->qp_type == QPK_UD ? UD_GRH_LEN : 0);
 }
 
-static uint8_t *recv_data(struct rdma_conn *conn, int b)
-{
-	return area_a(conn, b) + (conn->opt->qp_type == QPK_UD ? UD_GRH_LEN : 0);
-}
-
 static int recv_qp(struct rdma_conn *conn, const struct ibv_wc *wc, long r)
 {
 	int b = wrid_qp(wc->wr_id), i;
@@ -200,7 +195,7 @@ static int check_recv(struct rdma_conn *conn, const struct ibv_wc *wc, long r, c
 		return -1;
 	if (conn->opt->qp_type == QPK_UD && ud_check_recv(conn, wc, i, area_a(conn, b), r) != 0)
 		return -1;
-	return verify(conn, i, r, recv_data(conn, b), who, what);
+	return verify(conn, i, r, recv_payload(conn, b), who, what);
 }
 
 /*

@@ -78,6 +78,11 @@ struct rdma_conn {
 
 /* A区：对端通过 RDMA 访问/网络写入的地方；B区：本端准备发送或接收结果的地方 */
 static inline uint8_t *area_a(struct rdma_conn *c, int i) { return c->buf + (size_t)i * c->slot; }
+/* A 区 i 里收到的消息从哪里开始：--qp ud 时前 40 字节是网卡放进来的 GRH（ops.c 的逐轮校验和 bench.c 的计时后校验共用） */
+static inline uint8_t *recv_payload(struct rdma_conn *c, int i)
+{
+	return area_a(c, i) + (c->opt->qp_type == QPK_UD ? UD_GRH_LEN : 0);
+}
 static inline uint8_t *area_b(struct rdma_conn *c, int i) { return c->buf + ((size_t)c->num_qp + (size_t)i) * c->slot; }
 
 /*
