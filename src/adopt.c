@@ -62,3 +62,20 @@ int adopt_client_options(const struct options *server, const struct wire_hello *
 	note(notes, notes_len, " --size %u", client->size);
 	return 0;
 }
+
+int adopt_negotiated_rd(struct ibv_qp_attr *a, struct wire_rd_depth rd)
+{
+	int old;
+
+	if (a->qp_state == IBV_QPS_RTR) {
+		old = a->max_dest_rd_atomic;
+		a->max_dest_rd_atomic = rd.in;
+		return old;
+	}
+	if (a->qp_state == IBV_QPS_RTS) {
+		old = a->max_rd_atomic;
+		a->max_rd_atomic = rd.out;
+		return old;
+	}
+	return -1;
+}

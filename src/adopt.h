@@ -12,6 +12,7 @@
 #define ROCE_ADOPT_H
 
 #include <stddef.h>
+#include <infiniband/verbs.h>
 
 #include "options.h"
 #include "wire.h"
@@ -29,5 +30,16 @@
 int adopt_client_options(const struct options *server, const struct wire_hello *client,
 			 size_t size_cap, struct options *out, char *notes, size_t notes_len,
 			 char *why, size_t why_len);
+
+/*
+ * --cm 的服务端（被动方）在 rdma_accept 之前就把QP转到 RTR/RTS，属性来自 rdma_init_qp_attr。那时内核里存的还是
+ * 连接请求（REQ）里的值（内核 cm_req_handler：responder_resources = REQ 的 initiator_depth），也就是客户端设备的
+ * 上限；协商后的值 rd 只随 REP 发给对端。所以和 librdmacm 自己的 ucma_modify_qp_rtr/_rts 一样，把这两项换成协商值：
+ *   RTR: max_dest_rd_atomic = rd.in（本端同时接受几个对端发起的 READ/原子）
+ *   RTS: max_rd_atomic      = rd.out（本端同时发起几个 READ/原子）
+ * 否则 rxe 客户端（128）对 mlx5 服务端（上限 16）时，服务端的 RTR 以 EINVAL 失败。其它状态不动。
+ * 返回 rdma_init_qp_attr 原来给的值（改了哪一项就是哪一项的旧值；没改返回 -1）。
+ */
+int adopt_negotiated_rd(struct ibv_qp_attr *a, struct wire_rd_depth rd);
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adopt.h"
 #include "cm_channel.h"
 #include "conout.h"
 #include "console.h"
@@ -167,6 +168,21 @@ static void print_init_attr(const char *state, int mask, const struct ibv_qp_att
 			   a->sq_psn, a->timeout, a->retry_cnt, a->rnr_retry, a->max_rd_atomic);
 }
 
+/* 服务端：RTR/RTS 的 READ/原子深度换成协商后的值（adopt_negotiated_rd 说了为什么），打印换了什么 */
+static void set_negotiated_rd(struct rdma_conn *conn, struct ibv_qp_attr *a, int show)
+{
+	int old = adopt_negotiated_rd(a, conn->ctrl.cm->rd);
+
+	if (old < 0 || !show)
+		return;
+	if (a->qp_state == IBV_QPS_RTR)
+		con_printf(_("    max_dest_rd_atomic 改成协商后的 %u（rdma_init_qp_attr 给的 %d 是连接请求里客户端的值）\n"),
+			   a->max_dest_rd_atomic, old);
+	else
+		con_printf(_("    max_rd_atomic 改成协商后的 %u（rdma_init_qp_attr 给的 %d 是连接请求里客户端的值）\n"),
+			   a->max_rd_atomic, old);
+}
+
 /*
  * 把第 k 个连接（-1 = 控制QP）的QP转到 state：属性全部来自 rdma_init_qp_attr，只有 INIT 的 qp_access_flags
  * 换成本操作需要的（主动方的 CM 给 0，见 FACTS.md A.7；被动方给 REMOTE_WRITE|READ|ATOMIC，比需要的多）。
@@ -191,6 +207,8 @@ static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int
 			con_printf(_("    qp_access_flags 改成本操作需要的 %s（与 TCP 模式相同）\n"), acc);
 		}
 	}
+	if (conn->opt->role == ROLE_SERVER)
+		set_negotiated_rd(conn, &a, show);
 	if (state == IBV_QPS_RTS && k >= 0)
 		conn->psn[k] = a.sq_psn;   /* 起始PSN 是 CM 定的（REQ/REP 里的 starting PSN），HELLO 里报这个 */
 	rc = ibv_modify_qp(qp_of(conn, k), &a, mask);
@@ -236,14 +254,25 @@ static void fill_param(struct rdma_conn *conn, int k, struct rdma_conn_param *p,
  * conn_param 的 READ/原子深度：和 TCP 模式同一个函数（wire_rd_depth），只是对端的上限从哪里来不同。
  * 客户端还不知道服务端的设备，报自己的上限（rdma_connect(3)：对端接受时可以调小）；
  * 服务端用连接请求里客户端报的值取较小者（rdma_accept(3)：initiator_depth 不能超过请求里的值）。
- * 之后 rdma_init_qp_attr 给出的 RTR max_dest_rd_atomic / RTS max_rd_atomic 就是协商后的结果。
+ * 客户端的 RTR/RTS 在收到 REP 之后做，rdma_init_qp_attr 给的就是协商后的值；服务端在 rdma_accept 之前做，
+ * rdma_init_qp_attr 给的还是请求里的值，由 set_negotiated_rd 换成这里算出的值。
+ * 测试用的环境变量 ROCE_TEST_CM_RD_ATOM=N（不在 -h 里）把服务端自己的两个上限压到 N：rxe 的 128 对 128
+ * 协商不出差别，压低之后实验室才能读回（ibv_query_qp）服务端QP里的是不是协商值。
  */
+static uint8_t test_rd_cap(uint8_t v, int server)
+{
+	const char *e = server ? getenv("ROCE_TEST_CM_RD_ATOM") : NULL;
+	long cap = e != NULL ? strtol(e, NULL, 10) : -1;
+
+	return cap > 0 && cap < v ? (uint8_t)cap : v;
+}
+
 static void cm_rd_depth(struct rdma_conn *conn)
 {
 	struct ctrl *c = &conn->ctrl;
-	uint8_t rd = wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom);
-	uint8_t init = wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom);
 	int server = conn->opt->role == ROLE_SERVER;
+	uint8_t rd = test_rd_cap(wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), server);
+	uint8_t init = test_rd_cap(wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), server);
 
 	c->cm->rd = server ? wire_rd_depth(rd, init, c->cm->peer_rd_atom, c->cm->peer_init_rd_atom)
 			  : wire_rd_depth(rd, init, UINT8_MAX, UINT8_MAX);
@@ -253,7 +282,7 @@ static void cm_rd_depth(struct rdma_conn *conn)
 			   init, c->cm->peer_rd_atom, rd, c->cm->peer_init_rd_atom);
 	else
 		con_explain(_("本端设备的 max_qp_init_rd_atom / max_qp_rd_atom；服务端 rdma_accept 时取它和自己上限的较小者，\n"
-			   "        RTR/RTS 的 max_dest_rd_atomic/max_rd_atomic 由 rdma_init_qp_attr 给出协商后的值\n"));
+			   "        收到 REP 之后，RTR/RTS 的 max_dest_rd_atomic/max_rd_atomic 由 rdma_init_qp_attr 给出协商后的值\n"));
 }
 
 /* 连接建立后说明：TCP 模式的哪些步骤由 CM 做了 */

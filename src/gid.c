@@ -94,7 +94,7 @@ int gid_choose(const struct gid_info *tbl, size_t n)
 	int best_score = -1;
 
 	for (size_t i = 0; i < n; i++) {
-		int s = gid_score(&tbl[i]);
+		int s = tbl[i].index > GID_AUTO_MAX_INDEX ? -1 : gid_score(&tbl[i]);
 
 		if (s > best_score ||
 		    (s == best_score && s >= 0 && tbl[i].index < tbl[best].index)) {
@@ -103,6 +103,16 @@ int gid_choose(const struct gid_info *tbl, size_t n)
 		}
 	}
 	return best;
+}
+
+size_t gid_count_unreachable(const struct gid_info *tbl, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (tbl[i].index > GID_AUTO_MAX_INDEX && !gid_is_empty(tbl[i].raw))
+			k++;
+	return k;
 }
 
 const struct gid_info *gid_find(const struct gid_info *tbl, size_t n, uint32_t index)
@@ -166,7 +176,8 @@ int gid_find_ipv4(const struct gid_info *tbl, size_t n, const char *ip)
 	char a[GID_IP_LEN];
 
 	for (size_t i = 0; i < n; i++) {
-		if (tbl[i].kind != GID_KIND_ROCE_V2 || !gid_is_ipv4_mapped(tbl[i].raw))
+		if (tbl[i].kind != GID_KIND_ROCE_V2 || !gid_is_ipv4_mapped(tbl[i].raw) ||
+		    tbl[i].index > GID_AUTO_MAX_INDEX)
 			continue;
 		gid_to_ip(tbl[i].raw, a);
 		if (strcmp(a, ip) == 0)

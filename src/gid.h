@@ -38,9 +38,17 @@ void gid_to_ip(const uint8_t raw[16], char out[GID_IP_LEN]);
 /* 一句话说明：RoCE v2, IPv4 10.11.0.1, 网卡 veth0 */
 void gid_describe(const struct gid_info *g, char *out, size_t len);
 
-/* 在表中选分数最高的条目；返回其在数组中的下标，表为空返回 -1 */
+/*
+ * 自动选择只看索引 0..255 的条目：ibv_global_route.sgid_index 只有 8 位（uint8_t），
+ * 索引 256 以上的 GID 放不进 RTR 的 ah_attr / UD 的地址句柄（rxe 的 GID 表有 1024 项，
+ * 一台有很多地址或 VLAN 的机器会用到那里）。显式的 -g 另有上限检查（options.c）。
+ */
+#define GID_AUTO_MAX_INDEX 255u
+/* 在表中选分数最高的条目（索引超过 GID_AUTO_MAX_INDEX 的不选）；返回其在数组中的下标，没有可选的返回 -1 */
 int gid_choose(const struct gid_info *tbl, size_t n);
-/* RoCE v2 且 IPv4 地址等于 ip（点分十进制）的条目在数组中的下标；没有返回 -1 */
+/* RoCE v2 且 IPv4 地址等于 ip（点分十进制）、索引不超过 GID_AUTO_MAX_INDEX 的条目在数组中的下标；没有返回 -1 */
+/* 表里索引超过 GID_AUTO_MAX_INDEX 的非空条目有几个（自动选择跳过它们时说出来） */
+size_t gid_count_unreachable(const struct gid_info *tbl, size_t n);
 int gid_find_ipv4(const struct gid_info *tbl, size_t n, const char *ip);
 /* 按 GID 索引查找；不存在（空条目）返回 NULL */
 const struct gid_info *gid_find(const struct gid_info *tbl, size_t n, uint32_t index);

@@ -310,6 +310,9 @@ const struct gid_info *select_gid(const struct gid_info *tbl, size_t n, int tbl_
 
 	if (opt->gid_idx != GID_AUTO)
 		return explicit_gid(tbl, n, tbl_len, opt);
+	if (gid_count_unreachable(tbl, n) > 0)
+		con_printf(_("  注意: 跳过了 %zu 个索引大于 %u 的条目：RTR 的 ah_attr.grh.sgid_index 只有 8 位，放不下它们\n"),
+			   gid_count_unreachable(tbl, n), GID_AUTO_MAX_INDEX);
 	pick = peer->want_src[0] ? gid_find_ipv4(tbl, n, peer->want_src) : -1;
 	if (pick >= 0) {
 		con_printf(_("按路由选择（到服务端的报文用源地址 %s）:\n"), peer->want_src);

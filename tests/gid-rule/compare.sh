@@ -55,6 +55,8 @@ new_table; add 0 fe80:0000:0000:0000:0000:00ff:fe00:0001 "IB/RoCE v1"; add 5 "$(
 new_table; add 1 fe80:0000:0000:0000:0000:00ff:fe00:0001 "RoCE v2"; add 0 fe80:0000:0000:0000:0000:00ff:fe00:0002 "RoCE v2"; compare "只有链路本地，平局取小索引"
 new_table; add 1000 "$(v4 192 168 1 9)" "RoCE v2"; add 999 "$(v4 192 168 1 8)" "RoCE v2"; add 7 2001:0db8:0000:0000:0000:0000:0000:0001 "RoCE v2"
 compare "稀疏的大索引，两个 IPv4 平局" 192.168.1.9
+new_table; add 300 "$(v4 10 3 3 3)" "RoCE v2"; add 0 fe80:0000:0000:0000:0000:00ff:fe00:0001 "RoCE v2"; compare "索引 300 的 IPv4 不选（sgid_index 8 位）" 10.3.3.3
+new_table; add 255 "$(v4 10 3 3 4)" "RoCE v2"; add 256 "$(v4 10 3 3 5)" "RoCE v2"; compare "255 可选，256 不可选" 10.3.3.5
 new_table; add 2 2001:0db8:0000:0000:0000:0000:0000:0001 "RoCE v2"; add 3 "$(v4 10 1 1 1)" "IB/RoCE v1"; compare "全局 IPv6 v2 对 IPv4 v1" 10.1.1.1
 new_table; add 4 "$ZERO" "RoCE v2"; add 6 "$(v4 10 2 2 2)" "RoCE v2"; compare "全 0 的槽位不算" 10.2.2.2
 
@@ -65,7 +67,7 @@ for ((t = 0; t < N; t++)); do
     new_table
     declare -A used=()
     for ((e = 0; e < 1 + RANDOM % 6; e++)); do
-        idx=$((RANDOM % 20))
+        idx=$((RANDOM % 5 == 0 ? 250 + RANDOM % 12 : RANDOM % 20))
         [[ -z ${used[$idx]:-} ]] || continue
         used[$idx]=1
         case $((RANDOM % 4)) in

@@ -113,6 +113,34 @@ add_plain_nic() {
     has "$CLOG" 'MR: addr=0x'
 }
 
+# 服务端在 rdma_accept 之前转 RTR/RTS：rdma_init_qp_attr 给的是连接请求里客户端的深度（rxe 128），
+# 服务端QP里必须是协商后的值。rxe 两端都是 128 分不出来，所以用测试旋钮把服务端自己的上限压到 16，再读回每个QP
+@test "cm: the server's QPs get the negotiated READ/atomic depths, not the request's (read back, server capped at 16)" {
+    ROCE_TEST_CM_RD_ATOM=16 start_server --cm -q 2 --op read --qp-state all -t 20
+    run_client "$LAB_IP0" --cm --src "$LAB_IP1" -q 2 --op read --qp-state all -t 20
+    wait_server
+    assert_ok_cm
+    has "$CLOG" 'conn_param: initiator_depth=128 responder_resources=128（READ/原子深度）'
+    has "$SLOG" 'conn_param: initiator_depth=16 responder_resources=16（READ/原子深度）'
+    local f n
+    for f in "$SLOG" "$CLOG"; do
+        # 读回（ibv_query_qp）的行：两个空格分隔；RTR 后和 RTS 后各 2 个QP
+        n=$(grep -cE 'max_dest_rd_atomic=[0-9]+  min_rnr_timer=' "$f")
+        ((n >= 4)) || { echo "$f: 读回的 max_dest_rd_atomic 只有 $n 行"; show_logs; return 1; }
+        if grep -E 'max_dest_rd_atomic=[0-9]+  min_rnr_timer=' "$f" | grep -vq 'max_dest_rd_atomic=16  '; then
+            echo "$f: 读回的 max_dest_rd_atomic 不是协商的 16:"; grep -E 'max_dest_rd_atomic=[0-9]+  min' "$f"; return 1
+        fi
+        n=$(grep -cE 'rnr_retry=[0-9]+  max_rd_atomic=16$' "$f")
+        ((n >= 2)) || { echo "$f: 读回的 max_rd_atomic=16 只有 $n 行:"; grep -E 'max_rd_atomic=' "$f"; return 1; }
+        if grep -E 'rnr_retry=[0-9]+  max_rd_atomic=' "$f" | grep -vq 'max_rd_atomic=16$'; then
+            echo "$f: 读回的 max_rd_atomic 不是协商的 16"; return 1
+        fi
+    done
+    has "$SLOG" 'max_dest_rd_atomic 改成协商后的 16（rdma_init_qp_attr 给的 128 是连接请求里客户端的值）'
+    has "$SLOG" 'max_rd_atomic 改成协商后的 16（rdma_init_qp_attr 给的 128 是连接请求里客户端的值）'
+    has "$CLOG" "全部 1 轮 × 2 个QP 完成并校验通过"
+}
+
 @test "cm: interactive mode over a pipe" {
     start_server --cm --interactive -q 2 -t 20
     run_client_stdin 'hello cm\nq\n' "$LAB_IP0" --cm -d "$LAB_DEV1" --interactive -q 2 -t 20

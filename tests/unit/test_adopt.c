@@ -91,10 +91,45 @@ static void atomic_takes_offset_and_fixed_size(void **state)
 	assert_int_equal(out.offset, 16);
 }
 
+/*
+ * --cm 服务端：连接请求里客户端是 rxe（128/128），服务端设备只有 16/16（mlx5 的典型值）。
+ * rdma_init_qp_attr 在 rdma_accept 之前给的还是请求里的 128；服务端QP里必须是协商后的 16。
+ */
+static void cm_server_programs_negotiated_rd_depths(void **state)
+{
+	struct wire_rd_depth rd = wire_rd_depth(16, 16, 128, 128);
+	struct ibv_qp_attr rtr = { .qp_state = IBV_QPS_RTR, .max_dest_rd_atomic = 128, .max_rd_atomic = 77 };
+	struct ibv_qp_attr rts = { .qp_state = IBV_QPS_RTS, .max_dest_rd_atomic = 77, .max_rd_atomic = 128 };
+	struct ibv_qp_attr init = { .qp_state = IBV_QPS_INIT, .max_dest_rd_atomic = 5, .max_rd_atomic = 6 };
+
+	(void)state;
+	assert_int_equal(rd.in, 16);
+	assert_int_equal(rd.out, 16);
+	assert_int_equal(adopt_negotiated_rd(&rtr, rd), 128);
+	assert_int_equal(rtr.max_dest_rd_atomic, 16);
+	assert_int_equal(rtr.max_rd_atomic, 77);            /* RTR 只改 max_dest_rd_atomic */
+	assert_int_equal(adopt_negotiated_rd(&rts, rd), 128);
+	assert_int_equal(rts.max_rd_atomic, 16);
+	assert_int_equal(rts.max_dest_rd_atomic, 77);       /* RTS 只改 max_rd_atomic */
+	assert_int_equal(adopt_negotiated_rd(&init, rd), -1);
+	assert_int_equal(init.max_dest_rd_atomic, 5);
+	assert_int_equal(init.max_rd_atomic, 6);
+	/* 不对称的上限：in 和 out 各走各的 */
+	rd = wire_rd_depth(8, 4, 128, 128);
+	rtr.max_dest_rd_atomic = 128;
+	rts.max_rd_atomic = 128;
+	adopt_negotiated_rd(&rtr, rd);
+	adopt_negotiated_rd(&rts, rd);
+	assert_int_equal(rtr.max_dest_rd_atomic, rd.in);
+	assert_int_equal(rts.max_rd_atomic, rd.out);
+	assert_int_not_equal(rd.in, rd.out);
+}
+
 const struct CMUnitTest adopt_tests[] = {
 	cmocka_unit_test(unset_options_follow_the_client),
 	cmocka_unit_test(explicit_options_stay),
 	cmocka_unit_test(size_over_cap_is_refused),
 	cmocka_unit_test(atomic_takes_offset_and_fixed_size),
+	cmocka_unit_test(cm_server_programs_negotiated_rd_depths),
 };
 const size_t adopt_tests_count = COUNT_OF(adopt_tests);

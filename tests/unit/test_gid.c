@@ -110,6 +110,25 @@ static void find_by_route_source(void **state)
 	assert_int_equal(gid_find_ipv4(t, 0, "10.11.0.1"), -1);
 }
 
+/* sgid_index 只有 8 位：索引 256 以上的条目自动选择不选（选了会被截成 index % 256），路由找到的也不算 */
+static void auto_choice_skips_index_above_255(void **state)
+{
+	struct gid_info t[] = {
+		mk(0, GID_KIND_ROCE_V2, LL), mk(300, GID_KIND_ROCE_V2, V4_1), mk(256, GID_KIND_ROCE_V2, V4_1),
+	};
+	struct gid_info only_high[] = { mk(257, GID_KIND_ROCE_V2, V4_1) };
+	struct gid_info edge[] = { mk(0, GID_KIND_ROCE_V2, LL), mk(255, GID_KIND_ROCE_V2, V4_1) };
+
+	(void)state;
+	assert_int_equal(t[gid_choose(t, 3)].index, 0);
+	assert_int_equal(gid_find_ipv4(t, 3, "10.11.0.1"), -1);
+	assert_int_equal(gid_count_unreachable(t, 3), 2);
+	assert_int_equal(gid_choose(only_high, 1), -1);
+	assert_int_equal(edge[gid_choose(edge, 2)].index, 255);
+	assert_int_equal(gid_find_ipv4(edge, 2, "10.11.0.1"), 1);
+	assert_int_equal(gid_count_unreachable(edge, 2), 0);
+}
+
 static void empty_table(void **state)
 {
 	struct gid_info t[1];
@@ -150,6 +169,7 @@ const struct CMUnitTest gid_tests[] = {
 	cmocka_unit_test(ipv6_only_table),
 	cmocka_unit_test(tie_takes_lowest_index),
 	cmocka_unit_test(find_by_route_source),
+	cmocka_unit_test(auto_choice_skips_index_above_255),
 	cmocka_unit_test(empty_table),
 	cmocka_unit_test(explicit_checks),
 };
