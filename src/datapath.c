@@ -219,14 +219,15 @@ int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 #define RXE_VENDOR_ID 0xffffffu
 
 /* 设备是 rxe 时，按运行的内核（uname(2)）补一句与内核版本有关的原因（kernel_note.c）；没有就不打印 */
-static void print_kernel_note(const struct rdma_conn *conn, enum ibv_wc_status st)
+static void print_kernel_note(const struct rdma_conn *conn, int i, enum ibv_wc_status st)
 {
 	struct utsname u;
-	char note[1024];
+	char note[1536];
+	int send_in_flight = i >= 0 && i < conn->num_qp && conn->sq[i].n_sig > 0;
 
 	if (conn->dev->dev_attr.vendor_id != RXE_VENDOR_ID || uname(&u) != 0)
 		return;
-	if (rxe_kernel_note(st, u.release, note, sizeof(note)) != NULL)
+	if (rxe_kernel_note(st, u.release, send_in_flight, note, sizeof(note)) != NULL)
 		con_eprintf(_("提示(内核): %s\n"), note);
 }
 
@@ -238,7 +239,7 @@ static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 		con_error(_("工作完成(WC)失败: QP[%d] 状态=%s (%d) vendor_err=0x%x\n"),
 			i, ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
 		con_hint("%s\n", wc_status_hint(wc->status));
-		print_kernel_note(conn, wc->status);
+		print_kernel_note(conn, i, wc->status);
 		return -1;
 	}
 	/* SRQ 的接收：wr_id 是缓冲区号，哪个QP收到的看 qp_num；其余的完成：wr_id 是QP号，qp_num 必须是那个QP的 */

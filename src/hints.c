@@ -20,21 +20,25 @@ const char *wc_status_hint(enum ibv_wc_status status)
 		return _("RNR 重试超限：对端没有投递接收请求(Receive WR)。接收方必须先 post_receive，再通知发送方发送（见同步点）；\n"
 		       "      rnr_retry 小于 7 时网卡收到那么多个 RNR NAK 就放弃（rnr_retry=0：第一个），7 = 一直重试");
 	case IBV_WC_REM_ACCESS_ERR:
-		return _("远端访问错误：rkey 或远端地址不对，或对端 MR/QP 没有开 IBV_ACCESS_REMOTE_WRITE/READ/ATOMIC 权限\n"
-		       "      （对端回了 NAK Remote Access Error；早于 6.1 的 rxe 不回 NAK，这时看到的是 RETRY_EXC_ERR）");
+		return _("远端访问错误：rkey 或远端地址不对，或对端的 MR 没有开 IBV_ACCESS_REMOTE_WRITE/READ/ATOMIC 权限\n"
+		       "      （对端回了 NAK Remote Access Error；早于 6.1 的 rxe 不回 NAK，这时看到的是 RETRY_EXC_ERR）。\n"
+		       "      对端 QP 的 qp_access_flags 没开权限不是这个状态，是 REM_INV_REQ_ERR");
 	case IBV_WC_LOC_PROT_ERR:
 		return _("本地保护错误：SGE 的 lkey/地址/长度不在已注册的 MR 内，或本地 MR 少了要用的权限。\n"
 		       "      READ/原子 的结果要写进本地 MR，它需要 IBV_ACCESS_LOCAL_WRITE（rxe 上缺了它就报这个状态）。\n"
-		       "      SGE 的 lkey 不对时硬件网卡报它，rxe 报的是 LOC_QP_OP_ERR");
+		       "      SGE 的 lkey 不对时硬件网卡和 5.10 的 rxe 报它；6.1 的 rxe 报 LOC_QP_OP_ERR，6.12 的 rxe 报 WR_FLUSH_ERR（docs/GALLERY.md 的 lkey）");
 	case IBV_WC_LOC_LEN_ERR:
 		return _("本地长度错误：收到的消息比接收缓冲区大，或发送长度超过设备限制");
 	case IBV_WC_LOC_QP_OP_ERR:
 		return _("本地QP操作错误：WR 超出QP的能力（SGE 个数、inline 长度、QP类型不支持的操作码），或无法为目的GID构造报文（GID/路由/邻居）。\n"
 		       "      QP 还没到 RTS（RESET/INIT/RTR）时 ibv_post_send 本身就会失败，不会走到这里；QP 已在错误状态时 ibv_post_send 照样接受，WR 以 WR_FLUSH_ERR 完成。\n"
 		       "      接收方的完成是它：收到的 SEND 比投递的接收缓冲区大（rxe 实测如此；规范和硬件网卡是 LOC_LEN_ERR）——两端的消息大小/接收缓冲区对一对。\n"
-		       "      rxe 上 SGE 的 lkey 不是本端 MR 的 lkey 也是它（硬件网卡是 LOC_PROT_ERR）：用 ibv_reg_mr 返回的 mr->lkey");
+		       "      6.1 的 rxe 上 SGE 的 lkey 不是本端 MR 的 lkey 也是它（硬件网卡和 5.10 的 rxe 是 LOC_PROT_ERR，6.12 的 rxe 是 WR_FLUSH_ERR）：\n"
+		       "      用 ibv_reg_mr 返回的 mr->lkey");
 	case IBV_WC_REM_INV_REQ_ERR:
-		return _("远端无效请求：对端不支持该操作（如原子操作），或消息超过对端接收缓冲区");
+		return _("远端无效请求：对端 QP 的 qp_access_flags 没开这个操作要的 IBV_ACCESS_REMOTE_WRITE/READ/ATOMIC\n"
+		       "      （ibv_poll_cq(3) 这样列；6.1、6.12 的 rxe 实测回 NAK Invalid Request，docs/GALLERY.md 的 qp-access），\n"
+		       "      或对端不支持该操作（如原子操作），或消息超过对端接收缓冲区（规范和硬件网卡；rxe 这时是 REM_OP_ERR）");
 	case IBV_WC_REM_OP_ERR:
 		return _("远端操作错误：对端处理请求时出错，回了 NAK “Remote Operational Error”。rxe 上常见的原因：SEND 比对端投递的接收缓冲区大\n"
 		       "      （对端的完成是 LOC_QP_OP_ERR；规范和硬件网卡这时是 REM_INV_REQ_ERR / LOC_LEN_ERR）；也可能对端QP已进入错误状态。看对端的输出");

@@ -235,10 +235,13 @@ static int inject_flush(struct rdma_conn *conn, long r, uint8_t *(*area)(struct 
 			return -1;
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 || poll_cq_raw(conn, wcs, conn->num_qp) != 0)
 		return -1;
+	/* 出错的完成里只有 wr_id、status、qp_num、vendor_err 有效（ibv_poll_cq(3)）：opcode、byte_len 不能读 */
 	for (int k = 0; k < conn->num_qp; k++)
-		con_printf(_("  完成: QP[%d] wr_id=0x%llx 操作=%s 状态=%s (%d)\n"), wrid_qp(wcs[k].wr_id),
-			   (unsigned long long)wcs[k].wr_id, wcs[k].opcode == IBV_WC_RECV ? "RECV" : "?",
-			   ibv_wc_status_str(wcs[k].status), wcs[k].status);
+		con_printf(_("  完成: QP[%d] wr_id=0x%llx qp_num=0x%06x 状态=%s (%d) vendor_err=0x%x\n"), wrid_qp(wcs[k].wr_id),
+			   (unsigned long long)wcs[k].wr_id, wcs[k].qp_num, ibv_wc_status_str(wcs[k].status), wcs[k].status,
+			   wcs[k].vendor_err);
+	con_explain(_("出错的完成里只有 wr_id、status、qp_num、vendor_err 有效（ibv_poll_cq(3)），opcode 和 byte_len 没有定义：\n"
+		      "        硬件网卡（如 mlx5）不写它们。是哪个 WR 只能从 wr_id 认出来——这里 wr_id 的低 8 位是QP号\n"));
 	con_error(_("%d 个接收请求没等到数据就完成了: QP 在 ERR 状态，网卡把没完成的 WR 全部冲刷(flush)出来\n"), conn->num_qp);
 	con_hint("%s\n", wc_status_hint(IBV_WC_WR_FLUSH_ERR));
 	return -1;

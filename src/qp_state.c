@@ -114,6 +114,12 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 		return ud_to_init(conn);
 	/* QP 的 qp_access_flags 只管“远端能对我做什么”；LOCAL_WRITE 是 MR 的事，这里去掉 */
 	access &= ~IBV_ACCESS_LOCAL_WRITE;
+	if (conn->opt->inject == INJECT_QP_ACCESS) {
+		access_str(access, acc, sizeof(acc));
+		con_printf(_("故障注入(--inject qp-access): 这个操作要QP允许 %s，故意不给（qp_access_flags=0）；"
+			     "MR 的权限和交给对端的 rkey 都不变，预期对端的请求被本端网卡当成无效请求（REM_INV_REQ_ERR）\n"), acc);
+		access = 0;
+	}
 	access_str(access, acc, sizeof(acc));
 	con_printf(_("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n"), conn->opt->ib_port, acc);
 	con_explain(_("INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n"));

@@ -490,6 +490,12 @@ int create_qps(struct rdma_conn *conn)
 				    i, conn->opt->inline_size, conn->max_inline);
 			return -1;
 		}
+		if (conn->opt->inject == INJECT_INLINE && conn->opt->size <= conn->max_inline) {
+			con_error(_("--inject inline 要 --size 大于 %u：驱动把 max_inline_data 取整成了 %u（要的是 %u），\n"
+				    "不超过它的 inline WR 会被驱动接受，看不到任何错误\n" CON_HINT "用 --size %u 或更大\n"),
+				  conn->max_inline, conn->max_inline, conn->opt->inline_size, conn->max_inline + 1);
+			return -1;
+		}
 		if (sq_account_init(&conn->sq[i], conn->caps.send_wr) != 0) {
 			con_error(_("QP[%d] 发送队列记账的内存分配失败（%u 项）\n" CON_HINT "内存不够？减小 --tx-depth\n"),
 				    i, conn->caps.send_wr);

@@ -31,7 +31,7 @@ host_apt_sum() {
 # 每个其它内核：第一次启动的 stderr 第一行、冒烟的结果名
 names=()
 for k in "${OTHERS[@]}"; do
-    names+=("kernel-$k" "pair-$k")
+    names+=("kernel-$k" "pair-$k" "qpaccess-$k")
     [[ $k == 5.10 ]] && names+=(atomic-5.10)
     [[ $k == 6.12 ]] && names+=(flush-6.12)
 done

@@ -31,7 +31,7 @@ def lkey_status(kernel):
 
 # 客户端的输出里有“提示(内核): ”的种类（rxe 与内核版本有关的那一句，src/kernel_note.c）
 def kernel_note_expected(name, kernel):
-    return (name in ("rkey", "mr-access", "flush", "qpn", "psn") and old_rxe(kernel)) or \
+    return (name in ("rkey", "mr-access", "qp-access", "flush", "qpn", "psn") and old_rxe(kernel)) or \
            (name == "lkey" and version(kernel) >= (6, 12))
 
 
@@ -49,6 +49,9 @@ def expect(name, kernel):
         "inline": ("-", "errno=22", "none", None, 0),
         "qpn": ("-", "RETRY_EXC_ERR", "no_answer", None, ">0"),
         "psn": ("-", "RETRY_EXC_ERR", "NAK", "PSN_SEQ_ERR", ">0"),
+        # QP 没开远端权限：rxe check_op_valid → NAK Invalid Request（0x61）；5.10 不回 NAK（实测 5.10/6.1/6.12）
+        "qp-access": ("-", "RETRY_EXC_ERR", "no_answer", None, ">0") if old_rxe(kernel) else
+                     ("-", "REM_INV_REQ_ERR", "NAK", "INV_REQ", 0),
     }.get(name)
 
 
@@ -63,6 +66,7 @@ HINT_SAYS = {
     "inline": (("client", "max_inline_data"),),
     "qpn": (("client", "dest_qp_num"),),
     "psn": (("client", "sq_psn"),),
+    "qp-access": (("client", "qp_access_flags"),),
 }
 
 
@@ -92,7 +96,7 @@ def main():
         failed += not cond
 
     names = [k["name"] for k in g["kinds"]]
-    check(len(names) >= 9 and all(expect(n, kernel) for n in names), "gallery: every kind has an expectation (%d kinds)" % len(names),
+    check(len(names) >= 10 and all(expect(n, kernel) for n in names), "gallery: every kind has an expectation (%d kinds)" % len(names),
           " ".join(n for n in names if not expect(n, kernel)))
     for k in g["kinds"]:
         ex = expect(k["name"], kernel)

@@ -5,6 +5,8 @@
 #   pair-<系列>     一对 write_imm（2 个QP × 4 KiB × 2 轮）两端都退出 0
 #   5.10：atomic-5.10  fetch_add 以 RETRY_EXC_ERR 结束，提示点名这个内核和实测范围（kernel_note.c）
 #   6.12：flush-6.12   --cm 的被动方 rdma_init_qp_attr(INIT) 给 0x30e，程序说出两个 FLUSH 位
+#   qpaccess-<系列>  服务端QP的 qp_access_flags 没有 REMOTE_WRITE（--inject qp-access）：客户端的 WRITE 得到的状态
+#                    （6.1 在故障画廊里测，tests/58-lab-trace.t）
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 want_kver=$1 series=$2
@@ -22,13 +24,15 @@ result() {  # result 名字 0|非0 说明 [日志...]
 }
 has() { grep -qF -- "$2" "$1"; }
 
-# 服务端后台（rxe0；--cm 时监听 0.0.0.0，地址决定设备）、客户端前台（rxe1）；$1 = 日志前缀，其余是两端共同的参数
+# 服务端后台（rxe0；--cm 时监听 0.0.0.0，地址决定设备）、客户端前台（rxe1）；$1 = 日志前缀，其余是两端共同的参数；
+# 只给服务端的参数放在数组 SERVER_EXTRA 里
+SERVER_EXTRA=()
 pair() {
     local p=$1 i sdev=(-d "$LAB_DEV0")
     shift
     [[ $1 == --cm ]] && sdev=()
     rm -f "$OUT/$p.ready"
-    timeout 60 build/rdma_server "${sdev[@]}" --ready-file "$OUT/$p.ready" "$@" >"$OUT/$p-s.log" 2>&1 &
+    timeout 60 build/rdma_server "${sdev[@]}" "${SERVER_EXTRA[@]}" --ready-file "$OUT/$p.ready" "$@" >"$OUT/$p-s.log" 2>&1 &
     spid=$!
     for ((i = 0; i < 300; i++)); do [[ -s $OUT/$p.ready ]] && break; kill -0 "$spid" 2>/dev/null || break; sleep 0.1; done
     timeout 60 build/rdma_client "$LAB_IP0" -d "$LAB_DEV1" "$@" >"$OUT/$p-c.log" 2>&1
@@ -63,3 +67,18 @@ if [[ $series == 6.12 ]]; then
         && ok=0
     result flush-6.12 "$ok" "--cm：被动方 INIT 0x30e，说出 FLUSH_GLOBAL|FLUSH_PERSISTENT（服务端 $src，客户端 $crc）" "$OUT/flush-s.log"
 fi
+
+# QP 没开远端权限：rxe 的 check_op_valid 回 NAK Invalid Request，不是 REM_ACCESS_ERR（那是 MR 的事）
+SERVER_EXTRA=(--inject qp-access)
+pair qpaccess --op write -q 1 --size 2K --iters 1 -t 20
+SERVER_EXTRA=()
+ok=1
+# 实测：5.10 的 rxe 不回 NAK，请求方重传到 RETRY_EXC_ERR（和 rkey/MR 权限一样，提示(内核)说出来）；6.1、6.12 是 REM_INV_REQ_ERR
+if [[ $series == 5.10 ]]; then
+    [[ $crc == 1 && $src == 1 ]] && has "$OUT/qpaccess-c.log" '状态=transport retry counter exceeded (12)' \
+        && has "$OUT/qpaccess-c.log" "提示(内核): 这台机器运行的内核是 $kver。" && ok=0
+else
+    [[ $crc == 1 && $src == 1 ]] && has "$OUT/qpaccess-c.log" '状态=remote invalid request error (9)' && ok=0
+fi
+result "qpaccess-$series" "$ok" "--inject qp-access，WRITE：客户端 $crc（$(grep -m1 -o '状态=[^)]*)' "$OUT/qpaccess-c.log")），服务端 $src" \
+    "$OUT/qpaccess-c.log"

@@ -81,9 +81,16 @@ check_corrupt() {  # check_corrupt OP 注入的一方(server|client) 校验的�
 
 # 接收方的两种校验：SEND 收到的、READ 读到的（WRITE 的“内存中的数据”走同一个 verify()）；
 # 完成错误（rkey、接收缓冲区太小……）在故障画廊里，每个内核都查（tests/58-lab-trace.t）
-@test "injected payload corruption: the receiver's byte check names the offset; both exit 1 (send, read)" {
+@test "injected payload corruption: the receiver's byte check names the offset; both exit 1 (send, read); --inject inline at a size the driver inlines is refused" {
     check_corrupt send client '收到'
     check_corrupt read server '读到'
+    # --inject inline 的消息不比驱动取整后的 max_inline_data 大时什么也演示不了（rxe 把要的 0 取整成 16）：
+    # 建 QP 后就拒绝并说出上限，不用连服务端
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --op send --size 16 --inject inline -t 5
+    [[ $CRC == 1 ]] || { cat "$CLOG"; return 1; }
+    grep -qE '^错误: --inject inline 要 --size 大于 [0-9]+：驱动把 max_inline_data 取整成了 [0-9]+（要的是 0），$' "$CLOG" \
+        || { cat "$CLOG"; return 1; }
+    has "$CLOG" '不超过它的 inline WR 会被驱动接受，看不到任何错误'
 }
 
 # 早于 6.1 的内核（实测 5.10）：rxe 不执行原子操作，客户端 RETRY_EXC_ERR，提示点名内核（docs/KERNELS.md）
