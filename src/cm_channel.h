@@ -24,6 +24,9 @@ struct ctrl_cm {
 	struct rdma_cm_id *ctl_id;      /* 控制连接的 cm_id */
 	struct rdma_cm_id *first;       /* 第一个解析出/收到的 cm_id：它的设备就是本连接的设备（不单独销毁） */
 	struct rdma_cm_id *qp_id[MAX_QP]; /* 每个数据QP一个 cm_id：qp_id[i] ↔ QP[i] */
+	uint32_t nonce;                 /* 会话号：客户端自己随机取的；服务端是这个会话第一个请求里的 */
+	int session_set;                /* 服务端：已经收下了一个会话的第一个请求（之后只认同一个地址和会话号） */
+	struct sockaddr_storage session_addr; /* 服务端：这个会话的客户端地址（只比 IP，不比端口：每个 cm_id 的端口不同） */
 	int num_qp;                     /* 数据QP个数（qp_id 的有效项数） */
 	struct ibv_cq *scq, *rcq;       /* 控制QP自己的发送/接收 CQ（不占用数据面的 CQ） */
 	struct ibv_qp *qp;              /* 控制QP：HELLO 与同步消息的 SEND/RECV */
@@ -51,11 +54,29 @@ struct cm_priv {
 	uint8_t op;
 	uint8_t reason;         /* 只在拒绝时有意义（enum cm_reason） */
 	uint16_t reserved;
+	uint32_t nonce;         /* 会话号：客户端每次运行随机取一个，它的所有连接请求都带同一个（拒绝时为 0） */
 };
 
+/*
+ * 服务端收到一个连接请求时怎么办（纯逻辑，tests/unit/test_cm_request.c）。一个会话的全部请求（控制连接 + 每个QP一个）
+ * 都来自第一个请求的那个客户端：同一个地址、同一个会话号。会话开始之后（session_set），别的地址、别的会话号、
+ * 不是本项目格式的请求都属于另一个客户端——只拒绝它（CM_REFUSE_STRAY），本会话接着等自己的请求；
+ * 本会话里已经占了的序号（重复的请求）也一样。其余的交给 check_request（参数不对就拒绝并结束这次建连）。
+ */
+enum cm_verdict { CM_CHECK = 0, CM_REFUSE_STRAY = 1 };
+static inline enum cm_verdict cm_request_verdict(int session_set, uint32_t session_nonce, int same_addr, int ok_priv,
+						 const struct cm_priv *p, int slot_taken)
+{
+	if (session_set && (!ok_priv || !same_addr || p->nonce != session_nonce))
+		return CM_REFUSE_STRAY;
+	if (ok_priv && slot_taken)
+		return CM_REFUSE_STRAY;
+	return CM_CHECK;
+}
 
-/* 填一条自我介绍（index：0 = 控制连接，i+1 = QP[i]；reason 只在拒绝时非 0） */
-void cm_priv_encode(struct cm_priv *p, int index, int num_qp, int op, int reason);
+
+/* 填一条自我介绍（index：0 = 控制连接，i+1 = QP[i]；reason 只在拒绝时非 0；nonce = 会话号） */
+void cm_priv_encode(struct cm_priv *p, int index, int num_qp, int op, int reason, uint32_t nonce);
 /* "ip:port"（IPv4/IPv6），写进 out 并返回它 */
 const char *cm_addr_str(const struct sockaddr *sa, char *out, size_t len);
 

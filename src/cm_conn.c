@@ -16,8 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 #include "adopt.h"
+#include "clock.h"
 #include "cm_channel.h"
 #include "conout.h"
 #include "console.h"
@@ -238,7 +241,7 @@ static int modify_all(struct rdma_conn *conn, enum ibv_qp_state state, int acces
 
 static void fill_param(struct rdma_conn *conn, int k, struct rdma_conn_param *p, struct cm_priv *priv)
 {
-	cm_priv_encode(priv, k + 1, conn->num_qp, conn->opt->op, CM_OK);
+	cm_priv_encode(priv, k + 1, conn->num_qp, conn->opt->op, CM_OK, conn->ctrl.cm->nonce);
 	*p = (struct rdma_conn_param){
 		.private_data = priv,
 		.private_data_len = sizeof(*priv),
@@ -320,6 +323,19 @@ static int client_create_ids(struct rdma_conn *conn)
 	return 0;
 }
 
+/*
+ * 测试用的环境变量 ROCE_TEST_CM_CONNECT_GAP_MS=N（不在 -h 里）：每个数据QP的 rdma_connect 之前等 N 毫秒，
+ * 让实验室里别的客户端的请求一定落在这个客户端建连的中途（服务端要只拒绝那个客户端，本会话照常）
+ */
+static void test_connect_gap(void)
+{
+	const char *e = getenv("ROCE_TEST_CM_CONNECT_GAP_MS");
+	long ms = e != NULL ? strtol(e, NULL, 10) : 0;
+
+	if (ms > 0 && ms <= 10000)
+		usleep((useconds_t)ms * 1000);
+}
+
 static int client_connect_all(struct rdma_conn *conn)
 {
 	struct ctrl *c = &conn->ctrl;
@@ -328,11 +344,15 @@ static int client_connect_all(struct rdma_conn *conn)
 	char a[96];
 
 	step_title(&conn->trace, &conn->step, _("rdma_connect：CM 交换 QPN 和起始PSN（代替TCP模式的“交换连接信息”）"));
-	con_printf(_("每个 cm_id 一次 rdma_connect(conn_param.qp_num = 本端QP号，private_data = 16 字节自我介绍)；\n"
+	if (getrandom(&c->cm->nonce, sizeof(c->cm->nonce), 0) != (ssize_t)sizeof(c->cm->nonce))
+		c->cm->nonce = (uint32_t)now_ms() ^ (uint32_t)getpid();
+	con_printf(_("每个 cm_id 一次 rdma_connect(conn_param.qp_num = 本端QP号，private_data = 20 字节自我介绍，会话号 0x%08x)；\n"
 		   "  说明: CM 发 REQ，服务端回 REP；verbs 路径（QP 是我们自己建的）下主动方收到的是 CONNECT_RESPONSE，\n"
-		   "        之后自己 RTR/RTS，再 rdma_establish 发 RTU\n"));
+		   "        之后自己 RTR/RTS，再 rdma_establish 发 RTU。会话号让服务端认出哪些请求是同一个客户端的\n"), c->cm->nonce);
 	for (int k = -1; k < conn->num_qp; k++) {
 		fill_param(conn, k, &p, &priv);
+		if (k >= 0)
+			test_connect_gap();
 		if (rdma_connect(id_of(c, k), &p) != 0) {
 			verbs_error("rdma_connect()", errno, _("private data 超过 56 字节？./diagnose.sh"));
 			return -1;

@@ -15,8 +15,9 @@
  *   - private data 只在建连时传一次，而同步消息（READY/DONE/ACK/BYE）整个运行期间都要；
  *   - 数据QP的接收队列和 CQ 归数据面（ops.c 按个数数完成），混进控制消息就要改每个操作的计数。
  * 所以另建一个小小的控制QP（自己的 CQ、自己的 cm_id），上面跑的就是 TCP 模式的同一套 wire.c 消息，
- * qp_state.c 和 ops.c 一行不用改。private data 只放一条 16 字节的“自我介绍”（struct cm_priv：
- * 魔数、版本、长度、这是第几条连接、QP个数、操作），服务端据此把连接请求对应到 QP，并拒绝陌生的对端。
+ * qp_state.c 和 ops.c 一行不用改。private data 只放一条 20 字节的“自我介绍”（struct cm_priv：
+ * 魔数、版本、长度、这是第几条连接、QP个数、操作、会话号），服务端据此把连接请求对应到 QP，并拒绝陌生的对端：
+ * 一个会话的请求都来自第一个请求的地址、带同一个会话号，别的客户端的请求只被拒绝，本会话照常（cm_request_verdict）。
  *
  * 所有等待都有超时（-t；服务端等第一个请求用 --accept-timeout）。地址/路由解析给 CM 的超时是 2 秒：
  * 单机实验室里邻居表是冷的时候，解析恰好要等满这个超时才成功（tests/cm-facts/FACTS.md A.3）。
@@ -43,9 +44,9 @@
 #define CM_RESOLVE_MS   2000            /* rdma_resolve_addr/route 的超时 */
 #define CM_MSG_MAX      512             /* 一条控制消息的上限（≥ WIRE_MAX_LEN） */
 #define CM_PRIV_MAGIC   0x52434d31u     /* "RCM1" */
-#define CM_PRIV_VERSION 1
+#define CM_PRIV_VERSION 2               /* 2：加了会话号（20 字节） */
 
-_Static_assert(sizeof(struct cm_priv) == 16, "cm_priv 必须是 16 字节");
+_Static_assert(sizeof(struct cm_priv) == 20, "cm_priv 必须是 20 字节");
 _Static_assert(WIRE_MAX_LEN <= CM_MSG_MAX, "控制消息槽放不下最大的 HELLO");
 
 static int port_of(const struct ctrl *c)
@@ -58,7 +59,7 @@ static uint8_t *recv_slot(struct ctrl *c, int k) { return c->cm->buf + (size_t)k
 static uint8_t *send_slot(struct ctrl *c) { return c->cm->buf + (size_t)CM_CTL_RECV * CM_MSG_MAX; }
 static uint8_t *stash_slot(struct ctrl *c) { return c->cm->buf + (size_t)(CM_CTL_RECV + 1) * CM_MSG_MAX; }
 
-void cm_priv_encode(struct cm_priv *p, int index, int num_qp, int op, int reason)
+void cm_priv_encode(struct cm_priv *p, int index, int num_qp, int op, int reason, uint32_t nonce)
 {
 	memset(p, 0, sizeof(*p));
 	p->magic = htonl(CM_PRIV_MAGIC);
@@ -68,6 +69,7 @@ void cm_priv_encode(struct cm_priv *p, int index, int num_qp, int op, int reason
 	p->num_qp = htons((uint16_t)num_qp);
 	p->op = (uint8_t)op;
 	p->reason = (uint8_t)reason;
+	p->nonce = htonl(nonce);
 }
 
 /* 解码对端的 private data；不是本项目的格式返回 -1 */
@@ -81,6 +83,7 @@ static int priv_decode(const void *data, uint8_t len, struct cm_priv *p)
 		return -1;
 	p->index = ntohs(p->index);
 	p->num_qp = ntohs(p->num_qp);
+	p->nonce = ntohl(p->nonce);
 	return 0;
 }
 
@@ -267,9 +270,9 @@ static void refuse_stray(struct ctrl *c, struct rdma_cm_event *ev)
 	struct cm_priv rej;
 	char a[96];
 
-	con_eprintf(_("注意: 又来了一个连接请求（来自 %s），本端正在服务一个客户端：拒绝它（rdma_reject）并销毁它的 cm_id\n"),
+	con_eprintf(_("注意: 又来了一个连接请求（来自 %s），它不属于本端正在服务（或正在建连）的客户端：拒绝它（rdma_reject）并销毁它的 cm_id\n"),
 		    cm_addr_str(rdma_get_peer_addr(id), a, sizeof(a)));
-	cm_priv_encode(&rej, 0, c->opt->num_qp, c->opt->op, CM_REJ_BUSY);
+	cm_priv_encode(&rej, 0, c->opt->num_qp, c->opt->op, CM_REJ_BUSY, 0);
 	if (rdma_reject(id, &rej, sizeof(rej)) != 0)
 		verbs_error("rdma_reject()", errno, _("那个客户端可能已经走了；本端的会话不受影响"));
 	rdma_ack_cm_event(ev);
@@ -456,6 +459,20 @@ static struct rdma_cm_id **slot_of(struct ctrl *c, int index)
 	return index == 0 ? &c->cm->ctl_id : &c->cm->qp_id[index - 1];
 }
 
+/* 两个地址的 IP 是否相同（不比端口：同一个客户端的每个 cm_id 端口不同） */
+static int same_ip(const struct sockaddr *a, const struct sockaddr_storage *b)
+{
+	if (a == NULL || a->sa_family != b->ss_family)
+		return 0;
+	if (a->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)(const void *)a)->sin_addr.s_addr ==
+		       ((const struct sockaddr_in *)(const void *)b)->sin_addr.s_addr;
+	if (a->sa_family == AF_INET6)
+		return memcmp(&((const struct sockaddr_in6 *)(const void *)a)->sin6_addr,
+			      &((const struct sockaddr_in6 *)(const void *)b)->sin6_addr, sizeof(struct in6_addr)) == 0;
+	return 0;
+}
+
 /* 检查一个连接请求：是本项目的客户端、QP个数和操作一致、序号没重复；不对就 rdma_reject 并说明 */
 static int check_request(struct ctrl *c, struct rdma_cm_id *id, const struct cm_priv *p, int ok_priv)
 {
@@ -480,7 +497,7 @@ static int check_request(struct ctrl *c, struct rdma_cm_id *id, const struct cm_
 	}
 	if (reason == CM_OK)
 		return 0;
-	cm_priv_encode(&rej, 0, c->opt->num_qp, c->opt->op, reason);
+	cm_priv_encode(&rej, 0, c->opt->num_qp, c->opt->op, reason, 0);
 	if (rdma_reject(id, &rej, sizeof(rej)) != 0)
 		verbs_error("rdma_reject()", errno, _("对端可能已经走了"));
 	else
@@ -507,8 +524,9 @@ int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma
 		if (wait_event(c, RDMA_CM_EVENT_CONNECT_REQUEST, left > 0 ? (int)left : 0, what, &ev) != 0)
 			return -1;
 		ok = priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, &p) == 0;
-		/* 这个位置（控制连接或 QP[i]）已经有人了：是另一个客户端的请求，拒绝它，接着等自己的客户端 */
-		if (ok && p.index <= c->opt->num_qp && *slot_of(c, p.index) != NULL) {
+		/* 不是这个会话的客户端（地址或会话号不同），或者位置已经有人了：拒绝它，接着等自己的客户端 */
+		if (cm_request_verdict(c->cm->session_set, c->cm->nonce, same_ip(rdma_get_peer_addr(ev->id), &c->cm->session_addr),
+				       ok, &p, ok && p.index <= c->opt->num_qp && *slot_of(c, p.index) != NULL) == CM_REFUSE_STRAY) {
 			refuse_stray(c, ev);
 			continue;
 		}
@@ -528,6 +546,12 @@ int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma
 	}
 	*slot_of(c, p.index) = *id;
 	(*id)->context = (void *)(uintptr_t)(p.index + 1);   /* 与客户端 create_id 的 k+2 一致 */
+	if (!c->cm->session_set) {   /* 会话的第一个请求：之后只认这个地址和会话号 */
+		c->cm->session_set = 1;
+		c->cm->nonce = p.nonce;
+		memcpy(&c->cm->session_addr, rdma_get_peer_addr(*id), sizeof(c->cm->session_addr));
+		con_printf(_("    会话号 0x%08x：这个客户端其余的连接请求必须来自同一个地址、带同一个会话号，别的一律拒绝\n"), p.nonce);
+	}
 	if (p.index == 0)
 		con_printf(_("    ↑ 控制连接，来自 %s\n"), cm_addr_str(rdma_get_peer_addr(*id), a, sizeof(a)));
 	else

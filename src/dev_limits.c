@@ -6,6 +6,32 @@
 
 #include <stdio.h>
 
+uint32_t srq_depth_wanted(const struct options *o, const struct queue_caps *q)
+{
+	return o->bench != BENCH_NONE ? q->recv_wr : 2u * (uint32_t)o->num_qp;
+}
+
+static int srq_check(const struct options *o, const struct queue_caps *q, const struct ibv_device_attr *dev,
+		     char *err, size_t errlen)
+{
+	uint32_t want = srq_depth_wanted(o, q);
+
+	if (dev->max_srq < 1) {
+		snprintf(err, errlen, _("--srq：设备的 max_srq=%d，不支持共享接收队列；去掉 --srq"), dev->max_srq);
+		return -1;
+	}
+	if (want > (uint32_t)dev->max_srq_wr) {
+		snprintf(err, errlen, _("--srq：SRQ 要 %u 个接收请求的深度，超过设备的 max_srq_wr=%d；减小 -q%s"), want,
+			 dev->max_srq_wr, o->bench != BENCH_NONE ? _(" 或 --tx-depth") : "");
+		return -1;
+	}
+	if (dev->max_srq_sge < 1) {
+		snprintf(err, errlen, _("--srq：每个接收请求要 1 个 SGE，设备的 max_srq_sge=%d"), dev->max_srq_sge);
+		return -1;
+	}
+	return 0;
+}
+
 int limits_check(const struct options *o, const struct ibv_device_attr *dev,
 		 const struct ibv_port_attr *port, char *err, size_t errlen)
 {
@@ -27,6 +53,8 @@ int limits_check(const struct options *o, const struct ibv_device_attr *dev,
 			 q.cqe, o->num_qp, q.send_wr, q.recv_wr, dev->max_cqe);
 		return -1;
 	}
+	if (o->srq && srq_check(o, &q, dev, err, errlen) != 0)
+		return -1;
 	if (msg > port->max_msg_sz) {
 		snprintf(err, errlen, _("消息 %zu 字节超过端口的 max_msg_sz=%u；减小 --size%s"),
 			 msg, port->max_msg_sz, o->sweep ? _("（--sweep 最大到 8 MiB：换一个 max_msg_sz 更大的设备）") : "");

@@ -18,7 +18,16 @@
 
 #include "options.h"
 
-/* 都在上限内返回 0；否则返回 -1，err 里写明哪一项超了、上限是多少、改哪个选项 */
+/*
+ * --srq 的 SRQ 要多深：普通模式每轮每个QP只在途 1 个接收，2×QP数就够；--bench 时像 perftest --use-srq 的 rx_depth：
+ * 一个QP的接收队列深度给全部QP共用（QP 多时发送方可能碰到 RNR NAK——这正是 SRQ 要按在途消息数定深度的地方）
+ */
+uint32_t srq_depth_wanted(const struct options *o, const struct queue_caps *q);
+
+/*
+ * 都在上限内返回 0；否则返回 -1，err 里写明哪一项超了、上限是多少、改哪个选项。
+ * --srq 时还对 SRQ 的三个上限：max_srq（0 = 设备不支持 SRQ）、max_srq_wr（SRQ 深度）、max_srq_sge（每个接收 1 个 SGE）
+ */
 int limits_check(const struct options *o, const struct ibv_device_attr *dev,
 		 const struct ibv_port_attr *port, char *err, size_t errlen);
 

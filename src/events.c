@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "conout.h"
 #include "console.h"
+#include "qp_state.h"
 
 int events_setup(struct rdma_conn *conn)
 {
@@ -99,16 +100,14 @@ static void print_event(struct rdma_conn *conn, const struct ibv_async_event *ev
 	con_printf(_("  说明: %s\n"), event_hint(ev->event_type));
 }
 
-int events_poll(struct rdma_conn *conn, enum ibv_event_type want, int wait_ms)
+/* 最多等到 deadline 取一个异步事件：1 = 取到了 ev（调用方打印并 ibv_ack_async_event），0 = 到时间了，-1 = 出错 */
+static int next_event(struct rdma_conn *conn, struct ibv_async_event *ev, long long deadline)
 {
 	struct pollfd pfd = { .fd = conn->dev->ctx->async_fd, .events = POLLIN };
-	long long deadline = now_ms() + wait_ms;
-	int seen = 0;
 
 	for (;;) {
-		struct ibv_async_event ev;
 		long long left = deadline - now_ms();
-		int r = poll(&pfd, 1, seen || left < 0 ? 0 : (int)left);
+		int r = poll(&pfd, 1, left < 0 ? 0 : (int)left);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -117,15 +116,82 @@ int events_poll(struct rdma_conn *conn, enum ibv_event_type want, int wait_ms)
 			return -1;
 		}
 		if (r == 0)
-			return seen;
-		if (ibv_get_async_event(conn->dev->ctx, &ev) != 0) {
-			if (errno == EAGAIN)
-				continue;
+			return 0;
+		if (ibv_get_async_event(conn->dev->ctx, ev) == 0)
+			return 1;
+		if (errno != EAGAIN) {
 			verbs_error("ibv_get_async_event()", errno, _("设备的异步事件 fd 出错"));
 			return -1;
 		}
+	}
+}
+
+int events_poll(struct rdma_conn *conn, enum ibv_event_type want, int wait_ms)
+{
+	long long deadline = now_ms() + wait_ms;
+	int seen = 0;
+
+	for (;;) {
+		struct ibv_async_event ev;
+		int r = next_event(conn, &ev, seen ? 0 : deadline);
+
+		if (r <= 0)
+			return r < 0 ? -1 : seen;
 		print_event(conn, &ev);
 		seen |= ev.event_type == want;
 		ibv_ack_async_event(&ev);
 	}
+}
+
+static int qp_slot(const struct rdma_conn *conn, const struct ibv_qp *qp)
+{
+	for (int i = 0; i < conn->num_qp; i++)
+		if (conn->qp[i] == qp)
+			return i;
+	return -1;
+}
+
+/* 等 n 个QP各自的 IBV_EVENT_QP_LAST_WQE_REACHED，最多到 deadline；返回等到了几个QP的 */
+static int wait_last_wqe(struct rdma_conn *conn, int n, long long deadline)
+{
+	unsigned char got[MAX_QP] = { 0 };
+	int k = 0;
+
+	while (k < n) {
+		struct ibv_async_event ev;
+		int i;
+
+		if (next_event(conn, &ev, deadline) <= 0)
+			break;
+		print_event(conn, &ev);
+		i = ev.event_type == IBV_EVENT_QP_LAST_WQE_REACHED ? qp_slot(conn, ev.element.qp) : -1;
+		if (i >= 0 && !got[i]) {
+			got[i] = 1;
+			k++;
+		}
+		ibv_ack_async_event(&ev);
+	}
+	return k;
+}
+
+int srq_release_qps(struct rdma_conn *conn, int wait_ms)
+{
+	long long t0 = now_ms();
+	int n = 0, k;
+
+	for (int i = 0; i < conn->num_qp; i++)
+		if (conn->qp[i] != NULL && modify_qp_to_err(conn, i) == 0)
+			n++;
+	if (n == 0)
+		return 0;
+	k = wait_last_wqe(conn, n, t0 + wait_ms);
+	con_printf(_("用 SRQ 的 %d 个QP已改到 ERR（ibv_modify_qp），%lld ms 内 %d 个收到了 IBV_EVENT_QP_LAST_WQE_REACHED\n"),
+		   n, now_ms() - t0, k);
+	if (k == n)
+		con_explain(_("这个事件说：SRQ 不会再把接收请求交给这个QP、它也不会再产生接收完成了——现在销毁它是安全的\n"));
+	else
+		con_explain(_("规则（ibv_get_async_event(3)）：用 SRQ 的QP先改到 ERR，等到它的 LAST_WQE_REACHED 再销毁，否则 SRQ 里的接收\n"
+			      "        可能还在交给一个正在销毁的QP。硬件网卡会发这个事件；5.10、6.1 的 rxe 不发，6.12 的发（实测，docs/QP-TYPES.md），\n"
+			      "        所以这里最多等 %d ms 就销毁\n"), wait_ms);
+	return k;
 }

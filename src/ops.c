@@ -768,6 +768,8 @@ int run_data_plane(struct rdma_conn *conn)
 		return -1;
 	if (o->srq && events_setup(conn) != 0)
 		return -1;
+	if (o->srq)
+		conn->release_qps = srq_release_qps;
 	if (o->bench != BENCH_NONE)
 		return run_bench(conn);
 	if (o->interactive) {

@@ -420,9 +420,7 @@ static uint32_t random_psn(void)
 int create_srq(struct rdma_conn *conn)
 {
 	uint32_t per_qp = conn->caps.recv_wr;
-	/* 普通模式每轮每个QP只在途 1 个接收：2×QP数就够；--bench 时像 perftest --use-srq 的 rx_depth：
-	 * 一个接收队列的深度给全部QP共用（QP 多时发送方可能碰到 RNR NAK——这正是 SRQ 要按在途消息数定深度的地方） */
-	uint32_t want = conn->opt->bench != BENCH_NONE ? per_qp : 2u * (uint32_t)conn->num_qp;
+	uint32_t want = srq_depth_wanted(conn->opt, &conn->caps);   /* dev_limits.c 说了为什么这么深 */
 	struct ibv_srq_init_attr init = {
 		.attr = { .max_wr = want, .max_sge = 1, .srq_limit = 0 },
 	};
@@ -530,6 +528,8 @@ void conn_destroy(struct rdma_conn *conn)
 	int freed = 0;
 
 	ctrl_close(&conn->ctrl);
+	if (conn->release_qps != NULL)   /* --srq：QP 先改到 ERR，等 LAST_WQE_REACHED（events.c），再销毁 */
+		conn->release_qps(conn, SRQ_LAST_WQE_WAIT_MS);
 	for (int i = conn->num_qp - 1; i >= 0; i--) {
 		if (conn->qp[i] != NULL) {
 			uint32_t qpn = conn->qp[i]->qp_num;     /* 销毁之后就读不到了 */

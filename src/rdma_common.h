@@ -41,6 +41,12 @@ struct rdma_device {
 };
 
 /* 连接：和一个对端通信所需的一切（步骤6 起）；设备只借用，不归它释放 */
+/*
+ * --srq：销毁QP之前最多等多久它们的 IBV_EVENT_QP_LAST_WQE_REACHED。实测（实验室，TCG）：5.10、6.1 的 rxe 不发这个事件，
+ * 每次都等满；6.12 的 rxe 在改到 ERR 之后 11–54 ms 内每个QP一个。所以上限短，但比 6.12 在 TCG 里的用时宽出几倍
+ */
+#define SRQ_LAST_WQE_WAIT_MS 250
+
 struct rdma_conn {
 	struct rdma_device *dev;        /* 所在的设备（ctx、PD、端口、GID） */
 	const struct options *opt;      /* 命令行参数（只读） */
@@ -63,6 +69,7 @@ struct rdma_conn {
 	struct ibv_ah *ah;              /* --qp ud：到对端的地址句柄（一个对端一个，N 个QP共用；ud.c 创建） */
 	uint32_t psn[MAX_QP];           /* 本端每个QP的起始包序号 */
 	uint32_t next_psn[MAX_QP];      /* 下一个发送 WR 的第一个 PSN（RTS 时 = psn[i]，每投递一个 WR 加它的包数，模 2^24） */
+	int (*release_qps)(struct rdma_conn *conn, int wait_ms); /* 销毁QP之前的一步，NULL = 没有（--srq：events.c 的 srq_release_qps） */
 	struct sq_account sq[MAX_QP];   /* 每个QP发送队列的槽位记账（按硬件规则，datapath.c 每次投递前检查） */
 
 	struct ctrl ctrl;               /* 控制平面（现在是 TCP：ctrl_tcp.c） */

@@ -256,6 +256,31 @@ add_plain_nic() {
     has "$SLOG" '已销毁 3 个 cm_id（rdma_destroy_id）'
 }
 
+# 一个客户端建连的中途（它的 rdma_connect 之间隔 3 秒：测试旋钮 ROCE_TEST_CM_CONNECT_GAP_MS）又来两个客户端：
+# 一个 -q 不同、一个参数完全相同。服务端只拒绝它们（会话号不同），第一个客户端照常建连、传完数据
+@test "cm: clients arriving during another client's setup (other -q, same -q) are refused alone; the first session completes" {
+    start_server --cm -q 2 --op write -t 30
+    local alog=$BATS_TEST_TMPDIR/a.log apid arc=0 i
+    ROCE_TEST_CM_CONNECT_GAP_MS=3000 timeout 90 "$CLIENT" "$LAB_IP0" --cm --src "$LAB_IP1" -q 2 --op write -t 30 >"$alog" 2>&1 &
+    apid=$!
+    for ((i = 0; i < 300; i++)); do grep -q '会话号 0x' "$SLOG" && break; sleep 0.1; done
+    has "$SLOG" '↑ 控制连接'
+    run_client "$LAB_IP0" --cm --src "$LAB_IP1" -q 4 --op write -t 10
+    [[ $CRC == 1 ]] || { cat "$CLOG"; return 1; }
+    has "$CLOG" '服务端拒绝了连接：它正在服务另一个客户端'
+    run_client "$LAB_IP0" --cm --src "$LAB_IP1" -q 2 --op write -t 10
+    [[ $CRC == 1 ]] || { cat "$CLOG"; return 1; }
+    has "$CLOG" '服务端拒绝了连接：它正在服务另一个客户端'
+    wait "$apid" || arc=$?
+    wait_server
+    [[ $SRC == 0 && $arc == 0 ]] || { echo "第一个客户端 $arc，服务端 $SRC"; cat "$alog"; show_logs; return 1; }
+    has "$alog" "全部 1 轮 × 2 个QP 完成并校验通过"
+    local n
+    n=$(grep -c '它不属于本端正在服务（或正在建连）的客户端' "$SLOG")
+    ((n >= 2)) || { echo "服务端只拒绝了 $n 个请求"; cat "$SLOG"; return 1; }
+    [[ $(grep -c '会话号 0x' "$SLOG") == 1 ]] || { echo "服务端开了不止一个会话"; cat "$SLOG"; return 1; }
+}
+
 @test "cm: the peer vanishing: DISCONNECTED, message and exit 1 within the timeout" {
     local cpid t0
     # 客户端在交互模式里被 SIGKILL：服务端收到 DISCONNECTED

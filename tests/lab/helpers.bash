@@ -234,6 +234,12 @@ rxe_before_6_1() {
     IFS=. read -r major minor _ <<<"$(uname -r)"
     ((major < 6 || (major == 6 && minor < 1)))
 }
+# 6.12 起的 rxe（实测 6.12：用 SRQ 的 QP 改到 ERR 后发 IBV_EVENT_QP_LAST_WQE_REACHED；5.10、6.1 不发）
+rxe_since_6_12() {
+    local major minor
+    IFS=. read -r major minor _ <<<"$(uname -r)"
+    ((major > 6 || (major == 6 && minor >= 12)))
+}
 # 运行的内核是 6.2 或更新：内核的 CM 给被动方的 INIT 权限多两个 RDMA FLUSH 位（0x30e，不是 0xe）
 kernel_since_6_2() {
     local major minor

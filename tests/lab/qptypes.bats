@@ -84,6 +84,15 @@ check_srq() {
     has "$SLOG" "异步事件: SRQ limit reached（SRQ 就是本连接的 SRQ）"
     has "$CLOG" "异步事件: SRQ limit reached（SRQ 就是本连接的 SRQ）"
     has "$SLOG" "已销毁SRQ（ibv_destroy_srq）"
+    # 销毁之前：QP 改到 ERR，等 LAST_WQE_REACHED（有上限）；5.10、6.1 的 rxe 不发这个事件，6.12 发（实测）
+    local f want=0
+    rxe_since_6_12 && want=$nqp
+    for f in "$SLOG" "$CLOG"; do
+        grep -qE "^用 SRQ 的 $nqp 个QP已改到 ERR（ibv_modify_qp），[0-9]+ ms 内 $want 个收到了 IBV_EVENT_QP_LAST_WQE_REACHED$" "$f" \
+            || { echo "$f: LAST_WQE_REACHED 不是 $want 个:"; grep -E 'LAST_WQE|last WQE' "$f"; return 1; }
+        [[ $(grep -n 'IBV_EVENT_QP_LAST_WQE_REACHED' "$f" | head -1 | cut -d: -f1) -lt $(grep -n '个QP（ibv_destroy_qp）' "$f" | cut -d: -f1) ]] \
+            || { echo "$f: 先销毁了QP 才等事件"; return 1; }
+    done
     # 每个QP都从 SRQ 取到过接收
     local i
     for ((i = 0; i < nqp; i++)); do

@@ -107,11 +107,51 @@ static void buffer_above_half_of_memory_is_refused(void **state)
 	assert_int_equal(limits_memory(1u << 30, 0), 0);
 }
 
+/* --srq：SRQ 的三个上限，每一项超了都说出来（硬件网卡常见 max_srq_wr 几千到几万；0 = 不支持 SRQ） */
+static void srq_limits_are_checked(void **state)
+{
+	char *argv[] = { "rdma_client", "10.0.0.1", "--srq", "-q", "16", NULL };
+	char *bench[] = { "rdma_client", "10.0.0.1", "--srq", "--bench", "bw", "--tx-depth", "256", NULL };
+	struct options o = parse(5, argv), b = parse(7, bench);
+	struct ibv_device_attr d;
+	struct ibv_port_attr p;
+	struct queue_caps q;
+	char err[256] = "";
+
+	(void)state;
+	fake_device(&d, &p);
+	d.max_srq = 8;
+	d.max_srq_wr = 32;
+	d.max_srq_sge = 1;
+	queue_caps(&o, &q);
+	assert_int_equal(srq_depth_wanted(&o, &q), 32);          /* 普通模式：2 × 16 个QP */
+	assert_int_equal(limits_check(&o, &d, &p, err, sizeof(err)), 0);
+	queue_caps(&b, &q);
+	assert_int_equal(srq_depth_wanted(&b, &q), q.recv_wr);   /* 基准测试：一个QP的接收深度 */
+	d.max_qp_wr = 1024;
+	assert_int_equal(limits_check(&b, &d, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "超过设备的 max_srq_wr=32；减小 -q 或 --tx-depth"));
+	d.max_srq_wr = 31;
+	assert_int_equal(limits_check(&o, &d, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "SRQ 要 32 个接收请求的深度，超过设备的 max_srq_wr=31；减小 -q"));
+	d.max_srq_wr = 32;
+	d.max_srq_sge = 0;
+	assert_int_equal(limits_check(&o, &d, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "max_srq_sge=0"));
+	d.max_srq = 0;
+	assert_int_equal(limits_check(&o, &d, &p, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "不支持共享接收队列"));
+	/* 不用 --srq 时这三个上限不管 */
+	o.srq = 0;
+	assert_int_equal(limits_check(&o, &d, &p, err, sizeof(err)), 0);
+}
+
 const struct CMUnitTest limits_tests[] = {
 	cmocka_unit_test(buffer_above_half_of_memory_is_refused),
 	cmocka_unit_test(defaults_fit_a_small_device),
 	cmocka_unit_test(tx_depth_above_max_qp_wr_names_the_limit_and_option),
 	cmocka_unit_test(shared_cq_above_max_cqe_names_the_count),
 	cmocka_unit_test(qps_and_message_size_against_device_and_port),
+	cmocka_unit_test(srq_limits_are_checked),
 };
 const size_t limits_tests_count = COUNT_OF(limits_tests);
