@@ -42,7 +42,6 @@
 #include "ud.h"
 
 #define BATCH        64        /* 一次 ibv_poll_cq 最多取的完成数 */
-#define PEAK_MAX_N   20000     /* BW peak 是 O(n²)：WR 更多时不算（与 perftest 一样报 0） */
 #define SPIN_CHECK   4096      /* 盯内存时每转这么多圈看一次超时 */
 
 static int is_server(struct rdma_conn *c) { return c->opt->role == ROLE_SERVER; }
@@ -66,7 +65,7 @@ struct run {
 	double t0, t1, cpu0, cpu1;  /* 计时循环的墙钟与 CPU 时间（bw 客户端 = 时间线的窗口） */
 	long recv_ready;            /* send 延迟：已到达、还没被乒乓用掉的消息数 */
 	int first;                  /* 第一个大小：接收队列要先填满（之后一直保持满） */
-	unsigned landed;            /* 收到过消息的缓冲区（位图，按 wr_id 里的号）：--srq、UD 时只校验它们 */
+	uint8_t *landed;            /* 收到过消息的接收缓冲区（按 wr_id 里的号，recv_slots 个）：--srq、UD 时只校验它们 */
 	long received;              /* UD 带宽的服务端：收到的消息数（预热 + 计时） */
 };
 
@@ -147,21 +146,39 @@ static int spin_for_stamp(struct rdma_conn *c, int qp, size_t size, uint8_t want
 }
 
 /*
- * 补投一个接收：b 是刚完成的那个接收的 wr_id 里的号。没有 SRQ 时是 QP 号（投回这个QP的接收队列）；
- * --srq 时是缓冲区号（投回共享的 SRQ，下一条消息不管从哪个QP来都可能用它）
+ * 补投一个接收：b 是刚完成的那个接收的 wr_id 里的号。没有 SRQ 时是 QP 号（投回这个QP的接收队列，
+ * 这个QP的接收共用 A 区的一块：消息都来自对端的同一个QP，字节一样）；--srq 时是缓冲区号（投回共享的 SRQ，
+ * 下一条消息不管从哪个QP来都可能用它；每个在途的接收有自己的一块，见 srq_recv_buffers）
  */
 static int repost_recv(struct rdma_conn *c, int b)
 {
-	return c->srq != NULL ? post_srq_receive(c, b, area_a(c, b), (uint32_t)c->slot) :
+	return c->srq != NULL ? post_srq_receive(c, b, srq_area(c, b), (uint32_t)c->slot) :
 				post_receive(c, b, area_a(c, b), (uint32_t)c->slot);
 }
 
-/* 第一个大小之前把接收队列填满（之后每收到一个就补一个）：每个QP recv_wr 个；--srq 时 SRQ 的深度个，缓冲区轮流用 */
+/* 一个接收完成用的是哪块缓冲区（repost_recv 的 b） */
+static int recv_slot_of(const struct rdma_conn *c, uint64_t wr_id)
+{
+	return c->srq != NULL ? (int)wr_id : wrid_qp(wr_id);
+}
+
+/* 接收缓冲区的块数：--srq 时 SRQ 的，否则每个QP一块 */
+static int recv_slots(const struct rdma_conn *c)
+{
+	return c->srq != NULL ? srq_area_count(c) : c->num_qp;
+}
+
+/*
+ * 第一个大小之前把接收队列填满（之后每收到一个就补一个）：每个QP recv_wr 个。
+ * --srq 时 R 区每块一个（srq_bufs 个，不超过 SRQ 的深度）；只有 1 个QP时（没有 R 区）投 SRQ 的深度个，都用 A 区那一块
+ */
 static int fill_recvs(struct rdma_conn *c)
 {
 	if (c->srq != NULL) {
-		for (uint32_t k = 0; k < c->srq_depth; k++)
-			if (repost_recv(c, (int)(k % (uint32_t)c->num_qp)) != 0)
+		uint32_t n = c->srq_bufs > 0 && c->srq_bufs < c->srq_depth ? c->srq_bufs : c->srq_depth;
+
+		for (uint32_t k = 0; k < n; k++)
+			if (repost_recv(c, c->srq_bufs > 0 ? (int)k : (int)(k % (uint32_t)c->num_qp)) != 0)
 				return -1;
 		return 0;
 	}
@@ -180,8 +197,8 @@ static int note_wc(struct run *r, const struct ibv_wc *wc, int *sent)
 		return 0;
 	}
 	r->recv_ready++;
-	r->landed |= 1u << wrid_qp(wc->wr_id);
-	return repost_recv(r->c, wrid_qp(wc->wr_id));
+	r->landed[recv_slot_of(r->c, wc->wr_id)] = 1;
+	return repost_recv(r->c, recv_slot_of(r->c, wc->wr_id));
 }
 
 /*
@@ -426,8 +443,8 @@ static int take_recvs(struct run *r, long *got)
 
 	for (int k = 0; k < n; k++) {
 		(*got)++;
-		r->landed |= 1u << wrid_qp(wcs[k].wr_id);
-		if (repost_recv(r->c, wrid_qp(wcs[k].wr_id)) != 0)
+		r->landed[recv_slot_of(r->c, wcs[k].wr_id)] = 1;
+		if (repost_recv(r->c, recv_slot_of(r->c, wcs[k].wr_id)) != 0)
 			return -1;
 	}
 	return n;
@@ -600,7 +617,7 @@ static int prepare(struct run *r)
 
 /*
  * 缓冲区 got 是不是某个QP发来的消息（size 字节，比前 n 个）：没有 SRQ 时必须是 QP[i] 的；--srq 时消息落在哪个缓冲区
- * 由 SRQ 决定，哪个QP的都算。不是的话 want 里留下 QP[i] 的内容（报错时和它比）
+ * 由 SRQ 决定，哪个QP的都算（i 是缓冲区号）。不是的话 want 里留下 QP[i]（--srq 时 QP[0]）的内容（报错时和它比）
  */
 static int matches_sender(struct rdma_conn *c, const uint8_t *got, uint8_t *want, size_t size, size_t n,
 			  const char *from, int i)
@@ -612,7 +629,7 @@ static int matches_sender(struct rdma_conn *c, const uint8_t *got, uint8_t *want
 		if (memcmp(got, want, n) == 0)
 			return 1;
 	}
-	payload_fill(want, size, from, (uint32_t)i, 0);
+	payload_fill(want, size, from, (uint32_t)(c->srq != NULL ? 0 : i), 0);   /* --srq：i 是缓冲区号，和 QP[0] 的比 */
 	return 0;
 }
 
@@ -631,17 +648,23 @@ static int verify_after(struct run *r)
 	want = malloc(r->size);
 	if (want == NULL)
 		return -1;
-	for (int i = 0; i < c->num_qp; i++) {
-		uint8_t *got = op == OP_READ ? area_b(c, i) : recv_payload(c, i);
+	/* --srq：看 SRQ 的每块接收缓冲区（哪个QP的消息都算）；否则每个QP一块 */
+	for (int i = 0; i < (c->srq != NULL ? recv_slots(c) : c->num_qp); i++) {
+		uint8_t *got = op == OP_READ ? area_b(c, i) : c->srq != NULL ? srq_area(c, i) : recv_payload(c, i);
 
 		/* --srq：SRQ 按投递的顺序发接收请求，消息少于缓冲区数时有的缓冲区一直没用上；UD：可能全被丢了 */
-		if ((may_stay_empty(c) && !(r->landed & (1u << i))) || matches_sender(c, got, want, r->size, n, from, i))
+		if ((may_stay_empty(c) && !r->landed[i]) || matches_sender(c, got, want, r->size, n, from, i))
 			continue;
 		for (size_t b = 0; b < n; b++) {
 			if (got[b] != want[b]) {
-				con_error(_("QP[%d] 计时后的数据校验失败：偏移 %zu 是 0x%02x，应为 0x%02x\n"
-					    CON_HINT "基准测试只在计时之后校验一次；数据不对说明地址/长度/rkey 不对\n"),
-					    i, b, got[b], want[b]);
+				if (c->srq != NULL)
+					con_error(_("SRQ 的接收缓冲区 %d 计时后的数据校验失败：偏移 %zu 是 0x%02x，应为 0x%02x（和 QP[0] 的消息比）\n"
+						    CON_HINT "基准测试只在计时之后校验一次；数据不对说明地址/长度不对，"
+						    "或者两个在途的接收共用了一块缓冲区\n"), i, b, got[b], want[b]);
+				else
+					con_error(_("QP[%d] 计时后的数据校验失败：偏移 %zu 是 0x%02x，应为 0x%02x\n"
+						    CON_HINT "基准测试只在计时之后校验一次；数据不对说明地址/长度/rkey 不对\n"),
+						  i, b, got[b], want[b]);
 				free(want);
 				return -1;
 			}
@@ -666,16 +689,17 @@ static void report_lat(struct run *r)
 
 	if (us == NULL)
 		return;
+	/* iters+1 个开始时刻的 iters 个差（perftest 是 iters 个时刻的 iters-1 个差）；丢掉最大的 2 个等统计在 lat_compute（stats.h） */
 	for (long k = 0; k < r->iters; k++)
 		us[k] = (r->t[k + 1] - r->t[k]) * 1e6 / (rtt_half ? 2 : 1);
 	lat_compute(us, (size_t)r->iters, &s);
 	free(us);
 	con_printf(" %-7zu %-10ld    %-7.2f        %-7.2f        %-7.2f            %-7.2f         %-7.2f           %-7.2f                 %-7.2f\n",
 		   r->size, r->iters, s.t_min, s.t_max, s.t_typical, s.t_avg, s.t_stdev, s.p99, s.p999);
-	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s t_min_us=%.3f t_max_us=%.3f t_typical_us=%.3f t_avg_us=%.3f t_stdev_us=%.3f p99_us=%.3f p999_us=%.3f cpu_s=%.4f wall_s=%.6f\n",
+	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s t_min_us=%.3f t_max_us=%.3f t_typical_us=%.3f t_avg_us=%.3f t_stdev_us=%.3f p99_us=%.3f p999_us=%.3f t_max_all_us=%.3f cpu_s=%.4f wall_s=%.6f\n",
 		   test_name(c->opt, name, sizeof(name)), r->size, r->iters, c->num_qp,
 		   c->opt->cq == CQ_EVENT ? "event" : "poll", s.t_min, s.t_max, s.t_typical, s.t_avg, s.t_stdev,
-		   s.p99, s.p999, r->cpu1 - r->cpu0, r->t1 - r->t0);
+		   s.p99, s.p999, s.t_max_all, r->cpu1 - r->cpu0, r->t1 - r->t0);
 }
 
 static void report_bw(struct run *r)
@@ -684,7 +708,7 @@ static void report_bw(struct run *r)
 	struct bw_figures f;
 	char name[32];
 
-	bw_figures_of(&r->tl, r->size, PEAK_MAX_N, &f);
+	bw_figures_of(&r->tl, r->size, &f);
 	con_printf(" %-10zu %-10ld       %-9.2f          %-9.2f            %-9.6f\n",
 		   r->size, r->iters, f.peak_mbps, f.avg_mbps, f.rate_mpps);
 	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s bw_peak_MBps=%.3f bw_avg_MBps=%.3f msg_rate_Mpps=%.6f cpu_s=%.4f wall_s=%.6f\n",
@@ -720,13 +744,16 @@ static int alloc_run(struct run *r)
 {
 	size_t n = (size_t)r->iters * (size_t)r->c->num_qp;
 
+	r->landed = calloc((size_t)recv_slots(r->c), 1);
+	if (r->landed == NULL)
+		return -1;
 	if (r->c->opt->bench == BENCH_LAT) {
 		r->t = calloc((size_t)r->iters + 1, sizeof(double));
 		return r->t == NULL ? -1 : 0;
 	}
 	r->tl.warm = r->warm;
-	if (n > PEAK_MAX_N)
-		return 0;
+	if (!bw_peak_wanted(r->iters))
+		return 0;   /* 和 perftest 一样：每个QP的 iters 超过 20000 时不算峰值（报 0），不管有几个QP */
 	r->tl.cap = n;
 	r->tl.posted = calloc(n, sizeof(double));
 	r->tl.done = calloc(n, sizeof(double));
@@ -736,6 +763,7 @@ static int alloc_run(struct run *r)
 static void free_run(struct run *r)
 {
 	free(r->t);
+	free(r->landed);
 	free(r->tl.posted);
 	free(r->tl.done);
 }
@@ -805,7 +833,7 @@ static void explain_before(struct rdma_conn *c)
 static void explain_after(struct rdma_conn *c)
 {
 	print_rule();
-	con_printf(_("怎么读: 与 perftest 同名的列含义相同（t_typical = 中位数；99%%/99.9%% = 排序后的百分位）。\n"
+	con_printf(_("怎么读: 与 perftest 同名的列按 perftest 的定义算（延迟：排序后去掉最大的 2 个样本再统计，t_max 是第二大的样本，t_typical = 中位数，99%%/99.9%% = 排序后下标 ceil(p×计入的个数)）。\n"
 		   "  BENCH_CPU 是本端计时循环内的 CPU 时间（getrusage 的 user+sys）：--cq poll 时接近墙钟时间（一直在转），\n"
 		   "  --cq event 时小得多（睡在 fd 上）。Soft-RoCE 的协议处理在内核线程里，不算进这里\n"));
 	(void)c;

@@ -39,7 +39,7 @@ int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 int post_srq_receive(struct rdma_conn *conn, int b, void *addr, uint32_t len)
 {
 	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
-	struct ibv_recv_wr wr = { .wr_id = WRID(b, 0), .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
+	struct ibv_recv_wr wr = { .wr_id = (uint64_t)b, .sg_list = &sge, .num_sge = 1 }, *bad = NULL;   /* = WRID(b, 0) 当 b < 256 */
 	int rc = ibv_post_srq_recv(conn->srq, &wr, &bad);
 
 	if (rc != 0) {
@@ -242,8 +242,10 @@ static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 		print_kernel_note(conn, i, wc->status);
 		return -1;
 	}
-	/* SRQ 的接收：wr_id 是缓冲区号，哪个QP收到的看 qp_num；其余的完成：wr_id 是QP号，qp_num 必须是那个QP的 */
-	if (conn->srq != NULL && (wc->opcode & IBV_WC_RECV) ? i < conn->num_qp && qp_index_of(conn, wc->qp_num) >= 0 :
+	/* SRQ 的接收：wr_id 是缓冲区号（可以多于 256 块，整个 wr_id 都是它），哪个QP收到的看 qp_num；
+	 * 其余的完成：wr_id 低 8 位是QP号，qp_num 必须是那个QP的 */
+	if (conn->srq != NULL && (wc->opcode & IBV_WC_RECV) ?
+	    wc->wr_id < (uint64_t)srq_area_count(conn) && qp_index_of(conn, wc->qp_num) >= 0 :
 	    i < conn->num_qp && wc->qp_num == conn->qp[i]->qp_num)
 		return 0;
 	con_error(_("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n"),

@@ -65,6 +65,16 @@ size_t slot_size(const struct options *o)
 	return o->size;
 }
 
+uint32_t srq_recv_buffers(const struct options *o)
+{
+	struct queue_caps q;
+
+	if (!o->srq || o->bench == BENCH_NONE || o->num_qp < 2)
+		return 0;
+	queue_caps(o, &q);
+	return q.recv_wr;   /* create_srq 要的深度（--bench 时 = 每个QP的接收深度），fill_recvs 投递这么多 */
+}
+
 const char *bench_name(enum bench_mode b)
 {
 	return b == BENCH_LAT ? "lat" : b == BENCH_BW ? "bw" : "none";

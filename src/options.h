@@ -140,6 +140,13 @@ const char *inject_name(enum inject id);
 
 /* 每个QP占用的缓冲区槽大小（字节） */
 size_t slot_size(const struct options *o);
+/*
+ * --srq --bench 的接收缓冲区要几块（A、B 区之后另放，每块一个槽）：SRQ 里每个在途的接收一块。
+ * 消息落在哪个接收由 SRQ 决定，两个QP的消息同时落进同一块缓冲区的话字节会交错（校验报出并不存在的错误），
+ * 所以不能像没有 SRQ 时那样按QP共用一块。只有 1 个QP时每条消息的字节都一样，共用无害：返回 0（用 A 区）。
+ * 没有 --srq、普通模式（每轮每个QP只在途 1 个接收，A 区的 num_qp 块正好一个接收一块）也返回 0
+ */
+uint32_t srq_recv_buffers(const struct options *o);
 
 /*
  * 本端 MR 需要的访问权限：普通模式查 op_table（optable.c），交互模式和 write 延迟乒乓另有规定。

@@ -298,7 +298,8 @@ int register_mr(struct rdma_conn *conn, int access)
 
 	step_title(&conn->trace, &conn->step, _("注册内存区域MR ibv_reg_mr()"));
 	conn->slot = slot_size(conn->opt);
-	conn->buf_len = 2 * (size_t)conn->num_qp * conn->slot;
+	conn->srq_bufs = srq_recv_buffers(conn->opt);
+	conn->buf_len = (2 * (size_t)conn->num_qp + conn->srq_bufs) * conn->slot;
 	if (check_memory(conn->buf_len) != 0)
 		return -1;
 	alloc_len = (conn->buf_len + 4095) & ~(size_t)4095;
@@ -331,6 +332,9 @@ int register_mr(struct rdma_conn *conn, int access)
 	trace_mr(&conn->trace, conn->mr, conn->buf_len, acc);
 	con_printf(_("MR 已注册: addr=%p 长度=%zu（%d 个QP × 每QP %zu 字节 × 2 区）\n"),
 	       (void *)conn->buf, conn->buf_len, conn->num_qp, conn->slot);
+	if (conn->srq_bufs > 0)
+		con_printf(_("  另有 %u 块 × %zu 字节给 SRQ 的接收（每个在途的接收一块：两个QP的消息落进同一块会交错）\n"),
+			   conn->srq_bufs, conn->slot);
 	con_printf(_("  lkey=0x%08x  rkey=0x%08x  权限=%s%s\n"), conn->mr->lkey, conn->mr->rkey, acc,
 	       access == 0 ? _("（只允许本地读：RDMA WRITE 的数据源只需要被网卡读取）") : "");
 	con_explain(_("注册会锁定这些内存页并交给网卡做地址翻译；lkey 给本端的 WR 用，\n"

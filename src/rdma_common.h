@@ -52,8 +52,8 @@ struct rdma_conn {
 	const struct options *opt;      /* 命令行参数（只读） */
 	unsigned step;                  /* 当前步骤号，用于打印（设备的步骤1-5 也记在这里） */
 
-	uint8_t *buf;                   /* A区 [0, num_qp*slot) + B区 [num_qp*slot, 2*num_qp*slot) */
-	size_t buf_len;                 /* 注册的长度：2 × num_qp × slot */
+	uint8_t *buf;                   /* A区 [0, num_qp*slot) + B区 [num_qp*slot, 2*num_qp*slot) + R区 srq_bufs 个槽 */
+	size_t buf_len;                 /* 注册的长度：(2 × num_qp + srq_bufs) × slot */
 	size_t slot;                    /* 每个QP在每个区里的槽大小（字节） */
 	struct ibv_mr *mr;              /* 整个 buf 注册成的 MR（lkey 给本端，rkey 交给对端） */
 	struct ibv_comp_channel *channel; /* --cq event：完成通道（NULL = 忙轮询） */
@@ -66,6 +66,7 @@ struct rdma_conn {
 	struct ibv_qp *qp[MAX_QP];      /* RC 或 UD QP（--qp）；WR 的 wr_id 低 8 位 = 下标（datapath.h） */
 	struct ibv_srq *srq;            /* --srq：N 个QP共用的共享接收队列（NULL = 每个QP自己的接收队列） */
 	uint32_t srq_depth;             /* SRQ 的深度（ibv_create_srq 写回的 max_wr） */
+	uint32_t srq_bufs;              /* --srq --bench：每个在途接收各自的缓冲区块数（R 区，srq_recv_buffers）；0 = 用 A 区 */
 	struct ibv_ah *ah;              /* --qp ud：到对端的地址句柄（一个对端一个，N 个QP共用；ud.c 创建） */
 	uint32_t psn[MAX_QP];           /* 本端每个QP的起始包序号 */
 	uint32_t next_psn[MAX_QP];      /* 下一个发送 WR 的第一个 PSN（RTS 时 = psn[i]，每投递一个 WR 加它的包数，模 2^24） */
@@ -91,6 +92,16 @@ static inline uint8_t *recv_payload(struct rdma_conn *c, int i)
 	return area_a(c, i) + (c->opt->qp_type == QPK_UD ? UD_GRH_LEN : 0);
 }
 static inline uint8_t *area_b(struct rdma_conn *c, int i) { return c->buf + ((size_t)c->num_qp + (size_t)i) * c->slot; }
+/* SRQ 的接收缓冲区 b（wr_id 就是 b，见 post_srq_receive）：有 R 区时是 R 区的第 b 块，否则是 A 区的第 b 块 */
+static inline uint8_t *srq_area(struct rdma_conn *c, int b)
+{
+	return c->srq_bufs > 0 ? c->buf + (2 * (size_t)c->num_qp + (size_t)b) * c->slot : area_a(c, b);
+}
+/* SRQ 的接收缓冲区有几块 */
+static inline int srq_area_count(const struct rdma_conn *c)
+{
+	return c->srq_bufs > 0 ? (int)c->srq_bufs : c->num_qp;
+}
 
 /*
  * 设备。step 是打印步骤号用的计数器（由调用者提供：设备的步骤排在连接的步骤前面）。

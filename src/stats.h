@@ -1,26 +1,45 @@
 /*
  * stats.h - 基准测试（--bench）的纯统计：延迟分布、带宽、消息速率（不碰 verbs，可单元测试）
  *
- * 定义与 perftest 的报告一致，学习者可以逐行对比：
- *   t_typical = 中位数（个数为偶数时取中间两个的平均）
- *   t_avg     = 算术平均；t_stdev = 总体标准差 sqrt(Σ(x-avg)²/n)
- *   p99/p99.9 = 升序排列后下标 floor(p×n) 的那个值（超出则取最后一个）
+ * 延迟的列与 perftest v4.5-0.17 的 print_report_lat（perftest_parameters.c）逐行对应，学习者可以对照：
+ *   样本 = 相邻两次开始时刻的差（n 个）；升序排列后丢掉最大的 LAT_MEASURE_TAIL（2）个，
+ *   m = n - 2 个“计入的样本”delta[0..m-1]：
+ *   t_min     = delta[0]
+ *   t_max     = delta[m]（丢掉的两个之外最大的那个 = 全部样本里第二大的；不是真正的最大值）
+ *   t_typical = delta[0..m-1] 的中位数（m 为偶数时取中间两个的平均）
+ *   t_avg     = delta[0..m-1] 的算术平均；t_stdev = 总体标准差 sqrt(Σ(x-avg)²/m)
+ *   p99/p99.9 = delta[ceil(m×0.99)] / delta[ceil(m×0.999)]（下标按 m 算，取的是已排序的全部样本）
+ *   与 perftest 的两处不同（都是 perftest 把数字截断了，我们保留准确值）：
+ *     perftest 以 CPU 周期（整数）求中位数，(a+b)/2 是整数除法；我们用微秒的 double，不截断。
+ *     perftest 4.5-0.17 的标准差里 temp_var、pow_var 是 int（avg-x 先截成整数微秒再平方），
+ *     离散小于 1 µs 时它报 0；我们用准确值（较新的 perftest 也改成了 double）。
+ *   t_max_all = 全部样本的最大值：不是 perftest 的列，是我们自己加的（只在 BENCH_RESULT 里），
+ *               有了它，丢掉的两个 = t_max + t_max_all，各次加起来 = t_avg×m + t_max + t_max_all 还是整个计时窗口
+ *   样本太少：n ≤ 2 时丢掉两个就什么也不剩了（perftest 会读到数组外面）：这时不丢，m = n，t_max = 最大值。
+ *
  *   MB/sec    = 字节/秒 ÷ 2^20（perftest 的 MB 是 MiB）
  *   MsgRate   = 消息数/秒 ÷ 10^6（Mpps）
+ *   BW peak   = 见 bw_peak_mbps；perftest 的规则：每个QP的计时 WR 数 iters 超过 BW_PEAK_MAX_ITERS 时不算（报 0）
  */
 #ifndef ROCE_STATS_H
 #define ROCE_STATS_H
 
 #include <stddef.h>
 
+#define LAT_MEASURE_TAIL  2        /* 排序后丢掉的最大样本个数（perftest 的 LAT_MEASURE_TAIL） */
+#define BW_PEAK_MAX_ITERS 20000    /* perftest：iters > 20000 时不算峰值（noPeak），与QP数无关 */
+
 struct lat_stats {
-	double t_min, t_max, t_typical, t_avg, t_stdev, p99, p999;   /* 微秒 */
+	double t_min, t_max, t_typical, t_avg, t_stdev, p99, p999;   /* 微秒，perftest 的定义 */
+	double t_max_all;   /* 我们自己的（perftest 不报）：全部样本里真正最大的那个，BENCH_RESULT 的 t_max_all_us */
 };
 
-/* 排序（升序）后算出全部延迟统计；n == 0 时全部为 0 */
+/* 排序（升序）后按上面的定义算出全部延迟统计（us 被排序）；n == 0 时全部为 0 */
 void lat_compute(double *us, size_t n, struct lat_stats *s);
-/* 已排序数组里的百分位（p 在 0..1 之间） */
-double stats_percentile(const double *sorted, size_t n, double p);
+/* 丢掉尾巴后计入的样本数 m：n > LAT_MEASURE_TAIL 时 n - 2，否则 n（样本太少，不丢） */
+size_t lat_measure_count(size_t n);
+/* 已排序的 n 个样本、计入 m 个时的百分位（p 在 0..1 之间）：下标 ceil(p×m)，超出则取最后一个 */
+double stats_percentile(const double *sorted, size_t n, size_t m, double p);
 
 /* 平均带宽：bytes 字节用了 secs 秒，单位 MB/sec（2^20 字节） */
 double bw_mbps(double bytes, double secs);
@@ -30,9 +49,12 @@ double msg_rate_mpps(double msgs, double secs);
 /*
  * 峰值带宽（perftest 的 BW peak）：第 i 个 WR 投递时刻 posted[i]、完成时刻 completed[i]（秒）；
  * 取所有 i ≤ j 里“每条消息平均用时” (completed[j] - posted[i]) / (j - i + 1) 的最小值，
- * 再用 size 字节除以它。n 超过 max_n 时不算（O(n²)，返回 0，与 perftest 的 noPeak 一样）。
+ * 再用 size 字节除以它。结果和两重循环逐对比较完全一样，只是更快（O(n log n)，见 stats.c），
+ * 所以 iters ≤ BW_PEAK_MAX_ITERS 时 16 个QP 的 32 万个 WR 也能算。n == 0 返回 0
  */
-double bw_peak_mbps(const double *posted, const double *completed, size_t n, size_t size, size_t max_n);
+double bw_peak_mbps(const double *posted, const double *completed, size_t n, size_t size);
+/* 这个 iters（每个QP的计时 WR 数）要不要算峰值：perftest 的规则 iters ≤ BW_PEAK_MAX_ITERS */
+int bw_peak_wanted(long iters);
 
 /*
  * 带宽测量的时间线（perftest 的 tposted[]/tcompleted[]）：所有QP的投递和完成都按发生的先后记在
@@ -58,7 +80,7 @@ struct bw_figures {
 	double msgs;            /* 窗口里完成的计时 WR 个数 */
 	double avg_mbps, rate_mpps, peak_mbps;
 };
-/* size 字节的消息；峰值在记录的个数超过 peak_max_n 或没有数组时为 0 */
-void bw_figures_of(const struct bw_timeline *tl, size_t size, size_t peak_max_n, struct bw_figures *f);
+/* size 字节的消息；没有数组（bw_peak_wanted 说不算）时峰值为 0 */
+void bw_figures_of(const struct bw_timeline *tl, size_t size, struct bw_figures *f);
 
 #endif

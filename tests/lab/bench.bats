@@ -87,13 +87,16 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
     has "$CLOG" 'cq=event'
 }
 
-@test "bench --srq (issue 26): send lat at 2 QPs and send bw at 4 QPs share one SRQ of the per-QP depth; tables parse, data checked in the buffers that received" {
+@test "bench --srq (issue 26): send lat at 2 QPs and send bw at 4 QPs share one SRQ of the per-QP depth, one buffer per outstanding receive; tables parse, data checked in the buffers that received" {
     check_bench lat send 2 --srq
     has "$SLOG" 'SRQ 已创建: 深度 '
     has "$SLOG" '基准测试: 一个接收队列的深度给全部QP共用，像 perftest --use-srq'
     has "$CLOG" '接收: 一个 SRQ（深度 '
+    # 每个在途的接收有自己的缓冲区（issue 37 第 4 条：以前 16 个接收轮流用 2 块，两个QP的消息会落进同一块）
+    has "$SLOG" '另有 16 块 × 4096 字节给 SRQ 的接收'
     check_bench bw send 4 --srq
     has "$SLOG" '个QP共用，消息落在哪个缓冲区由 SRQ 决定（像 ib_send_bw --use-srq'
+    has "$SLOG" '另有 128 块 × 4096 字节给 SRQ 的接收'
 }
 
 # 服务端的 BENCH_UD_RECV：客户端发出 want 条；收到的不多于发出的、至少 min_got 条；丢的 = 差、至少 min_lost 条

@@ -272,6 +272,93 @@ stall_mid_transfer() {  # stall_mid_transfer server|client
     assert_full_cleanup "$SLOG"
 }
 
+# 有敌意的对端（issue 37 第 10 条）：客户端连到一个 TCP 代理（$LAB_IP0:18516），代理原样转发到服务端，只把某个方向上
+# 第 n 条同步消息（src/wire.h：魔数 SYNC + 标签，心跳不算）的标签加 1：格式完全正确，只是流程错开了一步。
+# 每个参数是一次连接：方向:n（c2s、s2c 或 both）。一端断开时代理关掉另一端，谁也不会干等
+sync_proxy() {  # sync_proxy 就绪文件 方向:n...
+    timeout 60 python3 - "$LAB_IP0" "$@" <<'PYEOF'
+import select, socket, struct, sys
+ip, ready, plans = sys.argv[1], sys.argv[2], sys.argv[3:]
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind((ip, 18516))
+ls.listen(1)
+open(ready, "w").close()
+for plan in plans:
+    way, n = plan.split(":")
+    c, _ = ls.accept()
+    s = socket.create_connection((ip, 18515))
+    # 每个方向：未处理的字节、先是 HELLO（48 字节头 + num_qp × 28）再是 8 字节的同步消息、已见的同步消息数
+    st = {c: [b"", True, 0, s, "c2s"], s: [b"", True, 0, c, "s2c"]}
+    live = True
+    while live:
+        for src in select.select([c, s], [], [])[0]:
+            data = src.recv(65536)
+            if not data:
+                live = False
+                break
+            d = st[src]
+            d[0] += data
+            out = b""
+            while True:
+                if d[1]:
+                    if len(d[0]) < 12 or len(d[0]) < 48 + 28 * struct.unpack(">I", d[0][8:12])[0]:
+                        break
+                    k = 48 + 28 * struct.unpack(">I", d[0][8:12])[0]
+                    out, d[0], d[1] = out + d[0][:k], d[0][k:], False
+                    continue
+                if len(d[0]) < 8:
+                    break
+                magic, tag = struct.unpack(">II", d[0][:8])
+                if magic == 0x53594E43 and tag >> 24 != 6:
+                    d[2] += 1
+                    if d[2] == int(n) and way in (d[4], "both"):
+                        tag += 1
+                out, d[0] = out + struct.pack(">II", magic, tag), d[0][8:]
+            d[3].sendall(out)
+    c.close()
+    s.close()
+PYEOF
+}
+
+# 经代理的一对；两端都必须在几秒内以 1 退出（-t 5：谁在等一个永远不来的消息，也最多等 5 秒）
+proxied_pair() {  # proxied_pair 参数...
+    start_server -d "$LAB_DEV0" -t 5 "$@"
+    SECONDS=0
+    run_client "$LAB_IP0" -d "$LAB_DEV1" -p 18516 -t 5 "$@"
+    wait_server
+    if ((SECONDS >= 20)) || [[ $SRC != 1 || $CRC != 1 ]]; then
+        echo "用了 ${SECONDS}s"
+        show_logs
+        return 1
+    fi
+}
+
+@test "hostile peer: a well-formed sync with the wrong tag at each sync point (RTS; a write round's DONE and ACK; a read round's READY): the receiver names both tags, both exit 1 within seconds" {
+    CMD_TIMEOUT=30
+    local ready="$BATS_TEST_TMPDIR/proxy.ready" ppid i
+    sync_proxy "$ready" both:1 c2s:2 s2c:2 s2c:2 3>&- &
+    ppid=$!
+    for ((i = 0; i < 100; i++)); do [[ -e $ready ]] && break; sleep 0.1; done
+    # RTS：两个方向都改，两端都说出两个标签
+    proxied_pair --op write --iters 2
+    has "$SLOG" '错误: 同步点错位：期望 0x01000000，收到 0x01000001'
+    has "$CLOG" '错误: 同步点错位：期望 0x01000000，收到 0x01000001'
+    assert_full_cleanup "$SLOG"
+    # 第 1 轮的 DONE（客户端 → 服务端）：服务端看出错位；客户端等 ACK 时连接断了
+    proxied_pair --op write --iters 2
+    has "$SLOG" '错误: 同步点错位：期望 0x03000001，收到 0x03000002'
+    assert_full_cleanup "$CLOG"
+    # 第 1 轮的 ACK（服务端 → 客户端）：客户端看出错位；服务端等第 2 轮的 DONE 时连接断了
+    proxied_pair --op write --iters 2
+    has "$CLOG" '错误: 同步点错位：期望 0x04000001，收到 0x04000002'
+    assert_full_cleanup "$SLOG"
+    # READ 第 1 轮的 READY（服务端 → 客户端）
+    proxied_pair --op read --iters 2
+    has "$CLOG" '错误: 同步点错位：期望 0x02000001，收到 0x02000002'
+    wait "$ppid"
+}
+
 @test "different NIC MTUs (veth0 9000, veth1 1500): both sides use the smaller active_mtu, 8 KiB transfers pass" {
     ip link set veth0 mtu 9000
     local i

@@ -337,6 +337,31 @@ static void qp_kind_and_srq(void **state)
 	assert_non_null(strstr(err, "--qp ud 只支持 --op send"));
 }
 
+/*
+ * --srq --bench 的接收缓冲区（issue 37 第 4 条）：SRQ 里每个在途的接收要有自己的一块。
+ * 以前 SRQ 深度个接收轮流用 num_qp 块，-q 4 --tx-depth 128 时每块被 32 个在途的接收共用，两个QP的消息同时落进
+ * 一块就交错，计时后的校验报出并不存在的错误。-q 1：消息都一样，共用无害，不另外要；普通模式：每轮每个QP只在途 1 个接收
+ */
+static void srq_buffer_per_outstanding_recv(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--srq", "--bench", "bw", "-q", "4"), PARSE_OK);
+	assert_int_equal(srq_recv_buffers(&o), BENCH_BW_DEPTH);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--srq", "--bench", "bw", "-q", "2", "--tx-depth", "300"), PARSE_OK);
+	assert_int_equal(srq_recv_buffers(&o), 300);   /* 多于 256 块：wr_id 整个是缓冲区号 */
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--srq", "--bench", "lat", "-q", "2"), PARSE_OK);
+	assert_int_equal(srq_recv_buffers(&o), BENCH_LAT_DEPTH);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--srq", "--bench", "bw", "-q", "1"), PARSE_OK);
+	assert_int_equal(srq_recv_buffers(&o), 0);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--srq", "-q", "16"), PARSE_OK);
+	assert_int_equal(srq_recv_buffers(&o), 0);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--bench", "bw", "-q", "4"), PARSE_OK);
+	assert_int_equal(srq_recv_buffers(&o), 0);
+}
+
 static void trace_option(void **state)
 {
 	struct options o;
@@ -546,6 +571,7 @@ const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(inject),
 	cmocka_unit_test(inject_gallery_kinds),
 	cmocka_unit_test(qp_kind_and_srq),
+	cmocka_unit_test(srq_buffer_per_outstanding_recv),
 	cmocka_unit_test(trace_option),
 	cmocka_unit_test(ready_file_option),
 	cmocka_unit_test(many_clients),

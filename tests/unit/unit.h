@@ -37,6 +37,8 @@ extern const struct CMUnitTest kernel_note_tests[];
 extern const size_t kernel_note_tests_count;
 extern const struct CMUnitTest grh_tests[];
 extern const size_t grh_tests_count;
+extern const struct CMUnitTest ctrl_tests[];
+extern const size_t ctrl_tests_count;
 extern const struct CMUnitTest i18n_tests[];
 extern const size_t i18n_tests_count;
 extern const struct CMUnitTest cm_request_tests[];

@@ -21,6 +21,7 @@ int main(void)
 		{ limits_tests, limits_tests_count },
 		{ kernel_note_tests, kernel_note_tests_count },
 		{ grh_tests, grh_tests_count },
+		{ ctrl_tests, ctrl_tests_count },
 		{ i18n_tests, i18n_tests_count },
 		{ cm_request_tests, cm_request_tests_count },
 	};

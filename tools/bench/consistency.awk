@@ -7,7 +7,9 @@
 #        （上限没法定：机器忙时计时循环会停顿，真正的峰值可以是平均的十几倍）
 #   wall_s 只打印到微秒：窗口很短时（--sweep --iters 4）这一舍入本身就有千分之几，容差里算上它
 #   lat: t_min ≤ t_typical、t_avg、p99 ≤ p99.9 ≤ t_max；t_stdev ≥ 0；
-#        每次的延迟加起来就是窗口：t_avg × iters × (read 1，其余 2：单程 = 往返/2) = wall_s
+#        每次的延迟加起来就是窗口：t_avg 只平均了去掉最大 2 个之后的 m = iters - 2 个（perftest 的定义，iters ≤ 2 时不丢），
+#        丢掉的两个是 t_max（第二大）和 t_max_all_us（最大，我们自己的字段），所以
+#        (t_avg × m + t_max + t_max_all) × (read 1，其余 2：单程 = 往返/2) = wall_s；t_max ≤ t_max_all
 # 用法: awk -f tools/bench/consistency.awk 日志...   每个不一致打印一行，有不一致时退出码 1；没有 BENCH_RESULT 也算失败
 function rel_ok(got, want, rel, abs) {
     return (got - want <= rel * want + abs) && (want - got <= rel * want + abs)
@@ -43,10 +45,14 @@ function bad(msg) {
         bad("应有 0 < t_min ≤ t_typical ≤ p99 ≤ p99.9 ≤ t_max 且 t_min ≤ t_avg ≤ t_max")
     if (!(f["t_stdev_us"] + 0 >= 0))
         bad("t_stdev_us 应 ≥ 0")
+    mxa = f["t_max_all_us"] + 0
+    if (!(mx <= mxa))
+        bad("应有 t_max ≤ t_max_all（t_max 是第二大的样本）")
     half = f["test"] ~ /^read_/ ? 1 : 2
-    want = av * f["iters"] * half / 1e6
+    m = f["iters"] > 2 ? f["iters"] - 2 : f["iters"]
+    want = (av * m + (f["iters"] > 2 ? mx + mxa : 0)) * half / 1e6
     if (!rel_ok(want, w, 0.002, 0.000002 + 0.0005 * f["iters"] * half / 1e6))
-        bad(sprintf("t_avg_us × iters × %d = %.6f 秒，wall_s=%s", half, want, f["wall_s"]))
+        bad(sprintf("(t_avg_us × (iters-2) + t_max_us + t_max_all_us) × %d = %.6f 秒，wall_s=%s", half, want, f["wall_s"]))
 }
 END {
     if (nres == 0) { print "没有 BENCH_RESULT 行"; exit 1 }
