@@ -42,7 +42,6 @@
 #include "ud.h"
 
 #define BATCH        64        /* 一次 ibv_poll_cq 最多取的完成数 */
-#define SPIN_CHECK   4096      /* 盯内存时每转这么多圈看一次超时 */
 
 static int is_server(struct rdma_conn *c) { return c->opt->role == ROLE_SERVER; }
 
@@ -219,7 +218,7 @@ static int reap(struct run *r, int need_sent, int need_recv, long long deadline)
 		for (int k = 0; k < n; k++)
 			if (note_wc(r, &wcs[k], &sent) != 0)
 				return -1;
-		if (n == 0 && wait_cq(r->c, deadline, &spins, sent, 1) != 0)
+		if (n == 0 && wait_cq_due(r->c, &spins) && wait_cq(r->c, deadline, &spins, sent, 1) != 0)
 			return -1;
 	}
 	if (need_recv)
@@ -242,7 +241,7 @@ static int wait_recv(struct run *r, long long deadline)
 		for (int k = 0; k < n; k++)
 			if (note_wc(r, &wcs[k], &sent) != 0)
 				return -1;
-		if (n == 0 && wait_cq(r->c, deadline, &spins, 0, 1) != 0)
+		if (n == 0 && wait_cq_due(r->c, &spins) && wait_cq(r->c, deadline, &spins, 0, 1) != 0)
 			return -1;
 	}
 	r->recv_ready--;
@@ -428,7 +427,7 @@ static int bw_client(struct run *r, long from, long end)
 		if (n > 0 || after > before) {
 			spins = 0;
 			deadline = now_ms() + c->opt->timeout_ms;
-		} else if (wait_cq(c, deadline, &spins, (int)finished, c->num_qp) != 0) {
+		} else if (wait_cq_due(c, &spins) && wait_cq(c, deadline, &spins, (int)finished, c->num_qp) != 0) {
 			return -1;
 		}
 	}
@@ -469,7 +468,7 @@ static int bw_server_recv(struct run *r, long count, long *extra)
 		if (n > 0) {
 			spins = 0;
 			deadline = now_ms() + c->opt->timeout_ms;
-		} else if (wait_cq(c, deadline, &spins, (int)got, (int)want) != 0) {
+		} else if (wait_cq_due(c, &spins) && wait_cq(c, deadline, &spins, (int)got, (int)want) != 0) {
 			return -1;
 		}
 	}

@@ -13,6 +13,9 @@
 #include "rdma_common.h"
 
 #define WRID(qp, seq)  (((uint64_t)(seq) << 8) | (uint64_t)(qp))
+/* 忙等（盯内存、基准测试里空轮询 CQ）时每转这么多圈才读一次时钟看超时 */
+#define SPIN_CHECK 4096
+
 static inline int wrid_qp(uint64_t wr_id) { return (int)(wr_id & 0xff); }
 static inline uint64_t wrid_seq(uint64_t wr_id) { return wr_id >> 8; }
 
@@ -42,8 +45,26 @@ int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 
 /* 等到 n 个完成（-t 超时），不检查状态、不还发送队列的槽（--inject flush 要看每一个出错的完成） */
 int poll_cq_raw(struct rdma_conn *conn, struct ibv_wc *wcs, int n);
-/* 取出 CQ 里现有的完成（最多 max 个，可能是 0 个），不等待；任何 WC 错误都打印并返回 -1 */
-int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max);
+/* poll_cq_batch 取到了东西（r ≠ 0）之后：r < 0 打印出错；否则检查每个完成、还发送队列的槽，返回 r 或 -1 */
+int poll_cq_took(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
+/*
+ * 取出 CQ 里现有的完成（最多 max 个，可能是 0 个），不等待；任何 WC 错误都打印并返回 -1。
+ * 内联：忙等时绝大多数是空轮询，一圈只有 ibv_poll_cq 本身（基准测试的计时循环，docs/bench/README.md）
+ */
+static inline int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max)
+{
+	int r = ibv_poll_cq(conn->cq, max, wcs);
+
+	return r == 0 ? 0 : poll_cq_took(conn, wcs, r);
+}
+/*
+ * 忙等的一圈空轮询之后要不要调用 wait_cq：event 模式每次都要（睡在完成通道上）；poll 模式的基准测试
+ * 每 SPIN_CHECK 圈一次（只为了看超时），普通模式每次（它还管让步）
+ */
+static inline int wait_cq_due(const struct rdma_conn *conn, unsigned *spins)
+{
+	return conn->channel != NULL || conn->opt->bench == BENCH_NONE || ++*spins % SPIN_CHECK == 0;
+}
 /*
  * CQ 空了之后等下一批完成，deadline_ms 之前没有就打印超时并返回 -1（got/want 用于提示）。
  * poll 模式：忙等一会儿后稍作让步；event 模式：在完成通道的 fd 上 poll()，取事件、确认、重新武装。
