@@ -3,7 +3,7 @@
 # 检查 README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md：
 #   1. 摘录标记成对、名字都是 tests/docs/update-excerpts.sh 认识的
 #   2. 代码块里每条 build/rdma_server / build/rdma_client 命令加 --dry-run 后通过参数检查（退出码 0）；
-#      行末标了 “# 错误示例” 的命令必须以退出码 2 被拒绝
+#      行末标了 “# 错误示例”（英文文档里 “# error example”）的命令必须以退出码 2 被拒绝
 #   3. 代码块里 ./diagnose.sh / ./show_gids.sh 用到的每个选项都出现在 --help 里，且不是用法错误（退出码 ≠ 2）
 #   4. 用到的每个 make 目标（代码块和 `行内代码`）在 Makefile 里都存在
 #   5. 摘录里的每个 “========== 步骤N: … ==========” 标题都是程序能打印的（来自 src/*.c 的 step_title 调用）
@@ -15,6 +15,7 @@
 #   9. README.md 不超过预算（README_MAX_LINES 行、README_MAX_BYTES 字节）：它是入口，细节放在 docs/
 #  10. README、QUICKFIX、TROUBLESHOOTING 的命令是两台虚拟机的写法：不出现单机实验室的设备名（rxe1，
 #      客户端/服务端的 -d rxe0）。只属于单机实验室的代码块前一行标 <!-- lab-only -->；输出摘录不算命令
+#  12. docs/README.en.md 里没有中文（链接目标里的中文标题锚点除外），而且和 README 一样有六个步骤（小节标题 1.–6.）
 #  11. README 给的两条准备命令（演示、测试）在它的代码块里，测试那条就是 .ci/run 跑的（LAB_KERNEL=all bash lab/setup，然后 make test）
 # 摘录与真实运行是否一致，由实验室里的 tests/55-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
@@ -37,7 +38,7 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
     : >"$T/diag"
 }
 : >"$T/diag"
-echo "1..11"
+echo "1..12"
 README_MAX_LINES=300
 README_MAX_BYTES=24000
 
@@ -95,7 +96,7 @@ while IFS=$'\t' read -r kind where line; do
         count=$((count + 1))
         read -r -a words <<<"$args"
         want=0
-        if [[ $line == *'# 错误示例'* ]]; then want=2; fi
+        if [[ $line == *'# 错误示例'* || $line == *'# error example'* ]]; then want=2; fi
         [[ -x $prog ]] || continue
         rc=0
         timeout 10 "$prog" "${words[@]}" --dry-run >"$T/out" 2>&1 </dev/null || rc=$?
@@ -284,3 +285,12 @@ if ! printf '%s\n' 'LAB_KERNEL=all bash lab/setup' 'make test' | cmp -s - "$T/ci
     bad=1
 fi
 ok "$bad" "README's demo and test commands are in its code blocks, and .ci/run runs exactly the test one"
+
+# ---------- 12. 英文入口没有中文、步骤和 README 一样多 ----------
+bad=0
+sed -E 's/\]\([^)]*\)/]()/g' docs/README.en.md | grep -nP '[\x{3000}-\x{303f}\x{3400}-\x{9fff}\x{ff00}-\x{ffef}]' >"$T/cjk" || true
+if [[ -s $T/cjk ]]; then { echo "docs/README.en.md 里有中文（链接目标之外）:"; sed 's/^/    /' "$T/cjk"; } >>"$T/diag"; bad=1; fi
+zh=$(grep -cE '^### [1-9]\. ' README.md)
+en=$(grep -cE '^### [1-9]\. ' docs/README.en.md)
+if [[ $zh != "$en" ]]; then echo "README.md 有 $zh 个步骤小节（### N.），docs/README.en.md 有 $en 个" >>"$T/diag"; bad=1; fi
+ok "$bad" "docs/README.en.md has no Chinese outside link targets and the same $zh numbered steps as README.md"
