@@ -7,6 +7,8 @@
 #      每台自己 modprobe rdma_rxe、rdma link add rxe0 …、在空的规则集上开防火墙（README 的块自己建表和链，
 #      之后测试把链改成默认拒绝），然后第 i 条服务端命令配第 i 条客户端命令，
 #      两端都必须退出 0。执行规则（去掉 sudo、跳过 apt-get 和编译……）写在 tests/docs/readme-steps.sh 开头。
+#   README 的“保存规则”块改两处后执行（写到临时文件、不 enable 服务：虚拟机的 /etc 只读、没有 systemd），
+#   清空规则集后用保存的文件恢复，规则必须一模一样；之后的一对对程序跑在恢复出来的规则上。
 #   最后: 客户端那台重新丢弃 UDP 4791，一对 write 必须以 RETRY_EXC_ERR 失败（“两台都要开 4791”是真的）。
 # 改坏 README 里这几块命令（比如 rdma link add 写错网卡、防火墙只在一台开 4791），这个测试就失败。
 set -uo pipefail
@@ -20,7 +22,7 @@ trap 'rm -f "$out"; rm -rf "logs/readme-steps/$run"' EXIT
 
 mapfile -t srv < <("$STEPS" lines server)
 mapfile -t cli < <("$STEPS" lines client)
-want=(soft-roce-vm0 soft-roce-vm1 own-rxe0-vm0 own-rxe0-vm1 firewall-nft-vm0 firewall-nft-vm1)
+want=(soft-roce-vm0 soft-roce-vm1 own-rxe0-vm0 own-rxe0-vm1 firewall-nft-vm0 firewall-nft-vm1 firewall-save-vm0 firewall-save-vm1)
 for i in "${!srv[@]}"; do want+=("pair-$i-server" "pair-$i-client"); done
 want+=(client-4791-needed)
 echo "1..$((${#want[@]} + 1))"

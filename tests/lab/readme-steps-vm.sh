@@ -49,6 +49,30 @@ NFT
     [[ $(nft list chain inet filter input) == *'policy drop;'* ]]
 }
 
+# README 的“保存规则”块（not-in-lab）改两处后执行：/etc 在虚拟机里是只读的，写到临时文件；没有 systemd，不 enable 服务。
+# 然后清空规则集、用保存的文件恢复，规则必须和保存前一模一样（之后的服务端/客户端就跑在恢复出来的规则上）
+save_restore() {
+    local log=$OUT/firewall-save.log conf=$OUT/nftables.conf cmd before rc=0
+    before=$(nft list ruleset)
+    : >"$log"
+    while IFS= read -r cmd; do
+        cmd=${cmd//\/etc\/nftables.conf/$conf}
+        cmd=${cmd% && sudo systemctl enable nftables}
+        cmd=${cmd//sudo /}
+        echo "+ $cmd" >>"$log"
+        bash -c "$cmd" >>"$log" 2>&1 </dev/null || { rc=$?; break; }
+    done < <("$STEPS" lines firewall-save)
+    if ((rc == 0)); then
+        { echo "+ nft flush ruleset; nft -f $conf"; nft flush ruleset && nft -f "$conf"; } >>"$log" 2>&1 || rc=$?
+    fi
+    if ((rc == 0)) && [[ $(nft list ruleset) != "$before" ]]; then
+        { echo "恢复出来的规则和保存前不同:"; nft list ruleset; } >>"$log"
+        rc=1
+    fi
+    result "firewall-save-vm$VM" "$rc" "VM$VM: README 的「firewall-save」块（写到临时文件、不 enable 服务）保存的规则，清空后能原样恢复" "$log"
+    return "$rc"
+}
+
 run_block() {  # run_block 名字 [之后]：逐条执行，任何一条失败就算这一步失败；成功后再运行“之后”（测试自己的事），它失败也算失败
     local name=$1 after=${2:-} log=$OUT/$1.log cmd rc=0
     : >"$log"
@@ -74,7 +98,7 @@ while IFS=$'\t' read -r name where; do
             result "$name-vm$VM" 1 "VM$VM: 防火墙块之前规则集就不是空的，测不出 README 的块能不能自己建表"
             continue
         fi
-        run_block "$name" default_deny
+        run_block "$name" default_deny && save_restore
     else
         run_block "$name"
     fi
