@@ -71,10 +71,10 @@ po:
 IBV_MIN_VERSION := 1.11.32
 
 check-deps:
-	@pkg-config --exists libibverbs || { echo "错误: 找不到 libibverbs（pkg-config libibverbs）。安装: sudo apt-get install libibverbs-dev pkg-config" >&2; exit 1; }
-	@pkg-config --atleast-version=$(IBV_MIN_VERSION) libibverbs || { echo "错误: libibverbs $$(pkg-config --modversion libibverbs) 太旧：需要 rdma-core ≥ v32（libibverbs ≥ $(IBV_MIN_VERSION)，有 ibv_query_gid_table）。Ubuntu ≥ 22.04、Debian ≥ 11 自带的就够；更老的系统请升级 rdma-core" >&2; exit 1; }
-	@command -v msgfmt >/dev/null || { echo "错误: 找不到 msgfmt（英文界面的消息目录要用它编译）。安装: sudo apt-get install gettext" >&2; exit 1; }
-	@pkg-config --exists librdmacm || { echo "错误: 找不到 librdmacm（pkg-config librdmacm；--cm 模式要链接它）。安装: sudo apt-get install librdmacm-dev" >&2; exit 1; }
+	@pkg-config --exists libibverbs || { echo "错误: 找不到 libibverbs（pkg-config libibverbs）。安装: sudo apt-get install libibverbs-dev pkg-config" >&2; echo "error: libibverbs not found (pkg-config libibverbs). Install: sudo apt-get install libibverbs-dev pkg-config" >&2; exit 1; }
+	@pkg-config --atleast-version=$(IBV_MIN_VERSION) libibverbs || { echo "错误: libibverbs $$(pkg-config --modversion libibverbs) 太旧：需要 rdma-core ≥ v32（libibverbs ≥ $(IBV_MIN_VERSION)，有 ibv_query_gid_table）。Ubuntu ≥ 22.04、Debian ≥ 11 自带的就够；更老的系统请升级 rdma-core" >&2; echo "error: libibverbs $$(pkg-config --modversion libibverbs) is too old: rdma-core >= v32 is needed (libibverbs >= $(IBV_MIN_VERSION), with ibv_query_gid_table). Ubuntu >= 22.04 and Debian >= 11 ship a new enough one; upgrade rdma-core on older systems" >&2; exit 1; }
+	@command -v msgfmt >/dev/null || { echo "错误: 找不到 msgfmt（英文界面的消息目录要用它编译）。安装: sudo apt-get install gettext" >&2; echo "error: msgfmt not found (it compiles the English message catalog). Install: sudo apt-get install gettext" >&2; exit 1; }
+	@pkg-config --exists librdmacm || { echo "错误: 找不到 librdmacm（pkg-config librdmacm；--cm 模式要链接它）。安装: sudo apt-get install librdmacm-dev" >&2; echo "error: librdmacm not found (pkg-config librdmacm; --cm links it). Install: sudo apt-get install librdmacm-dev" >&2; exit 1; }
 
 $(OBJDIR)/%.o: src/%.c src/*.h | check-deps
 	@mkdir -p $(dir $@)

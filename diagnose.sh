@@ -45,6 +45,9 @@ CM_ADDR=""
 # memlock 至少这么多 KiB 才算通过（64 MiB）；低于 MEMLOCK_FAIL_KB 算失败（1 MiB）
 MEMLOCK_MIN_KB=65536
 MEMLOCK_FAIL_KB=1024
+# README 的例子最多注册这么多 KiB: -q 1 --size 1M 的 MR 是 2 × QP数 × 消息大小 = 2 MiB
+# （src/rdma_common.c 的 buf_len）；默认的 -q 4 --size 64 只有 512 字节。软限制不低于它时，memlock 的修复是可选的
+MEMLOCK_README_KB=2048
 # rxe 从网卡 MTU 里扣掉的头部长度（RXE_MAX_HDR_LENGTH）
 RXE_HDR_BYTES=80
 # 一个满负载 RoCE v2 报文的 IP 包比 active_mtu 多出的字节:
@@ -82,7 +85,7 @@ usage() {
 检查 RoCEv2 / Soft-RoCE 环境，给出问题和修复命令。
   设备        只检查这个 RDMA 设备，例如 rxe0（默认检查全部）
   --port N    检查 TCP 端口 N 是否空闲（默认 $TCP_PORT，程序交换连接信息用）
-  --peer IP   另外检查通往对端（服务端）IPv4 地址 IP 的路径（在客户端上运行）
+  --peer IP   另外检查通往对端 IPv4 地址 IP 的路径（两台都要运行: 服务端上填客户端的地址，客户端上填服务端的）
   --cm-addr IP  另外检查 librdmacm 能不能用本机地址 IP（rdma_bind_addr / rdma_listen /
               rdma_resolve_addr 的源地址）: 它要在某个 RDMA 设备的 GID 表里，否则 ENODEV
   --lang zh|en  输出用哪种语言（默认看 LANGUAGE、LC_ALL、LC_MESSAGES、LANG: en 开头是英文，其它都是中文）
@@ -92,7 +95,7 @@ usage() {
           librdmacm 的内核接口（rdma_cm / rdma_ucm 模块、$RDMA_DEV/rdma_cm）、
           端口状态、网卡 IPv4 地址、
           RoCE v2 IPv4 GID 及索引 (-g N)、MTU、memlock 限制、TCP 端口、
-          UDP $ROCE_UDP_PORT 防火墙。
+          UDP $ROCE_UDP_PORT 防火墙（读规则要 root: sudo ./$PROG；普通用户运行时这一项是 [跳过]，不是 [通过]）。
 --peer 时另有一节 7. 对端: 路由（出口网卡、源地址）、对端地址是不是本机自己的
           （克隆虚拟机 / VirtualBox NAT 的重复地址）、出口网卡上有没有 ACTIVE 的 RDMA 设备
           和带源地址的 RoCE v2 GID（-d/-g）、建在别的网卡上的 RDMA 设备、ping、
@@ -193,6 +196,7 @@ N_FAIL=0
 N_WARN=0
 N_SKIP=0
 FIXES=()
+OPTFIXES=()
 
 pass() {
     N_PASS=$((N_PASS + 1))
@@ -222,6 +226,11 @@ fix() {
         [[ $f == "$*" ]] && return 0
     done
     FIXES+=("$*")
+}
+# 可选的修复: 打印并记入汇总里单独的“可选”一栏（不在“按顺序执行”的清单里）
+optfix() {
+    echo "      " $"可选:" "$*"
+    OPTFIXES+=("$*")
 }
 section() {
     echo
@@ -890,16 +899,19 @@ read_memlock() {
     fi
 }
 ml_ok() { [[ $1 == unlimited ]] || { [[ $1 =~ ^[0-9]+$ ]] && (($1 >= MEMLOCK_MIN_KB)); }; }
+# memlock_fixes fix|optfix
 memlock_fixes() {
+    local how=$1
     if ((EUID == 0)); then
         note $"当前是 root（有 CAP_IPC_LOCK，内核不强制该限制），但普通用户运行程序时会受限"
     fi
+    $how $"echo '* soft memlock unlimited' | sudo tee -a /etc/security/limits.conf && echo '* hard memlock unlimited' | sudo tee -a /etc/security/limits.conf  # 重新登录生效"
+    note $"limits.conf 管不到 systemd --user 启动的进程（桌面的终端）：那里要在 /etc/systemd/user.conf 设 DefaultLimitMEMLOCK=infinity"
     if ml_ok "$ml_hard"; then
-        fix $"ulimit -l unlimited   # 只对当前 shell 有效"
+        $how $"ulimit -l unlimited   # 只对当前 shell 有效"
     else
-        note $"硬限制 ($ml_hard) 也太低，普通用户不能自己调高；需要改 /etc/security/limits.conf 后重新登录"
+        note $"硬限制 ($ml_hard) 也太低，普通用户不能自己调高（ulimit -l 会报 Operation not permitted）"
     fi
-    fix $"echo '* soft memlock unlimited' | sudo tee -a /etc/security/limits.conf && echo '* hard memlock unlimited' | sudo tee -a /etc/security/limits.conf  # 重新登录生效"
 }
 check_memlock() {
     local unit
@@ -908,14 +920,18 @@ check_memlock() {
         unit=""
         if [[ $ml_soft != unlimited ]]; then unit=" KiB"; fi
         pass $"memlock 软限制: $ml_soft$unit（硬限制: $ml_hard）"
-    elif [[ $ml_soft =~ ^[0-9]+$ ]] && ((ml_soft >= MEMLOCK_FAIL_KB)); then
-        warn $"memlock 软限制 $ml_soft KiB（< $((MEMLOCK_MIN_KB / 1024)) MiB）: 本项目的小缓冲区够用，大缓冲区/perftest 可能 ENOMEM"
+    elif [[ $ml_soft =~ ^[0-9]+$ ]] && ((ml_soft >= MEMLOCK_README_KB)); then
+        warn $"memlock 软限制 $ml_soft KiB（< $((MEMLOCK_MIN_KB / 1024)) MiB）: README 的例子最多注册 $((MEMLOCK_README_KB / 1024)) MiB，够用；更大的 --size × -q 或 perftest 可能 ENOMEM"
         note $"证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
-        memlock_fixes
+        memlock_fixes optfix
+    elif [[ $ml_soft =~ ^[0-9]+$ ]] && ((ml_soft >= MEMLOCK_FAIL_KB)); then
+        warn $"memlock 软限制 $ml_soft KiB: README 的例子最多注册 $((MEMLOCK_README_KB / 1024)) MiB，-q 1 --size 1M 可能 ENOMEM"
+        note $"证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
+        memlock_fixes fix
     else
         fail $"memlock 软限制只有 $ml_soft KiB（< $((MEMLOCK_FAIL_KB / 1024)) MiB），注册内存 (ibv_reg_mr) 会失败 (ENOMEM)"
         note $"证据: ulimit -l = $ml_soft, ulimit -H -l = $ml_hard"
-        memlock_fixes
+        memlock_fixes fix
     fi
 }
 
@@ -1195,8 +1211,12 @@ fw_first() {
 # 6. 防火墙 UDP 4791（入方向；nft 的丢弃规则不论在哪个链）
 # =====================================================================
 check_fw_nft() {
-    local rules found fam tb chn ev
-    rules=$(nft list ruleset 2>/dev/null)
+    local rules found fam tb chn ev rc=0
+    rules=$(nft list ruleset 2>&1) || rc=$?
+    if ((rc != 0)); then
+        fw_unread "nft list ruleset" "$rc" "$rules"
+        return 0
+    fi
     found=$(fw_parse_nft "$rules")
     if fw_first "$found" "drop "; then
         fail $"nft 规则丢弃/拒绝了 UDP $ROCE_UDP_PORT"
@@ -1216,8 +1236,12 @@ check_fw_nft() {
 }
 
 check_fw_iptables() {
-    local rules found ev
-    rules=$(iptables -S INPUT 2>/dev/null)
+    local rules found ev rc=0
+    rules=$(iptables -S INPUT 2>&1) || rc=$?
+    if ((rc != 0)); then
+        fw_unread "iptables -S INPUT" "$rc" "$rules"
+        return 0
+    fi
     found=$(fw_parse_iptables "$rules")
     if fw_first "$found" "drop in "; then
         fail $"iptables INPUT 链丢弃/拒绝了 UDP $ROCE_UDP_PORT"
@@ -1233,8 +1257,12 @@ check_fw_iptables() {
 }
 
 check_fw_ufw() {
-    local st found
-    st=$(ufw status 2>/dev/null)
+    local st found rc=0
+    st=$(ufw status 2>&1) || rc=$?
+    if ((rc != 0)); then
+        fw_unread "ufw status" "$rc" "$st"
+        return 0
+    fi
     found=$(fw_parse_ufw "$st")
     if fw_first "$found" "status active"; then
         if fw_first "$found" "accept in "; then
@@ -1248,16 +1276,38 @@ check_fw_ufw() {
     fi
 }
 
+# 读不出规则（不是 root、容器里没有 CAP_NET_ADMIN……）：说“没有检查”，不能算通过
+# fw_unread 命令 退出码 输出
+fw_unread() {
+    local first=${3%%$'\n'*}
+    skip $"没能读取防火墙规则（$1 退出码 $2: $first），没有检查 UDP $ROCE_UDP_PORT"
+    note $"用 root 再运行一次: sudo ./$PROG${PEER_IP:+ --peer $PEER_IP}"
+}
+# 防火墙工具在 PATH 里，或者在普通用户的 PATH 没有的 /usr/sbin、/sbin 里（Debian 的普通用户就是这样）
+# （FW_SBIN_DIRS 让测试换掉这两个目录）
+have_fw() {
+    local d
+    have "$1" && return 0
+    for d in ${FW_SBIN_DIRS-/usr/sbin /sbin}; do
+        [[ -x $d/$1 ]] && return 0
+    done
+    return 1
+}
+# 普通用户读不了规则: 说没有检查、怎样用 sudo 运行（不给“通过”）
+fw_need_root() {
+    skip $"没有检查防火墙: 读 nft/iptables/ufw 的规则要 root（找到: $*），普通用户读不到，不能算通过"
+    note $"用 sudo 再运行一次: sudo ./$PROG${PEER_IP:+ --peer $PEER_IP}"
+}
 check_firewall_udp_4791() {
     local t
     local -a fw_tools=()
     for t in nft iptables ufw; do
-        if have "$t"; then fw_tools+=("$t"); fi
+        if have_fw "$t"; then fw_tools+=("$t"); fi
     done
     if ((${#fw_tools[@]} == 0)); then
         skip $"没有 nft/iptables/ufw，跳过防火墙检查（没有主机防火墙工具，通常也就没有规则）"
     elif ((EUID != 0)); then
-        skip $"读取防火墙规则需要 root（找到: ${fw_tools[*]}）；可以手动检查: sudo nft list ruleset | grep -n $ROCE_UDP_PORT"
+        fw_need_root "${fw_tools[*]}"
     else
         for t in "${fw_tools[@]}"; do
             case $t in
@@ -1597,21 +1647,22 @@ check_peer_firewall() {
     local t found rules fam tb chn zone
     local -a tools=()
     for t in nft iptables ufw firewall-cmd; do
-        if have "$t"; then tools+=("$t"); fi
+        if have_fw "$t"; then tools+=("$t"); fi
     done
     if ((${#tools[@]} == 0)); then
         skip $"没有 nft/iptables/ufw/firewall-cmd，跳过防火墙检查"
         return 0
     fi
     if ((EUID != 0)); then
-        skip $"读取防火墙规则需要 root（找到: ${tools[*]}）"
+        fw_need_root "${tools[*]}"
         return 0
     fi
     note $"RoCE v2 两个方向的报文都发往 UDP $ROCE_UDP_PORT；这里查出方向和 firewalld，入方向见第 6 节"
     for t in "${tools[@]}"; do
         case $t in
             nft)
-                found=$(fw_parse_nft "$(nft list ruleset 2>/dev/null)")
+                rules=$(nft list ruleset 2>&1) || { fw_unread "nft list ruleset" "$?" "$rules"; continue; }
+                found=$(fw_parse_nft "$rules")
                 if fw_first "$found" "drop "; then
                     note $"nft 丢弃 UDP $ROCE_UDP_PORT 的规则已在第 6 节报告"
                 elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
@@ -1623,7 +1674,8 @@ check_peer_firewall() {
                 fi
                 ;;
             iptables)
-                found=$(fw_parse_iptables "$(iptables -S OUTPUT 2>/dev/null)")
+                rules=$(iptables -S OUTPUT 2>&1) || { fw_unread "iptables -S OUTPUT" "$?" "$rules"; continue; }
+                found=$(fw_parse_iptables "$rules")
                 if fw_first "$found" "drop out "; then
                     fail $"iptables OUTPUT 链丢弃/拒绝了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
                     note $"证据: ${FW_LINE#drop out OUTPUT }"
@@ -1636,7 +1688,8 @@ check_peer_firewall() {
                 fi
                 ;;
             ufw)
-                found=$(fw_parse_ufw "$(ufw status verbose 2>/dev/null)")
+                rules=$(ufw status verbose 2>&1) || { fw_unread "ufw status verbose" "$?" "$rules"; continue; }
+                found=$(fw_parse_ufw "$rules")
                 fw_first "$found" "status active" || continue
                 if fw_first "$found" "drop out "; then
                     fail $"ufw 的规则拦截了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
@@ -1794,6 +1847,12 @@ print_summary() {
         for f in "${FIXES[@]}"; do
             n=$((n + 1))
             echo "  $n. $f"
+        done
+    fi
+    if ((${#OPTFIXES[@]} > 0)); then
+        echo $"可选（README 的例子用不到）:"
+        for f in "${OPTFIXES[@]}"; do
+            echo "  - $f"
         done
     fi
     if ((N_FAIL > 0)); then

@@ -144,7 +144,7 @@ no_device_hint() {
   Soft-RoCE 的做法:
     sudo modprobe rdma_rxe
     sudo rdma link add rxe0 type rxe netdev <网卡名>    # 例如 eth0，用 'ip -br link' 查看
-  然后再运行: $PROG
+  然后再运行: ./$PROG
   更完整的检查请运行: ./diagnose.sh" >&2
 }
 

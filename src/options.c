@@ -853,12 +853,15 @@ enum parse_result parse_options(int argc, char **argv, enum role role,
 	return PARSE_OK;
 }
 
-/* 两个角色共有的选项；各自独有的在 print_usage 里分开列出 */
-static void print_common_options(void)
+/* 两个角色共有的选项；各自独有的在 print_usage 里分开列出（-d 的默认两个角色不同） */
+static void print_common_options(enum role role)
 {
-	printf(_("\n位置参数与下列选项等价（两种写法可以混用，但不能给出矛盾的值）：\n"
-	       "  -d, --dev NAME        RDMA设备名（如 rxe0, mlx5_0）；默认自动选择有ACTIVE端口和RoCE v2 IPv4 GID的设备\n"
-	       "  -p, --port N          TCP控制平面端口（默认 %d）\n"
+	printf(_("\n位置参数与下列选项等价（两种写法可以混用，但不能给出矛盾的值）：\n"));
+	if (role == ROLE_SERVER)
+		printf(_("  -d, --dev NAME        RDMA设备名（如 rxe0, mlx5_0）；默认自动选择有ACTIVE端口和RoCE v2 IPv4 GID的设备\n"));
+	else
+		printf(_("  -d, --dev NAME        RDMA设备名（如 rxe0, mlx5_0）；默认按到服务端的路由选：出口网卡上 ACTIVE 的设备\n"));
+	printf(_("  -p, --port N          TCP控制平面端口（默认 %d）\n"
 	       "  -g, --gid-idx N|auto  GID索引；默认 auto：自动选 RoCE v2 + IPv4 的条目\n"
 	       "  -q, --num-qp N        QP数量 1..%d（默认 %d）；两端必须一致\n"
 	       "\n其它选项：\n"
@@ -874,7 +877,7 @@ static void print_common_options(void)
 	       "      --trace FILE      把每个步骤、verbs 调用、WR、完成、控制消息写进 FILE（JSON Lines，格式见 docs/TRACE.md；\n"
 	       "                        控制台输出不变）；tools/trace/render 把两端的 trace 和抓包画成时间线\n"
 	       "      --cm              用 librdmacm（RDMA CM）建立连接，代替 TCP 交换；两端都要给。-p 是 CM 的端口，\n"
-	       "                        设备由地址决定（--src 或 -d），-g 不可用；见 README “两种建连方式”\n"
+	       "                        设备由地址决定（--src 或 -d），-g 不可用；见 docs/CM.md\n"
 	       "      --src IP          （仅 --cm）本端地址：客户端的源地址 / 服务端监听的地址（默认: 客户端由路由决定，服务端 0.0.0.0）\n"
 	       "      --cq poll|event   怎样等完成：poll（默认）忙轮询 ibv_poll_cq；event 用完成通道，在 fd 上睡眠等事件；两端必须一致\n"
 	       "      --qp rc|ud        QP 类型：rc 可靠连接（默认）；ud 不可靠数据报（只有 send，消息 ≤ 路径MTU，接收缓冲区多 40 字节的 GRH）；两端必须一致\n"
@@ -897,7 +900,7 @@ void print_usage(const char *prog, enum role role)
 {
 	if (role == ROLE_SERVER) {
 		printf(_("用法: %s [dev] [port] [gid_idx] [num_qp] [选项]\n"), prog);
-		print_common_options();
+		print_common_options(role);
 		printf(_("      --accept-timeout SEC  等待客户端连接的超时（默认 %d 秒）\n"
 		       "      --clients N       服务 N 个客户端后退出（默认 1 = 一对一；0 = 一直服务到 Ctrl-C/SIGTERM）\n"
 		       "      --parallel M      最多同时服务 M 个客户端（1..%d，默认 1 = 一个接一个）；每个客户端一个线程、\n"
@@ -907,17 +910,17 @@ void print_usage(const char *prog, enum role role)
 		       DEFAULT_ACCEPT_MS / 1000, MAX_PARALLEL, 1u << 20);
 		print_inject_usage(role);
 		printf(_("  -h, --help            显示本帮助\n"));
-		printf(_("\n示例:\n  %s\n  %s rxe0 18515 1 4\n  %s -d rxe0 --op write --size 1M --iters 10\n"
+		printf(_("\n示例:\n  %s\n  %s rxe0 18515 auto 4\n  %s -d rxe0 --op write --size 1M --iters 10\n"
 		       "  %s -d rxe0 --clients 0 --parallel 8\n"),
 		       prog, prog, prog, prog);
 		return;
 	}
 	printf(_("用法: %s <server_ip> [dev] [port] [gid_idx] [num_qp] [选项]\n"), prog);
-	print_common_options();
+	print_common_options(role);
 	print_inject_usage(role);
 	printf(_("  -h, --help            显示本帮助\n"));
 	printf(_("\n示例（两台机器各有自己的 rxe0，-d 可以省略：程序按到服务端的路由自动选设备）:\n"
-	       "  %s 10.11.0.1\n  %s 10.11.0.1 rxe0 18515 1 4\n  %s 10.11.0.1 --op write --size 1M --iters 10\n"),
+	       "  %s 10.11.0.1\n  %s 10.11.0.1 rxe0 18515 auto 4\n  %s 10.11.0.1 --op write --size 1M --iters 10\n"),
 	       prog, prog, prog);
 }
 

@@ -3,16 +3,19 @@
 # 检查 README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md：
 #   1. 摘录标记成对、名字都是 tests/docs/update-excerpts.sh 认识的
 #   2. 代码块里每条 build/rdma_server / build/rdma_client 命令加 --dry-run 后通过参数检查（退出码 0）；
-#      行末标了 “# 错误示例” 的命令必须以退出码 2 被拒绝
+#      行末标了 “# 错误示例”（英文文档里 “# error example”）的命令必须以退出码 2 被拒绝
 #   3. 代码块里 ./diagnose.sh / ./show_gids.sh 用到的每个选项都出现在 --help 里，且不是用法错误（退出码 ≠ 2）
 #   4. 用到的每个 make 目标（代码块和 `行内代码`）在 Makefile 里都存在
 #   5. 摘录里的每个 “========== 步骤N: … ==========” 标题都是程序能打印的（来自 src/*.c 的 step_title 调用）
-#   6. build/rdma_server -h / build/rdma_client -h 里的每个长选项都在 README.md 里出现（参数表没有漏项）
+#   6. 会跟着代码变的列表只写在 docs/OPTIONS.md 一处，并且和代码一致（tests/docs/check-lists.sh）：-h 的每个长选项都在
+#      参数表里；--inject 的种类和每种的角色和 -h 一样，文档里提到的种类都存在；两端必须一致的选项 = src/wire.h 的
+#      HELLO 比较的字段和 flags + --cm，别的文档不再另列；文档里写的 HELLO flags 已定义位 = WIRE_FLAG_* 的并集
 #   7. 每个角色的 -h 只列它自己能用的选项：逐个拿来 --dry-run，不能被拒绝成“只用于服务端/客户端”
 #   8. 文档之间的相对链接都指向存在的文件和标题锚点（tests/docs/check-links.pl，GitHub 的锚点规则）
 #   9. README.md 不超过预算（README_MAX_LINES 行、README_MAX_BYTES 字节）：它是入口，细节放在 docs/
 #  10. README、QUICKFIX、TROUBLESHOOTING 的命令是两台虚拟机的写法：不出现单机实验室的设备名（rxe1，
 #      客户端/服务端的 -d rxe0）。只属于单机实验室的代码块前一行标 <!-- lab-only -->；输出摘录不算命令
+#  12. docs/README.en.md 里没有中文（链接目标里的中文标题锚点除外），而且和 README 一样有六个步骤（小节标题 1.–6.）
 #  11. README 给的两条准备命令（演示、测试）在它的代码块里，测试那条就是 .ci/run 跑的（LAB_KERNEL=all bash lab/setup，然后 make test）
 # 摘录与真实运行是否一致，由实验室里的 tests/55-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
@@ -35,7 +38,7 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
     : >"$T/diag"
 }
 : >"$T/diag"
-echo "1..11"
+echo "1..12"
 README_MAX_LINES=300
 README_MAX_BYTES=24000
 
@@ -93,7 +96,7 @@ while IFS=$'\t' read -r kind where line; do
         count=$((count + 1))
         read -r -a words <<<"$args"
         want=0
-        if [[ $line == *'# 错误示例'* ]]; then want=2; fi
+        if [[ $line == *'# 错误示例'* || $line == *'# error example'* ]]; then want=2; fi
         [[ -x $prog ]] || continue
         rc=0
         timeout 10 "$prog" "${words[@]}" --dry-run >"$T/out" 2>&1 </dev/null || rc=$?
@@ -195,19 +198,10 @@ done <"$T/lines"
 if ((count == 0)); then echo "摘录里一个步骤标题都没找到" >>"$T/diag"; bad=1; fi
 ok "$bad" "all $count step titles inside excerpts match a step_title() format in src/*.c"
 
-# ---------- 6. README 的参数表覆盖 -h 的全部选项 ----------
+# ---------- 6. 会跟着代码变的列表（docs/OPTIONS.md）和 -h、src/wire.h 一致 ----------
 bad7=0
-: >"$T/diag7"
-for prog in build/rdma_server build/rdma_client; do
-    if ! "$prog" -h >"$T/help" 2>&1; then echo "$prog -h 失败" >>"$T/diag7"; bad7=1; continue; fi
-    grep -oE -- '--[a-z][a-z-]+' "$T/help" | sort -u >"$T/opts"
-    while read -r opt; do
-        grep -qE -- "${opt}([^a-z-]|\$)" README.md || { echo "README.md 没有介绍 $prog 的选项 $opt"; bad7=1; } >>"$T/diag7"
-    done <"$T/opts"
-done
-
-cp "$T/diag7" "$T/diag"
-ok "$bad7" "every long option in rdma_server -h / rdma_client -h is described in README.md"
+tests/docs/check-lists.sh "${DOCS[@]}" >"$T/diag" 2>&1 || bad7=1
+ok "$bad7" "the lists in docs/OPTIONS.md (long options, --inject kinds and roles, options both sides must match, HELLO flag bits) agree with -h and src/wire.h, and no other document keeps its own copy"
 
 # ---------- 7. 每个角色的 -h 只列自己的选项 ----------
 # 帮助里一行一个选项：“  -d, --dev NAME  说明” 或 “      --inject rkey  说明”；占位符换成一个合法的值
@@ -291,3 +285,12 @@ if ! printf '%s\n' 'LAB_KERNEL=all bash lab/setup' 'make test' | cmp -s - "$T/ci
     bad=1
 fi
 ok "$bad" "README's demo and test commands are in its code blocks, and .ci/run runs exactly the test one"
+
+# ---------- 12. 英文入口没有中文、步骤和 README 一样多 ----------
+bad=0
+sed -E 's/\]\([^)]*\)/]()/g' docs/README.en.md | grep -nP '[\x{3000}-\x{303f}\x{3400}-\x{9fff}\x{ff00}-\x{ffef}]' >"$T/cjk" || true
+if [[ -s $T/cjk ]]; then { echo "docs/README.en.md 里有中文（链接目标之外）:"; sed 's/^/    /' "$T/cjk"; } >>"$T/diag"; bad=1; fi
+zh=$(grep -cE '^### [1-9]\. ' README.md)
+en=$(grep -cE '^### [1-9]\. ' docs/README.en.md)
+if [[ $zh != "$en" ]]; then echo "README.md 有 $zh 个步骤小节（### N.），docs/README.en.md 有 $en 个" >>"$T/diag"; bad=1; fi
+ok "$bad" "docs/README.en.md has no Chinese outside link targets and the same $zh numbered steps as README.md"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# combos.bats - 不同功能的选项组合在真实 rdma_rxe 上（README “选项怎样组合”表里的“可以”）：
+# combos.bats - 不同功能的选项组合在真实 rdma_rxe 上（docs/OPTIONS.md 的“选项怎样组合”表里的“可以”）：
 # --cm × --bench、--cm × --trace、--bench × --cq event × --trace、
 # 多客户端 × --cq event × --trace。--cm × --cq event × 每种操作在 cm.bats 里（poll、event 轮流）；各功能自己的细节在 cm.bats、bench.bats、trace、many.bats 里。
 

@@ -4,8 +4,10 @@
 #  LAB_VM=0 是服务端 10.11.0.1，1 是客户端 10.11.0.2，每台只有 eth0，和刚装好的真实虚拟机一样）。
 #
 # 命令从 README.md 取（tests/docs/readme-steps.sh，规则写在那里）。这里另外做的只有测试自己需要的事:
-#   - 防火墙块之前，先给每台装一套“默认拒绝”的入站规则（inet filter 表，policy drop，只放行 lo、
-#     已建立的连接和 ICMP），像一台加固过的主机：README 的 nft 命令必须足够让这一对程序通过
+#   - README 的防火墙块在**空的**规则集上原样执行（和刚装好的 Debian 一样，测试不替它建表：块自己要能建出
+#     inet filter 表和 input 链；旧的只有 nft insert 的写法在这里报 “Error: Could not process rule: No such file or directory”）。
+#     块执行完以后，测试把 README 建的 input 链改成“默认拒绝”（policy drop，再在 README 的规则后面放行 lo、
+#     已建立的连接和 ICMP），像一台加固过的主机：README 的 nft 规则必须足够让这一对程序通过
 #     （UDP 4791 两台都要开：对端的 ACK 和 READ 响应也是发到 4791 的）；
 #   - 两台之间的先后：共享的项目目录里放标记文件（logs/readme-steps/$README_RUN/）。客户端等两台都配置好、
 #     服务端的第 i 条命令已经在监听，才运行第 i 条客户端命令；
@@ -34,36 +36,72 @@ wait_file() {  # wait_file 文件 秒
     return 1
 }
 
+# README 的防火墙块之后: 它建的 input 链改成默认拒绝，只额外放行 lo、已建立的连接和 ICMP（放在 README 的规则后面）
+# shellcheck disable=SC2317  # 经 run_block 的参数间接调用
 default_deny() {
-    nft -f - <<'NFT'
-table inet filter {
-    chain input {
-        type filter hook input priority 0; policy drop;
-        iif lo accept
-        ct state established,related accept
-        meta l4proto { icmp, ipv6-icmp } accept
-    }
-}
+    nft -f - <<'NFT' || return 1
+add rule inet filter input iif lo accept
+add rule inet filter input ct state established,related accept
+add rule inet filter input meta l4proto { icmp, ipv6-icmp } accept
+chain inet filter input { policy drop; }
 NFT
+    nft list ruleset
+    [[ $(nft list chain inet filter input) == *'policy drop;'* ]]
 }
 
-run_block() {  # run_block 名字：逐条执行，任何一条失败就算这一步失败
-    local name=$1 log=$OUT/$1.log cmd rc=0
+# README 的“保存规则”块（not-in-lab）改两处后执行：/etc 在虚拟机里是只读的，写到临时文件；没有 systemd，不 enable 服务。
+# 然后清空规则集、用保存的文件恢复，规则必须和保存前一模一样（之后的服务端/客户端就跑在恢复出来的规则上）
+save_restore() {
+    local log=$OUT/firewall-save.log conf=$OUT/nftables.conf cmd before rc=0
+    before=$(nft list ruleset)
+    : >"$log"
+    while IFS= read -r cmd; do
+        cmd=${cmd//\/etc\/nftables.conf/$conf}
+        cmd=${cmd% && sudo systemctl enable nftables}
+        cmd=${cmd//sudo /}
+        echo "+ $cmd" >>"$log"
+        bash -c "$cmd" >>"$log" 2>&1 </dev/null || { rc=$?; break; }
+    done < <("$STEPS" lines firewall-save)
+    if ((rc == 0)); then
+        { echo "+ nft flush ruleset; nft -f $conf"; nft flush ruleset && nft -f "$conf"; } >>"$log" 2>&1 || rc=$?
+    fi
+    if ((rc == 0)) && [[ $(nft list ruleset) != "$before" ]]; then
+        { echo "恢复出来的规则和保存前不同:"; nft list ruleset; } >>"$log"
+        rc=1
+    fi
+    result "firewall-save-vm$VM" "$rc" "VM$VM: README 的「firewall-save」块（写到临时文件、不 enable 服务）保存的规则，清空后能原样恢复" "$log"
+    return "$rc"
+}
+
+run_block() {  # run_block 名字 [之后]：逐条执行，任何一条失败就算这一步失败；成功后再运行“之后”（测试自己的事），它失败也算失败
+    local name=$1 after=${2:-} log=$OUT/$1.log cmd rc=0
     : >"$log"
     while IFS= read -r cmd; do
         echo "+ $cmd" >>"$log"
         timeout 120 bash -c "$cmd" >>"$log" 2>&1 </dev/null || { rc=$?; echo "  (退出码 $rc)" >>"$log"; }
         ((rc == 0)) || break
     done < <("$STEPS" lines "$name")
-    result "$name-vm$VM" "$rc" "VM$VM: README 的「$name」步骤逐条执行，退出码 $rc" "$log"
+    if ((rc == 0)) && [[ -n $after ]]; then
+        echo "+ （测试）$after" >>"$log"
+        "$after" >>"$log" 2>&1 || { rc=$?; echo "  (测试自己的 $after 失败，退出码 $rc)" >>"$log"; }
+    fi
+    result "$name-vm$VM" "$rc" "VM$VM: README 的「$name」步骤逐条执行${after:+（之后: $after）}，退出码 $rc" "$log"
     return "$rc"
 }
 
 # ---------- 两台都做的步骤（README 里的顺序） ----------
 while IFS=$'\t' read -r name where; do
     [[ $where == both ]] || continue
-    [[ $name == firewall-nft ]] && default_deny
-    run_block "$name"
+    if [[ $name == firewall-nft ]]; then
+        # 刚启动的虚拟机: 规则集是空的，README 的块要自己建表和链
+        if [[ -n $(nft list ruleset) ]]; then
+            result "$name-vm$VM" 1 "VM$VM: 防火墙块之前规则集就不是空的，测不出 README 的块能不能自己建表"
+            continue
+        fi
+        run_block "$name" default_deny && save_restore
+    else
+        run_block "$name"
+    fi
 done < <("$STEPS" list)
 # 配置完的样子：自己的 rxe0 建在 eth0 上，GID 是自己的地址
 ok=1

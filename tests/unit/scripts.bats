@@ -419,6 +419,45 @@ sg_choice() {
     [[ $output == *"* soft memlock unlimited"*"* hard memlock unlimited"*"limits.conf"* ]]
 }
 
+@test "diagnose: memlock 8 MiB（Debian 的默认）够 README 的例子 → 修复只在“可选”一栏；1.5 MiB → 在按顺序的清单里" {
+    fx_rxe rxe0 lo 7f00:0001
+    run bash -c 'ulimit -S -l 8192 && exec "$0" --port 1' "$DG"
+    [[ $output == *"[警告] memlock 软限制 8192 KiB"*"README 的例子最多注册 2 MiB，够用"* ]]
+    # 总结: limits.conf 只在“可选”一栏，不在“建议按顺序执行的修复”里
+    local ordered=${output#*========== 总结 ==========}
+    ordered=${ordered%%可选（README 的例子用不到）:*}
+    [[ $output == *"可选（README 的例子用不到）:"*"- echo '* soft memlock unlimited'"* ]]
+    [[ $ordered != *"memlock"* ]]
+    run bash -c 'ulimit -S -l 1536 && exec "$0" --port 1' "$DG"
+    [[ $output == *"[警告] memlock 软限制 1536 KiB: README 的例子最多注册 2 MiB"* ]]
+    [[ $output == *"建议按顺序执行的修复:"*"* soft memlock unlimited"* ]]
+    [[ $output != *"可选（README 的例子用不到）:"* ]]
+}
+
+@test "diagnose: 读不出防火墙规则时不说“通过” —— nft 失败 → 跳过并给出 sudo；普通用户（nft 只在 /usr/sbin）→ 要 root" {
+    [ "$EUID" -eq 0 ] || skip "要 root: 假装 root 下 nft 失败，再切换到 nobody"
+    fx_rxe rxe0 lo 7f00:0001
+    local bin=${FAKE%/ib}/sbin
+    mkdir -p "$bin"
+    # 像容器里没有 CAP_NET_ADMIN 的 root: nft 读不出规则、退出 1、什么也不打印到 stdout
+    printf '%s\n' '#!/usr/bin/env bash' 'echo "Error: Could not process rule: Operation not permitted" >&2' 'exit 1' >"$bin/nft"
+    chmod +x "$bin/nft"
+    PATH=$bin:$PATH FW_SBIN_DIRS=$bin run "$DG" --port 1
+    [[ $output != *"[通过] nft"* ]]
+    [[ $output == *"[跳过] 没能读取防火墙规则（nft list ruleset 退出码 1: Error: Could not process rule: Operation not permitted），没有检查 UDP 4791"* ]]
+    [[ $output == *"用 root 再运行一次: sudo ./diagnose.sh"* ]]
+    # 普通用户: Debian 的普通用户 PATH 里没有 /usr/sbin，nft 在那里（这里用 FW_SBIN_DIRS 指向假的 sbin）
+    [[ $FAKE == /dev/shm/* ]] || skip "伪造 sysfs 不在 /dev/shm，nobody 可能无权进入它的上级目录"
+    command -v runuser >/dev/null || skip "没有 runuser"
+    chmod -R a+rX "${FAKE%/ib}"
+    run runuser -u nobody -- env RDMA_SYSFS_ROOT="$FAKE" FW_SBIN_DIRS="$bin" PATH=/usr/local/bin:/usr/bin:/bin \
+        bash "$DG" --port 1 --peer 127.0.0.1
+    [[ $output != *"[通过] nft"* ]]
+    [[ $output != *"跳过防火墙检查（没有主机防火墙工具"* ]]
+    [[ $output == *"[跳过] 没有检查防火墙: 读 nft/iptables/ufw 的规则要 root（找到: nft），普通用户读不到，不能算通过"* ]]
+    [[ $output == *"用 sudo 再运行一次: sudo ./diagnose.sh --peer 127.0.0.1"* ]]
+}
+
 @test "diagnose: 没有任何 RDMA 设备 → 失败，给出 rdma link add 命令，退出 1" {
     run "$DG" --port 1
     [ "$status" -eq 1 ]
