@@ -77,6 +77,11 @@ plot() {  # plot 指标 文件名 标题 y轴 [y 也用对数刻度]
     local data="$OUT/$2.dat" ylog=${5:-}
     # 线的名字: send_bw → send，send_bw+srq → send+srq，send_lat+ud → send+ud
     awk -F, -v m="$1" '$3 == m { op = $1; sub(/_(lat|bw)/, "", op); print op, $2, $4, $5 }' "$OUT/results.csv" >"$data"
+    # 只测了延迟（或只测了带宽，BENCH_CELLS）时另一张图没有点：不画（gnuplot 会以 “x range is invalid” 失败）
+    if [[ ! -s $data ]]; then
+        rm -f "$OUT/$2.svg"
+        return 0
+    fi
     gnuplot <<GP
 set terminal svg size 900,500 dynamic noenhanced
 set output "$OUT/$2.svg"
