@@ -41,6 +41,10 @@ LOCALE_ENV := LANG LANGUAGE LC_ALL LC_MESSAGES
 # 所有实验室入口（demo、shell、test、trace、bench，以及直接运行的 lab/run）都看它；lab/setup 按它准备缓存
 LAB_KERNEL ?= 6.1
 export LAB_KERNEL
+# RoCE 链路上的损伤（tc netem，两个方向）：make demo NETEM="loss 1%"、make shell NETEM="delay 20ms 5ms"。
+# 空 = 没有损伤；lab/README.md 的“链路上的损伤”一节
+NETEM ?=
+export LAB_NETEM ?= $(NETEM)
 
 .PHONY: all locale po clean rebuild help test test-kernels memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench fuzz
 

@@ -97,6 +97,18 @@ EOF
     ;;
 esac
 
+# LAB_NETEM（make … NETEM="loss 1%"）：RoCE 链路两个方向的出口上各挂一个 netem。limit 给得很大，
+# 丢掉的包就都是 netem 按参数丢的，不是它自己的队列满了（默认 limit 只有 1000 个包）
+if [[ -n ${LAB_NETEM:-} ]]; then
+    modprobe sch_netem || broken "modprobe sch_netem failed"
+    if [[ $LAB_ROLE == single ]]; then netem_devs=(veth0 veth1); else netem_devs=(eth0); fi
+    for d in "${netem_devs[@]}"; do
+        # shellcheck disable=SC2086  # LAB_NETEM 是几个词（lab/run 检查过字符）
+        tc qdisc replace dev "$d" root netem limit 1000000 $LAB_NETEM || broken "tc netem on $d failed: $LAB_NETEM"
+    done
+    printf 'lab: netem on %s: %s\n' "${netem_devs[*]}" "$LAB_NETEM" >>"$ERR"
+fi
+
 if [[ -n ${LAB_VM:-} ]]; then
     export LAB_DEV0=rxe0 LAB_DEV1=rxe0
 else
