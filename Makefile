@@ -22,7 +22,7 @@ ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
 BUILD   ?= build
 OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
-PURE    := i18n options optable gid wire hints payload wc_check conout adopt trace stats dev_limits sq_account kernel_note grh
+PURE    := i18n options optable gid wire hints payload wc_check conout adopt trace stats dev_limits sq_account kernel_note grh counters
 # 与 verbs/网络打交道的模块
 CORE    := program sessions rdma_common console gid_table qp_state datapath bench ctrl ctrl_tcp ctrl_cm cm_conn tcp ops ud events path selection route trace_ev $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))

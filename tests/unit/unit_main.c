@@ -23,6 +23,7 @@ int main(void)
 		{ grh_tests, grh_tests_count },
 		{ i18n_tests, i18n_tests_count },
 		{ cm_request_tests, cm_request_tests_count },
+		{ counters_tests, counters_tests_count },
 	};
 	size_t total = 0, k = 0;
 	struct CMUnitTest *all;
