@@ -24,7 +24,7 @@ OBJDIR  := $(BUILD)/obj
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试）
 PURE    := i18n options optable gid wire hints payload wc_check conout adopt trace stats dev_limits sq_account kernel_note grh counters
 # 与 verbs/网络打交道的模块
-CORE    := program sessions rdma_common console gid_table qp_state datapath bench ctrl ctrl_tcp ctrl_cm cm_conn tcp ops ud events path selection route trace_ev $(PURE)
+CORE    := program sessions rdma_common console gid_table qp_state datapath bench ctrl ctrl_tcp ctrl_cm cm_conn tcp ops ud events path selection route trace_ev ctr_hook $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
 PURE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(PURE)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
