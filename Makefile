@@ -21,10 +21,11 @@ ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
 # 输出目录；make asan 用 BUILD=build/asan 另起一套，不和 build/ 里的普通版本混在一起
 BUILD   ?= build
 OBJDIR  := $(BUILD)/obj
-# 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试；ctrl 是控制平面的分发层，同步标签的核对在里面）
-PURE    := i18n options optable gid wire hints payload wc_check conout adopt trace stats dev_limits sq_account kernel_note grh ctrl
+# 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试；ctrl 是控制平面的分发层，同步标签的核对在里面；
+# counters 读 hw_counters 目录）
+PURE    := i18n options optable gid wire hints payload wc_check conout adopt trace stats dev_limits sq_account kernel_note grh ctrl counters
 # 与 verbs/网络打交道的模块
-CORE    := program sessions rdma_common console gid_table qp_state datapath bench ctrl_tcp ctrl_cm cm_conn tcp ops ud events path selection route trace_ev $(PURE)
+CORE    := program sessions rdma_common console gid_table qp_state datapath bench ctrl_tcp ctrl_cm cm_conn tcp ops ud events path selection route trace_ev ctr_hook $(PURE)
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
 PURE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(PURE)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)

@@ -33,6 +33,7 @@
 #include "clock.h"
 #include "conout.h"
 #include "console.h"
+#include "ctr_hook.h"
 #include "ctrl.h"
 #include "datapath.h"
 #include "optable.h"
@@ -66,6 +67,7 @@ struct run {
 	int first;                  /* 第一个大小：接收队列要先填满（之后一直保持满） */
 	uint8_t *landed;            /* 收到过消息的接收缓冲区（按 wr_id 里的号，recv_slots 个）：--srq、UD 时只校验它们 */
 	long received;              /* UD 带宽的服务端：收到的消息数（预热 + 计时） */
+	char ctr[1024];             /* --counters：这个大小前后的计数差值，BENCH_RESULT 的后缀（ctr_hook.c） */
 };
 
 /* 有的缓冲区可能一条消息也没收到（--srq：由 SRQ 决定用哪个；UD：消息可能被丢掉），校验时跳过它们 */
@@ -695,10 +697,10 @@ static void report_lat(struct run *r)
 	free(us);
 	con_printf(" %-7zu %-10ld    %-7.2f        %-7.2f        %-7.2f            %-7.2f         %-7.2f           %-7.2f                 %-7.2f\n",
 		   r->size, r->iters, s.t_min, s.t_max, s.t_typical, s.t_avg, s.t_stdev, s.p99, s.p999);
-	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s t_min_us=%.3f t_max_us=%.3f t_typical_us=%.3f t_avg_us=%.3f t_stdev_us=%.3f p99_us=%.3f p999_us=%.3f t_max_all_us=%.3f cpu_s=%.4f wall_s=%.6f\n",
+	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s t_min_us=%.3f t_max_us=%.3f t_typical_us=%.3f t_avg_us=%.3f t_stdev_us=%.3f p99_us=%.3f p999_us=%.3f t_max_all_us=%.3f cpu_s=%.4f wall_s=%.6f%s\n",
 		   test_name(c->opt, name, sizeof(name)), r->size, r->iters, c->num_qp,
 		   c->opt->cq == CQ_EVENT ? "event" : "poll", s.t_min, s.t_max, s.t_typical, s.t_avg, s.t_stdev,
-		   s.p99, s.p999, s.t_max_all, r->cpu1 - r->cpu0, r->t1 - r->t0);
+		   s.p99, s.p999, s.t_max_all, r->cpu1 - r->cpu0, r->t1 - r->t0, r->ctr);
 }
 
 static void report_bw(struct run *r)
@@ -710,9 +712,9 @@ static void report_bw(struct run *r)
 	bw_figures_of(&r->tl, r->size, &f);
 	con_printf(" %-10zu %-10ld       %-9.2f          %-9.2f            %-9.6f\n",
 		   r->size, r->iters, f.peak_mbps, f.avg_mbps, f.rate_mpps);
-	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s bw_peak_MBps=%.3f bw_avg_MBps=%.3f msg_rate_Mpps=%.6f cpu_s=%.4f wall_s=%.6f\n",
+	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s bw_peak_MBps=%.3f bw_avg_MBps=%.3f msg_rate_Mpps=%.6f cpu_s=%.4f wall_s=%.6f%s\n",
 		   test_name(c->opt, name, sizeof(name)), r->size, r->iters, c->num_qp,
-		   c->opt->cq == CQ_EVENT ? "event" : "poll", f.peak_mbps, f.avg_mbps, f.rate_mpps, r->cpu1 - r->cpu0, f.secs);
+		   c->opt->cq == CQ_EVENT ? "event" : "poll", f.peak_mbps, f.avg_mbps, f.rate_mpps, r->cpu1 - r->cpu0, f.secs, r->ctr);
 }
 
 static void print_header(struct rdma_conn *c)
@@ -772,10 +774,12 @@ static int bench_size(struct rdma_conn *c, size_t size, uint32_t idx)
 {
 	struct run r = { .c = c, .size = size, .iters = c->opt->iters, .warm = warmup_count(c->opt->iters),
 			 .first = idx == 1 };
+	struct ctr_table ctr_before;    /* --counters：计时之前读一次（不在计时循环里） */
 	int rc = -1;
 
 	if (alloc_run(&r) != 0 || prepare(&r) != 0)
 		goto out;
+	ctr_hook_size_start(c, &ctr_before);
 	if (ctrl_sync_send(&c->ctrl, SYNC_TAG(SYNC_READY, idx)) != 0 ||
 	    ctrl_sync_wait(&c->ctrl, SYNC_TAG(SYNC_READY, idx)) != 0)
 		goto out;
@@ -786,6 +790,7 @@ static int bench_size(struct rdma_conn *c, size_t size, uint32_t idx)
 		goto out;
 	if (verify_after(&r) != 0)
 		goto out;
+	ctr_hook_size_end(c, &ctr_before, size, r.ctr, sizeof(r.ctr));
 	if (reports_table(c))
 		(c->opt->bench == BENCH_LAT ? report_lat : report_bw)(&r);
 	if (is_server(c) && c->ah != NULL && c->opt->bench == BENCH_BW)

@@ -22,6 +22,7 @@
 #include "bench.h"
 #include "conout.h"
 #include "console.h"
+#include "ctr_hook.h"
 #include "ctrl.h"
 #include "datapath.h"
 #include "payload.h"
@@ -760,6 +761,7 @@ int run_data_plane(struct rdma_conn *conn)
 	round_fn round = op_rounds[o->op][is_server(conn) ? ROLE_SERVER : ROLE_CLIENT];   /* 这一端每轮做什么 */
 	double t0;
 
+	ctr_hook_start(conn);   /* --counters：数据面开始时读一次端口计数（结束时由驱动程序调用 ctr_hook_end） */
 	if (is_server(conn) && op_is_atomic(o->op))
 		atomic_server_prepare(conn);
 	if (rts_sync(conn) != 0)

@@ -174,7 +174,7 @@ enum {
 	OPT_OP = 1000, OPT_SIZE, OPT_ITERS, OPT_OFFSET, OPT_INTERACTIVE,
 	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN, OPT_INJECT, OPT_CLIENTS, OPT_PARALLEL,
 	OPT_TRACE, OPT_CM, OPT_SRC, OPT_READY_FILE, OPT_LANG,
-	OPT_CQ, OPT_BENCH, OPT_SWEEP, OPT_TX_DEPTH, OPT_SIGNAL, OPT_POST_LIST, OPT_INLINE, OPT_QP, OPT_SRQ
+	OPT_CQ, OPT_BENCH, OPT_SWEEP, OPT_TX_DEPTH, OPT_SIGNAL, OPT_POST_LIST, OPT_INLINE, OPT_QP, OPT_SRQ, OPT_COUNTERS
 };
 
 static const struct option long_opts[] = {
@@ -204,6 +204,7 @@ static const struct option long_opts[] = {
 	{ "cq", required_argument, NULL, OPT_CQ },
 	{ "qp", required_argument, NULL, OPT_QP },
 	{ "srq", no_argument, NULL, OPT_SRQ },
+	{ "counters", no_argument, NULL, OPT_COUNTERS },
 	{ "bench", required_argument, NULL, OPT_BENCH },
 	{ "sweep", no_argument, NULL, OPT_SWEEP },
 	{ "tx-depth", required_argument, NULL, OPT_TX_DEPTH },
@@ -614,6 +615,9 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 	case OPT_SRQ:
 		o->srq = 1;
 		return 0;
+	case OPT_COUNTERS:
+		o->counters = 1;
+		return 0;
 	case OPT_TRACE:
 		if (arg[0] == '\0') {
 			set_err(err, errlen, _("--trace 需要一个文件名"));
@@ -893,6 +897,8 @@ static void print_common_options(enum role role)
 	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
 	       DEFAULT_SIZE, INTERACTIVE_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,
 	       DEFAULT_TIMEOUT_MS / 1000, BENCH_BW_DEPTH, BENCH_LAT_DEPTH, BENCH_SIGNAL_EVERY);
+	printf(_("      --counters        数据面开始和结束时读端口的硬件计数（/sys/class/infiniband/DEV/ports/N/hw_counters），\n"
+	       "                        打印动了的、每个一行含义；--bench 的 BENCH_RESULT 多出 ctr_NAME=差值；只管本端，两端不必一致\n"));
 	printf(_("      --lang zh|en      输出用哪种语言（默认看 LANGUAGE、LC_ALL、LC_MESSAGES、LANG：en 开头是英文，其它都是中文）\n"));
 }
 

@@ -107,6 +107,7 @@ struct options {
 	uint32_t inline_size;    /* --inline BYTES：QP 的 max_inline_data；消息 ≤ 它时用 IBV_SEND_INLINE */
 	enum qp_kind qp_type;    /* --qp rc|ud */
 	int srq;                 /* --srq：这条连接的 N 个 QP 共用一个共享接收队列（只用于 RC） */
+	int counters;            /* --counters：数据面前后读端口的硬件计数，打印动了的（只管本端，两端不必一致） */
 };
 
 /* 由选项推出的队列容量：每个QP的发送/接收队列深度，所有QP共享的 CQ 的容量 */

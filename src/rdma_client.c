@@ -12,6 +12,7 @@
  * --cm（librdmacm）时的顺序见 program.c 的 cm_steps()：CM 先建连，设备由地址决定。
  */
 #include "cm_conn.h"
+#include "ctr_hook.h"
 #include "ops.h"
 #include "qp_state.h"
 #include "program.h"
@@ -24,7 +25,7 @@ static int run_client(struct rdma_device *dev, struct rdma_conn *conn)
 
 	/* --cm：连接交给 librdmacm（program.c 的 cm_steps，cm_conn.c），之后的数据平面相同 */
 	if (conn->opt->cm)
-		return cm_steps(dev, conn, access) != 0 ? -1 : run_data_plane(conn);
+		return cm_steps(dev, conn, access) != 0 ? -1 : ctr_hook_end(conn, run_data_plane(conn));
 
 	/* 步骤1-5：用哪个设备、端口、GID，再在设备上分配 PD（设备级，整个进程一份） */
 	if (device_create(dev, &conn->peer, &conn->step) != 0)
@@ -42,7 +43,7 @@ static int run_client(struct rdma_device *dev, struct rdma_conn *conn)
 	if (modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0)
 		return -1;
 	/* 步骤14 起：数据平面 post_receive / post_send / poll_completion，最后一步是清理 */
-	return run_data_plane(conn);
+	return ctr_hook_end(conn, run_data_plane(conn));	/* --counters：数据面结束后的计数 */
 }
 
 int main(int argc, char **argv)

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
+#include "counters.h"
 #include "ctrl.h"
 #include "gid.h"
 #include "options.h"
@@ -82,6 +83,8 @@ struct rdma_conn {
 
 	struct peer_route peer;         /* 客户端：到服务端的路径（selection.c 选设备时填写，path.c 在 RTR 前检查） */
 	struct trace_ref trace;         /* --trace：这条连接的事件写到哪里、会话号（conn_init 从设备复制） */
+	struct ctr_table ctr_before;    /* --counters：数据面开始时读到的端口计数（ctr_hook.c） */
+	int ctr_started;                /* 1 = ctr_before 读过了，数据面结束时要打印差值 */
 };
 
 /* A区：对端通过 RDMA 访问/网络写入的地方；B区：本端准备发送或接收结果的地方 */

@@ -57,6 +57,7 @@
 #include "adopt.h"
 #include "console.h"
 #include "conout.h"
+#include "ctr_hook.h"
 #include "ctrl.h"
 #include "ops.h"
 #include "qp_state.h"
@@ -148,7 +149,7 @@ static int serve_one_client(struct session *s, struct rdma_conn *conn)
 	/* 步骤14-15：RTR、RTS；之后是数据面 */
 	if (modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0)
 		return -1;
-	return run_data_plane(conn);
+	return ctr_hook_end(conn, run_data_plane(conn));	/* --counters：数据面结束后的计数 */
 }
 
 static void *session_main(void *arg)

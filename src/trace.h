@@ -1,5 +1,5 @@
 /*
- * trace.h - --trace FILE：把程序做的每件事写成 JSON Lines（格式 v1，见 docs/TRACE.md）
+ * trace.h - --trace FILE：把程序做的每件事写成 JSON Lines（格式 v2，见 docs/TRACE.md）
  *
  * 每行一个事件：步骤、verbs 调用和关键结果、读回的 QP 状态、投递的 WR、轮询到的完成、
  * 控制平面消息、错误。tools/trace/render 把两端的 trace 和抓包合成一条时间线。
@@ -25,7 +25,7 @@
 #include "options.h"
 #include "wire.h"
 
-#define TRACE_VERSION 1
+#define TRACE_VERSION 2         /* v2（issue 39）：新增 counters 事件（--counters），其余和 v1 一样 */
 #define TRACE_LINE_MAX 8192     /* 一个事件一行的上限（16 个QP 的 HELLO 也不到 3 KiB） */
 #define PSN_MASK 0xffffffu      /* PSN 是 24 位的 */
 

@@ -267,11 +267,24 @@ ok "$bad" "moving the client's clock by +3600.5 s and the capture's by -1234.25 
 
 # ---------- 13. 格式版本；不认识的事件和字段被忽略 ----------
 bad=0
-sed 's/"v":1,/"v":2,/' "$F/write.server.jsonl" >"$T/v2.jsonl"
-if "$R" "$T/v2.jsonl" --no-html --txt "$T/v2.txt" 2>"$T/v2.err"; then
-    diag "v=2 的 trace 没有被拒绝"; bad=1
-elif ! grep -q 'v1' "$T/v2.err" || ! grep -q '"v":2' "$T/v2.err"; then
-    diag "v=2 的报错没说清楚: $(cat "$T/v2.err")"; bad=1
+sed 's/"v":1,/"v":3,/' "$F/write.server.jsonl" >"$T/v3.jsonl"
+if "$R" "$T/v3.jsonl" --no-html --txt "$T/v3.txt" 2>"$T/v3.err"; then
+    diag "v=3 的 trace 没有被拒绝"; bad=1
+elif ! grep -q 'v2' "$T/v3.err" || ! grep -q '"v":3' "$T/v3.err"; then
+    diag "v=3 的报错没说清楚: $(cat "$T/v3.err")"; bad=1
+fi
+# v2（issue 39）= v1 + counters 事件：程序现在写 v2，两种都要认
+{
+    sed 's/"v":1,/"v":2,/' "$F/write.client.jsonl" | head -n -1
+    echo '{"v":2,"ev":"counters","role":"client","t_real":"2026-11-22T15:00:00.000000Z","t_mono":1.0,"dev":"rxe1","port":1,"scope":"data_plane","present":true,"lifespan_ms":10,"shared":false,"moved":{"rcvd_pkts":16,"sent_pkts":16},"unreadable":[]}'
+    sed 's/"v":1,/"v":2,/' "$F/write.client.jsonl" | tail -n 1
+} >"$T/v2.jsonl"
+if ! "$R" "$F/write.server.jsonl" "$T/v2.jsonl" --packets "$F/write.packets.jsonl" --no-html --txt "$T/v2.txt" 2>>"$T/diag"; then
+    diag "v2 的 trace（带 counters 事件）渲染失败"; bad=1
+elif ! grep -q '端口计数 rxe1/1: rcvd_pkts +16' "$T/v2.txt"; then
+    diag "v2 的 counters 事件没有出现在时间线里"; bad=1
+elif grep -q '忽略' "$T/v2.txt"; then
+    diag "v2 的 counters 事件被当成不认识的事件"; bad=1
 fi
 {
     head -1 "$F/write.client.jsonl"
@@ -285,7 +298,7 @@ elif ! diff <(grep -v '^客户端:' "$T/write/trace.txt") <(grep -v '^客户端:
 elif ! grep -q '^客户端:.*忽略 1 个不认识的事件' "$T/future.txt"; then
     diag "头部没说忽略了 1 个事件"; bad=1
 fi
-ok "$bad" "a trace with \"v\":2 is refused with a clear message; unknown events and fields are ignored"
+ok "$bad" "a trace with \"v\":3 is refused with a clear message; v2 with a counters event is drawn; unknown events and fields are ignored"
 
 # ---------- 14. trace.html 自包含，有 SVG，高亮步骤11 的值，和 trace.txt 一致 ----------
 bad=0

@@ -122,6 +122,7 @@ in_lab() {
     pair ud "-q 2 --qp ud --op send --size 64 --iters 2" "-q 2 --qp ud --op send --size 64 --iters 2"
     pair srq "-q 4 --srq --op send --size 512 --iters 2" "-q 4 --srq --op send --size 512 --iters 2"
     pair english "-q 2 --lang en" "-q 2 --lang en"
+    pair counters "-q 4 --size 4K --counters" "-q 4 --size 4K --counters"
     single dry-run "$CLIENT" 10.11.0.1 -d rxe1 --op write --size 1M --iters 10 --dry-run
     single show-gids ./show_gids.sh
     single diagnose ./diagnose.sh
@@ -315,6 +316,7 @@ cut_mismatch-qp-client() { step mismatch-qp.client.log '步骤11:'; }
 cut_mismatch-op-server() { step mismatch-op.server.log '步骤11:'; }
 cut_mismatch-size-client() { step mismatch-size.client.log '步骤11:'; }
 cut_no-server() { step no-server.log '步骤10:'; }
+cut_counters-client() { span counters.client.log '端口计数（--counters）' '========== 步骤'; }
 cut_english-server-11-13() { span english.server.log '========== Step 11:' '========== Step 14:'; }
 cut_english-no-server() { span no-server-en.log '========== Step 10:' 'Device list freed'; }
 cut_magic() { step magic.server.log '步骤11:'; }

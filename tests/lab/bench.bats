@@ -73,7 +73,13 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
 }
 
 @test "bench bw: send, write, read, write_imm at 4 QPs (window, selective signaling, batch polling)" {
-    for op in send write read write_imm; do check_bench bw "$op" 4; done
+    for op in send write read; do check_bench bw "$op" 4; done
+    # --counters（issue 39）：这个大小前后（计时循环之外，含预热）的计数差值在 BENCH_RESULT 末尾：至少 4 个QP × 200 次 × 4 个包
+    check_bench bw write_imm 4 --counters
+    local sent
+    sent=$(field "$CLOG" ctr_sent_pkts)
+    awk -v v="$sent" 'BEGIN { exit !(v + 0 >= 3200) }' || { echo "ctr_sent_pkts='$sent'，应至少 3200"; show_logs; return 1; }
+    has "$SLOG" '端口计数（--counters）: rxe0 端口 1'
     has "$CLOG" '旋钮: --tx-depth 128（每个QP在途 WR 上限）--signal 16'
 }
 

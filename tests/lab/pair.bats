@@ -31,6 +31,28 @@ teardown() {
     has "$SLOG" '使用指定的GID（-g 1）'
 }
 
+@test "--counters on both sides (issue 39): a quiet send of 4 QPs x 4 KiB moves sent_pkts/rcvd_pkts, no resend counter" {
+    run_pair -q 4 --op send --size 4K --counters
+    assert_ok_pair
+    has "$SLOG" "端口计数（--counters）: $LAB_DEV0 端口 1，数据面开始和结束各读一次 /sys/class/infiniband/$LAB_DEV0/ports/1/hw_counters"
+    has "$CLOG" "端口计数（--counters）: $LAB_DEV1 端口 1，数据面开始和结束各读一次 /sys/class/infiniband/$LAB_DEV1/ports/1/hw_counters"
+    has "$CLOG" 'rxe 每把一个包交给 IP 层发出就加一'
+    # 每端至少 16 个包（4 个QP × 4 KiB / 路径MTU 1024，两个方向各一次 SEND）；重传类的计数一个也不动（一次 awk，不 fork grep）
+    local f
+    for f in "$SLOG" "$CLOG"; do
+        awk '/^端口计数（--counters）/ { blk = 1; next }
+             blk && /^  [a-z_]+ +[-+][0-9]+  / { v[$1] = $2 + 0 }
+             END {
+                 bad = 0
+                 if (v["sent_pkts"] < 16 || v["rcvd_pkts"] < 16) { print "sent_pkts/rcvd_pkts 没动够: " v["sent_pkts"] "/" v["rcvd_pkts"]; bad = 1 }
+                 split("completer_retry_err rcvd_seq_err duplicate_request out_of_seq_request rcvd_rnr_err send_rnr_err retry_exceeded_err", r, " ")
+                 for (i in r) if (r[i] in v) { print "重传类的计数动了: " r[i] " " v[r[i]]; bad = 1 }
+                 exit bad
+             }' "$f" || { show_logs; return 1; }
+    done
+    has "$CLOG" '个没动'
+}
+
 @test "num_qp 16 with automatic GID: index 1 (RoCE v2 IPv4) is chosen" {
     run_pair -q 16 --qp-state all
     assert_ok_pair

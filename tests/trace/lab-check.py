@@ -4,7 +4,7 @@
 For each scenario NAME in DIR (written by tests/lab/trace-scenarios.sh: NAME-server.jsonl,
 NAME-client.jsonl, NAME-server.log, NAME-client.log, NAME.pcap, NAME.rnr), independently of
 tools/trace/render:
-  - every line is a v1 event with role, t_real, t_mono; the last one is "end" with the exit code;
+  - every line is a v2 event with role, t_real, t_mono; the last one is "end" with the exit code;
   - every posted WR has its packets: dest QPN = the WR's dest_qpn, PSN in [psn_first, psn_first+npkts)
     mod 2^24, sent from this side's IP (its GID) to the other side's; all npkts request PSNs for
     SEND/WRITE, the request and all npkts responses for READ, request and AtomicAckETH for atomics
@@ -71,10 +71,10 @@ def console_psns(log):
 
 
 def check_events(name, role, trace, want_exit):
-    bad = [e for e in trace if e.get("v") != 1 or e.get("role") != role or "t_real" not in e
+    bad = [e for e in trace if e.get("v") != 2 or e.get("role") != role or "t_real" not in e
            or not isinstance(e.get("t_mono"), float)]
     check(not bad and trace and trace[0]["ev"] == "start" and trace[-1]["ev"] == "end",
-          "%s %s: %d events, all v1 with role and both timestamps, start … end" % (name, role, len(trace)),
+          "%s %s: %d events, all v2 with role and both timestamps, start … end" % (name, role, len(trace)),
           json.dumps(bad[:1], ensure_ascii=False) if bad else "")
     check(trace[-1].get("exit") == want_exit, "%s %s: end exit=%s" % (name, role, want_exit),
           "" if trace[-1].get("exit") == want_exit else "got %s" % trace[-1].get("exit"))

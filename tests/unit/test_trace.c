@@ -29,7 +29,7 @@ static void header_fields_and_time_format(void **state)
 	tj_int(&j, "n", 11);
 	tj_str(&j, "title", "交换连接信息（控制平面）");
 	assert_string_equal(line_of(&j),
-		"{\"v\":1,\"ev\":\"step\",\"role\":\"client\",\"t_real\":\"2026-11-22T12:00:01.123456Z\","
+		"{\"v\":2,\"ev\":\"step\",\"role\":\"client\",\"t_real\":\"2026-11-22T12:00:01.123456Z\","
 		"\"t_mono\":15.190443,\"n\":11,\"title\":\"交换连接信息（控制平面）\"}\n");
 }
 
@@ -163,7 +163,7 @@ static void shared_file_keeps_lines_whole(void **state)
 	f = fopen(path, "r");
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f) != NULL) {
-		assert_true(strncmp(line, "{\"v\":1,\"ev\":\"", 13) == 0);
+		assert_true(strncmp(line, "{\"v\":2,\"ev\":\"", 13) == 0);
 		assert_true(strcmp(line + strlen(line) - 2, "}\n") == 0);
 		ends += strstr(line, "\"ev\":\"end\",\"role\":\"server\"") != NULL &&
 			strstr(line, "\"exit\":0}") != NULL;

@@ -43,6 +43,8 @@ extern const struct CMUnitTest i18n_tests[];
 extern const size_t i18n_tests_count;
 extern const struct CMUnitTest cm_request_tests[];
 extern const size_t cm_request_tests_count;
+extern const struct CMUnitTest counters_tests[];
+extern const size_t counters_tests_count;
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -24,6 +24,7 @@ int main(void)
 		{ ctrl_tests, ctrl_tests_count },
 		{ i18n_tests, i18n_tests_count },
 		{ cm_request_tests, cm_request_tests_count },
+		{ counters_tests, counters_tests_count },
 	};
 	size_t total = 0, k = 0;
 	struct CMUnitTest *all;
