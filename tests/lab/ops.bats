@@ -222,18 +222,21 @@ resend_counters() {
 
 # 链路上丢包（tc netem，和 make demo NETEM="loss 2%" 是同一个 qdisc）：RC 照样把每个字节送到（两端退出 0、数据校验通过），
 # 代价是重传——rxe 的计数动了。用例自己在两个方向上挂 netem，结束时拆掉（不影响后面的用例）
-@test "netem loss 2% on the link: RC still delivers every byte (write 4 QPs × 64 KiB × 4), and rxe's resend counters move" {
+@test "netem loss 2% on the link: RC still delivers every byte (write 4 QPs × 64 KiB × 4), and rxe's resend counters move (sysfs and --counters)" {
     local before after
     modprobe sch_netem
     tc qdisc replace dev veth0 root netem limit 1000000 loss 2%
     tc qdisc replace dev veth1 root netem limit 1000000 loss 2%
     before=$(resend_counters)
-    run_pair --op write -q 4 --size 64K --iters 4 -t 30
+    run_pair --op write -q 4 --size 64K --iters 4 -t 30 --counters
     after=$(resend_counters)
     tc qdisc del dev veth0 root
     tc qdisc del dev veth1 root
     assert_ok_pair
     has "$CLOG" "全部 4 轮 × 4 个QP 完成并校验通过"
     ((after > before)) || { echo "丢包 2% 时重传/PSN 计数没动（$before → $after）"; return 1; }
+    # 程序自己的 --counters 也说出来了（哪一端的哪一个动了）
+    cat "$SLOG" "$CLOG" | grep -qE '^  (completer_retry_err|rcvd_seq_err|out_of_seq_request|duplicate_request) +\+[1-9]' \
+        || { echo "--counters 没有打印动了的重传/PSN 计数"; grep -A12 '端口计数' "$SLOG" "$CLOG"; return 1; }
     echo "# resend counters $before -> $after" >&3
 }
