@@ -94,6 +94,13 @@ EOF
         check_dev rxe0 "$myip"
     fi
     export LAB_VM=$n
+    # 两台共享的同步目录（lab/run 的 $SCRATCH/sync）：场景脚本放“就绪”标记，等对端就绪而不是估时间（tests/lab/peer.bash）
+    if [[ -n ${LAB_SYNC_TAG:-} ]]; then
+        if ! { mkdir -p /run/lab-sync && mount -t 9p -o trans=virtio,version=9p2000.L "$LAB_SYNC_TAG" /run/lab-sync; }; then
+            broken "cannot mount the shared sync directory ($LAB_SYNC_TAG)"
+        fi
+        export LAB_SYNC=/run/lab-sync
+    fi
     ;;
 esac
 
