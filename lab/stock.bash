@@ -6,7 +6,7 @@
 
 STOCK_DISTROS=(debian12 debian13)
 # 改了 lab/stock-images 里镜像的做法（用户、单元、hook）就加一
-STOCK_FORMAT=2
+STOCK_FORMAT=3
 STOCK_LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 
 stock_suite() {
