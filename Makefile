@@ -137,9 +137,10 @@ test: all unit asan
 stock-images:
 	bash lab/stock-images $(STOCK)
 
-# 在一对原版 Debian 12 虚拟机里以 learner 原样执行 README 的步骤（tests/64-lab-stock.t；先 make stock-images）
+# 在一对原版 Debian 虚拟机里以 learner 原样执行 README 的步骤（tests/64-lab-stock.t；先 make stock-images）。
+# 默认 debian12（make test 里也是它）；STOCK="debian12 debian13" 两个都跑
 test-stock: all
-	prove --exec bash tests/64-lab-stock.t
+	@for d in $(or $(STOCK),debian12); do echo "== $$d"; STOCK_DISTRO=$$d prove --exec bash tests/64-lab-stock.t || exit 1; done
 
 # 三个内核（5.10、6.1、6.12）各跑一遍实验室测试的代表子集（tests/kernels/run.sh 开头列出了子集；TCG 下每个内核约 8 分钟）
 test-kernels: all unit asan

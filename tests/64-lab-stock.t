@@ -9,14 +9,16 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 STEPS=tests/docs/readme-steps.sh
+# 哪个镜像：debian12（默认，make test）| debian13（make test-stock STOCK="debian12 debian13"）
+D=${STOCK_DISTRO:-debian12}
 
-if ! bash lab/stock-images --check debian12; then
+if ! bash lab/stock-images --check "$D"; then
     if [[ ${CI:-} == true ]]; then
         echo "1..1"
-        echo "not ok 1 - stock Debian 12 image in the cache ($(bash lab/stock-images --path debian12)): missing; run sudo make stock-images (.ci/run does)"
+        echo "not ok 1 - stock $D image in the cache ($(bash lab/stock-images --path "$D")): missing; run sudo make stock-images STOCK=$D (.ci/run does debian12)"
         exit 0
     fi
-    echo "1..0 # SKIP 没有原版 Debian 12 镜像: sudo make stock-images"
+    echo "1..0 # SKIP 没有原版 $D 镜像: sudo make stock-images STOCK=$D"
     exit 0
 fi
 
@@ -45,7 +47,7 @@ echo "1..${#want[@]}"
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-lab/stock-run tests/lab/stock-readme.sh >"$out" 2>&1
+lab/stock-run --distro "$D" tests/lab/stock-readme.sh >"$out" 2>&1
 # 每一个替身和替换都打印出来
 grep -E '^(STAND-IN|SUBSTITUTE) ' "$out" | sed 's/^/# /'
 
