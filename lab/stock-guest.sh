@@ -13,7 +13,7 @@ mount -t 9p -o "$O" sync "$SYNC" || { echo "stock-guest: cannot mount the sync s
 exec >>"$SYNC/vm$LAB_VM.out" 2>&1
 # 项目目录只读、运行期间不变：cache=loose（和 lab/setup 的宿主根目录一样）
 mount -t 9p -o "$O,ro,cache=loose" project "$PROJ_RO" || echo "stock-guest: cannot mount the project share"
-export LAB_VM LAB_MAC STOCK_MACHINE_ID LAB_SYNC=$SYNC LAB_PROJ_RO=$PROJ_RO LAB_IP0=10.11.0.1 LAB_IP1=10.11.0.2
+export LAB_VM LAB_MAC STOCK_MACHINE_ID STOCK_FLAVOUR LAB_SYNC=$SYNC LAB_PROJ_RO=$PROJ_RO LAB_IP0=10.11.0.1 LAB_IP1=10.11.0.2
 [[ -n ${LAB_ENV_CI:-} ]] && export CI=$LAB_ENV_CI
 mapfile -d '' -t argv <"$H/argv"
 cd "$PROJ_RO" || exit 1

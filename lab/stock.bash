@@ -6,7 +6,7 @@
 
 STOCK_DISTROS=(debian12 debian13)
 # 改了 lab/stock-images 里镜像的做法（用户、单元、hook）就加一
-STOCK_FORMAT=3
+STOCK_FORMAT=4
 STOCK_LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 
 stock_suite() {
@@ -33,7 +33,9 @@ stock_key() {
 
 stock_root() { echo "${ROCE_LAB_CACHE:-/var/cache/rocev2-lab}/stock"; }
 
-# 镜像目录：<缓存>/stock/<发行版>-<键>/，里面 root.qcow2、vmlinuz、initrd.img、image.env
+# 镜像目录：<缓存>/stock/<发行版>-<键>/，里面 root.qcow2（plain）、root-nftdrop.qcow2（变体）、vmlinuz、initrd.img、image.env
+# shellcheck disable=SC2034  # 给 source 它的脚本用（lab/stock-run）
+STOCK_FLAVOURS=(plain nftdrop)
 stock_dir() {
     local key
     key=$(stock_key "$1") || return 1

@@ -9,8 +9,10 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 STEPS=tests/docs/readme-steps.sh
-# 哪个镜像：debian12（默认，make test）| debian13（make test-stock STOCK="debian12 debian13"）
+# 哪个镜像：debian12（默认，make test）| debian13（make test-stock STOCK="debian12 debian13"）；
+# 哪个变体：plain（Debian 发的样子，默认）| nftdrop（nftables.service 启用、input policy drop；make test-stock）
 D=${STOCK_DISTRO:-debian12}
+F=${STOCK_FLAVOUR:-plain}
 
 if ! bash lab/stock-images --check "$D"; then
     if [[ ${CI:-} == true ]]; then
@@ -42,12 +44,12 @@ for ((m = 0; m < ${#marks[@]}; m++)); do
         vm1) want+=("$name-vm1") ;;
     esac
 done
-want+=(machine-ids-differ)
+want+=(client-4791-needed machine-ids-differ)
 echo "1..${#want[@]}"
 
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-lab/stock-run --distro "$D" tests/lab/stock-readme.sh >"$out" 2>&1
+lab/stock-run --distro "$D" --flavour "$F" tests/lab/stock-readme.sh >"$out" 2>&1
 # 每一个替身和替换都打印出来
 grep -E '^(STAND-IN|SUBSTITUTE) ' "$out" | sed 's/^/# /'
 

@@ -44,8 +44,15 @@ stand() { echo "STAND-IN vm$VM: $*"; }
 } >"$OUT/image.log" 2>&1
 cat "$OUT/image.log"
 ok=1
-[[ $pid1 == systemd && $nfts == disabled && -z $rules && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
-result "stock-image-vm$VM" "$ok" "PID 1 是 systemd，内核 $(uname -r)，nftables.service $nfts、规则集为空，learner uid 1000 在 sudo 组，limits（-l -n）: $limits" "$OUT/image.log"
+if [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
+    # 变体：nftables.service 启用，开机就载入 input policy drop
+    [[ $pid1 == systemd && $nfts == enabled && $rules == *"policy drop"* && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
+    fw="nftables.service $nfts、input 链 policy drop"
+else
+    [[ $pid1 == systemd && $nfts == disabled && -z $rules && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
+    fw="nftables.service $nfts、规则集为空"
+fi
+result "stock-image-vm$VM" "$ok" "PID 1 是 systemd，内核 $(uname -r)，$fw，learner uid 1000 在 sudo 组，limits（-l -n）: $limits" "$OUT/image.log"
 printf '%s\n' "$mid" >"$LAB_SYNC/vm$VM.machine-id"
 
 # ---------- 替身：网络、sudo、代码 ----------
@@ -167,6 +174,35 @@ for ((m = 0; m < ${#marks[@]}; m++)); do
     peer_ready "block-$k"
     need_peer "block-$k" "after-$name-vm$VM"
 done
+
+# ---------- 反证：“两台都要放行 UDP 4791”（测试自己的一步，不是 README 的命令） ----------
+# VM1 另建一张表丢弃进来的 UDP 4791（另一张表里的 drop 不受 README 的 accept 影响），VM0 照旧；
+# 一对 write 必须以 RETRY_EXC_ERR 失败：服务端的 ACK 也是发往客户端的 4791
+if [[ $VM == 0 ]]; then
+    need_peer vm1-drops-4791 client-4791-needed
+    if serve 18515 "$OUT/server-neg.log" timeout "$((PEER_BOUND + 60))" "$P/build/rdma_server" -q 1 --op write -t 5 \
+        --accept-timeout "$PEER_BOUND"; then
+        serve_wait
+    fi
+else
+    nft -f - <<'NFT'
+table inet rocev2neg {
+    chain input {
+        type filter hook input priority -10;
+        udp dport 4791 drop
+    }
+}
+NFT
+    echo "STAND-IN vm1: 反证: 测试在 VM1 上加表 inet rocev2neg 丢弃进来的 UDP 4791（VM0 不变）"
+    peer_ready vm1-drops-4791
+    need_peer listen-18515 client-4791-needed
+    SECONDS=0
+    timeout 120 "$P/build/rdma_client" 10.11.0.1 -q 1 --op write -t 20 >"$OUT/client-neg.log" 2>&1 </dev/null
+    rc=$? took=$SECONDS ok=1
+    [[ $rc == 1 ]] && grep -q 'transport retry counter exceeded' "$OUT/client-neg.log" && ((took < 15)) && ok=0
+    result client-4791-needed "$ok" "只有服务端放行 4791 时: 客户端退出码 $rc，${took}s 内 RETRY_EXC_ERR（ACK 也发往客户端的 4791）" "$OUT/client-neg.log"
+    nft delete table inet rocev2neg
+fi
 
 # 两台的 machine-id 不同：VM0 是镜像构建时写的那个，VM1 的来自内核命令行 systemd.machine_id=
 if [[ $VM == 1 ]]; then
