@@ -9,7 +9,8 @@
 #   - 网络：虚拟化软件本来会给网卡一个地址；这里没有 DHCP，harness 用 ifupdown 配静态地址（/etc/network/interfaces.d/rocev2-lab）
 #   - sudo：/etc/sudoers.d/rocev2-lab 给 learner NOPASSWD（镜像里 learner 在 sudo 组，本来要输密码）
 #   - 代码：README 的 clone + make 由宿主机上编译好的树代替，复制到 ~learner/rocev2-learn；每块在 cd ~/rocev2-learn 之后运行
-#   - 替换：只有 README 点名的占位符：网卡 eth0 → 这台的真实网卡名；地址 10.11.0.1/10.11.0.2 和 README 一样，不替换
+#   - 替换：只有 README 点名的占位符：网卡 eth0 → 这台的真实网卡名，<对端IP> → 另一台的地址；
+#     地址 10.11.0.1/10.11.0.2 和 README 一样，不替换
 # 每个结果打印一行 “RESULT 名字 ok|fail 说明”。
 set -uo pipefail
 P=${LAB_PROJ_RO:?只在 lab/stock-run 里运行}
@@ -23,6 +24,7 @@ chmod 755 "$OUT"
 HOMEDIR=/home/learner
 TREE=$HOMEDIR/rocev2-learn
 MYIP=10.11.0.$((VM + 1))
+PEERIP=10.11.0.$((2 - VM))
 
 result() {  # result 名字 0|非0 说明 [日志]
     if [[ $2 == 0 ]]; then echo "RESULT $1 ok $3"; else
@@ -73,12 +75,12 @@ tar -C "$P" --exclude=./.git --exclude=./logs --exclude=./build/obj --exclude=./
     --exclude=./build/cov -cf - . | runuser -u learner -- tar -C "$TREE" -xf -
 stand "代码: README 的 clone + make 由宿主机上编译好的树代替（只读 9p 上的项目目录复制到 $TREE，learner 所有）；每块命令在 learner 的登录 shell 里 cd ~/rocev2-learn 之后运行"
 [[ $NIC == eth0 ]] || echo "SUBSTITUTE vm$VM: 占位符 eth0 → $NIC（README: 「eth0 换成通往对端的网卡」）"
-echo "SUBSTITUTE vm$VM: 地址不替换：README 写的服务端 10.11.0.1、客户端 10.11.0.2 就是这一对的地址"
+echo "SUBSTITUTE vm$VM: 地址不替换：README 写的服务端 10.11.0.1、客户端 10.11.0.2 就是这一对的地址；占位符 <对端IP> → $PEERIP"
 
-# README 的一行 → 这台上要运行的一行（只替换 eth0），有替换就打印
+# README 的一行 → 这台上要运行的一行（只替换 README 点名的占位符：eth0，和 <对端IP>），有替换就打印
 subst() {
     local line=$1 new
-    new=$(sed -E "s/(^|[^[:alnum:]_])eth0([^[:alnum:]_]|$)/\\1$NIC\\2/g" <<<"$line")
+    new=$(sed -E "s/(^|[^[:alnum:]_])eth0([^[:alnum:]_]|$)/\\1$NIC\\2/g; s/<对端IP>/$PEERIP/g" <<<"$line")
     [[ $new == "$line" ]] || echo "SUBSTITUTE vm$VM: '$line' → '$new'" >&2
     printf '%s\n' "$new"
 }
