@@ -34,6 +34,35 @@ result() {  # result 名字 0|非0 说明 [日志]
 }
 stand() { echo "STAND-IN vm$VM: $*"; }
 
+# ---------- LAB_BOOT=2：重启之后（make test-stock，STOCK_REBOOT=1） ----------
+# README: “重启后 ibv_devices 是空的：rxe 设备不会保存”；“nft insert 的规则重启后就没了”
+after_reboot() {
+    local log=$OUT/after-reboot.log ok=1 devs rules
+    peer_ready b2-up
+    need_peer b2-up "after-reboot-vm$VM"
+    {
+        echo "+ ibv_devices（learner）"; runuser -l learner -c ibv_devices
+        echo "+ ls /sys/class/infiniband"; ls /sys/class/infiniband 2>&1
+        echo "+ nft list ruleset"; nft list ruleset
+    } >"$log" 2>&1
+    devs=$(ls /sys/class/infiniband 2>/dev/null)
+    rules=$(nft list ruleset 2>&1)
+    # 覆盖层跨过了重启：第一次开机复制的代码树和 sudoers 还在，开机计数是 2
+    local kept=0
+    [[ -d $TREE/build && -f /etc/sudoers.d/rocev2-lab && $LAB_BOOT == 2 ]] && kept=1
+    if [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
+        [[ $kept == 1 && -z $devs && $rules == *"policy drop"* && $rules != *"dport 4791 accept"* ]] && ok=0
+    else
+        [[ $kept == 1 && -z $devs && -z $rules ]] && ok=0
+    fi
+    result "after-reboot-vm$VM" "$ok" "VM$VM 重启后（覆盖层还在，开机第 $LAB_BOOT 次）: 没有 RDMA 设备，README 加的 nft 规则没了（和 README 说的一样）" "$log"
+    peer_ready b2-done
+    need_peer b2-done "after-reboot-vm$VM"
+    exit 0
+}
+
+if ((${LAB_BOOT:-1} >= 2)); then after_reboot; fi
+
 # ---------- 镜像本身是不是“原版”的样子 ----------
 {
     read -r pid1 </proc/1/comm
@@ -212,6 +241,13 @@ if [[ $VM == 1 ]]; then
     ok=1
     [[ $m0 == "${STOCK_MACHINE_ID:-}" && -n $m1 && $m0 != "$m1" ]] && ok=0
     result machine-ids-differ "$ok" "VM0 $m0（镜像构建时写的: ${STOCK_MACHINE_ID:-?}），VM1 $m1"
+fi
+# STOCK_REBOOT=1（make test-stock）：两台都走到这里后重启，开机后（LAB_BOOT=2）看 README 说的“重启以后”
+if [[ ${STOCK_REBOOT:-0} == 1 ]]; then
+    peer_ready b1-end
+    need_peer b1-end "after-reboot-vm$VM"
+    echo "STEP vm$VM: 重启（systemctl reboot，覆盖层留着）"
+    exit 200
 fi
 peer_done
 exit 0
