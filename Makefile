@@ -47,7 +47,7 @@ export LAB_KERNEL
 NETEM ?=
 export LAB_NETEM ?= $(NETEM)
 
-.PHONY: all locale po clean rebuild help test test-kernels memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench fuzz
+.PHONY: all locale po clean rebuild help test test-kernels test-stock stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench fuzz
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client locale
 
@@ -137,6 +137,16 @@ fuzz: $(FUZZ_DIR)/fuzz_hello $(FUZZ_DIR)/seeds
 # 唯一的测试命令：prove 依次运行 tests/*.t（单元测试、脚本测试、实验室测试）
 test: all unit asan
 	tests/prove-all.sh
+
+# 原版 Debian 镜像（mmdebstrap，缓存在 /var/cache/rocev2-lab/stock/，不在 git 里；需要 root）：STOCK=debian12（默认）| debian13 | all
+stock-images:
+	bash lab/stock-images $(STOCK)
+
+# 在一对原版 Debian 虚拟机里以 learner 原样执行 README 的步骤（tests/64-lab-stock.t；先 make stock-images）。
+# 默认 debian12 的两个变体 plain、nftdrop，最后两台重启一次再检查（make test 里只有 debian12 plain、不重启）；STOCK="debian12 debian13" FLAVOUR=nftdrop 可选
+test-stock: all
+	@for d in $(or $(STOCK),debian12); do for f in $(or $(FLAVOUR),plain nftdrop); do echo "== $$d $$f"; \
+		STOCK_DISTRO=$$d STOCK_FLAVOUR=$$f STOCK_REBOOT=1 prove --exec bash tests/64-lab-stock.t || exit 1; done; done
 
 # 三个内核（5.10、6.1、6.12）各跑一遍实验室测试的代表子集（tests/kernels/run.sh 开头列出了子集；TCG 下每个内核约 8 分钟）
 test-kernels: all unit asan
@@ -232,6 +242,8 @@ help:
 	@echo "make asan       用 clang 的 ASan+UBSan 编译程序和单元测试到 build/asan/（ASAN_CC=gcc 换编译器）"
 	@echo "                调试版: make CFLAGS=\"-O0 -g\"；换编译器: make CC=clang（项目必需的参数总是保留）"
 	@echo "make test       编译 + 单元测试 + Soft-RoCE 实验室测试（需先 lab/setup，root）"
+	@echo "make stock-images  用 mmdebstrap 做原版 Debian 12 镜像（STOCK=debian13|all），缓存在 git 之外（root）"
+	@echo "make test-stock    在一对原版 Debian 12 虚拟机里以 learner 原样执行 README 的步骤"
 	@echo "make test-kernels  在 Debian 的 5.10、6.1、6.12 三个内核上各跑一遍实验室测试的子集（KERNELS=\"5.10\" 只跑一个）"
 	@echo "                所有实验室目标都可加 LAB_KERNEL=5.10|6.1|6.12（默认 6.1）；先 sudo LAB_KERNEL=... bash lab/setup"
 	@echo "make memcheck   valgrind 下的慢用例（一对程序、失败路径、--cm、--cq event、多客户端；约 3 分钟）"

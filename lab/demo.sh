@@ -10,10 +10,14 @@ read -r -a extra <<<"${DEMO_ARGS:-}"
 
 if [[ -n ${LAB_VM:-} ]]; then
     if [[ $LAB_VM == 0 ]]; then
-        exec build/rdma_server -d "$LAB_DEV0" "${extra[@]}"
+        # 开始监听后在两台共享的目录里写就绪文件（lab/run 的 LAB_SYNC），VM1 等它
+        exec build/rdma_server -d "$LAB_DEV0" "${extra[@]}" ${LAB_SYNC:+--ready-file "$LAB_SYNC/vm0.demo-ready"}
     fi
-    # 另一台虚拟机可能还在启动：客户端在 -t 秒内会重试被拒绝的连接。
+    # 等 VM0 的服务端开始监听（就绪文件，上限 180 秒），不估它要多久；客户端在 -t 秒内重试被拒绝的连接只是兜底。
     # 和真实的两台虚拟机一样不给 -d：客户端按到服务端的路由自己选设备和GID
+    if [[ -n ${LAB_SYNC:-} ]]; then
+        for ((i = 0; i < 900; i++)); do [[ -e $LAB_SYNC/vm0.demo-ready ]] && break; sleep 0.2; done
+    fi
     exec build/rdma_client "$LAB_IP0" -t 60 "${extra[@]}"
 fi
 

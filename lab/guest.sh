@@ -94,6 +94,13 @@ EOF
         check_dev rxe0 "$myip"
     fi
     export LAB_VM=$n
+    # 两台共享的同步目录（lab/run 的 $SCRATCH/sync）：场景脚本放“就绪”标记，等对端就绪而不是估时间（tests/lab/peer.bash）
+    if [[ -n ${LAB_SYNC_TAG:-} ]]; then
+        if ! { mkdir -p /run/lab-sync && mount -t 9p -o trans=virtio,version=9p2000.L "$LAB_SYNC_TAG" /run/lab-sync; }; then
+            broken "cannot mount the shared sync directory ($LAB_SYNC_TAG)"
+        fi
+        export LAB_SYNC=/run/lab-sync
+    fi
     ;;
 esac
 
@@ -175,14 +182,22 @@ if [[ $LAB_SELFTEST == 1 ]]; then
         src=$?
         ;;
     vm0)
-        ibv_rc_pingpong -d rxe0 -g 1 $PP_ITERS >$S/pp-server 2>&1
+        ibv_rc_pingpong -d rxe0 -g 1 $PP_ITERS >$S/pp-server 2>&1 &
+        spid=$!
+        # 开始监听后告诉 VM1（两台共享的目录）：VM1 不用估时间
+        wait_listen 18515 && [[ -n ${LAB_SYNC:-} ]] && : >"$LAB_SYNC/vm0.selftest-ready"
+        wait $spid
         src=$? crc=0
         : >$S/pp-client
         ;;
     vm1)
-        # 客户端重试，直到 VM0 的服务端开始监听
+        # 等 VM0 的服务端开始监听（就绪文件，上限 180 秒）；下面的重试只是兜底
+        if [[ -n ${LAB_SYNC:-} ]]; then
+            for ((i = 0; i < 900; i++)); do [[ -e $LAB_SYNC/vm0.selftest-ready ]] && break; nap 0.2; done
+        fi
         for ((i = 0; i < 60; i++)); do
-            ibv_rc_pingpong -d rxe1 -g 1 $PP_ITERS 10.11.0.1 >$S/pp-client 2>&1 && break
+            # two-vms 里每台只有自己的 rxe0
+            ibv_rc_pingpong -d rxe0 -g 1 $PP_ITERS 10.11.0.1 >$S/pp-client 2>&1 && break
             grep -q "Couldn't connect" $S/pp-client || break
             nap 1
         done
@@ -198,7 +213,7 @@ if [[ $LAB_SELFTEST == 1 ]]; then
             while IFS= read -r line; do echo "#   $line"; done <$S/pp-server
         fi
         if [[ -s $S/pp-client ]]; then
-            echo "# selftest: ibv_rc_pingpong client (-d rxe1 -g 1 $PP_ITERS 10.11.0.1)"
+            echo "# selftest: ibv_rc_pingpong client (-d $LAB_DEV1 -g 1 $PP_ITERS 10.11.0.1)"
             while IFS= read -r line; do echo "#   $line"; done <$S/pp-client
         fi
     } >>"$OUT"

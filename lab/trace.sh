@@ -44,14 +44,20 @@ fi
 # two-vms：两台共用项目目录，各自只删自己要写的文件
 if [[ $LAB_VM == 0 ]]; then
     rm -f "$OUT-server.jsonl" "$OUT.pcap"
+    # 开始监听后在两台共享的目录里写就绪文件，VM1 等它（lab/run 的 LAB_SYNC）
+    [[ -n ${LAB_SYNC:-} ]] && sargs+=(--ready-file "$LAB_SYNC/vm0.trace-ready")
     rc=0
     tools/trace/capture -i eth0 -s "$SNAP" -w "$OUT.pcap" -- bash -c "$(declare -f server); $(declare -p both sargs OUT); server" \
         >"$OUT-server.log" 2>&1 || rc=$?
     echo "trace: 服务端退出码 $rc"
     exit 0
 fi
-# VM1：客户端不给 -d，按路由自己选（和两台真实的虚拟机一样）；另一台可能还在启动，-t 60 内重试连接
+# VM1：客户端不给 -d，按路由自己选（和两台真实的虚拟机一样）。先等 VM0 的服务端开始监听（就绪文件，上限 180 秒），
+# 不估它要多久；-t 60 内重试连接只是兜底
 rm -f "$OUT-client.jsonl"
+if [[ -n ${LAB_SYNC:-} ]]; then
+    for ((i = 0; i < 900; i++)); do [[ -e $LAB_SYNC/vm0.trace-ready ]] && break; sleep 0.2; done
+fi
 rc=0
 build/rdma_client "$LAB_IP0" -t 60 "${both[@]}" "${cargs[@]}" --trace "$OUT-client.jsonl" \
     >"$OUT-client.log" 2>&1 || rc=$?

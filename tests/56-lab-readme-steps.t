@@ -17,8 +17,7 @@ STEPS=tests/docs/readme-steps.sh
 # shellcheck source=tests/lab/results-tap.bash
 . tests/lab/results-tap.bash
 out=$(mktemp)
-run=$(date +%s)-$$
-trap 'rm -f "$out"; rm -rf "logs/readme-steps/$run"' EXIT
+trap 'rm -f "$out"' EXIT
 
 mapfile -t srv < <("$STEPS" lines server)
 mapfile -t cli < <("$STEPS" lines client)
@@ -46,6 +45,6 @@ else
     echo "# 顺序: $order"
 fi
 
-LAB_TOPOLOGY=two-vms LAB_RXE=none LAB_PASSENV=README_RUN README_RUN=$run \
+LAB_TOPOLOGY=two-vms LAB_RXE=none \
     lab/run tests/lab/readme-steps-vm.sh >"$out" 2>&1
 results_to_tap "$out" 1 "${want[@]}"

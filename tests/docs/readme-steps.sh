@@ -8,6 +8,8 @@
 # 用法:
 #   tests/docs/readme-steps.sh list            每个标记一行: 名字<TAB>在哪儿
 #   tests/docs/readme-steps.sh lines 名字      这一步要执行的命令，一行一条（按下面的规则改写过）
+#   tests/docs/readme-steps.sh raw 名字        这一步的命令原样（只去掉空行、# 注释行和行首缩进；sudo 留着）：
+#                                             tests/64-lab-stock.t 在原版 Debian 虚拟机里以 learner 运行它们
 #
 # 规则（tests/56-lab-readme-steps.t 在两台没有 RDMA 设备的实验室虚拟机里照这些规则原样执行）:
 #   1. 空行和 # 开头的注释行不执行；行尾的 # 注释交给 bash 自己忽略
@@ -24,17 +26,19 @@ list() {
     sed -nE 's/^[[:space:]]*<!-- readme-steps: ([a-z0-9-]+) (both|vm0|vm1|skip|not-in-lab) -->$/\1\t\2/p' "$README"
 }
 
-lines() {
+raw() {
     awk -v want="$1" '
         $0 ~ "^[[:space:]]*<!-- readme-steps: " want " (both|vm0|vm1|skip|not-in-lab) -->$" { armed = 1; next }
         armed && /^[[:space:]]*```bash$/ { inblock = 1; armed = 0; next }
         inblock && /^[[:space:]]*```$/ { exit }
         inblock { print }
-    ' "$README" | sed -E 's/^[[:space:]]+//; /^(#|$)/d; s/^sudo //'
+    ' "$README" | sed -E 's/^[[:space:]]+//; /^(#|$)/d'
 }
+
+lines() { raw "$1" | sed -E 's/^sudo //'; }
 
 case ${1:-} in
     list) list ;;
-    lines) [[ -n ${2:-} ]] || { echo "用法: $0 lines 名字" >&2; exit 2; }; lines "$2" ;;
-    *) echo "用法: $0 list | lines 名字" >&2; exit 2 ;;
+    lines|raw) [[ -n ${2:-} ]] || { echo "用法: $0 $1 名字" >&2; exit 2; }; "$1" "$2" ;;
+    *) echo "用法: $0 list | lines 名字 | raw 名字" >&2; exit 2 ;;
 esac

@@ -9,8 +9,8 @@
 #     块执行完以后，测试把 README 建的 input 链改成“默认拒绝”（policy drop，再在 README 的规则后面放行 lo、
 #     已建立的连接和 ICMP），像一台加固过的主机：README 的 nft 规则必须足够让这一对程序通过
 #     （UDP 4791 两台都要开：对端的 ACK 和 READ 响应也是发到 4791 的）；
-#   - 两台之间的先后：共享的项目目录里放标记文件（logs/readme-steps/$README_RUN/）。客户端等两台都配置好、
-#     服务端的第 i 条命令已经在监听，才运行第 i 条客户端命令；
+#   - 两台之间的先后：lab/run 给两台的共享目录 $LAB_SYNC 里放标记文件（tests/lab/peer.bash，每次等待有写明的上限，
+#     对端放弃时立刻失败）。客户端等两台都配置好、服务端的第 i 条命令已经在 18515 上监听，才运行第 i 条客户端命令；
 #   - 最后反过来证明“两台都要开 4791”：客户端那台重新丢弃进来的 UDP 4791（服务端照旧放行），
 #     再跑一对 write：服务端的 ACK 进不来，客户端重传 retry_cnt 次后 RETRY_EXC_ERR。
 # 每个结果打印一行 “RESULT 名字 ok|fail 说明”。
@@ -19,21 +19,16 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 
 STEPS=tests/docs/readme-steps.sh
 VM=${LAB_VM:?只在 two-vms 实验室里运行}
-SYNC=logs/readme-steps/${README_RUN:?需要 README_RUN}
 OUT=${TMPDIR:-/tmp}/readme-steps
-mkdir -p "$OUT" "$SYNC"
+mkdir -p "$OUT"
+# shellcheck source=tests/lab/peer.bash
+. tests/lab/peer.bash
 
 result() {  # result 名字 0|非0 说明 [日志]
     if [[ $2 == 0 ]]; then echo "RESULT $1 ok $3"; else
         echo "RESULT $1 fail $3"
         [[ -n ${4:-} && -f $4 ]] && sed 's/^/    | /' "$4"
     fi
-}
-
-wait_file() {  # wait_file 文件 秒
-    local i
-    for ((i = 0; i < $2 * 5; i++)); do [[ -e $1 ]] && return 0; sleep 0.2; done
-    return 1
 }
 
 # README 的防火墙块之后: 它建的 input 链改成默认拒绝，只额外放行 lo、已建立的连接和 ICMP（放在 README 的规则后面）
@@ -107,39 +102,41 @@ done < <("$STEPS" list)
 ok=1
 grep -q "rxe0.*10.11.0.$((VM + 1)).*<== 自动选择" "$OUT/soft-roce.log" 2>/dev/null && ok=0
 result "own-rxe0-vm$VM" "$ok" "VM$VM: show_gids 显示本机的 rxe0（eth0，10.11.0.$((VM + 1))）被自动选择" "$OUT/soft-roce.log"
-touch "$SYNC/setup-vm$VM"
+peer_ready setup
 
 # ---------- 服务端 / 客户端配对 ----------
 mapfile -t SRV < <("$STEPS" lines server)
 mapfile -t CLI < <("$STEPS" lines client)
 if [[ $VM == 0 ]]; then
-    wait_file "$SYNC/setup-vm1" 300 || echo "VM1 没有完成配置" >&2
+    need_peer setup "pair-0-server"
     for i in "${!SRV[@]}"; do
         log=$OUT/server-$i.log
-        timeout 180 bash -c "${SRV[$i]}" >"$log" 2>&1 </dev/null &
-        pid=$!
-        for ((k = 0; k < 300; k++)); do
-            ss -Hltnp 2>/dev/null | grep -q rdma_server && break
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        touch "$SYNC/srv-$i"
-        wait "$pid"
-        rc=$?
+        timeout $((PEER_BOUND + 60)) bash -c "${SRV[$i]}" >"$log" 2>&1 </dev/null &
+        SERVE_PID=$!
+        # README 的服务端命令原样执行（不能加 --ready-file）：等它在 18515 上监听，再告诉 VM1
+        if ! listen_wait 18515 "$SERVE_PID"; then
+            peer_abort "pair-$i-server（没有在 18515 上监听）"
+            wait "$SERVE_PID"
+            result "pair-$i-server" 1 "VM0 \`${SRV[$i]}\` 没有在 18515 上开始监听（上限 ${PEER_BOUND}s）" "$log"
+            exit 0
+        fi
+        peer_ready "srv-$i"
+        rc=0
+        serve_wait || rc=$?
+        ((rc == 2)) && { echo "RESULT pair-$i-server fail $PEER_WHY"; exit 0; }
         result "pair-$i-server" "$rc" "VM0 \`${SRV[$i]}\` 退出码 $rc" "$log"
     done
     # 反证：VM1 丢弃进来的 4791 之后，这一对必须失败
-    wait_file "$SYNC/vm1-drops-4791" 300
-    timeout 120 build/rdma_server -q 1 --op write -t 5 --accept-timeout 60 >"$OUT/server-neg.log" 2>&1 &
-    pid=$!
-    for ((k = 0; k < 300; k++)); do ss -Hltnp 2>/dev/null | grep -q rdma_server && break; sleep 0.1; done
-    touch "$SYNC/srv-neg"
-    wait "$pid"
+    need_peer vm1-drops-4791 client-4791-needed
+    serve 18515 "$OUT/server-neg.log" timeout $((PEER_BOUND + 60)) build/rdma_server -q 1 --op write -t 5 \
+        --accept-timeout "$PEER_BOUND" || exit 0
+    serve_wait
+    peer_done
 else
-    wait_file "$SYNC/setup-vm0" 300 || echo "VM0 没有完成配置" >&2
+    need_peer setup "pair-0-client"
     for i in "${!CLI[@]}"; do
         log=$OUT/client-$i.log
-        wait_file "$SYNC/srv-$i" 300 || echo "VM0 的第 $i 个服务端没有开始监听" >>"$log"
+        need_peer "srv-$i" "pair-$i-client"
         timeout 180 bash -c "${CLI[$i]}" >>"$log" 2>&1 </dev/null
         rc=$?
         ok=$rc
@@ -147,12 +144,13 @@ else
         result "pair-$i-client" "$ok" "VM1 \`${CLI[$i]}\` 退出码 $rc（要求 0 且数据校验通过）" "$log"
     done
     nft insert rule inet filter input udp dport 4791 drop
-    touch "$SYNC/vm1-drops-4791"
-    wait_file "$SYNC/srv-neg" 300
+    peer_ready vm1-drops-4791
+    need_peer listen-18515 client-4791-needed
     SECONDS=0
     timeout 120 build/rdma_client 10.11.0.1 -q 1 --op write -t 20 >"$OUT/client-neg.log" 2>&1 </dev/null
     rc=$? took=$SECONDS ok=1
     [[ $rc == 1 ]] && grep -q 'transport retry counter exceeded' "$OUT/client-neg.log" && ((took < 15)) && ok=0
     result client-4791-needed "$ok" "只有服务端放行 4791 时: 客户端退出码 $rc，${took}s 内 RETRY_EXC_ERR（ACK 也发往客户端的 4791）" "$OUT/client-neg.log"
+    peer_done
 fi
 exit 0

@@ -19,6 +19,8 @@ SERVER=build/rdma_server
 CLIENT=build/rdma_client
 OUT=${TMPDIR:-/tmp}/paths
 mkdir -p "$OUT"
+# shellcheck source=tests/lab/peer.bash
+. tests/lab/peer.bash
 
 result() {  # result 名字 0|非0 说明 [日志]
     if [[ $2 == 0 ]]; then
@@ -32,18 +34,35 @@ result() {  # result 名字 0|非0 说明 [日志]
 has() { grep -qF -- "$2" "$1"; }
 
 # ---------------- VM0：服务端，每个场景一个端口 ----------------
+# 每个服务端先监听，再在共享目录里放 listen-端口 的标记（tests/lab/peer.bash 的 serve）；VM1 的客户端等到标记才连。
+# 服务端等客户端的上限是 --accept-timeout $PEER_BOUND；VM1 放弃时（vm1.abort）立刻停掉服务端。
 if [[ ${LAB_VM:-} == 0 ]]; then
+    A=(--accept-timeout "$PEER_BOUND")
+    T=$((PEER_BOUND + 60))
+    # serve_step 结果名 端口 日志 服务端参数...：服务端退出码写进 rc；对端放弃时打印 RESULT fail 并结束
+    serve_step() {
+        local name=$1 port=$2 log=$3
+        shift 3
+        rc=0
+        if ! serve "$port" "$log" timeout "$T" "$SERVER" -p "$port" "$@" "${A[@]}"; then
+            result "$name" 1 "服务端没有在 $port 上监听" "$log"
+            exit 0
+        fi
+        serve_wait || rc=$?
+        if ((rc == 2)); then
+            echo "RESULT $name fail $PEER_WHY"
+            exit 0
+        fi
+    }
     # 18531: -d rxe0 硬用错网卡的客户端（RTR 失败）；18532: 修好之后
-    timeout 120 "$SERVER" -p 18531 -q 1 -t 10 --accept-timeout 90 >"$OUT/s1.log" 2>&1
-    echo "VM0 server 18531 exit $?"
+    serve_step server-wrong-nic 18531 "$OUT/s1.log" -q 1 -t 10
+    echo "VM0 server 18531 exit $rc"
     sed 's/^/    | /' "$OUT/s1.log" | grep -E '路径检查|警告|错误|提示|证据|  - ' || true
-    timeout 120 "$SERVER" -p 18532 -q 2 --op write --size 8K --iters 2 -t 10 --accept-timeout 90 >"$OUT/s2.log" 2>&1
-    rc=$?
+    serve_step server-after-fix 18532 "$OUT/s2.log" -q 2 --op write --size 8K --iters 2 -t 10
     result server-after-fix "$rc" "服务端在修好之后的一对里退出 0" "$OUT/s2.log"
     ip link set eth0 mtu 9000
-    for ((i = 0; i < 50; i++)); do ibv_devinfo -d rxe0 | grep -q 'active_mtu:.*4096' && break; sleep 0.1; done
-    timeout 120 "$SERVER" -p 18533 -q 1 --op write --size 8K --iters 2 -t 10 --accept-timeout 90 >"$OUT/s3.log" 2>&1
-    rc=$?
+    for ((i = 0; i < 50; i++)); do ibv_devinfo -d rxe0 | grep -q 'active_mtu:.*4096' && break; peer_nap 0.1; done
+    serve_step mtu-server 18533 "$OUT/s3.log" -q 1 --op write --size 8K --iters 2 -t 10
     ok=1
     [[ $rc == 0 ]] && has "$OUT/s3.log" '本地连接信息: num_qp=1 op=write active_mtu=4096' \
         && has "$OUT/s3.log" '路径MTU取两端 active_mtu 的较小者: 1024 字节' \
@@ -55,8 +74,7 @@ if [[ ${LAB_VM:-} == 0 ]]; then
     nft add table inet labfw
     nft add chain inet labfw input '{ type filter hook input priority 0; }'
     nft add rule inet labfw input udp dport 4791 drop
-    timeout 120 "$SERVER" -p 18534 -q 1 -t 5 --accept-timeout 90 >"$OUT/s4.log" 2>&1
-    rc=$?
+    serve_step firewall-diagnose 18534 "$OUT/s4.log" -q 1 -t 5
     ./diagnose.sh --peer 10.11.0.2 >"$OUT/d4.log" 2>&1
     drc=$?
     ok=1
@@ -64,8 +82,9 @@ if [[ ${LAB_VM:-} == 0 ]]; then
     result firewall-diagnose "$ok" "VM0 丢弃 UDP 4791: 服务端退出码 $rc，diagnose.sh 退出码 $drc 并指出 4791" "$OUT/d4.log"
     cp "$OUT/d4.log" logs/paths-firewall-diagnose.log 2>/dev/null || true
     nft delete table inet labfw
-    timeout 120 "$SERVER" -p 18535 -q 1 -t 10 --accept-timeout 90 >"$OUT/s5.log" 2>&1
-    result firewall-fixed-server "$?" "删掉规则后服务端退出 0" "$OUT/s5.log"
+    serve_step firewall-fixed-server 18535 "$OUT/s5.log" -q 1 -t 10
+    result firewall-fixed-server "$rc" "删掉规则后服务端退出 0" "$OUT/s5.log"
+    peer_done
     exit 0
 fi
 
@@ -76,7 +95,7 @@ ip link set x0 up
 ip link set x1 up
 rdma link delete rxe0
 rdma link add rxe0 type rxe netdev x0
-for ((i = 0; i < 50; i++)); do [[ -e /sys/class/infiniband/rxe0/ports/1/gids/1 ]] && break; sleep 0.1; done
+for ((i = 0; i < 50; i++)); do [[ -e /sys/class/infiniband/rxe0/ports/1/gids/1 ]] && break; peer_nap 0.1; done
 
 # 1. 自动选择：在创建任何 QP 之前报错，说出网卡和修复命令
 SECONDS=0
@@ -92,6 +111,7 @@ result wrong-nic-auto "$ok" "自动选择: 退出码 $rc，用时 ${took}s，创
 cp "$OUT/c0.log" logs/paths-wrong-nic-auto.log 2>/dev/null || true
 
 # 2. -d rxe0 硬用：大声警告，RTR 失败时给出证据（路由走 eth0，GID 在 x0 上）
+need_peer listen-18531 wrong-nic-explicit
 SECONDS=0
 timeout 60 "$CLIENT" 10.11.0.1 -d rxe0 -p 18531 -q 1 -t 10 >"$OUT/c1.log" 2>&1
 rc=$? took=$SECONDS
@@ -116,7 +136,8 @@ cp "$OUT/d1.log" logs/paths-wrong-nic-diagnose.log 2>/dev/null || true
 
 # 3. 按提示修复：在 eth0 上再建一个设备；现在有两个设备，只有 rxe1 通往服务端
 rdma link add rxe1 type rxe netdev eth0
-for ((i = 0; i < 50; i++)); do [[ -e /sys/class/infiniband/rxe1/ports/1/gids/1 ]] && break; sleep 0.1; done
+for ((i = 0; i < 50; i++)); do [[ -e /sys/class/infiniband/rxe1/ports/1/gids/1 ]] && break; peer_nap 0.1; done
+need_peer listen-18532 two-devices-fixed
 timeout 60 "$CLIENT" 10.11.0.1 -p 18532 -q 2 --op write --size 8K --iters 2 -t 30 >"$OUT/c2.log" 2>&1
 rc=$?
 ok=1
@@ -133,6 +154,7 @@ result fixed-diagnose "$ok" "修好之后 diagnose.sh --peer 退出码 $rc（rxe
 cp "$OUT/c2.log" logs/paths-two-devices.log 2>/dev/null || true
 
 # 4. 两端 MTU 不同（VM0 9000，VM1 1500）：路径MTU取较小者，大消息照样通过
+need_peer listen-18533 mtu-client
 timeout 60 "$CLIENT" 10.11.0.1 -p 18533 -q 1 --op write --size 8K --iters 2 -t 30 >"$OUT/c3.log" 2>&1
 rc=$?
 ok=1
@@ -153,6 +175,7 @@ cp "$OUT/c4.log" logs/paths-unreachable.log 2>/dev/null || true
 
 # 6. 对端防火墙丢弃 UDP 4791：重传 retry_cnt=6 次（每次约 67 ms）后 RETRY_EXC_ERR，提示点名 UDP 4791。
 #    （retry_cnt=7 时 rxe 无限重传，只能等 -t 秒后轮询超时：程序因此用 6）
+need_peer listen-18534 firewall-client
 SECONDS=0
 timeout 60 "$CLIENT" 10.11.0.1 -p 18534 -q 1 -t 8 >"$OUT/c5.log" 2>&1
 rc=$? took=$SECONDS
@@ -161,6 +184,8 @@ ok=1
     && has "$OUT/c5.log" 'UDP 4791' && ((took < 30)) && ok=0
 result firewall-client "$ok" "对端丢弃 UDP 4791: 退出码 $rc，用时 ${took}s，在 -t 8 之内 RETRY_EXC_ERR，提示点名 UDP 4791" "$OUT/c5.log"
 cp "$OUT/c5.log" logs/paths-firewall-client.log 2>/dev/null || true
+need_peer listen-18535 firewall-fixed-client
 timeout 60 "$CLIENT" 10.11.0.1 -p 18535 -q 1 -t 30 >"$OUT/c6.log" 2>&1
 result firewall-fixed-client "$?" "删掉规则后客户端退出 0" "$OUT/c6.log"
+peer_done
 exit 0

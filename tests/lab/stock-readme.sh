@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# tests/lab/stock-readme.sh - 在一对原版 Debian 虚拟机里（lab/stock-run，root 运行本脚本；LAB_VM=0 是服务端 10.11.0.1，
+# 1 是客户端 10.11.0.2），以 learner 在登录 shell 里原样执行 README 标记过的步骤（tests/64-lab-stock.t 调用）。
+#
+# 命令原样来自 README（tests/docs/readme-steps.sh raw：sudo 留着，只有 README 写了 sudo 的地方才用 sudo），
+# 按 README 里标记的顺序执行：both 两台各做；vm0 块和紧跟着的 vm1 块第 i 条配第 i 条（服务端/客户端）；
+# skip、not-in-lab 不执行。每一块之后两台对齐（tests/lab/peer.bash 的标记，有上限），再做下一块。
+# harness 额外做的事（“替身”）和替换都以 STAND-IN / SUBSTITUTE 开头打印出来：
+#   - 网络：虚拟化软件本来会给网卡一个地址；这里没有 DHCP，harness 用 ifupdown 配静态地址（/etc/network/interfaces.d/rocev2-lab）
+#   - sudo：/etc/sudoers.d/rocev2-lab 给 learner NOPASSWD（镜像里 learner 在 sudo 组，本来要输密码）
+#   - 代码：README 的 clone + make 由宿主机上编译好的树代替，复制到 ~learner/rocev2-learn；每块在 cd ~/rocev2-learn 之后运行
+#   - 替换：只有 README 点名的占位符：网卡 eth0 → 这台的真实网卡名，<对端IP> → 另一台的地址；
+#     地址 10.11.0.1/10.11.0.2 和 README 一样，不替换
+# 每个结果打印一行 “RESULT 名字 ok|fail 说明”。
+set -uo pipefail
+P=${LAB_PROJ_RO:?只在 lab/stock-run 里运行}
+VM=${LAB_VM:?}
+STEPS=$P/tests/docs/readme-steps.sh
+# shellcheck source=tests/lab/peer.bash
+. "$P/tests/lab/peer.bash"
+OUT=/tmp/stock-readme
+mkdir -p "$OUT"
+chmod 755 "$OUT"
+HOMEDIR=/home/learner
+TREE=$HOMEDIR/rocev2-learn
+MYIP=10.11.0.$((VM + 1))
+PEERIP=10.11.0.$((2 - VM))
+
+result() {  # result 名字 0|非0 说明 [日志]
+    if [[ $2 == 0 ]]; then echo "RESULT $1 ok $3"; else
+        echo "RESULT $1 fail $3"
+        [[ -n ${4:-} && -f $4 ]] && sed 's/^/    | /' "$4"
+    fi
+}
+stand() { echo "STAND-IN vm$VM: $*"; }
+
+# ---------- LAB_BOOT=2：重启之后（make test-stock，STOCK_REBOOT=1） ----------
+# README: “重启后 ibv_devices 是空的：rxe 设备不会保存”；“nft insert 的规则重启后就没了”
+after_reboot() {
+    local log=$OUT/after-reboot.log ok=1 devs rules
+    peer_ready b2-up
+    need_peer b2-up "after-reboot-vm$VM"
+    {
+        echo "+ ibv_devices（learner）"; runuser -l learner -c ibv_devices
+        echo "+ ls /sys/class/infiniband"; ls /sys/class/infiniband 2>&1
+        echo "+ nft list ruleset"; nft list ruleset
+    } >"$log" 2>&1
+    devs=$(ls /sys/class/infiniband 2>/dev/null)
+    rules=$(nft list ruleset 2>&1)
+    # 覆盖层跨过了重启：第一次开机复制的代码树和 sudoers 还在，开机计数是 2
+    local kept=0
+    [[ -d $TREE/build && -f /etc/sudoers.d/rocev2-lab && $LAB_BOOT == 2 ]] && kept=1
+    if [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
+        [[ $kept == 1 && -z $devs && $rules == *"policy drop"* && $rules != *"dport 4791 accept"* ]] && ok=0
+    else
+        [[ $kept == 1 && -z $devs && -z $rules ]] && ok=0
+    fi
+    result "after-reboot-vm$VM" "$ok" "VM$VM 重启后（覆盖层还在，开机第 $LAB_BOOT 次）: 没有 RDMA 设备，README 加的 nft 规则没了（和 README 说的一样）" "$log"
+    peer_ready b2-done
+    need_peer b2-done "after-reboot-vm$VM"
+    exit 0
+}
+
+if ((${LAB_BOOT:-1} >= 2)); then after_reboot; fi
+
+# ---------- 镜像本身是不是“原版”的样子 ----------
+{
+    read -r pid1 </proc/1/comm
+    mid=$(</etc/machine-id)
+    nfts=$(systemctl is-enabled nftables.service 2>&1)
+    rules=$(nft list ruleset 2>&1)
+    uidl=$(id learner 2>&1)
+    limits=$(runuser -l learner -c 'ulimit -l; ulimit -n' 2>&1 | tr '\n' ' ')
+    echo "image: pid1=$pid1 kernel=$(uname -r) machine-id=$mid nftables.service=$nfts ruleset=[${rules}] learner=[$uidl] learner limits (-l -n)=[$limits]"
+} >"$OUT/image.log" 2>&1
+cat "$OUT/image.log"
+ok=1
+if [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
+    # 变体：nftables.service 启用，开机就载入 input policy drop
+    [[ $pid1 == systemd && $nfts == enabled && $rules == *"policy drop"* && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
+    fw="nftables.service $nfts、input 链 policy drop"
+else
+    [[ $pid1 == systemd && $nfts == disabled && -z $rules && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
+    fw="nftables.service $nfts、规则集为空"
+fi
+result "stock-image-vm$VM" "$ok" "PID 1 是 systemd，内核 $(uname -r)，$fw，learner uid 1000 在 sudo 组，limits（-l -n）: $limits" "$OUT/image.log"
+printf '%s\n' "$mid" >"$LAB_SYNC/vm$VM.machine-id"
+
+# ---------- 替身：网络、sudo、代码 ----------
+NIC=""
+for d in /sys/class/net/*; do
+    read -r mac <"$d/address" || continue
+    [[ $mac == "$LAB_MAC" ]] && NIC=${d##*/}
+done
+[[ -n $NIC ]] || { result "network-vm$VM" 1 "找不到 MAC $LAB_MAC 的网卡"; peer_abort "网卡"; exit 0; }
+printf 'auto %s\niface %s inet static\n    address %s/24\n' "$NIC" "$NIC" "$MYIP" >/etc/network/interfaces.d/rocev2-lab
+stand "网络: 网卡 $NIC（MAC $LAB_MAC）由 harness 配成 $MYIP/24：/etc/network/interfaces.d/rocev2-lab + ifup $NIC（代替虚拟化软件的 DHCP）"
+ifup "$NIC" >"$OUT/ifup.log" 2>&1 || { result "network-vm$VM" 1 "ifup $NIC 失败" "$OUT/ifup.log"; peer_abort "ifup"; exit 0; }
+printf 'learner ALL=(ALL:ALL) NOPASSWD: ALL\n' >/etc/sudoers.d/rocev2-lab
+chmod 440 /etc/sudoers.d/rocev2-lab
+stand "sudo: /etc/sudoers.d/rocev2-lab = 'learner ALL=(ALL:ALL) NOPASSWD: ALL'（learner 本来要输密码）"
+runuser -u learner -- mkdir -p "$TREE"
+tar -C "$P" --exclude=./.git --exclude=./logs --exclude=./build/obj --exclude=./build/asan --exclude=./build/fuzz \
+    --exclude=./build/cov -cf - . | runuser -u learner -- tar -C "$TREE" -xf -
+stand "代码: README 的 clone + make 由宿主机上编译好的树代替（只读 9p 上的项目目录复制到 $TREE，learner 所有）；每块命令在 learner 的登录 shell 里 cd ~/rocev2-learn 之后运行"
+[[ $NIC == eth0 ]] || echo "SUBSTITUTE vm$VM: 占位符 eth0 → $NIC（README: 「eth0 换成通往对端的网卡」）"
+echo "SUBSTITUTE vm$VM: 地址不替换：README 写的服务端 10.11.0.1、客户端 10.11.0.2 就是这一对的地址；占位符 <对端IP> → $PEERIP"
+
+# README 的一行 → 这台上要运行的一行（只替换 README 点名的占位符：eth0，和 <对端IP>），有替换就打印
+subst() {
+    local line=$1 new
+    new=$(sed -E "s/(^|[^[:alnum:]_])eth0([^[:alnum:]_]|$)/\\1$NIC\\2/g; s/<对端IP>/$PEERIP/g" <<<"$line")
+    [[ $new == "$line" ]] || echo "SUBSTITUTE vm$VM: '$line' → '$new'" >&2
+    printf '%s\n' "$new"
+}
+
+# learner 的登录 shell 里运行一段脚本（runuser -l：argv0 是 -bash，读 /etc/profile 和 ~/.profile；PATH 是普通用户的）
+as_learner() {  # as_learner 脚本文件
+    timeout "$((PEER_BOUND + 60))" runuser -l learner -c "cd ~/rocev2-learn && . $1" </dev/null
+}
+
+# 一块（both）：逐条执行，任何一条失败就停在这一条
+run_block() {  # run_block 名字
+    local name=$1 log=$OUT/$1.log sh=$OUT/$1.sh line rc=0 before
+    before=$(nft list ruleset 2>&1)
+    : >"$sh"
+    while IFS= read -r line; do
+        line=$(subst "$line" 2>>"$OUT/subst.log")
+        # shellcheck disable=SC2016  # 写进块脚本：$? 和 $rc 在 learner 的 shell 里展开
+        printf 'printf "+ %%s\\n" %q\n%s\nrc=$?; if ((rc != 0)); then echo "  (退出码 $rc)"; return "$rc"; fi\n' "$line" "$line" >>"$sh"
+    done < <(bash "$STEPS" raw "$name")
+    chmod 644 "$sh"
+    cat "$OUT/subst.log" 2>/dev/null
+    : >"$OUT/subst.log"
+    as_learner "$sh" >"$log" 2>&1 || rc=$?
+    local note=""
+    [[ -z $before ]] && note="（这一块之前规则集是空的）"
+    result "$name-vm$VM" "$rc" "VM$VM: README 的「$name」以 learner 逐条执行，退出码 $rc$note" "$log"
+}
+
+# 配对（vm0 块第 i 条 ↔ vm1 块第 i 条）
+run_pair() {  # run_pair 服务端块 客户端块
+    local srv=() cli=() i line log sh rc
+    mapfile -t srv < <(bash "$STEPS" raw "$1")
+    mapfile -t cli < <(bash "$STEPS" raw "$2")
+    if [[ $VM == 0 ]]; then
+        for i in "${!srv[@]}"; do
+            log=$OUT/server-$i.log sh=$OUT/server-$i.sh
+            line=$(subst "${srv[$i]}")
+            printf '%s\n' "$line" >"$sh"
+            chmod 644 "$sh"
+            as_learner "$sh" >"$log" 2>&1 &
+            SERVE_PID=$!
+            # README 的服务端命令原样执行（不能加 --ready-file）：等 18515 进入 LISTEN 再告诉 VM1
+            if ! listen_wait 18515 "$SERVE_PID"; then
+                peer_abort "pair-$i-server（没有在 18515 上监听）"
+                wait "$SERVE_PID"
+                result "pair-$i-server" 1 "VM0 \`$line\` 没有在 18515 上开始监听（上限 ${PEER_BOUND}s）" "$log"
+                return
+            fi
+            peer_ready "srv-$i"
+            rc=0
+            serve_wait || rc=$?
+            ((rc == 2)) && { echo "RESULT pair-$i-server fail $PEER_WHY"; return; }
+            result "pair-$i-server" "$rc" "VM0 learner \`$line\` 退出码 $rc" "$log"
+        done
+    else
+        for i in "${!cli[@]}"; do
+            log=$OUT/client-$i.log sh=$OUT/client-$i.sh
+            need_peer "srv-$i" "pair-$i-client"
+            line=$(subst "${cli[$i]}")
+            printf '%s\n' "$line" >"$sh"
+            chmod 644 "$sh"
+            rc=0
+            as_learner "$sh" >"$log" 2>&1 || rc=$?
+            local ok=$rc
+            ((rc == 0)) && ! grep -q '完成并校验通过' "$log" && ok=1
+            result "pair-$i-client" "$ok" "VM1 learner \`$line\` 退出码 $rc（要求 0 且数据校验通过）" "$log"
+        done
+    fi
+}
+
+# ---------- README 的顺序 ----------
+mapfile -t marks < <(bash "$STEPS" list)
+k=0
+for ((m = 0; m < ${#marks[@]}; m++)); do
+    IFS=$'\t' read -r name where <<<"${marks[$m]}"
+    case $where in
+        both) run_block "$name" ;;
+        vm0)
+            IFS=$'\t' read -r next nwhere <<<"${marks[$((m + 1))]:-}"
+            if [[ $nwhere == vm1 ]]; then
+                echo "STEP vm$VM: $name + $next（服务端/客户端配对）"
+                run_pair "$name" "$next"
+                m=$((m + 1))
+            else
+                [[ $VM == 0 ]] && run_block "$name"
+            fi
+            ;;
+        vm1) [[ $VM == 1 ]] && run_block "$name" ;;
+        *) echo "STEP vm$VM: $name 不执行（$where）"; continue ;;
+    esac
+    # 两台都做完这一块再做下一块
+    k=$((k + 1))
+    peer_ready "block-$k"
+    need_peer "block-$k" "after-$name-vm$VM"
+done
+
+# ---------- 反证：“两台都要放行 UDP 4791”（测试自己的一步，不是 README 的命令） ----------
+# VM1 另建一张表丢弃进来的 UDP 4791（另一张表里的 drop 不受 README 的 accept 影响），VM0 照旧；
+# 一对 write 必须以 RETRY_EXC_ERR 失败：服务端的 ACK 也是发往客户端的 4791
+if [[ $VM == 0 ]]; then
+    need_peer vm1-drops-4791 client-4791-needed
+    if serve 18515 "$OUT/server-neg.log" timeout "$((PEER_BOUND + 60))" "$P/build/rdma_server" -q 1 --op write -t 5 \
+        --accept-timeout "$PEER_BOUND"; then
+        serve_wait
+    fi
+else
+    nft -f - <<'NFT'
+table inet rocev2neg {
+    chain input {
+        type filter hook input priority -10;
+        udp dport 4791 drop
+    }
+}
+NFT
+    echo "STAND-IN vm1: 反证: 测试在 VM1 上加表 inet rocev2neg 丢弃进来的 UDP 4791（VM0 不变）"
+    peer_ready vm1-drops-4791
+    need_peer listen-18515 client-4791-needed
+    SECONDS=0
+    timeout 120 "$P/build/rdma_client" 10.11.0.1 -q 1 --op write -t 20 >"$OUT/client-neg.log" 2>&1 </dev/null
+    rc=$? took=$SECONDS ok=1
+    [[ $rc == 1 ]] && grep -q 'transport retry counter exceeded' "$OUT/client-neg.log" && ((took < 15)) && ok=0
+    result client-4791-needed "$ok" "只有服务端放行 4791 时: 客户端退出码 $rc，${took}s 内 RETRY_EXC_ERR（ACK 也发往客户端的 4791）" "$OUT/client-neg.log"
+    nft delete table inet rocev2neg
+fi
+
+# 两台的 machine-id 不同：VM0 是镜像构建时写的那个，VM1 的来自内核命令行 systemd.machine_id=
+if [[ $VM == 1 ]]; then
+    m0=$(<"$LAB_SYNC/vm0.machine-id") m1=$(<"$LAB_SYNC/vm1.machine-id")
+    ok=1
+    [[ $m0 == "${STOCK_MACHINE_ID:-}" && -n $m1 && $m0 != "$m1" ]] && ok=0
+    result machine-ids-differ "$ok" "VM0 $m0（镜像构建时写的: ${STOCK_MACHINE_ID:-?}），VM1 $m1"
+fi
+# STOCK_REBOOT=1（make test-stock）：两台都走到这里后重启，开机后（LAB_BOOT=2）看 README 说的“重启以后”
+if [[ ${STOCK_REBOOT:-0} == 1 ]]; then
+    peer_ready b1-end
+    need_peer b1-end "after-reboot-vm$VM"
+    echo "STEP vm$VM: 重启（systemctl reboot，覆盖层留着）"
+    exit 200
+fi
+peer_done
+exit 0
