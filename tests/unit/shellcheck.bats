@@ -11,7 +11,7 @@
 # .bats 文件额外排除 SC2034/SC2153（经 `load` 共享的变量）和 SC2030/SC2031（@test 被当成子 shell），都是误报。
 
 REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-MAX_SLOTS=80
+MAX_SLOTS=88
 
 # 找出所有 shell 脚本（相对仓库根目录的路径），结果在 SCRIPTS 数组
 find_scripts() {
@@ -139,6 +139,14 @@ check_slot() {
 @test "shellcheck ${SCRIPTS[77]:-(槽位78 空)}" { check_slot 77; }
 @test "shellcheck ${SCRIPTS[78]:-(槽位79 空)}" { check_slot 78; }
 @test "shellcheck ${SCRIPTS[79]:-(槽位80 空)}" { check_slot 79; }
+@test "shellcheck ${SCRIPTS[80]:-(槽位81 空)}" { check_slot 80; }
+@test "shellcheck ${SCRIPTS[81]:-(槽位82 空)}" { check_slot 81; }
+@test "shellcheck ${SCRIPTS[82]:-(槽位83 空)}" { check_slot 82; }
+@test "shellcheck ${SCRIPTS[83]:-(槽位84 空)}" { check_slot 83; }
+@test "shellcheck ${SCRIPTS[84]:-(槽位85 空)}" { check_slot 84; }
+@test "shellcheck ${SCRIPTS[85]:-(槽位86 空)}" { check_slot 85; }
+@test "shellcheck ${SCRIPTS[86]:-(槽位87 空)}" { check_slot 86; }
+@test "shellcheck ${SCRIPTS[87]:-(槽位88 空)}" { check_slot 87; }
 
 @test "shellcheck: 找到的脚本数 (${#SCRIPTS[@]}) 不超过槽位数 ($MAX_SLOTS)，且包含 show_gids.sh / diagnose.sh / src/gid_rule.sh" {
     echo "找到: ${SCRIPTS[*]}"
