@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "conout.h"
 #include "console.h"
+#include "datapath.h"
 #include "qp_state.h"
 
 int events_setup(struct rdma_conn *conn)
@@ -143,14 +144,6 @@ int events_poll(struct rdma_conn *conn, enum ibv_event_type want, int wait_ms)
 	}
 }
 
-static int qp_slot(const struct rdma_conn *conn, const struct ibv_qp *qp)
-{
-	for (int i = 0; i < conn->num_qp; i++)
-		if (conn->qp[i] == qp)
-			return i;
-	return -1;
-}
-
 /* 等 n 个QP各自的 IBV_EVENT_QP_LAST_WQE_REACHED，最多到 deadline；返回等到了几个QP的 */
 static int wait_last_wqe(struct rdma_conn *conn, int n, long long deadline)
 {
@@ -164,7 +157,7 @@ static int wait_last_wqe(struct rdma_conn *conn, int n, long long deadline)
 		if (next_event(conn, &ev, deadline) <= 0)
 			break;
 		print_event(conn, &ev);
-		i = ev.event_type == IBV_EVENT_QP_LAST_WQE_REACHED ? qp_slot(conn, ev.element.qp) : -1;
+		i = ev.event_type == IBV_EVENT_QP_LAST_WQE_REACHED ? qp_index_of(conn, ev.element.qp->qp_num) : -1;
 		if (i >= 0 && !got[i]) {
 			got[i] = 1;
 			k++;
