@@ -41,6 +41,23 @@ check_dev() {
 
 setsys() { printf '%s\n' "$2" >"/proc/sys/$1" || broken "cannot set $1"; }
 
+# 内核卡死的看门狗（lab/README“见过两次的挂起”）：内核一报 soft lockup / RCU stall，就把完整的内核日志
+# （控制台的 loglevel 不显示的调用栈也在里面）和所有 CPU 的调用栈（sysrq l）存进 $S/softlockup，再立即重启
+# （qemu 带 -no-reboot，于是直接退出）。lab/run 把它打印出来并复制到 logs/；测试马上失败，不再干等到超时。
+watch_lockup() {
+    local rec
+    while IFS= read -r rec; do
+        [[ $rec == *"soft lockup"* || $rec == *"self-detected stall"* ]] || continue
+        nap 3
+        echo l >/proc/sysrq-trigger
+        nap 2
+        dmesg >$S/softlockup 2>&1
+        printf '\nlab: the guest kernel reported: %s -- kernel log saved, restarting the VM\n' "$rec" >/dev/console
+        echo b >/proc/sysrq-trigger
+    done < <(dmesg -w 2>/dev/null)
+}
+watch_lockup &
+
 # ---------- 网络与 rxe ----------
 # 加大每 CPU 的接收积压队列（默认 1000 个包）。TCG 下 CPU 慢，多个QP同时传大消息时
 # 队列会溢出丢包（dmesg: "rdma_rxe: Failed sending ACK"）；实测 6.1 的 rxe 在这种丢包后

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/00-lab.t：测试 Soft-RoCE 实验环境本身（TAP 输出）。
 # 用法（在仓库根目录）：prove --exec bash tests/00-lab.t
-# 共启动 3 次虚拟机（单机，其中一次 LAB_RXE=none）；两台虚拟机的拓扑在 tests/36-lab-two-vms.t。
+# 共启动 4 次虚拟机（单机，其中一次 LAB_RXE=none，一次假装内核卡死）；两台虚拟机的拓扑在 tests/36-lab-two-vms.t。
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -22,7 +22,7 @@ ok() {  # ok CONDITION_STATUS DESCRIPTION
 }
 diag() { sed 's/^/# /' "$@"; }
 
-echo "1..7"
+echo "1..8"
 
 # 1-2 和 6 共用一次启动：CMD 的退出码原样返回；设备列表（写到 stderr）；stdout 字节不变、stderr 分开、
 # memlock 不受限、/tmp 和项目目录可写（任何一步失败 sh 就以 1 退出，而不是 3）
@@ -73,5 +73,22 @@ grep -qE '^[[:space:]]+rxe0[[:space:]]+[0-9a-f]{16}$' "$T/out" && grep -q '10.11
 st=$?
 ok "$st" "LAB_RXE=none: no RDMA until the learner types modprobe rdma_rxe + rdma link add; kernel module autoload works (exit $rc)"
 ((st == 0)) || { diag "$T/out"; diag "$T/err"; }
+
+# 8：客户机内核报 soft lockup 时（CI 里见过两次，lab/README）不干等到超时：guest.sh 的看门狗存下内核日志、
+#    重启虚拟机；lab/run 以 125 结束，把日志（含所有 CPU 的调用栈）打印出来并存进 logs/。
+#    这里往内核日志里写一条假的 soft lockup 记录来触发它
+rm -f logs/lab-softlockup-guest-*.log
+rc=0
+SECONDS=0
+"$RUN" bash -c 'echo "lab-test: BUG: soft lockup - CPU#9 stuck for 0s! [fake]" >/dev/kmsg; sleep 300; echo not-reached' \
+    >"$T/out" 2>"$T/err" || rc=$?
+secs=$SECONDS
+((rc == 125 && secs < 120)) && grep -qF 'the guest KERNEL reported a soft lockup' "$T/err" \
+    && grep -qF 'NMI backtrace for cpu' "$T/err" && ! grep -q not-reached "$T/out" \
+    && compgen -G 'logs/lab-softlockup-guest-*.log' >/dev/null
+st=$?
+ok "$st" "a guest kernel soft lockup ends the run at once (125 after ${secs}s), with the kernel's stacks printed and saved"
+((st == 0)) || { diag "$T/out"; diag "$T/err"; }
+rm -f logs/lab-softlockup-guest-*.log
 
 ((failed == 0))

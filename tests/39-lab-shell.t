@@ -30,6 +30,8 @@ wait_for() {
     for ((i = 0; i < $2 * 2; i++)); do
         screen
         grep -qF -- "$1" "$T/screen" && return 0
+        # 客户机内核卡死，lab/run 已经结束了虚拟机（lab/README）：不再等
+        grep -qF 'reported a soft lockup' "$T/screen" && return 1
         sleep 0.5
     done
     return 1
@@ -45,61 +47,84 @@ cp "$T/notty" "$T/screen"
 [[ $rc == 2 ]] && grep -qF -- '--shell 需要一个终端' "$T/notty" && ((SECONDS < 10))
 ok $? "no terminal: lab/run --shell exits 2 at once with a message (rc=$rc)"
 
-# 2-5. 单虚拟机
-st=1
-if need_tmux; then
-    tm new-session -d -s lab -x 160 -y 50 "lab/run --shell; echo LABRUN-EXIT=\$?; sleep 600"
-    if wait_for '[lab ' 120; then
-        type_line 'ibv_devices'
-        type_line 'build/rdma_server -d rxe0 -q 2 > /tmp/s.log 2>&1 &'
-        type_line 'jobs'
-        type_line 'build/rdma_client 10.11.0.1 -d rxe1 -q 2 | tail -1; wait; tail -1 /tmp/s.log'
-        wait_for '服务端正常结束' 90 && grep -qE '^ +rxe1 +[0-9a-f]{16}' "$T/screen" \
-            && grep -qF '客户端正常结束' "$T/screen" && grep -qF 'Running                 build/rdma_server' "$T/screen"
-        st=$?
+# 2-5. 单虚拟机。结果先记在 R[2..5]，跑完再报：客户机内核报了 soft lockup（lab/README：CI 里见过两次，
+# 卡在内核里的总是第一个后台启动的 rdma_server）时，把内核的调用栈打到 stderr（prove 会显示），换一台新虚拟机
+# 把 2-5 重跑一次。只认 lab/run 的那句话，其他任何失败都照常报出来；第二次再卡住就算失败
+declare -a R
+lockup_seen() { grep -qF 'reported a soft lockup' "$T/screen" "$T"/screen[2-5] 2>/dev/null; }
+single_vm_cases() {
+    st=1
+    if need_tmux; then
+        tm new-session -d -s lab -x 160 -y 50 "lab/run --shell; echo LABRUN-EXIT=\$?; sleep 600"
+        if wait_for '[lab ' 120; then
+            type_line 'ibv_devices'
+            type_line 'build/rdma_server -d rxe0 -q 2 > /tmp/s.log 2>&1 &'
+            type_line 'jobs'
+            type_line 'build/rdma_client 10.11.0.1 -d rxe1 -q 2 | tail -1; wait; tail -1 /tmp/s.log'
+            wait_for '服务端正常结束' 90 && grep -qE '^ +rxe1 +[0-9a-f]{16}' "$T/screen" \
+                && grep -qF '客户端正常结束' "$T/screen" && grep -qF 'Running                 build/rdma_server' "$T/screen"
+            st=$?
+        fi
     fi
-fi
-ok "$st" "shell: ibv_devices, server in the background (jobs), client in the foreground; both succeed"
+    R[2]=$st; cp "$T/screen" "$T/screen2"
+    if lockup_seen; then R[3]=1 R[4]=1 R[5]=1; tm kill-session -t lab 2>/dev/null; return; fi
 
-st=1
-if tm has-session -t lab 2>/dev/null; then
-    type_line 'build/rdma_server -d rxe0 --interactive &'
-    wait_for '等待客户端连接' 60
-    type_line 'build/rdma_client 10.11.0.1 -d rxe1 --interactive'
-    if wait_for '发送> ' 60; then
-        type_line 'hello rdma'
-        wait_for '[服务端内存] 消息#1: hello rdma' 30 && wait_for 'RDMA READ 读回: hello rdma' 30 \
-            && type_line 'second line' && wait_for '[服务端内存] 消息#2: second line' 30 \
-            && type_line 'q' && wait_for '收到 q，服务端结束' 30
-        st=$?
+    st=1
+    if tm has-session -t lab 2>/dev/null; then
+        type_line 'build/rdma_server -d rxe0 --interactive &'
+        wait_for '等待客户端连接' 60
+        type_line 'build/rdma_client 10.11.0.1 -d rxe1 --interactive'
+        if wait_for '发送> ' 60; then
+            type_line 'hello rdma'
+            wait_for '[服务端内存] 消息#1: hello rdma' 30 && wait_for 'RDMA READ 读回: hello rdma' 30 \
+                && type_line 'second line' && wait_for '[服务端内存] 消息#2: second line' 30 \
+                && type_line 'q' && wait_for '收到 q，服务端结束' 30
+            st=$?
+        fi
     fi
-fi
-ok "$st" "shell: --interactive typed line by line, each line shows up from the server's memory; q ends both"
+    R[3]=$st; cp "$T/screen" "$T/screen3"
 
-st=1
-if tm has-session -t lab 2>/dev/null; then
-    # 用一个独有的端口，等的就一定是这一个服务端（屏幕上还留着前面的“等待客户端连接”）
-    type_line 'build/rdma_server -d rxe0 -p 18777 --accept-timeout 300'
-    if wait_for '在TCP端口 18777 等待客户端连接' 60; then
-        tm send-keys -t lab C-c
-        type_line 'echo "after ctrl-c: $?"'
-        wait_for 'after ctrl-c: 130' 30 && pgrep -f 'chardev stdio,id=con' >/dev/null
-        st=$?
+    st=1
+    if tm has-session -t lab 2>/dev/null; then
+        # 用一个独有的端口，等的就一定是这一个服务端（屏幕上还留着前面的“等待客户端连接”）
+        type_line 'build/rdma_server -d rxe0 -p 18777 --accept-timeout 300'
+        if wait_for '在TCP端口 18777 等待客户端连接' 60; then
+            tm send-keys -t lab C-c
+            type_line 'echo "after ctrl-c: $?"'
+            wait_for 'after ctrl-c: 130' 30 && pgrep -f 'chardev stdio,id=con' >/dev/null
+            st=$?
+        fi
     fi
-fi
-ok "$st" "shell: Ctrl-C stops the waiting server inside the guest (status 130); the VM keeps running"
+    R[4]=$st; cp "$T/screen" "$T/screen4"
 
-st=1
-if tm has-session -t lab 2>/dev/null; then
-    type_line 'exit'
-    if wait_for 'LABRUN-EXIT=0' 60; then
-        for ((i = 0; i < 20; i++)); do pgrep -f 'chardev stdio,id=con' >/dev/null || break; sleep 0.5; done
-        ! pgrep -f 'chardev stdio,id=con' >/dev/null && grep -qF 'shell ended, VM powered off' "$T/screen"
-        st=$?
+    st=1
+    if tm has-session -t lab 2>/dev/null; then
+        type_line 'exit'
+        if wait_for 'LABRUN-EXIT=0' 60; then
+            for ((i = 0; i < 20; i++)); do pgrep -f 'chardev stdio,id=con' >/dev/null || break; sleep 0.5; done
+            ! pgrep -f 'chardev stdio,id=con' >/dev/null && grep -qF 'shell ended, VM powered off' "$T/screen"
+            st=$?
+        fi
     fi
+    R[5]=$st; cp "$T/screen" "$T/screen5"
+    tm kill-session -t lab 2>/dev/null
+}
+: >"$T/screen"
+rm -f "$T"/screen[2-5]
+single_vm_cases
+if lockup_seen; then
+    echo "39-lab-shell: the guest kernel reported a soft lockup in the single-VM shell (lab problem, lab/README); its stacks:" >&2
+    grep -h 'lab: *kernel:' "$T"/screen* 2>/dev/null | head -n 80 >&2
+    echo "39-lab-shell: cases 2-5 once more in a new VM" >&2
+    : >"$T/screen"
+    rm -f "$T"/screen[2-5]
+    single_vm_cases
 fi
-ok "$st" "shell: exit powers the VM off and lab/run returns 0; no qemu left"
-tm kill-session -t lab 2>/dev/null
+show() { [[ -f $T/screen$1 ]] && cp "$T/screen$1" "$T/screen"; ok "${R[$1]}" "$2"; }
+show 2 "shell: ibv_devices, server in the background (jobs), client in the foreground; both succeed"
+show 3 "shell: --interactive typed line by line, each line shows up from the server's memory; q ends both"
+show 4 "shell: Ctrl-C stops the waiting server inside the guest (status 130); the VM keeps running"
+show 5 "shell: exit powers the VM off and lab/run returns 0; no qemu left"
 
 # 6. LAB_RXE=none
 st=1
