@@ -100,7 +100,7 @@ $(BUILD)/tests/unit_tests: $(UNIT_OBJS) $(PURE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka -lm $(LDLIBS)
 
-# GID 规则的 C 一侧（tests/gid-rule/compare.sh 拿它和 src/gid_rule.sh 比较同一张表的选择）
+# GID 规则的 C 一侧（tests/gid-rule/compare.sh 拿它和 scripts/gid_rule.sh 比较同一张表的选择）
 $(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(OBJDIR)/gid.o src/gid.h
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Isrc -o $@ tests/gid-rule/pick.c $(OBJDIR)/gid.o $(LDLIBS)

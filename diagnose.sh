@@ -22,7 +22,7 @@
 #
 # 结构: 每项检查是一个 check_* 函数，main 按节调用它们；解析命令输出的 fw_parse_* /
 # parse_neigh 是纯函数（输入文本，输出结论），单元测试可以 source 本脚本直接调用它们
-# （source 时不运行 main）。GID 的选择规则在 src/gid_rule.sh，与 show_gids.sh 共用。
+# （source 时不运行 main）。GID 的选择规则在 scripts/gid_rule.sh，与 show_gids.sh 共用。
 #
 # 不用 set -e: 诊断脚本要在某项命令失败后继续检查其余项目，
 # 每个可能失败的命令都显式判断了返回值。
@@ -56,7 +56,7 @@ ROCE_IP_OVERHEAD=64
 # ping 的 IP 包比 -s 多出的字节: IPv4 20 + ICMP 8
 PING_OVERHEAD=28
 
-# ---------- 共享的 GID 规则（src/gid_rule.sh，与 show_gids.sh 同一份）----------
+# ---------- 共享的 GID 规则（scripts/gid_rule.sh，与 show_gids.sh 同一份）----------
 gid_rule_dir() {
     local src=${BASH_SOURCE[0]}
     # 经符号链接调用时找到真正的脚本位置（只在是链接时才 fork readlink）
@@ -65,19 +65,19 @@ gid_rule_dir() {
     if [[ $src == */* ]]; then SCRIPT_DIR=${src%/*}; fi
 }
 gid_rule_dir
-# 界面语言（src/ui_lang.sh，几个脚本共用，规则与 C 程序的 src/i18n.c 相同）：必须在 source gid_rule.sh 和
-# 定义带 $"…" 的函数之前，因为 bash 在解析时就翻译 $"…"；英文时可能把脚本重新 exec 一次（见 src/ui_lang.sh）
-# shellcheck source=src/ui_lang.sh
-if [[ -r $SCRIPT_DIR/src/ui_lang.sh ]]; then
-    source "$SCRIPT_DIR/src/ui_lang.sh"
+# 界面语言（scripts/ui_lang.sh，几个脚本共用，规则与 C 程序的 src/i18n.c 相同）：必须在 source gid_rule.sh 和
+# 定义带 $"…" 的函数之前，因为 bash 在解析时就翻译 $"…"；英文时可能把脚本重新 exec 一次（见 scripts/ui_lang.sh）
+# shellcheck source=scripts/ui_lang.sh
+if [[ -r $SCRIPT_DIR/scripts/ui_lang.sh ]]; then
+    source "$SCRIPT_DIR/scripts/ui_lang.sh"
     ui_lang_start "$SCRIPT_DIR" "${BASH_SOURCE[0]}" "$@"
 fi
-if [[ ! -r $SCRIPT_DIR/src/gid_rule.sh ]]; then
-    echo $"错误: 找不到 $SCRIPT_DIR/src/gid_rule.sh（$PROG 要和项目的 src/ 目录放在一起运行）" >&2
+if [[ ! -r $SCRIPT_DIR/scripts/gid_rule.sh ]]; then
+    echo $"错误: 找不到 $SCRIPT_DIR/scripts/gid_rule.sh（$PROG 要和项目的 scripts/ 目录放在一起运行）" >&2
     exit 1
 fi
-# shellcheck source=src/gid_rule.sh
-source "$SCRIPT_DIR/src/gid_rule.sh"
+# shellcheck source=scripts/gid_rule.sh
+source "$SCRIPT_DIR/scripts/gid_rule.sh"
 
 usage() {
     printf '%s\n' $"用法: $PROG [-h|--help] [--lang zh|en] [--port N] [--peer IP] [--cm-addr IP] [设备]
@@ -261,7 +261,7 @@ read_line() {
     { read -r LINE <"$1"; } 2>/dev/null || true
 }
 
-# ---------- GID 自动选择（规则在 src/gid_rule.sh，与 C 程序、show_gids.sh 一致）----------
+# ---------- GID 自动选择（规则在 scripts/gid_rule.sh，与 C 程序、show_gids.sh 一致）----------
 # 结果放在 CH_* 变量里，CH_IDX=-1 表示没有非空条目。
 choose_gid() {
     local k

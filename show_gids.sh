@@ -7,7 +7,7 @@
 #
 # --peer IP 时再标出客户端通往 IP 会用的条目（路由的出口网卡 + 源地址 → 那个地址的 RoCE v2 GID）。
 #
-# 自动选择规则和“通往对端”的规则（必须与 C 程序保持一致）在 src/gid_rule.sh，
+# 自动选择规则和“通往对端”的规则（必须与 C 程序保持一致）在 scripts/gid_rule.sh，
 # diagnose.sh 用的是同一份:
 #   只看非空条目; 得分 = (类型为 "RoCE v2" ? 4 : 0)
 #                      + (IPv4 映射地址 ? 2 : (不是链路本地 fe80::/10 ? 1 : 0))
@@ -27,25 +27,25 @@ set -euo pipefail
 SYSFS_ROOT=${RDMA_SYSFS_ROOT:-/sys/class/infiniband}
 PROG=${0##*/}
 
-# ---------- 共享的 GID 规则（src/gid_rule.sh）----------
+# ---------- 共享的 GID 规则（scripts/gid_rule.sh）----------
 SCRIPT_SRC=${BASH_SOURCE[0]}
 # 经符号链接调用时找到真正的脚本位置（只在是链接时才 fork readlink）
 if [[ -L $SCRIPT_SRC ]]; then SCRIPT_SRC=$(readlink -f "$SCRIPT_SRC"); fi
 SCRIPT_DIR=.
 if [[ $SCRIPT_SRC == */* ]]; then SCRIPT_DIR=${SCRIPT_SRC%/*}; fi
-# 界面语言（src/ui_lang.sh，几个脚本共用，规则与 C 程序的 src/i18n.c 相同）：必须在 source gid_rule.sh 和
-# 定义带 $"…" 的函数之前，因为 bash 在解析时就翻译 $"…"；英文时可能把脚本重新 exec 一次（见 src/ui_lang.sh）
-# shellcheck source=src/ui_lang.sh
-if [[ -r $SCRIPT_DIR/src/ui_lang.sh ]]; then
-    source "$SCRIPT_DIR/src/ui_lang.sh"
+# 界面语言（scripts/ui_lang.sh，几个脚本共用，规则与 C 程序的 src/i18n.c 相同）：必须在 source gid_rule.sh 和
+# 定义带 $"…" 的函数之前，因为 bash 在解析时就翻译 $"…"；英文时可能把脚本重新 exec 一次（见 scripts/ui_lang.sh）
+# shellcheck source=scripts/ui_lang.sh
+if [[ -r $SCRIPT_DIR/scripts/ui_lang.sh ]]; then
+    source "$SCRIPT_DIR/scripts/ui_lang.sh"
     ui_lang_start "$SCRIPT_DIR" "${BASH_SOURCE[0]}" "$@"
 fi
-if [[ ! -r $SCRIPT_DIR/src/gid_rule.sh ]]; then
-    echo $"错误: 找不到 $SCRIPT_DIR/src/gid_rule.sh（$PROG 要和项目的 src/ 目录放在一起运行）" >&2
+if [[ ! -r $SCRIPT_DIR/scripts/gid_rule.sh ]]; then
+    echo $"错误: 找不到 $SCRIPT_DIR/scripts/gid_rule.sh（$PROG 要和项目的 scripts/ 目录放在一起运行）" >&2
     exit 1
 fi
-# shellcheck source=src/gid_rule.sh
-source "$SCRIPT_DIR/src/gid_rule.sh"
+# shellcheck source=scripts/gid_rule.sh
+source "$SCRIPT_DIR/scripts/gid_rule.sh"
 
 # shellcheck disable=SC1111  # 正文里的中文引号“”
 usage() {
@@ -199,7 +199,7 @@ print_row() {
     fi
 }
 
-# ---------- --peer: 通往对端的条目（规则 2，src/gid_rule.sh）----------
+# ---------- --peer: 通往对端的条目（规则 2，scripts/gid_rule.sh）----------
 # 结果: PEER_KEY = "设备 端口 索引"（没有匹配为空），PEER_OWNER_KEY 单机实验里对端自己的条目，
 # PEER_LINE 表格后的说明行
 PEER_KEY=""
@@ -269,7 +269,7 @@ for dev in "${devs[@]}"; do
 
     for port in "${!port_set[@]}"; do
         port_seen=$((port_seen + 1))
-        # 读出本端口所有非空条目，并算出自动选择（gr_scan_port，规则见 src/gid_rule.sh）
+        # 读出本端口所有非空条目，并算出自动选择（gr_scan_port，规则见 scripts/gid_rule.sh）
         gr_scan_port "$dev_dir/ports/$port"
 
         for k in "${!GT_IDX[@]}"; do

@@ -21,9 +21,9 @@ if [[ -n ${LAB_VM:-} ]]; then
     exec build/rdma_client "$LAB_IP0" -t 60 "${extra[@]}"
 fi
 
-# 横幅的语言跟着程序：DEMO_ARGS 里的 --lang，否则环境变量（src/ui_lang.sh，规则同 src/i18n.h）
-# shellcheck source=src/ui_lang.sh
-source src/ui_lang.sh
+# 横幅的语言跟着程序：DEMO_ARGS 里的 --lang，否则环境变量（scripts/ui_lang.sh，规则同 src/i18n.h）
+# shellcheck source=scripts/ui_lang.sh
+source scripts/ui_lang.sh
 ui_lang_pick "${extra[@]}"
 if [[ $UI_LANG == en ]]; then
     banner_s='\n################ server rdma_server -d %s (%s) ################\n'

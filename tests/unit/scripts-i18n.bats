@@ -542,9 +542,9 @@ same_output() {
 
 @test "i18n 2: 没有消息目录时英文退回中文，不报错（脚本复制到没有 build/locale 的目录）" {
     local d=$BATS_TEST_TMPDIR/nocat
-    mkdir -p "$d/src"
+    mkdir -p "$d/scripts"
     cp "$DG" "$SG" "$d/"
-    cp "$REPO/src/gid_rule.sh" "$d/src/"
+    cp "$REPO/scripts/gid_rule.sh" "$d/scripts/"
     fresh
     sc_healthy
     run_script "$d" sg zh_env "$BATS_TEST_TMPDIR/zh"
@@ -663,9 +663,9 @@ same_output() {
 
 @test "i18n 5: po/sh/extract --check 真的能发现没翻译的句子、空的、带汉字的、少了变量或引号没转义的译文（在副本里改）" {
     local d=$BATS_TEST_TMPDIR/copy
-    mkdir -p "$d/src" "$d/po/sh"
+    mkdir -p "$d/scripts" "$d/po/sh"
     cp "$DG" "$SG" "$d/"
-    cp "$REPO/src/gid_rule.sh" "$d/src/"
+    cp "$REPO/scripts/gid_rule.sh" "$d/scripts/"
     cp "$REPO/po/sh/extract" "$REPO/po/sh/en.po" "$d/po/sh/"
     run -0 "$d/po/sh/extract" --check
     # 1. 脚本里加一句没翻译的

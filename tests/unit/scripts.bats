@@ -567,7 +567,7 @@ EOF
     [[ $output != *"Permission denied"* ]]
 }
 
-# ===================== 共享的 GID 规则 (src/gid_rule.sh) =====================
+# ===================== 共享的 GID 规则 (scripts/gid_rule.sh) =====================
 
 # 在子 bash 里 source 一个脚本，调用其中的函数: fn_call 脚本 函数 参数…
 # （diagnose.sh 被 source 时不运行 main；子 bash 里跑，不把脚本的 set -u 等带进 bats）
@@ -575,37 +575,37 @@ fn_call() {
     bash -c 'src=$1 fn=$2; shift 2; source "$src" && "$fn" "$@"' _ "$@"
 }
 
-@test "gid_rule: 规则只有一份 —— 两个脚本都 source src/gid_rule.sh，自己不再打分" {
+@test "gid_rule: 规则只有一份 —— 两个脚本都 source scripts/gid_rule.sh，自己不再打分" {
     local s
     for s in "$SG" "$DG"; do
         # shellcheck disable=SC2016  # 要找的就是字面的 $SCRIPT_DIR
-        grep -q '^source "\$SCRIPT_DIR/src/gid_rule.sh"$' "$s"
+        grep -q '^source "\$SCRIPT_DIR/scripts/gid_rule.sh"$' "$s"
         # 打分用的 IPv4 映射正则和 "RoCE v2" 加 4 分只在 gid_rule.sh 里
         run grep -c 'ffff:(\[0-9a-f\]{2})' "$s"
         [ "$output" = 0 ]
         run grep -Ec 'score \+ 4|score=\$\(\(score' "$s"
         [ "$output" = 0 ]
     done
-    grep -q 'ffff:(\[0-9a-f\]{2})' "$REPO/src/gid_rule.sh"
+    grep -q 'ffff:(\[0-9a-f\]{2})' "$REPO/scripts/gid_rule.sh"
 }
 
-@test "gid_rule: C 的规则（src/gid.c）和 shell 的规则（src/gid_rule.sh）对同一批 GID 表选得一样（209 张表）" {
+@test "gid_rule: C 的规则（src/gid.c）和 shell 的规则（scripts/gid_rule.sh）对同一批 GID 表选得一样（209 张表）" {
     [[ -x $REPO/build/tests/gid_pick ]] || { echo "build/tests/gid_pick 不存在：先 make unit"; return 1; }
     run "$REPO/tests/gid-rule/compare.sh" "$REPO/build/tests/gid_pick" 200
     echo "$output"
     [ "$status" -eq 0 ]
-    [[ $output == *"209 张表，C（src/gid.c）和 shell（src/gid_rule.sh）的选择全部一致"* ]]
+    [[ $output == *"209 张表，C（src/gid.c）和 shell（scripts/gid_rule.sh）的选择全部一致"* ]]
 }
 
 @test "gid_rule: GID 类型的名字只有一份（gr_type_label），三处调用都用它" {
-    run bash -c 'source "$1"; for t in "RoCE v2" "IB/RoCE v1" "" "Weird"; do gr_type_label "$t"; echo "$GR_TYPE_SHORT|$GR_TYPE_NAME"; done' _ "$REPO/src/gid_rule.sh"
+    run bash -c 'source "$1"; for t in "RoCE v2" "IB/RoCE v1" "" "Weird"; do gr_type_label "$t"; echo "$GR_TYPE_SHORT|$GR_TYPE_NAME"; done' _ "$REPO/scripts/gid_rule.sh"
     [ "$output" = $'v2|RoCE v2\nv1|RoCE v1\n?|类型未知\nWeird|类型 Weird' ]
     # 标签不再在脚本里各写一遍
     run grep -c '"IB/RoCE v1")' "$SG" "$DG"
     [[ $output == *"show_gids.sh:0"* && $output == *"diagnose.sh:0"* ]]
 }
 
-@test "gid_rule: 从别的目录、经符号链接运行也能找到 src/gid_rule.sh" {
+@test "gid_rule: 从别的目录、经符号链接运行也能找到 scripts/gid_rule.sh" {
     fx_rxe
     ln -s "$SG" "$BATS_TEST_TMPDIR/sg"
     cd "$BATS_TEST_TMPDIR"
@@ -617,7 +617,7 @@ fn_call() {
 }
 
 @test "gid_rule: gr_route_parse —— 网关/本机地址/策略路由/不可达 几种 ip route get 回答" {
-    local lib=$REPO/src/gid_rule.sh
+    local lib=$REPO/scripts/gid_rule.sh
     run fn_call "$lib" gr_route_parse $'10.0.0.9 via 10.0.0.254 dev eth0 src 10.0.0.1 uid 0 \n    cache '
     [ "$status" -eq 0 ]
     run bash -c 'source "$1"; gr_route_parse "$2"; echo "$RT_TYPE|$RT_DST|$RT_DEV|$RT_SRC|$RT_VIA|$RT_LOCAL"' _ "$lib" \

@@ -18,7 +18,7 @@ find_scripts() {
     local f first
     SCRIPTS=()
     shopt -s nullglob globstar
-    for f in "$REPO"/*.sh "$REPO"/src/*.sh; do
+    for f in "$REPO"/*.sh "$REPO"/scripts/*.sh; do
         SCRIPTS+=("${f#"$REPO"/}")
     done
     for f in "$REPO"/lab/* "$REPO"/po/extract "$REPO"/po/*/extract "$REPO"/tools/**/*; do
@@ -148,10 +148,10 @@ check_slot() {
 @test "shellcheck ${SCRIPTS[86]:-(槽位87 空)}" { check_slot 86; }
 @test "shellcheck ${SCRIPTS[87]:-(槽位88 空)}" { check_slot 87; }
 
-@test "shellcheck: 找到的脚本数 (${#SCRIPTS[@]}) 不超过槽位数 ($MAX_SLOTS)，且包含 show_gids.sh / diagnose.sh / src/gid_rule.sh" {
+@test "shellcheck: 找到的脚本数 (${#SCRIPTS[@]}) 不超过槽位数 ($MAX_SLOTS)，且包含 show_gids.sh / diagnose.sh / scripts/gid_rule.sh" {
     echo "找到: ${SCRIPTS[*]}"
     ((${#SCRIPTS[@]} <= MAX_SLOTS))
     [[ " ${SCRIPTS[*]} " == *" show_gids.sh "* ]]
     [[ " ${SCRIPTS[*]} " == *" diagnose.sh "* ]]
-    [[ " ${SCRIPTS[*]} " == *" src/gid_rule.sh "* ]]
+    [[ " ${SCRIPTS[*]} " == *" scripts/gid_rule.sh "* ]]
 }

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${BENCH_OUT:-logs/bench}
 
-# ---------- 语言（src/ui_lang.sh：和 diagnose.sh 等共用的规则）----------
+# ---------- 语言（scripts/ui_lang.sh：和 diagnose.sh 等共用的规则）----------
 usage() { echo "usage: tools/bench/report.sh [--lang zh|en]" >&2; exit 2; }
 lang_arg=
 while (($#)); do
@@ -19,8 +19,8 @@ while (($#)); do
     esac
 done
 case $lang_arg in "" | zh | en) ;; *) usage ;; esac
-# shellcheck source=src/ui_lang.sh
-source src/ui_lang.sh
+# shellcheck source=scripts/ui_lang.sh
+source scripts/ui_lang.sh
 ui_lang_pick ${lang_arg:+--lang "$lang_arg"}
 REPORT_LANG=$UI_LANG
 MO=build/locale/en/LC_MESSAGES/rocev2-learn-tools.mo
