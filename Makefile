@@ -8,7 +8,7 @@
 # 项目必需的参数放在 ROCE_* 里，永远生效；使用者的参数排在后面，所以 -Wno-error 之类仍然管用。
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-ROCE_CPPFLAGS := -D_GNU_SOURCE
+ROCE_CPPFLAGS := -D_GNU_SOURCE -Isrc
 ROCE_CFLAGS   := -std=c11 -Wall -Wextra -Werror -pthread
 IBV_CFLAGS := $(shell pkg-config --cflags libibverbs 2>/dev/null)
 IBV_LIBS   := $(shell pkg-config --libs libibverbs 2>/dev/null || echo -libverbs)
@@ -21,11 +21,17 @@ ALL_LDFLAGS = $(ROCE_CFLAGS) $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
 # 输出目录；make asan 用 BUILD=build/asan 另起一套，不和 build/ 里的普通版本混在一起
 BUILD   ?= build
 OBJDIR  := $(BUILD)/obj
+# 源码：src/ 下的四个课程文件（rdma_common.h/.c、rdma_server.c、rdma_client.c），其余按层放在子目录里
+# （docs/PROJECT.md 有地图）。下面的列表是递归找出来的：新加的 .c 不用登记就会编译进两个程序
+SRC_ALL := $(sort $(shell find src -name '*.c'))
+HDRS    := $(sort $(shell find src -name '*.h'))
+DRIVERS := src/rdma_server.c src/rdma_client.c
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试；ctrl 是控制平面的分发层，同步标签的核对在里面；
 # counters 读 hw_counters 目录）
-PURE    := i18n options optable gid wire hints payload wc_check conout adopt trace stats dev_limits sq_account kernel_note grh ctrl counters
-# 与 verbs/网络打交道的模块
-CORE    := program sessions rdma_common console gid_table qp_state datapath bench ctrl_tcp ctrl_cm cm_conn tcp ops ud events path selection route trace_ev ctr_hook $(PURE)
+PURE    := base/i18n cli/options cli/op_table device/gid control/wire verbs/hints ops/payload verbs/wc_check base/conout \
+           clients/adopt trace/trace bench/stats device/dev_limits verbs/sq_account verbs/kernel_note ud/grh control/ctrl counters/counters
+# 两个程序共有的全部模块（= 除了两个 main 之外的每个 .c）
+CORE    := $(patsubst src/%.c,%,$(filter-out $(DRIVERS),$(SRC_ALL)))
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
 PURE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(PURE)))
 UNIT_SRCS := $(wildcard tests/unit/*.c)
@@ -47,11 +53,11 @@ export LAB_KERNEL
 NETEM ?=
 export LAB_NETEM ?= $(NETEM)
 
-.PHONY: all locale po clean rebuild help test test-kernels test-stock stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench fuzz
+.PHONY: print-sources all locale po clean rebuild help test test-kernels test-stock stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench fuzz
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client locale
 
-# 英文界面（--lang en 或 LANG=en_US.UTF-8，见 src/i18n.h）：msgfmt 把 po/ 里的译文编译成 build/locale/en/LC_MESSAGES/*.mo，
+# 英文界面（--lang en 或 LANG=en_US.UTF-8，见 src/base/i18n.h）：msgfmt 把 po/ 里的译文编译成 build/locale/en/LC_MESSAGES/*.mo，
 # 程序和脚本按自己的位置找到它（build/rdma_server → build/locale）。三个文本域：程序（po/en.po）、
 # diagnose.sh/show_gids.sh（po/sh/en.po）、画页面的工具（po/tools/en.po）。make po 重新抽取要翻译的句子
 LOCALE_DIR := $(BUILD)/locale/en/LC_MESSAGES
@@ -81,7 +87,7 @@ check-deps:
 	@command -v msgfmt >/dev/null || { echo "错误: 找不到 msgfmt（英文界面的消息目录要用它编译）。安装: sudo apt-get install gettext" >&2; echo "error: msgfmt not found (it compiles the English message catalog). Install: sudo apt-get install gettext" >&2; exit 1; }
 	@pkg-config --exists librdmacm || { echo "错误: 找不到 librdmacm（pkg-config librdmacm；--cm 模式要链接它）。安装: sudo apt-get install librdmacm-dev" >&2; echo "error: librdmacm not found (pkg-config librdmacm; --cm links it). Install: sudo apt-get install librdmacm-dev" >&2; exit 1; }
 
-$(OBJDIR)/%.o: src/%.c src/*.h | check-deps
+$(OBJDIR)/%.o: src/%.c $(HDRS) | check-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
@@ -91,9 +97,9 @@ $(BUILD)/rdma_server: $(OBJDIR)/rdma_server.o $(CORE_OBJS)
 $(BUILD)/rdma_client: $(OBJDIR)/rdma_client.o $(CORE_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) -lm $(LDLIBS)
 
-$(OBJDIR)/unit/%.o: tests/unit/%.c tests/unit/*.h src/*.h
+$(OBJDIR)/unit/%.o: tests/unit/%.c tests/unit/*.h $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Isrc -c $< -o $@
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 # 单元测试只链接纯逻辑模块和 cmocka，不需要 RDMA 设备
 $(BUILD)/tests/unit_tests: $(UNIT_OBJS) $(PURE_OBJS)
@@ -101,9 +107,9 @@ $(BUILD)/tests/unit_tests: $(UNIT_OBJS) $(PURE_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka -lm $(LDLIBS)
 
 # GID 规则的 C 一侧（tests/gid-rule/compare.sh 拿它和 scripts/gid_rule.sh 比较同一张表的选择）
-$(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(OBJDIR)/gid.o src/gid.h
+$(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(OBJDIR)/device/gid.o src/device/gid.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Isrc -o $@ tests/gid-rule/pick.c $(OBJDIR)/gid.o $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Isrc -o $@ tests/gid-rule/pick.c $(OBJDIR)/device/gid.o $(LDLIBS)
 
 unit: $(BUILD)/tests/unit_tests $(BUILD)/tests/gid_pick
 
@@ -117,15 +123,15 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 # -max_len=1024：最长的 HELLO（16 个QP）不到 500 字节，再长的输入也要试（长度必须正好）
 FUZZ_FLAGS   := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
-FUZZ_SRCS    := tests/fuzz/fuzz_hello.c src/wire.c src/adopt.c src/options.c src/optable.c src/i18n.c
+FUZZ_SRCS    := tests/fuzz/fuzz_hello.c src/control/wire.c src/clients/adopt.c src/cli/options.c src/cli/op_table.c src/base/i18n.c
 FUZZ_DIR     := $(BUILD)/fuzz
 
-$(FUZZ_DIR)/fuzz_hello: $(FUZZ_SRCS) src/*.h
+$(FUZZ_DIR)/fuzz_hello: $(FUZZ_SRCS) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) $(FUZZ_FLAGS) -Isrc -o $@ $(FUZZ_SRCS)
 
 # 种子：几条正确的 HELLO，由 wire_encode_hello 生成（格式改了种子跟着变）
-$(FUZZ_DIR)/seeds: $(FUZZ_SRCS) src/*.h
+$(FUZZ_DIR)/seeds: $(FUZZ_SRCS) $(HDRS)
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_CC) $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) -DFUZZ_SEED_WRITER -Isrc -o $(FUZZ_DIR)/seed_writer $(FUZZ_SRCS)
 	rm -rf $@ && mkdir -p $@ && $(FUZZ_DIR)/seed_writer $@
@@ -137,6 +143,10 @@ fuzz: $(FUZZ_DIR)/fuzz_hello $(FUZZ_DIR)/seeds
 # 唯一的测试命令：prove 依次运行 tests/*.t（单元测试、脚本测试、实验室测试）
 test: all unit asan
 	tests/prove-all.sh
+
+# 编译进两个程序的全部 .c（tests/18-layout.t 核对它和 src/ 下的文件一致）
+print-sources:
+	@printf '%s\n' $(SRC_ALL)
 
 # 原版 Debian 镜像（mmdebstrap，缓存在 /var/cache/rocev2-lab/stock/，不在 git 里；需要 root）：STOCK=debian12（默认）| debian13 | all
 stock-images:

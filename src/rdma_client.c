@@ -11,11 +11,11 @@
  *   最后  逆序清理（无论成功失败都会执行）
  * --cm（librdmacm）时的顺序见 program.c 的 cm_steps()：CM 先建连，设备由地址决定。
  */
-#include "cm_conn.h"
-#include "ctr_hook.h"
-#include "ops.h"
-#include "qp_state.h"
-#include "program.h"
+#include "cm/cm_qps.h"
+#include "counters/ctr_hook.h"
+#include "ops/op_rounds.h"
+#include "verbs/qp_state.h"
+#include "cli/program.h"
 #include "rdma_common.h"
 
 static int run_client(struct rdma_device *dev, struct rdma_conn *conn)
@@ -23,7 +23,7 @@ static int run_client(struct rdma_device *dev, struct rdma_conn *conn)
 	/* 只开本操作、本角色需要的 MR/QP 权限 */
 	int access = mr_access_flags(conn->opt);
 
-	/* --cm：连接交给 librdmacm（program.c 的 cm_steps，cm_conn.c），之后的数据平面相同 */
+	/* --cm：连接交给 librdmacm（program.c 的 cm_steps，cm_qps.c），之后的数据平面相同 */
 	if (conn->opt->cm)
 		return cm_steps(dev, conn, access) != 0 ? -1 : ctr_hook_end(conn, run_data_plane(conn));
 

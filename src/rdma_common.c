@@ -8,15 +8,15 @@
  * GID 表的读取在 gid_table.c。
  */
 #include "rdma_common.h"
-#include "i18n.h"
+#include "base/i18n.h"
 
-#include "conout.h"
-#include "console.h"
-#include "gid_table.h"
-#include "hints.h"
-#include "dev_limits.h"
-#include "selection.h"
-#include "trace_ev.h"
+#include "base/conout.h"
+#include "base/verbs_print.h"
+#include "device/gid_table.h"
+#include "verbs/hints.h"
+#include "device/dev_limits.h"
+#include "device/selection.h"
+#include "trace/trace_ev.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -17,14 +17,14 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
-#include "counters.h"
-#include "ctrl.h"
-#include "gid.h"
-#include "options.h"
-#include "selection.h"
-#include "sq_account.h"
-#include "trace.h"
-#include "wire.h"
+#include "counters/counters.h"
+#include "control/ctrl.h"
+#include "device/gid.h"
+#include "cli/options.h"
+#include "device/selection.h"
+#include "verbs/sq_account.h"
+#include "trace/trace.h"
+#include "control/wire.h"
 
 /* 设备：一个打开的 RDMA 设备、它的一个端口和选中的 GID，以及设备上的 PD（步骤1-5） */
 struct rdma_device {
@@ -38,7 +38,7 @@ struct rdma_device {
 	struct gid_info gid;            /* 本端使用的 GID（含索引、所在网卡） */
 	struct ibv_pd *pd;              /* 保护域：这个设备上所有连接的 MR 和 QP 都在里面 */
 	struct trace_ref trace;         /* --trace：设备级事件写到哪里（没有 --trace 时 trace.t 为 NULL） */
-	int ctx_borrowed;               /* 1 = ctx 是 librdmacm 打开的（--cm，cm_conn.c 接过来），不归我们关闭 */
+	int ctx_borrowed;               /* 1 = ctx 是 librdmacm 打开的（--cm，cm_qps.c 接过来），不归我们关闭 */
 };
 
 /* 连接：和一个对端通信所需的一切（步骤6 起）；设备只借用，不归它释放 */
@@ -81,7 +81,7 @@ struct rdma_conn {
 	enum ibv_mtu path_mtu;          /* 两端 active_mtu 的较小者 */
 	struct wire_rd_depth rd;        /* READ/原子深度：rd.out → RTS 的 max_rd_atomic，rd.in → RTR 的 max_dest_rd_atomic（交换连接信息后由两端的设备上限算出） */
 
-	struct peer_route peer;         /* 客户端：到服务端的路径（selection.c 选设备时填写，path.c 在 RTR 前检查） */
+	struct peer_route peer;         /* 客户端：到服务端的路径（selection.c 选设备时填写，path_check.c 在 RTR 前检查） */
 	struct trace_ref trace;         /* --trace：这条连接的事件写到哪里、会话号（conn_init 从设备复制） */
 	struct ctr_table ctr_before;    /* --counters：数据面开始时读到的端口计数（ctr_hook.c） */
 	int ctr_started;                /* 1 = ctr_before 读过了，数据面结束时要打印差值 */
@@ -89,7 +89,7 @@ struct rdma_conn {
 
 /* A区：对端通过 RDMA 访问/网络写入的地方；B区：本端准备发送或接收结果的地方 */
 static inline uint8_t *area_a(struct rdma_conn *c, int i) { return c->buf + (size_t)i * c->slot; }
-/* A 区 i 里收到的消息从哪里开始：--qp ud 时前 40 字节是网卡放进来的 GRH（ops.c 的逐轮校验和 bench.c 的计时后校验共用） */
+/* A 区 i 里收到的消息从哪里开始：--qp ud 时前 40 字节是网卡放进来的 GRH（op_rounds.c 的逐轮校验和 bench.c 的计时后校验共用） */
 static inline uint8_t *recv_payload(struct rdma_conn *c, int i)
 {
 	return area_a(c, i) + (c->opt->qp_type == QPK_UD ? UD_GRH_LEN : 0);
@@ -134,7 +134,7 @@ int check_limits(const struct rdma_device *dev, const struct options *o);
  */
 void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct options *opt);
 /* 步骤6-8：MR、CQ、QP（服务端与客户端完全相同），QP 留在 RESET。
- * 接着由调用者做 RESET→INIT：TCP 模式 modify_qps_to_init（qp_state.c），--cm 按 rdma_init_qp_attr（ctrl_cm.c）
+ * 接着由调用者做 RESET→INIT：TCP 模式 modify_qps_to_init（qp_state.c），--cm 按 rdma_init_qp_attr（cm_control.c）
  * @pre conn->dev 已 device_create  @post 全部 QP 在 RESET；任何一步失败返回 -1 */
 int conn_create(struct rdma_conn *conn, int access);
 /* 关闭控制平面，逆序释放 QP、CQ、MR、缓冲区；只做了一部分也安全（不碰设备） */

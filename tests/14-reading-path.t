@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # tests/14-reading-path.t - 代码读起来像课程：从 main 到数据面的 verbs 调用不超过 5 层（TAP，宿主机，不到 1 秒）
 # 调用图从 src/*.c 的文本读出（函数定义 = 行首的名字加括号、下一行是 "{"；调用 = 函数体里的 "名字("；
-# 同一文件里的 static 函数优先）。函数体里提到一张函数表（如 ops.c 的 op_rounds）算作调用表里的每个函数，
+# 同一文件里的 static 函数优先）。函数体里提到一张函数表（如 op_rounds.c 的 op_rounds）算作调用表里的每个函数，
 # 所以经函数表或函数指针的一次调用算一层（issue 24）。帧数把 main 算作第 1 层，调用 verbs 的函数是最后一层。
 # 每条路径打印出来（函数和文件），docs/FLOW.md 的阅读路径就是它。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 MAX=5
-echo "1..4"
+[[ -n ${LIST_FILES:-} ]] || echo "1..4"   # LIST_FILES=1：只列出读了哪些文件（tests/18-layout.t）
 python3 - "$MAX" <<'PY'
 import glob, os, re, sys
 from collections import deque
@@ -16,7 +16,11 @@ MAX = int(sys.argv[1])
 defs = {}       # (file, name) -> body
 static = set()  # (file, name)
 tables = {}     # (file, table name) -> [function names]
-for f in sorted(glob.glob("src/*.c")):
+files = sorted(glob.glob("src/**/*.c", recursive=True))
+if os.environ.get("LIST_FILES"):
+    print("\n".join(files))
+    sys.exit(0)
+for f in files:
     text = open(f, encoding="utf-8").read()
     base = os.path.basename(f)
     # 注释和字符串里的“名字(”不算调用
@@ -82,22 +86,22 @@ def calls(fn, verb):
 
 checks = [
     ("client TCP SEND: main → the function that calls the data ibv_post_send",
-     ("rdma_client.c", "main"), ("ops.c", "send_client_round"), ("datapath.c", "post_send"), "ibv_post_send"),
+     ("rdma_client.c", "main"), ("op_rounds.c", "send_client_round"), ("datapath.c", "post_send"), "ibv_post_send"),
     ("client TCP SEND: main → the function that calls ibv_poll_cq",
-     ("rdma_client.c", "main"), ("ops.c", "send_client_round"), ("datapath.c", "poll_completions"), "ibv_poll_cq"),
+     ("rdma_client.c", "main"), ("op_rounds.c", "send_client_round"), ("datapath.c", "poll_completions"), "ibv_poll_cq"),
     ("server TCP SEND: main → the function that calls the data ibv_post_send",
-     ("rdma_server.c", "main"), ("ops.c", "send_server_round"), ("datapath.c", "post_send"), "ibv_post_send"),
+     ("rdma_server.c", "main"), ("op_rounds.c", "send_server_round"), ("datapath.c", "post_send"), "ibv_post_send"),
     ("client --cm SEND: main → the function that calls the data ibv_post_send (CM setup first, then the same data plane)",
-     ("rdma_client.c", "main"), ("ops.c", "send_client_round"), ("datapath.c", "post_send"), "ibv_post_send"),
+     ("rdma_client.c", "main"), ("op_rounds.c", "send_client_round"), ("datapath.c", "post_send"), "ibv_post_send"),
 ]
 for k, (what, main, mid, dst, verb) in enumerate(checks, 1):
     p = via(main, mid, dst)
     extra = ""
     if "--cm" in what:
-        # --cm：run_client 先调用 cm_steps（CM 建连，program.c → cm_conn.c），再调用和 TCP 模式同一个 run_data_plane
+        # --cm：run_client 先调用 cm_steps（CM 建连，program.c → cm_qps.c），再调用和 TCP 模式同一个 run_data_plane
         run = ("rdma_client.c", "run_client")
         cm = ("program.c", "cm_steps")
-        if cm not in edges.get(run, ()) or ("ops.c", "run_data_plane") not in edges.get(run, ()):
+        if cm not in edges.get(run, ()) or ("op_rounds.c", "run_data_plane") not in edges.get(run, ()):
             p = None
         extra = "; CM setup: " + show([main, run, cm]) + " → " + ", ".join(sorted(n for f, n in edges.get(cm, ())))
     ok = p is not None and calls(dst, verb) and len(p) <= MAX

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/17-i18n.t - 英文界面（issue 28）：每句中文都交给了 gettext、每句都有英文、语言按 --lang 和环境变量选（TAP，宿主机，几秒）
 # 跑之前要有 make（build/rdma_server 和 build/locale/en/LC_MESSAGES/rocev2-learn.mo）；make test 会先编译。
-# 这台机器（和一台新的 Debian）没有生成 en_US.UTF-8：英文照样要出来（src/i18n.c 换用 C.UTF-8）。
+# 这台机器（和一台新的 Debian）没有生成 en_US.UTF-8：英文照样要出来（src/base/i18n.c 换用 C.UTF-8）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 echo "1..9"
@@ -15,7 +15,8 @@ S=build/rdma_server
 C=build/rdma_client
 
 # 1. 源码里没有漏掉 _() 的中文字符串（漏了的话 xgettext 抽不到，英文运行时会冒出中文）
-if out=$(python3 tests/i18n/check-src.py src/*.c src/*.h 2>&1); then
+mapfile -t srcs < <(find src -name '*.[ch]' | sort)
+if out=$(python3 tests/i18n/check-src.py "${srcs[@]}" 2>&1); then
     ok "every Chinese string literal in src/ is marked for translation (_, N_ or P_)"
 else
     notok "Chinese string literals in src/ not marked for translation" "$out"

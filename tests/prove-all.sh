@@ -13,7 +13,7 @@ LOG=logs/test-output.log
 # 两台一起跑时每个测试慢 2–3 倍（57-lab-cm.t 155 s → 379 s，59-lab-bench.t 160 s → 446 s），总时间反而更长。
 start=$SECONDS
 # 界面语言固定成默认的中文（测试里比较的是中文输出；要英文的用例自己设 --lang en 或 LANG=en_US.UTF-8），
-# 不受跑测试的机器的 LANG/LANGUAGE 影响（src/i18n.h）
+# 不受跑测试的机器的 LANG/LANGUAGE 影响（src/base/i18n.h）
 export LANG=C.UTF-8
 unset LANGUAGE LC_ALL LC_MESSAGES
 # 就是 /usr/bin/prove，只多了 $| = 1：输出进管道时 perl 默认攒满 4 KB 才写，CI 里会半天看不到进度

@@ -8,7 +8,7 @@
  * 再检查几条不变量，违反就 abort()（libFuzzer 把这个输入存成 crash-*）：
  *   - 通过校验的 HELLO 重新编码后和收到的字节一模一样（没有被悄悄改掉或丢掉的字段）；
  *   - 听了客户端之后会话的参数在命令行的界限内（QP 数、轮数、大小）；
- *   - 原子操作的目标字在这个会话自己的槽里：和 ops.c 的 atomic_word 一样的地址算法，
+ *   - 原子操作的目标字在这个会话自己的槽里：和 op_rounds.c 的 atomic_word 一样的地址算法，
  *     在一块和 register_mr 同样大小的缓冲区里真的写一次，越界由 ASan 抓、不对齐由 UBSan 抓。
  * 没通过校验的输入必须带一句说明（msg 不是空串）。
  *
@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "adopt.h"
-#include "wire.h"
+#include "clients/adopt.h"
+#include "control/wire.h"
 
 /* 几种服务端命令行：什么都不给（全听客户端的）、给了 --op fetch_add --offset 8、给了 -q/--size/--iters */
 static int server_options(int k, struct options *o)
@@ -50,7 +50,7 @@ static void local_hello(const struct options *o, struct wire_hello *h)
 	h->offset = o->offset;
 }
 
-/* 会话的 MR（2 × num_qp × slot，见 register_mr）里，每个QP的原子目标字写一次（见 ops.c 的 atomic_word） */
+/* 会话的 MR（2 × num_qp × slot，见 register_mr）里，每个QP的原子目标字写一次（见 op_rounds.c 的 atomic_word） */
 static void touch_atomic_words(const struct options *o)
 {
 	size_t slot = slot_size(o);

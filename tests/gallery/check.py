@@ -29,7 +29,7 @@ def lkey_status(kernel):
     return "LOC_PROT_ERR" if v < (6, 1) else "LOC_QP_OP_ERR" if v < (6, 12) else "WR_FLUSH_ERR"
 
 
-# 客户端的输出里有“提示(内核): ”的种类（rxe 与内核版本有关的那一句，src/kernel_note.c）
+# 客户端的输出里有“提示(内核): ”的种类（rxe 与内核版本有关的那一句，src/verbs/kernel_note.c）
 def kernel_note_expected(name, kernel):
     return (name in ("rkey", "mr-access", "qp-access", "flush", "qpn", "psn") and old_rxe(kernel)) or \
            (name == "lkey" and version(kernel) >= (6, 12))
@@ -55,7 +55,7 @@ def expect(name, kernel):
     }.get(name)
 
 
-# 出错那一端的提示（src/hints.c，加上 src/kernel_note.c 的那一句）要说到这一种的原因：画廊和提示说的是同一件事
+# 出错那一端的提示（src/verbs/hints.c，加上 src/verbs/kernel_note.c 的那一句）要说到这一种的原因：画廊和提示说的是同一件事
 HINT_SAYS = {
     "small-recv": (("server", "收到的 SEND 比投递的接收缓冲区大"), ("client", "SEND 比对端投递的接收缓冲区大")),
     "rnr-retry0": (("client", "rnr_retry=0"),),

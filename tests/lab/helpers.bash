@@ -261,7 +261,7 @@ data_ops() {
 kop() {
     if [[ $1 == fetch_add || $1 == cmp_swap ]] && rxe_before_6_1; then echo write; else echo "$1"; fi
 }
-# 早于 6.1 的内核上 rxe 自己造成的 RETRY_EXC_ERR：状态，以及点名内核和实测范围的提示（src/kernel_note.c）
+# 早于 6.1 的内核上 rxe 自己造成的 RETRY_EXC_ERR：状态，以及点名内核和实测范围的提示（src/verbs/kernel_note.c）
 assert_rxe_kernel_note() {
     has "$1" '状态=transport retry counter exceeded (12)'
     has "$1" "提示(内核): 这台机器运行的内核是 $(uname -r)。"

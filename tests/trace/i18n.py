@@ -2,7 +2,7 @@
 """tests/trace/i18n.py - inputs for the language checks of tests/25-trace-render.t (issue 28), one process.
 
   i18n.py prepare OUT NAME...   from tests/trace/fixtures:
-      OUT/en/NAME.{server,client}.jsonl   "lang":"en" in the start record (as src/trace.c writes it) and the
+      OUT/en/NAME.{server,client}.jsonl   "lang":"en" in the start record (as src/trace/trace.c writes it) and the
                                           traces' own Chinese text (step titles, errors, hints, res values)
                                           replaced by ASCII: an English run's trace
       OUT/zh/NAME.{server,client}.jsonl   "lang":"zh" added, nothing else changed
@@ -46,7 +46,7 @@ def trace(src, dst, lang, strip):
         if strip:
             e = plain(e)
         if e.get("ev") == "start" and lang:
-            e["lang"] = lang          # src/trace.c trace_start: the last field of the start record
+            e["lang"] = lang          # src/trace/trace.c trace_start: the last field of the start record
         out.append(json.dumps(e, ensure_ascii=False, separators=(",", ":")))
     os.makedirs(os.path.dirname(dst), exist_ok=True)
     with open(dst, "w", encoding="utf-8") as f:

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conout.h"
-#include "ctrl.h"
+#include "base/conout.h"
+#include "control/ctrl.h"
 #include "unit.h"
 
 /* 核对一条编码好的同步消息（标签 sent），等的是 want；错误输出写进 *err（调用者 free） */

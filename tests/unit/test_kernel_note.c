@@ -1,7 +1,7 @@
 /* test_kernel_note.c - 按内核版本补充的 WC 说明：早于 6.1 的 RETRY_EXC_ERR、6.12 起的 WR_FLUSH_ERR，点名内核和实测范围 */
 #include <string.h>
 
-#include "kernel_note.h"
+#include "verbs/kernel_note.h"
 #include "unit.h"
 
 static void version_is_read_from_uname_release(void **state)

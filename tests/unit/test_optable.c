@@ -2,8 +2,8 @@
 #include <infiniband/verbs.h>
 #include <string.h>
 
-#include "optable.h"
-#include "options.h"
+#include "cli/op_table.h"
+#include "cli/options.h"
 #include "unit.h"
 
 #define REMOTE (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)

@@ -2,7 +2,7 @@
 #include <infiniband/verbs.h>
 #include <string.h>
 
-#include "options.h"
+#include "cli/options.h"
 #include "unit.h"
 
 static enum parse_result parse(enum role role, struct options *o, char *err, const char *const *args)

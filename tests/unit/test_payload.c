@@ -4,8 +4,8 @@
 
 #include <errno.h>
 
-#include "hints.h"
-#include "payload.h"
+#include "verbs/hints.h"
+#include "ops/payload.h"
 #include "unit.h"
 
 static void fill_then_check(void **state)

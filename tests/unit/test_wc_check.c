@@ -3,7 +3,7 @@
 #include <infiniband/verbs.h>
 #include <string.h>
 
-#include "wc_check.h"
+#include "verbs/wc_check.h"
 #include "unit.h"
 
 static struct ibv_wc made_up(enum ibv_wc_opcode op, uint32_t byte_len)

@@ -2,7 +2,7 @@
 #include <infiniband/verbs.h>
 #include <string.h>
 
-#include "wire.h"
+#include "control/wire.h"
 #include "unit.h"
 
 static struct wire_hello sample(uint32_t num_qp)

@@ -1,0 +1,870 @@
+/*
+ * bench.c - 基准测试（--bench lat|bw）：像 perftest 的 ib_*_lat / ib_*_bw 那样量数据面
+ *
+ * 每个消息大小（--sweep 时 2 B .. 8 MiB 逐个翻倍）：
+ *   准备数据 → TCP 同步（计时之外）→ 预热（不计）→ 计时循环（不走TCP、不打印、不校验）
+ *   → TCP 同步 → 校验一次数据 → 打印 perftest 样式的表格 + 一行 BENCH_RESULT（给脚本解析）
+ *
+ * 延迟（客户端主动，服务端应答；第 k 次用 QP[k % num_qp]）：
+ *   write: 乒乓。各自把消息 RDMA WRITE 到对端，最后一个字节是本次的“戳”；对端盯着自己内存里
+ *          这个字节变成新值，就知道整条消息到了，再写回。注意：这依赖 rxe 和 mlx5 按地址顺序放置一条 WRITE 的数据
+ *          （perftest 也依赖它）；IB 规范并不保证最后一个字节最后落地，规范只保证完成（或后面的 SEND/立即数）之后数据全部可见。
+ *          单程延迟 = 往返时间 / 2（与 ib_write_lat 相同）。
+ *   send : 乒乓。两边都预先投递接收；收到 RECV 完成再回一个 SEND。单程延迟 = 往返 / 2。
+ *   write_imm: 和 send 一样乒乓，只是数据 RDMA WRITE 进对端内存，立即数消耗对端的一个接收请求、产生 RECV 完成。
+ *   read : 客户端 RDMA READ，等到完成为止；延迟 = 整个往返（与 ib_read_lat 相同，不除以 2）。
+ * 带宽（客户端主动）：先预热并等它全部完成，再从空队列开始计时（窗口 = 第一个计时 WR 投递到最后一个完成）；
+ *   每个QP最多 --tx-depth 个 WR 在途，每 --signal 个要一个完成，
+ *   一次 ibv_post_send 投递 --post-list 个，完成按批取出；send/write_imm 时服务端保持接收队列是满的。
+ * --qp ud（只有 send，像 ib_send_lat/ib_send_bw -c UD）：每个 WR 带地址句柄和对端 QP 号，接收缓冲区前面多 40 字节 GRH，
+ *   --sweep 只扫到路径MTU。UD 没有流控：带宽测试里服务端来不及补投接收时消息被丢掉、发送方照样成功，
+ *   所以客户端的表是“发出去的速率”，服务端数收到多少、丢了多少（bw_server_ud）。
+ */
+#include "bench/bench.h"
+#include "base/i18n.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/conout.h"
+#include "base/verbs_print.h"
+#include "counters/ctr_hook.h"
+#include "control/ctrl.h"
+#include "verbs/datapath.h"
+#include "cli/op_table.h"
+#include "ops/payload.h"
+#include "verbs/sq_account.h"
+#include "bench/stats.h"
+#include "ud/ud.h"
+
+#define BATCH        64        /* 一次 ibv_poll_cq 最多取的完成数 */
+
+static int is_server(struct rdma_conn *c) { return c->opt->role == ROLE_SERVER; }
+
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* 一个大小的一次测量：计时循环里要用的一切（循环外分配好） */
+struct run {
+	struct rdma_conn *c;
+	size_t size;
+	long warm, iters;           /* 预热次数、计时次数 */
+	double *t;                  /* lat：每次的开始时刻（iters+1 个） */
+	struct bw_timeline tl;      /* bw：计时 WR 的投递/完成时刻，按发生顺序（stats.h） */
+	double t0, t1, cpu0, cpu1;  /* 计时循环的墙钟与 CPU 时间（bw 客户端 = 时间线的窗口） */
+	long recv_ready;            /* send 延迟：已到达、还没被乒乓用掉的消息数 */
+	int first;                  /* 第一个大小：接收队列要先填满（之后一直保持满） */
+	uint8_t *landed;            /* 收到过消息的接收缓冲区（按 wr_id 里的号，recv_slots 个）：--srq、UD 时只校验它们 */
+	long received;              /* UD 带宽的服务端：收到的消息数（预热 + 计时） */
+	char ctr[1024];             /* --counters：这个大小前后的计数差值，BENCH_RESULT 的后缀（ctr_hook.c） */
+};
+
+/* 有的缓冲区可能一条消息也没收到（--srq：由 SRQ 决定用哪个；UD：消息可能被丢掉），校验时跳过它们 */
+static int may_stay_empty(const struct rdma_conn *c)
+{
+	return c->srq != NULL || c->ah != NULL;
+}
+
+static long warmup_count(long iters)
+{
+	long w = iters / 10 + 1;
+
+	return w > 1000 ? 1000 : w;
+}
+
+static const char *test_name(const struct options *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s_%s", op_name(o->op), bench_name(o->bench));
+	return buf;
+}
+
+/*
+ * 用不用 IBV_SEND_INLINE 看 --inline（要的值），不看驱动写回的 max_inline_data：驱动会向上取整
+ * （rxe 把 0 变成 16，mlx5 取到 WQE 放得下的大小），用写回的值的话 --inline 0 也会 inline 小消息
+ */
+static int use_inline(struct run *r)
+{
+	uint32_t want = r->c->opt->inline_size;
+
+	return want > 0 && r->size <= want && r->c->opt->op != OP_READ;
+}
+
+/*
+ * 对端程序在计时期间只是等 DONE 吗（bw 的 WRITE/READ：服务端不参与；lat 的 READ：服务端网卡应答）？
+ * 是的话，计时循环里不时发一个心跳（ctrl_heartbeat），对端就不会因为运行比 -t 长而放弃
+ */
+static int peer_waits(struct rdma_conn *c)
+{
+	if (is_server(c))
+		return 0;
+	if (c->opt->bench == BENCH_LAT)
+		return c->opt->op == OP_READ;
+	return !op_info(c->opt->op)->server_recv;
+}
+
+static int keep_alive(struct run *r)
+{
+	return peer_waits(r->c) ? ctrl_heartbeat(&r->c->ctrl) : 0;
+}
+
+/* ---------- 延迟 ---------- */
+
+static volatile uint8_t *stamp_at(struct rdma_conn *c, int qp, size_t size)
+{
+	return area_a(c, qp) + size - 1;
+}
+
+/* 第 k 次（从 0 数）的戳：同一个QP上相邻两次一定不同，且不为 0（缓冲区初值） */
+static uint8_t stamp_of(struct rdma_conn *c, long k)
+{
+	return (uint8_t)((k / c->num_qp) % 255 + 1);
+}
+
+static int spin_for_stamp(struct rdma_conn *c, int qp, size_t size, uint8_t want, long long deadline)
+{
+	volatile uint8_t *p = stamp_at(c, qp, size);
+	unsigned n = 0;
+
+	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != want) {
+		if (++n % SPIN_CHECK == 0 && now_ms() > deadline) {
+			con_error(_("QP[%d] 等对端的 RDMA WRITE 超时（内存里的戳一直不是 %u）\n"
+				    CON_HINT "对端还在运行吗？两端的 --size/--iters 一致吗？\n"), qp, want);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * 补投一个接收：b 是刚完成的那个接收的 wr_id 里的号。没有 SRQ 时是 QP 号（投回这个QP的接收队列，
+ * 这个QP的接收共用 A 区的一块：消息都来自对端的同一个QP，字节一样）；--srq 时是缓冲区号（投回共享的 SRQ，
+ * 下一条消息不管从哪个QP来都可能用它；每个在途的接收有自己的一块，见 srq_recv_buffers）
+ */
+static int repost_recv(struct rdma_conn *c, int b)
+{
+	return c->srq != NULL ? post_srq_receive(c, b, srq_area(c, b), (uint32_t)c->slot) :
+				post_receive(c, b, area_a(c, b), (uint32_t)c->slot);
+}
+
+/* 一个接收完成用的是哪块缓冲区（repost_recv 的 b） */
+static int recv_slot_of(const struct rdma_conn *c, uint64_t wr_id)
+{
+	return c->srq != NULL ? (int)wr_id : wrid_qp(wr_id);
+}
+
+/* 接收缓冲区的块数：--srq 时 SRQ 的，否则每个QP一块 */
+static int recv_slots(const struct rdma_conn *c)
+{
+	return c->srq != NULL ? srq_area_count(c) : c->num_qp;
+}
+
+/*
+ * 第一个大小之前把接收队列填满（之后每收到一个就补一个）：每个QP recv_wr 个。
+ * --srq 时 R 区每块一个（srq_bufs 个，不超过 SRQ 的深度）；只有 1 个QP时（没有 R 区）投 SRQ 的深度个，都用 A 区那一块
+ */
+static int fill_recvs(struct rdma_conn *c)
+{
+	if (c->srq != NULL) {
+		uint32_t n = c->srq_bufs > 0 && c->srq_bufs < c->srq_depth ? c->srq_bufs : c->srq_depth;
+
+		for (uint32_t k = 0; k < n; k++)
+			if (repost_recv(c, c->srq_bufs > 0 ? (int)k : (int)(k % (uint32_t)c->num_qp)) != 0)
+				return -1;
+		return 0;
+	}
+	for (int i = 0; i < c->num_qp; i++)
+		for (uint32_t k = 0; k < c->caps.recv_wr; k++)
+			if (repost_recv(c, i) != 0)
+				return -1;
+	return 0;
+}
+
+/* 一个完成：RECV 就马上补投一个接收（接收队列一直是满的），并记下“有一条消息到了” */
+static int note_wc(struct run *r, const struct ibv_wc *wc, int *sent)
+{
+	if (!(wc->opcode & IBV_WC_RECV)) {
+		(*sent)++;
+		return 0;
+	}
+	r->recv_ready++;
+	r->landed[recv_slot_of(r->c, wc->wr_id)] = 1;
+	return repost_recv(r->c, recv_slot_of(r->c, wc->wr_id));
+}
+
+/*
+ * need_sent：收掉自己刚发出的那个（要了完成的）WR 的完成；need_recv：等到对端的一条消息（RECV 完成）。
+ * 共享CQ里 SEND 和 RECV 的完成先后不定，所以先到的 RECV 记在 recv_ready 里，不会丢
+ */
+static int reap(struct run *r, int need_sent, int need_recv, long long deadline)
+{
+	struct ibv_wc wcs[BATCH];
+	int sent = 0;
+	unsigned spins = 0;
+
+	while ((need_sent && !sent) || (need_recv && r->recv_ready == 0)) {
+		int n = poll_cq_batch(r->c, wcs, BATCH);
+
+		if (n < 0)
+			return -1;
+		for (int k = 0; k < n; k++)
+			if (note_wc(r, &wcs[k], &sent) != 0)
+				return -1;
+		if (n == 0 && wait_cq_due(r->c, &spins) && wait_cq(r->c, deadline, &spins, sent, 1) != 0)
+			return -1;
+	}
+	if (need_recv)
+		r->recv_ready--;
+	return 0;
+}
+
+/* 服务端（send 延迟）：等对端的一条消息 */
+static int wait_recv(struct run *r, long long deadline)
+{
+	struct ibv_wc wcs[BATCH];
+	int sent = 0;
+	unsigned spins = 0;
+
+	while (r->recv_ready == 0) {
+		int n = poll_cq_batch(r->c, wcs, BATCH);
+
+		if (n < 0)
+			return -1;
+		for (int k = 0; k < n; k++)
+			if (note_wc(r, &wcs[k], &sent) != 0)
+				return -1;
+		if (n == 0 && wait_cq_due(r->c, &spins) && wait_cq(r->c, deadline, &spins, 0, 1) != 0)
+			return -1;
+	}
+	r->recv_ready--;
+	return 0;
+}
+
+static struct send_req lat_req(struct run *r, int qp)
+{
+	struct rdma_conn *c = r->c;
+	enum ibv_wr_opcode op = c->opt->op == OP_SEND ? IBV_WR_SEND :
+				c->opt->op == OP_READ ? IBV_WR_RDMA_READ :
+				c->opt->op == OP_WRITE_IMM ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+	struct send_req q = { .opcode = op, .local = area_b(c, qp), .len = (uint32_t)r->size,
+			      .remote_addr = c->remote.addr + (uint64_t)qp * c->remote.slot };
+
+	q.inline_data = use_inline(r);
+	if (c->ah != NULL) {   /* UD：目的地在 WR 里（QP[i] 发给对端的 QP[i]） */
+		q.ah = c->ah;
+		q.remote_qpn = c->remote.qp[qp].qpn;
+	}
+	return q;
+}
+
+/*
+ * 延迟里的选择性通知（--signal N，默认 1 = 和 perftest 的 ib_*_lat 一样每次都要完成）：SEND/WRITE 在每个QP上
+ * 每 N 个（以及这个QP的最后一个）才要完成——按QP数，因为槽位只由同一个QP上的完成释放（sq_account.h）。
+ * 乒乓本身已经说明对端收到了，不必每次都等自己的发送完成；少生成、少取一个 WC。
+ * 不要完成的 WR 占着发送队列的槽，直到后面一个要了完成的 WR 完成才一起释放，所以 signal_every ≤ tx_depth。
+ * READ 每次都要完成：读回的数据到了，只有它的完成能告诉我们。
+ */
+static int lat_signaled(struct run *r, long k)
+{
+	struct rdma_conn *c = r->c;
+
+	return c->opt->op == OP_READ || lat_wr_signaled(k, c->num_qp, c->opt->signal_every, r->warm + r->iters);
+}
+
+/* 一次乒乓（或一次 READ）：k 是总序号（含预热） */
+static int lat_once(struct run *r, long k, long long deadline)
+{
+	struct rdma_conn *c = r->c;
+	int qp = (int)(k % c->num_qp), srv = is_server(c);
+	struct send_req q = lat_req(r, qp);
+	uint8_t st = stamp_of(c, k);
+
+	q.unsignaled = !lat_signaled(r, k);
+	if (c->opt->op == OP_READ)
+		return post_send(c, qp, &q, 1) == 0 ? reap(r, 1, 0, deadline) : -1;
+	/* 剩下 SEND 和 WRITE_IMM：对端的 RECV 完成说明消息到了（WRITE_IMM 的数据直接写进对端内存，只消耗一个接收请求） */
+	if (c->opt->op == OP_WRITE) {
+		if (srv && spin_for_stamp(c, qp, r->size, st, deadline) != 0)
+			return -1;
+		area_b(c, qp)[r->size - 1] = st;
+		if (post_send(c, qp, &q, 1) != 0)
+			return -1;
+		if (!srv && spin_for_stamp(c, qp, r->size, st, deadline) != 0)
+			return -1;
+		return reap(r, !q.unsignaled, 0, deadline);
+	}
+	if (srv && wait_recv(r, deadline) != 0)
+		return -1;
+	if (post_send(c, qp, &q, 1) != 0)
+		return -1;
+	return reap(r, !q.unsignaled, !srv, deadline);
+}
+
+/* 乒乓停了：UD 时多说一句“消息可能被丢了”（和 op_rounds.c 的普通模式一样） */
+static int lat_failed(struct rdma_conn *c)
+{
+	if (c->ah != NULL)
+		ud_explain_missing();
+	return -1;
+}
+
+static int lat_loop(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	int active = !is_server(c) || c->opt->op != OP_READ;
+
+	if (!active)
+		return 0;   /* READ：服务端网卡应答，服务端程序什么也不做 */
+	for (long k = 0; k < r->warm; k++)
+		if (lat_once(r, k, now_ms() + c->opt->timeout_ms) != 0)
+			return lat_failed(c);
+	r->cpu0 = cpu_s();
+	for (long k = 0; k < r->iters; k++) {
+		/* 每次只读一次时钟：开始时刻同时定下这一次的超时期限 */
+		r->t[k] = now_sec();
+		if (lat_once(r, r->warm + k, (long long)(r->t[k] * 1000.0) + c->opt->timeout_ms) != 0)
+			return lat_failed(c);
+		if (keep_alive(r) != 0)
+			return -1;
+	}
+	r->t[r->iters] = r->t1 = now_sec();
+	r->cpu1 = cpu_s();
+	r->t0 = r->t[0];   /* 窗口 = 各次延迟加起来的那一段（BENCH_RESULT 的 wall_s） */
+	return 0;
+}
+
+/* ---------- 带宽 ---------- */
+
+/* QP qp 的第 k 个 WR（这一段的最后一个是 end-1）：每 signal_every 个（以及最后一个）要完成 */
+static struct send_req bw_req(struct run *r, int qp, long k, long end)
+{
+	struct send_req q = lat_req(r, qp);
+	int every = r->c->opt->signal_every;
+
+	q.seq = (uint64_t)k;
+	q.unsignaled = !((k + 1) % every == 0 || k == end - 1);
+	return q;
+}
+
+/* 投递 QP qp 上的一批：窗口没满、还有剩余，一次最多 post_list 个；返回投了几个 */
+static int bw_post(struct run *r, int qp, long *posted, long completed, long end)
+{
+	struct send_req reqs[MAX_POST_LIST];
+	const struct options *o = r->c->opt;
+	long room = (long)o->tx_depth - (*posted - completed), left = end - *posted;
+	int n = (int)(room < left ? room : left);
+
+	if (n > o->post_list)
+		n = o->post_list;
+	if (n > MAX_POST_LIST)
+		n = MAX_POST_LIST;
+	if (n <= 0)
+		return 0;
+	for (int j = 0; j < n; j++)
+		reqs[j] = bw_req(r, qp, *posted + j, end);
+	bw_tl_post(&r->tl, *posted, n, now_sec());
+	if (post_send(r->c, qp, reqs, n) != 0)
+		return -1;
+	*posted += n;
+	return n;
+}
+
+/* 把 QP qp 的窗口填满（像 perftest 一样先投满再去取完成） */
+static int bw_fill(struct run *r, int qp, long *posted, long completed, long end)
+{
+	int n;
+
+	while ((n = bw_post(r, qp, posted, completed, end)) > 0)
+		;
+	return n;
+}
+
+/* 客户端：每个QP投递序号 from..end-1 的 WR，按窗口投递、按批取完成，直到全部完成 */
+static int bw_client(struct run *r, long from, long end)
+{
+	struct rdma_conn *c = r->c;
+	long posted[MAX_QP], completed[MAX_QP], finished = 0;
+	struct ibv_wc wcs[BATCH];
+	long long deadline = now_ms() + c->opt->timeout_ms;
+	unsigned spins = 0;
+
+	for (int i = 0; i < c->num_qp; i++)
+		posted[i] = completed[i] = from;
+	while (finished < c->num_qp) {
+		long before = 0, after = 0;
+		double t;
+		int n;
+
+		if (keep_alive(r) != 0)
+			return -1;
+		for (int i = 0; i < c->num_qp; i++) {
+			before += posted[i];
+			if (bw_fill(r, i, &posted[i], completed[i], end) != 0)
+				return -1;
+			after += posted[i];
+		}
+		n = poll_cq_batch(c, wcs, BATCH);
+		if (n < 0)
+			return -1;
+		t = n > 0 ? now_sec() : 0;
+		for (int k = 0; k < n; k++) {
+			int i = wrid_qp(wcs[k].wr_id);
+			long upto = (long)wrid_seq(wcs[k].wr_id) + 1;   /* 选择性通知：它之前的 WR 也都完成了 */
+
+			bw_tl_done(&r->tl, completed[i], upto, t);
+			completed[i] = upto;
+			finished += upto == end;
+		}
+		/* 只有窗口满了（或全投完了）才等：还能投的时候睡下去，未通知的 WR 不会带来任何事件 */
+		if (n > 0 || after > before) {
+			spins = 0;
+			deadline = now_ms() + c->opt->timeout_ms;
+		} else if (wait_cq_due(c, &spins) && wait_cq(c, deadline, &spins, (int)finished, c->num_qp) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* 带宽的服务端：取出 CQ 里现有的接收完成，每个数进 *got、记下收到消息的缓冲区、马上补投一个接收；返回取到几个（出错 -1） */
+static int take_recvs(struct run *r, long *got)
+{
+	struct ibv_wc wcs[BATCH];
+	int n = poll_cq_batch(r->c, wcs, BATCH);
+
+	for (int k = 0; k < n; k++) {
+		(*got)++;
+		r->landed[recv_slot_of(r->c, wcs[k].wr_id)] = 1;
+		if (repost_recv(r->c, recv_slot_of(r->c, wcs[k].wr_id)) != 0)
+			return -1;
+	}
+	return n;
+}
+
+/*
+ * send 的服务端：收 count 个 / QP，每收到一个马上补投一个接收，接收队列一直是满的。
+ * 一批完成可能比还差的多（预热的最后一批里混着计时的第一批）：多收的记在 *extra 里，算进下一段
+ */
+static int bw_server_recv(struct run *r, long count, long *extra)
+{
+	struct rdma_conn *c = r->c;
+	long want = count * c->num_qp, got = *extra;
+	long long deadline = now_ms() + c->opt->timeout_ms;
+	unsigned spins = 0;
+
+	while (got < want) {
+		int n = take_recvs(r, &got);
+
+		if (n < 0)
+			return -1;
+		if (n > 0) {
+			spins = 0;
+			deadline = now_ms() + c->opt->timeout_ms;
+		} else if (wait_cq_due(c, &spins) && wait_cq(c, deadline, &spins, (int)got, (int)want) != 0) {
+			return -1;
+		}
+	}
+	*extra = got - want;
+	return 0;
+}
+
+/* 服务端 --qp ud --bench bw --inject late-recv：第一个大小的接收晚 LATE_RECV_MS 毫秒才投递（options.c 只在这时允许） */
+static int late_recv(const struct run *r)
+{
+	return r->first && r->c->opt->inject == INJECT_LATE_RECV;
+}
+
+/*
+ * UD 的 send 带宽，服务端：不能等“收齐”——接收队列空着时到达的消息已经被丢掉了，永远不会来。
+ * 收到齐了就停；否则等到客户端在控制平面上发来 DONE（它的最后一个 WR 已经完成），再把还在路上的取完
+ * （CQ 连续 UD_DRAIN_MS 毫秒没有新完成），最后数一数丢了多少。预热和计时的消息一起数（服务端分不开它们）
+ */
+#define UD_DRAIN_MS 200
+
+/* 客户端在这个大小上发出的消息数：每个QP 预热 + 计时 */
+static long ud_sent(const struct run *r)
+{
+	return (r->warm + r->iters) * r->c->num_qp;
+}
+
+static int bw_server_ud(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	long want = ud_sent(r);
+	long long deadline = now_ms() + c->opt->timeout_ms, quiet_until = -1;
+
+	if (late_recv(r)) {
+		con_printf(_("故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 %d 毫秒后才投递接收；"
+			     "预期这期间到达的消息被丢掉（UD 没有 RNR、不重发），客户端照样成功\n"), LATE_RECV_MS);
+		usleep(LATE_RECV_MS * 1000);
+		if (fill_recvs(c) != 0)
+			return -1;
+	}
+	r->cpu0 = cpu_s();
+	r->t0 = now_sec();
+	while (r->received < want) {
+		int n = take_recvs(r, &r->received), peer;
+
+		if (n < 0)
+			return -1;
+		if (n > 0) {
+			deadline = now_ms() + c->opt->timeout_ms;
+			if (quiet_until >= 0)
+				quiet_until = now_ms() + UD_DRAIN_MS;
+			continue;
+		}
+		if (quiet_until >= 0) {
+			if (now_ms() >= quiet_until)
+				break;
+		} else if ((peer = ctrl_poll_peer(&c->ctrl, 0)) != 0) {
+			if (peer < 0)
+				return -1;
+			quiet_until = now_ms() + UD_DRAIN_MS;   /* 客户端发完了（或断开了：之后的 DONE 同步会说） */
+		} else if (now_ms() > deadline) {
+			con_error(_("UD 带宽: %d 秒内没有收到新消息，客户端也没说发完了（已收到 %ld/%ld）\n"
+				    CON_HINT "客户端还在运行吗？两端的 --size/--iters/-q 一致吗？\n"),
+				  c->opt->timeout_ms / 1000, r->received, want);
+			return -1;
+		}
+		if (wait_cq_briefly(c, 10) != 0)
+			return -1;
+	}
+	r->t1 = now_sec();
+	r->cpu1 = cpu_s();
+	return 0;
+}
+
+/* UD 带宽的服务端报告：发出、收到、丢掉 */
+static void report_ud_recv(struct run *r)
+{
+	long sent = ud_sent(r), lost = sent - r->received;
+
+	con_printf(_("UD 接收（服务端）: 客户端发出 %ld 条（预热 + 计时，%d 个QP），收到 %ld 条，丢了 %ld 条（%.2f%%）%s\n"),
+		   sent, r->c->num_qp, r->received, lost, 100.0 * (double)lost / (double)sent,
+		   lost > 0 ? _("——到达时接收队列空着的消息被网卡丢掉，发送方不知道（UD 没有流控、没有 RNR）") : "");
+	con_printf("BENCH_UD_RECV size=%zu sent=%ld received=%ld lost=%ld\n", r->size, sent, r->received, lost);
+}
+
+/*
+ * 先预热（每个QP warm 个 WR，全部完成、队列排空），再计时（每个QP iters 个，从空队列开始，和 perftest 一样）。
+ * 窗口 = 第一个计时 WR 投递到最后一个完成（时间线记下的 t0、t1），数的正好是窗口里的 WR
+ */
+static int bw_loop(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	long end = r->warm + r->iters;
+	int rc;
+
+	if (is_server(c) && !op_info(c->opt->op)->server_recv)
+		return 0;   /* WRITE/READ：服务端程序不参与；SEND/WRITE_IMM：服务端收、补投接收 */
+	if (is_server(c) && c->ah != NULL)
+		return bw_server_ud(r);
+	if (is_server(c)) {
+		long extra = 0;
+
+		if (bw_server_recv(r, r->warm, &extra) != 0)
+			return -1;
+		r->cpu0 = cpu_s();
+		r->t0 = now_sec();
+		rc = bw_server_recv(r, r->iters, &extra);
+		r->t1 = now_sec();
+		r->cpu1 = cpu_s();
+		return rc;
+	}
+	if (bw_client(r, 0, r->warm) != 0)
+		return -1;
+	r->cpu0 = cpu_s();
+	rc = bw_client(r, r->warm, end);
+	r->cpu1 = cpu_s();
+	r->t0 = r->tl.t0;
+	r->t1 = r->tl.t1;
+	return rc;
+}
+
+/* ---------- 准备、校验、报告 ---------- */
+
+/* 发送数据的一方：send/write 是客户端（lat 时两边都发），read 是服务端 */
+static const char *data_source(struct rdma_conn *c)
+{
+	return c->opt->op == OP_READ ? "server" : "client";
+}
+
+static int prepare(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	const char *me = is_server(c) ? "server" : "client";
+
+	memset(c->buf, 0, c->buf_len);
+	for (int i = 0; i < c->num_qp; i++) {
+		/* READ 的数据源是服务端的 A 区（对端可访问区）；其余是本端 B 区 */
+		uint8_t *src = c->opt->op == OP_READ ? area_a(c, i) : area_b(c, i);
+
+		payload_fill(src, r->size, me, (uint32_t)i, 0);
+	}
+	if (r->first && op_info(c->opt->op)->server_recv && (c->opt->bench == BENCH_LAT || is_server(c)) && !late_recv(r))
+		return fill_recvs(c);
+	return 0;
+}
+
+/*
+ * 缓冲区 got 是不是某个QP发来的消息（size 字节，比前 n 个）：没有 SRQ 时必须是 QP[i] 的；--srq 时消息落在哪个缓冲区
+ * 由 SRQ 决定，哪个QP的都算（i 是缓冲区号）。不是的话 want 里留下 QP[i]（--srq 时 QP[0]）的内容（报错时和它比）
+ */
+static int matches_sender(struct rdma_conn *c, const uint8_t *got, uint8_t *want, size_t size, size_t n,
+			  const char *from, int i)
+{
+	int first = c->srq != NULL ? 0 : i, last = c->srq != NULL ? c->num_qp - 1 : i;
+
+	for (int j = first; j <= last; j++) {
+		payload_fill(want, size, from, (uint32_t)j, 0);
+		if (memcmp(got, want, n) == 0)
+			return 1;
+	}
+	payload_fill(want, size, from, (uint32_t)(c->srq != NULL ? 0 : i), 0);   /* --srq：i 是缓冲区号，和 QP[0] 的比 */
+	return 0;
+}
+
+/* 计时之后校验一次：收到数据的一方看最后一次到达的内容（write lat 的最后一个字节是戳，不比） */
+static int verify_after(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	int srv = is_server(c), lat = c->opt->bench == BENCH_LAT, op = c->opt->op;
+	int receiver = op == OP_READ ? !srv : (lat || srv);
+	const char *from = lat && op != OP_READ ? (srv ? "client" : "server") : data_source(c);
+	size_t n = r->size - (op == OP_WRITE && lat ? 1 : 0);
+	uint8_t *want;
+
+	if (!receiver)
+		return 0;
+	want = malloc(r->size);
+	if (want == NULL)
+		return -1;
+	/* --srq：看 SRQ 的每块接收缓冲区（哪个QP的消息都算）；否则每个QP一块 */
+	for (int i = 0; i < (c->srq != NULL ? recv_slots(c) : c->num_qp); i++) {
+		uint8_t *got = op == OP_READ ? area_b(c, i) : c->srq != NULL ? srq_area(c, i) : recv_payload(c, i);
+
+		/* --srq：SRQ 按投递的顺序发接收请求，消息少于缓冲区数时有的缓冲区一直没用上；UD：可能全被丢了 */
+		if ((may_stay_empty(c) && !r->landed[i]) || matches_sender(c, got, want, r->size, n, from, i))
+			continue;
+		for (size_t b = 0; b < n; b++) {
+			if (got[b] != want[b]) {
+				if (c->srq != NULL)
+					con_error(_("SRQ 的接收缓冲区 %d 计时后的数据校验失败：偏移 %zu 是 0x%02x，应为 0x%02x（和 QP[0] 的消息比）\n"
+						    CON_HINT "基准测试只在计时之后校验一次；数据不对说明地址/长度不对，"
+						    "或者两个在途的接收共用了一块缓冲区\n"), i, b, got[b], want[b]);
+				else
+					con_error(_("QP[%d] 计时后的数据校验失败：偏移 %zu 是 0x%02x，应为 0x%02x\n"
+						    CON_HINT "基准测试只在计时之后校验一次；数据不对说明地址/长度/rkey 不对\n"),
+						  i, b, got[b], want[b]);
+				free(want);
+				return -1;
+			}
+		}
+	}
+	free(want);
+	return 0;
+}
+
+static void print_rule(void)
+{
+	con_printf("---------------------------------------------------------------------------------------\n");
+}
+
+static void report_lat(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	int rtt_half = c->opt->op != OP_READ;
+	double *us = malloc(sizeof(double) * (size_t)r->iters);
+	struct lat_stats s;
+	char name[32];
+
+	if (us == NULL)
+		return;
+	/* iters+1 个开始时刻的 iters 个差（perftest 是 iters 个时刻的 iters-1 个差）；丢掉最大的 2 个等统计在 lat_compute（stats.h） */
+	for (long k = 0; k < r->iters; k++)
+		us[k] = (r->t[k + 1] - r->t[k]) * 1e6 / (rtt_half ? 2 : 1);
+	lat_compute(us, (size_t)r->iters, &s);
+	free(us);
+	con_printf(" %-7zu %-10ld    %-7.2f        %-7.2f        %-7.2f            %-7.2f         %-7.2f           %-7.2f                 %-7.2f\n",
+		   r->size, r->iters, s.t_min, s.t_max, s.t_typical, s.t_avg, s.t_stdev, s.p99, s.p999);
+	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s t_min_us=%.3f t_max_us=%.3f t_typical_us=%.3f t_avg_us=%.3f t_stdev_us=%.3f p99_us=%.3f p999_us=%.3f t_max_all_us=%.3f cpu_s=%.4f wall_s=%.6f%s\n",
+		   test_name(c->opt, name, sizeof(name)), r->size, r->iters, c->num_qp,
+		   c->opt->cq == CQ_EVENT ? "event" : "poll", s.t_min, s.t_max, s.t_typical, s.t_avg, s.t_stdev,
+		   s.p99, s.p999, s.t_max_all, r->cpu1 - r->cpu0, r->t1 - r->t0, r->ctr);
+}
+
+static void report_bw(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	struct bw_figures f;
+	char name[32];
+
+	bw_figures_of(&r->tl, r->size, &f);
+	con_printf(" %-10zu %-10ld       %-9.2f          %-9.2f            %-9.6f\n",
+		   r->size, r->iters, f.peak_mbps, f.avg_mbps, f.rate_mpps);
+	con_printf("BENCH_RESULT test=%s size=%zu iters=%ld qps=%d cq=%s bw_peak_MBps=%.3f bw_avg_MBps=%.3f msg_rate_Mpps=%.6f cpu_s=%.4f wall_s=%.6f%s\n",
+		   test_name(c->opt, name, sizeof(name)), r->size, r->iters, c->num_qp,
+		   c->opt->cq == CQ_EVENT ? "event" : "poll", f.peak_mbps, f.avg_mbps, f.rate_mpps, r->cpu1 - r->cpu0, f.secs, r->ctr);
+}
+
+static void print_header(struct rdma_conn *c)
+{
+	print_rule();
+	if (c->opt->bench == BENCH_LAT)
+		con_printf(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99%% percentile[usec]   99.9%% percentile[usec]\n");
+	else
+		con_printf(" #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n");
+}
+
+/* 测量的是哪一方：lat 的 write/send 与全部 bw 由客户端出表（服务端只报自己的 CPU） */
+static int reports_table(struct rdma_conn *c)
+{
+	return !is_server(c);
+}
+
+static void report_cpu(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	double wall = r->t1 - r->t0, cpu = r->cpu1 - r->cpu0;
+
+	con_printf("BENCH_CPU side=%s size=%zu cq=%s cpu_s=%.4f wall_s=%.4f\n", is_server(c) ? "server" : "client",
+		   r->size, c->opt->cq == CQ_EVENT ? "event" : "poll", cpu, wall);
+}
+
+static int alloc_run(struct run *r)
+{
+	size_t n = (size_t)r->iters * (size_t)r->c->num_qp;
+
+	r->landed = calloc((size_t)recv_slots(r->c), 1);
+	if (r->landed == NULL)
+		return -1;
+	if (r->c->opt->bench == BENCH_LAT) {
+		r->t = calloc((size_t)r->iters + 1, sizeof(double));
+		return r->t == NULL ? -1 : 0;
+	}
+	r->tl.warm = r->warm;
+	if (!bw_peak_wanted(r->iters))
+		return 0;   /* 和 perftest 一样：每个QP的 iters 超过 20000 时不算峰值（报 0），不管有几个QP */
+	r->tl.cap = n;
+	r->tl.posted = calloc(n, sizeof(double));
+	r->tl.done = calloc(n, sizeof(double));
+	return r->tl.posted == NULL || r->tl.done == NULL ? -1 : 0;
+}
+
+static void free_run(struct run *r)
+{
+	free(r->t);
+	free(r->landed);
+	free(r->tl.posted);
+	free(r->tl.done);
+}
+
+/* 一个大小：准备 → 同步 → 预热 + 计时 → 同步 → 校验 → 报告 */
+static int bench_size(struct rdma_conn *c, size_t size, uint32_t idx)
+{
+	struct run r = { .c = c, .size = size, .iters = c->opt->iters, .warm = warmup_count(c->opt->iters),
+			 .first = idx == 1 };
+	struct ctr_table ctr_before;    /* --counters：计时之前读一次（不在计时循环里） */
+	int rc = -1;
+
+	if (alloc_run(&r) != 0 || prepare(&r) != 0)
+		goto out;
+	ctr_hook_size_start(c, &ctr_before);
+	if (ctrl_sync_send(&c->ctrl, SYNC_TAG(SYNC_READY, idx)) != 0 ||
+	    ctrl_sync_wait(&c->ctrl, SYNC_TAG(SYNC_READY, idx)) != 0)
+		goto out;
+	if ((c->opt->bench == BENCH_LAT ? lat_loop(&r) : bw_loop(&r)) != 0)
+		goto out;
+	if (ctrl_sync_send(&c->ctrl, SYNC_TAG(SYNC_DONE, idx)) != 0 ||
+	    ctrl_sync_wait(&c->ctrl, SYNC_TAG(SYNC_DONE, idx)) != 0)
+		goto out;
+	if (verify_after(&r) != 0)
+		goto out;
+	ctr_hook_size_end(c, &ctr_before, size, r.ctr, sizeof(r.ctr));
+	if (reports_table(c))
+		(c->opt->bench == BENCH_LAT ? report_lat : report_bw)(&r);
+	if (is_server(c) && c->ah != NULL && c->opt->bench == BENCH_BW)
+		report_ud_recv(&r);
+	report_cpu(&r);
+	rc = 0;
+out:
+	free_run(&r);
+	return rc;
+}
+
+static void explain_before(struct rdma_conn *c)
+{
+	const struct options *o = c->opt;
+
+	con_printf(_("测的是什么: %s，%d 个QP；每个大小先预热 %ld 次（不计），再计时 %ld 次\n"),
+		   o->bench == BENCH_LAT ? _("乒乓延迟（write/send 报单程 = 往返/2，read 报整个往返）") :
+		   _("带宽（客户端连续投递，窗口内的 WR 同时在途）"), c->num_qp, warmup_count(o->iters), o->iters);
+	if (c->srq != NULL)
+		con_printf(_("接收: 一个 SRQ（深度 %u）给 %d 个QP共用，消息落在哪个缓冲区由 SRQ 决定（像 ib_send_%s --use-srq；计时后只校验收到过消息的缓冲区）\n"),
+			   c->srq_depth, c->num_qp, bench_name(o->bench));
+	if (c->ah != NULL)
+		con_printf(_("UD（像 ib_send_%s -c UD）: 每个 WR 带地址句柄和对端 QP 号，接收缓冲区多 %d 字节 GRH；%s\n"),
+			   bench_name(o->bench), UD_GRH_LEN,
+			   o->bench == BENCH_LAT ? _("乒乓里丢了一条消息就等不到回复，超时退出（UD 不重传）") :
+			   _("客户端的表是发出去的速率（发送完成只说明报文离开了本端）；服务端数收到多少、丢了多少（BENCH_UD_RECV）"));
+	con_printf(_("不测什么: 建连、注册内存、TCP 同步、打印和数据校验都在计时之外（每个大小计时结束后校验一次数据）\n"));
+	if (o->bench == BENCH_BW)
+		con_printf(_("旋钮: --tx-depth %d（每个QP在途 WR 上限）--signal %d（每 %d 个 WR 要一个完成：CQ 里的 WC 少了，CPU 省了）\n"
+			   "      --post-list %d（一次 ibv_post_send 投递几个 WR：每次调用的固定开销分摊）--inline %u\n"),
+			   o->tx_depth, o->signal_every, o->signal_every, o->post_list, o->inline_size);
+	else
+		con_printf(_("旋钮: --signal %d（%s）--inline %u（消息 ≤ --inline 时用 IBV_SEND_INLINE：CPU 把数据拷进 WQE，网卡少读一次内存；驱动给的 max_inline_data=%u）\n"),
+			   o->signal_every, o->op == OP_READ ? _("READ 每次都要完成：数据到没到只有完成能说明") :
+			   o->signal_every == 1 ? _("每个 SEND/WRITE 都等自己的完成，和 perftest 的 ib_*_lat 一样") :
+			   _("SEND/WRITE 每这么多次才要一个完成：乒乓的回复已经说明对方收到了，不必每次等自己的完成（perftest 的延迟测试不这样做）"),
+			   o->inline_size, c->max_inline);
+	con_printf(_("等完成: --cq %s%s\n"), o->cq == CQ_EVENT ? "event" : "poll",
+		   o->cq == CQ_EVENT ? _("（睡在完成通道上：CPU 时间少，唤醒要经过内核，延迟更高）") :
+		   _("（忙轮询：最快发现完成，代价是一直占着一个 CPU）"));
+	con_printf(_("单位: MB/sec = 2^20 字节/秒（与 perftest 相同），MsgRate = 每秒百万条消息\n"));
+}
+
+static void explain_after(struct rdma_conn *c)
+{
+	print_rule();
+	con_printf(_("怎么读: 与 perftest 同名的列按 perftest 的定义算（延迟：排序后去掉最大的 2 个样本再统计，t_max 是第二大的样本，t_typical = 中位数，99%%/99.9%% = 排序后下标 ceil(p×计入的个数)）。\n"
+		   "  BENCH_CPU 是本端计时循环内的 CPU 时间（getrusage 的 user+sys）：--cq poll 时接近墙钟时间（一直在转），\n"
+		   "  --cq event 时小得多（睡在 fd 上）。Soft-RoCE 的协议处理在内核线程里，不算进这里\n"));
+	(void)c;
+}
+
+/* --sweep 的最大消息：RC 8 MiB；UD 是路径MTU */
+static size_t sweep_top(const struct rdma_conn *c)
+{
+	return c->ah != NULL ? wire_mtu_bytes(c->path_mtu) : SWEEP_MAX_SIZE;
+}
+
+int run_bench(struct rdma_conn *c)
+{
+	const struct options *o = c->opt;
+	uint32_t idx = 1;
+
+	step_title(&c->trace, &c->step, _("基准测试: --bench %s --op %s，%d 个QP"), bench_name(o->bench), op_name(o->op), c->num_qp);
+	explain_before(c);
+	if (reports_table(c))
+		print_header(c);
+	if (!o->sweep)
+		return bench_size(c, o->size, idx) == 0 ? (explain_after(c), 0) : -1;
+	if (c->ah != NULL)
+		con_printf(_("UD: --sweep 只扫到路径MTU %u 字节（UD 不分段，一条消息一个包）\n"), wire_mtu_bytes(c->path_mtu));
+	for (size_t s = SWEEP_MIN_SIZE; s <= sweep_top(c); s *= 2, idx++)
+		if (bench_size(c, s, idx) != 0)
+			return -1;
+	explain_after(c);
+	return 0;
+}

@@ -1,0 +1,944 @@
+/*
+ * options.c - 命令行解析：纯逻辑，不碰 verbs，可单元测试
+ */
+#include "cli/options.h"
+#include "base/i18n.h"
+#include "cli/op_table.h"
+
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 每种操作的事实（名字、权限、能不能 --bench…）都在 op_table.c 的 op_table 里 */
+const char *op_name(enum rdma_op op)
+{
+	const struct op_info *in = op_info(op);
+
+	return in != NULL ? in->name : "unknown";
+}
+
+int op_from_name(const char *name, enum rdma_op *op)
+{
+	for (int i = 0; i < OP_COUNT; i++) {
+		if (strcmp(name, op_table[i].name) == 0) {
+			*op = (enum rdma_op)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int op_is_atomic(enum rdma_op op)
+{
+	const struct op_info *in = op_info(op);
+
+	return in != NULL && in->atomic;
+}
+
+int op_is_one_sided(enum rdma_op op)
+{
+	const struct op_info *in = op_info(op);
+
+	return in != NULL && in->one_sided;
+}
+
+int inject_payload_sender(const struct options *o)
+{
+	if (op_info(o->op)->data_from_server)
+		return o->role == ROLE_SERVER;   /* READ：数据来自服务端的内存 */
+	return o->role == ROLE_CLIENT && !op_is_atomic(o->op);
+}
+
+size_t slot_size(const struct options *o)
+{
+	if (op_is_atomic(o->op))
+		return ATOMIC_SLOT;
+	if (o->qp_type == QPK_UD)   /* 接收缓冲区 = GRH + 消息；--sweep 只扫到路径MTU，最大 4096 */
+		return (o->sweep ? UD_MAX_MSG : o->size) + UD_GRH_LEN;
+	if (o->sweep)
+		return SWEEP_MAX_SIZE;
+	return o->size;
+}
+
+uint32_t srq_recv_buffers(const struct options *o)
+{
+	struct queue_caps q;
+
+	if (!o->srq || o->bench == BENCH_NONE || o->num_qp < 2)
+		return 0;
+	queue_caps(o, &q);
+	return q.recv_wr;   /* create_srq 要的深度（--bench 时 = 每个QP的接收深度），fill_recvs 投递这么多 */
+}
+
+const char *bench_name(enum bench_mode b)
+{
+	return b == BENCH_LAT ? "lat" : b == BENCH_BW ? "bw" : "none";
+}
+
+/*
+ * 队列容量不再是固定常数：
+ *   普通模式：每轮每个QP最多在途 2 个 WR，深度 16 足够；
+ *   --bench：发送队列 = --tx-depth（bw 的窗口）；接收队列同样深（send 的接收方要预先投递这么多）。
+ * CQ 要装得下所有QP所有队列同时完成的 WC：num_qp × (发送深度 + 接收深度)，否则 CQ 溢出。
+ */
+void queue_caps(const struct options *o, struct queue_caps *q)
+{
+	q->send_wr = o->bench != BENCH_NONE ? (uint32_t)o->tx_depth : NORMAL_QUEUE_DEPTH;
+	q->recv_wr = q->send_wr;
+	q->cqe = (uint32_t)o->num_qp * (q->send_wr + q->recv_wr);
+}
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* 整数：整个字符串必须是十进制数字且在 [lo, hi] 内 */
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+	long v;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* 大小：数字后可跟 K/M/G（按 1024 进位） */
+static int parse_size(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned long long mul = 1;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0)
+		return -1;
+	switch (*end) {
+	case '\0': break;
+	case 'k': case 'K': mul = 1ull << 10; end++; break;
+	case 'm': case 'M': mul = 1ull << 20; end++; break;
+	case 'g': case 'G': mul = 1ull << 30; end++; break;
+	default: return -1;
+	}
+	if (*end != '\0' || v > (ULLONG_MAX >> 30))
+		return -1;
+	*out = (size_t)(v * mul);
+	return 0;
+}
+
+static void set_defaults(struct options *o, enum role role)
+{
+	memset(o, 0, sizeof(*o));
+	o->role = role;
+	o->tcp_port = DEFAULT_TCP_PORT;
+	o->ib_port = DEFAULT_IB_PORT;
+	o->gid_idx = GID_AUTO;
+	o->num_qp = DEFAULT_NUM_QP;
+	o->op = OP_SEND;
+	o->size = DEFAULT_SIZE;
+	o->iters = 1;
+	o->timeout_ms = DEFAULT_TIMEOUT_MS;
+	o->accept_timeout_ms = DEFAULT_ACCEPT_MS;
+	o->qp_state_detail = 1;
+	o->clients = 1;
+	o->parallel = 1;
+	o->cq = CQ_POLL;
+	o->signal_every = 0;            /* 0 = 没给 --signal，check_knobs 按模式定 */
+	o->post_list = 1;
+}
+
+int multi_client(const struct options *o)
+{
+	return o->role == ROLE_SERVER && (o->clients != 1 || o->parallel > 1);
+}
+
+enum {
+	OPT_OP = 1000, OPT_SIZE, OPT_ITERS, OPT_OFFSET, OPT_INTERACTIVE,
+	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN, OPT_INJECT, OPT_CLIENTS, OPT_PARALLEL,
+	OPT_TRACE, OPT_CM, OPT_SRC, OPT_READY_FILE, OPT_LANG,
+	OPT_CQ, OPT_BENCH, OPT_SWEEP, OPT_TX_DEPTH, OPT_SIGNAL, OPT_POST_LIST, OPT_INLINE, OPT_QP, OPT_SRQ, OPT_COUNTERS
+};
+
+static const struct option long_opts[] = {
+	{ "dev", required_argument, NULL, 'd' },
+	{ "port", required_argument, NULL, 'p' },
+	{ "gid-idx", required_argument, NULL, 'g' },
+	{ "num-qp", required_argument, NULL, 'q' },
+	{ "ib-port", required_argument, NULL, 'i' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "op", required_argument, NULL, OPT_OP },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "iters", required_argument, NULL, OPT_ITERS },
+	{ "offset", required_argument, NULL, OPT_OFFSET },
+	{ "interactive", no_argument, NULL, OPT_INTERACTIVE },
+	{ "accept-timeout", required_argument, NULL, OPT_ACCEPT_TIMEOUT },
+	{ "qp-state", required_argument, NULL, OPT_QP_STATE },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "inject", required_argument, NULL, OPT_INJECT },
+	{ "clients", required_argument, NULL, OPT_CLIENTS },
+	{ "parallel", required_argument, NULL, OPT_PARALLEL },
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "ready-file", required_argument, NULL, OPT_READY_FILE },
+	{ "lang", required_argument, NULL, OPT_LANG },
+	{ "cm", no_argument, NULL, OPT_CM },
+	{ "src", required_argument, NULL, OPT_SRC },
+	{ "cq", required_argument, NULL, OPT_CQ },
+	{ "qp", required_argument, NULL, OPT_QP },
+	{ "srq", no_argument, NULL, OPT_SRQ },
+	{ "counters", no_argument, NULL, OPT_COUNTERS },
+	{ "bench", required_argument, NULL, OPT_BENCH },
+	{ "sweep", no_argument, NULL, OPT_SWEEP },
+	{ "tx-depth", required_argument, NULL, OPT_TX_DEPTH },
+	{ "signal", required_argument, NULL, OPT_SIGNAL },
+	{ "post-list", required_argument, NULL, OPT_POST_LIST },
+	{ "inline", required_argument, NULL, OPT_INLINE },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* 位置参数与选项共用的几个字段：同一值被给两次且不同则报错 */
+struct dual {
+	const char *dev;
+	const char *port;
+	const char *gid;
+	const char *nqp;
+};
+
+static int merge(const char **slot, const char *val, const char *what,
+		 char *err, size_t errlen)
+{
+	if (*slot != NULL && strcmp(*slot, val) != 0) {
+		set_err(err, errlen, _("%s 被指定了两次且不一致（'%s' 与 '%s'）"),
+			what, *slot, val);
+		return -1;
+	}
+	*slot = val;
+	return 0;
+}
+
+static int apply_dual(struct options *o, const struct dual *d,
+		      char *err, size_t errlen)
+{
+	long v;
+
+	if (d->dev != NULL) {
+		if (d->dev[0] == '\0' || strlen(d->dev) >= 64) {
+			set_err(err, errlen, _("设备名无效: '%s'"), d->dev);
+			return -1;
+		}
+		o->dev_name = d->dev;
+	}
+	if (d->port != NULL) {
+		if (parse_long(d->port, 1, 65535, &v) != 0) {
+			set_err(err, errlen, _("TCP端口无效: '%s'（应为 1..65535）"), d->port);
+			return -1;
+		}
+		o->tcp_port = (int)v;
+	}
+	if (d->gid != NULL) {
+		if (strcmp(d->gid, "auto") == 0) {
+			o->gid_idx = GID_AUTO;
+		} else if (parse_long(d->gid, 0, UINT8_MAX, &v) != 0) {
+			/* ibv_global_route 的 sgid_index 是 uint8_t：256 会被截成 0，悄悄用错 GID */
+			set_err(err, errlen, _("GID索引无效: '%s'（应为 0..255 或 auto：QP 的 sgid_index 只有 8 位）"), d->gid);
+			return -1;
+		} else {
+			o->gid_idx = (int)v;
+		}
+	}
+	if (d->nqp != NULL) {
+		if (parse_long(d->nqp, 1, MAX_QP, &v) != 0) {
+			set_err(err, errlen, _("QP数量无效: '%s'（应为 1..%d）"), d->nqp, MAX_QP);
+			return -1;
+		}
+		o->num_qp = (int)v;
+		o->num_qp_given = 1;
+	}
+	return 0;
+}
+
+/* --clients N（0 = 直到 SIGINT/SIGTERM）/ --parallel M：只用于服务端 */
+static int parse_server_count(int c, const char *arg, struct options *o, char *err, size_t errlen)
+{
+	const char *name = c == OPT_CLIENTS ? "--clients" : "--parallel";
+	long v;
+
+	if (o->role != ROLE_SERVER) {
+		set_err(err, errlen, _("%s 只用于服务端（它决定服务端接待几个客户端）"), name);
+		return -1;
+	}
+	if (c == OPT_CLIENTS) {
+		if (parse_long(arg, 0, MAX_CLIENTS, &v) != 0) {
+			set_err(err, errlen, _("--clients 无效: '%s'（0..%d，0 = 一直服务到 Ctrl-C）"), arg, MAX_CLIENTS);
+			return -1;
+		}
+		o->clients = v;
+		return 0;
+	}
+	if (parse_long(arg, 1, MAX_PARALLEL, &v) != 0) {
+		set_err(err, errlen, _("--parallel 无效: '%s'（1..%d）"), arg, MAX_PARALLEL);
+		return -1;
+	}
+	o->parallel = (int)v;
+	return 0;
+}
+
+/* --cq / --bench 与基准测试的几个旋钮（knob）；没给的旋钮在 check_bench 里按模式取默认值 */
+static int parse_bench_opt(int c, const char *arg, struct options *o, char *err, size_t errlen)
+{
+	long v;
+
+	switch (c) {
+	case OPT_CQ:
+		if (strcmp(arg, "poll") != 0 && strcmp(arg, "event") != 0) {
+			set_err(err, errlen, _("--cq 无效: '%s'（可选 poll、event）"), arg);
+			return -1;
+		}
+		o->cq = strcmp(arg, "event") == 0 ? CQ_EVENT : CQ_POLL;
+		return 0;
+	case OPT_BENCH:
+		if (strcmp(arg, "lat") != 0 && strcmp(arg, "bw") != 0) {
+			set_err(err, errlen, _("--bench 无效: '%s'（可选 lat、bw）"), arg);
+			return -1;
+		}
+		o->bench = strcmp(arg, "lat") == 0 ? BENCH_LAT : BENCH_BW;
+		return 0;
+	case OPT_SWEEP:
+		o->sweep = 1;
+		return 0;
+	case OPT_INLINE:
+		if (parse_long(arg, 0, MAX_INLINE, &v) != 0) {
+			set_err(err, errlen, _("--inline 无效: '%s'（字节，0..%d）"), arg, MAX_INLINE);
+			return -1;
+		}
+		o->inline_size = (uint32_t)v;
+		return 0;
+	default:
+		break;
+	}
+	if (c == OPT_POST_LIST && parse_long(arg, 1, MAX_POST_LIST, &v) != 0) {
+		set_err(err, errlen, _("--post-list 无效: '%s'（1..%d：一次 ibv_post_send 最多投递 %d 个 WR）"),
+			arg, MAX_POST_LIST, MAX_POST_LIST);
+		return -1;
+	}
+	if (parse_long(arg, 1, MAX_QUEUE_DEPTH, &v) != 0) {
+		set_err(err, errlen, _("%s 无效: '%s'（1..%d）"), c == OPT_TX_DEPTH ? "--tx-depth" :
+			c == OPT_SIGNAL ? "--signal" : "--post-list", arg, MAX_QUEUE_DEPTH);
+		return -1;
+	}
+	if (c == OPT_TX_DEPTH)
+		o->tx_depth = (int)v;
+	else if (c == OPT_SIGNAL)
+		o->signal_every = (int)v;
+	else
+		o->post_list = (int)v;
+	return 0;
+}
+
+/* ---------- --inject：故障画廊（docs/GALLERY.md）的每一种，一个故意的错误 ---------- */
+
+static int one_sided_op(const struct options *o) { return op_is_one_sided(o->op); }
+static int server_recv_op(const struct options *o) { return op_info(o->op)->server_recv; }
+static int send_op(const struct options *o) { return o->op == OP_SEND; }
+static int small_recv_fits(const struct options *o) { return o->op == OP_SEND && o->size >= 2; }
+static int any_op(const struct options *o) { (void)o; return 1; }
+static int source_op(const struct options *o)   /* 数据来自本端内存的 SEND/WRITE/WRITE_IMM */
+{
+	return o->op == OP_SEND || o->op == OP_WRITE || o->op == OP_WRITE_IMM;
+}
+
+
+/* 每一种：名字、哪一端（ROLE_ANY = 看 fits）、什么操作能用（fits）和不能用时的说明、不能配 --cm 的原因、-h 里的一行 */
+#define ROLE_ANY ((enum role)-1)
+static const struct inject_kind {
+	const char *name;
+	enum inject id;
+	enum role role;
+	int (*fits)(const struct options *o);
+	const char *rule;
+	const char *no_cm;         /* 非 NULL：不能与 --cm 同用（这个 QP 属性由 librdmacm 设置） */
+	const char *help;
+} inject_kinds[] = {
+	{ "rkey", INJECT_RKEY, ROLE_CLIENT, one_sided_op,
+	  N_("要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：rkey 是发起方访问对端内存用的）"), NULL,
+	  N_("单边/原子操作：故意用错误的 rkey，观察 REM_ACCESS_ERR") },
+	{ "payload", INJECT_PAYLOAD, ROLE_ANY, inject_payload_sender,
+	  N_("只用于发送数据的一方：客户端的 send/write/write_imm，或服务端的 read（不用于原子操作）"), NULL,
+	  N_("发送数据的一方（客户端的 send/write/write_imm、服务端的 read）：第1轮发出前改坏 QP[0] 的一个字节，观察对端校验失败") },
+	{ "late-recv", INJECT_LATE_RECV, ROLE_SERVER, server_recv_op,
+	  N_("要配合 --op send 或 write_imm（只有它们消耗服务端投递的接收请求）"), NULL,
+	  N_("send/write_imm：第1轮先说“可以发了”、200 毫秒后才投递接收，观察 RNR NAK 和重发") },
+	{ "small-recv", INJECT_SMALL_RECV, ROLE_SERVER, small_recv_fits,
+	  N_("要配合 --op send（--size 至少 2；接收缓冲区是服务端投递的）"), NULL,
+	  N_("send：第1轮 QP[0] 的接收缓冲区只有消息的一半，观察两端的完成状态和 NAK") },
+	{ "flush", INJECT_FLUSH, ROLE_SERVER, send_op,
+	  N_("要配合 --op send（接收请求还没完成时把QP改到 ERR）"), NULL,
+	  N_("send：第1轮投递接收后把全部QP改到 ERR，观察每个没完成的接收都以 WR_FLUSH_ERR 完成") },
+	{ "mr-access", INJECT_MR_ACCESS, ROLE_SERVER, one_sided_op,
+	  N_("要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：对端要访问本端的 MR）"), NULL,
+	  N_("单边/原子操作：注册 MR 时不给远端访问权限（rkey 是对的），观察客户端的 REM_ACCESS_ERR") },
+	{ "rnr-retry0", INJECT_RNR_RETRY0, ROLE_CLIENT, server_recv_op,
+	  N_("要配合 --op send 或 write_imm（对端没投递接收时才有 RNR；配合服务端的 --inject late-recv）"),
+	  N_("rnr_retry 由 rdma_connect 的参数决定"),
+	  N_("send/write_imm：RTS 时 rnr_retry=0（默认 7 = 一直重试）；配合服务端 --inject late-recv，观察 RNR_RETRY_EXC_ERR") },
+	{ "lkey", INJECT_LKEY, ROLE_CLIENT, source_op,
+	  N_("要配合 --op send/write/write_imm（本端内存是数据源）"), NULL,
+	  N_("send/write/write_imm：第1轮 QP[0] 的 WR 用错误的 lkey，观察本端的完成状态（随内核不同）") },
+	{ "inline", INJECT_INLINE, ROLE_CLIENT, source_op,
+	  N_("要配合 --op send/write/write_imm（不是基准测试时 QP 要的 max_inline_data 是 0，任何大小都超过它）"), NULL,
+	  N_("send/write/write_imm：第1轮 QP[0] 的 WR 带 IBV_SEND_INLINE 却比 max_inline_data 大（跳过本程序的检查），观察 ibv_post_send 的返回值") },
+	{ "qpn", INJECT_QPN, ROLE_CLIENT, any_op, "", N_("dest_qp_num 由 librdmacm 设置"),
+	  N_("RTR 时 dest_qp_num 用错的（对端QP号 ^ 0x800000），观察重传和 RETRY_EXC_ERR") },
+	{ "psn", INJECT_PSN, ROLE_CLIENT, any_op, "", N_("sq_psn 由 librdmacm 设置"),
+	  N_("RTS 时 sq_psn 比告诉对端的大 0x1000，观察对端怎样对待 PSN 不对的包") },
+	{ "qp-access", INJECT_QP_ACCESS, ROLE_SERVER, one_sided_op,
+	  N_("要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：对端的请求要经过本端QP的权限检查）"),
+	  N_("--cm 下 INIT 的属性来自 rdma_init_qp_attr"),
+	  N_("单边/原子操作：INIT 时 QP 的 qp_access_flags 不给远端权限（MR 的权限和 rkey 都对），观察客户端的 REM_INV_REQ_ERR") },
+};
+/* 上面 late-recv 的帮助文字写的是 200 毫秒（一句完整的话才能整句翻译） */
+_Static_assert(LATE_RECV_MS == 200, "late-recv 的 -h 文字要跟着 LATE_RECV_MS 改");
+#define N_INJECT_KINDS ((int)(sizeof(inject_kinds) / sizeof(inject_kinds[0])))
+
+static const struct inject_kind *inject_kind_of(enum inject id)
+{
+	for (int k = 0; k < N_INJECT_KINDS; k++)
+		if (inject_kinds[k].id == id)
+			return &inject_kinds[k];
+	return NULL;
+}
+
+const char *inject_name(enum inject id)
+{
+	const struct inject_kind *k = inject_kind_of(id);
+
+	return k != NULL ? k->name : "none";
+}
+
+static int parse_inject(const char *arg, struct options *o, char *err, size_t errlen)
+{
+	char names[256] = "";
+
+	for (int k = 0; k < N_INJECT_KINDS; k++) {
+		if (strcmp(arg, inject_kinds[k].name) == 0) {
+			o->inject = inject_kinds[k].id;
+			return 0;
+		}
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", k ? _("、") : "", inject_kinds[k].name);
+	}
+	set_err(err, errlen, _("未知的故障注入: '%s'（可选 %s）"), arg, names);
+	return -1;
+}
+
+/*
+ * --qp ud、--srq 和别的选项：UD 只有 SEND（没有连接，对端的内存不能被远程读写），一条消息一个包（不分段）；
+ * 两者都还没接到 --cm、--clients 上（docs/QP-TYPES.md 说了为什么）；都可以配 --bench lat|bw（对照 perftest -c UD / --use-srq）
+ */
+static int check_qp_kind(const struct options *o, char *err, size_t errlen)
+{
+	const char *what = o->qp_type == QPK_UD ? "--qp ud" : "--srq";
+
+	if (o->qp_type != QPK_UD && !o->srq)
+		return 0;
+	if (o->qp_type == QPK_UD && o->srq) {
+		set_err(err, errlen, _("--srq 现在只用于 RC（--qp rc）：UD 的接收本来就不属于哪条连接，SRQ 对它的意义不同"));
+		return -1;
+	}
+	if (o->interactive) {
+		set_err(err, errlen, _("%s 不能与 --interactive 同用（交互模式用 RDMA WRITE + READ，只在 RC 上有）"), what);
+		return -1;
+	}
+	if (o->op != OP_SEND) {
+		set_err(err, errlen, o->qp_type == QPK_UD ?
+			_("--qp ud 只支持 --op send：UD 没有连接，对端的内存不能被远程读写（单边和原子操作只在 RC 上有）") :
+			_("--srq 现在只配 --op send（SRQ 装的是接收请求，只有 SEND 和 WRITE_IMM 消耗它；本程序只做了 send）"));
+		return -1;
+	}
+	if (o->qp_type == QPK_UD && o->size > UD_MAX_MSG) {
+		set_err(err, errlen, _("--qp ud 的消息最多 4096 字节（最大的路径MTU）：UD 不分段，一条消息就是一个包；"
+			"真正的上限是两端的路径MTU，握手后还会再检查"));
+		return -1;
+	}
+	if (o->cm || multi_client(o)) {
+		set_err(err, errlen, _("%s 还不能与 %s 同用（docs/QP-TYPES.md）"), what, o->cm ? "--cm" : "--clients/--parallel");
+		return -1;
+	}
+	if (o->inject != INJECT_NONE && o->inject != INJECT_LATE_RECV && o->inject != INJECT_PAYLOAD) {
+		set_err(err, errlen, _("%s 只配 --inject late-recv 或 payload"), what);
+		return -1;
+	}
+	return 0;
+}
+
+/* 这一种注入和本端的角色、操作、模式合不合 */
+static int check_inject(const struct options *o, char *err, size_t errlen)
+{
+	const struct inject_kind *k = inject_kind_of(o->inject);
+
+	if (k == NULL)
+		return 0;
+	if (k->role != ROLE_ANY && k->role != o->role) {
+		set_err(err, errlen, _("--inject %s 只用于%s"), k->name, k->role == ROLE_SERVER ? _("服务端") : _("客户端"));
+		return -1;
+	}
+	if (!k->fits(o)) {
+		set_err(err, errlen, "--inject %s %s", k->name, _(k->rule));
+		return -1;
+	}
+	if (o->interactive) {
+		set_err(err, errlen, _("--inject %s 不用于交互模式（注入发生在第1轮）"), k->name);
+		return -1;
+	}
+	if (o->cm && k->no_cm != NULL) {
+		set_err(err, errlen, _("--inject %s 不能与 --cm 同用：%s"), k->name, _(k->no_cm));
+		return -1;
+	}
+	return 0;
+}
+
+/* -h 里本角色能用的每一种 */
+static void print_inject_usage(enum role role)
+{
+	for (int k = 0; k < N_INJECT_KINDS; k++)
+		if (inject_kinds[k].role == ROLE_ANY || inject_kinds[k].role == role)
+			printf(_("      --inject %-10s 故障注入：%s\n"), inject_kinds[k].name, _(inject_kinds[k].help));
+}
+
+static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
+		     char *err, size_t errlen)
+{
+	long v;
+
+	switch (c) {
+	case 'd': return merge(&d->dev, arg, _("设备名"), err, errlen);
+	case 'p': return merge(&d->port, arg, _("TCP端口"), err, errlen);
+	case 'g': return merge(&d->gid, arg, _("GID索引"), err, errlen);
+	case 'q': return merge(&d->nqp, arg, _("QP数量"), err, errlen);
+	case 'i':
+		if (parse_long(arg, 1, 255, &v) != 0) {
+			set_err(err, errlen, _("IB端口号无效: '%s'（应为 1..255，通常是 1）"), arg);
+			return -1;
+		}
+		o->ib_port = (int)v;
+		return 0;
+	case 't':
+		if (parse_long(arg, 1, 3600, &v) != 0) {
+			set_err(err, errlen, _("超时无效: '%s'（秒，1..3600）"), arg);
+			return -1;
+		}
+		o->timeout_ms = (int)v * 1000;
+		return 0;
+	case OPT_ACCEPT_TIMEOUT:
+		if (o->role != ROLE_SERVER) {
+			set_err(err, errlen, _("--accept-timeout 只用于服务端（客户端连接服务端的超时用 -t）"));
+			return -1;
+		}
+		if (parse_long(arg, 1, 86400, &v) != 0) {
+			set_err(err, errlen, _("等待连接超时无效: '%s'（秒，1..86400）"), arg);
+			return -1;
+		}
+		o->accept_timeout_ms = (int)v * 1000;
+		return 0;
+	case OPT_OP:
+		if (op_from_name(arg, &o->op) != 0) {
+			set_err(err, errlen, _("未知操作: '%s'（可选: send write read write_imm fetch_add cmp_swap）"), arg);
+			return -1;
+		}
+		o->op_given = 1;
+		return 0;
+	case OPT_SIZE:
+		if (parse_size(arg, &o->size) != 0 || o->size == 0) {
+			set_err(err, errlen, _("消息大小无效: '%s'（字节数 ≥1，可带 K/M 后缀）"), arg);
+			return -1;
+		}
+		if (o->size > MAX_SIZE) {
+			set_err(err, errlen, _("消息大小 %s 太大：每个QP最多 %u MiB"), arg, MAX_SIZE >> 20);
+			return -1;
+		}
+		o->size_given = 1;
+		return 0;
+	case OPT_ITERS:
+		if (parse_long(arg, 1, MAX_ITERS, &v) != 0) {
+			set_err(err, errlen, _("轮数无效: '%s'（应为 1..%d）"), arg, MAX_ITERS);
+			return -1;
+		}
+		o->iters = v;
+		o->iters_given = 1;
+		return 0;
+	case OPT_OFFSET:
+		if (parse_long(arg, 0, ATOMIC_SLOT - 8, &v) != 0) {
+			set_err(err, errlen, _("偏移无效: '%s'（应为 0..%d 且是 8 的倍数）"), arg, ATOMIC_SLOT - 8);
+			return -1;
+		}
+		o->offset = (uint32_t)v;
+		o->offset_given = 1;
+		return 0;
+	case OPT_INTERACTIVE:
+		o->interactive = 1;
+		return 0;
+	case OPT_DRY_RUN:
+		o->dry_run = 1;
+		return 0;
+	case OPT_CM:
+		o->cm = 1;
+		return 0;
+	case OPT_SRC:
+		o->src_addr = arg;
+		return 0;
+	case OPT_INJECT:
+		return parse_inject(arg, o, err, errlen);
+	case OPT_QP:
+		if (strcmp(arg, "rc") != 0 && strcmp(arg, "ud") != 0) {
+			set_err(err, errlen, _("--qp 无效: '%s'（可选 rc、ud）"), arg);
+			return -1;
+		}
+		o->qp_type = strcmp(arg, "ud") == 0 ? QPK_UD : QPK_RC;
+		return 0;
+	case OPT_SRQ:
+		o->srq = 1;
+		return 0;
+	case OPT_COUNTERS:
+		o->counters = 1;
+		return 0;
+	case OPT_TRACE:
+		if (arg[0] == '\0') {
+			set_err(err, errlen, _("--trace 需要一个文件名"));
+			return -1;
+		}
+		o->trace_path = arg;
+		return 0;
+	case OPT_READY_FILE:
+		if (o->role != ROLE_SERVER || arg[0] == '\0') {
+			set_err(err, errlen, _("--ready-file 只用于服务端，需要一个文件名"));
+			return -1;
+		}
+		o->ready_file = arg;
+		return 0;
+	case OPT_LANG:
+		/* 语言在解析参数之前已由 i18n_init 定好（参数错误的消息也要用它），这里只检查写得对不对 */
+		if (i18n_lang_parse(arg) < 0) {
+			set_err(err, errlen, _("--lang 无效: '%s'（可选 zh、en）"), arg);
+			return -1;
+		}
+		return 0;
+	case OPT_CLIENTS:
+	case OPT_PARALLEL:
+		return parse_server_count(c, arg, o, err, errlen);
+	case OPT_CQ: case OPT_BENCH: case OPT_SWEEP: case OPT_TX_DEPTH:
+	case OPT_SIGNAL: case OPT_POST_LIST: case OPT_INLINE:
+		return parse_bench_opt(c, arg, o, err, errlen);
+	case OPT_QP_STATE:
+		if (strcmp(arg, "all") == 0) {
+			o->qp_state_detail = -1;
+		} else if (parse_long(arg, 0, MAX_QP, &v) != 0) {
+			set_err(err, errlen, _("--qp-state 无效: '%s'（0..%d 或 all）"), arg, MAX_QP);
+			return -1;
+		} else {
+			o->qp_state_detail = (int)v;
+		}
+		return 0;
+	default:
+		set_err(err, errlen, _("未知选项（用 -h 查看用法）"));
+		return -1;
+	}
+}
+
+static int parse_positionals(int n, char **pos, struct options *o,
+			     struct dual *d, char *err, size_t errlen)
+{
+	const char *const names[] = { _("设备名"), _("TCP端口"), _("GID索引"), _("QP数量") };
+	const char **slots[] = { &d->dev, &d->port, &d->gid, &d->nqp };
+	int first = 0;
+
+	if (o->role == ROLE_CLIENT) {
+		if (n < 1) {
+			set_err(err, errlen, _("缺少服务端IP地址（用法: rdma_client <server_ip> [dev] [port] [gid_idx] [num_qp]）"));
+			return -1;
+		}
+		o->server_ip = pos[0];
+		first = 1;
+	}
+	if (n - first > 4) {
+		set_err(err, errlen, _("位置参数太多: '%s'"), pos[first + 4]);
+		return -1;
+	}
+	for (int i = first; i < n; i++) {
+		if (merge(slots[i - first], pos[i], names[i - first], err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * --cm 下 -d/-g/--src 的含义：librdmacm 按“地址”选设备和 GID（见 cm_control.c），
+ *   --src IP   客户端的源地址 / 服务端监听的地址，它在哪个 RDMA 设备的 GID 表里，就用哪个设备；
+ *   -d DEV     简写：用 DEV 端口上 RoCE v2 IPv4 GID 的地址当 --src；
+ *   -g         不能用：GID 由 CM 按地址选（rdma_init_qp_attr 给出 sgid_index）。
+ */
+static int check_cm(const struct options *o, char *err, size_t errlen)
+{
+	if (!o->cm) {
+		if (o->src_addr != NULL) {
+			set_err(err, errlen, _("--src 只和 --cm 一起用（TCP 模式用 -d/-g 选设备和 GID）"));
+			return -1;
+		}
+		return 0;
+	}
+	if (o->gid_idx != GID_AUTO) {
+		set_err(err, errlen, _("--cm 下不能指定 -g：CM 按地址选 GID（用 --src IP 或 -d DEV 指定本端地址）"));
+		return -1;
+	}
+	if (o->dev_name != NULL && o->src_addr != NULL) {
+		set_err(err, errlen, _("--cm 下 -d 和 --src 只能给一个（-d DEV 就是“用 DEV 的 IPv4 地址当 --src”）"));
+		return -1;
+	}
+	if (multi_client(o)) {
+		set_err(err, errlen, _("--cm 暂时一次只服务一个客户端，不能与 --clients/--parallel 同用"));
+		return -1;
+	}
+	return 0;
+}
+
+/* 旋钮只在 --bench 里有意义；没给的按模式取默认值 */
+static int check_knobs(struct options *o, char *err, size_t errlen)
+{
+	if (o->bench == BENCH_NONE) {
+		if (o->sweep || o->tx_depth != 0 || o->signal_every != 0 || o->post_list != 1 || o->inline_size != 0) {
+			set_err(err, errlen, _("--sweep/--tx-depth/--signal/--post-list/--inline 是基准测试的旋钮，要配合 --bench lat|bw"));
+			return -1;
+		}
+		o->signal_every = 1;
+		return 0;
+	}
+	if (o->tx_depth == 0)
+		o->tx_depth = o->bench == BENCH_BW ? BENCH_BW_DEPTH : BENCH_LAT_DEPTH;
+	/*
+	 * 没给 --signal：带宽每 16 个 WR 要一个完成（队列比 16 浅时每个都要）；延迟每次都要，和 perftest 一样
+	 * （ib_*_lat 的 tx_depth 是 1，它把 cq_mod 夹到 tx_depth，所以每个 SEND/WRITE 都要完成）。明确给的值照办
+	 */
+	if (o->signal_every == 0)
+		o->signal_every = o->bench == BENCH_BW && o->tx_depth >= BENCH_SIGNAL_EVERY ? BENCH_SIGNAL_EVERY : 1;
+	if (o->signal_every > o->tx_depth || o->post_list > o->tx_depth) {
+		set_err(err, errlen, _("--signal %d / --post-list %d 不能大于 --tx-depth %d（发送队列装不下）"),
+			o->signal_every, o->post_list, o->tx_depth);
+		return -1;
+	}
+	if (o->bench == BENCH_LAT && o->post_list != 1) {
+		set_err(err, errlen, _("--post-list 只用于 --bench bw（延迟乒乓每次只有一个 WR 在途）"));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * 基准测试里唯一的故障注入：服务端 --qp ud --bench bw --inject late-recv（晚 200 毫秒才投递接收），
+ * 让 UD 丢包真的发生、被服务端数出来（RC 有 RNR 重发，这样做只会变慢，所以只给 UD）
+ */
+static int bench_inject_ok(const struct options *o)
+{
+	return o->inject == INJECT_NONE ||
+	       (o->inject == INJECT_LATE_RECV && o->qp_type == QPK_UD && o->bench == BENCH_BW);
+}
+
+/* --bench：只支持 send/write/read，一个客户端，不能和交互模式、故障注入（除了上面那一种）同用 */
+static int check_bench(struct options *o, char *err, size_t errlen)
+{
+	if (o->bench == BENCH_NONE)
+		return check_knobs(o, err, errlen);
+	if (o->interactive || !bench_inject_ok(o) || multi_client(o)) {
+		set_err(err, errlen, _("--bench 不能与 --interactive/--inject/--clients/--parallel 同用（基准测试只量数据面）"));
+		return -1;
+	}
+	if (!op_info(o->op)->bench) {
+		set_err(err, errlen, _("--bench 支持 --op send/write/read/write_imm，不支持 %s"), op_name(o->op));
+		return -1;
+	}
+	if (o->sweep && o->size_given) {
+		set_err(err, errlen, _("--sweep 自己从 2 B 扫到 8 MiB，不能再给 --size"));
+		return -1;
+	}
+	if (!o->iters_given)
+		o->iters = BENCH_DEFAULT_ITERS;
+	return check_knobs(o, err, errlen);
+}
+
+/* 组合检查：只有所有参数都读完后才能判断 */
+static int check_combination(struct options *o, char *err, size_t errlen)
+{
+	if (check_bench(o, err, errlen) != 0)
+		return -1;
+	if (o->interactive) {
+		if (!op_info(o->op)->interactive) {
+			set_err(err, errlen, _("--interactive 使用 RDMA WRITE + READ，不能与 --op %s 同用"), op_name(o->op));
+			return -1;
+		}
+		o->op = OP_WRITE;
+		if (!o->size_given)
+			o->size = INTERACTIVE_SIZE;
+		if (o->size < 16) {
+			set_err(err, errlen, _("--interactive 需要 --size ≥ 16"));
+			return -1;
+		}
+	}
+	if (op_is_atomic(o->op)) {
+		if (o->size_given && o->size != 8) {
+			set_err(err, errlen, _("原子操作固定作用于 8 字节，不能指定 --size %zu"), o->size);
+			return -1;
+		}
+		if (o->offset % 8 != 0 || o->offset + 8 > ATOMIC_SLOT) {
+			set_err(err, errlen, _("原子操作目标未按 8 字节对齐: --offset %u（应为 0,8,...,%d）"),
+				o->offset, ATOMIC_SLOT - 8);
+			return -1;
+		}
+		o->size = 8;
+	} else if (o->offset != 0) {
+		set_err(err, errlen, _("--offset 只用于原子操作（fetch_add / cmp_swap）"));
+		return -1;
+	}
+	if (check_cm(o, err, errlen) != 0)
+		return -1;
+	if (o->interactive && multi_client(o)) {
+		set_err(err, errlen, _("--interactive 一次只服务一个客户端，不能与 --clients/--parallel 同用"));
+		return -1;
+	}
+	if (check_inject(o, err, errlen) != 0 || check_qp_kind(o, err, errlen) != 0)
+		return -1;
+	return 0;
+}
+
+enum parse_result parse_options(int argc, char **argv, enum role role,
+				struct options *o, char *err, size_t errlen)
+{
+	struct dual d = { NULL, NULL, NULL, NULL };
+	int c;
+
+	set_defaults(o, role);
+	err[0] = '\0';
+	optind = 0;     /* GNU getopt：0 表示重新初始化（便于单元测试多次调用） */
+	opterr = 0;     /* 错误信息由我们自己用中文给出 */
+	while ((c = getopt_long(argc, argv, ":d:p:g:q:i:t:h", long_opts, NULL)) != -1) {
+		if (c == 'h')
+			return PARSE_HELP;
+		if (c == '?') {
+			set_err(err, errlen, _("未知选项: '%s'（用 -h 查看用法）"), argv[optind - 1]);
+			return PARSE_ERROR;
+		}
+		if (c == ':') {
+			set_err(err, errlen, _("选项 '%s' 缺少参数值"), argv[optind - 1]);
+			return PARSE_ERROR;
+		}
+		if (parse_one(c, optarg, o, &d, err, errlen) != 0)
+			return PARSE_ERROR;
+	}
+	if (parse_positionals(argc - optind, argv + optind, o, &d, err, errlen) != 0)
+		return PARSE_ERROR;
+	if (apply_dual(o, &d, err, errlen) != 0)
+		return PARSE_ERROR;
+	if (check_combination(o, err, errlen) != 0)
+		return PARSE_ERROR;
+	return PARSE_OK;
+}
+
+/* 两个角色共有的选项；各自独有的在 print_usage 里分开列出（-d 的默认两个角色不同） */
+static void print_common_options(enum role role)
+{
+	printf(_("\n位置参数与下列选项等价（两种写法可以混用，但不能给出矛盾的值）：\n"));
+	if (role == ROLE_SERVER)
+		printf(_("  -d, --dev NAME        RDMA设备名（如 rxe0, mlx5_0）；默认自动选择有ACTIVE端口和RoCE v2 IPv4 GID的设备\n"));
+	else
+		printf(_("  -d, --dev NAME        RDMA设备名（如 rxe0, mlx5_0）；默认按到服务端的路由选：出口网卡上 ACTIVE 的设备\n"));
+	printf(_("  -p, --port N          TCP控制平面端口（默认 %d）\n"
+	       "  -g, --gid-idx N|auto  GID索引；默认 auto：自动选 RoCE v2 + IPv4 的条目\n"
+	       "  -q, --num-qp N        QP数量 1..%d（默认 %d）；两端必须一致\n"
+	       "\n其它选项：\n"
+	       "  -i, --ib-port N       RDMA设备的端口号（默认 %d）\n"
+	       "      --op OP           send（默认）| write | read | write_imm | fetch_add | cmp_swap；两端必须一致\n"
+	       "      --size BYTES      每个QP每轮的消息大小（默认 %d，交互模式默认 %d；可带 K/M 后缀，最大 %u MiB；原子操作固定 8）\n"
+	       "      --iters N         轮数（默认 1）\n"
+	       "      --offset BYTES    原子操作目标字在对端区域内的偏移（0..%d，必须是 8 的倍数）\n"
+	       "      --interactive     交互模式：客户端逐行读标准输入，RDMA WRITE 到服务端内存再 READ 回来；输入 q 结束\n"
+	       "  -t, --timeout SEC     连接/握手/同步/轮询CQ的超时（默认 %d 秒）\n"
+	       "      --qp-state N|all  每次状态转换后打印完整 ibv_query_qp 结果的QP个数（默认 1，0 = 只打印状态摘要）\n"
+	       "      --dry-run         只检查参数、打印配置后退出（不打开设备，不连网络）\n"
+	       "      --trace FILE      把每个步骤、verbs 调用、WR、完成、控制消息写进 FILE（JSON Lines，格式见 docs/TRACE.md；\n"
+	       "                        控制台输出不变）；tools/trace/render 把两端的 trace 和抓包画成时间线\n"
+	       "      --cm              用 librdmacm（RDMA CM）建立连接，代替 TCP 交换；两端都要给。-p 是 CM 的端口，\n"
+	       "                        设备由地址决定（--src 或 -d），-g 不可用；见 docs/CM.md\n"
+	       "      --src IP          （仅 --cm）本端地址：客户端的源地址 / 服务端监听的地址（默认: 客户端由路由决定，服务端 0.0.0.0）\n"
+	       "      --cq poll|event   怎样等完成：poll（默认）忙轮询 ibv_poll_cq；event 用完成通道，在 fd 上睡眠等事件；两端必须一致\n"
+	       "      --qp rc|ud        QP 类型：rc 可靠连接（默认）；ud 不可靠数据报（只有 send，消息 ≤ 路径MTU，接收缓冲区多 40 字节的 GRH）；两端必须一致\n"
+	       "      --srq             RC 的 N 个QP共用一个共享接收队列（ibv_create_srq）；只配 --op send；两端必须一致\n"
+	       "\n基准测试（两端必须一致；只支持 --op send/write/read/write_imm；不能与 --interactive/--inject/--clients/--parallel 同用，\n"
+	       "只有 --qp ud --bench bw 的服务端可以 --inject late-recv，看丢掉的消息被数出来）：\n"
+	       "      --bench lat|bw    lat = 乒乓延迟（像 ib_*_lat）；bw = 带宽（像 ib_*_bw）；计时循环里不走TCP、不打印，循环后校验一次数据\n"
+	       "      --sweep           大小从 2 B 翻倍到 8 MiB 各测一遍（像 perftest -a）\n"
+	       "      --tx-depth N      每个QP的发送队列深度 = bw 的在途窗口（bw 默认 %d，lat 默认 %d）\n"
+	       "      --signal N        每 N 个 WR 才要一个完成（选择性通知；bw 默认 %d，lat 默认 1，lat 的 READ 每次都要）\n"
+	       "      --post-list N     bw：一次 ibv_post_send 投递 N 个 WR 的链表（默认 1，最多 64）\n"
+	       "      --inline BYTES    QP 的 max_inline_data；消息 ≤ 它时用 IBV_SEND_INLINE（CPU 直接拷进 WQE，默认 0 = 不用）\n"),
+	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
+	       DEFAULT_SIZE, INTERACTIVE_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,
+	       DEFAULT_TIMEOUT_MS / 1000, BENCH_BW_DEPTH, BENCH_LAT_DEPTH, BENCH_SIGNAL_EVERY);
+	printf(_("      --counters        数据面开始和结束时读端口的硬件计数（/sys/class/infiniband/DEV/ports/N/hw_counters），\n"
+	       "                        打印动了的、每个一行含义；--bench 的 BENCH_RESULT 多出 ctr_NAME=差值；只管本端，两端不必一致\n"));
+	printf(_("      --lang zh|en      输出用哪种语言（默认看 LANGUAGE、LC_ALL、LC_MESSAGES、LANG：en 开头是英文，其它都是中文）\n"));
+}
+
+void print_usage(const char *prog, enum role role)
+{
+	if (role == ROLE_SERVER) {
+		printf(_("用法: %s [dev] [port] [gid_idx] [num_qp] [选项]\n"), prog);
+		print_common_options(role);
+		printf(_("      --accept-timeout SEC  等待客户端连接的超时（默认 %d 秒）\n"
+		       "      --clients N       服务 N 个客户端后退出（默认 1 = 一对一；0 = 一直服务到 Ctrl-C/SIGTERM）\n"
+		       "      --parallel M      最多同时服务 M 个客户端（1..%d，默认 1 = 一个接一个）；每个客户端一个线程、\n"
+		       "                        一套自己的 MR/CQ/QP，设备和 PD 共用。多客户端时没明确给出的 -q/--op/--size/--iters\n"
+		       "                        由客户端决定（消息最大 %u 字节），明确给出的两端必须一致\n"
+		       "      --ready-file FILE 开始等客户端时（listen/rdma_listen 之后）写 FILE 一行 \"ready tcp|cm PORT PID\"，给脚本和测试等\n"),
+		       DEFAULT_ACCEPT_MS / 1000, MAX_PARALLEL, 1u << 20);
+		print_inject_usage(role);
+		printf(_("  -h, --help            显示本帮助\n"));
+		printf(_("\n示例:\n  %s\n  %s rxe0 18515 auto 4\n  %s -d rxe0 --op write --size 1M --iters 10\n"
+		       "  %s -d rxe0 --clients 0 --parallel 8\n"),
+		       prog, prog, prog, prog);
+		return;
+	}
+	printf(_("用法: %s <server_ip> [dev] [port] [gid_idx] [num_qp] [选项]\n"), prog);
+	print_common_options(role);
+	print_inject_usage(role);
+	printf(_("  -h, --help            显示本帮助\n"));
+	printf(_("\n示例（两台机器各有自己的 rxe0，-d 可以省略：程序按到服务端的路由自动选设备）:\n"
+	       "  %s 10.11.0.1\n  %s 10.11.0.1 rxe0 18515 auto 4\n  %s 10.11.0.1 --op write --size 1M --iters 10\n"),
+	       prog, prog, prog);
+}
+
+int mr_access_flags(const struct options *o)
+{
+	int server = (o->role == ROLE_SERVER);
+
+	if (o->interactive)
+		return server ? (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ)
+			      : IBV_ACCESS_LOCAL_WRITE;
+	/* write/write_imm 延迟是乒乓：两端都往对端内存里写 */
+	if (o->bench == BENCH_LAT && (o->op == OP_WRITE || o->op == OP_WRITE_IMM))
+		return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	return op_info(o->op)->access[o->role];
+}

@@ -1,0 +1,171 @@
+/*
+ * ctrl.c - 控制平面接口（见 ctrl.h）：把每个操作转给所选的实现，
+ *          每条消息写一个 trace 事件（有 --trace 时），外加一个所有实现共用的、仅供测试的钩子
+ */
+#include "control/ctrl.h"
+#include "base/i18n.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/conout.h"
+
+/*
+ * 仅供测试：环境变量 ROCE_TEST_SYNC_DELAY_MS 让程序每发出一个同步消息就停这么多毫秒。
+ * 同步消息的意思是“我这边准备好了，你可以动了”；之后本端不该再做对端会撞上的事。
+ * 停一下就把这类顺序错误放大成每次都发生（tests/lab/ops.bats）：
+ *   - READY 发出后才投递接收 → 对端的 SEND 先到，rxe 的 RNR NAK 计数增加；
+ *   - 交互模式 ACK 发出后才看文本 → 客户端已经写进了下一行。
+ * 正常运行时不设置它，这里什么也不做。
+ */
+static void test_only_delay_after_sync(void)
+{
+	const char *ms = getenv("ROCE_TEST_SYNC_DELAY_MS");
+
+	if (ms != NULL && atoi(ms) > 0)
+		usleep((useconds_t)atoi(ms) * 1000);
+}
+
+int ctrl_establish(struct ctrl *c, unsigned *step)
+{
+	return c->ops->establish(c, step);
+}
+
+int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
+{
+	int rc;
+
+	trace_ctrl_hello(&c->trace, 1, local);
+	rc = c->ops->exchange_hello(c, local, remote);
+	if (rc == 0)
+		trace_ctrl_hello(&c->trace, 0, remote);
+	return rc;
+}
+
+int ctrl_recv_hello(struct ctrl *c, struct wire_hello *remote)
+{
+	if (c->ops->recv_hello == NULL) {
+		con_error(_("这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n"));
+		return -1;
+	}
+	return c->ops->recv_hello(c, remote);
+}
+
+int ctrl_send_hello(struct ctrl *c, const struct wire_hello *local)
+{
+	if (c->ops->send_hello == NULL) {
+		con_error(_("这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n"));
+		return -1;
+	}
+	return c->ops->send_hello(c, local);
+}
+
+int ctrl_sync_send(struct ctrl *c, uint32_t tag)
+{
+	int rc = c->ops->sync_send(c, tag);
+
+	c->last_alive_ms = now_ms();
+	if (rc == 0) {
+		trace_ctrl_sync(&c->trace, 1, tag);
+		test_only_delay_after_sync();
+	}
+	return rc;
+}
+
+int ctrl_check_sync(const uint8_t *buf, size_t len, uint32_t tag)
+{
+	uint32_t got;
+	enum wire_status st = wire_decode_sync(buf, len, &got);
+
+	if (st != WIRE_OK) {
+		con_error("%s\n", wire_strerror(st));
+		return -1;
+	}
+	if (got == SYNC_TAG(SYNC_ALIVE, 0) && tag != got)
+		return 1;
+	if (got != tag) {
+		con_error(_("同步点错位：期望 0x%08x，收到 0x%08x（两端的流程不一致？）\n"), tag, got);
+		return -1;
+	}
+	return 0;
+}
+
+int ctrl_heartbeat(struct ctrl *c)
+{
+	long long now = now_ms(), every = c->opt->timeout_ms / 3;
+
+	if (now - c->last_alive_ms < (every > 0 ? every : 1))
+		return 0;
+	c->last_alive_ms = now;
+	return c->ops->sync_send(c, SYNC_TAG(SYNC_ALIVE, 0));
+}
+
+int ctrl_sync_wait(struct ctrl *c, uint32_t tag)
+{
+	int rc = c->ops->sync_wait(c, tag);
+
+	if (rc == 0)
+		trace_ctrl_sync(&c->trace, 0, tag);
+	return rc;
+}
+
+int ctrl_poll_peer(struct ctrl *c, int wait_ms)
+{
+	return c->ops->poll_peer(c, wait_ms);
+}
+
+int ctrl_local_ipv4(struct ctrl *c, char *ip, size_t len)
+{
+	return c->ops->local_ipv4(c, ip, len);
+}
+
+void ctrl_close(struct ctrl *c)
+{
+	if (c->ops != NULL)
+		c->ops->close(c);
+}
+
+void *ctrl_begin(struct ctrl *c, const struct ctrl_ops *ops, const struct options *opt, size_t state_size)
+{
+	void *state;
+
+	memset(c, 0, sizeof(*c));
+	state = calloc(1, state_size);
+	if (state == NULL) {
+		con_error(_("内存不足（控制平面）\n"));
+		return NULL;
+	}
+	c->ops = ops;
+	c->opt = opt;
+	return state;
+}
+
+void ctrl_release(struct ctrl *c)
+{
+	if (c->ops != NULL && c->ops->release != NULL)
+		c->ops->release(c);
+	free(c->tcp);
+	free(c->cm);
+	c->tcp = NULL;
+	c->cm = NULL;
+	c->ops = NULL;
+}
+
+void ctrl_announce_ready(const struct options *opt, const char *transport)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if (opt->ready_file == NULL)
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", opt->ready_file);
+	f = fopen(tmp, "w");
+	if (f == NULL || fprintf(f, "ready %s %d %ld\n", transport, opt->tcp_port, (long)getpid()) < 0 ||
+	    fclose(f) != 0 || rename(tmp, opt->ready_file) != 0)
+		con_eprintf(_("警告: 写 --ready-file %s 失败: %s（程序照常运行）\n"), opt->ready_file, strerror(errno));
+}

@@ -1,0 +1,801 @@
+/*
+ * op_rounds.c - 数据面
+ *
+ * 同步点（控制平面上的小消息，见 ctrl.h）保证“接收方先准备好，发送方再发”：
+ *   send      : 服务端投递接收 → READY → 客户端发送 → 服务端校验并回复
+ *   write     : 客户端写 → 完成 → DONE → 服务端校验 → ACK
+ *   read      : 服务端准备数据 → READY → 客户端读并校验 → DONE
+ *   write_imm : 服务端投递接收 → READY → 客户端写(带立即数) → 服务端从完成里得知数据已到
+ *   原子操作  : 服务端初始化目标字 → (RTS同步) → 客户端逐轮原子操作 → DONE → 服务端校验终值 → ACK
+ */
+#include "ops/op_rounds.h"
+#include "base/i18n.h"
+
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "bench/bench.h"
+#include "base/conout.h"
+#include "base/verbs_print.h"
+#include "counters/ctr_hook.h"
+#include "control/ctrl.h"
+#include "verbs/datapath.h"
+#include "ops/payload.h"
+#include "verbs/qp_state.h"
+#include "ud/ud.h"
+#include "verbs/events.h"
+#include "verbs/hints.h"
+#include "verbs/wc_check.h"
+
+#define PREVIEW 48
+
+static int is_server(struct rdma_conn *conn) { return conn->opt->role == ROLE_SERVER; }
+
+/* 只详细打印前两轮和最后一轮，避免轮数很多时刷屏 */
+static int verbose(struct rdma_conn *conn, long r)
+{
+	return r <= 2 || r == conn->opt->iters;
+}
+
+static uint64_t remote_slot(struct rdma_conn *conn, int i)
+{
+	return conn->remote.addr + (uint64_t)i * conn->remote.slot;
+}
+
+/* 校验一个QP的数据；出错时打印第一个不同字节的偏移 */
+static int verify(struct rdma_conn *conn, int i, long r, const uint8_t *buf,
+		  const char *who, const char *what)
+{
+	size_t len = conn->opt->size;
+	long bad = payload_check(buf, len, who, (uint32_t)i, (uint32_t)r);
+	char pv[PREVIEW + 1];
+
+	if (bad >= 0) {
+		con_error(_("QP[%d] 第%ld轮%s校验失败：第一个不同的字节在偏移 %ld，实际值 0x%02x；%zu 字节中共 %zu 字节不对\n"),
+			i, r, what, bad, buf[bad], len, payload_diff_count(buf, len, who, (uint32_t)i, (uint32_t)r));
+		con_hint(_("数据被覆盖或地址/长度不对；单边操作请检查 remote_addr 与槽大小\n"));
+		return -1;
+	}
+	if (verbose(conn, r)) {
+		payload_preview(buf, len, pv, sizeof(pv));
+		con_printf(_("  QP[%d] 第%ld轮%s: %zu 字节校验通过 \"%s%s\"\n"), i, r, what, len, pv,
+		       len > PREVIEW ? "..." : "");
+	}
+	return 0;
+}
+
+/* 一个完成符合期望返回 0；否则打印哪个QP、哪里不对（规则在 wc_check.c） */
+static int expect_wc(const struct ibv_wc *wc, const struct wc_expect *e)
+{
+	char why[256];
+
+	if (wc_check(wc, e, why, sizeof(why)) == 0)
+		return 0;
+	con_error(_("QP[%d] %s\n" CON_HINT "两端的操作/长度/立即数约定不一致，或者数据被截断了\n"),
+		wrid_qp(wc->wr_id), why);
+	return -1;
+}
+
+/* 等待 n 个完成并检查每个完成的 opcode；RDMA READ 的完成还要检查读到的长度 */
+static int wait_wcs(struct rdma_conn *conn, int n, enum ibv_wc_opcode expect, uint32_t read_len)
+{
+	struct ibv_wc wcs[2 * MAX_QP];
+	struct wc_expect e = { .opcode = expect, .check_len = expect == IBV_WC_RDMA_READ, .len = read_len };
+
+	if (poll_completions(conn, n, wcs) != 0)
+		return -1;
+	for (int k = 0; k < n; k++)
+		if (expect_wc(&wcs[k], &e) != 0)
+			return -1;
+	return 0;
+}
+
+/* --inject payload：第1轮、QP[0] 的消息中间一个字节取反（在发出之前，应用层里） */
+static void inject_payload(struct rdma_conn *conn, uint8_t *buf, int i, long r)
+{
+	size_t off = conn->opt->size / 2;
+
+	if (conn->opt->inject != INJECT_PAYLOAD || i != 0 || r != 1)
+		return;
+	con_printf(_("故障注入(--inject payload): 第1轮 QP[0] 偏移 %zu 的字节 0x%02x 被故意改成 0x%02x，预期对端校验失败\n"),
+	       off, buf[off], buf[off] ^ 0xffu);
+	buf[off] ^= 0xff;
+}
+
+/* --inject lkey / inline：第1轮 QP[0] 的 WR 故意带一个错 */
+static void inject_wr(struct rdma_conn *conn, struct send_req *req, int i, long r)
+{
+	if (i != 0 || r != 1)
+		return;
+	if (conn->opt->inject == INJECT_LKEY) {
+		req->lkey_xor = 0x5a5a00;
+		con_printf(_("故障注入(--inject lkey): 第1轮 QP[0] 的 WR 故意用 lkey 0x%08x（MR 的 lkey 是 0x%08x）；"
+			   "预期本端网卡读数据时就发现，线上什么也不发；完成状态：硬件网卡 LOC_PROT_ERR，rxe 随内核不同（docs/GALLERY.md）\n"),
+			   conn->mr->lkey ^ req->lkey_xor, conn->mr->lkey);
+	} else if (conn->opt->inject == INJECT_INLINE) {
+		req->inline_data = 1;
+		con_printf(_("故障注入(--inject inline): 第1轮 QP[0] 的 %u 字节 WR 故意带 IBV_SEND_INLINE（QP 要的 max_inline_data=%u）；"
+			   "预期 ibv_post_send 直接返回错误，不产生完成\n"), req->len, conn->opt->inline_size);
+	}
+}
+
+/* 第 r 轮 QP[i] 的一个 WR，写进 *req 并返回它：B区是本端的发送源 / READ 的目的地；READ 之外先填好本轮的数据 */
+static struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, enum ibv_wr_opcode opcode,
+				  int i, long r, const char *who)
+{
+	*req = (struct send_req){
+		.opcode = opcode,
+		.local = area_b(conn, i),
+		.len = (uint32_t)conn->opt->size,
+		.remote_addr = remote_slot(conn, i),
+		.imm = payload_imm((uint32_t)i, (uint32_t)r),
+	};
+	if (opcode != IBV_WR_RDMA_READ) {
+		payload_fill(req->local, conn->opt->size, who, (uint32_t)i, (uint32_t)r);
+		inject_payload(conn, req->local, i, r);
+	}
+	inject_wr(conn, req, i, r);
+	if (conn->ah != NULL) {   /* --qp ud：目的地写在 WR 里 */
+		req->ah = conn->ah;
+		req->remote_qpn = conn->remote.qp[i].qpn;
+	}
+	return req;
+}
+
+/* 每个QP投递一个接收，放进 area(conn, i)；--inject small-recv 时第1轮 QP[0] 的接收缓冲区只有消息的一半 */
+static int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, int), long r)
+{
+	for (int i = 0; i < conn->num_qp; i++) {
+		uint32_t len = (uint32_t)conn->slot;
+
+		if (conn->opt->inject == INJECT_SMALL_RECV && i == 0 && r == 1) {
+			len = (uint32_t)conn->opt->size / 2;
+			con_printf(_("故障注入(--inject small-recv): 第1轮 QP[0] 的接收请求只给 %u 字节（消息 %zu 字节）；"
+				   "规范（和硬件网卡）说本端的完成是 LOC_LEN_ERR、对端的 SEND 是 REM_INV_REQ_ERR；rxe 上实测本端 LOC_QP_OP_ERR、对端 REM_OP_ERR\n"), len, conn->opt->size);
+		}
+		if (conn->srq != NULL ? post_srq_receive(conn, i, area(conn, i), len) : post_receive(conn, i, area(conn, i), len))
+			return -1;
+	}
+	if (conn->srq != NULL && r == 1) {
+		con_printf(_("已往 SRQ 投递 %d 个接收请求（ibv_post_srq_recv，wr_id = 缓冲区号，不是QP号）\n"), conn->num_qp);
+		return srq_arm_limit(conn, (uint32_t)conn->num_qp);
+	}
+	return 0;
+}
+
+/* 接收完成的数据在哪、多长、是哪个QP收到的：UD 的数据前面有 40 字节 GRH；SRQ 的 wr_id 是缓冲区号，QP 看 qp_num */
+static uint32_t recv_len(const struct rdma_conn *conn)
+{
+	return (uint32_t)conn->opt->size + (conn->opt->qp_type == QPK_UD ? UD_GRH_LEN : 0);
+}
+
+static int recv_qp(struct rdma_conn *conn, const struct ibv_wc *wc, long r)
+{
+	int b = wrid_qp(wc->wr_id), i;
+
+	if (conn->srq == NULL)
+		return b;
+	i = qp_index_of(conn, wc->qp_num);
+	if (verbose(conn, r))
+		con_printf(_("  SRQ: 缓冲区 %d 的接收请求被 QP[%d]（qp_num=0x%06x）取走\n"), b, i, wc->qp_num);
+	return i;
+}
+
+/* 一个接收完成：长度/标志、UD 的来源和 GRH、数据 */
+static int check_recv(struct rdma_conn *conn, const struct ibv_wc *wc, long r, const char *who, const char *what)
+{
+	struct wc_expect e = { .opcode = IBV_WC_RECV, .check_len = 1, .len = recv_len(conn) };
+	int b = wrid_qp(wc->wr_id), i = recv_qp(conn, wc, r);
+
+	if (expect_wc(wc, &e) != 0)
+		return -1;
+	if (conn->opt->qp_type == QPK_UD && ud_check_recv(conn, wc, i, area_a(conn, b), r) != 0)
+		return -1;
+	return verify(conn, i, r, recv_payload(conn, b), who, what);
+}
+
+/*
+ * --srq：第1轮的接收用掉之后，SRQ 限位事件应该已经来了（最多再等 1 秒）；之后每一轮不等待地看一眼，
+ * 期间到来的其他异步事件（端口掉了、QP 致命错误……）也打印出来
+ */
+static int srq_limit_event(struct rdma_conn *conn, long r)
+{
+	int seen;
+
+	if (conn->srq == NULL)
+		return 0;
+	if (r != 1)
+		return events_poll(conn, IBV_EVENT_SRQ_LIMIT_REACHED, 0) < 0 ? -1 : 0;
+	seen = events_poll(conn, IBV_EVENT_SRQ_LIMIT_REACHED, 1000);
+	if (seen < 0)
+		return -1;
+	if (seen == 0)
+		con_printf(_("警告: 1 秒内没有等到 IBV_EVENT_SRQ_LIMIT_REACHED（SRQ 里的接收请求已经少于限位）\n"));
+	return 0;
+}
+
+/*
+ * --inject flush：接收请求投递之后、告诉客户端“可以发了”之前，把全部QP改到 ERR。ERR 状态的QP不再处理任何报文，
+ * 它上面每一个没完成的 WR 都由网卡“冲刷”出来，完成状态 WR_FLUSH_ERR。逐个打印，然后按错误结束。
+ */
+static int inject_flush(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
+{
+	struct ibv_wc wcs[MAX_QP];
+
+	if (post_recv_all(conn, area, r) != 0)
+		return -1;
+	con_printf(_("故障注入(--inject flush): %d 个QP各有 1 个接收请求还没完成，现在把它们都改到 ERR（ibv_modify_qp IBV_QPS_ERR）；"
+		   "预期每个接收都以 WR_FLUSH_ERR 完成，客户端的 SEND 得不到应答\n"), conn->num_qp);
+	for (int i = 0; i < conn->num_qp; i++)
+		if (modify_qp_to_err(conn, i) != 0)
+			return -1;
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 || poll_cq_raw(conn, wcs, conn->num_qp) != 0)
+		return -1;
+	/* 出错的完成里只有 wr_id、status、qp_num、vendor_err 有效（ibv_poll_cq(3)）：opcode、byte_len 不能读 */
+	for (int k = 0; k < conn->num_qp; k++)
+		con_printf(_("  完成: QP[%d] wr_id=0x%llx qp_num=0x%06x 状态=%s (%d) vendor_err=0x%x\n"), wrid_qp(wcs[k].wr_id),
+			   (unsigned long long)wcs[k].wr_id, wcs[k].qp_num, ibv_wc_status_str(wcs[k].status), wcs[k].status,
+			   wcs[k].vendor_err);
+	con_explain(_("出错的完成里只有 wr_id、status、qp_num、vendor_err 有效（ibv_poll_cq(3)），opcode 和 byte_len 没有定义：\n"
+		      "        硬件网卡（如 mlx5）不写它们。是哪个 WR 只能从 wr_id 认出来——这里 wr_id 的低 8 位是QP号\n"));
+	con_error(_("%d 个接收请求没等到数据就完成了: QP 在 ERR 状态，网卡把没完成的 WR 全部冲刷(flush)出来\n"), conn->num_qp);
+	con_hint("%s\n", wc_status_hint(IBV_WC_WR_FLUSH_ERR));
+	return -1;
+}
+
+/*
+ * 服务端：先投递接收，再告诉客户端“可以发了”（READY）。
+ * --inject late-recv 时第1轮故意反过来：READY 先发出，LATE_RECV_MS 毫秒后才投递接收。客户端的报文
+ * 先到，服务端网卡没有接收请求可用，回 RNR NAK；客户端网卡等 RNR 计时器到期后重发（rnr_retry=7：一直重试），
+ * 接收投递之后的那次重发才被接受。
+ */
+static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
+{
+	if (conn->opt->inject == INJECT_FLUSH && r == 1)
+		return inject_flush(conn, r, area);
+	if (conn->opt->inject != INJECT_LATE_RECV || r != 1) {
+		if (post_recv_all(conn, area, r) != 0)
+			return -1;
+		return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r));
+	}
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
+		return -1;
+	con_printf(_("故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 %d 毫秒后才投递接收；"
+		   "预期客户端的报文先到，服务端网卡回 RNR NAK，客户端网卡稍后重发\n"), LATE_RECV_MS);
+	usleep(LATE_RECV_MS * 1000);
+	return post_recv_all(conn, area, r);
+}
+
+/* ---------- SEND / RECV ---------- */
+
+static int send_server_round(struct rdma_conn *conn, long r)
+{
+	struct ibv_wc wcs[MAX_QP];
+	struct send_req req;
+
+	if (recv_then_ready(conn, r, area_a) != 0)
+		return -1;
+	if (r == 1)
+		con_printf(P_("已为 %d 个QP各投递 1 个接收请求(%s)，并通过TCP告诉客户端“可以发了”（同步点）\n",
+			      "已为 %d 个QP各投递 1 个接收请求(%s)，并通过TCP告诉客户端“可以发了”（同步点）\n", conn->num_qp),
+		       conn->num_qp, conn->srq != NULL ? _("ibv_post_srq_recv，放在共用的 SRQ 里") : "ibv_post_recv");
+	if (poll_completions(conn, conn->num_qp, wcs) != 0) {
+		if (conn->opt->qp_type == QPK_UD)
+			ud_explain_missing();
+		return -1;
+	}
+	for (int k = 0; k < conn->num_qp; k++)
+		if (check_recv(conn, &wcs[k], r, "client", _("收到")) != 0)
+			return -1;
+	if (srq_limit_event(conn, r) != 0)
+		return -1;
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_send(conn, i, round_req(conn, &req, IBV_WR_SEND, i, r, "server"), 1) != 0)
+			return -1;
+	if (wait_wcs(conn, conn->num_qp, IBV_WC_SEND, 0) != 0)
+		return -1;
+	if (verbose(conn, r))
+		con_printf(P_("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n",
+				  "  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n", conn->num_qp), r, conn->num_qp);
+	return 0;
+}
+
+static int send_client_round(struct rdma_conn *conn, long r)
+{
+	struct ibv_wc wcs[2 * MAX_QP];
+	int sends = 0, recvs = 0;
+	struct send_req req;
+
+	/* 先投递接收（用于服务端的回复），再等服务端的 READY，然后才发送 */
+	if (post_recv_all(conn, area_a, r) != 0 || ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
+		return -1;
+	if (r == 1)
+		con_printf(_("已先为回复投递接收请求；收到服务端的 READY（它的接收已就绪），现在发送\n"));
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_send(conn, i, round_req(conn, &req, IBV_WR_SEND, i, r, "client"), 1) != 0)
+			return -1;
+	if (poll_completions(conn, 2 * conn->num_qp, wcs) != 0) {
+		if (conn->opt->qp_type == QPK_UD)
+			ud_explain_missing();
+		return -1;
+	}
+	for (int k = 0; k < 2 * conn->num_qp; k++) {
+		/* 共享CQ里混着两种完成：自己的 SEND 完成和服务端回复的 RECV 完成 */
+		if (wcs[k].opcode == IBV_WC_SEND) {
+			sends++;
+			continue;
+		}
+		if (check_recv(conn, &wcs[k], r, "server", _("回复")) != 0)
+			return -1;
+		recvs++;
+	}
+	if (srq_limit_event(conn, r) != 0)
+		return -1;
+	if (sends != conn->num_qp || recvs != conn->num_qp) {
+		con_error(_("完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n"), sends, recvs, conn->num_qp);
+		return -1;
+	}
+	if (verbose(conn, r))
+		con_printf(_("  第%ld轮: %d 个发送完成 + %d 个接收完成（共享CQ里按 wr_id 区分QP）\n"), r, sends, recvs);
+	return 0;
+}
+
+/* ---------- RDMA WRITE ---------- */
+
+static int write_server_round(struct rdma_conn *conn, long r)
+{
+	if (r == 1)
+		con_printf(_("服务端在这一步不调用任何 verbs：RDMA WRITE 不消耗接收请求、不产生完成事件，\n"
+		       "服务端程序完全不参与（硬件网卡直接 DMA 写内存；rxe 下是服务端的内核替它拷贝）。\n"
+		       "只能等客户端通过TCP说“写完了”，再去看自己的内存\n"));
+	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
+		return -1;
+	for (int i = 0; i < conn->num_qp; i++)
+		if (verify(conn, i, r, area_a(conn, i), "client", _("内存中的数据")) != 0)
+			return -1;
+	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, r));
+}
+
+static int write_client_round(struct rdma_conn *conn, long r)
+{
+	struct send_req req;
+
+	if (r == 1)
+		con_printf(_("RDMA WRITE: 本地数据 → 对端地址 remote_addr（用对端的 rkey 授权），对端不需要投递接收\n"));
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_send(conn, i, round_req(conn, &req, IBV_WR_RDMA_WRITE, i, r, "client"), 1) != 0)
+			return -1;
+	if (wait_wcs(conn, conn->num_qp, IBV_WC_RDMA_WRITE, 0) != 0)
+		return -1;
+	if (verbose(conn, r))
+		con_printf(_("  第%ld轮: %d 个 RDMA WRITE 完成（RC 的完成意味着对端网卡已确认收到）\n"), r, conn->num_qp);
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
+		return -1;
+	return ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, r));
+}
+
+/* ---------- RDMA READ ---------- */
+
+static int read_server_round(struct rdma_conn *conn, long r)
+{
+	for (int i = 0; i < conn->num_qp; i++) {
+		payload_fill(area_a(conn, i), conn->opt->size, "server", (uint32_t)i, (uint32_t)r);
+		inject_payload(conn, area_a(conn, i), i, r);
+	}
+	if (r == 1)
+		con_printf(_("服务端把数据准备在自己的内存里，然后通过TCP告诉客户端“可以读了”；\n"
+		       "之后客户端的 RDMA READ 由服务端网卡直接应答（rxe 下是服务端内核），服务端程序不参与、也没有完成事件\n"));
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 ||
+	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, r)) != 0)
+		return -1;
+	if (verbose(conn, r))
+		con_printf(P_("  第%ld轮: 客户端报告已读完并校验 %d 个QP的数据\n",
+				  "  第%ld轮: 客户端报告已读完并校验 %d 个QP的数据\n", conn->num_qp), r, conn->num_qp);
+	return 0;
+}
+
+static int read_client_round(struct rdma_conn *conn, long r)
+{
+	struct send_req req;
+
+	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
+		return -1;
+	if (r == 1)
+		con_printf(_("RDMA READ: 对端地址 remote_addr → 本地缓冲区；本地 MR 需要 LOCAL_WRITE，对端 MR 需要 REMOTE_READ\n"));
+	memset(area_b(conn, 0), 0, conn->slot * (size_t)conn->num_qp);
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_send(conn, i, round_req(conn, &req, IBV_WR_RDMA_READ, i, r, NULL), 1) != 0)
+			return -1;
+	if (wait_wcs(conn, conn->num_qp, IBV_WC_RDMA_READ, (uint32_t)conn->opt->size) != 0)
+		return -1;
+	for (int i = 0; i < conn->num_qp; i++)
+		if (verify(conn, i, r, area_b(conn, i), "server", _("读到")) != 0)
+			return -1;
+	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, r));
+}
+
+/* ---------- RDMA WRITE WITH IMMEDIATE ---------- */
+
+static int imm_server_round(struct rdma_conn *conn, long r)
+{
+	struct ibv_wc wcs[MAX_QP];
+
+	if (recv_then_ready(conn, r, area_b) != 0)
+		return -1;
+	if (r == 1)
+		con_printf(_("WRITE_WITH_IMM 的数据直接写到 remote_addr，但会消耗对端一个接收请求并产生完成：\n"
+		       "服务端因此不用TCP通知就知道“数据到了”，还能从 wc.imm_data 拿到 4 字节立即数\n"));
+	if (poll_completions(conn, conn->num_qp, wcs) != 0)
+		return -1;
+	for (int k = 0; k < conn->num_qp; k++) {
+		int i = wrid_qp(wcs[k].wr_id);
+		uint32_t imm = ntohl(wcs[k].imm_data);   /* 立即数在线上是网络字节序 */
+		struct wc_expect e = { .opcode = IBV_WC_RECV_RDMA_WITH_IMM, .check_len = 1,
+				       .len = (uint32_t)conn->opt->size, .check_imm = 1,
+				       .imm = payload_imm((uint32_t)i, (uint32_t)r) };
+
+		if (expect_wc(&wcs[k], &e) != 0)
+			return -1;
+		if (verbose(conn, r))
+			con_printf(_("  QP[%d] 完成: RECV_RDMA_WITH_IMM imm_data=0x%08x（第%ld轮, QP%d）byte_len=%u\n"),
+			       i, imm, r, i, wcs[k].byte_len);
+		if (verify(conn, i, r, area_a(conn, i), "client", _("内存中的数据")) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int imm_client_round(struct rdma_conn *conn, long r)
+{
+	struct send_req req;
+
+	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
+		return -1;
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_send(conn, i, round_req(conn, &req, IBV_WR_RDMA_WRITE_WITH_IMM, i, r, "client"), 1) != 0)
+			return -1;
+	if (wait_wcs(conn, conn->num_qp, IBV_WC_RDMA_WRITE, 0) != 0)
+		return -1;
+	if (verbose(conn, r))
+		con_printf(_("  第%ld轮: %d 个 RDMA WRITE WITH IMM 完成，立即数 = (轮次<<16)|QP序号\n"), r, conn->num_qp);
+	return 0;
+}
+
+/* ---------- 原子操作 ---------- */
+
+static uint64_t *atomic_word(struct rdma_conn *conn, int i)
+{
+	return (uint64_t *)(void *)(area_a(conn, i) + conn->opt->offset);
+}
+
+static void atomic_server_prepare(struct rdma_conn *conn)
+{
+	for (int i = 0; i < conn->num_qp; i++)
+		*atomic_word(conn, i) = atomic_initial((uint32_t)i);
+	con_printf(_("服务端把每个QP的 8 字节目标字（槽内偏移 %u）初始化为 1000000×(QP序号+1)\n"), conn->opt->offset);
+}
+
+static int atomic_server_finish(struct rdma_conn *conn)
+{
+	long n = conn->opt->iters;
+
+	con_printf(_("原子操作由服务端网卡执行（读-改-写一次完成；rxe 下是服务端内核），服务端程序不参与、没有完成事件；等客户端做完 %ld 轮\n"), n);
+	if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_DONE, n)) != 0)
+		return -1;
+	for (int i = 0; i < conn->num_qp; i++) {
+		uint64_t init = atomic_initial((uint32_t)i);
+		uint64_t expect = conn->opt->op == OP_FETCH_ADD ?
+			init + (uint64_t)n * atomic_addend((uint32_t)i) : init + (uint64_t)n;
+		uint64_t got = *(volatile uint64_t *)atomic_word(conn, i);
+
+		if (got != expect) {
+			con_error(_("QP[%d] 目标字终值 %llu，期望 %llu\n"), i,
+				(unsigned long long)got, (unsigned long long)expect);
+			return -1;
+		}
+		con_printf(_("  QP[%d] 目标字: 初值 %llu → 终值 %llu（%s，校验通过）\n"), i,
+		       (unsigned long long)init, (unsigned long long)got,
+		       conn->opt->op == OP_FETCH_ADD ? _("每轮加 QP序号+1") : _("每轮一次成功的CAS加1"));
+	}
+	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, n));
+}
+
+static int atomic_post_wait(struct rdma_conn *conn, int i, struct send_req *req)
+{
+	enum ibv_wc_opcode expect = req->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ?
+		IBV_WC_FETCH_ADD : IBV_WC_COMP_SWAP;
+
+	req->len = 8;
+	req->remote_addr = remote_slot(conn, i) + conn->remote.offset;
+	/* 原子操作的完成只看 opcode（wait_wcs 只对 RDMA READ 检查长度） */
+	return post_send(conn, i, req, 1) == 0 ? wait_wcs(conn, 1, expect, 0) : -1;
+}
+
+static int fetch_add_round(struct rdma_conn *conn, long r)
+{
+	/* 服务端程序在等全部轮次做完（DONE）：轮数很多时要不时告诉它“还在干活” */
+	if (ctrl_heartbeat(&conn->ctrl) != 0)
+		return -1;
+	for (int i = 0; i < conn->num_qp; i++) {
+		uint64_t add = atomic_addend((uint32_t)i);
+		uint64_t expect = atomic_initial((uint32_t)i) + (uint64_t)(r - 1) * add;
+		uint64_t *orig = (uint64_t *)(void *)area_b(conn, i);
+		struct send_req req = { .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD, .local = orig,
+					.compare_add = add };
+
+		if (atomic_post_wait(conn, i, &req) != 0)
+			return -1;
+		if (*orig != expect) {
+			con_error(_("QP[%d] 第%ld轮 FETCH_ADD 返回原值 %llu，期望 %llu\n"), i, r,
+				(unsigned long long)*orig, (unsigned long long)expect);
+			return -1;
+		}
+		if (verbose(conn, r))
+			con_printf(_("  QP[%d] 第%ld轮 FETCH_ADD +%llu: 返回原值 %llu（正确），远端现在是 %llu\n"), i, r,
+			       (unsigned long long)add, (unsigned long long)*orig,
+			       (unsigned long long)(*orig + add));
+	}
+	return 0;
+}
+
+static int cmp_swap_round(struct rdma_conn *conn, long r)
+{
+	if (ctrl_heartbeat(&conn->ctrl) != 0)   /* 同 fetch_add_round */
+		return -1;
+	for (int i = 0; i < conn->num_qp; i++) {
+		uint64_t cur = atomic_initial((uint32_t)i) + (uint64_t)(r - 1);
+		uint64_t *orig = (uint64_t *)(void *)area_b(conn, i);
+		struct send_req ok = { .opcode = IBV_WR_ATOMIC_CMP_AND_SWP, .local = orig,
+				       .compare_add = cur, .swap = cur + 1 };
+		struct send_req miss = { .opcode = IBV_WR_ATOMIC_CMP_AND_SWP, .local = orig + 1,
+					 .compare_add = cur + 1000, .swap = 0 };
+
+		if (atomic_post_wait(conn, i, &ok) != 0)
+			return -1;
+		if (orig[0] != cur) {
+			con_error(_("QP[%d] 第%ld轮 CAS(期望 %llu) 应成功，但原值是 %llu\n"), i, r,
+				(unsigned long long)cur, (unsigned long long)orig[0]);
+			return -1;
+		}
+		if (atomic_post_wait(conn, i, &miss) != 0)
+			return -1;
+		if (orig[1] != cur + 1) {
+			con_error(_("QP[%d] 第%ld轮 CAS(期望 %llu) 应失败并返回 %llu，实际返回 %llu\n"), i, r,
+				(unsigned long long)(cur + 1000), (unsigned long long)(cur + 1),
+				(unsigned long long)orig[1]);
+			return -1;
+		}
+		if (verbose(conn, r))
+			con_printf(_("  QP[%d] 第%ld轮 CAS(比较 %llu, 交换 %llu): 原值 %llu → 成功；"
+			       "CAS(比较 %llu, 交换 0): 原值 %llu ≠ 比较值 → 失败，远端不变\n"), i, r,
+			       (unsigned long long)cur, (unsigned long long)(cur + 1),
+			       (unsigned long long)orig[0], (unsigned long long)(cur + 1000),
+			       (unsigned long long)orig[1]);
+	}
+	return 0;
+}
+
+/* ---------- 交互模式：客户端 WRITE 一行到服务端内存，再 READ 回来 ---------- */
+
+/*
+ * 服务端区域布局（QP0 的槽）：[0..7] 序号（最后写），[8..] 以 NUL 结尾的文本。
+ * 客户端先写文本、再在同一个QP上写序号：RC 在同一QP上按顺序执行写操作，rxe 和按序写内存的
+ * PCIe 网卡也按这个顺序把数据放进内存，所以服务端看到新序号时，文本已经到了。
+ * 但这不是规范保证的：开了 relaxed ordering（IBV_ACCESS_RELAXED_ORDERING）的网卡可以乱序落盘。
+ * 可移植的“数据到了”信号是 RDMA WRITE WITH IMM（或一个 SEND）：它的接收完成保证之前的数据都已可见。
+ * 博客里“不加 sleep(1) 就看不到新数据”的真正原因：循环里的普通读可能被编译器
+ * 优化成只读一次（值留在寄存器里）。这里用 __atomic_load_n(…, ACQUIRE) 每次都真正读内存。
+ */
+static int interactive_server(struct rdma_conn *conn)
+{
+	uint8_t *area = area_a(conn, 0);
+	uint64_t seen = 0;
+	char *text = (char *)area + 8;
+	size_t cap = conn->slot - 8;
+
+	con_printf(_("服务端只盯着自己的内存（地址 %p）：客户端 RDMA WRITE 进来的每条消息都会显示在这里；\n"
+	       "服务端不调用任何 verbs，也没有完成事件。客户端输入 q 时双方退出\n"), (void *)area);
+	for (;;) {
+		uint64_t seq = __atomic_load_n((uint64_t *)(void *)area, __ATOMIC_ACQUIRE);
+		int r;
+
+		if (seq != seen) {
+			int quit;
+
+			text[cap - 1] = '\0';
+			seen = seq;
+			con_printf(_("[服务端内存] 消息#%llu: %s\n"), (unsigned long long)seq, text);
+			/* 先看完文本再 ACK：客户端收到 ACK 就会写下一行，覆盖这块内存 */
+			quit = strcmp(text, "q") == 0;
+			if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_ACK, seq)) != 0)
+				return -1;
+			/* 客户端收到 ACK 之前还要 RDMA READ 读回这一行：等它说 BYE 再拆 QP，否则它的 READ 没有应答 */
+			if (quit) {
+				if (ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_BYE, seq)) != 0)
+					return -1;
+				con_printf(_("收到 q，服务端结束\n"));
+				return 0;
+			}
+			continue;
+		}
+		/* 顺便看看控制平面：客户端异常退出时这里会看到连接断开（TCP 读到 EOF） */
+		r = ctrl_poll_peer(&conn->ctrl, 20);
+		if (r != 0 && __atomic_load_n((uint64_t *)(void *)area, __ATOMIC_ACQUIRE) == seen) {
+			con_error(_("客户端断开了连接（没有发送 q）\n" CON_HINT "客户端异常退出？看看客户端的输出\n"));
+			return -1;
+		}
+	}
+}
+
+/*
+ * 仅供测试（tests/lab/ops.bats）：ROCE_TEST_READ_DELAY_MS 让客户端在 WRITE 完成之后、READ 之前停一下，
+ * 把“服务端看到 q 就拆 QP，客户端的 READ 没人应答”这类顺序错误放大成每次都发生。正常运行时不设置它
+ */
+static void test_only_delay_before_read(void)
+{
+	const char *ms = getenv("ROCE_TEST_READ_DELAY_MS");
+
+	if (ms != NULL && atoi(ms) > 0)
+		usleep((useconds_t)atoi(ms) * 1000);
+}
+
+static int interactive_send_line(struct rdma_conn *conn, const char *line, uint64_t seq)
+{
+	int i = (int)((seq - 1) % (uint64_t)conn->num_qp);
+	uint8_t *stage = area_b(conn, 0);
+	size_t len = strlen(line) + 1;
+	struct send_req wr_text = { .opcode = IBV_WR_RDMA_WRITE, .local = stage + 8,
+				    .len = (uint32_t)len, .remote_addr = conn->remote.addr + 8 };
+	struct send_req wr_seq = { .opcode = IBV_WR_RDMA_WRITE, .local = stage, .len = 8,
+				   .remote_addr = conn->remote.addr };
+	struct send_req rd = { .opcode = IBV_WR_RDMA_READ, .local = area_a(conn, 0),
+			       .len = (uint32_t)len, .remote_addr = conn->remote.addr + 8 };
+
+	memcpy(stage + 8, line, len);
+	memcpy(stage, &seq, 8);
+	if (post_send(conn, i, &wr_text, 1) != 0 || post_send(conn, i, &wr_seq, 1) != 0 ||
+	    wait_wcs(conn, 2, IBV_WC_RDMA_WRITE, 0) != 0)
+		return -1;
+	con_printf(_("  已通过 QP[%d] RDMA WRITE %zu 字节到服务端 0x%llx（先文本、后序号）\n"), i, len,
+	       (unsigned long long)(conn->remote.addr + 8));
+	memset(area_a(conn, 0), 0, len);
+	test_only_delay_before_read();
+	if (post_send(conn, i, &rd, 1) != 0 || wait_wcs(conn, 1, IBV_WC_RDMA_READ, (uint32_t)len) != 0)
+		return -1;
+	if (memcmp(area_a(conn, 0), line, len) != 0) {
+		con_error(_("读回的内容与写入的不同\n"));
+		return -1;
+	}
+	con_printf(_("  RDMA READ 读回: %s\n"), (char *)area_a(conn, 0));
+	/* 等服务端确认看到了这条消息，保证它不会错过任何一条 */
+	return ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, seq));
+}
+
+static int interactive_client(struct rdma_conn *conn)
+{
+	char *line = NULL;
+	size_t cap = 0, max = conn->slot - 9;
+	uint64_t seq = 0;
+	int rc = 0;
+
+	con_printf(_("输入一行文字回车发送，输入 q 退出（标准输入可以是管道）\n"));
+	for (;;) {
+		ssize_t n;
+
+		con_printf(_("发送> "));
+		fflush(stdout);
+		n = getline(&line, &cap, stdin);
+		if (n < 0) {
+			con_printf(_("\n标准输入已结束(EOF)，按 q 处理，通知服务端退出\n"));
+			rc = interactive_send_line(conn, "q", ++seq);
+			break;
+		}
+		if (n > 0 && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if ((size_t)n > max) {
+			con_printf(_("  （消息太长，截断到 %zu 字节；可用 --size 调大）\n"), max);
+			line[max] = '\0';
+		}
+		con_printf("%s\n", line);
+		rc = interactive_send_line(conn, line, ++seq);
+		if (rc != 0 || strcmp(line, "q") == 0)
+			break;
+	}
+	free(line);
+	/* 最后一行的 READ 已经完成：告诉服务端可以拆 QP 了 */
+	if (rc == 0)
+		rc = ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_BYE, seq));
+	return rc;
+}
+
+/* ---------- 调度 ---------- */
+
+typedef int (*round_fn)(struct rdma_conn *conn, long r);
+
+/*
+ * 一轮怎么跑：每种操作、每个角色一个函数（操作的其它事实在 op_table.c 的 op_table 里，下标相同）。
+ * NULL = 这一端每轮什么都不做（原子操作的服务端：内存由网卡改，服务端只在最后检查结果）。
+ */
+static const round_fn op_rounds[OP_COUNT][2] = {
+	/*               [ROLE_SERVER]        [ROLE_CLIENT] */
+	[OP_SEND]      = { send_server_round,  send_client_round },
+	[OP_WRITE]     = { write_server_round, write_client_round },
+	[OP_READ]      = { read_server_round,  read_client_round },
+	[OP_WRITE_IMM] = { imm_server_round,   imm_client_round },
+	[OP_FETCH_ADD] = { NULL,               fetch_add_round },
+	[OP_CMP_SWAP]  = { NULL,               cmp_swap_round },
+};
+
+static int rts_sync(struct rdma_conn *conn)
+{
+	const char *via = conn->opt->cm ? _("控制QP") : "TCP";
+
+	step_title(&conn->trace, &conn->step, _("同步点: 双方QP都已进入RTS（%s）"), via);
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0 ||
+	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0)
+		return -1;
+	con_printf(_("对端也已到 RTS。此后数据走 RDMA（数据平面），%s 只用来传小小的同步消息\n"), via);
+	return 0;
+}
+
+static void print_summary(struct rdma_conn *conn, double secs)
+{
+	const struct options *o = conn->opt;
+	double bytes = (double)o->size * (double)o->num_qp * (double)o->iters;
+
+	con_printf(_("全部 %ld 轮 × %d 个QP 完成并校验通过，用时 %.3f 秒"), o->iters, o->num_qp, secs);
+	if (!op_is_atomic(o->op) && secs > 0 && bytes >= 1048576.0)
+		con_printf(_("，共 %.0f 字节（平均 %.2f MB/s）"), bytes, bytes / secs / 1e6);
+	con_printf(_("\n  注意: 这个时间包含每轮的%s同步和校验，不是纯RDMA带宽/延迟；要测性能请用 --bench lat|bw（或 perftest 的 ib_send_bw 等）\n"),
+		   o->cm ? _("控制QP") : "TCP");
+}
+
+int run_data_plane(struct rdma_conn *conn)
+{
+	const struct options *o = conn->opt;
+	round_fn round = op_rounds[o->op][is_server(conn) ? ROLE_SERVER : ROLE_CLIENT];   /* 这一端每轮做什么 */
+	double t0;
+
+	ctr_hook_start(conn);   /* --counters：数据面开始时读一次端口计数（结束时由驱动程序调用 ctr_hook_end） */
+	if (is_server(conn) && op_is_atomic(o->op))
+		atomic_server_prepare(conn);
+	if (rts_sync(conn) != 0)
+		return -1;
+	if (o->qp_type == QPK_UD && ud_prepare(conn) != 0)
+		return -1;
+	if (o->srq && events_setup(conn) != 0)
+		return -1;
+	if (o->srq)
+		conn->release_qps = srq_release_qps;
+	if (o->bench != BENCH_NONE)
+		return run_bench(conn);
+	if (o->interactive) {
+		step_title(&conn->trace, &conn->step, _("交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回"));
+		return is_server(conn) ? interactive_server(conn) : interactive_client(conn);
+	}
+	step_title(&conn->trace, &conn->step, _("数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节"), op_name(o->op),
+		   o->num_qp, o->iters, o->size);
+	if (o->size > wire_mtu_bytes(conn->path_mtu) && !op_is_atomic(o->op))
+		con_printf(_("消息 %zu 字节 > 路径MTU %s：网卡把它切成 %u 个包发出，每个包按自己的偏移直接放进接收方的内存（不需要重组缓冲区）\n"),
+		       o->size, mtu_str(conn->path_mtu), wire_packets(o->size, conn->path_mtu));
+	t0 = now_sec();
+	for (long r = 1; round != NULL && r <= o->iters; r++)
+		if (round(conn, r) != 0)
+			return -1;
+	if (is_server(conn) && op_is_atomic(o->op)) {
+		if (atomic_server_finish(conn) != 0)
+			return -1;
+	} else if (op_is_atomic(o->op)) {
+		if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, o->iters)) != 0 ||
+		    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, o->iters)) != 0)
+			return -1;
+		con_printf(_("服务端确认：目标字的终值正确\n"));
+	}
+	print_summary(conn, now_sec() - t0);
+	return 0;
+}

@@ -1,0 +1,445 @@
+/*
+ * datapath.c - 数据面的基本动作：post_receive、post_send、取完成（轮询或完成通道事件）
+ *   wr_id 的低 8 位是 QP 序号（见 datapath.h）。
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "verbs/datapath.h"
+#include "base/i18n.h"
+
+#include "base/clock.h"
+#include "base/conout.h"
+#include "base/verbs_print.h"
+#include "verbs/hints.h"
+#include "verbs/kernel_note.h"
+#include "trace/trace_ev.h"
+
+int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = WRID(i, 0), .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
+	int rc;
+
+	rc = ibv_post_recv(conn->qp[i], &wr, &bad);
+	if (rc != 0) {
+		verbs_error_qp(i, "ibv_post_recv()", rc, _("接收队列满了（max_recv_wr）或QP处于错误状态"));
+		return -1;
+	}
+	trace_post_recv(&conn->trace, i, conn->qp[i]->qp_num, wr.wr_id, len, sge.addr);
+	return 0;
+}
+
+int post_srq_receive(struct rdma_conn *conn, int b, void *addr, uint32_t len)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = (uint64_t)b, .sg_list = &sge, .num_sge = 1 }, *bad = NULL;   /* = WRID(b, 0) 当 b < 256 */
+	int rc = ibv_post_srq_recv(conn->srq, &wr, &bad);
+
+	if (rc != 0) {
+		verbs_error("ibv_post_srq_recv()", rc, _("SRQ 满了（深度见步骤“创建共享接收队列SRQ”）或 SRQ 出错"));
+		return -1;
+	}
+	trace_post_recv(&conn->trace, b, 0, wr.wr_id, len, sge.addr);
+	return 0;
+}
+
+int qp_index_of(const struct rdma_conn *conn, uint32_t qp_num)
+{
+	for (int i = 0; i < conn->num_qp; i++)
+		if (conn->qp[i] != NULL && conn->qp[i]->qp_num == qp_num)
+			return i;
+	return -1;
+}
+
+static const char *wr_opcode_name(enum ibv_wr_opcode op)
+{
+	switch (op) {
+	case IBV_WR_SEND: return "SEND";
+	case IBV_WR_RDMA_WRITE: return "RDMA_WRITE";
+	case IBV_WR_RDMA_WRITE_WITH_IMM: return "RDMA_WRITE_WITH_IMM";
+	case IBV_WR_RDMA_READ: return "RDMA_READ";
+	case IBV_WR_ATOMIC_FETCH_AND_ADD: return "ATOMIC_FETCH_AND_ADD";
+	case IBV_WR_ATOMIC_CMP_AND_SWP: return "ATOMIC_CMP_AND_SWP";
+	default: return "?";
+	}
+}
+
+/*
+ * 记下这个 WR 用掉的 PSN 并写 trace 的 post_send 事件。PSN：verbs 不报告 PSN，所以自己数（与网卡的数法一样）：从 RTS 时的 sq_psn 开始，
+ * 每个 WR 占 psn_npkts 个（READ 是响应包的个数，原子操作 1 个），模 2^24。trace 里的 psn_first
+ * 就是它，tools/trace/render 靠它把线上的包对应到 WR。
+ */
+static void note_traced_wr(struct rdma_conn *conn, int i, const struct ibv_send_wr *wr)
+{
+	int atomic = wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP;
+	uint32_t mtu = wire_mtu_bytes(conn->path_mtu);
+	struct trace_wr t = {
+		.qp = i, .qpn = conn->qp[i]->qp_num, .dest_qpn = conn->remote.qp[i].qpn,
+		.wr_id = wr->wr_id, .opcode = wr_opcode_name(wr->opcode), .len = wr->sg_list->length,
+		.local_addr = wr->sg_list->addr, .lkey = wr->sg_list->lkey,
+		.has_remote = wr->opcode != IBV_WR_SEND,
+		.remote_addr = atomic ? wr->wr.atomic.remote_addr : wr->wr.rdma.remote_addr,
+		.rkey = atomic ? wr->wr.atomic.rkey : wr->wr.rdma.rkey,
+		.has_imm = wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM, .imm = ntohl(wr->imm_data),
+		.psn_first = conn->next_psn[i], .npkts = psn_npkts(wr->sg_list->length, mtu, atomic),
+		.mtu = mtu,
+		.signaled = (wr->send_flags & IBV_SEND_SIGNALED) != 0,
+		.inline_data = (wr->send_flags & IBV_SEND_INLINE) != 0,
+	};
+
+	conn->next_psn[i] = psn_add(t.psn_first, t.npkts);
+	trace_post_send(&conn->trace, &t);
+}
+
+/* 投递之后：--trace 时记下这个 WR（起始 PSN 按包数往后推，next_psn 只给 trace 用） */
+static void note_sent_wr(struct rdma_conn *conn, int i, const struct ibv_send_wr *wr)
+{
+	if (!trace_on(&conn->trace))   /* 不记 trace 时什么也不做：基准测试的计时循环每次投递都经过这里 */
+		return;
+	note_traced_wr(conn, i, wr);
+}
+
+/* 一个 send_req → 一个 ibv_send_wr（sge 由调用者提供，生命期要覆盖 ibv_post_send） */
+static void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
+		     struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	*sge = (struct ibv_sge){ .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey ^ req->lkey_xor };
+	*wr = (struct ibv_send_wr){
+		.wr_id = WRID(i, req->seq),
+		.sg_list = sge,
+		.num_sge = 1,
+		.opcode = req->opcode,
+		.send_flags = (req->unsignaled ? 0 : IBV_SEND_SIGNALED) | (req->inline_data ? IBV_SEND_INLINE : 0),
+	};
+	if (req->ah != NULL) {   /* UD：每个 WR 自己带目的地 */
+		wr->wr.ud.ah = req->ah;
+		wr->wr.ud.remote_qpn = req->remote_qpn;
+		wr->wr.ud.remote_qkey = UD_QKEY;
+		return;
+	}
+	switch (req->opcode) {
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		wr->imm_data = htonl(req->imm);   /* 立即数按网络字节序放在报文里 */
+		/* fall through */
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_READ:
+		wr->wr.rdma.remote_addr = req->remote_addr;
+		wr->wr.rdma.rkey = conn->peer_rkey;
+		break;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		wr->wr.atomic.remote_addr = req->remote_addr;
+		wr->wr.atomic.rkey = conn->peer_rkey;
+		wr->wr.atomic.compare_add = req->compare_add;
+		wr->wr.atomic.swap = req->swap;
+		break;
+	default:
+		break;
+	}
+}
+
+/* 投递之前按硬件的规则数槽位（sq_account.h）：放不下就报错，不去碰 ibv_post_send */
+static int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+{
+	const struct sq_account *a = &conn->sq[i];
+	int sig = 0;
+
+	if (sq_account_fits(a, (uint32_t)n))
+		return 0;
+	for (int k = 0; k < n; k++)
+		sig += !reqs[k].unsignaled;
+	con_error(_("QP[%d] 发送队列记账: 已投递 %llu 个 WR，槽已释放 %llu 个，还占着 %llu 个（其中要了完成、还没取到完成的 %u 个）；"
+		    "再投 %d 个（要完成的 %d 个）就超过 max_send_wr=%u\n"
+		    "规则: 一个 WR 的槽只有在同一个QP上它本身或它之后的一个要了完成（signaled）的 WR 的完成被取出后才释放\n"
+		    CON_HINT "硬件网卡（如 mlx5）这时 ibv_post_send 返回 ENOMEM；rxe 发完就还槽，所以只有这里的记账能发现。"
+		    "每个QP上每 --signal 个 WR 至少要有一个 signaled，并且要取到它的完成\n"),
+		    i, (unsigned long long)a->posted, (unsigned long long)a->freed,
+		    (unsigned long long)sq_account_in_use(a), a->n_sig, n, sig, a->cap);
+	return -1;
+}
+
+/*
+ * IBV_SEND_INLINE 的 WR 不能比 QP 要的 max_inline_data（--inline）大：硬件按要的值检查；驱动写回的值可能更大
+ * （rxe 把 0 报成 16），那是它自己的取整，不能当成规则。--inject inline 故意跳过这里，让驱动自己回答。
+ */
+static int check_inline(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+{
+	for (int k = 0; k < n; k++) {
+		if (!reqs[k].inline_data || reqs[k].len <= conn->opt->inline_size)
+			continue;
+		if (conn->opt->inject == INJECT_INLINE) {
+			con_printf(_("故障注入(--inject inline): 跳过本程序的 inline 检查（guard bypassed）: QP[%d] 的 WR 有 %u 字节、"
+				   "带 IBV_SEND_INLINE，QP 要的 max_inline_data=%u（驱动写回 %u）；看 ibv_post_send 自己怎么回答\n"),
+				   i, reqs[k].len, conn->opt->inline_size, conn->max_inline);
+			continue;
+		}
+		con_error(_("QP[%d] 的 WR 有 %u 字节、带 IBV_SEND_INLINE，超过 QP 要的 max_inline_data=%u（ibv_post_send 未调用）\n"
+			  CON_HINT "inline 的上限是创建 QP 时要的值（--inline）；驱动写回更大的值是它自己的取整，换一块网卡就不成立\n"),
+			  i, reqs[k].len, conn->opt->inline_size);
+		return -1;
+	}
+	return 0;
+}
+
+int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+{
+	struct ibv_send_wr wr[MAX_POST_LIST], *bad = NULL;
+	struct ibv_sge sge[MAX_POST_LIST];
+	int rc;
+
+	if (n < 1 || n > MAX_POST_LIST) {
+		con_error(_("QP[%d] 一次要投递 %d 个 WR，只支持 1..%d 个（ibv_post_send 未调用）\n"
+			    CON_HINT "--post-list 在解析参数时就限制在 1..%d；走到这里是程序的错误\n"),
+			    i, n, MAX_POST_LIST, MAX_POST_LIST);
+		return -1;
+	}
+	if (check_sq_room(conn, i, reqs, n) != 0 || check_inline(conn, i, reqs, n) != 0)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		build_wr(conn, i, &reqs[k], &wr[k], &sge[k]);
+		wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;
+	}
+	rc = ibv_post_send(conn->qp[i], wr, &bad);
+	if (rc != 0) {
+		char call[64] = "ibv_post_send()";
+
+		if (n > 1)   /* 链表：bad 指向第一个没投进去的 WR，它前面的已经投了 */
+			snprintf(call, sizeof(call), _("ibv_post_send()（链表 %d 个里的第 %d 个）"), n,
+				 bad != NULL && bad >= wr && bad < wr + n ? (int)(bad - wr) + 1 : 1);
+		verbs_error_qp(i, call, rc, _("发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限（inline 时是 max_inline_data）"));
+		return -1;
+	}
+	for (int k = 0; k < n; k++) {
+		sq_account_post(&conn->sq[i], !reqs[k].unsignaled);
+		note_sent_wr(conn, i, &wr[k]);
+	}
+	return 0;
+}
+
+/* rxe（Soft-RoCE）报给 ibv_query_device 的 vendor_id（内核 rxe_param.h 的 RXE_VENDOR_ID） */
+#define RXE_VENDOR_ID 0xffffffu
+
+/* 设备是 rxe 时，按运行的内核（uname(2)）补一句与内核版本有关的原因（kernel_note.c）；没有就不打印 */
+static void print_kernel_note(const struct rdma_conn *conn, int i, enum ibv_wc_status st)
+{
+	struct utsname u;
+	char note[1536];
+	int send_in_flight = i >= 0 && i < conn->num_qp && conn->sq[i].n_sig > 0;
+
+	if (conn->dev->dev_attr.vendor_id != RXE_VENDOR_ID || uname(&u) != 0)
+		return;
+	if (rxe_kernel_note(st, u.release, send_in_flight, note, sizeof(note)) != NULL)
+		con_eprintf(_("提示(内核): %s\n"), note);
+}
+
+static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	int i = wrid_qp(wc->wr_id);
+
+	if (wc->status != IBV_WC_SUCCESS) {
+		con_error(_("工作完成(WC)失败: QP[%d] 状态=%s (%d) vendor_err=0x%x\n"),
+			i, ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
+		con_hint("%s\n", wc_status_hint(wc->status));
+		print_kernel_note(conn, i, wc->status);
+		return -1;
+	}
+	/* SRQ 的接收：wr_id 是缓冲区号（可以多于 256 块，整个 wr_id 都是它），哪个QP收到的看 qp_num；
+	 * 其余的完成：wr_id 低 8 位是QP号，qp_num 必须是那个QP的 */
+	if (conn->srq != NULL && (wc->opcode & IBV_WC_RECV) ?
+	    wc->wr_id < (uint64_t)srq_area_count(conn) && qp_index_of(conn, wc->qp_num) >= 0 :
+	    i < conn->num_qp && wc->qp_num == conn->qp[i]->qp_num)
+		return 0;
+	con_error(_("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n"),
+		  (unsigned long long)wc->wr_id, wc->qp_num);
+	return -1;
+}
+
+/* 一个发送完成（SEND/WRITE/READ/原子）：这个QP最老的在途 signaled WR 和它之前的槽都释放了 */
+static int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	int i = wrid_qp(wc->wr_id);
+
+	if ((wc->opcode & IBV_WC_RECV) || sq_account_complete(&conn->sq[i]) == 0)
+		return 0;
+	con_error(_("QP[%d] 取到一个发送完成（wr_id=%llu），但记账里这个QP没有在途的 signaled WR\n"
+		    CON_HINT "不要完成的 WR 不会产生完成；这是程序的记账错误\n"), i, (unsigned long long)wc->wr_id);
+	return -1;
+}
+
+/* 取出的 r 个完成：写 trace，检查状态（错误时打印状态与提示），按硬件规则还发送队列的槽 */
+static int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
+{
+	if (trace_on(&conn->trace))
+		for (int k = 0; k < r; k++)
+			trace_wc(&conn->trace, &wcs[k]);
+	for (int k = 0; k < r; k++)
+		if (check_wc(conn, &wcs[k]) != 0 || note_send_done(conn, &wcs[k]) != 0)
+			return -1;
+	return 0;
+}
+
+static int poll_cq_failed(int r)
+{
+	con_error(_("ibv_poll_cq() 失败 (返回 %d)\n" CON_HINT "CQ 溢出（CQ太小）或设备出错；看 dmesg\n"), r);
+	return -1;
+}
+
+int poll_cq_took(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
+{
+	if (r < 0)
+		return poll_cq_failed(r);
+	return reap_wcs(conn, wcs, r) == 0 ? r : -1;
+}
+
+static int timeout_error(struct rdma_conn *conn, int got, int want)
+{
+	con_error(_("%s（%d 秒内只收到 %d/%d 个完成）\n"
+		CON_HINT "对端是否投递了接收/还在运行？单边操作的地址或 rkey 填错也会这样（报文到不了对端时通常先报 RETRY_EXC_ERR）；\n"
+		"      ./diagnose.sh --peer <对端IP>；TCG 虚拟机里很慢时用 -t 加大超时\n"),
+		conn->channel != NULL ? _("等待完成事件超时") : _("轮询CQ超时"), conn->opt->timeout_ms / 1000, got, want);
+	return -1;
+}
+
+/* 第一次收到完成事件时讲一遍事件路径（基准测试的计时循环里不打印） */
+static void explain_first_event(struct rdma_conn *conn)
+{
+	if (conn->cq_events != 1 || conn->opt->bench != BENCH_NONE)
+		return;
+	con_printf(_("  [完成通道] poll() 等到 fd %d 可读 → ibv_get_cq_event() 取出事件（哪个CQ）→ ibv_ack_cq_events() 确认\n"
+		   "             → ibv_req_notify_cq() 重新武装 → ibv_poll_cq() 把CQ取空。之后的事件同样处理，不再逐个打印\n"
+		   "  说明: 先武装、后取空：若先取空再武装，两步之间到达的完成不会再触发事件，程序就会一直睡下去\n"),
+		   conn->channel->fd);
+}
+
+/*
+ * event 模式：在完成通道的 fd 上最多睡 ms 毫秒，醒来后取事件、确认、重新武装（之后由调用者取空 CQ）。
+ * 返回 1 = 醒了（有事件，或被信号打断、事件已被取走：回去再轮询一次）；0 = 睡满了也没有事件；-1 = 出错（已打印）
+ */
+static int sleep_on_channel(struct rdma_conn *conn, int ms)
+{
+	struct pollfd pfd = { .fd = conn->channel->fd, .events = POLLIN };
+	struct ibv_cq *ev_cq;
+	void *ev_ctx;
+	int r = poll(&pfd, 1, ms);
+
+	if (r < 0 && errno == EINTR)
+		return 1;
+	if (r < 0) {
+		verbs_error(_("poll(完成通道 fd)"), errno, _("完成通道的 fd 出错"));
+		return -1;
+	}
+	if (r == 0)
+		return 0;
+	if (ibv_get_cq_event(conn->channel, &ev_cq, &ev_ctx) != 0) {
+		if (errno == EAGAIN)
+			return 1;   /* fd 是非阻塞的：事件已被取走，回去再轮询一次 */
+		verbs_error("ibv_get_cq_event()", errno, _("完成通道出错"));
+		return -1;
+	}
+	conn->cq_events++;
+	/* 确认可以攒着做（它要拿锁），但销毁 CQ 之前必须全部确认，否则 ibv_destroy_cq 会一直等 */
+	if (++conn->cq_unacked >= 64) {
+		ibv_ack_cq_events(conn->cq, conn->cq_unacked);
+		conn->cq_unacked = 0;
+	}
+	r = ibv_req_notify_cq(conn->cq, 0);
+	if (r != 0) {
+		verbs_error("ibv_req_notify_cq()", r, _("重新武装 CQ 失败"));
+		return -1;
+	}
+	explain_first_event(conn);
+	return 1;
+}
+
+/* event 模式的等待：睡到 deadline，没有事件就是超时 */
+static int wait_cq_event(struct rdma_conn *conn, long long deadline, int got, int want)
+{
+	long long left = deadline - now_ms();
+	int r;
+
+	if (left <= 0)
+		return timeout_error(conn, got, want);
+	r = sleep_on_channel(conn, (int)left);
+	if (r == 0)
+		return timeout_error(conn, got, want);
+	return r < 0 ? -1 : 0;
+}
+
+int wait_cq_briefly(struct rdma_conn *conn, int ms)
+{
+	if (conn->channel != NULL)
+		return sleep_on_channel(conn, ms) < 0 ? -1 : 0;
+	return 0;
+}
+
+int wait_cq(struct rdma_conn *conn, long long deadline, unsigned *spins, int got, int want)
+{
+	if (conn->channel != NULL)
+		return wait_cq_event(conn, deadline, got, want);
+	/* 基准测试的调用者每 SPIN_CHECK 圈才来一次（wait_cq_due）：空轮询的一圈越短，完成到了越早发现
+	 * （callgrind 数过：以前每圈都读时钟，一圈约 145 条指令，perftest 约 55，docs/bench/README.md） */
+	if (now_ms() > deadline)
+		return timeout_error(conn, got, want);
+	/* 普通模式：先忙轮询一会儿，之后稍作让步，别让 Soft-RoCE 的内核线程抢不到 CPU。
+	 * 基准测试像 perftest 一样一直转：usleep(50) 在虚拟机里常常睡掉几毫秒，会把延迟放大上百倍 */
+	if (++*spins > 1000 && conn->opt->bench == BENCH_NONE)
+		usleep(50);
+	return 0;
+}
+
+int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs)
+{
+	long long deadline = now_ms() + conn->opt->timeout_ms;
+	int got = 0;
+	unsigned spins = 0;
+
+	while (got < n) {
+		/* 一次最多取还差的个数；0 = CQ 暂时是空的 */
+		int r = ibv_poll_cq(conn->cq, n - got, wcs + got);
+
+		if (r < 0)
+			return poll_cq_failed(r);
+		if (reap_wcs(conn, wcs + got, r) != 0)
+			return -1;
+		got += r;
+		if (r > 0) {
+			spins = 0;
+			continue;
+		}
+		/* 空：忙轮询（稍作让步），或 --cq event 时睡在完成通道上；都有 -t 超时 */
+		if (wait_cq(conn, deadline, &spins, got, n) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int poll_cq_raw(struct rdma_conn *conn, struct ibv_wc *wcs, int n)
+{
+	long long deadline = now_ms() + conn->opt->timeout_ms;
+	int got = 0;
+	unsigned spins = 0;
+
+	while (got < n) {
+		int r = ibv_poll_cq(conn->cq, n - got, wcs + got);
+
+		if (r < 0)
+			return poll_cq_failed(r);
+		for (int k = 0; k < r; k++)
+			trace_wc(&conn->trace, &wcs[got + k]);
+		got += r;
+		if (r > 0) {
+			spins = 0;
+			continue;
+		}
+		if (wait_cq(conn, deadline, &spins, got, n) != 0)
+			return -1;
+	}
+	return 0;
+}

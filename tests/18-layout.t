@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# tests/18-layout.t - src/ 的布局（TAP，宿主机，几秒）：课程的四个文件在 src/，其余按层放在子目录里（docs/PROJECT.md 的地图）
+#   1. 每个列源文件的检查都递归地看 src/，一个文件也不漏：Makefile（编进两个程序的 .c，每个都有 .o）、po/extract、
+#      tests/13-include-graph.t、tests/14-reading-path.t 列出的文件和 find src 一致；16、17、50 用 grep -r / find
+#   2. src/ 顶层只有卡片上的四个文件（rdma_common.h/.c、rdma_server.c、rdma_client.c）和子目录；脚本的库不在 src/
+#   3. 名字不重样：没有两个源文件同名（不管在哪个目录、.c 还是 .h 算同一个名字的两半）
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+echo "1..3"
+n=0
+ok() { n=$((n + 1)); if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; sed 's/^/# /' "$T/diag" 2>/dev/null; fi; : >"$T/diag"; }
+: >"$T/diag"
+
+# 1
+find src -name '*.c' | LC_ALL=C sort >"$T/c"
+find src -name '*.[ch]' | LC_ALL=C sort >"$T/ch"
+bad=0
+same() {  # same NAME WANT GOT
+    if ! diff -u "$2" "$3" >"$T/d"; then echo "$1 漏了或多了文件:" >>"$T/diag"; cat "$T/d" >>"$T/diag"; bad=1; fi
+}
+make -s print-sources | LC_ALL=C sort >"$T/make"
+same "Makefile (SRC_ALL)" "$T/c" "$T/make"
+while read -r f; do
+    o=build/obj/${f#src/}
+    [[ -f ${o%.c}.o ]] || { echo "没有编译出 ${o%.c}.o（$f）" >>"$T/diag"; bad=1; }
+done <"$T/c"
+po/extract --list | LC_ALL=C sort >"$T/po"
+same "po/extract" "$T/ch" "$T/po"
+LIST_FILES=1 bash tests/13-include-graph.t | LC_ALL=C sort >"$T/inc"
+same "tests/13-include-graph.t" "$T/ch" "$T/inc"
+LIST_FILES=1 bash tests/14-reading-path.t | LC_ALL=C sort >"$T/rp"
+same "tests/14-reading-path.t" "$T/c" "$T/rp"
+for t in tests/16-messages.t tests/50-docs.t; do
+    grep -q "grep -r[a-zA-Z]* --include='\*.c' .* src\b" "$t" || { echo "$t 不是递归地 grep src/" >>"$T/diag"; bad=1; }
+done
+grep -q "mapfile -t srcs < <(find src -name" tests/17-i18n.t || { echo "tests/17-i18n.t 不是用 find 列 src/" >>"$T/diag"; bad=1; }
+ok "$bad" "every checker that lists sources sees all $(wc -l <"$T/ch") files under src/ (Makefile, po/extract, include graph, reading path, messages, i18n, docs)"
+
+# 2
+bad=0
+top=$(find src -mindepth 1 -maxdepth 1 -type f -printf '%f\n' | LC_ALL=C sort | tr '\n' ' ')
+[[ $top == "rdma_client.c rdma_common.c rdma_common.h rdma_server.c " ]] || { echo "src/ 顶层: $top" >>"$T/diag"; bad=1; }
+if find src -name '*.sh' | grep -q .; then find src -name '*.sh' >>"$T/diag"; bad=1; fi
+ok "$bad" "src/ holds the card's four files at the top and everything else in sub-folders; no shell libraries in src/"
+
+# 3
+dups=$(find src -name '*.[ch]' -printf '%f\n' | sed 's/\.[ch]$//' | sort | uniq -c | awk '$1 > 2 { print $2 }')
+dups+=$(find src -name '*.[ch]' -printf '%h %f\n' | sed 's/\.[ch]$//' | sort -u | awk '{ print $2 }' | sort | uniq -d)
+[[ -z $dups ]] || echo "同名的源文件: $dups" >"$T/diag"
+ok "$([[ -z $dups ]]; echo $?)" "no two source files share a name across folders"
