@@ -455,6 +455,30 @@ int create_srq(struct rdma_conn *conn)
 	return 0;
 }
 
+/* ibv_create_qp 之后：驱动给的 max_inline_data 够不够，发送队列的记账（sq_account.h）准备好 */
+static int check_qp_caps(struct rdma_conn *conn, int i, uint32_t max_inline)
+{
+	conn->max_inline = max_inline;
+	if (conn->max_inline < conn->opt->inline_size) {
+		con_error(_("QP[%d] 要了 max_inline_data=%u（--inline），ibv_create_qp 只给了 %u\n"
+			    CON_HINT "按 verbs 的约定，返回的值只会大于等于要的值；这个驱动不守约定。换小一点的 --inline\n"),
+			    i, conn->opt->inline_size, conn->max_inline);
+		return -1;
+	}
+	if (conn->opt->inject == INJECT_INLINE && conn->opt->size <= conn->max_inline) {
+		con_error(_("--inject inline 要 --size 大于 %u：驱动把 max_inline_data 取整成了 %u（要的是 %u），\n"
+			    "不超过它的 inline WR 会被驱动接受，看不到任何错误\n" CON_HINT "用 --size %u 或更大\n"),
+			  conn->max_inline, conn->max_inline, conn->opt->inline_size, conn->max_inline + 1);
+		return -1;
+	}
+	if (sq_account_init(&conn->sq[i], conn->caps.send_wr) != 0) {
+		con_error(_("QP[%d] 发送队列记账的内存分配失败（%u 项）\n" CON_HINT "内存不够？减小 --tx-depth\n"),
+			    i, conn->caps.send_wr);
+		return -1;
+	}
+	return 0;
+}
+
 int create_qps(struct rdma_conn *conn)
 {
 	struct ibv_qp_init_attr init;
@@ -485,24 +509,9 @@ int create_qps(struct rdma_conn *conn)
 			trace_verbs_simple(&conn->trace, "ibv_create_qp", err);
 			return -1;
 		}
-		conn->max_inline = init.cap.max_inline_data;   /* ibv_create_qp 写回实际值（可能比请求的大） */
-		if (conn->max_inline < conn->opt->inline_size) {
-			con_error(_("QP[%d] 要了 max_inline_data=%u（--inline），ibv_create_qp 只给了 %u\n"
-				    CON_HINT "按 verbs 的约定，返回的值只会大于等于要的值；这个驱动不守约定。换小一点的 --inline\n"),
-				    i, conn->opt->inline_size, conn->max_inline);
+		/* ibv_create_qp 写回实际值（可能比请求的大） */
+		if (check_qp_caps(conn, i, init.cap.max_inline_data) != 0)
 			return -1;
-		}
-		if (conn->opt->inject == INJECT_INLINE && conn->opt->size <= conn->max_inline) {
-			con_error(_("--inject inline 要 --size 大于 %u：驱动把 max_inline_data 取整成了 %u（要的是 %u），\n"
-				    "不超过它的 inline WR 会被驱动接受，看不到任何错误\n" CON_HINT "用 --size %u 或更大\n"),
-				  conn->max_inline, conn->max_inline, conn->opt->inline_size, conn->max_inline + 1);
-			return -1;
-		}
-		if (sq_account_init(&conn->sq[i], conn->caps.send_wr) != 0) {
-			con_error(_("QP[%d] 发送队列记账的内存分配失败（%u 项）\n" CON_HINT "内存不够？减小 --tx-depth\n"),
-				    i, conn->caps.send_wr);
-			return -1;
-		}
 		/* PSN 随机：避免与旧连接残留的报文混淆（与 rc_pingpong 一样取 24 位） */
 		conn->psn[i] = random_psn();
 		trace_qp_num(&conn->trace, "ibv_create_qp", 0, i, conn->qp[i]->qp_num, conn->psn[i]);

@@ -4,11 +4,12 @@
 #      tests/13-include-graph.t、tests/14-reading-path.t 列出的文件和 find src 一致；16、17、50 用 grep -r / find
 #   2. src/ 顶层只有卡片上的四个文件（rdma_common.h/.c、rdma_server.c、rdma_client.c）和子目录；脚本的库不在 src/
 #   3. 名字不重样：没有两个源文件同名（不管在哪个目录、.c 还是 .h 算同一个名字的两半）
+#   4. 长度：src/ 里没有超过 60 行的函数（从函数名那一行到右花括号）；rdma_common.c 不超过 1000 行，别的 .c 不超过 800 行
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-echo "1..3"
+echo "1..4"
 n=0
 ok() { n=$((n + 1)); if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; sed 's/^/# /' "$T/diag" 2>/dev/null; fi; : >"$T/diag"; }
 : >"$T/diag"
@@ -50,3 +51,38 @@ dups=$(find src -name '*.[ch]' -printf '%f\n' | sed 's/\.[ch]$//' | sort | uniq 
 dups+=$(find src -name '*.[ch]' -printf '%h %f\n' | sed 's/\.[ch]$//' | sort -u | awk '{ print $2 }' | sort | uniq -d)
 [[ -z $dups ]] || echo "同名的源文件: $dups" >"$T/diag"
 ok "$([[ -z $dups ]]; echo $?)" "no two source files share a name across folders"
+
+# 4
+python3 - >"$T/diag" <<'PY'
+import glob, re
+bad, longest = 0, []
+sig = re.compile(r'^[A-Za-z_][\w\s\*,]*?\b(\w+)\(')
+for f in sorted(glob.glob("src/**/*.c", recursive=True)):
+    lines = open(f, encoding="utf-8").read().split("\n")
+    cap = 1000 if f == "src/rdma_common.c" else 800
+    if len(lines) - 1 > cap:
+        print("%s: %d 行（上限 %d）" % (f, len(lines) - 1, cap)); bad = 1
+    cand, body = None, None
+    for i, line in enumerate(lines):
+        if body is None:
+            m = sig.match(line)
+            if m and not line.rstrip().endswith(";"):
+                cand = (i, m.group(1))          # 函数名那一行（参数可能续到下面几行）
+            elif line == "{" and cand is not None:
+                body, cand = cand, None         # 单独一行的 "{"：函数体开始
+            elif line == "" or line.rstrip().endswith(";") or line.startswith("#"):
+                cand = None
+        elif line == "}":
+            n = i - body[0] + 1
+            longest.append((n, f, body[1]))
+            if n > 60:
+                print("%s: %s() %d 行（上限 60）" % (f, body[1], n)); bad = 1
+            body = None
+longest.sort(reverse=True)
+print("函数 %d 个，最长的: %s" % (len(longest), ", ".join("%s() %d" % (nm, n) for n, f, nm in longest[:3])))
+print("OK" if not bad else "FAIL")
+PY
+grep -qx OK "$T/diag"
+st=$?
+grep '^函数' "$T/diag" | sed 's/^/# /'
+ok "$st" "no function in src/ over 60 lines; rdma_common.c <= 1000 lines, every other .c <= 800"

@@ -93,7 +93,7 @@ void queue_caps(const struct options *o, struct queue_caps *q)
 	q->cqe = (uint32_t)o->num_qp * (q->send_wr + q->recv_wr);
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+void set_err(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -353,101 +353,6 @@ static int parse_bench_opt(int c, const char *arg, struct options *o, char *err,
 	return 0;
 }
 
-/* ---------- --inject：故障画廊（docs/GALLERY.md）的每一种，一个故意的错误 ---------- */
-
-static int one_sided_op(const struct options *o) { return op_is_one_sided(o->op); }
-static int server_recv_op(const struct options *o) { return op_info(o->op)->server_recv; }
-static int send_op(const struct options *o) { return o->op == OP_SEND; }
-static int small_recv_fits(const struct options *o) { return o->op == OP_SEND && o->size >= 2; }
-static int any_op(const struct options *o) { (void)o; return 1; }
-static int source_op(const struct options *o)   /* 数据来自本端内存的 SEND/WRITE/WRITE_IMM */
-{
-	return o->op == OP_SEND || o->op == OP_WRITE || o->op == OP_WRITE_IMM;
-}
-
-
-/* 每一种：名字、哪一端（ROLE_ANY = 看 fits）、什么操作能用（fits）和不能用时的说明、不能配 --cm 的原因、-h 里的一行 */
-#define ROLE_ANY ((enum role)-1)
-static const struct inject_kind {
-	const char *name;
-	enum inject id;
-	enum role role;
-	int (*fits)(const struct options *o);
-	const char *rule;
-	const char *no_cm;         /* 非 NULL：不能与 --cm 同用（这个 QP 属性由 librdmacm 设置） */
-	const char *help;
-} inject_kinds[] = {
-	{ "rkey", INJECT_RKEY, ROLE_CLIENT, one_sided_op,
-	  N_("要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：rkey 是发起方访问对端内存用的）"), NULL,
-	  N_("单边/原子操作：故意用错误的 rkey，观察 REM_ACCESS_ERR") },
-	{ "payload", INJECT_PAYLOAD, ROLE_ANY, inject_payload_sender,
-	  N_("只用于发送数据的一方：客户端的 send/write/write_imm，或服务端的 read（不用于原子操作）"), NULL,
-	  N_("发送数据的一方（客户端的 send/write/write_imm、服务端的 read）：第1轮发出前改坏 QP[0] 的一个字节，观察对端校验失败") },
-	{ "late-recv", INJECT_LATE_RECV, ROLE_SERVER, server_recv_op,
-	  N_("要配合 --op send 或 write_imm（只有它们消耗服务端投递的接收请求）"), NULL,
-	  N_("send/write_imm：第1轮先说“可以发了”、200 毫秒后才投递接收，观察 RNR NAK 和重发") },
-	{ "small-recv", INJECT_SMALL_RECV, ROLE_SERVER, small_recv_fits,
-	  N_("要配合 --op send（--size 至少 2；接收缓冲区是服务端投递的）"), NULL,
-	  N_("send：第1轮 QP[0] 的接收缓冲区只有消息的一半，观察两端的完成状态和 NAK") },
-	{ "flush", INJECT_FLUSH, ROLE_SERVER, send_op,
-	  N_("要配合 --op send（接收请求还没完成时把QP改到 ERR）"), NULL,
-	  N_("send：第1轮投递接收后把全部QP改到 ERR，观察每个没完成的接收都以 WR_FLUSH_ERR 完成") },
-	{ "mr-access", INJECT_MR_ACCESS, ROLE_SERVER, one_sided_op,
-	  N_("要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：对端要访问本端的 MR）"), NULL,
-	  N_("单边/原子操作：注册 MR 时不给远端访问权限（rkey 是对的），观察客户端的 REM_ACCESS_ERR") },
-	{ "rnr-retry0", INJECT_RNR_RETRY0, ROLE_CLIENT, server_recv_op,
-	  N_("要配合 --op send 或 write_imm（对端没投递接收时才有 RNR；配合服务端的 --inject late-recv）"),
-	  N_("rnr_retry 由 rdma_connect 的参数决定"),
-	  N_("send/write_imm：RTS 时 rnr_retry=0（默认 7 = 一直重试）；配合服务端 --inject late-recv，观察 RNR_RETRY_EXC_ERR") },
-	{ "lkey", INJECT_LKEY, ROLE_CLIENT, source_op,
-	  N_("要配合 --op send/write/write_imm（本端内存是数据源）"), NULL,
-	  N_("send/write/write_imm：第1轮 QP[0] 的 WR 用错误的 lkey，观察本端的完成状态（随内核不同）") },
-	{ "inline", INJECT_INLINE, ROLE_CLIENT, source_op,
-	  N_("要配合 --op send/write/write_imm（不是基准测试时 QP 要的 max_inline_data 是 0，任何大小都超过它）"), NULL,
-	  N_("send/write/write_imm：第1轮 QP[0] 的 WR 带 IBV_SEND_INLINE 却比 max_inline_data 大（跳过本程序的检查），观察 ibv_post_send 的返回值") },
-	{ "qpn", INJECT_QPN, ROLE_CLIENT, any_op, "", N_("dest_qp_num 由 librdmacm 设置"),
-	  N_("RTR 时 dest_qp_num 用错的（对端QP号 ^ 0x800000），观察重传和 RETRY_EXC_ERR") },
-	{ "psn", INJECT_PSN, ROLE_CLIENT, any_op, "", N_("sq_psn 由 librdmacm 设置"),
-	  N_("RTS 时 sq_psn 比告诉对端的大 0x1000，观察对端怎样对待 PSN 不对的包") },
-	{ "qp-access", INJECT_QP_ACCESS, ROLE_SERVER, one_sided_op,
-	  N_("要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：对端的请求要经过本端QP的权限检查）"),
-	  N_("--cm 下 INIT 的属性来自 rdma_init_qp_attr"),
-	  N_("单边/原子操作：INIT 时 QP 的 qp_access_flags 不给远端权限（MR 的权限和 rkey 都对），观察客户端的 REM_INV_REQ_ERR") },
-};
-/* 上面 late-recv 的帮助文字写的是 200 毫秒（一句完整的话才能整句翻译） */
-_Static_assert(LATE_RECV_MS == 200, "late-recv 的 -h 文字要跟着 LATE_RECV_MS 改");
-#define N_INJECT_KINDS ((int)(sizeof(inject_kinds) / sizeof(inject_kinds[0])))
-
-static const struct inject_kind *inject_kind_of(enum inject id)
-{
-	for (int k = 0; k < N_INJECT_KINDS; k++)
-		if (inject_kinds[k].id == id)
-			return &inject_kinds[k];
-	return NULL;
-}
-
-const char *inject_name(enum inject id)
-{
-	const struct inject_kind *k = inject_kind_of(id);
-
-	return k != NULL ? k->name : "none";
-}
-
-static int parse_inject(const char *arg, struct options *o, char *err, size_t errlen)
-{
-	char names[256] = "";
-
-	for (int k = 0; k < N_INJECT_KINDS; k++) {
-		if (strcmp(arg, inject_kinds[k].name) == 0) {
-			o->inject = inject_kinds[k].id;
-			return 0;
-		}
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", k ? _("、") : "", inject_kinds[k].name);
-	}
-	set_err(err, errlen, _("未知的故障注入: '%s'（可选 %s）"), arg, names);
-	return -1;
-}
-
 /*
  * --qp ud、--srq 和别的选项：UD 只有 SEND（没有连接，对端的内存不能被远程读写），一条消息一个包（不分段）；
  * 两者都还没接到 --cm、--clients 上（docs/QP-TYPES.md 说了为什么）；都可以配 --bench lat|bw（对照 perftest -c UD / --use-srq）
@@ -488,50 +393,12 @@ static int check_qp_kind(const struct options *o, char *err, size_t errlen)
 	return 0;
 }
 
-/* 这一种注入和本端的角色、操作、模式合不合 */
-static int check_inject(const struct options *o, char *err, size_t errlen)
-{
-	const struct inject_kind *k = inject_kind_of(o->inject);
-
-	if (k == NULL)
-		return 0;
-	if (k->role != ROLE_ANY && k->role != o->role) {
-		set_err(err, errlen, _("--inject %s 只用于%s"), k->name, k->role == ROLE_SERVER ? _("服务端") : _("客户端"));
-		return -1;
-	}
-	if (!k->fits(o)) {
-		set_err(err, errlen, "--inject %s %s", k->name, _(k->rule));
-		return -1;
-	}
-	if (o->interactive) {
-		set_err(err, errlen, _("--inject %s 不用于交互模式（注入发生在第1轮）"), k->name);
-		return -1;
-	}
-	if (o->cm && k->no_cm != NULL) {
-		set_err(err, errlen, _("--inject %s 不能与 --cm 同用：%s"), k->name, _(k->no_cm));
-		return -1;
-	}
-	return 0;
-}
-
-/* -h 里本角色能用的每一种 */
-static void print_inject_usage(enum role role)
-{
-	for (int k = 0; k < N_INJECT_KINDS; k++)
-		if (inject_kinds[k].role == ROLE_ANY || inject_kinds[k].role == role)
-			printf(_("      --inject %-10s 故障注入：%s\n"), inject_kinds[k].name, _(inject_kinds[k].help));
-}
-
-static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
-		     char *err, size_t errlen)
+/* 数值：-i、-t、--accept-timeout、--iters、--offset、--qp-state */
+static int parse_number_opt(int c, const char *arg, struct options *o, char *err, size_t errlen)
 {
 	long v;
 
 	switch (c) {
-	case 'd': return merge(&d->dev, arg, _("设备名"), err, errlen);
-	case 'p': return merge(&d->port, arg, _("TCP端口"), err, errlen);
-	case 'g': return merge(&d->gid, arg, _("GID索引"), err, errlen);
-	case 'q': return merge(&d->nqp, arg, _("QP数量"), err, errlen);
 	case 'i':
 		if (parse_long(arg, 1, 255, &v) != 0) {
 			set_err(err, errlen, _("IB端口号无效: '%s'（应为 1..255，通常是 1）"), arg);
@@ -557,6 +424,40 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		}
 		o->accept_timeout_ms = (int)v * 1000;
 		return 0;
+	case OPT_ITERS:
+		if (parse_long(arg, 1, MAX_ITERS, &v) != 0) {
+			set_err(err, errlen, _("轮数无效: '%s'（应为 1..%d）"), arg, MAX_ITERS);
+			return -1;
+		}
+		o->iters = v;
+		o->iters_given = 1;
+		return 0;
+	case OPT_OFFSET:
+		if (parse_long(arg, 0, ATOMIC_SLOT - 8, &v) != 0) {
+			set_err(err, errlen, _("偏移无效: '%s'（应为 0..%d 且是 8 的倍数）"), arg, ATOMIC_SLOT - 8);
+			return -1;
+		}
+		o->offset = (uint32_t)v;
+		o->offset_given = 1;
+		return 0;
+	case OPT_QP_STATE:
+		if (strcmp(arg, "all") == 0) {
+			o->qp_state_detail = -1;
+		} else if (parse_long(arg, 0, MAX_QP, &v) != 0) {
+			set_err(err, errlen, _("--qp-state 无效: '%s'（0..%d 或 all）"), arg, MAX_QP);
+			return -1;
+		} else {
+			o->qp_state_detail = (int)v;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/* 做什么：--op、--size、--qp */
+static int parse_data_opt(int c, const char *arg, struct options *o, char *err, size_t errlen)
+{
+	switch (c) {
 	case OPT_OP:
 		if (op_from_name(arg, &o->op) != 0) {
 			set_err(err, errlen, _("未知操作: '%s'（可选: send write read write_imm fetch_add cmp_swap）"), arg);
@@ -575,36 +476,6 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		}
 		o->size_given = 1;
 		return 0;
-	case OPT_ITERS:
-		if (parse_long(arg, 1, MAX_ITERS, &v) != 0) {
-			set_err(err, errlen, _("轮数无效: '%s'（应为 1..%d）"), arg, MAX_ITERS);
-			return -1;
-		}
-		o->iters = v;
-		o->iters_given = 1;
-		return 0;
-	case OPT_OFFSET:
-		if (parse_long(arg, 0, ATOMIC_SLOT - 8, &v) != 0) {
-			set_err(err, errlen, _("偏移无效: '%s'（应为 0..%d 且是 8 的倍数）"), arg, ATOMIC_SLOT - 8);
-			return -1;
-		}
-		o->offset = (uint32_t)v;
-		o->offset_given = 1;
-		return 0;
-	case OPT_INTERACTIVE:
-		o->interactive = 1;
-		return 0;
-	case OPT_DRY_RUN:
-		o->dry_run = 1;
-		return 0;
-	case OPT_CM:
-		o->cm = 1;
-		return 0;
-	case OPT_SRC:
-		o->src_addr = arg;
-		return 0;
-	case OPT_INJECT:
-		return parse_inject(arg, o, err, errlen);
 	case OPT_QP:
 		if (strcmp(arg, "rc") != 0 && strcmp(arg, "ud") != 0) {
 			set_err(err, errlen, _("--qp 无效: '%s'（可选 rc、ud）"), arg);
@@ -612,12 +483,14 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 		}
 		o->qp_type = strcmp(arg, "ud") == 0 ? QPK_UD : QPK_RC;
 		return 0;
-	case OPT_SRQ:
-		o->srq = 1;
-		return 0;
-	case OPT_COUNTERS:
-		o->counters = 1;
-		return 0;
+	}
+	return -1;
+}
+
+/* 文件名和语言：--trace、--ready-file、--lang */
+static int parse_text_opt(int c, const char *arg, struct options *o, char *err, size_t errlen)
+{
+	switch (c) {
 	case OPT_TRACE:
 		if (arg[0] == '\0') {
 			set_err(err, errlen, _("--trace 需要一个文件名"));
@@ -639,22 +512,50 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 			return -1;
 		}
 		return 0;
+	}
+	return -1;
+}
+
+static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
+		     char *err, size_t errlen)
+{
+	switch (c) {
+	case 'd': return merge(&d->dev, arg, _("设备名"), err, errlen);
+	case 'p': return merge(&d->port, arg, _("TCP端口"), err, errlen);
+	case 'g': return merge(&d->gid, arg, _("GID索引"), err, errlen);
+	case 'q': return merge(&d->nqp, arg, _("QP数量"), err, errlen);
+	case 'i': case 't': case OPT_ACCEPT_TIMEOUT: case OPT_ITERS: case OPT_OFFSET: case OPT_QP_STATE:
+		return parse_number_opt(c, arg, o, err, errlen);
+	case OPT_OP: case OPT_SIZE: case OPT_QP:
+		return parse_data_opt(c, arg, o, err, errlen);
+	case OPT_TRACE: case OPT_READY_FILE: case OPT_LANG:
+		return parse_text_opt(c, arg, o, err, errlen);
+	case OPT_INTERACTIVE:
+		o->interactive = 1;
+		return 0;
+	case OPT_DRY_RUN:
+		o->dry_run = 1;
+		return 0;
+	case OPT_CM:
+		o->cm = 1;
+		return 0;
+	case OPT_SRC:
+		o->src_addr = arg;
+		return 0;
+	case OPT_SRQ:
+		o->srq = 1;
+		return 0;
+	case OPT_COUNTERS:
+		o->counters = 1;
+		return 0;
+	case OPT_INJECT:
+		return inject_parse(arg, o, err, errlen);
 	case OPT_CLIENTS:
 	case OPT_PARALLEL:
 		return parse_server_count(c, arg, o, err, errlen);
 	case OPT_CQ: case OPT_BENCH: case OPT_SWEEP: case OPT_TX_DEPTH:
 	case OPT_SIGNAL: case OPT_POST_LIST: case OPT_INLINE:
 		return parse_bench_opt(c, arg, o, err, errlen);
-	case OPT_QP_STATE:
-		if (strcmp(arg, "all") == 0) {
-			o->qp_state_detail = -1;
-		} else if (parse_long(arg, 0, MAX_QP, &v) != 0) {
-			set_err(err, errlen, _("--qp-state 无效: '%s'（0..%d 或 all）"), arg, MAX_QP);
-			return -1;
-		} else {
-			o->qp_state_detail = (int)v;
-		}
-		return 0;
 	default:
 		set_err(err, errlen, _("未知选项（用 -h 查看用法）"));
 		return -1;
@@ -819,7 +720,7 @@ static int check_combination(struct options *o, char *err, size_t errlen)
 		set_err(err, errlen, _("--interactive 一次只服务一个客户端，不能与 --clients/--parallel 同用"));
 		return -1;
 	}
-	if (check_inject(o, err, errlen) != 0 || check_qp_kind(o, err, errlen) != 0)
+	if (inject_check(o, err, errlen) != 0 || check_qp_kind(o, err, errlen) != 0)
 		return -1;
 	return 0;
 }
@@ -855,79 +756,6 @@ enum parse_result parse_options(int argc, char **argv, enum role role,
 	if (check_combination(o, err, errlen) != 0)
 		return PARSE_ERROR;
 	return PARSE_OK;
-}
-
-/* 两个角色共有的选项；各自独有的在 print_usage 里分开列出（-d 的默认两个角色不同） */
-static void print_common_options(enum role role)
-{
-	printf(_("\n位置参数与下列选项等价（两种写法可以混用，但不能给出矛盾的值）：\n"));
-	if (role == ROLE_SERVER)
-		printf(_("  -d, --dev NAME        RDMA设备名（如 rxe0, mlx5_0）；默认自动选择有ACTIVE端口和RoCE v2 IPv4 GID的设备\n"));
-	else
-		printf(_("  -d, --dev NAME        RDMA设备名（如 rxe0, mlx5_0）；默认按到服务端的路由选：出口网卡上 ACTIVE 的设备\n"));
-	printf(_("  -p, --port N          TCP控制平面端口（默认 %d）\n"
-	       "  -g, --gid-idx N|auto  GID索引；默认 auto：自动选 RoCE v2 + IPv4 的条目\n"
-	       "  -q, --num-qp N        QP数量 1..%d（默认 %d）；两端必须一致\n"
-	       "\n其它选项：\n"
-	       "  -i, --ib-port N       RDMA设备的端口号（默认 %d）\n"
-	       "      --op OP           send（默认）| write | read | write_imm | fetch_add | cmp_swap；两端必须一致\n"
-	       "      --size BYTES      每个QP每轮的消息大小（默认 %d，交互模式默认 %d；可带 K/M 后缀，最大 %u MiB；原子操作固定 8）\n"
-	       "      --iters N         轮数（默认 1）\n"
-	       "      --offset BYTES    原子操作目标字在对端区域内的偏移（0..%d，必须是 8 的倍数）\n"
-	       "      --interactive     交互模式：客户端逐行读标准输入，RDMA WRITE 到服务端内存再 READ 回来；输入 q 结束\n"
-	       "  -t, --timeout SEC     连接/握手/同步/轮询CQ的超时（默认 %d 秒）\n"
-	       "      --qp-state N|all  每次状态转换后打印完整 ibv_query_qp 结果的QP个数（默认 1，0 = 只打印状态摘要）\n"
-	       "      --dry-run         只检查参数、打印配置后退出（不打开设备，不连网络）\n"
-	       "      --trace FILE      把每个步骤、verbs 调用、WR、完成、控制消息写进 FILE（JSON Lines，格式见 docs/TRACE.md；\n"
-	       "                        控制台输出不变）；tools/trace/render 把两端的 trace 和抓包画成时间线\n"
-	       "      --cm              用 librdmacm（RDMA CM）建立连接，代替 TCP 交换；两端都要给。-p 是 CM 的端口，\n"
-	       "                        设备由地址决定（--src 或 -d），-g 不可用；见 docs/CM.md\n"
-	       "      --src IP          （仅 --cm）本端地址：客户端的源地址 / 服务端监听的地址（默认: 客户端由路由决定，服务端 0.0.0.0）\n"
-	       "      --cq poll|event   怎样等完成：poll（默认）忙轮询 ibv_poll_cq；event 用完成通道，在 fd 上睡眠等事件；两端必须一致\n"
-	       "      --qp rc|ud        QP 类型：rc 可靠连接（默认）；ud 不可靠数据报（只有 send，消息 ≤ 路径MTU，接收缓冲区多 40 字节的 GRH）；两端必须一致\n"
-	       "      --srq             RC 的 N 个QP共用一个共享接收队列（ibv_create_srq）；只配 --op send；两端必须一致\n"
-	       "\n基准测试（两端必须一致；只支持 --op send/write/read/write_imm；不能与 --interactive/--inject/--clients/--parallel 同用，\n"
-	       "只有 --qp ud --bench bw 的服务端可以 --inject late-recv，看丢掉的消息被数出来）：\n"
-	       "      --bench lat|bw    lat = 乒乓延迟（像 ib_*_lat）；bw = 带宽（像 ib_*_bw）；计时循环里不走TCP、不打印，循环后校验一次数据\n"
-	       "      --sweep           大小从 2 B 翻倍到 8 MiB 各测一遍（像 perftest -a）\n"
-	       "      --tx-depth N      每个QP的发送队列深度 = bw 的在途窗口（bw 默认 %d，lat 默认 %d）\n"
-	       "      --signal N        每 N 个 WR 才要一个完成（选择性通知；bw 默认 %d，lat 默认 1，lat 的 READ 每次都要）\n"
-	       "      --post-list N     bw：一次 ibv_post_send 投递 N 个 WR 的链表（默认 1，最多 64）\n"
-	       "      --inline BYTES    QP 的 max_inline_data；消息 ≤ 它时用 IBV_SEND_INLINE（CPU 直接拷进 WQE，默认 0 = 不用）\n"),
-	       DEFAULT_TCP_PORT, MAX_QP, DEFAULT_NUM_QP, DEFAULT_IB_PORT,
-	       DEFAULT_SIZE, INTERACTIVE_SIZE, MAX_SIZE >> 20, ATOMIC_SLOT - 8,
-	       DEFAULT_TIMEOUT_MS / 1000, BENCH_BW_DEPTH, BENCH_LAT_DEPTH, BENCH_SIGNAL_EVERY);
-	printf(_("      --counters        数据面开始和结束时读端口的硬件计数（/sys/class/infiniband/DEV/ports/N/hw_counters），\n"
-	       "                        打印动了的、每个一行含义；--bench 的 BENCH_RESULT 多出 ctr_NAME=差值；只管本端，两端不必一致\n"));
-	printf(_("      --lang zh|en      输出用哪种语言（默认看 LANGUAGE、LC_ALL、LC_MESSAGES、LANG：en 开头是英文，其它都是中文）\n"));
-}
-
-void print_usage(const char *prog, enum role role)
-{
-	if (role == ROLE_SERVER) {
-		printf(_("用法: %s [dev] [port] [gid_idx] [num_qp] [选项]\n"), prog);
-		print_common_options(role);
-		printf(_("      --accept-timeout SEC  等待客户端连接的超时（默认 %d 秒）\n"
-		       "      --clients N       服务 N 个客户端后退出（默认 1 = 一对一；0 = 一直服务到 Ctrl-C/SIGTERM）\n"
-		       "      --parallel M      最多同时服务 M 个客户端（1..%d，默认 1 = 一个接一个）；每个客户端一个线程、\n"
-		       "                        一套自己的 MR/CQ/QP，设备和 PD 共用。多客户端时没明确给出的 -q/--op/--size/--iters\n"
-		       "                        由客户端决定（消息最大 %u 字节），明确给出的两端必须一致\n"
-		       "      --ready-file FILE 开始等客户端时（listen/rdma_listen 之后）写 FILE 一行 \"ready tcp|cm PORT PID\"，给脚本和测试等\n"),
-		       DEFAULT_ACCEPT_MS / 1000, MAX_PARALLEL, 1u << 20);
-		print_inject_usage(role);
-		printf(_("  -h, --help            显示本帮助\n"));
-		printf(_("\n示例:\n  %s\n  %s rxe0 18515 auto 4\n  %s -d rxe0 --op write --size 1M --iters 10\n"
-		       "  %s -d rxe0 --clients 0 --parallel 8\n"),
-		       prog, prog, prog, prog);
-		return;
-	}
-	printf(_("用法: %s <server_ip> [dev] [port] [gid_idx] [num_qp] [选项]\n"), prog);
-	print_common_options(role);
-	print_inject_usage(role);
-	printf(_("  -h, --help            显示本帮助\n"));
-	printf(_("\n示例（两台机器各有自己的 rxe0，-d 可以省略：程序按到服务端的路由自动选设备）:\n"
-	       "  %s 10.11.0.1\n  %s 10.11.0.1 rxe0 18515 auto 4\n  %s 10.11.0.1 --op write --size 1M --iters 10\n"),
-	       prog, prog, prog);
 }
 
 int mr_access_flags(const struct options *o)

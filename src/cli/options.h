@@ -133,6 +133,12 @@ int op_is_one_sided(enum rdma_op op);
 enum parse_result parse_options(int argc, char **argv, enum role role,
 				struct options *o, char *err, size_t errlen);
 void print_usage(const char *prog, enum role role);
+/* --inject 的种类表（cli/inject_kinds.c）：NAME → o->inject；和本端的角色、操作、模式合不合；-h 里本角色能用的每一种 */
+int inject_parse(const char *arg, struct options *o, char *err, size_t errlen);
+int inject_check(const struct options *o, char *err, size_t errlen);
+void inject_print_usage(enum role role);
+/* 解析出错时的说明写进 err（cli/ 的几个文件共用） */
+void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* 本端是否是该操作里“发送数据的一方”（--inject payload 只能加在这一方） */
 int inject_payload_sender(const struct options *o);

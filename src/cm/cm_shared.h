@@ -97,5 +97,12 @@ int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma
 int cm_create_ctl_qp(struct ctrl *c, struct ibv_pd *pd, struct ibv_context *ctx);
 /* 控制QP到 INIT 之后：投递全部 CM_CTL_RECV 个接收槽 */
 int cm_post_ctl_recvs(struct ctrl *c);
+/* 查一下 CM 事件（最多等 wait_ms）：别人的连接请求拒绝掉；DISCONNECTED 记下来并返回 1 */
+int cm_check_events(struct ctrl *c, int wait_ms);
+/* 控制平面的四项（ctrl.h 的 ctrl_ops），在控制QP上：交换 HELLO、同步消息、对端还在不在 */
+int cm_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
+int cm_sync_send(struct ctrl *c, uint32_t tag);
+int cm_sync_wait(struct ctrl *c, uint32_t tag);
+int cm_poll_peer(struct ctrl *c, int wait_ms);
 
 #endif
