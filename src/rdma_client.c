@@ -12,11 +12,11 @@
  * --cm（librdmacm）时的顺序见 program.c 的 cm_steps()：CM 先建连，设备由地址决定。
  */
 #include "cm/cm_qps.h"
-#include "counters/ctr_hook.h"
 #include "ops/op_rounds.h"
 #include "verbs/qp_state.h"
 #include "cli/program.h"
 #include "rdma_common.h"
+#include "counters/ctr_hook.h"
 
 static int run_client(struct rdma_device *dev, struct rdma_conn *conn)
 {

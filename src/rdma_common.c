@@ -16,7 +16,6 @@
 #include "verbs/hints.h"
 #include "device/dev_limits.h"
 #include "device/selection.h"
-#include "trace/trace_ev.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,15 +27,40 @@
 #include <time.h>
 #include <unistd.h>
 
-/* 销毁类 verbs 失败不中断清理，只报告（trace 里记一个 verbs 事件） */
-static void report_destroy(const struct trace_ref *tr, const char *call, int rc)
+const struct rdma_hooks no_hooks;
+
+/* 一个 verbs 调用失败：打印调用名、strerror、errno 和该查什么（verbs_print.h），再告诉挂钩（--trace） */
+static void verbs_failed(const struct rdma_device *dev, struct rdma_conn *conn, const char *call, int err,
+			 const char *hint)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "%s()", call);
+	verbs_error(what, err, hint);
+	hook_note(dev, conn, HOOK_FAILED, call, -1, err);
+}
+
+/* 销毁类 verbs 失败不中断清理，只报告（并告诉挂钩） */
+static void report_destroy(const struct rdma_device *dev, struct rdma_conn *conn, const char *call, int rc)
 {
 	char what[64];
 
 	snprintf(what, sizeof(what), "%s()", call);
 	if (rc != 0)
 		con_eprintf(_("警告: %s 失败: %s (errno=%d)\n"), what, strerror(rc), rc);
-	trace_verbs_simple(tr, call, rc);
+	hook_note(dev, conn, HOOK_DESTROYED, call, -1, rc);
+}
+
+/* 销毁一个 QP 之后：失败只报告；挂钩要 QP 号（QP 已经没了，销毁之前读好的） */
+static void report_qp_destroy(struct rdma_conn *conn, int i, uint32_t qpn, int rc)
+{
+	if (rc != 0)
+		con_eprintf(_("警告: %s 失败: %s (errno=%d)\n"), "ibv_destroy_qp()", strerror(rc), rc);
+	if (conn->hooks->note != NULL) {
+		struct hook_note n = { .at = HOOK_DESTROYED, .call = "ibv_destroy_qp", .qp = i, .rc = rc, .qpn = qpn };
+
+		conn->hooks->note(conn->dev, conn, &n);
+	}
 }
 
 /* ---------- 设备：步骤1-4 用哪个设备，步骤5 PD ---------- */
@@ -45,6 +69,7 @@ void device_init(struct rdma_device *dev, const struct options *opt)
 {
 	memset(dev, 0, sizeof(*dev));
 	dev->opt = opt;
+	dev->hooks = &no_hooks;
 }
 
 int get_device_list(struct rdma_device *dev, unsigned *step)
@@ -52,10 +77,7 @@ int get_device_list(struct rdma_device *dev, unsigned *step)
 	step_title(&dev->trace, step, _("获取RDMA设备列表 ibv_get_device_list()"));
 	dev->dev_list = ibv_get_device_list(&dev->num_devices);
 	if (dev->dev_list == NULL) {
-		int err = errno;
-
-		verbs_error("ibv_get_device_list()", err, device_list_hint(err));
-		trace_verbs_simple(&dev->trace, "ibv_get_device_list", err);
+		verbs_failed(dev, NULL, "ibv_get_device_list", errno, device_list_hint(errno));
 		return -1;
 	}
 	if (dev->num_devices == 0) {
@@ -65,7 +87,7 @@ int get_device_list(struct rdma_device *dev, unsigned *step)
 			"有硬件网卡却一个也列不出来，多半是 ib_uverbs 没加载（sudo modprobe ib_uverbs，装 rdma-core）；运行 ./diagnose.sh\n"));
 		return -1;
 	}
-	trace_device_list(&dev->trace, dev->dev_list, dev->num_devices);
+	hook_note(dev, NULL, HOOK_DEVICE_LIST, "ibv_get_device_list", -1, 0);
 	con_printf(P_("找到 %d 个RDMA设备:", "找到 %d 个RDMA设备:", dev->num_devices), dev->num_devices);
 	for (int i = 0; i < dev->num_devices; i++)
 		con_printf(" %s", ibv_get_device_name(dev->dev_list[i]));
@@ -89,20 +111,10 @@ int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step
 	snprintf(dev->dev_name, sizeof(dev->dev_name), "%s", ibv_get_device_name(ibdev));
 	dev->ctx = ibv_open_device(ibdev);
 	if (dev->ctx == NULL) {
-		int err = errno;
-
-		verbs_error("ibv_open_device()", err,
-			    _("/dev/infiniband/uverbs* 存在且有权限吗？ls -l /dev/infiniband/"));
-		trace_verbs_simple(&dev->trace, "ibv_open_device", err);
+		verbs_failed(dev, NULL, "ibv_open_device", errno, _("/dev/infiniband/uverbs* 存在且有权限吗？ls -l /dev/infiniband/"));
 		return -1;
 	}
-	if (trace_on(&dev->trace)) {
-		struct tj j;
-
-		trace_verbs_begin(&j, &dev->trace, "ibv_open_device", 0);
-		tj_str(&j, "dev", dev->dev_name);
-		trace_verbs_end(&dev->trace, &j);
-	}
+	hook_note(dev, NULL, HOOK_OPEN_DEVICE, "ibv_open_device", -1, 0);
 	rc = ibv_query_device(dev->ctx, &dev->dev_attr);
 	if (rc != 0) {
 		verbs_error("ibv_query_device()", rc, _("设备可能已被删除；ibv_devinfo 看看"));
@@ -139,11 +151,10 @@ int query_port(struct rdma_device *dev, unsigned *step)
 	}
 	rc = ibv_query_port(dev->ctx, (uint8_t)port, pa);
 	if (rc != 0) {
-		verbs_error("ibv_query_port()", rc, _("端口号对吗（-i）？ibv_devinfo 查看"));
-		trace_verbs_simple(&dev->trace, "ibv_query_port", rc);
+		verbs_failed(dev, NULL, "ibv_query_port", rc, _("端口号对吗（-i）？ibv_devinfo 查看"));
 		return -1;
 	}
-	trace_port(&dev->trace, dev->opt->ib_port, &dev->port_attr);
+	hook_note(dev, NULL, HOOK_PORT, "ibv_query_port", -1, 0);
 	con_printf(_("端口 %d: 状态 %s，链路层 %s，active_mtu %s，max_mtu %s，LID 0x%04x，GID表 %d 项\n"),
 	       port, ibv_port_state_str(pa->state),
 	       pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand",
@@ -184,7 +195,7 @@ int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned 
 	dev->gid = *chosen;
 	if (dev->opt->role == ROLE_CLIENT && (dev->opt->dev_name != NULL || dev->opt->gid_idx != GID_AUTO))
 		select_warn_if_off_route(dev->dev_name, &dev->gid, peer);
-	trace_gid(&dev->trace, &dev->gid);
+	hook_note(dev, NULL, HOOK_GID, "ibv_query_gid_table", -1, 0);
 	con_explain(_("GID 是 RoCE 的“地址”，RTR 时告诉本端QP对端的GID；两端都要选 RoCE v2 的同类地址\n"));
 	rc = 0;
 out:
@@ -221,13 +232,10 @@ int alloc_pd(struct rdma_device *dev, unsigned *step)
 	step_title(&dev->trace, step, _("分配保护域PD ibv_alloc_pd()"));
 	dev->pd = ibv_alloc_pd(dev->ctx);
 	if (dev->pd == NULL) {
-		int err = errno;
-
-		verbs_error("ibv_alloc_pd()", err, _("设备资源耗尽或设备已被删除"));
-		trace_verbs_simple(&dev->trace, "ibv_alloc_pd", err);
+		verbs_failed(dev, NULL, "ibv_alloc_pd", errno, _("设备资源耗尽或设备已被删除"));
 		return -1;
 	}
-	trace_call(&dev->trace, "ibv_alloc_pd", "handle", dev->pd->handle, NULL, 0);
+	hook_note(dev, NULL, HOOK_PD, "ibv_alloc_pd", -1, 0);
 	con_printf(_("PD 已分配: handle=%u\n"), dev->pd->handle);
 	con_explain(_("PD 把 MR 和 QP 圈在一起：只有同一个 PD 里的 QP 才能使用这个 MR\n"));
 	return 0;
@@ -243,7 +251,7 @@ int device_create(struct rdma_device *dev, struct peer_route *peer, unsigned *st
 void device_destroy(struct rdma_device *dev)
 {
 	if (dev->pd != NULL) {
-		report_destroy(&dev->trace, "ibv_dealloc_pd", ibv_dealloc_pd(dev->pd));
+		report_destroy(dev, NULL, "ibv_dealloc_pd", ibv_dealloc_pd(dev->pd));
 		dev->pd = NULL;
 		con_printf(_("已释放PD（ibv_dealloc_pd）\n"));
 	}
@@ -252,13 +260,13 @@ void device_destroy(struct rdma_device *dev)
 		con_printf(_("设备上下文归 librdmacm（--cm），随 cm_id 一起释放，不调用 ibv_close_device\n"));
 	}
 	if (dev->ctx != NULL) {
-		report_destroy(&dev->trace, "ibv_close_device", ibv_close_device(dev->ctx));
+		report_destroy(dev, NULL, "ibv_close_device", ibv_close_device(dev->ctx));
 		dev->ctx = NULL;
 		con_printf(_("已关闭设备（ibv_close_device）\n"));
 	}
 	if (dev->dev_list != NULL) {
 		ibv_free_device_list(dev->dev_list);
-		trace_verbs_simple(&dev->trace, "ibv_free_device_list", 0);
+		hook_note(dev, NULL, HOOK_DESTROYED, "ibv_free_device_list", -1, 0);
 		dev->dev_list = NULL;
 		con_printf(_("已释放设备列表（ibv_free_device_list）\n"));
 	}
@@ -273,6 +281,7 @@ void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct opt
 	conn->opt = opt;
 	conn->num_qp = opt->num_qp;
 	conn->trace = dev->trace;
+	conn->hooks = dev->hooks;
 }
 
 static int check_memory(size_t len)
@@ -309,27 +318,21 @@ int register_mr(struct rdma_conn *conn, int access)
 		return -1;
 	}
 	memset(conn->buf, 0, alloc_len);
-	if (conn->opt->inject == INJECT_MR_ACCESS) {
-		int bad = access & ~(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC);
-
-		access_str(access, acc, sizeof(acc));
-		con_printf(_("故障注入(--inject mr-access): 这个操作要的权限是 %s，故意只给 MR 本地权限；"
-			   "QP 的 qp_access_flags 和交给对端的 rkey 都不变，预期对端的访问被网卡拒绝（REM_ACCESS_ERR）\n"), acc);
-		access = bad;
-	}
+	if (conn->hooks->access != NULL)   /* --inject mr-access */
+		access = conn->hooks->access(conn, HOOK_MR, access);
 	conn->mr = ibv_reg_mr(conn->dev->pd, conn->buf, conn->buf_len, access);
 	if (conn->mr == NULL) {
 		int err = errno;
 
-		verbs_error("ibv_reg_mr()", err,
-			    err == ENOMEM ? _("锁页内存不够：ulimit -l 查看，ulimit -l unlimited 或在 /etc/security/limits.conf 里调大 memlock") :
-			    err == EINVAL ? _("访问权限组合非法（REMOTE_WRITE/ATOMIC 需要同时有 LOCAL_WRITE）") :
-			    _("检查缓冲区地址与长度"));
-		trace_verbs_simple(&conn->trace, "ibv_reg_mr", err);
+		verbs_failed(NULL, conn, "ibv_reg_mr", err,
+			     err == ENOMEM ? _("锁页内存不够：ulimit -l 查看，ulimit -l unlimited 或在 /etc/security/limits.conf 里调大 memlock") :
+			     err == EINVAL ? _("访问权限组合非法（REMOTE_WRITE/ATOMIC 需要同时有 LOCAL_WRITE）") :
+			     _("检查缓冲区地址与长度"));
 		return -1;
 	}
+	conn->mr_access = access;
+	hook_note(NULL, conn, HOOK_MR, "ibv_reg_mr", -1, 0);
 	access_str(access, acc, sizeof(acc));
-	trace_mr(&conn->trace, conn->mr, conn->buf_len, acc);
 	con_printf(_("MR 已注册: addr=%p 长度=%zu（%d 个QP × 每QP %zu 字节 × 2 区）\n"),
 	       (void *)conn->buf, conn->buf_len, conn->num_qp, conn->slot);
 	if (conn->srq_bufs > 0)
@@ -387,13 +390,10 @@ int create_cq(struct rdma_conn *conn)
 		return -1;
 	conn->cq = ibv_create_cq(conn->dev->ctx, (int)conn->caps.cqe, NULL, conn->channel, 0);
 	if (conn->cq == NULL) {
-		int err = errno;
-
-		verbs_error("ibv_create_cq()", err, _("CQ 太大？设备上限见 ibv_devinfo -v 的 max_cqe"));
-		trace_verbs_simple(&conn->trace, "ibv_create_cq", err);
+		verbs_failed(NULL, conn, "ibv_create_cq", errno, _("CQ 太大？设备上限见 ibv_devinfo -v 的 max_cqe"));
 		return -1;
 	}
-	trace_call(&conn->trace, "ibv_create_cq", "cqe", conn->cq->cqe, NULL, 0);
+	hook_note(NULL, conn, HOOK_CQ, "ibv_create_cq", -1, 0);
 	con_printf(_("CQ 已创建: 容量 %d（请求 %u = %d 个QP × (发送 %u + 接收 %u)），%d 个QP共享这一个CQ\n"), conn->cq->cqe,
 		   conn->caps.cqe, conn->num_qp, conn->caps.send_wr, conn->caps.recv_wr, conn->num_qp);
 	con_explain(_("每个完成的 WR 在 CQ 里留下一个 WC；wr_id 里放的是QP序号，据此区分来自哪个QP\n"));
@@ -434,14 +434,12 @@ int create_srq(struct rdma_conn *conn)
 	step_title(&conn->trace, &conn->step, _("创建共享接收队列SRQ ibv_create_srq()"));
 	conn->srq = ibv_create_srq(conn->dev->pd, &init);
 	if (conn->srq == NULL) {
-		int err = errno;
-
-		verbs_error("ibv_create_srq()", err, _("设备不支持 SRQ，或深度超过 max_srq_wr（ibv_devinfo -v 看 max_srq、max_srq_wr）"));
-		trace_verbs_simple(&conn->trace, "ibv_create_srq", err);
+		verbs_failed(NULL, conn, "ibv_create_srq", errno,
+			     _("设备不支持 SRQ，或深度超过 max_srq_wr（ibv_devinfo -v 看 max_srq、max_srq_wr）"));
 		return -1;
 	}
 	conn->srq_depth = init.attr.max_wr;   /* ibv_create_srq 写回实际值 */
-	trace_call(&conn->trace, "ibv_create_srq", "max_wr", (long)conn->srq_depth, NULL, 0);
+	hook_note(NULL, conn, HOOK_SRQ, "ibv_create_srq", -1, 0);
 	con_printf(_("SRQ 已创建: 深度 %u（要了 %u；设备上限 max_srq_wr=%d），%d 个QP共用\n"), conn->srq_depth,
 		   want, conn->dev->dev_attr.max_srq_wr, conn->num_qp);
 	con_printf(_("  内存: 不用 SRQ 时 %d 个QP × 每个接收队列 %u 个 = %u 个接收请求，每个都要一块 %zu 字节的缓冲区（%zu 字节）；\n"
@@ -465,12 +463,8 @@ static int check_qp_caps(struct rdma_conn *conn, int i, uint32_t max_inline)
 			    i, conn->opt->inline_size, conn->max_inline);
 		return -1;
 	}
-	if (conn->opt->inject == INJECT_INLINE && conn->opt->size <= conn->max_inline) {
-		con_error(_("--inject inline 要 --size 大于 %u：驱动把 max_inline_data 取整成了 %u（要的是 %u），\n"
-			    "不超过它的 inline WR 会被驱动接受，看不到任何错误\n" CON_HINT "用 --size %u 或更大\n"),
-			  conn->max_inline, conn->max_inline, conn->opt->inline_size, conn->max_inline + 1);
+	if (conn->hooks->qp_created != NULL && conn->hooks->qp_created(conn, i) != 0)   /* --inject inline */
 		return -1;
-	}
 	if (sq_account_init(&conn->sq[i], conn->caps.send_wr) != 0) {
 		con_error(_("QP[%d] 发送队列记账的内存分配失败（%u 项）\n" CON_HINT "内存不够？减小 --tx-depth\n"),
 			    i, conn->caps.send_wr);
@@ -503,10 +497,8 @@ int create_qps(struct rdma_conn *conn)
 		};
 		conn->qp[i] = ibv_create_qp(conn->dev->pd, &init);
 		if (conn->qp[i] == NULL) {
-			int err = errno;
-
-			verbs_error("ibv_create_qp()", err, _("QP 数量、队列深度或 --inline 超过设备上限？ibv_devinfo -v 查看 max_qp/max_qp_wr"));
-			trace_verbs_simple(&conn->trace, "ibv_create_qp", err);
+			verbs_failed(NULL, conn, "ibv_create_qp", errno,
+				     _("QP 数量、队列深度或 --inline 超过设备上限？ibv_devinfo -v 查看 max_qp/max_qp_wr"));
 			return -1;
 		}
 		/* ibv_create_qp 写回实际值（可能比请求的大） */
@@ -514,7 +506,7 @@ int create_qps(struct rdma_conn *conn)
 			return -1;
 		/* PSN 随机：避免与旧连接残留的报文混淆（与 rc_pingpong 一样取 24 位） */
 		conn->psn[i] = random_psn();
-		trace_qp_num(&conn->trace, "ibv_create_qp", 0, i, conn->qp[i]->qp_num, conn->psn[i]);
+		hook_note(NULL, conn, HOOK_QP_CREATED, "ibv_create_qp", i, 0);
 		con_printf(_("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n"), i, conn->qp[i]->qp_num, conn->psn[i]);
 	}
 	if (ud)
@@ -548,8 +540,7 @@ void conn_destroy(struct rdma_conn *conn)
 			uint32_t qpn = conn->qp[i]->qp_num;     /* 销毁之后就读不到了 */
 			int rc = ibv_destroy_qp(conn->qp[i]);
 
-			report_destroy(NULL, "ibv_destroy_qp", rc);   /* trace 事件在下一行写，带上 QP 号 */
-			trace_qp_num(&conn->trace, "ibv_destroy_qp", rc, i, qpn, -1);
+			report_qp_destroy(conn, i, qpn, rc);
 			conn->qp[i] = NULL;
 			freed++;
 		}
@@ -558,12 +549,12 @@ void conn_destroy(struct rdma_conn *conn)
 	if (freed > 0)
 		con_printf(P_("已销毁 %d 个QP（ibv_destroy_qp）\n", "已销毁 %d 个QP（ibv_destroy_qp）\n", freed), freed);
 	if (conn->srq != NULL) {   /* 在用它的 QP 之后 */
-		report_destroy(&conn->trace, "ibv_destroy_srq", ibv_destroy_srq(conn->srq));
+		report_destroy(NULL, conn, "ibv_destroy_srq", ibv_destroy_srq(conn->srq));
 		conn->srq = NULL;
 		con_printf(_("已销毁SRQ（ibv_destroy_srq）\n"));
 	}
 	if (conn->ah != NULL) {
-		report_destroy(&conn->trace, "ibv_destroy_ah", ibv_destroy_ah(conn->ah));
+		report_destroy(NULL, conn, "ibv_destroy_ah", ibv_destroy_ah(conn->ah));
 		conn->ah = NULL;
 		con_printf(_("已销毁地址句柄AH（ibv_destroy_ah）\n"));
 	}
@@ -574,18 +565,18 @@ void conn_destroy(struct rdma_conn *conn)
 		conn->cq_unacked = 0;
 	}
 	if (conn->cq != NULL) {
-		report_destroy(&conn->trace, "ibv_destroy_cq", ibv_destroy_cq(conn->cq));
+		report_destroy(NULL, conn, "ibv_destroy_cq", ibv_destroy_cq(conn->cq));
 		conn->cq = NULL;
 		con_printf(_("已销毁CQ（ibv_destroy_cq）\n"));
 	}
 	if (conn->channel != NULL) {
 		/* 通道要在所有用它的 CQ 之后销毁，否则 EBUSY */
-		report_destroy(&conn->trace, "ibv_destroy_comp_channel", ibv_destroy_comp_channel(conn->channel));
+		report_destroy(NULL, conn, "ibv_destroy_comp_channel", ibv_destroy_comp_channel(conn->channel));
 		conn->channel = NULL;
 		con_printf(_("已销毁完成通道（ibv_destroy_comp_channel，共收到 %lu 个完成事件）\n"), conn->cq_events);
 	}
 	if (conn->mr != NULL) {
-		report_destroy(&conn->trace, "ibv_dereg_mr", ibv_dereg_mr(conn->mr));
+		report_destroy(NULL, conn, "ibv_dereg_mr", ibv_dereg_mr(conn->mr));
 		conn->mr = NULL;
 		con_printf(_("已注销MR（ibv_dereg_mr）\n"));
 	}

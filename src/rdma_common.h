@@ -17,7 +17,6 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
-#include "counters/counters.h"
 #include "control/ctrl.h"
 #include "device/gid.h"
 #include "cli/options.h"
@@ -25,6 +24,70 @@
 #include "verbs/sq_account.h"
 #include "trace/trace.h"
 #include "control/wire.h"
+
+struct rdma_device;
+struct rdma_conn;
+struct send_req;        /* verbs/datapath.h：一个要投递的发送 WR */
+struct ctr_table;       /* counters/counters.h：--counters 读到的端口计数 */
+
+/*
+ * 挂钩：课程以外的两件事从这里接进步骤函数——--trace 把每一步记进文件（trace/trace_hooks.c），
+ * --inject 故意改坏一点东西（故障画廊，inject/inject.c）。步骤函数只在几个固定的点问一声“有没有人要看/要改”，
+ * 不知道 trace 和注入的存在；没有 --trace/--inject 时表里全是 NULL，步骤函数照常往下走。
+ * 表由 program.c 按命令行装好，设备和每条连接都指向同一张（只读）。
+ */
+enum hook_at {
+	HOOK_FAILED,            /* 一个 verbs 调用失败：call、rc = errno */
+	HOOK_DEVICE_LIST,       /* 步骤1-5 各自做完：设备列表、打开的设备、端口、GID、PD */
+	HOOK_OPEN_DEVICE,
+	HOOK_PORT,
+	HOOK_GID,
+	HOOK_PD,
+	HOOK_MR,                /* 步骤6 起：MR、CQ、SRQ、一个 QP（qp） */
+	HOOK_CQ,
+	HOOK_SRQ,
+	HOOK_QP_CREATED,
+	HOOK_AH,                /* --qp ud 的地址句柄 */
+	HOOK_MODIFY,            /* 一次 ibv_modify_qp：call = 目标状态名，qp，rc */
+	HOOK_QP_STATES,         /* 一次转换之后（每个QP读回的状态） */
+	HOOK_DESTROYED,         /* 一个销毁类 verbs：call、rc；QP 时还有 qp、qpn（QP 已经没了，读不到） */
+	HOOK_POST_RECV,         /* 数据面：obj = struct ibv_recv_wr（qp = 下标，SRQ 时是缓冲区号、qpn = 0） */
+	HOOK_POST_SEND,         /* obj = struct ibv_send_wr */
+	HOOK_WC,                /* obj = struct ibv_wc */
+};
+
+struct hook_note {
+	enum hook_at at;
+	const char *call;       /* verbs 调用名（不带括号），HOOK_MODIFY 时是状态名 */
+	int qp;                 /* QP 下标，-1 = 不涉及某个QP */
+	int rc;                 /* 返回值或 errno */
+	uint32_t qpn;
+	const void *obj;
+};
+
+struct rdma_hooks {
+	/* --trace：刚刚发生了一件事（conn 为 NULL = 设备级） */
+	void (*note)(const struct rdma_device *dev, struct rdma_conn *conn, const struct hook_note *n);
+	/* --inject：权限（at = HOOK_MR：MR 的 access；HOOK_MODIFY：INIT 时 QP 的 qp_access_flags），返回要用的值 */
+	int (*access)(struct rdma_conn *conn, enum hook_at at, int access);
+	/* --inject：一次转换（INIT/RTR/RTS）里 QP qp 的属性，在 ibv_modify_qp 之前 */
+	void (*qp_attr)(struct rdma_conn *conn, enum ibv_qp_state to, int qp, struct ibv_qp_attr *attr);
+	/* --inject：交换连接信息之后，单边操作用的对端 rkey（conn->peer_rkey） */
+	void (*peer)(struct rdma_conn *conn);
+	/* --inject：QP qp 建好之后（返回 -1 = 这种注入在这里做不到，已说明原因） */
+	int (*qp_created)(struct rdma_conn *conn, int qp);
+	/* --inject，数据面（ops/、bench/、verbs/datapath.c）：第 round 轮 QP qp 要发出去的数据（buf，发出之前）、
+	 * 一个发送 WR（数据已填好）、一个接收的长度；服务端“先投接收、再说可以发了”这一步（返回 HOOK_PASS = 照常做，
+	 * 否则是这一步的结果）；基准测试第一个大小的接收要不要晚投（1 = 已经等过了，接着补投）；
+	 * 投递前不合规的 inline WR 要不要放过（1 = 放过，已说明） */
+	void (*payload)(struct rdma_conn *conn, uint8_t *buf, int qp, long round);
+	void (*send_wr)(struct rdma_conn *conn, int qp, long round, struct send_req *req);
+	uint32_t (*recv_len)(struct rdma_conn *conn, int qp, long round, uint32_t len);
+	int (*recv_round)(struct rdma_conn *conn, long round, uint8_t *(*area)(struct rdma_conn *, int));
+	int (*recv_delay)(struct rdma_conn *conn);
+	int (*inline_guard)(struct rdma_conn *conn, int qp, uint32_t len);
+};
+#define HOOK_PASS 1
 
 /* 设备：一个打开的 RDMA 设备、它的一个端口和选中的 GID，以及设备上的 PD（步骤1-5） */
 struct rdma_device {
@@ -38,6 +101,7 @@ struct rdma_device {
 	struct gid_info gid;            /* 本端使用的 GID（含索引、所在网卡） */
 	struct ibv_pd *pd;              /* 保护域：这个设备上所有连接的 MR 和 QP 都在里面 */
 	struct trace_ref trace;         /* --trace：设备级事件写到哪里（没有 --trace 时 trace.t 为 NULL） */
+	const struct rdma_hooks *hooks; /* --trace/--inject 的挂钩（device_init 时是一张空表；program.c 换成装好的） */
 	int ctx_borrowed;               /* 1 = ctx 是 librdmacm 打开的（--cm，cm_qps.c 接过来），不归我们关闭 */
 };
 
@@ -83,9 +147,23 @@ struct rdma_conn {
 
 	struct peer_route peer;         /* 客户端：到服务端的路径（selection.c 选设备时填写，path_check.c 在 RTR 前检查） */
 	struct trace_ref trace;         /* --trace：这条连接的事件写到哪里、会话号（conn_init 从设备复制） */
-	struct ctr_table ctr_before;    /* --counters：数据面开始时读到的端口计数（ctr_hook.c） */
-	int ctr_started;                /* 1 = ctr_before 读过了，数据面结束时要打印差值 */
+	const struct rdma_hooks *hooks; /* 挂钩（conn_init 从设备复制） */
+	int mr_access;                  /* MR 注册时的权限（--trace 记下它） */
+	struct ctr_table *ctr_before;   /* --counters：数据面开始时读到的端口计数（counters/ctr_hook.c 分配和释放；NULL = 没读） */
 };
+
+/* 告诉挂钩刚刚发生的一件事（没有 --trace 时什么也不做）；dev 为 NULL 时用 conn 的设备 */
+static inline void hook_note(const struct rdma_device *dev, struct rdma_conn *conn, enum hook_at at,
+			     const char *call, int qp, int rc)
+{
+	const struct rdma_hooks *h = conn != NULL ? conn->hooks : dev->hooks;
+
+	if (h->note != NULL) {
+		struct hook_note n = { .at = at, .call = call, .qp = qp, .rc = rc };
+
+		h->note(dev != NULL ? dev : conn->dev, conn, &n);
+	}
+}
 
 /* A区：对端通过 RDMA 访问/网络写入的地方；B区：本端准备发送或接收结果的地方 */
 static inline uint8_t *area_a(struct rdma_conn *c, int i) { return c->buf + (size_t)i * c->slot; }
@@ -111,6 +189,8 @@ static inline int srq_area_count(const struct rdma_conn *c)
  * device_init 之后，无论 device_create 成功、失败在哪一步，device_destroy 都安全。
  */
 void device_init(struct rdma_device *dev, const struct options *opt);
+/* 一张空的挂钩表（没有 --trace、--inject） */
+extern const struct rdma_hooks no_hooks;
 /* 步骤1-4：用哪个设备、哪个端口、哪个 GID（客户端按到服务端的路由选，记在 peer 里）
  * @post dev->ctx、dev_attr、port_attr（ACTIVE）、gid 有效 */
 int device_select(struct rdma_device *dev, struct peer_route *peer, unsigned *step);

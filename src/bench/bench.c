@@ -457,12 +457,6 @@ static int bw_server_recv(struct run *r, long count, long *extra)
 	return 0;
 }
 
-/* 服务端 --qp ud --bench bw --inject late-recv：第一个大小的接收晚 LATE_RECV_MS 毫秒才投递（options.c 只在这时允许） */
-static int late_recv(const struct run *r)
-{
-	return r->first && r->c->opt->inject == INJECT_LATE_RECV;
-}
-
 /*
  * UD 的 send 带宽，服务端：不能等“收齐”——接收队列空着时到达的消息已经被丢掉了，永远不会来。
  * 收到齐了就停；否则等到客户端在控制平面上发来 DONE（它的最后一个 WR 已经完成），再把还在路上的取完
@@ -476,13 +470,9 @@ static int bw_server_ud(struct run *r)
 	long want = ud_sent(r);
 	long long deadline = now_ms() + c->opt->timeout_ms, quiet_until = -1;
 
-	if (late_recv(r)) {
-		con_printf(_("故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 %d 毫秒后才投递接收；"
-			     "预期这期间到达的消息被丢掉（UD 没有 RNR、不重发），客户端照样成功\n"), LATE_RECV_MS);
-		usleep(LATE_RECV_MS * 1000);
-		if (fill_recvs(c) != 0)
-			return -1;
-	}
+	/* --inject late-recv（只有 --qp ud --bench bw 的服务端可以）：第一个大小的接收晚投，之后补投 */
+	if (r->first && c->hooks->recv_delay != NULL && c->hooks->recv_delay(c) && fill_recvs(c) != 0)
+		return -1;
 	r->cpu0 = cpu_s();
 	r->t0 = now_sec();
 	while (r->received < want) {
@@ -573,7 +563,8 @@ static int prepare(struct run *r)
 
 		payload_fill(src, r->size, me, (uint32_t)i, 0);
 	}
-	if (r->first && op_info(c->opt->op)->server_recv && (c->opt->bench == BENCH_LAT || is_server(c)) && !late_recv(r))
+	if (r->first && op_info(c->opt->op)->server_recv && (c->opt->bench == BENCH_LAT || is_server(c)) &&
+	    c->hooks->recv_delay == NULL)   /* --inject late-recv：晚投，bw_server_ud 里补投 */
 		return fill_recvs(c);
 	return 0;
 }

@@ -14,6 +14,8 @@
 #include "ops/op_rounds.h"
 #include "verbs/qp_state.h"
 #include "trace/trace.h"
+#include "trace/trace_hooks.h"
+#include "inject/inject.h"
 
 static void print_banner(const struct options *o, const char *title)
 {
@@ -97,6 +99,16 @@ static void close_trace(struct trace_ref *tr, int exit_code)
 	tr->t = NULL;
 }
 
+/* 挂钩：--trace 记下每一步（trace/trace_hooks.c），--inject 故意改坏一样东西（inject/inject.c）；都没有时是空表 */
+static void install_hooks(struct program *p)
+{
+	p->hooks = no_hooks;
+	if (p->tr.t != NULL)
+		trace_hooks_install(&p->hooks);
+	inject_install(&p->hooks, p->opt.inject);
+	p->dev.hooks = &p->hooks;
+}
+
 int program_start(struct program *p, int argc, char **argv, enum role role)
 {
 	int rc;
@@ -112,6 +124,7 @@ int program_start(struct program *p, int argc, char **argv, enum role role)
 		return 2;
 	device_init(&p->dev, &p->opt);
 	p->dev.trace = p->tr;
+	install_hooks(p);
 	conn_init(&p->conn, &p->dev, &p->opt);
 	/* 控制平面（交换连接信息、同步消息）：一条 TCP 连接（ctrl_tcp.c），或 --cm 时 librdmacm 的控制QP（cm_control.c） */
 	rc = p->opt.cm ? ctrl_cm_init(&p->conn.ctrl, &p->opt) : ctrl_tcp_init(&p->conn.ctrl, &p->opt);

@@ -13,6 +13,7 @@ struct program {
 	struct rdma_device dev;
 	struct rdma_conn conn;
 	struct trace_ref tr;
+	struct rdma_hooks hooks;        /* --trace、--inject 的挂钩（program_start 按命令行装好，设备和连接指向它） */
 };
 
 /*

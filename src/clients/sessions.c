@@ -39,6 +39,7 @@
  * 所以不需要全局的“收到信号”标志，也不会在任意一行代码中间被打断。
  */
 #include "clients/sessions.h"
+#include "counters/ctr_hook.h"
 #include "base/i18n.h"
 
 #include <errno.h>
@@ -57,7 +58,6 @@
 #include "clients/adopt.h"
 #include "base/verbs_print.h"
 #include "base/conout.h"
-#include "counters/ctr_hook.h"
 #include "control/ctrl.h"
 #include "ops/op_rounds.h"
 #include "verbs/qp_state.h"

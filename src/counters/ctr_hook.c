@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -83,8 +84,12 @@ void ctr_hook_start(struct rdma_conn *c)
 	if (!on(c))
 		return;
 	dir_of(c, dir, sizeof(dir));
-	ctr_read_dir(dir, &c->ctr_before);
-	c->ctr_started = 1;
+	c->ctr_before = calloc(1, sizeof(*c->ctr_before));   /* ctr_hook_end 释放 */
+	if (c->ctr_before == NULL) {
+		con_error(_("--counters: 内存不够（%zu 字节）\n"), sizeof(*c->ctr_before));
+		return;
+	}
+	ctr_read_dir(dir, c->ctr_before);
 }
 
 static void print_block(const struct rdma_conn *c, const struct ctr_table *before, const struct ctr_table *after,
@@ -130,13 +135,14 @@ int ctr_hook_end(struct rdma_conn *c, int rc)
 	struct ctr_delta d[CTR_MAX];
 	size_t n;
 
-	if (!on(c) || !c->ctr_started)
+	if (!on(c) || c->ctr_before == NULL)
 		return rc;
-	read_after(c, &c->ctr_before, &after);
-	n = ctr_diff(&c->ctr_before, &after, d, CTR_MAX);
-	print_block(c, &c->ctr_before, &after, d, n);
+	read_after(c, c->ctr_before, &after);
+	n = ctr_diff(c->ctr_before, &after, d, CTR_MAX);
+	print_block(c, c->ctr_before, &after, d, n);
 	trace_counters(c, "data_plane", 0, &after, d, n);
-	c->ctr_started = 0;
+	free(c->ctr_before);
+	c->ctr_before = NULL;
 	return rc;
 }
 

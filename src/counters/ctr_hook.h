@@ -3,8 +3,8 @@
  *
  * 读和求差在纯模块 counters.c；这里只知道去哪个目录（设备名、端口）、怎样打印、多客户端时计数是共用的。
  * 调用的地方（都在 rdma_common.c 的步骤函数之外，也都在 --bench 的计时循环之外）：
- *   op_rounds.c 的 run_data_plane 第一行      ctr_hook_start
- *   驱动程序在 run_data_plane 返回之后  ctr_hook_end（rdma_client.c、rdma_server.c、sessions.c）
+ *   ops/op_rounds.c 的 run_data_plane 第一行      ctr_hook_start
+ *   驱动程序在 run_data_plane 返回之后  ctr_hook_end（rdma_client.c、rdma_server.c、clients/sessions.c）
  *   bench.c 的每个大小：计时之前、同步和校验之后  ctr_hook_size_start / ctr_hook_size_end（差值进 BENCH_RESULT）
  * 没有 --counters 时这些函数什么也不做（不读 sysfs，不睡）。
  */

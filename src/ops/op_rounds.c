@@ -95,35 +95,6 @@ int wait_wcs(struct rdma_conn *conn, int n, enum ibv_wc_opcode expect, uint32_t 
 	return 0;
 }
 
-/* --inject payload：第1轮、QP[0] 的消息中间一个字节取反（在发出之前，应用层里） */
-static void inject_payload(struct rdma_conn *conn, uint8_t *buf, int i, long r)
-{
-	size_t off = conn->opt->size / 2;
-
-	if (conn->opt->inject != INJECT_PAYLOAD || i != 0 || r != 1)
-		return;
-	con_printf(_("故障注入(--inject payload): 第1轮 QP[0] 偏移 %zu 的字节 0x%02x 被故意改成 0x%02x，预期对端校验失败\n"),
-	       off, buf[off], buf[off] ^ 0xffu);
-	buf[off] ^= 0xff;
-}
-
-/* --inject lkey / inline：第1轮 QP[0] 的 WR 故意带一个错 */
-static void inject_wr(struct rdma_conn *conn, struct send_req *req, int i, long r)
-{
-	if (i != 0 || r != 1)
-		return;
-	if (conn->opt->inject == INJECT_LKEY) {
-		req->lkey_xor = 0x5a5a00;
-		con_printf(_("故障注入(--inject lkey): 第1轮 QP[0] 的 WR 故意用 lkey 0x%08x（MR 的 lkey 是 0x%08x）；"
-			   "预期本端网卡读数据时就发现，线上什么也不发；完成状态：硬件网卡 LOC_PROT_ERR，rxe 随内核不同（docs/GALLERY.md）\n"),
-			   conn->mr->lkey ^ req->lkey_xor, conn->mr->lkey);
-	} else if (conn->opt->inject == INJECT_INLINE) {
-		req->inline_data = 1;
-		con_printf(_("故障注入(--inject inline): 第1轮 QP[0] 的 %u 字节 WR 故意带 IBV_SEND_INLINE（QP 要的 max_inline_data=%u）；"
-			   "预期 ibv_post_send 直接返回错误，不产生完成\n"), req->len, conn->opt->inline_size);
-	}
-}
-
 /* 第 r 轮 QP[i] 的一个 WR，写进 *req 并返回它：B区是本端的发送源 / READ 的目的地；READ 之外先填好本轮的数据 */
 static struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, enum ibv_wr_opcode opcode,
 				  int i, long r, const char *who)
@@ -137,9 +108,11 @@ static struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, 
 	};
 	if (opcode != IBV_WR_RDMA_READ) {
 		payload_fill(req->local, conn->opt->size, who, (uint32_t)i, (uint32_t)r);
-		inject_payload(conn, req->local, i, r);
+		if (conn->hooks->payload != NULL)   /* --inject payload */
+			conn->hooks->payload(conn, req->local, i, r);
 	}
-	inject_wr(conn, req, i, r);
+	if (conn->hooks->send_wr != NULL)       /* --inject lkey、inline */
+		conn->hooks->send_wr(conn, i, r, req);
 	if (conn->ah != NULL) {   /* --qp ud：目的地写在 WR 里 */
 		req->ah = conn->ah;
 		req->remote_qpn = conn->remote.qp[i].qpn;
@@ -147,17 +120,14 @@ static struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, 
 	return req;
 }
 
-/* 每个QP投递一个接收，放进 area(conn, i)；--inject small-recv 时第1轮 QP[0] 的接收缓冲区只有消息的一半 */
-static int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, int), long r)
+/* 每个QP投递一个接收，放进 area(conn, i)（接收的长度经挂钩：--inject small-recv） */
+int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, int), long r)
 {
 	for (int i = 0; i < conn->num_qp; i++) {
 		uint32_t len = (uint32_t)conn->slot;
 
-		if (conn->opt->inject == INJECT_SMALL_RECV && i == 0 && r == 1) {
-			len = (uint32_t)conn->opt->size / 2;
-			con_printf(_("故障注入(--inject small-recv): 第1轮 QP[0] 的接收请求只给 %u 字节（消息 %zu 字节）；"
-				   "规范（和硬件网卡）说本端的完成是 LOC_LEN_ERR、对端的 SEND 是 REM_INV_REQ_ERR；rxe 上实测本端 LOC_QP_OP_ERR、对端 REM_OP_ERR\n"), len, conn->opt->size);
-		}
+		if (conn->hooks->recv_len != NULL)   /* --inject small-recv */
+			len = conn->hooks->recv_len(conn, i, r, len);
 		if (conn->srq != NULL ? post_srq_receive(conn, i, area(conn, i), len) : post_receive(conn, i, area(conn, i), len))
 			return -1;
 	}
@@ -219,56 +189,18 @@ static int srq_limit_event(struct rdma_conn *conn, long r)
 	return 0;
 }
 
-/*
- * --inject flush：接收请求投递之后、告诉客户端“可以发了”之前，把全部QP改到 ERR。ERR 状态的QP不再处理任何报文，
- * 它上面每一个没完成的 WR 都由网卡“冲刷”出来，完成状态 WR_FLUSH_ERR。逐个打印，然后按错误结束。
- */
-static int inject_flush(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
-{
-	struct ibv_wc wcs[MAX_QP];
-
-	if (post_recv_all(conn, area, r) != 0)
-		return -1;
-	con_printf(_("故障注入(--inject flush): %d 个QP各有 1 个接收请求还没完成，现在把它们都改到 ERR（ibv_modify_qp IBV_QPS_ERR）；"
-		   "预期每个接收都以 WR_FLUSH_ERR 完成，客户端的 SEND 得不到应答\n"), conn->num_qp);
-	for (int i = 0; i < conn->num_qp; i++)
-		if (modify_qp_to_err(conn, i) != 0)
-			return -1;
-	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 || poll_cq_raw(conn, wcs, conn->num_qp) != 0)
-		return -1;
-	/* 出错的完成里只有 wr_id、status、qp_num、vendor_err 有效（ibv_poll_cq(3)）：opcode、byte_len 不能读 */
-	for (int k = 0; k < conn->num_qp; k++)
-		con_printf(_("  完成: QP[%d] wr_id=0x%llx qp_num=0x%06x 状态=%s (%d) vendor_err=0x%x\n"), wrid_qp(wcs[k].wr_id),
-			   (unsigned long long)wcs[k].wr_id, wcs[k].qp_num, ibv_wc_status_str(wcs[k].status), wcs[k].status,
-			   wcs[k].vendor_err);
-	con_explain(_("出错的完成里只有 wr_id、status、qp_num、vendor_err 有效（ibv_poll_cq(3)），opcode 和 byte_len 没有定义：\n"
-		      "        硬件网卡（如 mlx5）不写它们。是哪个 WR 只能从 wr_id 认出来——这里 wr_id 的低 8 位是QP号\n"));
-	con_error(_("%d 个接收请求没等到数据就完成了: QP 在 ERR 状态，网卡把没完成的 WR 全部冲刷(flush)出来\n"), conn->num_qp);
-	con_hint("%s\n", wc_status_hint(IBV_WC_WR_FLUSH_ERR));
-	return -1;
-}
-
-/*
- * 服务端：先投递接收，再告诉客户端“可以发了”（READY）。
- * --inject late-recv 时第1轮故意反过来：READY 先发出，LATE_RECV_MS 毫秒后才投递接收。客户端的报文
- * 先到，服务端网卡没有接收请求可用，回 RNR NAK；客户端网卡等 RNR 计时器到期后重发（rnr_retry=7：一直重试），
- * 接收投递之后的那次重发才被接受。
- */
+/* 服务端：先投递接收，再告诉客户端“可以发了”（READY）。--inject late-recv、flush 经挂钩把第1轮这一步换掉 */
 static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
 {
-	if (conn->opt->inject == INJECT_FLUSH && r == 1)
-		return inject_flush(conn, r, area);
-	if (conn->opt->inject != INJECT_LATE_RECV || r != 1) {
-		if (post_recv_all(conn, area, r) != 0)
-			return -1;
-		return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r));
+	if (conn->hooks->recv_round != NULL) {
+		int rc = conn->hooks->recv_round(conn, r, area);
+
+		if (rc != HOOK_PASS)
+			return rc;
 	}
-	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
+	if (post_recv_all(conn, area, r) != 0)
 		return -1;
-	con_printf(_("故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 %d 毫秒后才投递接收；"
-		   "预期客户端的报文先到，服务端网卡回 RNR NAK，客户端网卡稍后重发\n"), LATE_RECV_MS);
-	usleep(LATE_RECV_MS * 1000);
-	return post_recv_all(conn, area, r);
+	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r));
 }
 
 /* ---------- SEND / RECV ---------- */
@@ -385,7 +317,8 @@ static int read_server_round(struct rdma_conn *conn, long r)
 {
 	for (int i = 0; i < conn->num_qp; i++) {
 		payload_fill(area_a(conn, i), conn->opt->size, "server", (uint32_t)i, (uint32_t)r);
-		inject_payload(conn, area_a(conn, i), i, r);
+		if (conn->hooks->payload != NULL)   /* --inject payload（READ 时数据源是服务端） */
+			conn->hooks->payload(conn, area_a(conn, i), i, r);
 	}
 	if (r == 1)
 		con_printf(_("服务端把数据准备在自己的内存里，然后通过TCP告诉客户端“可以读了”；\n"
@@ -628,7 +561,7 @@ int run_data_plane(struct rdma_conn *conn)
 	round_fn round = op_rounds[o->op][is_server(conn) ? ROLE_SERVER : ROLE_CLIENT];   /* 这一端每轮做什么 */
 	double t0;
 
-	ctr_hook_start(conn);   /* --counters：数据面开始时读一次端口计数（结束时由驱动程序调用 ctr_hook_end） */
+	ctr_hook_start(conn);   /* --counters：数据面开始时读一次端口计数（结束时由调用者 ctr_hook_end） */
 	if (is_server(conn) && op_is_atomic(o->op))
 		atomic_server_prepare(conn);
 	if (rts_sync(conn) != 0)

@@ -11,7 +11,6 @@
 #include "base/conout.h"
 #include "base/verbs_print.h"
 #include "ud/grh.h"
-#include "trace/trace_ev.h"
 
 /* 地址句柄：RoCE 上一定带 GRH（目的 GID、本端 GID 索引、跳数），和 RC 在 RTR 时给 QP 的 ah_attr 是同一个结构 */
 static int create_ah(struct rdma_conn *conn)
@@ -31,10 +30,10 @@ static int create_ah(struct rdma_conn *conn)
 		int err = errno;
 
 		verbs_error("ibv_create_ah()", err, _("对端 GID 不可达（没有路由/邻居）或 GID 索引不对：./show_gids.sh、ip route get <对端IP>"));
-		trace_verbs_simple(&conn->trace, "ibv_create_ah", err);
+		hook_note(NULL, conn, HOOK_FAILED, "ibv_create_ah", -1, err);
 		return -1;
 	}
-	trace_call(&conn->trace, "ibv_create_ah", "sgid_index", conn->dev->gid.index, NULL, 0);
+	hook_note(NULL, conn, HOOK_AH, "ibv_create_ah", -1, 0);
 	con_printf(_("地址句柄已创建（ibv_create_ah）: is_global=1 grh.dgid=%s grh.sgid_index=%u hop_limit=64 port=%d\n"),
 		   gid, conn->dev->gid.index, conn->opt->ib_port);
 	con_explain(_("RC 把这些放进 QP（RTR 的 ah_attr），一个QP只能发给一个对端；UD 把它做成单独的对象，每个发送 WR 带上它：\n"

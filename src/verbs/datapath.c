@@ -19,7 +19,16 @@
 #include "base/verbs_print.h"
 #include "verbs/hints.h"
 #include "verbs/kernel_note.h"
-#include "trace/trace_ev.h"
+
+/* 数据面的一件事告诉挂钩（--trace）：一个投递的 WR 或一个完成。没有 --trace 时只是一次判断，基准测试的计时循环也经过这里 */
+static inline void note_data(struct rdma_conn *conn, enum hook_at at, int i, uint32_t qpn, const void *obj)
+{
+	if (conn->hooks->note != NULL) {
+		struct hook_note n = { .at = at, .qp = i, .qpn = qpn, .obj = obj };
+
+		conn->hooks->note(conn->dev, conn, &n);
+	}
+}
 
 int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 {
@@ -32,7 +41,7 @@ int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 		verbs_error_qp(i, "ibv_post_recv()", rc, _("接收队列满了（max_recv_wr）或QP处于错误状态"));
 		return -1;
 	}
-	trace_post_recv(&conn->trace, i, conn->qp[i]->qp_num, wr.wr_id, len, sge.addr);
+	note_data(conn, HOOK_POST_RECV, i, conn->qp[i]->qp_num, &wr);
 	return 0;
 }
 
@@ -46,7 +55,7 @@ int post_srq_receive(struct rdma_conn *conn, int b, void *addr, uint32_t len)
 		verbs_error("ibv_post_srq_recv()", rc, _("SRQ 满了（深度见步骤“创建共享接收队列SRQ”）或 SRQ 出错"));
 		return -1;
 	}
-	trace_post_recv(&conn->trace, b, 0, wr.wr_id, len, sge.addr);
+	note_data(conn, HOOK_POST_RECV, b, 0, &wr);
 	return 0;
 }
 
@@ -56,54 +65,6 @@ int qp_index_of(const struct rdma_conn *conn, uint32_t qp_num)
 		if (conn->qp[i] != NULL && conn->qp[i]->qp_num == qp_num)
 			return i;
 	return -1;
-}
-
-static const char *wr_opcode_name(enum ibv_wr_opcode op)
-{
-	switch (op) {
-	case IBV_WR_SEND: return "SEND";
-	case IBV_WR_RDMA_WRITE: return "RDMA_WRITE";
-	case IBV_WR_RDMA_WRITE_WITH_IMM: return "RDMA_WRITE_WITH_IMM";
-	case IBV_WR_RDMA_READ: return "RDMA_READ";
-	case IBV_WR_ATOMIC_FETCH_AND_ADD: return "ATOMIC_FETCH_AND_ADD";
-	case IBV_WR_ATOMIC_CMP_AND_SWP: return "ATOMIC_CMP_AND_SWP";
-	default: return "?";
-	}
-}
-
-/*
- * 记下这个 WR 用掉的 PSN 并写 trace 的 post_send 事件。PSN：verbs 不报告 PSN，所以自己数（与网卡的数法一样）：从 RTS 时的 sq_psn 开始，
- * 每个 WR 占 psn_npkts 个（READ 是响应包的个数，原子操作 1 个），模 2^24。trace 里的 psn_first
- * 就是它，tools/trace/render 靠它把线上的包对应到 WR。
- */
-static void note_traced_wr(struct rdma_conn *conn, int i, const struct ibv_send_wr *wr)
-{
-	int atomic = wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP;
-	uint32_t mtu = wire_mtu_bytes(conn->path_mtu);
-	struct trace_wr t = {
-		.qp = i, .qpn = conn->qp[i]->qp_num, .dest_qpn = conn->remote.qp[i].qpn,
-		.wr_id = wr->wr_id, .opcode = wr_opcode_name(wr->opcode), .len = wr->sg_list->length,
-		.local_addr = wr->sg_list->addr, .lkey = wr->sg_list->lkey,
-		.has_remote = wr->opcode != IBV_WR_SEND,
-		.remote_addr = atomic ? wr->wr.atomic.remote_addr : wr->wr.rdma.remote_addr,
-		.rkey = atomic ? wr->wr.atomic.rkey : wr->wr.rdma.rkey,
-		.has_imm = wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM, .imm = ntohl(wr->imm_data),
-		.psn_first = conn->next_psn[i], .npkts = psn_npkts(wr->sg_list->length, mtu, atomic),
-		.mtu = mtu,
-		.signaled = (wr->send_flags & IBV_SEND_SIGNALED) != 0,
-		.inline_data = (wr->send_flags & IBV_SEND_INLINE) != 0,
-	};
-
-	conn->next_psn[i] = psn_add(t.psn_first, t.npkts);
-	trace_post_send(&conn->trace, &t);
-}
-
-/* 投递之后：--trace 时记下这个 WR（起始 PSN 按包数往后推，next_psn 只给 trace 用） */
-static void note_sent_wr(struct rdma_conn *conn, int i, const struct ibv_send_wr *wr)
-{
-	if (!trace_on(&conn->trace))   /* 不记 trace 时什么也不做：基准测试的计时循环每次投递都经过这里 */
-		return;
-	note_traced_wr(conn, i, wr);
 }
 
 /* 一个 send_req → 一个 ibv_send_wr（sge 由调用者提供，生命期要覆盖 ibv_post_send） */
@@ -167,19 +128,15 @@ static int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *r
 
 /*
  * IBV_SEND_INLINE 的 WR 不能比 QP 要的 max_inline_data（--inline）大：硬件按要的值检查；驱动写回的值可能更大
- * （rxe 把 0 报成 16），那是它自己的取整，不能当成规则。--inject inline 故意跳过这里，让驱动自己回答。
+ * （rxe 把 0 报成 16），那是它自己的取整，不能当成规则。--inject inline 经挂钩故意跳过这里，让驱动自己回答。
  */
 static int check_inline(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 {
 	for (int k = 0; k < n; k++) {
 		if (!reqs[k].inline_data || reqs[k].len <= conn->opt->inline_size)
 			continue;
-		if (conn->opt->inject == INJECT_INLINE) {
-			con_printf(_("故障注入(--inject inline): 跳过本程序的 inline 检查（guard bypassed）: QP[%d] 的 WR 有 %u 字节、"
-				   "带 IBV_SEND_INLINE，QP 要的 max_inline_data=%u（驱动写回 %u）；看 ibv_post_send 自己怎么回答\n"),
-				   i, reqs[k].len, conn->opt->inline_size, conn->max_inline);
-			continue;
-		}
+		if (conn->hooks->inline_guard != NULL && conn->hooks->inline_guard(conn, i, reqs[k].len))
+			continue;   /* --inject inline：故意放过，看 ibv_post_send 自己怎么回答 */
 		con_error(_("QP[%d] 的 WR 有 %u 字节、带 IBV_SEND_INLINE，超过 QP 要的 max_inline_data=%u（ibv_post_send 未调用）\n"
 			  CON_HINT "inline 的上限是创建 QP 时要的值（--inline）；驱动写回更大的值是它自己的取整，换一块网卡就不成立\n"),
 			  i, reqs[k].len, conn->opt->inline_size);
@@ -218,7 +175,7 @@ int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 	}
 	for (int k = 0; k < n; k++) {
 		sq_account_post(&conn->sq[i], !reqs[k].unsignaled);
-		note_sent_wr(conn, i, &wr[k]);
+		note_data(conn, HOOK_POST_SEND, i, conn->qp[i]->qp_num, &wr[k]);   /* --trace：它的 PSN 由 trace 自己数 */
 	}
 	return 0;
 }
@@ -276,9 +233,8 @@ static int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
 /* 取出的 r 个完成：写 trace，检查状态（错误时打印状态与提示），按硬件规则还发送队列的槽 */
 static int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
 {
-	if (trace_on(&conn->trace))
-		for (int k = 0; k < r; k++)
-			trace_wc(&conn->trace, &wcs[k]);
+	for (int k = 0; k < r && conn->hooks->note != NULL; k++)
+		note_data(conn, HOOK_WC, wrid_qp(wcs[k].wr_id), wcs[k].qp_num, &wcs[k]);
 	for (int k = 0; k < r; k++)
 		if (check_wc(conn, &wcs[k]) != 0 || note_send_done(conn, &wcs[k]) != 0)
 			return -1;
@@ -432,7 +388,7 @@ int poll_cq_raw(struct rdma_conn *conn, struct ibv_wc *wcs, int n)
 		if (r < 0)
 			return poll_cq_failed(r);
 		for (int k = 0; k < r; k++)
-			trace_wc(&conn->trace, &wcs[got + k]);
+			note_data(conn, HOOK_WC, wrid_qp(wcs[got + k].wr_id), wcs[got + k].qp_num, &wcs[got + k]);
 		got += r;
 		if (r > 0) {
 			spins = 0;

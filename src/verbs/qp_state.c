@@ -13,27 +13,7 @@
 #include "base/verbs_print.h"
 #include "control/ctrl.h"
 #include "device/path_check.h"
-#include "trace/trace_ev.h"
 
-/* 读回 QP 的全部属性 */
-#define QUERY_ALL (IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | \
-		   IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | \
-		   IBV_QP_MIN_RNR_TIMER | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC | \
-		   IBV_QP_ACCESS_FLAGS | IBV_QP_PORT | IBV_QP_AV | IBV_QP_CAP | IBV_QP_QKEY)
-
-/* trace：一次 ibv_modify_qp（rc = 它的返回值） */
-static void trace_modify(struct rdma_conn *conn, int i, const char *state, int rc)
-{
-	struct tj j;
-
-	if (!trace_on(&conn->trace))
-		return;
-	trace_verbs_begin(&j, &conn->trace, "ibv_modify_qp", rc);
-	tj_int(&j, "qp", i);
-	tj_int(&j, "qpn", conn->qp[i]->qp_num);
-	tj_str(&j, "state", state);
-	trace_verbs_end(&conn->trace, &j);
-}
 
 /* ---------- UD：三次转换各少了什么（docs/QP-TYPES.md 把 RC 和 UD 并排放） ---------- */
 
@@ -45,7 +25,7 @@ static int modify_all(struct rdma_conn *conn, struct ibv_qp_attr *attr, int mask
 	for (int i = 0; i < conn->num_qp; i++) {
 		int rc = ibv_modify_qp(conn->qp[i], attr, mask);
 
-		trace_modify(conn, i, state, rc);
+		hook_note(NULL, conn, HOOK_MODIFY, state, i, rc);
 		if (rc != 0) {
 			char call[48];
 
@@ -92,7 +72,7 @@ static int ud_to_rts(struct rdma_conn *conn)
 
 		attr.sq_psn = conn->psn[i];
 		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
-		trace_modify(conn, i, "RTS", rc);
+		hook_note(NULL, conn, HOOK_MODIFY, "RTS", i, rc);
 		if (rc != 0) {
 			verbs_error_qp(i, "ibv_modify_qp(RTS)", rc, _("UD 的 RTS 只要 sq_psn；QP 必须先在 RTR"));
 			return -1;
@@ -114,12 +94,8 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 		return ud_to_init(conn);
 	/* QP 的 qp_access_flags 只管“远端能对我做什么”；LOCAL_WRITE 是 MR 的事，这里去掉 */
 	access &= ~IBV_ACCESS_LOCAL_WRITE;
-	if (conn->opt->inject == INJECT_QP_ACCESS) {
-		access_str(access, acc, sizeof(acc));
-		con_printf(_("故障注入(--inject qp-access): 这个操作要QP允许 %s，故意不给（qp_access_flags=0）；"
-			     "MR 的权限和交给对端的 rkey 都不变，预期对端的请求被本端网卡当成无效请求（REM_INV_REQ_ERR）\n"), acc);
-		access = 0;
-	}
+	if (conn->hooks->access != NULL)   /* --inject qp-access */
+		access = conn->hooks->access(conn, HOOK_MODIFY, access);
 	access_str(access, acc, sizeof(acc));
 	con_printf(_("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n"), conn->opt->ib_port, acc);
 	con_explain(_("INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n"));
@@ -132,7 +108,7 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 		};
 		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-		trace_modify(conn, i, "INIT", rc);
+		hook_note(NULL, conn, HOOK_MODIFY, "INIT", i, rc);
 		if (rc != 0) {
 			con_error(_("修改QP[%d]到INIT状态失败\n"), i);
 			verbs_error("ibv_modify_qp(INIT)", rc, _("端口号（-i）是否存在？访问权限是否被设备支持？"));
@@ -220,11 +196,8 @@ int exchange_connection_info(struct rdma_conn *conn)
 	print_exchange(conn, &local);
 	path_check_before_rtr(conn);
 	conn->peer_rkey = conn->remote.rkey;
-	if (conn->opt->inject == INJECT_RKEY) {
-		conn->peer_rkey ^= 0x5a5a5a;
-		con_printf(_("故障注入(--inject rkey): 故意把对端的 rkey 0x%08x 改成 0x%08x，预期对端网卡拒绝访问（REM_ACCESS_ERR）\n"),
-		       conn->remote.rkey, conn->peer_rkey);
-	}
+	if (conn->hooks->peer != NULL)   /* --inject rkey */
+		conn->hooks->peer(conn);
 	return 0;
 }
 
@@ -252,19 +225,6 @@ static void rtr_debug(struct rdma_conn *conn, int i, int err)
 			strerror(err));
 }
 
-/* --inject qpn：RTR 时故意把对端的QP号改错（本端以后都用这个错的号：线上的包、trace 都是它） */
-static void inject_wrong_qpn(struct rdma_conn *conn)
-{
-	for (int i = 0; i < conn->num_qp; i++) {
-		uint32_t good = conn->remote.qp[i].qpn;
-
-		conn->remote.qp[i].qpn = good ^ 0x800000u;
-		con_printf(_("故障注入(--inject qpn): QP[%d] 的 dest_qp_num 故意用 0x%06x（对端的QP号是 0x%06x）；"
-			   "预期报文到了对端网卡却没有这个QP：被丢掉、没有应答，本端重传 retry_cnt 次后 RETRY_EXC_ERR\n"),
-			   i, conn->remote.qp[i].qpn, good);
-	}
-}
-
 int modify_qps_to_rtr(struct rdma_conn *conn)
 {
 	struct ibv_qp_attr attr;
@@ -282,8 +242,6 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	con_explain(_("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)，\n"
 		   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n"),
 		   conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
-	if (conn->opt->inject == INJECT_QPN)
-		inject_wrong_qpn(conn);
 	for (int i = 0; i < conn->num_qp; i++) {
 		attr = (struct ibv_qp_attr){
 			.qp_state = IBV_QPS_RTR,
@@ -311,36 +269,18 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 			};
 			memcpy(attr.ah_attr.grh.dgid.raw, conn->remote.qp[i].gid, 16);
 		}
+		if (conn->hooks->qp_attr != NULL)   /* --inject qpn */
+			conn->hooks->qp_attr(conn, IBV_QPS_RTR, i, &attr);
 		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
 				   IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
-		trace_modify(conn, i, "RTR", rc);
+		hook_note(NULL, conn, HOOK_MODIFY, "RTR", i, rc);
 		if (rc != 0) {
 			rtr_debug(conn, i, rc);
 			return -1;
 		}
 	}
 	print_qp_states(conn, "RTR");
-	return 0;
-}
-
-/* 第一个发送 WR 的 PSN；--inject psn 时故意比在 HELLO 里告诉对端的大 0x1000 */
-static uint32_t rts_sq_psn(struct rdma_conn *conn, int i)
-{
-	if (conn->opt->inject != INJECT_PSN)
-		return conn->psn[i];
-	con_printf(_("故障注入(--inject psn): QP[%d] 的 sq_psn 故意用 0x%06x（告诉对端的是 0x%06x，对端的 rq_psn 就是它）；"
-		   "预期对端网卡认为包的 PSN 不对\n"), i, psn_add(conn->psn[i], 0x1000), conn->psn[i]);
-	return psn_add(conn->psn[i], 0x1000);
-}
-
-/* 对端没投递接收时（RNR NAK）重试几次：7 = 一直重试；--inject rnr-retry0 时故意是 0 */
-static uint8_t rts_rnr_retry(const struct rdma_conn *conn)
-{
-	if (conn->opt->inject != INJECT_RNR_RETRY0)
-		return 7;
-	con_printf(_("故障注入(--inject rnr-retry0): rnr_retry 故意设成 0（上面说的是 7）；预期对端第一次回 RNR NAK 时本端不再重试，"
-		   "发送以 RNR_RETRY_EXC_ERR 结束\n"));
 	return 0;
 }
 
@@ -358,21 +298,21 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 	       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；\n"
 	       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n"),
 	       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
-	uint8_t rnr_retry = rts_rnr_retry(conn);
-
 	for (int i = 0; i < conn->num_qp; i++) {
 		attr = (struct ibv_qp_attr){
 			.qp_state = IBV_QPS_RTS,
-			.sq_psn = rts_sq_psn(conn, i),
+			.sq_psn = conn->psn[i],
 			.timeout = 14,
 			.retry_cnt = 6,     /* 规范里 7 就是 7 次，但 rxe（rxe_comp.c）把 7 当成无限重试，对端消失时永远等不到 RETRY_EXC_ERR */
-			.rnr_retry = rnr_retry,
+			.rnr_retry = 7,
 			.max_rd_atomic = conn->rd.out,
 		};
+		if (conn->hooks->qp_attr != NULL)   /* --inject psn、rnr-retry0 */
+			conn->hooks->qp_attr(conn, IBV_QPS_RTS, i, &attr);
 		rc = ibv_modify_qp(conn->qp[i], &attr,
 				   IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 				   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
-		trace_modify(conn, i, "RTS", rc);
+		hook_note(NULL, conn, HOOK_MODIFY, "RTS", i, rc);
 		if (rc != 0) {
 			con_error(_("修改QP[%d]到RTS状态失败\n"), i);
 			verbs_error("ibv_modify_qp(RTS)", rc, _("QP 必须先成功进入 RTR；参数超出设备上限？"));
@@ -389,7 +329,7 @@ int modify_qp_to_err(struct rdma_conn *conn, int i)
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
 	int rc = ibv_modify_qp(conn->qp[i], &attr, IBV_QP_STATE);
 
-	trace_modify(conn, i, "ERR", rc);
+	hook_note(NULL, conn, HOOK_MODIFY, "ERR", i, rc);
 	if (rc != 0) {
 		verbs_error_qp(i, "ibv_modify_qp(ERR)", rc, _("任何状态都能改到 ERR；失败说明 QP 已被销毁或设备出错，看 dmesg"));
 		return -1;
@@ -437,21 +377,6 @@ int print_qp_state(struct rdma_conn *conn, int i, const char *title)
 	return 0;
 }
 
-/* trace：每个QP读回的完整状态（和 --qp-state 打印几个无关：trace 总是记全部） */
-static void trace_qp_states(struct rdma_conn *conn)
-{
-	struct ibv_qp_attr a;
-	struct ibv_qp_init_attr init;
-
-	if (!trace_on(&conn->trace))
-		return;
-	for (int i = 0; i < conn->num_qp; i++) {
-		memset(&a, 0, sizeof(a));
-		if (ibv_query_qp(conn->qp[i], &a, QUERY_ALL, &init) == 0)
-			trace_qp_state(&conn->trace, i, conn->qp[i]->qp_num, &a);
-	}
-}
-
 void print_qp_states(struct rdma_conn *conn, const char *title)
 {
 	int detail = conn->opt->qp_state_detail;
@@ -473,5 +398,5 @@ void print_qp_states(struct rdma_conn *conn, const char *title)
 	con_printf("\n");
 	for (int i = 0; i < n; i++)
 		print_qp_state(conn, i, title);
-	trace_qp_states(conn);
+	hook_note(NULL, conn, HOOK_QP_STATES, NULL, -1, 0);   /* --trace 记下每个QP读回的完整状态 */
 }

@@ -7,6 +7,12 @@
 
 #include "rdma_common.h"
 
+/* 读回 QP 的全部属性 */
+#define QUERY_ALL (IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | \
+		   IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | \
+		   IBV_QP_MIN_RNR_TIMER | IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC | \
+		   IBV_QP_ACCESS_FLAGS | IBV_QP_PORT | IBV_QP_AV | IBV_QP_CAP | IBV_QP_QKEY)
+
 /* @pre QP 已创建（RESET）  @post 全部 QP 在 INIT，qp_access_flags = access 去掉 LOCAL_WRITE */
 int modify_qps_to_init(struct rdma_conn *conn, int access);
 /* 控制平面：通过 conn->ctrl 交换 HELLO，校验两端参数一致，打印双方信息
