@@ -1,59 +1,130 @@
 /*
  * rdma_client.c - RDMA 客户端（主动方）
  *
- * 流程（与输出中的步骤编号一一对应）：
- *   1-5   设备：设备列表、打开设备、端口、GID（用哪个设备），PD
- *   6-9   连接：MR、CQ、QP，并把QP转到 INIT
- *   10    TCP 连接服务端（控制平面）
- *   11    交换连接信息：QPN、PSN、LID、GID、MTU、地址与 rkey
- *   12-13 QP 转到 RTR、RTS
- *   14-   数据平面：按 --op 发起操作并校验结果
- *   最后  逆序清理（无论成功失败都会执行）
- * --cm（librdmacm）时的顺序见 program.c 的 cm_steps()：CM 先建连，设备由地址决定。
+ * main 只做三件事：建连、数据面、逆序清理。建连有两种，步骤列表并排在下面（与输出中的步骤编号一一对应）：
+ *   TCP（默认）  1-5 设备、端口、GID、PD → 6-8 MR、CQ、QP → 9 RESET→INIT → 10 TCP 连接服务端
+ *               → 11 交换连接信息（QPN、PSN、LID、GID、MTU、地址与 rkey）→ 12-13 RTR、RTS
+ *   --cm        CM 解析地址和路由（源地址决定设备）→ PD → MR、CQ、QP → 每个QP一个 cm_id：INIT/RTR/RTS + rdma_connect
+ *               → 控制QP上交换地址与 rkey
+ * 数据面：默认的 --op send 每一轮就是下面的 send_round（post_receive、post_send、poll_completion）；
+ * 别的操作一轮一轮地交给 ops/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
+ * 读的顺序：rdma_common.h（结构体），rdma_common.c（每一步的 verbs 调用），再回到这里。
  */
-#include "cm/cm_qps.h"
-#include "ops/op_rounds.h"
-#include "verbs/qp_state.h"
-#include "cli/program.h"
 #include "rdma_common.h"
-#include "counters/ctr_hook.h"
+#include "base/i18n.h"
+#include "base/conout.h"
+#include "cli/program.h"
+#include "cm/cm_qps.h"
+#include "control/ctrl.h"
+#include "ops/op_rounds.h"
 
-static int run_client(struct rdma_device *dev, struct rdma_conn *conn)
+/* TCP 模式的步骤列表 */
+static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn, int access)
 {
-	/* 只开本操作、本角色需要的 MR/QP 权限 */
-	int access = mr_access_flags(conn->opt);
-
-	/* --cm：连接交给 librdmacm（program.c 的 cm_steps，cm_qps.c），之后的数据平面相同 */
-	if (conn->opt->cm)
-		return cm_steps(dev, conn, access) != 0 ? -1 : ctr_hook_end(conn, run_data_plane(conn));
-
-	/* 步骤1-5：用哪个设备、端口、GID，再在设备上分配 PD（设备级，整个进程一份） */
+	/* 步骤1-5：用哪个设备（按到服务端的路由选）、端口、GID，再在设备上分配 PD */
 	if (device_create(dev, &conn->peer, &conn->step) != 0)
 		return -1;
-	/* 步骤6-8：这条连接自己的 MR、CQ、QP；步骤9：QP RESET→INIT（qp_state.c） */
+	/* 步骤6-8：这条连接自己的 MR、CQ、QP；步骤9：QP RESET→INIT */
 	if (conn_create(conn, access) != 0 || modify_qps_to_init(conn, access) != 0)
 		return -1;
-	/* 步骤10：控制平面，一条普通的 TCP 连接（客户端 connect，见 ctrl_tcp.c） */
+	/* 步骤10：控制平面，一条普通的 TCP 连接（客户端 connect，control/ctrl_tcp.c） */
 	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
 		return -1;
 	/* 步骤11：交换 QPN/PSN/GID/MTU（以及单边操作要用的地址和 rkey） */
 	if (exchange_connection_info(conn) != 0)
 		return -1;
 	/* 步骤12-13：有了对端信息，QP 才能 INIT→RTR→RTS */
-	if (modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0)
+	return modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0 ? -1 : 0;
+}
+
+/* --cm（librdmacm）的步骤列表：CM 先建连，设备由地址决定（cm/cm_qps.c、cm/cm_control.c） */
+static int cm_steps(struct rdma_device *dev, struct rdma_conn *conn, int access)
+{
+	/* rdma_resolve_addr/rdma_resolve_route：源地址决定用哪个设备 */
+	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
 		return -1;
-	/* 步骤14 起：数据平面 post_receive / post_send / poll_completion，最后一步是清理 */
-	return ctr_hook_end(conn, run_data_plane(conn));	/* --counters：数据面结束后的计数 */
+	/* 设备 = cm_id->verbs（代替 TCP 模式的步骤1-4）；PD 和 TCP 模式一样，只是设备上下文是 librdmacm 打开的 */
+	if (cm_adopt_device(conn) != 0 || alloc_pd(dev, &conn->step) != 0)
+		return -1;
+	/* MR、CQ、QP：和 TCP 模式同一段代码，QP 留在 RESET */
+	if (conn_create(conn, access) != 0)
+		return -1;
+	/* 每个QP一个 cm_id：RESET→INIT→RTR→RTS（属性来自 rdma_init_qp_attr）+ rdma_connect */
+	if (cm_connect_qps(conn, access) != 0)
+		return -1;
+	/* 单边操作要的地址和 rkey：控制QP上的一条 SEND（private data 只有 56 字节） */
+	return exchange_connection_info(conn);
+}
+
+/*
+ * --op send 的一轮：先为服务端的回复 post_receive，等服务端说“接收已投递”（READY），每个QP post_send 一条消息，
+ * 再 poll_completion 取齐 2×QP数 个完成——自己的发送完成和服务端回复的接收完成，在共享的 CQ 里按 wr_id 区分
+ */
+static int send_round(struct rdma_conn *conn, long r)
+{
+	struct ibv_wc wcs[2 * MAX_QP];
+	struct send_req req;
+	int sends = 0, recvs = 0;
+
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_receive(conn, i, area_a(conn, i), recv_size(conn, i, r)) != 0)
+			return -1;
+	if (receives_posted(conn, r) != 0 || ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
+		return -1;
+	if (r == 1)
+		con_printf(_("已先为回复投递接收请求；收到服务端的 READY（它的接收已就绪），现在发送\n"));
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_send(conn, i, round_req(conn, &req, IBV_WR_SEND, i, r, "client"), 1) != 0)
+			return -1;
+	if (poll_completions(conn, 2 * conn->num_qp, wcs) != 0)
+		return recv_missing(conn);
+	for (int k = 0; k < 2 * conn->num_qp; k++) {
+		if (wcs[k].opcode == IBV_WC_SEND) {
+			sends++;
+			continue;
+		}
+		if (check_recv(conn, &wcs[k], r, "server", _("回复")) != 0)
+			return -1;
+		recvs++;
+	}
+	if (srq_limit_event(conn, r) != 0)
+		return -1;
+	if (sends != conn->num_qp || recvs != conn->num_qp) {
+		con_error(_("完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n"), sends, recvs, conn->num_qp);
+		return -1;
+	}
+	if (verbose(conn, r))
+		con_printf(_("  第%ld轮: %d 个发送完成 + %d 个接收完成（共享CQ里按 wr_id 区分QP）\n"), r, sends, recvs);
+	return 0;
+}
+
+/* 数据面（步骤14 起）：RTS 同步点之后一轮一轮地跑，最后打印用时（--counters 的差值也在这里） */
+static int data_plane(struct rdma_conn *conn)
+{
+	double t0 = 0;
+
+	if (conn->opt->bench != BENCH_NONE || conn->opt->interactive)
+		return run_data_plane(conn);
+	if (rounds_begin(conn, &t0) != 0)
+		return rounds_end(conn, t0, -1);
+	for (long r = 1; r <= conn->opt->iters; r++)
+		if ((conn->opt->op == OP_SEND ? send_round(conn, r) : op_round(conn, r)) != 0)
+			return rounds_end(conn, t0, -1);
+	return rounds_end(conn, t0, 0);
 }
 
 int main(int argc, char **argv)
 {
 	struct program p;
 	/* 解析参数、--trace、控制平面；-h、--dry-run、参数错误时直接退出，不碰设备 */
-	int rc = program_start(&p, argc, argv, ROLE_CLIENT);
+	int access, rc = program_start(&p, argc, argv, ROLE_CLIENT);
 
 	if (rc >= 0)
 		return rc;
-	/* 步骤表 run_client()，之后无论成败都逆序清理（program.c 的 program_finish） */
-	return program_finish(&p, run_client(&p.dev, &p.conn));
+	access = mr_access_flags(&p.opt);   /* 只开本操作、本角色需要的 MR/QP 权限 */
+	rc = p.opt.cm ? cm_steps(&p.dev, &p.conn, access) : tcp_steps(&p.dev, &p.conn, access);
+	if (rc == 0)
+		rc = data_plane(&p.conn);
+	/* 无论成败都逆序清理（cli/program.c 的 program_finish → rdma_common.c 的 destroy_resources） */
+	return program_finish(&p, rc);
 }

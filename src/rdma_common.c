@@ -1,19 +1,24 @@
 /*
- * rdma_common.c - RDMA verbs 资源的生命周期：设备、端口、GID、PD、MR、CQ、QP 的创建与逆序清理
+ * rdma_common.c - RDMA verbs 资源的生命周期和 QP 状态机：课程的主干（读之前先看 rdma_common.h 开头的图）
  *
- * 两组创建/销毁：设备（struct rdma_device，步骤1-5，每个进程一份）和连接（struct rdma_conn，
- * 步骤6-9，每个对端一份）。每个函数只做一件事，对应程序输出里的一个“步骤”。任何 verbs 调用失败都打印：
- * 调用名、strerror(errno) 与 errno、以及该检查什么。
- * QP 状态机在 qp_state.c，post/poll 在 datapath.c，共用的 main 在 program.c，
- * GID 表的读取在 gid_table.c。
+ * 从上到下就是步骤的顺序：设备（步骤1-5）、连接的资源（步骤6-8）、QP 状态机（步骤9、11-13）、数据面
+ * （post_receive、post_send、poll_completion）、清理。每个函数只做一件事，对应程序输出里的一个“步骤”：
+ * 初始化属性、一次 verbs 调用、它失败时打印调用名、strerror(errno) 与 errno 和该检查什么、再解释它做了什么。
+ * 打印的细节在 verbs/qp_print.c，等完成和记账的细节在 verbs/datapath.c，选设备和 GID 的规则在 device/；
+ * --trace 和 --inject 只经挂钩表（rdma_common.h 的 struct rdma_hooks）进来，这里没有它们的代码。
  */
 #include "rdma_common.h"
 #include "base/i18n.h"
 
+#include "base/clock.h"
 #include "base/conout.h"
 #include "base/verbs_print.h"
 #include "device/gid_table.h"
+#include "verbs/datapath.h"
 #include "verbs/hints.h"
+#include "verbs/qp_print.h"
+#include "device/path_check.h"
+#include "control/tcp_socket.h"
 #include "device/dev_limits.h"
 #include "device/selection.h"
 
@@ -528,6 +533,384 @@ int conn_create(struct rdma_conn *conn, int access)
 	return 0;
 }
 
+/* ---------- QP 状态机：RESET→INIT →（交换连接信息）→ INIT→RTR → RTR→RTS ---------- */
+
+/* UD：三次转换各少了什么（docs/QP-TYPES.md 把 RC 和 UD 并排放）；RC 的在下面 */
+
+static int is_ud(const struct rdma_conn *conn) { return conn->opt->qp_type == QPK_UD; }
+
+/* 对每个QP做一次转换；失败时说出哪个QP、哪一步 */
+static int modify_all(struct rdma_conn *conn, struct ibv_qp_attr *attr, int mask, const char *state)
+{
+	for (int i = 0; i < conn->num_qp; i++) {
+		int rc = ibv_modify_qp(conn->qp[i], attr, mask);
+
+		hook_note(NULL, conn, HOOK_MODIFY, state, i, rc);
+		if (rc != 0) {
+			char call[48];
+
+			snprintf(call, sizeof(call), "ibv_modify_qp(%s)", state);
+			verbs_error_qp(i, call, rc, _("UD 的转换只要上面这几个属性；多给 RC 的属性（dest_qp_num、access_flags…）会 EINVAL"));
+			return -1;
+		}
+	}
+	print_qp_states(conn, state);
+	return 0;
+}
+
+static int ud_to_init(struct rdma_conn *conn)
+{
+	struct ibv_qp_attr attr = {
+		.qp_state = IBV_QPS_INIT, .pkey_index = 0, .port_num = (uint8_t)conn->opt->ib_port, .qkey = UD_QKEY,
+	};
+
+	con_printf(_("设置: port_num=%d pkey_index=0 qkey=0x%08x（UD：没有 qp_access_flags）\n"), conn->opt->ib_port, UD_QKEY);
+	con_explain(_("RC 在这里声明“对端可以读写我的内存”；UD 没有单边操作，不需要。UD 要的是 Q_Key：\n"
+		    "        收到的报文 DETH 里的 Q_Key 和本 QP 的不一样就丢掉——没有连接的 QP 靠它挡住不相干的发送者。两端约定同一个值\n"));
+	return modify_all(conn, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY, "INIT");
+}
+
+static int ud_to_rtr(struct rdma_conn *conn)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_RTR };
+
+	con_printf(_("设置: 只有 qp_state=RTR（UD：没有 path_mtu、dest_qp_num、rq_psn、ah_attr、max_dest_rd_atomic、min_rnr_timer）\n"));
+	con_explain(_("RC 在这里认定唯一的对端（它的 QP 号、GID、起始 PSN）；UD 的 QP 不绑定对端：目的地写在每个发送 WR 里\n"
+		    "        （地址句柄 AH + 对端 QP 号 + Q_Key），收到的报文从哪里来看完成里的 src_qp 和 GRH\n"));
+	return modify_all(conn, &attr, IBV_QP_STATE, "RTR");
+}
+
+static int ud_to_rts(struct rdma_conn *conn)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_RTS };
+	int mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+
+	con_printf(_("设置: sq_psn=<本端PSN>（UD：没有 timeout、retry_cnt、rnr_retry、max_rd_atomic）\n"));
+	con_explain(_("RC 在这里定下重传的规矩（等多久、重传几次、RNR 重试几次）；UD 不确认也不重传，只剩 PSN\n"));
+	for (int i = 0; i < conn->num_qp; i++) {
+		int rc;
+
+		attr.sq_psn = conn->psn[i];
+		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
+		hook_note(NULL, conn, HOOK_MODIFY, "RTS", i, rc);
+		if (rc != 0) {
+			verbs_error_qp(i, "ibv_modify_qp(RTS)", rc, _("UD 的 RTS 只要 sq_psn；QP 必须先在 RTR"));
+			return -1;
+		}
+		conn->next_psn[i] = conn->psn[i];
+	}
+	print_qp_states(conn, "RTS");
+	return 0;
+}
+
+int modify_qps_to_init(struct rdma_conn *conn, int access)
+{
+	struct ibv_qp_attr attr;
+	char acc[128];
+	int rc;
+
+	step_title(&conn->trace, &conn->step, _("修改QP状态 RESET->INIT ibv_modify_qp()"));
+	if (is_ud(conn))
+		return ud_to_init(conn);
+	/* QP 的 qp_access_flags 只管“远端能对我做什么”；LOCAL_WRITE 是 MR 的事，这里去掉 */
+	access &= ~IBV_ACCESS_LOCAL_WRITE;
+	if (conn->hooks->access != NULL)   /* --inject qp-access */
+		access = conn->hooks->access(conn, HOOK_MODIFY, access);
+	access_str(access, acc, sizeof(acc));
+	con_printf(_("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n"), conn->opt->ib_port, acc);
+	con_explain(_("INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n"));
+	for (int i = 0; i < conn->num_qp; i++) {
+		attr = (struct ibv_qp_attr){
+			.qp_state = IBV_QPS_INIT,
+			.pkey_index = 0,
+			.port_num = (uint8_t)conn->opt->ib_port,
+			.qp_access_flags = (unsigned)access,
+		};
+		rc = ibv_modify_qp(conn->qp[i], &attr,
+				   IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+		hook_note(NULL, conn, HOOK_MODIFY, "INIT", i, rc);
+		if (rc != 0) {
+			con_error(_("修改QP[%d]到INIT状态失败\n"), i);
+			verbs_error("ibv_modify_qp(INIT)", rc, _("端口号（-i）是否存在？访问权限是否被设备支持？"));
+			return -1;
+		}
+	}
+	print_qp_states(conn, "INIT");
+	return 0;
+}
+
+static void fill_local_hello(struct rdma_conn *conn, struct wire_hello *h)
+{
+	const struct options *o = conn->opt;
+
+	memset(h, 0, sizeof(*h));
+	h->version = WIRE_VERSION;
+	h->op = (uint8_t)o->op;
+	h->flags = wire_flags(o);
+	h->num_qp = (uint32_t)conn->num_qp;
+	h->mtu = (uint32_t)conn->dev->port_attr.active_mtu;
+	h->size = (uint32_t)o->size;
+	h->iters = (uint32_t)o->iters;
+	h->offset = o->offset;
+	h->rd_atom = wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom);
+	h->init_rd_atom = wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom);
+	if (op_is_one_sided(o->op)) {
+		h->addr = (uint64_t)(uintptr_t)area_a(conn, 0);
+		h->rkey = conn->mr->rkey;
+		h->slot = (uint32_t)conn->slot;
+	}
+	for (int i = 0; i < conn->num_qp; i++) {
+		h->qp[i].qpn = conn->qp[i]->qp_num;
+		h->qp[i].psn = conn->psn[i];
+		h->qp[i].lid = conn->dev->port_attr.lid;
+		memcpy(h->qp[i].gid, conn->dev->gid.raw, 16);
+	}
+}
+
+int exchange_connection_info(struct rdma_conn *conn)
+{
+	struct wire_hello local;
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t n;
+	char msg[256];
+
+	step_title(&conn->trace, &conn->step, _("交换连接信息（控制平面）"));
+	fill_local_hello(conn, &local);
+	if (conn->remote_ready) {
+		/* 多客户端服务端：客户端的 HELLO 已经收到（见 sessions.c），这里只发自己的 */
+		if (ctrl_send_hello(&conn->ctrl, &local) != 0)
+			return -1;
+	} else if (ctrl_socket(&conn->ctrl) < 0) {
+		/* --cm：HELLO 走控制QP（cm/cm_ctl_qp.c） */
+		if (ctrl_exchange_hello(&conn->ctrl, &local, &conn->remote) != 0)
+			return -1;
+	} else {
+		/* TCP：本端的 HELLO 编码成线上格式（control/wire.h）写进 TCP 连接，再读对端的（读和校验在 control/ctrl_tcp.c） */
+		n = wire_encode_hello(&local, buf, sizeof(buf));
+		if (n == 0 || tcp_write_full(ctrl_socket(&conn->ctrl), buf, n, conn->opt->timeout_ms, _("连接信息")) != 0 ||
+		    ctrl_hello_reply(&conn->ctrl, &local, &conn->remote) != 0)
+			return -1;
+	}
+	if (wire_compare(&local, &conn->remote, msg, sizeof(msg)) != 0) {
+		con_error("%s\n", msg);
+		return -1;
+	}
+	conn->path_mtu = (enum ibv_mtu)wire_path_mtu(local.mtu, conn->remote.mtu);   /* 两端 active_mtu 的较小者 */
+	conn->rd = wire_rd_depth(local.rd_atom, local.init_rd_atom, conn->remote.rd_atom, conn->remote.init_rd_atom);
+	print_exchange(conn, &local);
+	path_check_before_rtr(conn);
+	conn->peer_rkey = conn->remote.rkey;
+	if (conn->hooks->peer != NULL)   /* --inject rkey */
+		conn->hooks->peer(conn);
+	return 0;
+}
+
+int modify_qps_to_rtr(struct rdma_conn *conn)
+{
+	struct ibv_qp_attr attr;
+	int rc;
+
+	step_title(&conn->trace, &conn->step, _("修改QP状态 INIT->RTR ibv_modify_qp()"));
+	if (is_ud(conn))
+		return ud_to_rtr(conn);
+	con_printf(_("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%u min_rnr_timer=12\n"),
+	       mtu_str(conn->path_mtu), conn->rd.in);
+	con_printf(_("      ah_attr.is_global=1 grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=64 dlid=<远端LID>\n"),
+	       conn->dev->gid.index);
+	con_explain(_("RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
+	       "        hop_limit 就是 IP 包的 TTL（设为 1 只能在同一网段，跨路由器会丢）\n"));
+	con_explain(_("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)，\n"
+		   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n"),
+		   conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
+	for (int i = 0; i < conn->num_qp; i++) {
+		attr = (struct ibv_qp_attr){
+			.qp_state = IBV_QPS_RTR,
+			.path_mtu = conn->path_mtu,
+			.dest_qp_num = conn->remote.qp[i].qpn,
+			.rq_psn = conn->remote.qp[i].psn,
+			.max_dest_rd_atomic = conn->rd.in,
+			.min_rnr_timer = 12,
+			.ah_attr = {
+				.dlid = conn->remote.qp[i].lid,
+				.sl = 0,
+				.src_path_bits = 0,
+				.port_num = (uint8_t)conn->opt->ib_port,
+			},
+		};
+		/* RoCE 必须带 GRH（InfiniBand 上对端有 GID 时也带）：源 GID 的索引、对端的 GID、跳数 */
+		if (conn->dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ||
+		    !gid_is_empty(conn->remote.qp[i].gid)) {
+			attr.ah_attr.is_global = 1;
+			attr.ah_attr.grh = (struct ibv_global_route){
+				.sgid_index = (uint8_t)conn->dev->gid.index,
+				.hop_limit = 64,
+				.traffic_class = 0,
+				.flow_label = 0,
+			};
+			memcpy(attr.ah_attr.grh.dgid.raw, conn->remote.qp[i].gid, 16);
+		}
+		if (conn->hooks->qp_attr != NULL)   /* --inject qpn */
+			conn->hooks->qp_attr(conn, IBV_QPS_RTR, i, &attr);
+		rc = ibv_modify_qp(conn->qp[i], &attr,
+				   IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+				   IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+		hook_note(NULL, conn, HOOK_MODIFY, "RTR", i, rc);
+		if (rc != 0) {
+			rtr_debug(conn, i, rc);
+			return -1;
+		}
+	}
+	print_qp_states(conn, "RTR");
+	return 0;
+}
+
+int modify_qps_to_rts(struct rdma_conn *conn)
+{
+	struct ibv_qp_attr attr;
+	int rc;
+
+	step_title(&conn->trace, &conn->step, _("修改QP状态 RTR->RTS ibv_modify_qp()"));
+	if (is_ud(conn))
+		return ud_to_rts(conn);
+	con_printf(_("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=6 rnr_retry=7 max_rd_atomic=%u\n"), conn->rd.out);
+	con_explain(_("RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），\n"
+	       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
+	       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；\n"
+	       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n"),
+	       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
+	for (int i = 0; i < conn->num_qp; i++) {
+		attr = (struct ibv_qp_attr){
+			.qp_state = IBV_QPS_RTS,
+			.sq_psn = conn->psn[i],
+			.timeout = 14,
+			.retry_cnt = 6,     /* 规范里 7 就是 7 次，但 rxe（rxe_comp.c）把 7 当成无限重试，对端消失时永远等不到 RETRY_EXC_ERR */
+			.rnr_retry = 7,
+			.max_rd_atomic = conn->rd.out,
+		};
+		if (conn->hooks->qp_attr != NULL)   /* --inject psn、rnr-retry0 */
+			conn->hooks->qp_attr(conn, IBV_QPS_RTS, i, &attr);
+		rc = ibv_modify_qp(conn->qp[i], &attr,
+				   IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+				   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
+		hook_note(NULL, conn, HOOK_MODIFY, "RTS", i, rc);
+		if (rc != 0) {
+			con_error(_("修改QP[%d]到RTS状态失败\n"), i);
+			verbs_error("ibv_modify_qp(RTS)", rc, _("QP 必须先成功进入 RTR；参数超出设备上限？"));
+			return -1;
+		}
+		conn->next_psn[i] = attr.sq_psn;        /* 第一个发送 WR 从 sq_psn 开始 */
+	}
+	print_qp_states(conn, "RTS");
+	return 0;
+}
+
+int modify_qp_to_err(struct rdma_conn *conn, int i)
+{
+	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
+	int rc = ibv_modify_qp(conn->qp[i], &attr, IBV_QP_STATE);
+
+	hook_note(NULL, conn, HOOK_MODIFY, "ERR", i, rc);
+	if (rc != 0) {
+		verbs_error_qp(i, "ibv_modify_qp(ERR)", rc, _("任何状态都能改到 ERR；失败说明 QP 已被销毁或设备出错，看 dmesg"));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------- 数据面：post_receive、post_send、poll_completion（wr_id 的低 8 位是 QP 序号） ---------- */
+
+/*
+ * 投递一个接收请求：网卡把对端下一条 SEND（或 WRITE_WITH_IMM 的立即数）放进 addr 开始的 len 字节。
+ * 没有 --srq 时投到 QP i 自己的接收队列；--srq 时投到 N 个QP共用的 SRQ，i 是缓冲区号（可以多于QP数），
+ * 完成的 wc.qp_num 才说明是哪个QP收到的。wr_id = i（WRID(i, 0)）
+ */
+int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = WRID(i, 0), .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
+	int rc;
+
+	if (conn->srq != NULL) {
+		rc = ibv_post_srq_recv(conn->srq, &wr, &bad);
+		if (rc != 0) {
+			verbs_error("ibv_post_srq_recv()", rc, _("SRQ 满了（深度见步骤“创建共享接收队列SRQ”）或 SRQ 出错"));
+			return -1;
+		}
+		hook_data(conn, HOOK_POST_RECV, i, 0, &wr);
+		return 0;
+	}
+	rc = ibv_post_recv(conn->qp[i], &wr, &bad);
+	if (rc != 0) {
+		verbs_error_qp(i, "ibv_post_recv()", rc, _("接收队列满了（max_recv_wr）或QP处于错误状态"));
+		return -1;
+	}
+	hook_data(conn, HOOK_POST_RECV, i, conn->qp[i]->qp_num, &wr);
+	return 0;
+}
+
+int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+{
+	struct ibv_send_wr wr[MAX_POST_LIST], *bad = NULL;
+	struct ibv_sge sge[MAX_POST_LIST];
+	int rc;
+
+	if (n < 1 || n > MAX_POST_LIST) {
+		con_error(_("QP[%d] 一次要投递 %d 个 WR，只支持 1..%d 个（ibv_post_send 未调用）\n"
+			    CON_HINT "--post-list 在解析参数时就限制在 1..%d；走到这里是程序的错误\n"),
+			    i, n, MAX_POST_LIST, MAX_POST_LIST);
+		return -1;
+	}
+	if (check_sq_room(conn, i, reqs, n) != 0 || check_inline(conn, i, reqs, n) != 0)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		build_wr(conn, i, &reqs[k], &wr[k], &sge[k]);
+		wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;
+	}
+	rc = ibv_post_send(conn->qp[i], wr, &bad);
+	if (rc != 0) {
+		char call[64] = "ibv_post_send()";
+
+		if (n > 1)   /* 链表：bad 指向第一个没投进去的 WR，它前面的已经投了 */
+			snprintf(call, sizeof(call), _("ibv_post_send()（链表 %d 个里的第 %d 个）"), n,
+				 bad != NULL && bad >= wr && bad < wr + n ? (int)(bad - wr) + 1 : 1);
+		verbs_error_qp(i, call, rc, _("发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限（inline 时是 max_inline_data）"));
+		return -1;
+	}
+	for (int k = 0; k < n; k++) {
+		sq_account_post(&conn->sq[i], !reqs[k].unsignaled);
+		hook_data(conn, HOOK_POST_SEND, i, conn->qp[i]->qp_num, &wr[k]);   /* --trace：它的 PSN 由 trace 自己数 */
+	}
+	return 0;
+}
+
+int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs)
+{
+	long long deadline = now_ms() + conn->opt->timeout_ms;
+	int got = 0;
+	unsigned spins = 0;
+
+	while (got < n) {
+		/* 一次最多取还差的个数；0 = CQ 暂时是空的 */
+		int r = ibv_poll_cq(conn->cq, n - got, wcs + got);
+
+		if (r < 0)
+			return poll_cq_failed(r);
+		if (reap_wcs(conn, wcs + got, r) != 0)
+			return -1;
+		got += r;
+		if (r > 0) {
+			spins = 0;
+			continue;
+		}
+		/* 空：忙轮询（稍作让步），或 --cq event 时睡在完成通道上；都有 -t 超时 */
+		if (wait_cq(conn, deadline, &spins, got, n) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---------- 清理：先连接（逆序），再设备 ---------- */
+
 void conn_destroy(struct rdma_conn *conn)
 {
 	int freed = 0;
@@ -583,8 +966,6 @@ void conn_destroy(struct rdma_conn *conn)
 	free(conn->buf);
 	conn->buf = NULL;
 }
-
-/* ---------- 清理：先连接、后设备 ---------- */
 
 void destroy_resources(struct rdma_device *dev, struct rdma_conn *conn)
 {

@@ -1,14 +1,19 @@
 /*
- * rdma_common.h - RDMA verbs 资源的生命周期（服务端与客户端共用）
+ * rdma_common.h - RDMA verbs 资源的生命周期和 QP 状态机（服务端与客户端共用）
  *
- * 阅读顺序建议：先看本文件的结构体，再按 rdma_server.c / rdma_client.c 里的
- * 步骤顺序去看 rdma_common.c 中对应的函数。
- *
- *   设备（struct rdma_device，每个进程一份）：
- *     设备列表 → 打开设备 → 查询端口 → 选GID（“用哪个设备”）→ PD
- *   连接（struct rdma_conn，每个对端一份）：
- *     MR → CQ → N个QP → RESET→INIT → (控制平面交换连接信息) → INIT→RTR → RTR→RTS → 收发数据
- *   清理：先连接、后设备，各自逆序
+ * 课程就是 src/ 顶层的四个文件（用户设计卡片上的那四个）：
+ *   rdma_common.h   本文件：结构体（设备、连接、挂钩）和每一步的函数
+ *   rdma_common.c   每一步的 verbs 调用，从上到下就是步骤的顺序（生命周期、状态转换）：
+ *                     设备列表 → 打开设备 → 端口 → GID → PD                    （struct rdma_device，每个进程一份）
+ *                     MR → CQ →（SRQ）→ N 个QP                                 （struct rdma_conn，每个对端一份）
+ *                     RESET→INIT →（交换连接信息）→ INIT→RTR → RTR→RTS
+ *                     post_receive / post_send / poll_completion
+ *                     清理：先连接、后设备，各自逆序
+ *   rdma_server.c   服务端：main = 建连（TCP 或 --cm 的步骤列表）→ 数据面 → 清理；默认 --op send 的一轮
+ *   rdma_client.c   客户端：同上
+ * 读的顺序：本文件的结构体，再按驱动程序里的步骤列表去看 rdma_common.c 里对应的函数。
+ * 其余的（选设备的规则、控制平面和线上格式、别的操作、--cm、多客户端、UD/SRQ、基准测试、trace、故障注入、计数）
+ * 在 src/ 的子目录里，地图在 docs/PROJECT.md；trace 和注入只经下面的挂钩表进来。
  */
 #ifndef ROCE_RDMA_COMMON_H
 #define ROCE_RDMA_COMMON_H
@@ -165,6 +170,17 @@ static inline void hook_note(const struct rdma_device *dev, struct rdma_conn *co
 	}
 }
 
+/* 数据面的一件事告诉挂钩（--trace）：一个投递的 WR（qpn = 它的QP号，SRQ 时 0）或一个完成。没有 --trace 时只是一次判断：
+ * 基准测试的计时循环每次投递都经过这里 */
+static inline void hook_data(struct rdma_conn *conn, enum hook_at at, int i, uint32_t qpn, const void *obj)
+{
+	if (conn->hooks->note != NULL) {
+		struct hook_note n = { .at = at, .qp = i, .qpn = qpn, .obj = obj };
+
+		conn->hooks->note(conn->dev, conn, &n);
+	}
+}
+
 /* A区：对端通过 RDMA 访问/网络写入的地方；B区：本端准备发送或接收结果的地方 */
 static inline uint8_t *area_a(struct rdma_conn *c, int i) { return c->buf + (size_t)i * c->slot; }
 /* A 区 i 里收到的消息从哪里开始：--qp ud 时前 40 字节是网卡放进来的 GRH（op_rounds.c 的逐轮校验和 bench.c 的计时后校验共用） */
@@ -225,6 +241,54 @@ int register_mr(struct rdma_conn *conn, int access);
 int create_cq(struct rdma_conn *conn);
 int create_srq(struct rdma_conn *conn);
 int create_qps(struct rdma_conn *conn);
+
+/*
+ * QP 状态机（步骤9、11-13）：RESET→INIT →（交换连接信息）→ INIT→RTR → RTR→RTS；RC 和 UD 各自的属性并排写在 rdma_common.c。
+ * 每次转换后用 ibv_query_qp 读回并打印（verbs/qp_print.c）。--cm 时属性来自 rdma_init_qp_attr（cm/cm_qps.c）
+ */
+/* @pre QP 已创建（RESET）  @post 全部 QP 在 INIT，qp_access_flags = access 去掉 LOCAL_WRITE */
+int modify_qps_to_init(struct rdma_conn *conn, int access);
+/* 控制平面：通过 conn->ctrl 交换 HELLO，校验两端参数一致，打印双方信息
+ * @pre QP 在 INIT，控制平面已连上  @post conn->remote、path_mtu、rd、peer_rkey 有效 */
+int exchange_connection_info(struct rdma_conn *conn);
+/* @pre QP 在 INIT，已交换连接信息  @post 全部 QP 在 RTR */
+int modify_qps_to_rtr(struct rdma_conn *conn);
+/* @pre QP 在 RTR  @post 全部 QP 在 RTS */
+int modify_qps_to_rts(struct rdma_conn *conn);
+/* 把 QP i 改到 ERR（任何状态都可以）：之后它上面没完成的 WR 都以 WR_FLUSH_ERR 完成 */
+int modify_qp_to_err(struct rdma_conn *conn, int i);
+
+/*
+ * 数据面（步骤14 起）：post_receive、post_send（单个或链表）、poll_completion（等齐 n 个）。
+ *   wr_id = (调用者的序号 << 8) | QP序号：共享 CQ 里的完成靠低 8 位（以及 wc.qp_num）区分来自哪个QP，
+ *   高位留给调用者（基准测试用它找回这个 WR 的投递时刻）。普通模式序号为 0，wr_id 就等于 QP 序号。
+ *   等完成的细节（--cq poll|event、超时、槽位记账）在 verbs/datapath.c
+ */
+#define WRID(qp, seq)  (((uint64_t)(seq) << 8) | (uint64_t)(qp))
+static inline int wrid_qp(uint64_t wr_id) { return (int)(wr_id & 0xff); }
+static inline uint64_t wrid_seq(uint64_t wr_id) { return wr_id >> 8; }
+
+/* 一个接收请求：QP i 的接收队列，--srq 时共用的 SRQ（i 是缓冲区号，完成的 wc.qp_num 才说明是哪个QP收到的） */
+int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len);
+struct send_req {
+	enum ibv_wr_opcode opcode; /* SEND / RDMA_WRITE[_WITH_IMM] / RDMA_READ / 原子操作 */
+	void *local;              /* 本地缓冲区（在 MR 内） */
+	uint32_t len;             /* 字节数 */
+	uint64_t remote_addr;     /* 单边/原子操作：对端虚拟地址 */
+	uint32_t imm;             /* write_imm：立即数（主机字节序，发送时转网络序） */
+	uint64_t compare_add;     /* fetch_add 的加数 / cmp_swap 的比较值 */
+	uint64_t swap;            /* cmp_swap 的交换值 */
+	uint64_t seq;             /* 放进 wr_id 高位的序号（普通模式 0） */
+	int unsignaled;           /* 1 = 不要完成（选择性通知；QP 的 sq_sig_all=0 才有效） */
+	int inline_data;          /* 1 = IBV_SEND_INLINE：CPU 把数据直接拷进 WQE，不用 lkey、返回后缓冲区即可重用 */
+	uint32_t lkey_xor;        /* 0；--inject lkey 时非 0：sge.lkey = MR 的 lkey ^ lkey_xor */
+	struct ibv_ah *ah;        /* --qp ud 的 SEND：目的地 = 地址句柄 + 对端 QP 号 + Q_Key（NULL = RC） */
+	uint32_t remote_qpn;
+};
+/* 在 QP i 上用一次 ibv_post_send 投递 n 个 WR（n = 1 是一个 WR；n > 1 是链表，1 ≤ n ≤ MAX_POST_LIST，options.h） */
+int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);
+/* 轮询 n 个完成，带超时；任何 WC 错误都打印状态与提示并返回 -1 */
+int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs);
 
 /* 最后一个步骤“清理资源”：先 conn_destroy，再 device_destroy，最后 ctrl_release（CM 的 cm_id 与事件通道） */
 void destroy_resources(struct rdma_device *dev, struct rdma_conn *conn);

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# tests/14-reading-path.t - 代码读起来像课程：从 main 到数据面的 verbs 调用不超过 5 层（TAP，宿主机，不到 1 秒）
+# tests/14-reading-path.t - 代码读起来像课程：从 main 到数据面的 verbs 调用、到交换连接信息的 send() 不超过 4 层（TAP，宿主机，不到 1 秒）
 # 调用图从 src/*.c 的文本读出（函数定义 = 行首的名字加括号、下一行是 "{"；调用 = 函数体里的 "名字("；
 # 同一文件里的 static 函数优先）。函数体里提到一张函数表（如 op_rounds.c 的 op_rounds）算作调用表里的每个函数，
 # 所以经函数表或函数指针的一次调用算一层（issue 24）。帧数把 main 算作第 1 层，调用 verbs 的函数是最后一层。
 # 每条路径打印出来（函数和文件），docs/FLOW.md 的阅读路径就是它。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
-MAX=5
-[[ -n ${LIST_FILES:-} ]] || echo "1..4"   # LIST_FILES=1：只列出读了哪些文件（tests/18-layout.t）
+MAX=4
+[[ -n ${LIST_FILES:-} ]] || echo "1..6"   # LIST_FILES=1：只列出读了哪些文件（tests/18-layout.t）
 python3 - "$MAX" <<'PY'
 import glob, os, re, sys
 from collections import deque
@@ -86,24 +86,27 @@ def calls(fn, verb):
 
 checks = [
     ("client TCP SEND: main → the function that calls the data ibv_post_send",
-     ("rdma_client.c", "main"), ("op_rounds.c", "send_client_round"), ("datapath.c", "post_send"), "ibv_post_send"),
+     ("rdma_client.c", "main"), ("rdma_client.c", "send_round"), ("rdma_common.c", "post_send"), "ibv_post_send"),
     ("client TCP SEND: main → the function that calls ibv_poll_cq",
-     ("rdma_client.c", "main"), ("op_rounds.c", "send_client_round"), ("datapath.c", "poll_completions"), "ibv_poll_cq"),
+     ("rdma_client.c", "main"), ("rdma_client.c", "send_round"), ("rdma_common.c", "poll_completions"), "ibv_poll_cq"),
     ("server TCP SEND: main → the function that calls the data ibv_post_send",
-     ("rdma_server.c", "main"), ("op_rounds.c", "send_server_round"), ("datapath.c", "post_send"), "ibv_post_send"),
+     ("rdma_server.c", "main"), ("rdma_server.c", "send_round"), ("rdma_common.c", "post_send"), "ibv_post_send"),
+    ("server TCP SEND: main → the function that calls ibv_post_recv",
+     ("rdma_server.c", "main"), ("rdma_server.c", "send_round"), ("rdma_common.c", "post_receive"), "ibv_post_recv"),
+    ("client TCP: main → the function that calls send() for the exchange of connection information",
+     ("rdma_client.c", "main"), ("rdma_client.c", "tcp_steps"), ("tcp_socket.c", "tcp_write_full"), "send"),
     ("client --cm SEND: main → the function that calls the data ibv_post_send (CM setup first, then the same data plane)",
-     ("rdma_client.c", "main"), ("op_rounds.c", "send_client_round"), ("datapath.c", "post_send"), "ibv_post_send"),
+     ("rdma_client.c", "main"), ("rdma_client.c", "send_round"), ("rdma_common.c", "post_send"), "ibv_post_send"),
 ]
 for k, (what, main, mid, dst, verb) in enumerate(checks, 1):
     p = via(main, mid, dst)
     extra = ""
     if "--cm" in what:
-        # --cm：run_client 先调用 cm_steps（CM 建连，program.c → cm_qps.c），再调用和 TCP 模式同一个 run_data_plane
-        run = ("rdma_client.c", "run_client")
-        cm = ("program.c", "cm_steps")
-        if cm not in edges.get(run, ()) or ("op_rounds.c", "run_data_plane") not in edges.get(run, ()):
+        # --cm：main 先调用 cm_steps（CM 建连，cm/），再调用和 TCP 模式同一个 data_plane
+        m, cm, dp = main, ("rdma_client.c", "cm_steps"), ("rdma_client.c", "data_plane")
+        if cm not in edges.get(m, ()) or dp not in edges.get(m, ()):
             p = None
-        extra = "; CM setup: " + show([main, run, cm]) + " → " + ", ".join(sorted(n for f, n in edges.get(cm, ())))
+        extra = "; CM setup: " + show([m, cm]) + " → " + ", ".join(sorted(n for f, n in edges.get(cm, ())))
     ok = p is not None and calls(dst, verb) and len(p) <= MAX
     print("%s %d - %s: %d frames (max %d)" % ("ok" if ok else "not ok", k, what, len(p) if p else -1, MAX))
     print("#   " + (show(p) + " → " + verb if p else "no path found") + extra)

@@ -18,8 +18,8 @@ MODES=(ops bench clients cm ud counters inject)
 INSTR=(trace/trace_ev trace/trace_hooks)
 defined() { nm --defined-only -g "$@" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u; }
 undef() { nm -u "$1" | awk '{ print $2 }' | sort -u; }
-mode_objs=()
-for m in "${MODES[@]}"; do mode_objs+=("$OBJ/$m"/*.o); done
+mode_objs=()   # 现在的源文件编出来的（build/ 里可能还留着改名前的旧 .o）
+for m in "${MODES[@]}"; do while read -r c; do mode_objs+=("$OBJ/${c#src/}"); done < <(find "src/$m" -name '*.c' | sed 's/\.c$/.o/'); done
 for i in "${INSTR[@]}"; do mode_objs+=("$OBJ/$i.o"); done
 defined "${mode_objs[@]}" >/tmp/layers-mode.$$
 trap 'rm -f /tmp/layers-*.$$' EXIT
@@ -30,7 +30,8 @@ ok "$([[ -z $bad ]]; echo $?)" "rdma_common.o references nothing defined in the 
 [[ -z $bad ]] || printf '%s\n' "$bad" | sed 's/^/#   /'
 
 # 2
-defined "$OBJ"/trace/*.o "$OBJ"/inject/*.o >/tmp/layers-ti.$$
+mapfile -t ti < <(find src/trace src/inject -name '*.c' | sed "s#^src/#$OBJ/#; s/\.c$/.o/")
+defined "${ti[@]}" >/tmp/layers-ti.$$
 bad=""
 for d in rdma_server rdma_client; do
     b=$( { comm -12 <(undef "$OBJ/$d.o") /tmp/layers-ti.$$; undef "$OBJ/$d.o" | grep -E '^(trace_|tj_|inject_)'; } | sort -u)

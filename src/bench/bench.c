@@ -132,8 +132,7 @@ static int spin_for_stamp(struct rdma_conn *c, int qp, size_t size, uint8_t want
  */
 static int repost_recv(struct rdma_conn *c, int b)
 {
-	return c->srq != NULL ? post_srq_receive(c, b, srq_area(c, b), (uint32_t)c->slot) :
-				post_receive(c, b, area_a(c, b), (uint32_t)c->slot);
+	return post_receive(c, b, c->srq != NULL ? srq_area(c, b) : area_a(c, b), (uint32_t)c->slot);
 }
 
 /* 一个接收完成用的是哪块缓冲区（repost_recv 的 b） */

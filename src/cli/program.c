@@ -10,9 +10,6 @@
 #include <unistd.h>
 
 #include "base/conout.h"
-#include "cm/cm_qps.h"
-#include "ops/op_rounds.h"
-#include "verbs/qp_state.h"
 #include "trace/trace.h"
 #include "trace/trace_hooks.h"
 #include "inject/inject.h"
@@ -144,31 +141,4 @@ int program_finish(struct program *p, int run_rc)
 		con_printf(_("\n%s正常结束\n"), who);
 	close_trace(&p->tr, rc);
 	return rc;
-}
-
-/*
- *   CM 建连的第一步 → 设备来自 CM（代替1-4）→ PD → MR、CQ、QP（与 TCP 模式同一段代码）
- *   → 每个QP一个 cm_id：INIT/RTR/RTS（rdma_init_qp_attr）+ rdma_connect/rdma_accept/rdma_establish
- *   → 控制QP上交换 addr/rkey（之后由驱动程序进入数据平面，和 TCP 模式一样）
- */
-int cm_steps(struct rdma_device *dev, struct rdma_conn *conn, int access)
-{
-	/* 客户端 rdma_resolve_addr/rdma_resolve_route（源地址决定设备）；服务端 rdma_bind_addr/rdma_listen，
-	 * 等第一个连接请求（请求到达的地址决定设备） */
-	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
-		return -1;
-	/* 设备 = cm_id->verbs（CM 按地址选的），代替 TCP 模式的步骤1-4 */
-	if (cm_adopt_device(conn) != 0)
-		return -1;
-	/* PD：和 TCP 模式一样，只是设备上下文是 librdmacm 打开的 */
-	if (alloc_pd(dev, &conn->step) != 0)
-		return -1;
-	/* MR、CQ、QP：和 TCP 模式同一段代码，QP 留在 RESET */
-	if (conn_create(conn, access) != 0)
-		return -1;
-	/* 每个QP一个 cm_id：RESET→INIT→RTR→RTS（属性来自 rdma_init_qp_attr，本程序调用 ibv_modify_qp 并读回） */
-	if (cm_connect_qps(conn, access) != 0)
-		return -1;
-	/* 单边操作要的 addr/rkey/slot：控制QP上的一条 SEND（private data 只有 56 字节，见 cm_control.c） */
-	return exchange_connection_info(conn);
 }

@@ -23,12 +23,4 @@ struct program {
 int program_start(struct program *p, int argc, char **argv, enum role role);
 /* main 的最后一步：无论步骤表成败（run_rc）都 destroy_resources() 逆序清理，打印结局；返回进程退出码（0 成功，1 失败） */
 int program_finish(struct program *p, int run_rc);
-
-/*
- * --cm 的步骤表（两端相同；只有第一步 ctrl_establish 按角色不同：客户端 resolve/connect，服务端 listen/等请求）。
- * 顺序和 TCP 模式不同：设备要等 CM 解析了地址（客户端）或收到连接请求（服务端）才知道。
- * 走到交换连接信息为止；之后驱动程序调用 run_data_plane，和 TCP 模式一样。
- */
-int cm_steps(struct rdma_device *dev, struct rdma_conn *conn, int access);
-
 #endif

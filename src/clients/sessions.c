@@ -39,7 +39,6 @@
  * 所以不需要全局的“收到信号”标志，也不会在任意一行代码中间被打断。
  */
 #include "clients/sessions.h"
-#include "counters/ctr_hook.h"
 #include "base/i18n.h"
 
 #include <errno.h>
@@ -60,7 +59,7 @@
 #include "base/conout.h"
 #include "control/ctrl.h"
 #include "ops/op_rounds.h"
-#include "verbs/qp_state.h"
+#include "verbs/qp_print.h"
 #include "control/tcp_socket.h"
 #include "trace/trace.h"
 
@@ -76,6 +75,7 @@ struct session {
 	struct options opt;             /* 本会话的参数（服务端参数的副本 + 听客户端的几项） */
 	const struct options *server_opt;
 	struct rdma_device *dev;        /* 共用的设备和 PD（只读） */
+	int (*data_plane)(struct rdma_conn *conn);   /* 驱动程序的数据面（rdma_server.c） */
 	int done_fd;                    /* 完成通知管道的写端 */
 	pthread_t thread;
 	int rc;                         /* 0 = 成功（线程写，join 之后主线程读） */
@@ -85,6 +85,7 @@ struct session {
 struct server {
 	const struct options *opt;
 	struct rdma_device *dev;
+	int (*data_plane)(struct rdma_conn *conn);
 	unsigned *step;
 	int listen_fd;
 	int sig_fd;                     /* signalfd：SIGINT/SIGTERM */
@@ -149,7 +150,7 @@ static int serve_one_client(struct session *s, struct rdma_conn *conn)
 	/* 步骤14-15：RTR、RTS；之后是数据面 */
 	if (modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0)
 		return -1;
-	return ctr_hook_end(conn, run_data_plane(conn));	/* --counters：数据面结束后的计数 */
+	return s->data_plane(conn);   /* 和单客户端同一个数据面（rdma_server.c） */
 }
 
 static void *session_main(void *arg)
@@ -269,6 +270,7 @@ static void start_session(struct server *srv)
 	s->opt = *srv->opt;
 	s->server_opt = srv->opt;
 	s->dev = srv->dev;
+	s->data_plane = srv->data_plane;
 	s->done_fd = srv->done_pipe[1];
 	con_printf(_("接受第 %ld 个客户端 %s（正在服务 %d 个）\n"), s->id, peer, srv->running + 1);
 	if (pthread_create(&s->thread, NULL, session_main, s) != 0) {
@@ -453,7 +455,7 @@ static void print_summary(const struct server *srv)
 		con_explain(_("因收到信号提前结束；之后释放 PD 和设备（所有客户端的资源都已各自释放）\n"));
 }
 
-int serve_clients(struct rdma_device *dev, unsigned *step)
+int serve_clients(struct rdma_device *dev, unsigned *step, int (*data_plane)(struct rdma_conn *conn))
 {
 	struct server srv;
 	int rc;
@@ -461,6 +463,7 @@ int serve_clients(struct rdma_device *dev, unsigned *step)
 	memset(&srv, 0, sizeof(srv));
 	srv.opt = dev->opt;
 	srv.dev = dev;
+	srv.data_plane = data_plane;
 	srv.step = step;
 	srv.listen_fd = srv.sig_fd = -1;
 	srv.done_pipe[0] = srv.done_pipe[1] = -1;

@@ -26,7 +26,7 @@
 #include "base/verbs_print.h"
 #include "device/dev_limits.h"
 #include "device/gid_table.h"
-#include "verbs/qp_state.h"
+#include "verbs/qp_print.h"
 
 /* ---------- 设备：CM 按地址选出（代替步骤1-4） ---------- */
 

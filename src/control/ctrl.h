@@ -93,6 +93,10 @@ int ctrl_establish(struct ctrl *c, unsigned *step);
 int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
 /* 只收 / 只发 HELLO（多客户端服务端用）；实现不支持时打印错误并返回 -1 */
 int ctrl_recv_hello(struct ctrl *c, struct wire_hello *remote);
+/* TCP 控制平面的 socket（不是 TCP 时 -1）：交换连接信息时 rdma_common.c 直接把本端的 HELLO 写进去 */
+int ctrl_socket(const struct ctrl *c);
+/* TCP：本端的 HELLO 写出去之后读对端的（校验在 wire.c；刚发完对端就断开时说可能是别的程序），写 trace 的两个 hello 事件 */
+int ctrl_hello_reply(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
 int ctrl_send_hello(struct ctrl *c, const struct wire_hello *local);
 /* 同步点：发送/等待一个带编号的同步消息（SYNC_TAG） */
 int ctrl_sync_send(struct ctrl *c, uint32_t tag);

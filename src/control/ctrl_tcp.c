@@ -19,6 +19,7 @@
 #include "base/verbs_print.h"
 #include "base/conout.h"
 #include "control/tcp_socket.h"
+#include "trace/trace.h"
 
 /* TCP 实现的状态（struct ctrl 里的 tcp） */
 struct ctrl_tcp {
@@ -146,19 +147,40 @@ static int tcp_recv_hello(struct ctrl *c, struct wire_hello *remote)
 	return recv_hello(c, remote) == 0 ? 0 : -1;
 }
 
-static int tcp_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
+/* 本端的 HELLO 发出之后读对端的 */
+static int read_reply(struct ctrl *c, struct wire_hello *remote)
 {
-	int rc;
+	int rc = recv_hello(c, remote);
 
-	if (tcp_send_hello(c, local) != 0)
-		return -1;
-	rc = recv_hello(c, remote);
 	if (rc == -2) {
 		/* 刚发完 HELLO 对端就断开/不回：除了参数不一致，常见的是端口上根本不是 rdma_server */
 		con_eprintf(_("  也可能: 这个端口上是别的程序，例如 ibv_rc_pingpong（它也默认用 TCP 18515，"
 			"收到我们的二进制 HELLO 会直接断开）；用 ss -ltnp 看是谁在监听\n"));
 	}
 	return rc == 0 ? 0 : -1;
+}
+
+static int tcp_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
+{
+	if (tcp_send_hello(c, local) != 0)
+		return -1;
+	return read_reply(c, remote);
+}
+
+int ctrl_socket(const struct ctrl *c)
+{
+	return c->tcp != NULL ? c->tcp->sock : -1;
+}
+
+int ctrl_hello_reply(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
+{
+	int rc;
+
+	trace_ctrl_hello(&c->trace, 1, local);     /* 和 ctrl_exchange_hello 一样记下两个 HELLO（ctrl.c） */
+	rc = read_reply(c, remote);
+	if (rc == 0)
+		trace_ctrl_hello(&c->trace, 0, remote);
+	return rc;
 }
 
 static int tcp_sync_send(struct ctrl *c, uint32_t tag)

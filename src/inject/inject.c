@@ -23,7 +23,7 @@
 #include "trace/trace.h"
 #include "verbs/datapath.h"
 #include "verbs/hints.h"
-#include "verbs/qp_state.h"
+#include "verbs/qp_print.h"
 
 /* 数据面的注入都只动第1轮 QP[0] 的那一个 */
 static int first_round_qp0(int i, long r) { return i == 0 && r == 1; }

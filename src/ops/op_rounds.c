@@ -26,7 +26,7 @@
 #include "control/ctrl.h"
 #include "verbs/datapath.h"
 #include "ops/payload.h"
-#include "verbs/qp_state.h"
+#include "verbs/qp_print.h"
 #include "ud/ud.h"
 #include "verbs/events.h"
 #include "verbs/hints.h"
@@ -36,8 +36,8 @@
 
 static int is_server(struct rdma_conn *conn) { return conn->opt->role == ROLE_SERVER; }
 
-/* 只详细打印前两轮和最后一轮，避免轮数很多时刷屏 */
-static int verbose(struct rdma_conn *conn, long r)
+/* 只详细打印前两轮和最后一轮，避免轮数很多时刷屏（op_rounds.h） */
+int verbose(struct rdma_conn *conn, long r)
 {
 	return r <= 2 || r == conn->opt->iters;
 }
@@ -96,7 +96,7 @@ int wait_wcs(struct rdma_conn *conn, int n, enum ibv_wc_opcode expect, uint32_t 
 }
 
 /* 第 r 轮 QP[i] 的一个 WR，写进 *req 并返回它：B区是本端的发送源 / READ 的目的地；READ 之外先填好本轮的数据 */
-static struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, enum ibv_wr_opcode opcode,
+struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, enum ibv_wr_opcode opcode,
 				  int i, long r, const char *who)
 {
 	*req = (struct send_req){
@@ -120,22 +120,48 @@ static struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, 
 	return req;
 }
 
-/* 每个QP投递一个接收，放进 area(conn, i)（接收的长度经挂钩：--inject small-recv） */
+
+/* 一个接收要给多少字节：整个槽；--inject small-recv 经挂钩改小第1轮 QP[0] 的 */
+uint32_t recv_size(struct rdma_conn *conn, int i, long r)
+{
+	uint32_t len = (uint32_t)conn->slot;
+
+	return conn->hooks->recv_len != NULL ? conn->hooks->recv_len(conn, i, r, len) : len;
+}
+
+/* 每个QP的接收都投了之后：--srq 第1轮说明投到了哪里，并装上 SRQ 的限位（verbs/events.c） */
+int receives_posted(struct rdma_conn *conn, long r)
+{
+	if (conn->srq == NULL || r != 1)
+		return 0;
+	con_printf(_("已往 SRQ 投递 %d 个接收请求（ibv_post_srq_recv，wr_id = 缓冲区号，不是QP号）\n"), conn->num_qp);
+	return srq_arm_limit(conn, (uint32_t)conn->num_qp);
+}
+
+/* 每个QP投递一个接收，放进 area(conn, i) */
 int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, int), long r)
 {
-	for (int i = 0; i < conn->num_qp; i++) {
-		uint32_t len = (uint32_t)conn->slot;
-
-		if (conn->hooks->recv_len != NULL)   /* --inject small-recv */
-			len = conn->hooks->recv_len(conn, i, r, len);
-		if (conn->srq != NULL ? post_srq_receive(conn, i, area(conn, i), len) : post_receive(conn, i, area(conn, i), len))
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_receive(conn, i, area(conn, i), recv_size(conn, i, r)) != 0)
 			return -1;
-	}
-	if (conn->srq != NULL && r == 1) {
-		con_printf(_("已往 SRQ 投递 %d 个接收请求（ibv_post_srq_recv，wr_id = 缓冲区号，不是QP号）\n"), conn->num_qp);
-		return srq_arm_limit(conn, (uint32_t)conn->num_qp);
-	}
-	return 0;
+	return receives_posted(conn, r);
+}
+
+/* 第 r 轮“先投接收、再说可以发了”这一步被 --inject late-recv/flush 换掉了吗（inject/inject.c）：换掉了返回 1，*rc 是它的结果 */
+int round_replaced(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int), int *rc)
+{
+	if (conn->hooks->recv_round == NULL)
+		return 0;
+	*rc = conn->hooks->recv_round(conn, r, area);
+	return *rc != HOOK_PASS;
+}
+
+/* 等接收完成时出错：UD 多说一句消息可能被丢掉了（没有重传）；返回 -1 */
+int recv_missing(struct rdma_conn *conn)
+{
+	if (conn->opt->qp_type == QPK_UD)
+		ud_explain_missing();
+	return -1;
 }
 
 /* 接收完成的数据在哪、多长、是哪个QP收到的：UD 的数据前面有 40 字节 GRH；SRQ 的 wr_id 是缓冲区号，QP 看 qp_num */
@@ -157,7 +183,7 @@ static int recv_qp(struct rdma_conn *conn, const struct ibv_wc *wc, long r)
 }
 
 /* 一个接收完成：长度/标志、UD 的来源和 GRH、数据 */
-static int check_recv(struct rdma_conn *conn, const struct ibv_wc *wc, long r, const char *who, const char *what)
+int check_recv(struct rdma_conn *conn, const struct ibv_wc *wc, long r, const char *who, const char *what)
 {
 	struct wc_expect e = { .opcode = IBV_WC_RECV, .check_len = 1, .len = recv_len(conn) };
 	int b = wrid_qp(wc->wr_id), i = recv_qp(conn, wc, r);
@@ -173,7 +199,7 @@ static int check_recv(struct rdma_conn *conn, const struct ibv_wc *wc, long r, c
  * --srq：第1轮的接收用掉之后，SRQ 限位事件应该已经来了（最多再等 1 秒）；之后每一轮不等待地看一眼，
  * 期间到来的其他异步事件（端口掉了、QP 致命错误……）也打印出来
  */
-static int srq_limit_event(struct rdma_conn *conn, long r)
+int srq_limit_event(struct rdma_conn *conn, long r)
 {
 	int seen;
 
@@ -189,93 +215,22 @@ static int srq_limit_event(struct rdma_conn *conn, long r)
 	return 0;
 }
 
+
 /* 服务端：先投递接收，再告诉客户端“可以发了”（READY）。--inject late-recv、flush 经挂钩把第1轮这一步换掉 */
 static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
 {
-	if (conn->hooks->recv_round != NULL) {
-		int rc = conn->hooks->recv_round(conn, r, area);
+	int rc;
 
-		if (rc != HOOK_PASS)
-			return rc;
-	}
+	if (round_replaced(conn, r, area, &rc))
+		return rc;
 	if (post_recv_all(conn, area, r) != 0)
 		return -1;
 	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r));
 }
 
-/* ---------- SEND / RECV ---------- */
+/* ---------- SEND / RECV：默认的 --op send 的一轮在驱动程序里（rdma_server.c、rdma_client.c 的 send_round） ---------- */
 
-static int send_server_round(struct rdma_conn *conn, long r)
-{
-	struct ibv_wc wcs[MAX_QP];
-	struct send_req req;
 
-	if (recv_then_ready(conn, r, area_a) != 0)
-		return -1;
-	if (r == 1)
-		con_printf(P_("已为 %d 个QP各投递 1 个接收请求(%s)，并通过TCP告诉客户端“可以发了”（同步点）\n",
-			      "已为 %d 个QP各投递 1 个接收请求(%s)，并通过TCP告诉客户端“可以发了”（同步点）\n", conn->num_qp),
-		       conn->num_qp, conn->srq != NULL ? _("ibv_post_srq_recv，放在共用的 SRQ 里") : "ibv_post_recv");
-	if (poll_completions(conn, conn->num_qp, wcs) != 0) {
-		if (conn->opt->qp_type == QPK_UD)
-			ud_explain_missing();
-		return -1;
-	}
-	for (int k = 0; k < conn->num_qp; k++)
-		if (check_recv(conn, &wcs[k], r, "client", _("收到")) != 0)
-			return -1;
-	if (srq_limit_event(conn, r) != 0)
-		return -1;
-	for (int i = 0; i < conn->num_qp; i++)
-		if (post_send(conn, i, round_req(conn, &req, IBV_WR_SEND, i, r, "server"), 1) != 0)
-			return -1;
-	if (wait_wcs(conn, conn->num_qp, IBV_WC_SEND, 0) != 0)
-		return -1;
-	if (verbose(conn, r))
-		con_printf(P_("  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n",
-				  "  第%ld轮: 已在 %d 个QP上回复(ibv_post_send SEND)，发送完成已确认\n", conn->num_qp), r, conn->num_qp);
-	return 0;
-}
-
-static int send_client_round(struct rdma_conn *conn, long r)
-{
-	struct ibv_wc wcs[2 * MAX_QP];
-	int sends = 0, recvs = 0;
-	struct send_req req;
-
-	/* 先投递接收（用于服务端的回复），再等服务端的 READY，然后才发送 */
-	if (post_recv_all(conn, area_a, r) != 0 || ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
-		return -1;
-	if (r == 1)
-		con_printf(_("已先为回复投递接收请求；收到服务端的 READY（它的接收已就绪），现在发送\n"));
-	for (int i = 0; i < conn->num_qp; i++)
-		if (post_send(conn, i, round_req(conn, &req, IBV_WR_SEND, i, r, "client"), 1) != 0)
-			return -1;
-	if (poll_completions(conn, 2 * conn->num_qp, wcs) != 0) {
-		if (conn->opt->qp_type == QPK_UD)
-			ud_explain_missing();
-		return -1;
-	}
-	for (int k = 0; k < 2 * conn->num_qp; k++) {
-		/* 共享CQ里混着两种完成：自己的 SEND 完成和服务端回复的 RECV 完成 */
-		if (wcs[k].opcode == IBV_WC_SEND) {
-			sends++;
-			continue;
-		}
-		if (check_recv(conn, &wcs[k], r, "server", _("回复")) != 0)
-			return -1;
-		recvs++;
-	}
-	if (srq_limit_event(conn, r) != 0)
-		return -1;
-	if (sends != conn->num_qp || recvs != conn->num_qp) {
-		con_error(_("完成数量不对：发送 %d 个、接收 %d 个，期望各 %d 个\n"), sends, recvs, conn->num_qp);
-		return -1;
-	}
-	if (verbose(conn, r))
-		con_printf(_("  第%ld轮: %d 个发送完成 + %d 个接收完成（共享CQ里按 wr_id 区分QP）\n"), r, sends, recvs);
-	return 0;
-}
 
 /* ---------- RDMA WRITE ---------- */
 
@@ -523,7 +478,7 @@ typedef int (*round_fn)(struct rdma_conn *conn, long r);
  */
 static const round_fn op_rounds[OP_COUNT][2] = {
 	/*               [ROLE_SERVER]        [ROLE_CLIENT] */
-	[OP_SEND]      = { send_server_round,  send_client_round },
+	[OP_SEND]      = { NULL,               NULL },   /* 驱动程序自己的 send_round（不经过这张表） */
 	[OP_WRITE]     = { write_server_round, write_client_round },
 	[OP_READ]      = { read_server_round,  read_client_round },
 	[OP_WRITE_IMM] = { imm_server_round,   imm_client_round },
@@ -555,13 +510,11 @@ static void print_summary(struct rdma_conn *conn, double secs)
 		   o->cm ? _("控制QP") : "TCP");
 }
 
-int run_data_plane(struct rdma_conn *conn)
+/* 数据面之前：RTS 同步点（原子操作的服务端先放好目标字），UD 的地址句柄，--srq 的异步事件 */
+static int prepare_plane(struct rdma_conn *conn)
 {
 	const struct options *o = conn->opt;
-	round_fn round = op_rounds[o->op][is_server(conn) ? ROLE_SERVER : ROLE_CLIENT];   /* 这一端每轮做什么 */
-	double t0;
 
-	ctr_hook_start(conn);   /* --counters：数据面开始时读一次端口计数（结束时由调用者 ctr_hook_end） */
 	if (is_server(conn) && op_is_atomic(o->op))
 		atomic_server_prepare(conn);
 	if (rts_sync(conn) != 0)
@@ -572,30 +525,68 @@ int run_data_plane(struct rdma_conn *conn)
 		return -1;
 	if (o->srq)
 		conn->release_qps = srq_release_qps;
-	if (o->bench != BENCH_NONE)
-		return run_bench(conn);
-	if (o->interactive) {
-		step_title(&conn->trace, &conn->step, _("交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回"));
-		return is_server(conn) ? interactive_server(conn) : interactive_client(conn);
-	}
+	return 0;
+}
+
+int rounds_begin(struct rdma_conn *conn, double *t0)
+{
+	const struct options *o = conn->opt;
+
+	ctr_hook_start(conn);   /* --counters：数据面开始时读一次端口计数 */
+	if (prepare_plane(conn) != 0)
+		return -1;
 	step_title(&conn->trace, &conn->step, _("数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节"), op_name(o->op),
 		   o->num_qp, o->iters, o->size);
 	if (o->size > wire_mtu_bytes(conn->path_mtu) && !op_is_atomic(o->op))
 		con_printf(_("消息 %zu 字节 > 路径MTU %s：网卡把它切成 %u 个包发出，每个包按自己的偏移直接放进接收方的内存（不需要重组缓冲区）\n"),
 		       o->size, mtu_str(conn->path_mtu), wire_packets(o->size, conn->path_mtu));
-	t0 = now_sec();
-	for (long r = 1; round != NULL && r <= o->iters; r++)
-		if (round(conn, r) != 0)
-			return -1;
-	if (is_server(conn) && op_is_atomic(o->op)) {
-		if (atomic_server_finish(conn) != 0)
-			return -1;
-	} else if (op_is_atomic(o->op)) {
-		if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, o->iters)) != 0 ||
-		    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, o->iters)) != 0)
-			return -1;
-		con_printf(_("服务端确认：目标字的终值正确\n"));
-	}
-	print_summary(conn, now_sec() - t0);
+	*t0 = now_sec();
 	return 0;
+}
+
+int op_round(struct rdma_conn *conn, long r)
+{
+	round_fn round = op_rounds[conn->opt->op][is_server(conn) ? ROLE_SERVER : ROLE_CLIENT];   /* 这一端每轮做什么 */
+
+	return round != NULL ? round(conn, r) : 0;
+}
+
+/* 原子操作的结尾：服务端检查目标字的终值；客户端说做完了、等服务端确认 */
+static int atomic_end(struct rdma_conn *conn)
+{
+	const struct options *o = conn->opt;
+
+	if (is_server(conn))
+		return atomic_server_finish(conn);
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_DONE, o->iters)) != 0 ||
+	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_ACK, o->iters)) != 0)
+		return -1;
+	con_printf(_("服务端确认：目标字的终值正确\n"));
+	return 0;
+}
+
+int rounds_end(struct rdma_conn *conn, double t0, int rc)
+{
+	if (rc == 0 && op_is_atomic(conn->opt->op))
+		rc = atomic_end(conn);
+	if (rc == 0)
+		print_summary(conn, now_sec() - t0);
+	return ctr_hook_end(conn, rc);   /* --counters：结束时再读一次，打印差值（失败时也打印：计数能说明出了什么事） */
+}
+
+/* --bench、--interactive 的数据面 */
+static int whole_plane(struct rdma_conn *conn)
+{
+	if (prepare_plane(conn) != 0)
+		return -1;
+	if (conn->opt->bench != BENCH_NONE)
+		return run_bench(conn);
+	step_title(&conn->trace, &conn->step, _("交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回"));
+	return is_server(conn) ? interactive_server(conn) : interactive_client(conn);
+}
+
+int run_data_plane(struct rdma_conn *conn)
+{
+	ctr_hook_start(conn);
+	return ctr_hook_end(conn, whole_plane(conn));
 }

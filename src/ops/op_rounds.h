@@ -6,8 +6,35 @@
 
 #include "rdma_common.h"
 
-/* 双方都到 RTS 之后调用；按 opt->op 与角色执行全部轮次并校验数据 */
+/*
+ * 数据面（步骤14 起），由驱动程序一轮一轮地跑（rdma_server.c、rdma_client.c 的 data_plane）：
+ *   rounds_begin   --counters 先读一次，RTS 同步点，UD/SRQ 的准备，“数据传输”的标题；*t0 = 开始时刻
+ *   每一轮         --op send 是驱动程序自己的 send_round；别的操作 op_round（每种操作、每个角色一个函数）
+ *   rounds_end     原子操作的终值确认、用时；--counters 再读一次，打印差值（rc 是前面的结果，失败时也打印）
+ * --bench、--interactive 各有完整的数据面：run_data_plane
+ */
+int rounds_begin(struct rdma_conn *conn, double *t0);
+int op_round(struct rdma_conn *conn, long r);
+int rounds_end(struct rdma_conn *conn, double t0, int rc);
 int run_data_plane(struct rdma_conn *conn);
+
+/* 驱动程序的 send_round 用的小工具（其它操作的一轮也用它们） */
+/* 只详细打印前两轮和最后一轮 */
+int verbose(struct rdma_conn *conn, long r);
+/* 第 r 轮 QP[i] 的一个 WR，写进 *req 并返回它：B区是本端的发送源 / READ 的目的地；READ 之外先填好本轮的数据（who = 发送方） */
+struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, enum ibv_wr_opcode opcode, int i, long r, const char *who);
+/* 一个接收要给多少字节（整个槽；--inject small-recv 改小） */
+uint32_t recv_size(struct rdma_conn *conn, int i, long r);
+/* 每个QP的接收都投了之后（--srq 第1轮说明并装限位） */
+int receives_posted(struct rdma_conn *conn, long r);
+/* 第 r 轮“先投接收、再说可以发了”被 --inject late-recv/flush 换掉了吗：换掉了返回 1，*rc 是它的结果 */
+int round_replaced(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int), int *rc);
+/* 一个接收完成：长度/标志、UD 的来源和 GRH、数据（who 是发送方，what 是打印用的动作） */
+int check_recv(struct rdma_conn *conn, const struct ibv_wc *wc, long r, const char *who, const char *what);
+/* 等接收完成时出错：UD 多说一句（消息可能被丢掉了）；返回 -1 */
+int recv_missing(struct rdma_conn *conn);
+/* --srq：第1轮之后 SRQ 限位事件应该来了；之后每轮不等待地看一眼 */
+int srq_limit_event(struct rdma_conn *conn, long r);
 
 /* 每个QP投递一个接收，放进 area(conn, i)；第 r 轮（inject/inject.c 的 late-recv、flush 也用它） */
 int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, int), long r);

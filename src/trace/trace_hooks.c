@@ -9,7 +9,7 @@
 
 #include "base/verbs_print.h"
 #include "trace/trace_ev.h"
-#include "verbs/qp_state.h"
+#include "verbs/qp_print.h"
 
 static const char *wr_opcode_name(enum ibv_wr_opcode op)
 {

@@ -20,44 +20,8 @@
 #include "verbs/hints.h"
 #include "verbs/kernel_note.h"
 
-/* 数据面的一件事告诉挂钩（--trace）：一个投递的 WR 或一个完成。没有 --trace 时只是一次判断，基准测试的计时循环也经过这里 */
-static inline void note_data(struct rdma_conn *conn, enum hook_at at, int i, uint32_t qpn, const void *obj)
-{
-	if (conn->hooks->note != NULL) {
-		struct hook_note n = { .at = at, .qp = i, .qpn = qpn, .obj = obj };
 
-		conn->hooks->note(conn->dev, conn, &n);
-	}
-}
 
-int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
-{
-	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
-	struct ibv_recv_wr wr = { .wr_id = WRID(i, 0), .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
-	int rc;
-
-	rc = ibv_post_recv(conn->qp[i], &wr, &bad);
-	if (rc != 0) {
-		verbs_error_qp(i, "ibv_post_recv()", rc, _("接收队列满了（max_recv_wr）或QP处于错误状态"));
-		return -1;
-	}
-	note_data(conn, HOOK_POST_RECV, i, conn->qp[i]->qp_num, &wr);
-	return 0;
-}
-
-int post_srq_receive(struct rdma_conn *conn, int b, void *addr, uint32_t len)
-{
-	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
-	struct ibv_recv_wr wr = { .wr_id = (uint64_t)b, .sg_list = &sge, .num_sge = 1 }, *bad = NULL;   /* = WRID(b, 0) 当 b < 256 */
-	int rc = ibv_post_srq_recv(conn->srq, &wr, &bad);
-
-	if (rc != 0) {
-		verbs_error("ibv_post_srq_recv()", rc, _("SRQ 满了（深度见步骤“创建共享接收队列SRQ”）或 SRQ 出错"));
-		return -1;
-	}
-	note_data(conn, HOOK_POST_RECV, b, 0, &wr);
-	return 0;
-}
 
 int qp_index_of(const struct rdma_conn *conn, uint32_t qp_num)
 {
@@ -68,7 +32,7 @@ int qp_index_of(const struct rdma_conn *conn, uint32_t qp_num)
 }
 
 /* 一个 send_req → 一个 ibv_send_wr（sge 由调用者提供，生命期要覆盖 ibv_post_send） */
-static void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
+void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
 		     struct ibv_send_wr *wr, struct ibv_sge *sge)
 {
 	*sge = (struct ibv_sge){ .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey ^ req->lkey_xor };
@@ -107,7 +71,7 @@ static void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
 }
 
 /* 投递之前按硬件的规则数槽位（sq_account.h）：放不下就报错，不去碰 ibv_post_send */
-static int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 {
 	const struct sq_account *a = &conn->sq[i];
 	int sig = 0;
@@ -130,7 +94,7 @@ static int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *r
  * IBV_SEND_INLINE 的 WR 不能比 QP 要的 max_inline_data（--inline）大：硬件按要的值检查；驱动写回的值可能更大
  * （rxe 把 0 报成 16），那是它自己的取整，不能当成规则。--inject inline 经挂钩故意跳过这里，让驱动自己回答。
  */
-static int check_inline(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+int check_inline(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 {
 	for (int k = 0; k < n; k++) {
 		if (!reqs[k].inline_data || reqs[k].len <= conn->opt->inline_size)
@@ -145,40 +109,6 @@ static int check_inline(struct rdma_conn *conn, int i, const struct send_req *re
 	return 0;
 }
 
-int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
-{
-	struct ibv_send_wr wr[MAX_POST_LIST], *bad = NULL;
-	struct ibv_sge sge[MAX_POST_LIST];
-	int rc;
-
-	if (n < 1 || n > MAX_POST_LIST) {
-		con_error(_("QP[%d] 一次要投递 %d 个 WR，只支持 1..%d 个（ibv_post_send 未调用）\n"
-			    CON_HINT "--post-list 在解析参数时就限制在 1..%d；走到这里是程序的错误\n"),
-			    i, n, MAX_POST_LIST, MAX_POST_LIST);
-		return -1;
-	}
-	if (check_sq_room(conn, i, reqs, n) != 0 || check_inline(conn, i, reqs, n) != 0)
-		return -1;
-	for (int k = 0; k < n; k++) {
-		build_wr(conn, i, &reqs[k], &wr[k], &sge[k]);
-		wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;
-	}
-	rc = ibv_post_send(conn->qp[i], wr, &bad);
-	if (rc != 0) {
-		char call[64] = "ibv_post_send()";
-
-		if (n > 1)   /* 链表：bad 指向第一个没投进去的 WR，它前面的已经投了 */
-			snprintf(call, sizeof(call), _("ibv_post_send()（链表 %d 个里的第 %d 个）"), n,
-				 bad != NULL && bad >= wr && bad < wr + n ? (int)(bad - wr) + 1 : 1);
-		verbs_error_qp(i, call, rc, _("发送队列满了（max_send_wr）、QP 不在 RTS，或长度超过设备上限（inline 时是 max_inline_data）"));
-		return -1;
-	}
-	for (int k = 0; k < n; k++) {
-		sq_account_post(&conn->sq[i], !reqs[k].unsignaled);
-		note_data(conn, HOOK_POST_SEND, i, conn->qp[i]->qp_num, &wr[k]);   /* --trace：它的 PSN 由 trace 自己数 */
-	}
-	return 0;
-}
 
 /* rxe（Soft-RoCE）报给 ibv_query_device 的 vendor_id（内核 rxe_param.h 的 RXE_VENDOR_ID） */
 #define RXE_VENDOR_ID 0xffffffu
@@ -231,17 +161,17 @@ static int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
 }
 
 /* 取出的 r 个完成：写 trace，检查状态（错误时打印状态与提示），按硬件规则还发送队列的槽 */
-static int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
+int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
 {
 	for (int k = 0; k < r && conn->hooks->note != NULL; k++)
-		note_data(conn, HOOK_WC, wrid_qp(wcs[k].wr_id), wcs[k].qp_num, &wcs[k]);
+		hook_data(conn, HOOK_WC, wrid_qp(wcs[k].wr_id), wcs[k].qp_num, &wcs[k]);
 	for (int k = 0; k < r; k++)
 		if (check_wc(conn, &wcs[k]) != 0 || note_send_done(conn, &wcs[k]) != 0)
 			return -1;
 	return 0;
 }
 
-static int poll_cq_failed(int r)
+int poll_cq_failed(int r)
 {
 	con_error(_("ibv_poll_cq() 失败 (返回 %d)\n" CON_HINT "CQ 溢出（CQ太小）或设备出错；看 dmesg\n"), r);
 	return -1;
@@ -350,31 +280,6 @@ int wait_cq(struct rdma_conn *conn, long long deadline, unsigned *spins, int got
 	return 0;
 }
 
-int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs)
-{
-	long long deadline = now_ms() + conn->opt->timeout_ms;
-	int got = 0;
-	unsigned spins = 0;
-
-	while (got < n) {
-		/* 一次最多取还差的个数；0 = CQ 暂时是空的 */
-		int r = ibv_poll_cq(conn->cq, n - got, wcs + got);
-
-		if (r < 0)
-			return poll_cq_failed(r);
-		if (reap_wcs(conn, wcs + got, r) != 0)
-			return -1;
-		got += r;
-		if (r > 0) {
-			spins = 0;
-			continue;
-		}
-		/* 空：忙轮询（稍作让步），或 --cq event 时睡在完成通道上；都有 -t 超时 */
-		if (wait_cq(conn, deadline, &spins, got, n) != 0)
-			return -1;
-	}
-	return 0;
-}
 
 int poll_cq_raw(struct rdma_conn *conn, struct ibv_wc *wcs, int n)
 {
@@ -388,7 +293,7 @@ int poll_cq_raw(struct rdma_conn *conn, struct ibv_wc *wcs, int n)
 		if (r < 0)
 			return poll_cq_failed(r);
 		for (int k = 0; k < r; k++)
-			note_data(conn, HOOK_WC, wrid_qp(wcs[got + k].wr_id), wcs[got + k].qp_num, &wcs[got + k]);
+			hook_data(conn, HOOK_WC, wrid_qp(wcs[got + k].wr_id), wcs[got + k].qp_num, &wcs[got + k]);
 		got += r;
 		if (r > 0) {
 			spins = 0;

@@ -12,36 +12,19 @@
 
 #include "rdma_common.h"
 
-#define WRID(qp, seq)  (((uint64_t)(seq) << 8) | (uint64_t)(qp))
 /* 忙等（盯内存、基准测试里空轮询 CQ）时每转这么多圈才读一次时钟看超时 */
 #define SPIN_CHECK 4096
 
-static inline int wrid_qp(uint64_t wr_id) { return (int)(wr_id & 0xff); }
-static inline uint64_t wrid_seq(uint64_t wr_id) { return wr_id >> 8; }
 
-int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len);
-/* --srq：把缓冲区 b 投递到共享接收队列（wr_id 的低 8 位是缓冲区号 b，不是QP号：完成的 wc.qp_num 才说明是哪个QP收到的） */
-int post_srq_receive(struct rdma_conn *conn, int b, void *addr, uint32_t len);
 /* 完成的 qp_num 是本端第几个QP；不是本端的返回 -1 */
 int qp_index_of(const struct rdma_conn *conn, uint32_t qp_num);
-
-struct send_req {
-	enum ibv_wr_opcode opcode; /* SEND / RDMA_WRITE[_WITH_IMM] / RDMA_READ / 原子操作 */
-	void *local;              /* 本地缓冲区（在 MR 内） */
-	uint32_t len;             /* 字节数 */
-	uint64_t remote_addr;     /* 单边/原子操作：对端虚拟地址 */
-	uint32_t imm;             /* write_imm：立即数（主机字节序，发送时转网络序） */
-	uint64_t compare_add;     /* fetch_add 的加数 / cmp_swap 的比较值 */
-	uint64_t swap;            /* cmp_swap 的交换值 */
-	uint64_t seq;             /* 放进 wr_id 高位的序号（普通模式 0） */
-	int unsignaled;           /* 1 = 不要完成（选择性通知；QP 的 sq_sig_all=0 才有效） */
-	int inline_data;          /* 1 = IBV_SEND_INLINE：CPU 把数据直接拷进 WQE，不用 lkey、返回后缓冲区即可重用 */
-	uint32_t lkey_xor;        /* 0；--inject lkey 时非 0：sge.lkey = MR 的 lkey ^ lkey_xor */
-	struct ibv_ah *ah;        /* --qp ud 的 SEND：目的地 = 地址句柄 + 对端 QP 号 + Q_Key（NULL = RC） */
-	uint32_t remote_qpn;
-};
-/* 在 QP i 上用一次 ibv_post_send 投递 n 个 WR（n = 1 是一个 WR；n > 1 是链表，1 ≤ n ≤ MAX_POST_LIST，options.h） */
-int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);
+/* post_send（rdma_common.c）的几件事：槽位够不够（硬件规则，sq_account.h）、inline 合不合规、把 send_req 变成 ibv_send_wr */
+int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);
+int check_inline(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);
+void build_wr(struct rdma_conn *conn, int i, const struct send_req *req, struct ibv_send_wr *wr, struct ibv_sge *sge);
+/* poll_completions（rdma_common.c）的几件事：取出的 r 个完成告诉挂钩、检查状态、还槽；ibv_poll_cq 返回负数时打印 */
+int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
+int poll_cq_failed(int r);
 
 /* 等到 n 个完成（-t 超时），不检查状态、不还发送队列的槽（--inject flush 要看每一个出错的完成） */
 int poll_cq_raw(struct rdma_conn *conn, struct ibv_wc *wcs, int n);
@@ -74,7 +57,5 @@ int wait_cq(struct rdma_conn *conn, long long deadline_ms, unsigned *spins, int 
 /* CQ 空了、调用者另有别的要看（UD 带宽的服务端还看控制平面）：poll 模式马上返回；event 模式最多睡 ms 毫秒。
  * 睡满了不算错（超时由调用者判断）；出错返回 -1（已打印） */
 int wait_cq_briefly(struct rdma_conn *conn, int ms);
-/* 轮询 n 个完成，带超时；任何 WC 错误都打印状态与提示并返回 -1 */
-int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs);
 
 #endif

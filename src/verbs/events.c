@@ -13,7 +13,7 @@
 #include "base/conout.h"
 #include "base/verbs_print.h"
 #include "verbs/datapath.h"
-#include "verbs/qp_state.h"
+#include "verbs/qp_print.h"
 
 int events_setup(struct rdma_conn *conn)
 {

@@ -1,0 +1,136 @@
+/*
+ * qp_print.c - QP 状态机的打印细节：每次转换后用 ibv_query_qp 读回并打印 QP 的真实状态，交换连接信息后的两端 HELLO，
+ *              RTR 失败时的证据（转换本身在 rdma_common.c，那里读起来只剩步骤）
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "verbs/qp_print.h"
+#include "base/i18n.h"
+
+#include "base/conout.h"
+#include "base/verbs_print.h"
+#include "control/ctrl.h"
+#include "device/path_check.h"
+
+
+
+
+static void print_hello(const char *who, const struct wire_hello *h, int num_qp)
+{
+	char s[GID_STR_LEN], ip[GID_IP_LEN];
+
+	con_printf("%s: num_qp=%u op=%s active_mtu=%s size=%u iters=%u max_qp_rd_atom=%u max_qp_init_rd_atom=%u\n",
+		   who, h->num_qp, op_name((enum rdma_op)h->op), mtu_str((enum ibv_mtu)h->mtu), h->size, h->iters,
+		   h->rd_atom, h->init_rd_atom);
+	if (h->rkey != 0)
+		con_printf(_("  MR: addr=0x%016llx rkey=0x%08x 每QP槽 %u 字节\n"),
+		       (unsigned long long)h->addr, h->rkey, h->slot);
+	for (int i = 0; i < num_qp; i++) {
+		gid_format(h->qp[i].gid, s);
+		gid_to_ip(h->qp[i].gid, ip);
+		con_printf(_("  QP[%d]: QP号 0x%06x  PSN 0x%06x  LID 0x%04x  GID %s (%s)\n"),
+		       i, h->qp[i].qpn, h->qp[i].psn, h->qp[i].lid, s, ip);
+	}
+}
+
+void print_exchange(struct rdma_conn *conn, const struct wire_hello *local)
+{
+	print_hello(_("本地连接信息"), local, conn->num_qp);
+	print_hello(_("远端连接信息"), &conn->remote, (int)conn->remote.num_qp);
+	con_printf(_("路径MTU取两端 active_mtu 的较小者: %s 字节\n"), mtu_str(conn->path_mtu));
+	con_printf(_("  检查点: 远端GID应包含对端的IP地址；若全为0，说明对端选错了GID索引\n"));
+}
+
+
+void rtr_debug(struct rdma_conn *conn, int i, int err)
+{
+	char s[GID_STR_LEN];
+
+	gid_format(conn->remote.qp[i].gid, s);
+	con_error(_("修改QP[%d]到RTR状态失败: %s (errno=%d)\n"), i, strerror(err), err);
+	con_eprintf(_("调试提示:\n"));
+	con_eprintf(_("  - 远端QP号: 0x%06x\n"), conn->remote.qp[i].qpn);
+	con_eprintf(_("  - 远端LID: 0x%04x\n"), conn->remote.qp[i].lid);
+	con_eprintf(_("  - GID索引: %u\n"), conn->dev->gid.index);
+	con_eprintf(_("  - 远端GID: %s\n"), s);
+	con_eprintf(_("  - 路径MTU: %s\n"), mtu_str(conn->path_mtu));
+	path_rtr_evidence(conn, i);
+	con_eprintf(_("请检查: 1) GID配置（./show_gids.sh，两端都用 RoCE v2 IPv4 条目） 2) 端口状态（ibv_devinfo） 3) 到对端IP的路由（ip route get <对端IP>） 4) 连接信息交换是否正确\n"));
+	if (gid_is_ipv4_mapped(conn->dev->gid.raw) != gid_is_ipv4_mapped(conn->remote.qp[i].gid))
+		con_hint(_("两端GID的地址族不同（本端%s、远端%s）：RoCE v2 报文的源/目的必须同为IPv4或同为IPv6。两端都去掉 -g（自动选择）或用 ./show_gids.sh 选同类条目\n"),
+			gid_is_ipv4_mapped(conn->dev->gid.raw) ? "IPv4" : "IPv6", gid_is_ipv4_mapped(conn->remote.qp[i].gid) ? "IPv4" : "IPv6");
+	else if (err == EINVAL)
+		con_hint(_("EINVAL 多半是 GID 索引不对（空条目/类型不符）或端口不是 ACTIVE\n"));
+	else if (err == ETIMEDOUT || err == ENETUNREACH || err == EHOSTUNREACH)
+		con_hint(_("%s 表示内核解析不到去往远端GID的路由/邻居：本端GID索引与网卡不匹配，或两端不在可达网络上\n"),
+			strerror(err));
+}
+
+
+
+
+int print_qp_state(struct rdma_conn *conn, int i, const char *title)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr init;
+	char acc[128], s[GID_STR_LEN];
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	rc = ibv_query_qp(conn->qp[i], &a, QUERY_ALL, &init);
+	if (rc != 0) {
+		verbs_error("ibv_query_qp()", rc, _("QP 句柄无效？"));
+		return -1;
+	}
+	access_str((int)a.qp_access_flags, acc, sizeof(acc));
+	if (conn->opt->qp_type == QPK_UD) {   /* UD 只有这几个属性；RC 的那些读回来都是 0，不打印 */
+		con_printf(_("  [QP状态查询] QP[%d] (0x%06x) %s:\n"), i, conn->qp[i]->qp_num, title);
+		con_printf("    qp_state=%s  port=%u  qkey=0x%08x\n", qp_state_str(a.qp_state), a.port_num, a.qkey);
+		if (a.qp_state == IBV_QPS_RTS)
+			con_printf("    sq_psn=0x%06x\n", a.sq_psn);
+		return 0;
+	}
+	con_printf(_("  [QP状态查询] QP[%d] (0x%06x) %s:\n"), i, conn->qp[i]->qp_num, title);
+	con_printf("    qp_state=%s  port=%u  access=%s\n", qp_state_str(a.qp_state), a.port_num, acc);
+	con_printf("    cap: max_send_wr=%u max_recv_wr=%u max_send_sge=%u max_recv_sge=%u max_inline=%u\n",
+	       a.cap.max_send_wr, a.cap.max_recv_wr, a.cap.max_send_sge, a.cap.max_recv_sge,
+	       a.cap.max_inline_data);
+	if (a.qp_state >= IBV_QPS_RTR && a.qp_state <= IBV_QPS_SQE) {
+		gid_format(a.ah_attr.grh.dgid.raw, s);
+		con_printf("    path_mtu=%s  dest_qp_num=0x%06x  rq_psn=0x%06x  max_dest_rd_atomic=%u  min_rnr_timer=%u\n",
+		       mtu_str(a.path_mtu), a.dest_qp_num, a.rq_psn, a.max_dest_rd_atomic, a.min_rnr_timer);
+		con_printf("    ah: is_global=%u dlid=0x%04x sgid_index=%u hop_limit=%u dgid=%s\n",
+		       a.ah_attr.is_global, a.ah_attr.dlid, a.ah_attr.grh.sgid_index,
+		       a.ah_attr.grh.hop_limit, s);
+	}
+	if (a.qp_state == IBV_QPS_RTS)
+		con_printf("    sq_psn=0x%06x  timeout=%u  retry_cnt=%u  rnr_retry=%u  max_rd_atomic=%u\n",
+		       a.sq_psn, a.timeout, a.retry_cnt, a.rnr_retry, a.max_rd_atomic);
+	return 0;
+}
+
+void print_qp_states(struct rdma_conn *conn, const char *title)
+{
+	int detail = conn->opt->qp_state_detail;
+	int n = (detail < 0 || detail > conn->num_qp) ? conn->num_qp : detail;
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr init;
+
+	con_printf(_("状态摘要（ibv_query_qp 读回）:"));
+	for (int i = 0; i < conn->num_qp; i++) {
+		int rc = ibv_query_qp(conn->qp[i], &a, IBV_QP_STATE, &init);
+
+		if (rc != 0) {
+			con_printf("\n");
+			verbs_error("ibv_query_qp()", rc, _("QP 句柄无效，或设备已被删除（rdma link show）"));
+			return;
+		}
+		con_printf(" QP[%d]=%s", i, qp_state_str(a.qp_state));
+	}
+	con_printf("\n");
+	for (int i = 0; i < n; i++)
+		print_qp_state(conn, i, title);
+	hook_note(NULL, conn, HOOK_QP_STATES, NULL, -1, 0);   /* --trace 记下每个QP读回的完整状态 */
+}
