@@ -43,8 +43,8 @@ ok "$bad" "every checker that lists sources sees all $(wc -l <"$T/ch") files und
 bad=0
 top=$(find src -mindepth 1 -maxdepth 1 -type f -printf '%f\n' | LC_ALL=C sort | tr '\n' ' ')
 [[ $top == "rdma_client.c rdma_common.c rdma_common.h rdma_server.c " ]] || { echo "src/ 顶层: $top" >>"$T/diag"; bad=1; }
-if find src -name '*.sh' | grep -q .; then find src -name '*.sh' >>"$T/diag"; bad=1; fi
-ok "$bad" "src/ holds the card's four files at the top and everything else in sub-folders; no shell libraries in src/"
+if find src -type f ! -name '*.[ch]' | grep -q .; then find src -type f ! -name '*.[ch]' | sed 's/^/不是 .c\/.h: /' >>"$T/diag"; bad=1; fi
+ok "$bad" "src/ holds the card's four files at the top and everything else in sub-folders; nothing but .c/.h in src/ (no shell libraries, no leftovers)"
 
 # 3
 dups=$(find src -name '*.[ch]' -printf '%f\n' | sed 's/\.[ch]$//' | sort | uniq -c | awk '$1 > 2 { print $2 }')
