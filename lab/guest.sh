@@ -57,6 +57,13 @@ watch_lockup() {
     done < <(dmesg -w 2>/dev/null)
 }
 watch_lockup &
+# 两个 CPU 都卡住时上面的看门狗也跑不了（mutation 30 里见过：rdma_server 和 sleep 各占一个 CPU，4 分钟后还在）：
+# 让内核自己在 soft lockup / RCU stall 时 panic（panic 打印的调用栈不受控制台 loglevel 限制）并立刻重启（qemu 带 -no-reboot，退出），
+# lab/run 从控制台日志里把这一段打印出来
+setsys kernel/softlockup_panic 1
+setsys kernel/softlockup_all_cpu_backtrace 1
+setsys kernel/panic_on_rcu_stall 1
+setsys kernel/panic -1
 
 # ---------- 网络与 rxe ----------
 # 加大每 CPU 的接收积压队列（默认 1000 个包）。TCG 下 CPU 慢，多个QP同时传大消息时

@@ -31,7 +31,7 @@ wait_for() {
         screen
         grep -qF -- "$1" "$T/screen" && return 0
         # 客户机内核卡死，lab/run 已经结束了虚拟机（lab/README）：不再等
-        grep -qF 'reported a soft lockup' "$T/screen" && return 1
+        grep -qE 'reported a soft lockup|Kernel panic' "$T/screen" && return 1
         sleep 0.5
     done
     return 1
@@ -51,7 +51,7 @@ ok $? "no terminal: lab/run --shell exits 2 at once with a message (rc=$rc)"
 # 卡在内核里的总是第一个后台启动的 rdma_server）时，把内核的调用栈打到 stderr（prove 会显示），换一台新虚拟机
 # 把 2-5 重跑一次。只认 lab/run 的那句话，其他任何失败都照常报出来；第二次再卡住就算失败
 declare -a R
-lockup_seen() { grep -qF 'reported a soft lockup' "$T/screen" "$T"/screen[2-5] 2>/dev/null; }
+lockup_seen() { grep -qE 'reported a soft lockup|BUG: soft lockup|Kernel panic' "$T/screen" "$T"/screen[2-5] 2>/dev/null; }
 single_vm_cases() {
     st=1
     if need_tmux; then
@@ -114,7 +114,7 @@ rm -f "$T"/screen[2-5]
 single_vm_cases
 if lockup_seen; then
     echo "39-lab-shell: the guest kernel reported a soft lockup in the single-VM shell (lab problem, lab/README); its stacks:" >&2
-    grep -h 'lab: *kernel:' "$T"/screen* 2>/dev/null | head -n 80 >&2
+    grep -hE -A60 'lab: *kernel:|BUG: soft lockup|Kernel panic' "$T"/screen* 2>/dev/null | head -n 120 >&2
     echo "39-lab-shell: cases 2-5 once more in a new VM" >&2
     : >"$T/screen"
     rm -f "$T"/screen[2-5]
