@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/00-lab.t：测试 Soft-RoCE 实验环境本身（TAP 输出）。
 # 用法（在仓库根目录）：prove --exec bash tests/00-lab.t
-# 共启动 4 次虚拟机（单机，其中一次 LAB_RXE=none，一次假装内核卡死）；两台虚拟机的拓扑在 tests/36-lab-two-vms.t。
+# 共启动 6 次虚拟机（单机，其中一次 LAB_RXE=none，三次假装内核卡死）；两台虚拟机的拓扑在 tests/36-lab-two-vms.t。
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -22,7 +22,7 @@ ok() {  # ok CONDITION_STATUS DESCRIPTION
 }
 diag() { sed 's/^/# /' "$@"; }
 
-echo "1..8"
+echo "1..9"
 
 # 1-2 和 6 共用一次启动：CMD 的退出码原样返回；设备列表（写到 stderr）；stdout 字节不变、stderr 分开、
 # memlock 不受限、/tmp 和项目目录可写（任何一步失败 sh 就以 1 退出，而不是 3）
@@ -80,7 +80,7 @@ ok "$st" "LAB_RXE=none: no RDMA until the learner types modprobe rdma_rxe + rdma
 rm -f logs/lab-softlockup-guest-*.log
 rc=0
 SECONDS=0
-"$RUN" bash -c 'echo "lab-test: BUG: soft lockup - CPU#9 stuck for 0s! [fake]" >/dev/kmsg; sleep 300; echo not-reached' \
+LAB_RETRY_HUNG=0 "$RUN" bash -c 'echo "lab-test: BUG: soft lockup - CPU#9 stuck for 0s! [fake]" >/dev/kmsg; sleep 300; echo not-reached' \
     >"$T/out" 2>"$T/err" || rc=$?
 secs=$SECONDS
 ((rc == 125 && secs < 120)) && grep -qF 'the guest KERNEL reported a soft lockup' "$T/err" \
@@ -90,5 +90,20 @@ st=$?
 ok "$st" "a guest kernel soft lockup ends the run at once (125 after ${secs}s), with the kernel's stacks printed and saved"
 ((st == 0)) || { diag "$T/out"; diag "$T/err"; }
 rm -f logs/lab-softlockup-guest-*.log
+
+# 9：LAB_RETRY_HUNG=1（make test 这样跑）：内核卡死的那一次不算，换一台新虚拟机把 CMD 再跑一次（只一次）；
+#    第一次的半截输出不转发，stdout 上只有第二次的。这里第一次假装卡死（留一个标记文件），第二次照常结束
+rm -f logs/.lab-hung-once
+rc=0
+# shellcheck disable=SC2016  # 在虚拟机里展开
+LAB_RETRY_HUNG=1 "$RUN" bash -c 'if [[ ! -e logs/.lab-hung-once ]]; then : >logs/.lab-hung-once; echo first-try;
+    echo "lab-test: BUG: soft lockup - CPU#9 stuck for 0s! [fake]" >/dev/kmsg; sleep 300; fi; echo second-try; exit 4' \
+    >"$T/out" 2>"$T/err" || rc=$?
+((rc == 4)) && [[ $(cat "$T/out") == second-try ]] && grep -qF 'running CMD once more in a new VM' "$T/err" \
+    && grep -qF 'the guest KERNEL reported a soft lockup' "$T/err"
+st=$?
+ok "$st" "LAB_RETRY_HUNG=1: after a guest kernel hang CMD runs once more in a new VM; only the second run's output and status count (exit $rc)"
+((st == 0)) || { diag "$T/out"; diag "$T/err"; }
+rm -f logs/.lab-hung-once logs/lab-softlockup-guest-*.log
 
 ((failed == 0))

@@ -31,53 +31,12 @@ int qp_index_of(const struct rdma_conn *conn, uint32_t qp_num)
 	return -1;
 }
 
-/* 一个 send_req → 一个 ibv_send_wr（sge 由调用者提供，生命期要覆盖 ibv_post_send） */
-void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
-		     struct ibv_send_wr *wr, struct ibv_sge *sge)
-{
-	*sge = (struct ibv_sge){ .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey ^ req->lkey_xor };
-	*wr = (struct ibv_send_wr){
-		.wr_id = WRID(i, req->seq),
-		.sg_list = sge,
-		.num_sge = 1,
-		.opcode = req->opcode,
-		.send_flags = (req->unsignaled ? 0 : IBV_SEND_SIGNALED) | (req->inline_data ? IBV_SEND_INLINE : 0),
-	};
-	if (req->ah != NULL) {   /* UD：每个 WR 自己带目的地 */
-		wr->wr.ud.ah = req->ah;
-		wr->wr.ud.remote_qpn = req->remote_qpn;
-		wr->wr.ud.remote_qkey = UD_QKEY;
-		return;
-	}
-	switch (req->opcode) {
-	case IBV_WR_RDMA_WRITE_WITH_IMM:
-		wr->imm_data = htonl(req->imm);   /* 立即数按网络字节序放在报文里 */
-		/* fall through */
-	case IBV_WR_RDMA_WRITE:
-	case IBV_WR_RDMA_READ:
-		wr->wr.rdma.remote_addr = req->remote_addr;
-		wr->wr.rdma.rkey = conn->peer_rkey;
-		break;
-	case IBV_WR_ATOMIC_FETCH_AND_ADD:
-	case IBV_WR_ATOMIC_CMP_AND_SWP:
-		wr->wr.atomic.remote_addr = req->remote_addr;
-		wr->wr.atomic.rkey = conn->peer_rkey;
-		wr->wr.atomic.compare_add = req->compare_add;
-		wr->wr.atomic.swap = req->swap;
-		break;
-	default:
-		break;
-	}
-}
-
-/* 投递之前按硬件的规则数槽位（sq_account.h）：放不下就报错，不去碰 ibv_post_send */
-int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+/* 投递之前按硬件的规则数槽位（sq_account.h）放不下：说明并返回 -1（ibv_post_send 不调用） */
+int sq_room_error(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 {
 	const struct sq_account *a = &conn->sq[i];
 	int sig = 0;
 
-	if (sq_account_fits(a, (uint32_t)n))
-		return 0;
 	for (int k = 0; k < n; k++)
 		sig += !reqs[k].unsignaled;
 	con_error(_("QP[%d] 发送队列记账: 已投递 %llu 个 WR，槽已释放 %llu 个，还占着 %llu 个（其中要了完成、还没取到完成的 %u 个）；"
@@ -91,22 +50,17 @@ int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *reqs, in
 }
 
 /*
- * IBV_SEND_INLINE 的 WR 不能比 QP 要的 max_inline_data（--inline）大：硬件按要的值检查；驱动写回的值可能更大
- * （rxe 把 0 报成 16），那是它自己的取整，不能当成规则。--inject inline 经挂钩故意跳过这里，让驱动自己回答。
+ * 一个 IBV_SEND_INLINE 的 WR 比 QP 要的 max_inline_data（--inline）大：硬件按要的值检查；驱动写回的值可能更大
+ * （rxe 把 0 报成 16），那是它自己的取整，不能当成规则。--inject inline 经挂钩故意放过（返回 0），让驱动自己回答。
  */
-int check_inline(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+int inline_error(struct rdma_conn *conn, int i, uint32_t len)
 {
-	for (int k = 0; k < n; k++) {
-		if (!reqs[k].inline_data || reqs[k].len <= conn->opt->inline_size)
-			continue;
-		if (conn->hooks->inline_guard != NULL && conn->hooks->inline_guard(conn, i, reqs[k].len))
-			continue;   /* --inject inline：故意放过，看 ibv_post_send 自己怎么回答 */
-		con_error(_("QP[%d] 的 WR 有 %u 字节、带 IBV_SEND_INLINE，超过 QP 要的 max_inline_data=%u（ibv_post_send 未调用）\n"
-			  CON_HINT "inline 的上限是创建 QP 时要的值（--inline）；驱动写回更大的值是它自己的取整，换一块网卡就不成立\n"),
-			  i, reqs[k].len, conn->opt->inline_size);
-		return -1;
-	}
-	return 0;
+	if (conn->hooks->inline_guard != NULL && conn->hooks->inline_guard(conn, i, len))
+		return 0;   /* --inject inline：故意放过，看 ibv_post_send 自己怎么回答 */
+	con_error(_("QP[%d] 的 WR 有 %u 字节、带 IBV_SEND_INLINE，超过 QP 要的 max_inline_data=%u（ibv_post_send 未调用）\n"
+		  CON_HINT "inline 的上限是创建 QP 时要的值（--inline）；驱动写回更大的值是它自己的取整，换一块网卡就不成立\n"),
+		  i, len, conn->opt->inline_size);
+	return -1;
 }
 
 

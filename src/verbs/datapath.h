@@ -10,6 +10,8 @@
 #ifndef ROCE_DATAPATH_H
 #define ROCE_DATAPATH_H
 
+#include <arpa/inet.h>
+
 #include "rdma_common.h"
 
 /* 忙等（盯内存、基准测试里空轮询 CQ）时每转这么多圈才读一次时钟看超时 */
@@ -18,10 +20,63 @@
 
 /* 完成的 qp_num 是本端第几个QP；不是本端的返回 -1 */
 int qp_index_of(const struct rdma_conn *conn, uint32_t qp_num);
-/* post_send（rdma_common.c）的几件事：槽位够不够（硬件规则，sq_account.h）、inline 合不合规、把 send_req 变成 ibv_send_wr */
-int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);
-int check_inline(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);
-void build_wr(struct rdma_conn *conn, int i, const struct send_req *req, struct ibv_send_wr *wr, struct ibv_sge *sge);
+/*
+ * post_send（rdma_common.c）的几件事：槽位够不够（硬件规则，sq_account.h）、inline 合不合规、把 send_req 变成 ibv_send_wr。
+ * 内联：基准测试的计时循环每次投递都经过这里，跨文件的调用每次要多几十条指令（callgrind 数过，docs/bench/README.md）；
+ * 出错时的说明不在快路径上（sq_room_error、inline_error）
+ */
+int sq_room_error(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);
+int inline_error(struct rdma_conn *conn, int i, uint32_t len);
+static inline int check_sq_room(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+{
+	return sq_account_fits(&conn->sq[i], (uint32_t)n) ? 0 : sq_room_error(conn, i, reqs, n);
+}
+/* IBV_SEND_INLINE 的 WR 不能比 QP 要的 max_inline_data（--inline）大（硬件按要的值检查；驱动写回的值可能更大，那是它自己的取整） */
+static inline int check_inline(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (reqs[k].inline_data && reqs[k].len > conn->opt->inline_size && inline_error(conn, i, reqs[k].len) != 0)
+			return -1;
+	return 0;
+}
+/* 一个 send_req → 一个 ibv_send_wr（sge 由调用者提供，生命期要覆盖 ibv_post_send） */
+static inline void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
+		     struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	*sge = (struct ibv_sge){ .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey ^ req->lkey_xor };
+	*wr = (struct ibv_send_wr){
+		.wr_id = WRID(i, req->seq),
+		.sg_list = sge,
+		.num_sge = 1,
+		.opcode = req->opcode,
+		.send_flags = (req->unsignaled ? 0 : IBV_SEND_SIGNALED) | (req->inline_data ? IBV_SEND_INLINE : 0),
+	};
+	if (req->ah != NULL) {   /* UD：每个 WR 自己带目的地 */
+		wr->wr.ud.ah = req->ah;
+		wr->wr.ud.remote_qpn = req->remote_qpn;
+		wr->wr.ud.remote_qkey = UD_QKEY;
+		return;
+	}
+	switch (req->opcode) {
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		wr->imm_data = htonl(req->imm);   /* 立即数按网络字节序放在报文里 */
+		/* fall through */
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_READ:
+		wr->wr.rdma.remote_addr = req->remote_addr;
+		wr->wr.rdma.rkey = conn->peer_rkey;
+		break;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		wr->wr.atomic.remote_addr = req->remote_addr;
+		wr->wr.atomic.rkey = conn->peer_rkey;
+		wr->wr.atomic.compare_add = req->compare_add;
+		wr->wr.atomic.swap = req->swap;
+		break;
+	default:
+		break;
+	}
+}
 /* poll_completions（rdma_common.c）的几件事：取出的 r 个完成告诉挂钩、检查状态、还槽；ibv_poll_cq 返回负数时打印 */
 int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
 int poll_cq_failed(int r);
