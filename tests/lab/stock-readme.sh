@@ -21,18 +21,8 @@ STEPS=$P/tests/docs/readme-steps.sh
 OUT=/tmp/stock-readme
 mkdir -p "$OUT"
 chmod 755 "$OUT"
-HOMEDIR=/home/learner
-TREE=$HOMEDIR/rocev2-learn
-MYIP=10.11.0.$((VM + 1))
-PEERIP=10.11.0.$((2 - VM))
-
-result() {  # result 名字 0|非0 说明 [日志]
-    if [[ $2 == 0 ]]; then echo "RESULT $1 ok $3"; else
-        echo "RESULT $1 fail $3"
-        [[ -n ${4:-} && -f $4 ]] && sed 's/^/    | /' "$4"
-    fi
-}
-stand() { echo "STAND-IN vm$VM: $*"; }
+# shellcheck source=tests/lab/stock-common.bash
+. "$P/tests/lab/stock-common.bash"
 
 # ---------- LAB_BOOT=2：重启之后（make test-stock，STOCK_REBOOT=1） ----------
 # README: “重启后 ibv_devices 是空的：rxe 设备不会保存”；“nft insert 的规则重启后就没了”
@@ -87,22 +77,7 @@ result "stock-image-vm$VM" "$ok" "PID 1 是 systemd，内核 $(uname -r)，$fw�
 printf '%s\n' "$mid" >"$LAB_SYNC/vm$VM.machine-id"
 
 # ---------- 替身：网络、sudo、代码 ----------
-NIC=""
-for d in /sys/class/net/*; do
-    read -r mac <"$d/address" || continue
-    [[ $mac == "$LAB_MAC" ]] && NIC=${d##*/}
-done
-[[ -n $NIC ]] || { result "network-vm$VM" 1 "找不到 MAC $LAB_MAC 的网卡"; peer_abort "网卡"; exit 0; }
-printf 'auto %s\niface %s inet static\n    address %s/24\n' "$NIC" "$NIC" "$MYIP" >/etc/network/interfaces.d/rocev2-lab
-stand "网络: 网卡 $NIC（MAC $LAB_MAC）由 harness 配成 $MYIP/24：/etc/network/interfaces.d/rocev2-lab + ifup $NIC（代替虚拟化软件的 DHCP）"
-ifup "$NIC" >"$OUT/ifup.log" 2>&1 || { result "network-vm$VM" 1 "ifup $NIC 失败" "$OUT/ifup.log"; peer_abort "ifup"; exit 0; }
-printf 'learner ALL=(ALL:ALL) NOPASSWD: ALL\n' >/etc/sudoers.d/rocev2-lab
-chmod 440 /etc/sudoers.d/rocev2-lab
-stand "sudo: /etc/sudoers.d/rocev2-lab = 'learner ALL=(ALL:ALL) NOPASSWD: ALL'（learner 本来要输密码）"
-runuser -u learner -- mkdir -p "$TREE"
-tar -C "$P" --exclude=./.git --exclude=./logs --exclude=./build/obj --exclude=./build/asan --exclude=./build/fuzz \
-    --exclude=./build/cov -cf - . | runuser -u learner -- tar -C "$TREE" -xf -
-stand "代码: README 的 clone + make 由宿主机上编译好的树代替（只读 9p 上的项目目录复制到 $TREE，learner 所有）；每块命令在 learner 的登录 shell 里 cd ~/rocev2-learn 之后运行"
+stock_setup "network-vm$VM" || exit 0
 [[ $NIC == eth0 ]] || echo "SUBSTITUTE vm$VM: 占位符 eth0 → $NIC（README: 「eth0 换成通往对端的网卡」）"
 echo "SUBSTITUTE vm$VM: 地址不替换：README 写的服务端 10.11.0.1、客户端 10.11.0.2 就是这一对的地址；占位符 <对端IP> → $PEERIP"
 
@@ -112,11 +87,6 @@ subst() {
     new=$(sed -E "s/(^|[^[:alnum:]_])eth0([^[:alnum:]_]|$)/\\1$NIC\\2/g; s/<对端IP>/$PEERIP/g" <<<"$line")
     [[ $new == "$line" ]] || echo "SUBSTITUTE vm$VM: '$line' → '$new'" >&2
     printf '%s\n' "$new"
-}
-
-# learner 的登录 shell 里运行一段脚本（runuser -l：argv0 是 -bash，读 /etc/profile 和 ~/.profile；PATH 是普通用户的）
-as_learner() {  # as_learner 脚本文件
-    timeout "$((PEER_BOUND + 60))" runuser -l learner -c "cd ~/rocev2-learn && . $1" </dev/null
 }
 
 # 一块（both）：逐条执行，任何一条失败就停在这一条
