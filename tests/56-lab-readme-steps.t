@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/56-lab-readme-steps.t - README 的两台虚拟机步骤原样可用（TAP 输出；两台虚拟机，约 2 分钟）
 #   1. README 里标记了安装、编译、Soft-RoCE、防火墙、服务端、客户端这几步，服务端和客户端的命令一样多；
-#      实验室做不出来的块（Ubuntu 的 linux-modules-extra、ufw/firewalld、克隆机的 machine-id、三种静态地址、保存 nft 规则）
-#      标成 not-in-lab，不执行；网络和克隆的块在建 rxe 的块之前（克隆机要重启，重启会清掉 rxe0 和 nft insert 的规则）
+#      实验室做不出来的块（Ubuntu 的 linux-modules-extra、克隆机的 machine-id、三种静态地址、保存 nft 规则）
+#      标成 not-in-lab，不执行；ufw/firewalld 的块标了 firewall=ufw，实验室（nft）不执行它（tests/64-lab-stock.t 的变体 ufw 执行）；网络和克隆的块在建 rxe 的块之前（克隆机要重启，重启会清掉 rxe0 和 nft insert 的规则）
 #   2.. 在两台“刚装好、没有 RDMA 设备”的虚拟机里（LAB_RXE=none：只有 eth0，modprobe 可用）照 README 做：
 #      每台自己 modprobe rdma_rxe、rdma link add rxe0 …、在空的规则集上开防火墙（README 的块自己建表和链，
 #      之后测试把链改成默认拒绝），然后第 i 条服务端命令配第 i 条客户端命令，
@@ -29,7 +29,7 @@ echo "1..$((${#want[@]} + 1))"
 marks=$("$STEPS" list | tr '\t' ' ' | tr '\n' ',')
 bad=0
 for m in "install skip" "build skip" "soft-roce both" "firewall-nft both" "server vm0" "client vm1" \
-    "ubuntu-modules not-in-lab" "firewall-other not-in-lab" "clone not-in-lab" "static-netplan not-in-lab" \
+    "ubuntu-modules not-in-lab" "firewall-other other-firewall" "clone not-in-lab" "static-netplan not-in-lab" \
     "static-nmcli not-in-lab" "static-ifupdown not-in-lab" "firewall-save not-in-lab"; do
     [[ ,$marks == *",$m,"* ]] || bad=1
 done

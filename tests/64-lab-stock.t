@@ -11,22 +11,30 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 STEPS=tests/docs/readme-steps.sh
 # 哪个镜像：debian12（默认，make test）| debian13（make test-stock STOCK="debian12 debian13"）；
 # 哪个变体：plain（Debian 发的样子，默认）| nftdrop（nftables.service 启用、input policy drop；make test-stock）
+#   | ufw（单独的镜像 debian12-ufw：Debian 12 的包做成 Ubuntu 的样子，netplan + systemd-networkd、ufw 启用；make test-stock）
 D=${STOCK_DISTRO:-debian12}
 F=${STOCK_FLAVOUR:-plain}
+# 变体 ufw 是单独的镜像（debian12-ufw）；管事的防火墙是 ufw，README 的防火墙块按它选（tests/docs/readme-steps.sh 的 firewall=）
+IMAGE=$D FW=nft
+[[ $F == ufw ]] && IMAGE=$D-ufw FW=ufw
+if [[ ! -r lab/stock/$IMAGE.packages ]]; then
+    echo "1..0 # SKIP $D 没有变体 $F（没有 lab/stock/$IMAGE.packages）"
+    exit 0
+fi
 
-if ! bash lab/stock-images --check "$D"; then
+if ! bash lab/stock-images --check "$IMAGE"; then
     if [[ ${CI:-} == true ]]; then
         echo "1..1"
-        echo "not ok 1 - stock $D image in the cache ($(bash lab/stock-images --path "$D")): missing; run sudo make stock-images STOCK=$D (.ci/run does debian12)"
+        echo "not ok 1 - stock $IMAGE image in the cache ($(bash lab/stock-images --path "$IMAGE")): missing; run sudo make stock-images STOCK=$IMAGE (.ci/run does debian12)"
         exit 0
     fi
-    echo "1..0 # SKIP 没有原版 $D 镜像: sudo make stock-images STOCK=$D"
+    echo "1..0 # SKIP 没有原版 $IMAGE 镜像: sudo make stock-images STOCK=$IMAGE"
     exit 0
 fi
 
 # 期望的结果名：跟着 README 的标记算（README 改了顺序或块，这里跟着变）
 want=(stock-image-vm0 stock-image-vm1)
-mapfile -t marks < <(bash "$STEPS" list)
+mapfile -t marks < <(bash "$STEPS" list "$FW")
 for ((m = 0; m < ${#marks[@]}; m++)); do
     IFS=$'\t' read -r name where <<<"${marks[$m]}"
     case $where in

@@ -26,9 +26,31 @@ stock_setup() {
         [[ $mac == "$LAB_MAC" ]] && NIC=${d##*/}
     done
     [[ -n $NIC ]] || { result "$1" 1 "找不到 MAC $LAB_MAC 的网卡"; peer_abort "网卡"; return 1; }
-    printf 'auto %s\niface %s inet static\n    address %s/24\n' "$NIC" "$NIC" "$MYIP" >/etc/network/interfaces.d/rocev2-lab
-    stand "网络: 网卡 $NIC（MAC $LAB_MAC）由 harness 配成 $MYIP/24：/etc/network/interfaces.d/rocev2-lab + ifup $NIC（代替虚拟化软件的 DHCP）"
-    ifup "$NIC" >"$OUT/ifup.log" 2>&1 || { result "$1" 1 "ifup $NIC 失败" "$OUT/ifup.log"; peer_abort "ifup"; return 1; }
+    if [[ ${STOCK_FLAVOUR:-plain} == ufw ]]; then
+        # Ubuntu 的样子：没有 ifupdown，用 README 的 netplan 块（“静态地址”那一节）原样配地址，只换它点名的网卡名和另一台的地址
+        local cmd
+        : >"$OUT/ifup.log"
+        while IFS= read -r cmd; do
+            cmd=${cmd//enp0s8/$NIC}
+            cmd=${cmd//10.11.0.1\/24/$MYIP\/24}
+            echo "+ $cmd" >>"$OUT/ifup.log"
+            bash -c "$cmd" >>"$OUT/ifup.log" 2>&1 </dev/null || { result "$1" 1 "README 的 netplan 块失败" "$OUT/ifup.log"; peer_abort "netplan"; return 1; }
+        done < <(bash "$P/tests/docs/readme-steps.sh" raw static-netplan)
+        stand "网络: 网卡 $NIC（MAC $LAB_MAC）用 README 的 static-netplan 块配成 $MYIP/24（root 运行；enp0s8 → $NIC，VM1 上 10.11.0.1 → 10.11.0.2，README 说「另一台用 10.11.0.2」），代替虚拟化软件的 DHCP"
+        # netplan apply 之后 networkd 配地址是异步的：等地址出现（上限 30 秒）
+        local i
+        for ((i = 0; i < 150; i++)); do
+            [[ $(ip -4 -o addr show dev "$NIC" 2>/dev/null) == *"$MYIP/24"* ]] && break
+            peer_nap 0.2
+        done
+        ip -4 -o addr show dev "$NIC" >>"$OUT/ifup.log" 2>&1
+        [[ $(ip -4 -o addr show dev "$NIC" 2>/dev/null) == *"$MYIP/24"* ]] ||
+            { result "$1" 1 "netplan apply 之后 30 秒 $NIC 上还没有 $MYIP/24" "$OUT/ifup.log"; peer_abort "netplan"; return 1; }
+    else
+        printf 'auto %s\niface %s inet static\n    address %s/24\n' "$NIC" "$NIC" "$MYIP" >/etc/network/interfaces.d/rocev2-lab
+        stand "网络: 网卡 $NIC（MAC $LAB_MAC）由 harness 配成 $MYIP/24：/etc/network/interfaces.d/rocev2-lab + ifup $NIC（代替虚拟化软件的 DHCP）"
+        ifup "$NIC" >"$OUT/ifup.log" 2>&1 || { result "$1" 1 "ifup $NIC 失败" "$OUT/ifup.log"; peer_abort "ifup"; return 1; }
+    fi
     printf 'learner ALL=(ALL:ALL) NOPASSWD: ALL\n' >/etc/sudoers.d/rocev2-lab
     chmod 440 /etc/sudoers.d/rocev2-lab
     stand "sudo: /etc/sudoers.d/rocev2-lab = 'learner ALL=(ALL:ALL) NOPASSWD: ALL'（learner 本来要输密码）"

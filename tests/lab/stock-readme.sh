@@ -23,6 +23,9 @@ mkdir -p "$OUT"
 chmod 755 "$OUT"
 # shellcheck source=tests/lab/stock-common.bash
 . "$P/tests/lab/stock-common.bash"
+# 管事的防火墙：变体 ufw 上是 ufw（README 第 5 步的顺序），别的是 nft；README 的防火墙块按它选
+FW=nft
+[[ ${STOCK_FLAVOUR:-plain} == ufw ]] && FW=ufw
 
 # ---------- LAB_BOOT=2：重启之后（make test-stock，STOCK_REBOOT=1） ----------
 # README: “重启后 ibv_devices 是空的：rxe 设备不会保存”；“nft insert 的规则重启后就没了”
@@ -34,18 +37,26 @@ after_reboot() {
         echo "+ ibv_devices（learner）"; runuser -l learner -c ibv_devices
         echo "+ ls /sys/class/infiniband"; ls /sys/class/infiniband 2>&1
         echo "+ nft list ruleset"; nft list ruleset
+        [[ $FW == ufw ]] && { echo "+ ufw status"; ufw status; }
     } >"$log" 2>&1
     devs=$(ls /sys/class/infiniband 2>/dev/null)
     rules=$(nft list ruleset 2>&1)
     # 覆盖层跨过了重启：第一次开机复制的代码树和 sudoers 还在，开机计数是 2
     local kept=0
     [[ -d $TREE/build && -f /etc/sudoers.d/rocev2-lab && $LAB_BOOT == 2 ]] && kept=1
+    local what="README 加的 nft 规则没了"
     if [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
         [[ $kept == 1 && -z $devs && $rules == *"policy drop"* && $rules != *"dport 4791 accept"* ]] && ok=0
+    elif [[ $FW == ufw ]]; then
+        # ufw allow 的规则 ufw 自己存着（/etc/ufw/user.rules），开机时 ufw.service 装回去
+        local st
+        st=$(ufw status 2>&1)
+        [[ $kept == 1 && -z $devs && $st == *"Status: active"* && $st == *"4791/udp"*ALLOW* ]] && ok=0
+        what="README 的 ufw allow 规则还在（ufw 自己保存）"
     else
         [[ $kept == 1 && -z $devs && -z $rules ]] && ok=0
     fi
-    result "after-reboot-vm$VM" "$ok" "VM$VM 重启后（覆盖层还在，开机第 $LAB_BOOT 次）: 没有 RDMA 设备，README 加的 nft 规则没了（和 README 说的一样）" "$log"
+    result "after-reboot-vm$VM" "$ok" "VM$VM 重启后（覆盖层还在，开机第 $LAB_BOOT 次）: 没有 RDMA 设备，$what（和 README 说的一样）" "$log"
     peer_ready b2-done
     need_peer b2-done "after-reboot-vm$VM"
     exit 0
@@ -62,6 +73,12 @@ if ((${LAB_BOOT:-1} >= 2)); then after_reboot; fi
     uidl=$(id learner 2>&1)
     limits=$(runuser -l learner -c 'ulimit -l; ulimit -n' 2>&1 | tr '\n' ' ')
     echo "image: pid1=$pid1 kernel=$(uname -r) machine-id=$mid nftables.service=$nfts ruleset=[${rules}] learner=[$uidl] learner limits (-l -n)=[$limits]"
+    if [[ $FW == ufw ]]; then
+        ufws=$(ufw status 2>&1)
+        netd=$(systemctl is-active systemd-networkd.service 2>&1)
+        ifupd=$(command -v ifup || echo none)
+        echo "ufw: status=[$ufws] systemd-networkd=$netd ifup=$ifupd netplan=$(command -v netplan || echo none)"
+    fi
 } >"$OUT/image.log" 2>&1
 cat "$OUT/image.log"
 ok=1
@@ -69,6 +86,12 @@ if [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
     # 变体：nftables.service 启用，开机就载入 input policy drop
     [[ $pid1 == systemd && $nfts == enabled && $rules == *"policy drop"* && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
     fw="nftables.service $nfts、input 链 policy drop"
+elif [[ $FW == ufw ]]; then
+    # 变体 ufw：Ubuntu 的样子（netplan + systemd-networkd，没有 ifupdown），ufw 开机就启用；
+    # ufw 经 iptables-nft 建的表 nft list ruleset 里看得见（README 第 5 步第 1 条说的）
+    [[ $pid1 == systemd && $ufws == "Status: active"* && $netd == active && $ifupd == none && $rules == *ufw-user-input* &&
+        $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
+    fw="ufw ${ufws%%$'\n'*}、systemd-networkd $netd、没有 ifupdown、nft list ruleset 里有 ufw 的链"
 else
     [[ $pid1 == systemd && $nfts == disabled && -z $rules && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
     fw="nftables.service $nfts、规则集为空"
@@ -98,7 +121,7 @@ run_block() {  # run_block 名字
         line=$(subst "$line" 2>>"$OUT/subst.log")
         # shellcheck disable=SC2016  # 写进块脚本：$? 和 $rc 在 learner 的 shell 里展开
         printf 'printf "+ %%s\\n" %q\n%s\nrc=$?; if ((rc != 0)); then echo "  (退出码 $rc)"; return "$rc"; fi\n' "$line" "$line" >>"$sh"
-    done < <(bash "$STEPS" raw "$name")
+    done < <(bash "$STEPS" raw "$name" "$FW")
     chmod 644 "$sh"
     cat "$OUT/subst.log" 2>/dev/null
     : >"$OUT/subst.log"
@@ -151,7 +174,7 @@ run_pair() {  # run_pair 服务端块 客户端块
 }
 
 # ---------- README 的顺序 ----------
-mapfile -t marks < <(bash "$STEPS" list)
+mapfile -t marks < <(bash "$STEPS" list "$FW")
 k=0
 for ((m = 0; m < ${#marks[@]}; m++)); do
     IFS=$'\t' read -r name where <<<"${marks[$m]}"
