@@ -7,6 +7,7 @@
 #      每台自己 modprobe rdma_rxe、rdma link add rxe0 …、在空的规则集上开防火墙（README 的块自己建表和链，
 #      之后测试把链改成默认拒绝），然后第 i 条服务端命令配第 i 条客户端命令，
 #      两端都必须退出 0。执行规则（去掉 sudo、跳过 apt-get 和编译……）写在 tests/docs/readme-steps.sh 开头。
+#   README 的 rxe0.service 块（persist-rxe）要 systemd，这里不执行（tests/64-lab-stock.t 在原版 Debian 上重启验证）。
 #   README 的“保存规则”块改两处后执行（写到临时文件、不 enable 服务：虚拟机的 /etc 只读、没有 systemd），
 #   清空规则集后用保存的文件恢复，规则必须一模一样；之后的一对对程序跑在恢复出来的规则上。
 #   最后: 客户端那台重新丢弃 UDP 4791，一对 write 必须以 RETRY_EXC_ERR 失败（“两台都要开 4791”是真的）。
@@ -30,7 +31,7 @@ marks=$("$STEPS" list | tr '\t' ' ' | tr '\n' ',')
 bad=0
 for m in "install skip" "build skip" "soft-roce both" "firewall-nft both" "server vm0" "client vm1" \
     "ubuntu-modules not-in-lab" "firewall-other other-firewall" "clone not-in-lab" "static-netplan not-in-lab" \
-    "static-nmcli not-in-lab" "static-ifupdown not-in-lab" "firewall-save not-in-lab"; do
+    "static-nmcli not-in-lab" "static-ifupdown not-in-lab" "firewall-save both" "persist-rxe both"; do
     [[ ,$marks == *",$m,"* ]] || bad=1
 done
 # 顺序: 网络和克隆（会重启）在建 rxe 之前，建 rxe 在防火墙之前，防火墙在运行之前

@@ -54,7 +54,8 @@ for ((m = 0; m < ${#marks[@]}; m++)); do
 done
 want+=(client-4791-needed machine-ids-differ)
 # STOCK_REBOOT=1（make test-stock）：两台重启后再看一次（覆盖层跨过重启）
-[[ ${STOCK_REBOOT:-0} == 1 ]] && want+=(after-reboot-vm0 after-reboot-vm1)
+# 重启后：README 的持久化（rxe0.service、firewall-save / ufw）让 rxe0 和放行 4791 的规则回来，README 的第一对再跑一次
+[[ ${STOCK_REBOOT:-0} == 1 ]] && want+=(after-reboot-vm0 after-reboot-vm1 after-reboot-pair-server after-reboot-pair-client)
 echo "1..${#want[@]}"
 
 out=$(mktemp)

@@ -19,12 +19,19 @@ stand() { echo "STAND-IN vm$VM: $*"; }
 
 # stock_setup 步骤名：找到本机网卡（NIC）、配地址、给 learner NOPASSWD、把代码树复制到 ~learner/rocev2-learn；
 # 失败时打印 RESULT 步骤名 fail、告诉对端放弃，返回 1
-stock_setup() {
+# stock_find_nic：NIC = MAC 是 LAB_MAC 的那块网卡（找不到时为空）
+stock_find_nic() {
     local d mac
+    NIC=""
     for d in /sys/class/net/*; do
         read -r mac <"$d/address" || continue
         [[ $mac == "$LAB_MAC" ]] && NIC=${d##*/}
     done
+    return 0
+}
+
+stock_setup() {
+    stock_find_nic
     [[ -n $NIC ]] || { result "$1" 1 "找不到 MAC $LAB_MAC 的网卡"; peer_abort "网卡"; return 1; }
     if [[ ${STOCK_FLAVOUR:-plain} == ufw ]]; then
         # Ubuntu 的样子：没有 ifupdown，用 README 的 netplan 块（“静态地址”那一节）原样配地址，只换它点名的网卡名和另一台的地址

@@ -27,83 +27,6 @@ chmod 755 "$OUT"
 FW=nft
 [[ ${STOCK_FLAVOUR:-plain} == ufw ]] && FW=ufw
 
-# ---------- LAB_BOOT=2：重启之后（make test-stock，STOCK_REBOOT=1） ----------
-# README: “重启后 ibv_devices 是空的：rxe 设备不会保存”；“nft insert 的规则重启后就没了”
-after_reboot() {
-    local log=$OUT/after-reboot.log ok=1 devs rules
-    peer_ready b2-up
-    need_peer b2-up "after-reboot-vm$VM"
-    {
-        echo "+ ibv_devices（learner）"; runuser -l learner -c ibv_devices
-        echo "+ ls /sys/class/infiniband"; ls /sys/class/infiniband 2>&1
-        echo "+ nft list ruleset"; nft list ruleset
-        [[ $FW == ufw ]] && { echo "+ ufw status"; ufw status; }
-    } >"$log" 2>&1
-    devs=$(ls /sys/class/infiniband 2>/dev/null)
-    rules=$(nft list ruleset 2>&1)
-    # 覆盖层跨过了重启：第一次开机复制的代码树和 sudoers 还在，开机计数是 2
-    local kept=0
-    [[ -d $TREE/build && -f /etc/sudoers.d/rocev2-lab && $LAB_BOOT == 2 ]] && kept=1
-    local what="README 加的 nft 规则没了"
-    if [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
-        [[ $kept == 1 && -z $devs && $rules == *"policy drop"* && $rules != *"dport 4791 accept"* ]] && ok=0
-    elif [[ $FW == ufw ]]; then
-        # ufw allow 的规则 ufw 自己存着（/etc/ufw/user.rules），开机时 ufw.service 装回去
-        local st
-        st=$(ufw status 2>&1)
-        [[ $kept == 1 && -z $devs && $st == *"Status: active"* && $st == *"4791/udp"*ALLOW* ]] && ok=0
-        what="README 的 ufw allow 规则还在（ufw 自己保存）"
-    else
-        [[ $kept == 1 && -z $devs && -z $rules ]] && ok=0
-    fi
-    result "after-reboot-vm$VM" "$ok" "VM$VM 重启后（覆盖层还在，开机第 $LAB_BOOT 次）: 没有 RDMA 设备，$what（和 README 说的一样）" "$log"
-    peer_ready b2-done
-    need_peer b2-done "after-reboot-vm$VM"
-    exit 0
-}
-
-if ((${LAB_BOOT:-1} >= 2)); then after_reboot; fi
-
-# ---------- 镜像本身是不是“原版”的样子 ----------
-{
-    read -r pid1 </proc/1/comm
-    mid=$(</etc/machine-id)
-    nfts=$(systemctl is-enabled nftables.service 2>&1)
-    rules=$(nft list ruleset 2>&1)
-    uidl=$(id learner 2>&1)
-    limits=$(runuser -l learner -c 'ulimit -l; ulimit -n' 2>&1 | tr '\n' ' ')
-    echo "image: pid1=$pid1 kernel=$(uname -r) machine-id=$mid nftables.service=$nfts ruleset=[${rules}] learner=[$uidl] learner limits (-l -n)=[$limits]"
-    if [[ $FW == ufw ]]; then
-        ufws=$(ufw status 2>&1)
-        netd=$(systemctl is-active systemd-networkd.service 2>&1)
-        ifupd=$(command -v ifup || echo none)
-        echo "ufw: status=[$ufws] systemd-networkd=$netd ifup=$ifupd netplan=$(command -v netplan || echo none)"
-    fi
-} >"$OUT/image.log" 2>&1
-cat "$OUT/image.log"
-ok=1
-if [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
-    # 变体：nftables.service 启用，开机就载入 input policy drop
-    [[ $pid1 == systemd && $nfts == enabled && $rules == *"policy drop"* && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
-    fw="nftables.service $nfts、input 链 policy drop"
-elif [[ $FW == ufw ]]; then
-    # 变体 ufw：Ubuntu 的样子（netplan + systemd-networkd，没有 ifupdown），ufw 开机就启用；
-    # ufw 经 iptables-nft 建的表 nft list ruleset 里看得见（README 第 5 步第 1 条说的）
-    [[ $pid1 == systemd && $ufws == "Status: active"* && $netd == active && $ifupd == none && $rules == *ufw-user-input* &&
-        $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
-    fw="ufw ${ufws%%$'\n'*}、systemd-networkd $netd、没有 ifupdown、nft list ruleset 里有 ufw 的链"
-else
-    [[ $pid1 == systemd && $nfts == disabled && -z $rules && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
-    fw="nftables.service $nfts、规则集为空"
-fi
-result "stock-image-vm$VM" "$ok" "PID 1 是 systemd，内核 $(uname -r)，$fw，learner uid 1000 在 sudo 组，limits（-l -n）: $limits" "$OUT/image.log"
-printf '%s\n' "$mid" >"$LAB_SYNC/vm$VM.machine-id"
-
-# ---------- 替身：网络、sudo、代码 ----------
-stock_setup "network-vm$VM" || exit 0
-[[ $NIC == eth0 ]] || echo "SUBSTITUTE vm$VM: 占位符 eth0 → $NIC（README: 「eth0 换成通往对端的网卡」）"
-echo "SUBSTITUTE vm$VM: 地址不替换：README 写的服务端 10.11.0.1、客户端 10.11.0.2 就是这一对的地址；占位符 <对端IP> → $PEERIP"
-
 # README 的一行 → 这台上要运行的一行（只替换 README 点名的占位符：eth0，和 <对端IP>），有替换就打印
 subst() {
     local line=$1 new
@@ -173,6 +96,126 @@ run_pair() {  # run_pair 服务端块 客户端块
     fi
 }
 
+# ---------- LAB_BOOT=2：重启之后（make test-stock，STOCK_REBOOT=1） ----------
+# README 的持久化：rxe0 的 systemd 单元（persist-rxe）让 rxe0 开机回来；nft 的规则由 firewall-save 存进 /etc/nftables.conf，
+# ufw 的规则 ufw 自己存着。重启后两台都要有 rxe0 和放行 4791 的规则，README 的第一对服务端/客户端原样再跑一次
+after_reboot() {
+    local log=$OUT/after-reboot.log ok=1 devs rules what
+    stock_find_nic
+    peer_ready b2-up
+    need_peer b2-up "after-reboot-vm$VM"
+    # 单元在 network-online.target 之后才运行：等 rxe0 出现（上限 60 秒）
+    local i
+    for ((i = 0; i < 300; i++)); do
+        [[ -e /sys/class/infiniband/rxe0 ]] && break
+        peer_nap 0.2
+    done
+    {
+        echo "+ systemctl status rxe0.service"; systemctl --no-pager status rxe0.service
+        echo "+ ibv_devices（learner）"; runuser -l learner -c ibv_devices
+        echo "+ rdma link show"; rdma link show
+        echo "+ nft list ruleset"; nft list ruleset
+        [[ $FW == ufw ]] && { echo "+ ufw status"; ufw status; }
+    } >"$log" 2>&1
+    devs=$(ls /sys/class/infiniband 2>/dev/null)
+    rules=$(nft list ruleset 2>&1)
+    # 覆盖层跨过了重启：第一次开机复制的代码树和 sudoers 还在，开机计数是 2
+    local kept=0
+    [[ -d $TREE/build && -f /etc/sudoers.d/rocev2-lab && $LAB_BOOT == 2 ]] && kept=1
+    if [[ $FW == ufw ]]; then
+        # ufw allow 的规则 ufw 自己存着（/etc/ufw/user.rules），开机时 ufw.service 装回去
+        local st
+        st=$(ufw status 2>&1)
+        [[ $kept == 1 && $devs == rxe0 && $st == *"Status: active"* && $st == *"4791/udp"*ALLOW* ]] && ok=0
+        what="ufw 还是 active，README 的 ufw allow 4791/udp 还在（ufw 自己保存）"
+    elif [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
+        [[ $kept == 1 && $devs == rxe0 && $rules == *"policy drop"* && $rules == *"udp dport 4791 accept"* ]] && ok=0
+        what="/etc/nftables.conf 装回了 policy drop 和 README 的 udp dport 4791 accept"
+    else
+        [[ $kept == 1 && $devs == rxe0 && $rules == *"udp dport 4791 accept"* ]] && ok=0
+        what="nftables 服务装回了 README 的 udp dport 4791 accept"
+    fi
+    result "after-reboot-vm$VM" "$ok" "VM$VM 重启后（覆盖层还在，开机第 $LAB_BOOT 次）: rxe0 由 README 的 rxe0.service 建回来了（$devs），$what" "$log"
+    # README 的第一对原样再跑一次
+    local srv cli line sh rc
+    srv=$(bash "$STEPS" raw server | head -n 1)
+    cli=$(bash "$STEPS" raw client | head -n 1)
+    if [[ $VM == 0 ]]; then
+        sh=$OUT/b2-server.sh log=$OUT/b2-server.log
+        line=$(subst "$srv" 2>/dev/null)
+        printf '%s\n' "$line" >"$sh"
+        chmod 644 "$sh"
+        as_learner "$sh" >"$log" 2>&1 &
+        SERVE_PID=$!
+        if ! listen_wait 18515 "$SERVE_PID"; then
+            peer_abort "after-reboot-pair-server（没有在 18515 上监听）"
+            wait "$SERVE_PID"
+            result after-reboot-pair-server 1 "VM0 重启后 \`$line\` 没有在 18515 上开始监听" "$log"
+        else
+            peer_ready b2-srv
+            rc=0
+            serve_wait || rc=$?
+            result after-reboot-pair-server "$rc" "VM0 重启后 learner \`$line\` 退出码 $rc" "$log"
+        fi
+    else
+        need_peer b2-srv after-reboot-pair-client
+        sh=$OUT/b2-client.sh log=$OUT/b2-client.log
+        line=$(subst "$cli" 2>/dev/null)
+        printf '%s\n' "$line" >"$sh"
+        chmod 644 "$sh"
+        rc=0
+        as_learner "$sh" >"$log" 2>&1 || rc=$?
+        ok=$rc
+        ((rc == 0)) && ! grep -q '完成并校验通过' "$log" && ok=1
+        result after-reboot-pair-client "$ok" "VM1 重启后 learner \`$line\` 退出码 $rc（要求 0 且数据校验通过）" "$log"
+    fi
+    peer_ready b2-done
+    need_peer b2-done "after-reboot-vm$VM"
+    exit 0
+}
+
+if ((${LAB_BOOT:-1} >= 2)); then after_reboot; fi
+
+# ---------- 镜像本身是不是“原版”的样子 ----------
+{
+    read -r pid1 </proc/1/comm
+    mid=$(</etc/machine-id)
+    nfts=$(systemctl is-enabled nftables.service 2>&1)
+    rules=$(nft list ruleset 2>&1)
+    uidl=$(id learner 2>&1)
+    limits=$(runuser -l learner -c 'ulimit -l; ulimit -n' 2>&1 | tr '\n' ' ')
+    echo "image: pid1=$pid1 kernel=$(uname -r) machine-id=$mid nftables.service=$nfts ruleset=[${rules}] learner=[$uidl] learner limits (-l -n)=[$limits]"
+    if [[ $FW == ufw ]]; then
+        ufws=$(ufw status 2>&1)
+        netd=$(systemctl is-active systemd-networkd.service 2>&1)
+        ifupd=$(command -v ifup || echo none)
+        echo "ufw: status=[$ufws] systemd-networkd=$netd ifup=$ifupd netplan=$(command -v netplan || echo none)"
+    fi
+} >"$OUT/image.log" 2>&1
+cat "$OUT/image.log"
+ok=1
+if [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
+    # 变体：nftables.service 启用，开机就载入 input policy drop
+    [[ $pid1 == systemd && $nfts == enabled && $rules == *"policy drop"* && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
+    fw="nftables.service $nfts、input 链 policy drop"
+elif [[ $FW == ufw ]]; then
+    # 变体 ufw：Ubuntu 的样子（netplan + systemd-networkd，没有 ifupdown），ufw 开机就启用；
+    # ufw 经 iptables-nft 建的表 nft list ruleset 里看得见（README 第 5 步第 1 条说的）
+    [[ $pid1 == systemd && $ufws == "Status: active"* && $netd == active && $ifupd == none && $rules == *ufw-user-input* &&
+        $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
+    fw="ufw ${ufws%%$'\n'*}、systemd-networkd $netd、没有 ifupdown、nft list ruleset 里有 ufw 的链"
+else
+    [[ $pid1 == systemd && $nfts == disabled && -z $rules && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
+    fw="nftables.service $nfts、规则集为空"
+fi
+result "stock-image-vm$VM" "$ok" "PID 1 是 systemd，内核 $(uname -r)，$fw，learner uid 1000 在 sudo 组，limits（-l -n）: $limits" "$OUT/image.log"
+printf '%s\n' "$mid" >"$LAB_SYNC/vm$VM.machine-id"
+
+# ---------- 替身：网络、sudo、代码 ----------
+stock_setup "network-vm$VM" || exit 0
+[[ $NIC == eth0 ]] || echo "SUBSTITUTE vm$VM: 占位符 eth0 → $NIC（README: 「eth0 换成通往对端的网卡」）"
+echo "SUBSTITUTE vm$VM: 地址不替换：README 写的服务端 10.11.0.1、客户端 10.11.0.2 就是这一对的地址；占位符 <对端IP> → $PEERIP"
+
 # ---------- README 的顺序 ----------
 mapfile -t marks < <(bash "$STEPS" list "$FW")
 k=0
@@ -235,7 +278,7 @@ if [[ $VM == 1 ]]; then
     [[ $m0 == "${STOCK_MACHINE_ID:-}" && -n $m1 && $m0 != "$m1" ]] && ok=0
     result machine-ids-differ "$ok" "VM0 $m0（镜像构建时写的: ${STOCK_MACHINE_ID:-?}），VM1 $m1"
 fi
-# STOCK_REBOOT=1（make test-stock）：两台都走到这里后重启，开机后（LAB_BOOT=2）看 README 说的“重启以后”
+# STOCK_REBOOT=1（make test-stock）：两台都走到这里后重启，开机后（LAB_BOOT=2）看 README 的持久化（after_reboot）
 if [[ ${STOCK_REBOOT:-0} == 1 ]]; then
     peer_ready b1-end
     need_peer b1-end "after-reboot-vm$VM"
