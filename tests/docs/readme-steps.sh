@@ -15,7 +15,8 @@
 #                                                      tests/64-lab-stock.t 在原版 Debian 虚拟机里以 learner 运行它们。
 #                                                      给了防火墙时，行尾注释正好是另一个防火墙的名字（# ufw、# firewalld、# nft）的行不要
 #
-# 规则（tests/56-lab-readme-steps.t 在两台没有 RDMA 设备的实验室虚拟机里照这些规则原样执行）:
+# 规则（tests/kernels/readme-steps.sh 在两台没有 RDMA 设备的实验室虚拟机里照这些规则执行；make test 里的 tests/64-lab-stock.t
+# 在原版 Debian 上以 learner 用 raw 原样执行，sudo 留着）:
 #   1. 空行和 # 开头的注释行不执行；行尾的 # 注释交给 bash 自己忽略
 #   2. 行首的 sudo 去掉（虚拟机里就是 root，也没有 sudo）
 #   3. 标成 skip 的块不执行：apt-get（虚拟机没有网络和 apt，包来自宿主机）、

@@ -216,13 +216,55 @@ stock_setup "network-vm$VM" || exit 0
 [[ $NIC == eth0 ]] || echo "SUBSTITUTE vm$VM: 占位符 eth0 → $NIC（README: 「eth0 换成通往对端的网卡」）"
 echo "SUBSTITUTE vm$VM: 地址不替换：README 写的服务端 10.11.0.1、客户端 10.11.0.2 就是这一对的地址；占位符 <对端IP> → $PEERIP"
 
+# ---------- 测试自己在某几块之后多看的事（从 tests/56-lab-readme-steps.t 搬来） ----------
+# soft-roce 之后：show_gids 显示本机的 rxe0（本机网卡、本机地址）被自动选择
+after_soft_roce() {
+    local ok=1
+    grep -q "rxe0.*$MYIP.*<== 自动选择" "$OUT/soft-roce.log" 2>/dev/null && ok=0
+    result "own-rxe0-vm$VM" "$ok" "VM$VM: README 的 ./show_gids.sh 显示本机的 rxe0（$NIC，$MYIP）被自动选择" "$OUT/soft-roce.log"
+}
+# firewall-nft 之后（plain：之前规则集是空的）：测试把 input 链改成默认丢弃（只另外放行 lo、已建立的连接、ICMP），
+# 之后的服务端/客户端就只靠 README 放行的规则通过（README 的规则够用）
+after_firewall_nft() {
+    [[ ${STOCK_FLAVOUR:-plain} == plain ]] || return 0
+    local log=$OUT/default-deny.log rc=0
+    nft -f - >"$log" 2>&1 <<'NFT' || rc=$?
+add rule inet filter input iif lo accept
+add rule inet filter input ct state established,related accept
+add rule inet filter input meta l4proto { icmp, ipv6-icmp } accept
+chain inet filter input { policy drop; }
+NFT
+    nft list ruleset >>"$log" 2>&1
+    [[ $rc == 0 && $(nft list chain inet filter input 2>&1) == *'policy drop;'* ]] || rc=1
+    stand "防火墙: README 的 nft 块之后，测试把 inet filter input 改成 policy drop（另外只放行 lo、已建立的连接、ICMP），之后的程序只靠 README 的放行规则"
+    result "default-deny-vm$VM" "$rc" "VM$VM: README 的 nft 块之后 input 链改成默认丢弃" "$log"
+}
+# firewall-save 之后：清空规则集，用 README 存下的 /etc/nftables.conf 恢复，规则必须和保存前一模一样
+after_firewall_save() {
+    local log=$OUT/firewall-restore.log before rc=0
+    before=$(nft list ruleset 2>&1)
+    { echo "+ nft flush ruleset; nft -f /etc/nftables.conf"; nft flush ruleset && nft -f /etc/nftables.conf; } >"$log" 2>&1 || rc=$?
+    if ((rc == 0)) && [[ $(nft list ruleset 2>&1) != "$before" ]]; then
+        { echo "恢复出来的规则和保存前不同:"; nft list ruleset; } >>"$log" 2>&1
+        rc=1
+    fi
+    result "firewall-restore-vm$VM" "$rc" "VM$VM: README 的 firewall-save 存下的 /etc/nftables.conf 清空后原样恢复规则" "$log"
+}
+
 # ---------- README 的顺序 ----------
 mapfile -t marks < <(bash "$STEPS" list "$FW")
 k=0
 for ((m = 0; m < ${#marks[@]}; m++)); do
     IFS=$'\t' read -r name where <<<"${marks[$m]}"
     case $where in
-        both) run_block "$name" ;;
+        both)
+            run_block "$name"
+            case $name in
+                soft-roce) after_soft_roce ;;
+                firewall-nft) after_firewall_nft ;;
+                firewall-save) after_firewall_save ;;
+            esac
+            ;;
         vm0)
             IFS=$'\t' read -r next nwhere <<<"${marks[$((m + 1))]:-}"
             if [[ $nwhere == vm1 ]]; then
