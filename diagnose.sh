@@ -1859,8 +1859,13 @@ print_summary() {
         echo $"结论: 发现 $N_FAIL 个问题，请按上面的顺序修复后重新运行 ./$PROG"
         return 1
     fi
-    if ((N_WARN > 0)); then
+    # 跳过的项没有检查过（例如普通用户读不了防火墙）：不能说“全部通过”
+    if ((N_WARN > 0 && N_SKIP > 0)); then
+        echo $"结论: 没有发现阻塞性问题（有 $N_WARN 个警告；$N_SKIP 项没有检查，见上面的 [跳过]）"
+    elif ((N_WARN > 0)); then
         echo $"结论: 没有发现阻塞性问题（有 $N_WARN 个警告）"
+    elif ((N_SKIP > 0)); then
+        echo $"结论: 检查了的项都通过；$N_SKIP 项没有检查（见上面的 [跳过]），不算全部通过"
     else
         echo $"结论: 全部检查通过"
     fi

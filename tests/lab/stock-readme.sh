@@ -21,90 +21,11 @@ STEPS=$P/tests/docs/readme-steps.sh
 OUT=/tmp/stock-readme
 mkdir -p "$OUT"
 chmod 755 "$OUT"
-HOMEDIR=/home/learner
-TREE=$HOMEDIR/rocev2-learn
-MYIP=10.11.0.$((VM + 1))
-PEERIP=10.11.0.$((2 - VM))
-
-result() {  # result 名字 0|非0 说明 [日志]
-    if [[ $2 == 0 ]]; then echo "RESULT $1 ok $3"; else
-        echo "RESULT $1 fail $3"
-        [[ -n ${4:-} && -f $4 ]] && sed 's/^/    | /' "$4"
-    fi
-}
-stand() { echo "STAND-IN vm$VM: $*"; }
-
-# ---------- LAB_BOOT=2：重启之后（make test-stock，STOCK_REBOOT=1） ----------
-# README: “重启后 ibv_devices 是空的：rxe 设备不会保存”；“nft insert 的规则重启后就没了”
-after_reboot() {
-    local log=$OUT/after-reboot.log ok=1 devs rules
-    peer_ready b2-up
-    need_peer b2-up "after-reboot-vm$VM"
-    {
-        echo "+ ibv_devices（learner）"; runuser -l learner -c ibv_devices
-        echo "+ ls /sys/class/infiniband"; ls /sys/class/infiniband 2>&1
-        echo "+ nft list ruleset"; nft list ruleset
-    } >"$log" 2>&1
-    devs=$(ls /sys/class/infiniband 2>/dev/null)
-    rules=$(nft list ruleset 2>&1)
-    # 覆盖层跨过了重启：第一次开机复制的代码树和 sudoers 还在，开机计数是 2
-    local kept=0
-    [[ -d $TREE/build && -f /etc/sudoers.d/rocev2-lab && $LAB_BOOT == 2 ]] && kept=1
-    if [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
-        [[ $kept == 1 && -z $devs && $rules == *"policy drop"* && $rules != *"dport 4791 accept"* ]] && ok=0
-    else
-        [[ $kept == 1 && -z $devs && -z $rules ]] && ok=0
-    fi
-    result "after-reboot-vm$VM" "$ok" "VM$VM 重启后（覆盖层还在，开机第 $LAB_BOOT 次）: 没有 RDMA 设备，README 加的 nft 规则没了（和 README 说的一样）" "$log"
-    peer_ready b2-done
-    need_peer b2-done "after-reboot-vm$VM"
-    exit 0
-}
-
-if ((${LAB_BOOT:-1} >= 2)); then after_reboot; fi
-
-# ---------- 镜像本身是不是“原版”的样子 ----------
-{
-    read -r pid1 </proc/1/comm
-    mid=$(</etc/machine-id)
-    nfts=$(systemctl is-enabled nftables.service 2>&1)
-    rules=$(nft list ruleset 2>&1)
-    uidl=$(id learner 2>&1)
-    limits=$(runuser -l learner -c 'ulimit -l; ulimit -n' 2>&1 | tr '\n' ' ')
-    echo "image: pid1=$pid1 kernel=$(uname -r) machine-id=$mid nftables.service=$nfts ruleset=[${rules}] learner=[$uidl] learner limits (-l -n)=[$limits]"
-} >"$OUT/image.log" 2>&1
-cat "$OUT/image.log"
-ok=1
-if [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
-    # 变体：nftables.service 启用，开机就载入 input policy drop
-    [[ $pid1 == systemd && $nfts == enabled && $rules == *"policy drop"* && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
-    fw="nftables.service $nfts、input 链 policy drop"
-else
-    [[ $pid1 == systemd && $nfts == disabled && -z $rules && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
-    fw="nftables.service $nfts、规则集为空"
-fi
-result "stock-image-vm$VM" "$ok" "PID 1 是 systemd，内核 $(uname -r)，$fw，learner uid 1000 在 sudo 组，limits（-l -n）: $limits" "$OUT/image.log"
-printf '%s\n' "$mid" >"$LAB_SYNC/vm$VM.machine-id"
-
-# ---------- 替身：网络、sudo、代码 ----------
-NIC=""
-for d in /sys/class/net/*; do
-    read -r mac <"$d/address" || continue
-    [[ $mac == "$LAB_MAC" ]] && NIC=${d##*/}
-done
-[[ -n $NIC ]] || { result "network-vm$VM" 1 "找不到 MAC $LAB_MAC 的网卡"; peer_abort "网卡"; exit 0; }
-printf 'auto %s\niface %s inet static\n    address %s/24\n' "$NIC" "$NIC" "$MYIP" >/etc/network/interfaces.d/rocev2-lab
-stand "网络: 网卡 $NIC（MAC $LAB_MAC）由 harness 配成 $MYIP/24：/etc/network/interfaces.d/rocev2-lab + ifup $NIC（代替虚拟化软件的 DHCP）"
-ifup "$NIC" >"$OUT/ifup.log" 2>&1 || { result "network-vm$VM" 1 "ifup $NIC 失败" "$OUT/ifup.log"; peer_abort "ifup"; exit 0; }
-printf 'learner ALL=(ALL:ALL) NOPASSWD: ALL\n' >/etc/sudoers.d/rocev2-lab
-chmod 440 /etc/sudoers.d/rocev2-lab
-stand "sudo: /etc/sudoers.d/rocev2-lab = 'learner ALL=(ALL:ALL) NOPASSWD: ALL'（learner 本来要输密码）"
-runuser -u learner -- mkdir -p "$TREE"
-tar -C "$P" --exclude=./.git --exclude=./logs --exclude=./build/obj --exclude=./build/asan --exclude=./build/fuzz \
-    --exclude=./build/cov -cf - . | runuser -u learner -- tar -C "$TREE" -xf -
-stand "代码: README 的 clone + make 由宿主机上编译好的树代替（只读 9p 上的项目目录复制到 $TREE，learner 所有）；每块命令在 learner 的登录 shell 里 cd ~/rocev2-learn 之后运行"
-[[ $NIC == eth0 ]] || echo "SUBSTITUTE vm$VM: 占位符 eth0 → $NIC（README: 「eth0 换成通往对端的网卡」）"
-echo "SUBSTITUTE vm$VM: 地址不替换：README 写的服务端 10.11.0.1、客户端 10.11.0.2 就是这一对的地址；占位符 <对端IP> → $PEERIP"
+# shellcheck source=tests/lab/stock-common.bash
+. "$P/tests/lab/stock-common.bash"
+# 管事的防火墙：变体 ufw 上是 ufw（README 第 5 步的顺序），别的是 nft；README 的防火墙块按它选
+FW=nft
+[[ ${STOCK_FLAVOUR:-plain} == ufw ]] && FW=ufw
 
 # README 的一行 → 这台上要运行的一行（只替换 README 点名的占位符：eth0，和 <对端IP>），有替换就打印
 subst() {
@@ -112,11 +33,6 @@ subst() {
     new=$(sed -E "s/(^|[^[:alnum:]_])eth0([^[:alnum:]_]|$)/\\1$NIC\\2/g; s/<对端IP>/$PEERIP/g" <<<"$line")
     [[ $new == "$line" ]] || echo "SUBSTITUTE vm$VM: '$line' → '$new'" >&2
     printf '%s\n' "$new"
-}
-
-# learner 的登录 shell 里运行一段脚本（runuser -l：argv0 是 -bash，读 /etc/profile 和 ~/.profile；PATH 是普通用户的）
-as_learner() {  # as_learner 脚本文件
-    timeout "$((PEER_BOUND + 60))" runuser -l learner -c "cd ~/rocev2-learn && . $1" </dev/null
 }
 
 # 一块（both）：逐条执行，任何一条失败就停在这一条
@@ -128,7 +44,7 @@ run_block() {  # run_block 名字
         line=$(subst "$line" 2>>"$OUT/subst.log")
         # shellcheck disable=SC2016  # 写进块脚本：$? 和 $rc 在 learner 的 shell 里展开
         printf 'printf "+ %%s\\n" %q\n%s\nrc=$?; if ((rc != 0)); then echo "  (退出码 $rc)"; return "$rc"; fi\n' "$line" "$line" >>"$sh"
-    done < <(bash "$STEPS" raw "$name")
+    done < <(bash "$STEPS" raw "$name" "$FW")
     chmod 644 "$sh"
     cat "$OUT/subst.log" 2>/dev/null
     : >"$OUT/subst.log"
@@ -180,13 +96,175 @@ run_pair() {  # run_pair 服务端块 客户端块
     fi
 }
 
+# ---------- LAB_BOOT=2：重启之后（make test-stock，STOCK_REBOOT=1） ----------
+# README 的持久化：rxe0 的 systemd 单元（persist-rxe）让 rxe0 开机回来；nft 的规则由 firewall-save 存进 /etc/nftables.conf，
+# ufw 的规则 ufw 自己存着。重启后两台都要有 rxe0 和放行 4791 的规则，README 的第一对服务端/客户端原样再跑一次
+after_reboot() {
+    local log=$OUT/after-reboot.log ok=1 devs rules what
+    stock_find_nic
+    peer_ready b2-up
+    need_peer b2-up "after-reboot-vm$VM"
+    # 单元在 network-online.target 之后才运行：等 rxe0 出现（上限 60 秒）
+    local i
+    for ((i = 0; i < 300; i++)); do
+        [[ -e /sys/class/infiniband/rxe0 ]] && break
+        peer_nap 0.2
+    done
+    {
+        echo "+ systemctl status rxe0.service"; systemctl --no-pager status rxe0.service
+        echo "+ ibv_devices（learner）"; runuser -l learner -c ibv_devices
+        echo "+ rdma link show"; rdma link show
+        echo "+ nft list ruleset"; nft list ruleset
+        [[ $FW == ufw ]] && { echo "+ ufw status"; ufw status; }
+    } >"$log" 2>&1
+    devs=$(ls /sys/class/infiniband 2>/dev/null)
+    rules=$(nft list ruleset 2>&1)
+    # 覆盖层跨过了重启：第一次开机复制的代码树和 sudoers 还在，开机计数是 2
+    local kept=0
+    [[ -d $TREE/build && -f /etc/sudoers.d/rocev2-lab && $LAB_BOOT == 2 ]] && kept=1
+    if [[ $FW == ufw ]]; then
+        # ufw allow 的规则 ufw 自己存着（/etc/ufw/user.rules），开机时 ufw.service 装回去
+        local st
+        st=$(ufw status 2>&1)
+        [[ $kept == 1 && $devs == rxe0 && $st == *"Status: active"* && $st == *"4791/udp"*ALLOW* ]] && ok=0
+        what="ufw 还是 active，README 的 ufw allow 4791/udp 还在（ufw 自己保存）"
+    elif [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
+        [[ $kept == 1 && $devs == rxe0 && $rules == *"policy drop"* && $rules == *"udp dport 4791 accept"* ]] && ok=0
+        what="/etc/nftables.conf 装回了 policy drop 和 README 的 udp dport 4791 accept"
+    else
+        [[ $kept == 1 && $devs == rxe0 && $rules == *"udp dport 4791 accept"* ]] && ok=0
+        what="nftables 服务装回了 README 的 udp dport 4791 accept"
+    fi
+    result "after-reboot-vm$VM" "$ok" "VM$VM 重启后（覆盖层还在，开机第 $LAB_BOOT 次）: rxe0 由 README 的 rxe0.service 建回来了（$devs），$what" "$log"
+    # README 的第一对原样再跑一次
+    local srv cli line sh rc
+    srv=$(bash "$STEPS" raw server | head -n 1)
+    cli=$(bash "$STEPS" raw client | head -n 1)
+    if [[ $VM == 0 ]]; then
+        sh=$OUT/b2-server.sh log=$OUT/b2-server.log
+        line=$(subst "$srv" 2>/dev/null)
+        printf '%s\n' "$line" >"$sh"
+        chmod 644 "$sh"
+        as_learner "$sh" >"$log" 2>&1 &
+        SERVE_PID=$!
+        if ! listen_wait 18515 "$SERVE_PID"; then
+            peer_abort "after-reboot-pair-server（没有在 18515 上监听）"
+            wait "$SERVE_PID"
+            result after-reboot-pair-server 1 "VM0 重启后 \`$line\` 没有在 18515 上开始监听" "$log"
+        else
+            peer_ready b2-srv
+            rc=0
+            serve_wait || rc=$?
+            result after-reboot-pair-server "$rc" "VM0 重启后 learner \`$line\` 退出码 $rc" "$log"
+        fi
+    else
+        need_peer b2-srv after-reboot-pair-client
+        sh=$OUT/b2-client.sh log=$OUT/b2-client.log
+        line=$(subst "$cli" 2>/dev/null)
+        printf '%s\n' "$line" >"$sh"
+        chmod 644 "$sh"
+        rc=0
+        as_learner "$sh" >"$log" 2>&1 || rc=$?
+        ok=$rc
+        ((rc == 0)) && ! grep -q '完成并校验通过' "$log" && ok=1
+        result after-reboot-pair-client "$ok" "VM1 重启后 learner \`$line\` 退出码 $rc（要求 0 且数据校验通过）" "$log"
+    fi
+    peer_ready b2-done
+    need_peer b2-done "after-reboot-vm$VM"
+    exit 0
+}
+
+if ((${LAB_BOOT:-1} >= 2)); then after_reboot; fi
+
+# ---------- 镜像本身是不是“原版”的样子 ----------
+{
+    read -r pid1 </proc/1/comm
+    mid=$(</etc/machine-id)
+    nfts=$(systemctl is-enabled nftables.service 2>&1)
+    rules=$(nft list ruleset 2>&1)
+    uidl=$(id learner 2>&1)
+    limits=$(runuser -l learner -c 'ulimit -l; ulimit -n' 2>&1 | tr '\n' ' ')
+    echo "image: pid1=$pid1 kernel=$(uname -r) machine-id=$mid nftables.service=$nfts ruleset=[${rules}] learner=[$uidl] learner limits (-l -n)=[$limits]"
+    if [[ $FW == ufw ]]; then
+        ufws=$(ufw status 2>&1)
+        netd=$(systemctl is-active systemd-networkd.service 2>&1)
+        ifupd=$(command -v ifup || echo none)
+        echo "ufw: status=[$ufws] systemd-networkd=$netd ifup=$ifupd netplan=$(command -v netplan || echo none)"
+    fi
+} >"$OUT/image.log" 2>&1
+cat "$OUT/image.log"
+ok=1
+if [[ ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
+    # 变体：nftables.service 启用，开机就载入 input policy drop
+    [[ $pid1 == systemd && $nfts == enabled && $rules == *"policy drop"* && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
+    fw="nftables.service $nfts、input 链 policy drop"
+elif [[ $FW == ufw ]]; then
+    # 变体 ufw：Ubuntu 的样子（netplan + systemd-networkd，没有 ifupdown），ufw 开机就启用；
+    # ufw 经 iptables-nft 建的表 nft list ruleset 里看得见（README 第 5 步第 1 条说的）
+    [[ $pid1 == systemd && $ufws == "Status: active"* && $netd == active && $ifupd == none && $rules == *ufw-user-input* &&
+        $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
+    fw="ufw ${ufws%%$'\n'*}、systemd-networkd $netd、没有 ifupdown、nft list ruleset 里有 ufw 的链"
+else
+    [[ $pid1 == systemd && $nfts == disabled && -z $rules && $uidl == "uid=1000(learner)"*"(sudo)"* ]] && ok=0
+    fw="nftables.service $nfts、规则集为空"
+fi
+result "stock-image-vm$VM" "$ok" "PID 1 是 systemd，内核 $(uname -r)，$fw，learner uid 1000 在 sudo 组，limits（-l -n）: $limits" "$OUT/image.log"
+printf '%s\n' "$mid" >"$LAB_SYNC/vm$VM.machine-id"
+
+# ---------- 替身：网络、sudo、代码 ----------
+stock_setup "network-vm$VM" || exit 0
+[[ $NIC == eth0 ]] || echo "SUBSTITUTE vm$VM: 占位符 eth0 → $NIC（README: 「eth0 换成通往对端的网卡」）"
+echo "SUBSTITUTE vm$VM: 地址不替换：README 写的服务端 10.11.0.1、客户端 10.11.0.2 就是这一对的地址；占位符 <对端IP> → $PEERIP"
+
+# ---------- 测试自己在某几块之后多看的事（从 tests/56-lab-readme-steps.t 搬来） ----------
+# soft-roce 之后：show_gids 显示本机的 rxe0（本机网卡、本机地址）被自动选择
+after_soft_roce() {
+    local ok=1
+    grep -q "rxe0.*$MYIP.*<== 自动选择" "$OUT/soft-roce.log" 2>/dev/null && ok=0
+    result "own-rxe0-vm$VM" "$ok" "VM$VM: README 的 ./show_gids.sh 显示本机的 rxe0（$NIC，$MYIP）被自动选择" "$OUT/soft-roce.log"
+}
+# firewall-nft 之后（plain：之前规则集是空的）：测试把 input 链改成默认丢弃（只另外放行 lo、已建立的连接、ICMP），
+# 之后的服务端/客户端就只靠 README 放行的规则通过（README 的规则够用）
+after_firewall_nft() {
+    [[ ${STOCK_FLAVOUR:-plain} == plain ]] || return 0
+    local log=$OUT/default-deny.log rc=0
+    nft -f - >"$log" 2>&1 <<'NFT' || rc=$?
+add rule inet filter input iif lo accept
+add rule inet filter input ct state established,related accept
+add rule inet filter input meta l4proto { icmp, ipv6-icmp } accept
+chain inet filter input { policy drop; }
+NFT
+    nft list ruleset >>"$log" 2>&1
+    [[ $rc == 0 && $(nft list chain inet filter input 2>&1) == *'policy drop;'* ]] || rc=1
+    stand "防火墙: README 的 nft 块之后，测试把 inet filter input 改成 policy drop（另外只放行 lo、已建立的连接、ICMP），之后的程序只靠 README 的放行规则"
+    result "default-deny-vm$VM" "$rc" "VM$VM: README 的 nft 块之后 input 链改成默认丢弃" "$log"
+}
+# firewall-save 之后：清空规则集，用 README 存下的 /etc/nftables.conf 恢复，规则必须和保存前一模一样
+after_firewall_save() {
+    local log=$OUT/firewall-restore.log before rc=0
+    before=$(nft list ruleset 2>&1)
+    { echo "+ nft flush ruleset; nft -f /etc/nftables.conf"; nft flush ruleset && nft -f /etc/nftables.conf; } >"$log" 2>&1 || rc=$?
+    if ((rc == 0)) && [[ $(nft list ruleset 2>&1) != "$before" ]]; then
+        { echo "恢复出来的规则和保存前不同:"; nft list ruleset; } >>"$log" 2>&1
+        rc=1
+    fi
+    result "firewall-restore-vm$VM" "$rc" "VM$VM: README 的 firewall-save 存下的 /etc/nftables.conf 清空后原样恢复规则" "$log"
+}
+
 # ---------- README 的顺序 ----------
-mapfile -t marks < <(bash "$STEPS" list)
+mapfile -t marks < <(bash "$STEPS" list "$FW")
 k=0
 for ((m = 0; m < ${#marks[@]}; m++)); do
     IFS=$'\t' read -r name where <<<"${marks[$m]}"
     case $where in
-        both) run_block "$name" ;;
+        both)
+            run_block "$name"
+            case $name in
+                soft-roce) after_soft_roce ;;
+                firewall-nft) after_firewall_nft ;;
+                firewall-save) after_firewall_save ;;
+            esac
+            ;;
         vm0)
             IFS=$'\t' read -r next nwhere <<<"${marks[$((m + 1))]:-}"
             if [[ $nwhere == vm1 ]]; then
@@ -242,7 +320,7 @@ if [[ $VM == 1 ]]; then
     [[ $m0 == "${STOCK_MACHINE_ID:-}" && -n $m1 && $m0 != "$m1" ]] && ok=0
     result machine-ids-differ "$ok" "VM0 $m0（镜像构建时写的: ${STOCK_MACHINE_ID:-?}），VM1 $m1"
 fi
-# STOCK_REBOOT=1（make test-stock）：两台都走到这里后重启，开机后（LAB_BOOT=2）看 README 说的“重启以后”
+# STOCK_REBOOT=1（make test-stock）：两台都走到这里后重启，开机后（LAB_BOOT=2）看 README 的持久化（after_reboot）
 if [[ ${STOCK_REBOOT:-0} == 1 ]]; then
     peer_ready b1-end
     need_peer b1-end "after-reboot-vm$VM"

@@ -26,13 +26,16 @@ setup_file() {
     # 加英文之前最后一个提交的脚本（和它们 source 的 src/gid_rule.sh）: 中文输出的基准。
     # 以后有意改了中文输出（不只是加英文），把 ZH_BASE 换成改动之后的提交，并在提交说明里写明
     # 41879aa（issue 36）: 防火墙读不出时说“跳过”不说“通过”、memlock 的修复在 8 MiB 时是可选的、--peer 两台都运行、./show_gids.sh
-    ZH_BASE=41879aa
+    # c6be88c（issue 35）: 有 [跳过] 的项时结论不说“全部检查通过”，说几项没有检查
+    ZH_BASE=c6be88c
     HEADDIR=$BATS_FILE_TMPDIR/head
-    mkdir -p "$HEADDIR/src"
+    mkdir -p "$HEADDIR/src" "$HEADDIR/scripts"
     if git -C "$REPO" rev-parse --verify -q "$ZH_BASE^{commit}" >/dev/null 2>&1; then
         git -C "$REPO" show "$ZH_BASE:diagnose.sh" >"$HEADDIR/diagnose.sh"
         git -C "$REPO" show "$ZH_BASE:show_gids.sh" >"$HEADDIR/show_gids.sh"
-        git -C "$REPO" show "$ZH_BASE:src/gid_rule.sh" >"$HEADDIR/src/gid_rule.sh"
+        # 共用的 shell 库: 较早的提交在 src/，c67ad79 起在 scripts/；只取 gid_rule.sh（ui_lang.sh 缺了时脚本就是中文）
+        git -C "$REPO" show "$ZH_BASE:scripts/gid_rule.sh" >"$HEADDIR/scripts/gid_rule.sh" 2>/dev/null ||
+            git -C "$REPO" show "$ZH_BASE:src/gid_rule.sh" >"$HEADDIR/src/gid_rule.sh"
         chmod +x "$HEADDIR/diagnose.sh" "$HEADDIR/show_gids.sh"
     fi
     export HEADDIR ZH_BASE

@@ -446,6 +446,8 @@ sg_choice() {
     [[ $output != *"[通过] nft"* ]]
     [[ $output == *"[跳过] 没能读取防火墙规则（nft list ruleset 退出码 1: Error: Could not process rule: Operation not permitted），没有检查 UDP 4791"* ]]
     [[ $output == *"用 root 再运行一次: sudo ./diagnose.sh"* ]]
+    # 跳过的项没有查过：结论要说出来（原版 Debian 上 learner 不加 sudo 运行时，以前最后一行是“全部检查通过”；tests/stock/drills.sh）
+    [[ ${lines[-1]} == "结论: "*"1 项没有检查"* ]]
     # 普通用户: Debian 的普通用户 PATH 里没有 /usr/sbin，nft 在那里（这里用 FW_SBIN_DIRS 指向假的 sbin）
     [[ $FAKE == /dev/shm/* ]] || skip "伪造 sysfs 不在 /dev/shm，nobody 可能无权进入它的上级目录"
     command -v runuser >/dev/null || skip "没有 runuser"

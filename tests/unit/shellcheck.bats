@@ -11,7 +11,7 @@
 # .bats 文件额外排除 SC2034/SC2153（经 `load` 共享的变量）和 SC2030/SC2031（@test 被当成子 shell），都是误报。
 
 REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-MAX_SLOTS=88
+MAX_SLOTS=91
 
 # 找出所有 shell 脚本（相对仓库根目录的路径），结果在 SCRIPTS 数组
 find_scripts() {
