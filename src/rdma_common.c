@@ -676,19 +676,17 @@ int exchange_connection_info(struct rdma_conn *conn)
 
 	step_title(&conn->trace, &conn->step, _("交换连接信息（控制平面）"));
 	fill_local_hello(conn, &local);
-	if (conn->remote_ready) {
-		/* 多客户端服务端：客户端的 HELLO 已经收到（见 sessions.c），这里只发自己的 */
-		if (ctrl_send_hello(&conn->ctrl, &local) != 0)
-			return -1;
-	} else if (ctrl_socket(&conn->ctrl) < 0) {
+	if (ctrl_socket(&conn->ctrl) < 0) {
 		/* --cm：HELLO 走控制QP（cm/cm_ctl_qp.c） */
 		if (ctrl_exchange_hello(&conn->ctrl, &local, &conn->remote) != 0)
 			return -1;
 	} else {
-		/* TCP：本端的 HELLO 编码成线上格式（control/wire.h）写进 TCP 连接，再读对端的（读和校验在 control/ctrl_tcp.c） */
+		/* TCP：本端的 HELLO 编码成线上格式（control/wire.h）写进 TCP 连接，再读对端的（读和校验在 control/ctrl_tcp.c）；
+		 * 多客户端服务端已经先收到了客户端的（clients/sessions.c），只发自己的 */
 		n = wire_encode_hello(&local, buf, sizeof(buf));
-		if (n == 0 || tcp_write_full(ctrl_socket(&conn->ctrl), buf, n, conn->opt->timeout_ms, _("连接信息")) != 0 ||
-		    ctrl_hello_reply(&conn->ctrl, &local, &conn->remote) != 0)
+		if (n == 0 || tcp_write_full(ctrl_socket(&conn->ctrl), buf, n, conn->opt->timeout_ms, _("连接信息")) != 0)
+			return -1;
+		if (!conn->remote_ready && ctrl_hello_reply(&conn->ctrl, &local, &conn->remote) != 0)
 			return -1;
 	}
 	if (wire_compare(&local, &conn->remote, msg, sizeof(msg)) != 0) {

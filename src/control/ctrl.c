@@ -40,6 +40,10 @@ int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct w
 {
 	int rc;
 
+	if (c->ops->exchange_hello == NULL) {   /* TCP：rdma_common.c 自己写 HELLO，再用 ctrl_hello_reply 读 */
+		con_error(_("这种控制平面没有一步完成的 HELLO 交换（TCP 的在 rdma_common.c 的 exchange_connection_info）\n"));
+		return -1;
+	}
 	trace_ctrl_hello(&c->trace, 1, local);
 	rc = c->ops->exchange_hello(c, local, remote);
 	if (rc == 0)
@@ -54,15 +58,6 @@ int ctrl_recv_hello(struct ctrl *c, struct wire_hello *remote)
 		return -1;
 	}
 	return c->ops->recv_hello(c, remote);
-}
-
-int ctrl_send_hello(struct ctrl *c, const struct wire_hello *local)
-{
-	if (c->ops->send_hello == NULL) {
-		con_error(_("这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n"));
-		return -1;
-	}
-	return c->ops->send_hello(c, local);
 }
 
 int ctrl_sync_send(struct ctrl *c, uint32_t tag)

@@ -36,12 +36,10 @@ struct ctrl;
 struct ctrl_ops {
 	/* 建立连接 */
 	int (*establish)(struct ctrl *c, unsigned *step);
-	/* 交换 HELLO */
+	/* 交换 HELLO（--cm 的控制QP；TCP 的 HELLO 由 rdma_common.c 直接写进 socket，这一项是 NULL） */
 	int (*exchange_hello)(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
-	/* 只收 / 只发 HELLO（多客户端服务端先收客户端的 HELLO，按它创建资源后再发自己的）；
-	 * 不支持这种顺序的实现设为 NULL */
+	/* 只收 HELLO（多客户端服务端先收客户端的 HELLO，按它创建资源后再发自己的）；不支持这种顺序的实现设为 NULL */
 	int (*recv_hello)(struct ctrl *c, struct wire_hello *remote);
-	int (*send_hello)(struct ctrl *c, const struct wire_hello *local);
 	/* 发一个同步消息 / 等一个同步消息 */
 	int (*sync_send)(struct ctrl *c, uint32_t tag);
 	int (*sync_wait)(struct ctrl *c, uint32_t tag);
@@ -89,15 +87,14 @@ int ctrl_cm_init(struct ctrl *c, const struct options *opt);
  * step 是步骤计数器。  @post 可以交换 HELLO 和同步消息
  */
 int ctrl_establish(struct ctrl *c, unsigned *step);
-/* 发送本端 HELLO、接收并校验对端 HELLO（两端同时先写后读） */
+/* --cm：发送本端 HELLO、接收并校验对端 HELLO（两端同时先写后读）；TCP 的交换在 rdma_common.c（写）和 ctrl_hello_reply（读） */
 int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
-/* 只收 / 只发 HELLO（多客户端服务端用）；实现不支持时打印错误并返回 -1 */
+/* 只收 HELLO（多客户端服务端用）；实现不支持时打印错误并返回 -1 */
 int ctrl_recv_hello(struct ctrl *c, struct wire_hello *remote);
 /* TCP 控制平面的 socket（不是 TCP 时 -1）：交换连接信息时 rdma_common.c 直接把本端的 HELLO 写进去 */
 int ctrl_socket(const struct ctrl *c);
 /* TCP：本端的 HELLO 写出去之后读对端的（校验在 wire.c；刚发完对端就断开时说可能是别的程序），写 trace 的两个 hello 事件 */
 int ctrl_hello_reply(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
-int ctrl_send_hello(struct ctrl *c, const struct wire_hello *local);
 /* 同步点：发送/等待一个带编号的同步消息（SYNC_TAG） */
 int ctrl_sync_send(struct ctrl *c, uint32_t tag);
 int ctrl_sync_wait(struct ctrl *c, uint32_t tag);

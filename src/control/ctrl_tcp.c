@@ -77,16 +77,6 @@ static int tcp_establish(struct ctrl *c, unsigned *step)
 	return c->opt->role == ROLE_SERVER ? accept_client(c, step) : connect_server(c, step);
 }
 
-static int tcp_send_hello(struct ctrl *c, const struct wire_hello *local)
-{
-	uint8_t buf[WIRE_MAX_LEN];
-	size_t n = wire_encode_hello(local, buf, sizeof(buf));
-
-	if (n == 0)
-		return -1;
-	return tcp_write_full(c->tcp->sock, buf, n, c->opt->timeout_ms, _("连接信息"));
-}
-
 /*
  * perftest 也默认用 TCP 18515。它先交换 16 字节的版本号，把我们 HELLO 的开头当成版本号，
  * 不认就退出：我们收到的正好是它的版本号，然后连接被关闭。buf 已由 wire_is_perftest 校验过（可打印、以 0 结尾）。
@@ -160,13 +150,6 @@ static int read_reply(struct ctrl *c, struct wire_hello *remote)
 	return rc == 0 ? 0 : -1;
 }
 
-static int tcp_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
-{
-	if (tcp_send_hello(c, local) != 0)
-		return -1;
-	return read_reply(c, remote);
-}
-
 int ctrl_socket(const struct ctrl *c)
 {
 	return c->tcp != NULL ? c->tcp->sock : -1;
@@ -231,9 +214,7 @@ static void tcp_close(struct ctrl *c)
 
 static const struct ctrl_ops tcp_ops = {
 	.establish = tcp_establish,
-	.exchange_hello = tcp_exchange_hello,
 	.recv_hello = tcp_recv_hello,
-	.send_hello = tcp_send_hello,
 	.sync_send = tcp_sync_send,
 	.sync_wait = tcp_sync_wait,
 	.poll_peer = tcp_poll_peer,
