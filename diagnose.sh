@@ -974,7 +974,9 @@ check_tcp_port() {
 # =====================================================================
 # 防火墙规则的解析（纯函数: 参数是命令输出的文本，结论打印到 stdout，每行一条）
 #   KIND DIR 位置… 规则原文
-#   KIND: drop（丢弃/拒绝 UDP 4791）、accept（放行 UDP 4791）、policy（链的默认策略是丢弃）
+#   KIND: drop（丢弃/拒绝 UDP 4791）、accept（放行 UDP 4791）、policy（链的默认策略是丢弃）、
+#         open（nft：没写 4791、却可能放过它的放行规则，例如按网卡、来源地址、命名集合放行；只放行 lo、已建立的连接、
+#         ICMP、TCP 或别的 UDP 端口的规则不算）
 #   DIR:  in / out / fwd / other（不是 input/output/forward 的链，方向看谁跳转过来）
 # 只认 UDP（或不限协议）的目的端口 4791: 单个端口、范围、集合；tcp 的规则、!= 取反的规则不算。
 # =====================================================================
@@ -1007,7 +1009,17 @@ fw_dir_of() {
 }
 
 # fw_parse_nft "nft list ruleset 的输出"
-#   drop|accept DIR 族 表 链 规则原文;  policy DIR 族 表 链 policy drop
+# fw_nft_narrow 规则的词…：这条放行规则放不过进来的 UDP 4791 吗（只放行 lo、已建立/相关的连接、ICMP、TCP）
+fw_nft_narrow() {
+    local r=" $* "
+    [[ $r == *" udp "* ]] && return 1
+    [[ $r == *" iif lo "* || $r == *' iif "lo" '* || $r == *" iifname lo "* || $r == *' iifname "lo" '* ]] && return 0
+    [[ $r == *" ct state "* && $r != *new* && $r != *untracked* ]] && return 0
+    [[ $r == *icmp* || $r == *" tcp "* ]] && return 0
+    return 1
+}
+
+#   drop|accept|open DIR 族 表 链 规则原文;  policy DIR 族 表 链 policy drop
 fw_parse_nft() {
     local line fam="" tbl="" chain="" in_chain="" dir=other depth=0 opens closes j e n vals verdict proto
     local -a w=()
@@ -1063,6 +1075,9 @@ fw_parse_nft() {
                     done
                     if [[ -n $verdict && -n $vals ]] && port_in_list "$vals"; then
                         echo "$verdict $dir $fam $tbl $chain ${w[*]}"
+                    elif [[ $verdict == accept && ( -z $vals || $vals =~ [^0-9,:-] ) ]] && ! fw_nft_narrow "${w[@]}"; then
+                        # 放行，没写端口（或端口是命名集合 @名字），也不只是 lo/已建立的连接/ICMP/TCP：可能放过 4791
+                        echo "open $dir $fam $tbl $chain ${w[*]}"
                     fi
                 fi
             fi
@@ -1227,8 +1242,16 @@ check_fw_nft() {
     elif fw_first "$found" "policy in " && ! fw_first "$found" "accept "; then
         fw_first "$found" "policy in "
         read -r _ _ fam tb chn _ <<<"$FW_LINE"
-        warn $"nft 的 input 链 ($fam $tb $chn) 默认策略是 drop，且没有放行 UDP $ROCE_UDP_PORT 的规则"
-        note $"如果没有其他规则放行（如按网卡/连接状态），RoCE v2 报文会被丢弃"
+        if fw_first "$found" "open in " || fw_first "$found" "open other "; then
+            # 有一条没写端口的放行规则（按网卡、来源地址、集合……）：它可能放过 4791，脚本判断不了
+            warn $"nft 的 input 链 ($fam $tb $chn) 默认策略是 drop，且没有放行 UDP $ROCE_UDP_PORT 的规则"
+            ev=${FW_LINE#open * * * * }
+            note $"这条放行规则没写端口，可能放过 RoCE v2 报文，也可能不: $ev"
+        else
+            # 只放行 lo、已建立的连接、ICMP、别的端口：对端发来的 4791 一定被丢弃（已建立的连接也不算：ACK 发往 4791，不是回程的端口）
+            fail $"nft 的 input 链 ($fam $tb $chn) 默认策略是 drop，且没有放行 UDP $ROCE_UDP_PORT 的规则"
+            note $"对端发来的 RoCE v2 报文会被丢弃，程序以 RETRY_EXC_ERR (transport retry counter exceeded) 失败"
+        fi
         fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
     else
         pass $"nft 规则没有拦截 UDP $ROCE_UDP_PORT"

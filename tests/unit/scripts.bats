@@ -497,7 +497,7 @@ time.sleep(30)' >"$BATS_TEST_TMPDIR/port" 3>&- &
     [[ $output != *"[失败] TCP"* ]]
 }
 
-@test "diagnose: 防火墙 (伪造 nft) —— 规则丢弃 4791 → 失败；policy drop → 警告" {
+@test "diagnose: 防火墙 (伪造 nft) —— 规则丢弃 4791 → 失败；policy drop 只放行 lo/已建立/ICMP/TCP → 失败；另有没写端口的放行 → 警告" {
     [ "$EUID" -eq 0 ] || skip "防火墙检查只在 root 下进行"
     fx_rxe rxe0 lo 7f00:0001
     local bin=$BATS_TEST_TMPDIR/bin
@@ -524,13 +524,29 @@ EOF
 table inet fw {
 	chain inbound {
 		type filter hook input priority filter; policy drop;
+		iif lo accept
+		ct state established,related accept
+		meta l4proto { icmp, ipv6-icmp } accept
 		tcp dport 22 accept
+		udp dport 53 accept
 	}
 }
 EOF
+    # 原版 Debian 启用 nftables、input policy drop（tests/stock/drills.sh 的 nftdrop）：这些放行规则都放不过对端的 4791 →
+    # 失败（就是 RETRY_EXC_ERR 的那一种），结论算进去，退出码 1
+    PATH=$bin:$PATH run "$DG" --port 1
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] nft 的 input 链 (inet fw inbound) 默认策略是 drop，且没有放行 UDP 4791 的规则"* ]]
+    [[ $output == *"RETRY_EXC_ERR"* ]]
+    [[ $output == *"修复: sudo nft insert rule inet fw inbound udp dport 4791 accept"* ]]
+    [[ $output == *"结论: 发现 "*" 个问题"* ]]
+    # 另有一条按网卡放行、没写端口的规则：可能放过 4791，脚本判断不了 → 警告，并指出这条规则
+    printf 'table inet fw {\n\tchain inbound {\n\t\ttype filter hook input priority filter; policy drop;\n\t\ttcp dport 22 accept\n\t\tiifname "eth1" accept\n\t}\n}\n' >"$FAKE_NFT_RULES"
     PATH=$bin:$PATH run "$DG" --port 1
     [[ $output == *"[警告] nft 的 input 链 (inet fw inbound) 默认策略是 drop"* ]]
+    [[ $output == *'可能放过 RoCE v2 报文，也可能不: iifname "eth1" accept'* ]]
     [[ $output == *"修复: sudo nft insert rule inet fw inbound udp dport 4791 accept"* ]]
+    [[ $output != *"[失败] nft 的 input 链"* ]]
     printf 'table inet fw {\n\tchain inbound {\n\t\ttype filter hook input priority filter; policy drop;\n\t\tudp dport 4791 accept\n\t}\n}\n' >"$FAKE_NFT_RULES"
     PATH=$bin:$PATH run "$DG" --port 1
     [[ $output == *"[通过] nft 规则没有拦截 UDP 4791"* ]]
@@ -679,8 +695,20 @@ EOF
     [ "${lines[2]}" = "accept in inet filter input udp dport { 22, 4000-5000 } counter packets 0 bytes 0 accept" ]
     [ "${lines[3]}" = "drop in inet filter input th dport 4791 reject with icmpx port-unreachable" ]
     [ "${lines[4]}" = "policy out inet filter output policy drop" ]
-    [ "${lines[5]}" = "drop other inet filter mine udp dport 4791 drop" ]
-    [ "${#lines[@]}" -eq 6 ]
+    # 端口是命名集合：可能包含 4791（这里就包含），算“没写端口的放行”
+    [ "${lines[5]}" = "open out inet filter output udp dport @allowed accept" ]
+    [ "${lines[6]}" = "drop other inet filter mine udp dport 4791 drop" ]
+    [ "${#lines[@]}" -eq 7 ]
+    # 放行规则分类：只放行 lo / 已建立的连接 / ICMP / TCP / 别的 UDP 端口的不算；按来源地址、new 状态、tcp+udp、光秃秃的 accept 算 open
+    run fn_call "$DG" fw_parse_nft $'table inet f {\n\tchain input {\n\t\ttype filter hook input priority 0; policy drop;\n\t\tiifname "lo" accept\n\t\tct state { established, related } accept\n\t\ticmp type echo-request accept\n\t\ttcp dport { 22, 18515 } accept\n\t\tudp sport 67 udp dport 68 accept\n\t\tip saddr 10.11.0.0/24 accept\n\t\tct state new,established accept\n\t\tmeta l4proto { tcp, udp } accept\n\t\tcounter accept\n\t}\n}'
+    [ "$status" -eq 0 ]
+    echo "$output"
+    [ "${lines[0]}" = "policy in inet f input policy drop" ]
+    [ "${lines[1]}" = "open in inet f input ip saddr 10.11.0.0/24 accept" ]
+    [ "${lines[2]}" = "open in inet f input ct state new,established accept" ]
+    [ "${lines[3]}" = "open in inet f input meta l4proto { tcp, udp } accept" ]
+    [ "${lines[4]}" = "open in inet f input counter accept" ]
+    [ "${#lines[@]}" -eq 5 ]
     # 只有无关的规则 → 没有结论
     run fn_call "$DG" fw_parse_nft $'table inet f {\n\tchain input {\n\t\ttype filter hook input priority 0; policy accept;\n\t\ttcp dport 22 drop\n\t\tudp dport 53 drop\n\t}\n}'
     [ "$status" -eq 0 ]
