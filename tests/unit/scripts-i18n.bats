@@ -27,7 +27,8 @@ setup_file() {
     # 以后有意改了中文输出（不只是加英文），把 ZH_BASE 换成改动之后的提交，并在提交说明里写明
     # 41879aa（issue 36）: 防火墙读不出时说“跳过”不说“通过”、memlock 的修复在 8 MiB 时是可选的、--peer 两台都运行、./show_gids.sh
     # c6be88c（issue 35）: 有 [跳过] 的项时结论不说“全部检查通过”，说几项没有检查
-    ZH_BASE=c6be88c
+    # e664f8b（issue 35）: nft 的 input 链 policy drop、只放行 lo/已建立/ICMP/TCP、没放行 4791 时是“失败”不是“警告”
+    ZH_BASE=e664f8b
     HEADDIR=$BATS_FILE_TMPDIR/head
     mkdir -p "$HEADDIR/src" "$HEADDIR/scripts"
     if git -C "$REPO" rev-parse --verify -q "$ZH_BASE^{commit}" >/dev/null 2>&1; then
