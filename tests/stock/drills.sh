@@ -29,7 +29,9 @@ if [[ -z $out ]]; then
 fi
 grep -E '^STAND-IN ' "$out" | sed 's/^/# /'
 
-# 一次演练的输出（DRILL-BEGIN 和 DRILL-END 之间）和退出码
+# 一次演练的输出（DRILL-BEGIN 和 DRILL-END 之间）和退出码。
+# 判断时先把 body 的输出存进变量再找，不要 body | grep -q：grep -q 一找到就退出，awk 再写就被 SIGPIPE 杀掉（141），
+# 在 pipefail 下整条管道算失败——同一份输出重新判断 40 次里有 1 次说“没有「完成并校验通过」”（最后一项，负载高时见过）
 body() { awk -v h="DRILL-BEGIN $1 $2 rc=" -v e="DRILL-END $1 $2" 'index($0, h) == 1 { p = 1; next } $0 == e { p = 0 } p' "$out"; }
 rc_of() { sed -n "s/^DRILL-BEGIN $1 $2 rc=\([0-9]*\)$/\1/p" "$out" | head -n 1; }
 # 文档里 <!-- excerpt: 名字 --> 的 ```text 块（行尾空格去掉）
@@ -65,7 +67,7 @@ quoted() {
     for f in $docs; do
         grep -qF -- "$q" "$f" || { WHY="$f 里没有引这句「$q」"; return 1; }
     done
-    body "$vm" "$drill" | grep -qF -- "$q" || { WHY="文档引的「$q」，虚拟机里打印的不是这句"; return 1; }
+    [[ $(body "$vm" "$drill") == *"$q"* ]] || { WHY="文档引的「$q」，虚拟机里打印的不是这句"; return 1; }
     rc_nonzero "$vm" "$drill"
 }
 # 条件：文档的 excerpt 块每一行都在输出里
@@ -90,7 +92,9 @@ diag_names_fw() {
     local got q='nft 的 input 链 (inet filter input) 默认策略是 drop，且没有放行 UDP 4791 的规则'
     got=$(body "$1" "$2")
     grep -qF -- "$q" TROUBLESHOOTING.md || { WHY="TROUBLESHOOTING.md 里没有引这句「$q」"; return 1; }
-    [[ $got == *"[警告] $q"* || $got == *"[失败] $q"* ]] || { WHY="diagnose.sh 没有指出 policy drop 的链"; return 1; }
+    # 链里只放行 lo、已建立的连接、ICMP 和 18515：一定丢掉对端的 4791，是失败（退出码 1），不是警告
+    [[ $got == *"[失败] $q"* ]] || { WHY="diagnose.sh 没有以「失败」指出 policy drop 的链"; return 1; }
+    rc_nonzero "$1" "$2" || return 1
     [[ $got == *"修复: sudo nft insert rule inet filter input udp dport 4791 accept"* ]] || { WHY="没有给出放行 4791 的修复"; return 1; }
 }
 # 条件：learner 不加 sudo 运行 diagnose.sh：说读不了防火墙，不给防火墙“通过”，结论不说“全部检查通过”
@@ -105,7 +109,7 @@ diag_learner() {
 }
 pair_ok() {
     rc_is 0 "$1" "$2" || return 1
-    body "$1" "$2" | grep -q '完成并校验通过' || { WHY='没有「完成并校验通过」'; return 1; }
+    [[ $(body "$1" "$2") == *完成并校验通过* ]] || { WHY='没有「完成并校验通过」'; return 1; }
 }
 setup_ok() { grep -q "^RESULT drill-setup-$1 ok" "$out" || { WHY=$(grep -m1 "^RESULT drill-setup-$1 \|^RESULT drill-" "$out"); return 1; }; }
 
