@@ -153,12 +153,14 @@ stock-images:
 	bash lab/stock-images $(STOCK)
 
 # 在一对原版 Debian 虚拟机里以 learner 原样执行 README 的步骤（tests/64-lab-stock.t；先 make stock-images）。
-# 默认 debian12 的三个变体 plain、nftdrop、ufw（Ubuntu 样子的 Debian 12，镜像 debian12-ufw：sudo make stock-images STOCK=debian12-ufw），
-# 最后两台重启一次再检查（make test 里只有 debian12 plain、不重启）；STOCK="debian12 debian13" FLAVOUR=nftdrop 可选（debian13 没有 ufw，跳过）。
-# 最后是演练（tests/stock/drills.sh）：建 rxe、防火墙、memlock 的错误在原版 Debian 12 上各做一次，原话和文档对照
+# 默认 debian12 和 debian13 各三个变体 plain、nftdrop、ufw（Ubuntu 样子的 Debian，镜像 debian1x-ufw：sudo make stock-images STOCK=all），
+# 最后两台重启一次再检查（make test 里只有 debian12 plain、不重启）；STOCK=debian13 FLAVOUR=nftdrop 可选。
+# 然后是克隆的那一例（tests/stock/clone.sh：两台 debian12-ufw 的克隆 + dnsmasq，README 的 clone 块）和
+# 演练（tests/stock/drills.sh）：建 rxe、防火墙、memlock 的错误在原版 Debian 12 上各做一次，原话和文档对照
 test-stock: all
-	@for d in $(or $(STOCK),debian12); do for f in $(or $(FLAVOUR),plain nftdrop ufw); do echo "== $$d $$f"; \
+	@for d in $(or $(STOCK),debian12 debian13); do for f in $(or $(FLAVOUR),plain nftdrop ufw); do echo "== $$d $$f"; \
 		STOCK_DISTRO=$$d STOCK_FLAVOUR=$$f STOCK_REBOOT=1 prove --exec bash tests/64-lab-stock.t || exit 1; done; done
+	@echo "== debian12 ufw clones"; prove --exec bash tests/stock/clone.sh
 	@echo "== debian12 nftdrop drills"; prove --exec bash tests/stock/drills.sh
 
 # 三个内核（5.10、6.1、6.12）各跑一遍实验室测试的代表子集（tests/kernels/run.sh 开头列出了子集；TCG 下每个内核约 8 分钟）

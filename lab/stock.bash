@@ -2,13 +2,13 @@
 # lab/stock.bash：原版 Debian 镜像（make stock-images）的名字、缓存键和缓存位置。
 # lab/stock-images、lab/stock-run 和测试都 source 它（bash；不要直接执行）。
 #   debian12 = Debian 12（bookworm），debian13 = Debian 13（trixie）；
-#   debian12-ufw = 变体 ufw 的镜像（Debian 12 的包做成 Ubuntu 的样子：netplan + systemd-networkd、ufw 启用），自己一个目录、自己的键
+#   debian12-ufw、debian13-ufw = 变体 ufw 的镜像（Debian 12/13 的包做成 Ubuntu 的样子：netplan + systemd-networkd、ufw 启用），自己一个目录、自己的键
 # 缓存键 = 镜像格式版本 + lab/stock/<发行版>.packages + README 安装行的哈希：任何一个变了就是另一个目录，要重建。
 
 STOCK_DISTROS=(debian12 debian13)
 # lab/stock-images all 建的全部镜像（变体 ufw 是单独的一个镜像：包不一样，不能从同一个根目录派生）
 # shellcheck disable=SC2034  # 给 source 它的脚本用
-STOCK_IMAGES=(debian12 debian13 debian12-ufw)
+STOCK_IMAGES=(debian12 debian13 debian12-ufw debian13-ufw)
 # 改了 lab/stock-images 里镜像的做法（用户、单元、hook）就加一
 STOCK_FORMAT=4
 # 变体 ufw 的镜像的做法（netplan、ufw 的离线启用）改了就加一
@@ -18,7 +18,7 @@ STOCK_LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 stock_suite() {
     case $1 in
         debian12 | debian12-ufw) echo bookworm ;;
-        debian13) echo trixie ;;
+        debian13 | debian13-ufw) echo trixie ;;
         *) printf 'unknown stock image %q (known: %s)\n' "$1" "${STOCK_DISTROS[*]}" >&2; return 1 ;;
     esac
 }

@@ -10,7 +10,7 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 STEPS=tests/docs/readme-steps.sh
-# 哪个镜像：debian12（默认，make test）| debian13（make test-stock STOCK="debian12 debian13"）；
+# 哪个镜像：debian12（默认，make test）| debian13（make test-stock 两个都跑）；
 # 哪个变体：plain（Debian 发的样子，默认）| nftdrop（nftables.service 启用、input policy drop；make test-stock）
 #   | ufw（单独的镜像 debian12-ufw：Debian 12 的包做成 Ubuntu 的样子，netplan + systemd-networkd、ufw 启用；make test-stock）
 D=${STOCK_DISTRO:-debian12}
