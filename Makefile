@@ -53,7 +53,7 @@ export LAB_KERNEL
 NETEM ?=
 export LAB_NETEM ?= $(NETEM)
 
-.PHONY: print-sources all locale po clean rebuild help test test-kernels test-stock stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench fuzz
+.PHONY: print-sources all locale po clean rebuild help test test-kernels test-stock stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench lossy fuzz
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client locale
 
@@ -237,6 +237,15 @@ bench:
 	LAB_PASSENV="BENCH_CELLS BENCH_SIZES BENCH_TESTS BENCH_LAT_ITERS BENCH_CQ_SIZES BENCH_REPEAT BENCH_KNOB_TESTS BENCH_KNOB_SIZES" lab/run tools/bench/compare.sh
 	tools/bench/report.sh
 
+# RoCE 和 TCP 在同一条有损链路上（不在 make test 里）：一次单机实验室开机，丢包 LOSSY_LOSSES（%）下本项目的 --bench bw、
+# perftest 的 ib_write_bw、iperf3 轮流各跑 LOSSY_REPS 次（默认 5），写 logs/lossy/（reps.csv、results.csv/.md、lossy.svg）；约 8 分钟
+lossy:
+	bash lab/setup
+	$(MAKE) all
+	rm -rf logs/lossy
+	LAB_PASSENV="LOSSY_LOSSES LOSSY_REPS LOSSY_TCP_SECS LOSSY_TOOLS" lab/run tools/lossy/run.sh
+	tools/lossy/report.sh
+
 # 从实验室的真实运行重新生成文档里的输出摘录（tests/docs/update-excerpts.sh 开头有说明）
 docs-excerpts: all
 	tests/docs/update-excerpts.sh
@@ -271,5 +280,6 @@ help:
 	@echo "make gallery-docs  重新生成 docs/gallery.html 和截图 docs/gallery-psn.png（docs/GALLERY.md 链到它们）"
 	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"
 	@echo "make bench      实验室里本项目 --bench 与 perftest 交替对比，写 logs/bench/（results.csv/.md 和图；每格交替 3 次，十几分钟，不在 make test 里）"
+	@echo "make lossy      丢包 0–2% 下本项目 --bench bw、perftest、TCP（iperf3）同一条 veth 上轮流量，写 logs/lossy/（表和图，约 8 分钟，不在 make test 里）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"
 	@echo "make docs-excerpts  在实验室里重跑配方，更新文档中的输出摘录（tests/docs/update-excerpts.sh）"
