@@ -238,13 +238,14 @@ bench:
 	tools/bench/report.sh
 
 # RoCE 和 TCP 在同一条有损链路上（不在 make test 里）：一次单机实验室开机，丢包 LOSSY_LOSSES（%）下本项目的 --bench bw、
-# perftest 的 ib_write_bw、iperf3 轮流各跑 LOSSY_REPS 次（默认 5），写 logs/lossy/（reps.csv、results.csv/.md、lossy.svg）；约 8 分钟
+# perftest 的 ib_write_bw、iperf3 轮流各跑 LOSSY_REPS 次（默认 5），写 logs/lossy/（reps.csv、results.csv/.md、lossy.svg）；约 8 分钟。
+# 开机的上限是 LAB_TIMEOUT（默认 900 秒）；超时或失败时已经量完的运行照样出表和图，make 再以 lab/run 的退出码失败
 lossy:
 	bash lab/setup
 	$(MAKE) all
 	rm -rf logs/lossy
-	LAB_PASSENV="LOSSY_LOSSES LOSSY_REPS LOSSY_TCP_SECS LOSSY_TOOLS" lab/run tools/lossy/run.sh
-	tools/lossy/report.sh
+	rc=0; LAB_PASSENV="LOSSY_LOSSES LOSSY_REPS LOSSY_TCP_SECS LOSSY_TOOLS" lab/run tools/lossy/run.sh || rc=$$?; \
+	tools/lossy/report.sh; exit $$rc
 
 # 从实验室的真实运行重新生成文档里的输出摘录（tests/docs/update-excerpts.sh 开头有说明）
 docs-excerpts: all
