@@ -69,7 +69,7 @@ snap() {
     done
     for d in veth0 veth1; do
         # "Sent 123 bytes 4 pkt (dropped 5, overlimits 0 requeues 0)"
-        line=$(tc -s qdisc show dev "$d" | grep -m1 ' Sent ')
+        line=$(tc -s qdisc show dev "$d")
         [[ $line =~ Sent\ [0-9]+\ bytes\ ([0-9]+)\ pkt\ \(dropped\ ([0-9]+) ]] || BASH_REMATCH=(x 0 0)
         S[$d.nsent]=${BASH_REMATCH[1]} S[$d.ndrop]=${BASH_REMATCH[2]}
     done
