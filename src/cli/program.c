@@ -13,6 +13,7 @@
 #include "trace/trace.h"
 #include "trace/trace_hooks.h"
 #include "inject/inject.h"
+#include "counters/ctr_hook.h"
 
 static void print_banner(const struct options *o, const char *title)
 {
@@ -102,7 +103,10 @@ static void install_hooks(struct program *p)
 	p->hooks = no_hooks;
 	if (p->tr.t != NULL)
 		trace_hooks_install(&p->hooks);
-	inject_install(&p->hooks, p->opt.inject);
+	if (p->opt.inject != INJECT_NONE)
+		inject_install(&p->hooks, p->opt.inject);
+	if (p->opt.counters)
+		ctr_hooks_install(&p->hooks);
 	p->dev.hooks = &p->hooks;
 }
 
