@@ -25,7 +25,7 @@ if [[ ${1:-} != --guest ]]; then
 fi
 
 OUT=$2
-SNAP=0
+SNAP=128
 modprobe sch_netem
 
 netem() {  # netem DEV 参数...（空参数 = 拆掉）
@@ -84,6 +84,28 @@ scenario() {
     printf 'impair: %-14s server %s client %s  (veth1: %s; veth0: %s)\n' "$name" "$src" "$crc" "${up:-none}" "${down:-none}"
 }
 
+# perftest 在同样的高丢包下：它把 retry_cnt 设成 7，rxe 把 7 当成无限（rxe_comp.c：retry_cnt != 7 才减一），
+# 所以它不会以 RETRY_EXC_ERR 结束，只会一直重发；timeout 20 秒后杀掉（退出码 124）。计数直接读 sysfs（perftest 没有 --counters）
+hw() {  # hw DEV 计数名
+    cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
+}
+perftest_highloss() {
+    local name=perftest-highloss src=0 crc=0 spid c
+    netem veth1 loss 50%
+    netem veth0 loss 50%
+    for c in completer_retry_err retry_exceeded_err; do echo "before $c $(hw "$LAB_DEV1" "$c")"; done >"$OUT/$name-client.log"
+    timeout 20 ib_write_bw -d "$LAB_DEV0" -x 1 -F -s 1024 -n 40 >"$OUT/$name-server.log" 2>&1 &
+    spid=$!
+    sleep 2
+    timeout 20 ib_write_bw -d "$LAB_DEV1" -x 1 -F -s 1024 -n 40 "$LAB_IP0" >>"$OUT/$name-client.log" 2>&1 || crc=$?
+    wait "$spid" || src=$?
+    sleep 0.1
+    for c in completer_retry_err retry_exceeded_err; do echo "after $c $(hw "$LAB_DEV1" "$c")"; done >>"$OUT/$name-client.log"
+    netem veth1
+    netem veth0
+    printf 'impair: %-14s server %s client %s  (loss 50%% both ways; 124 = killed by timeout 20)\n' "$name" "$src" "$crc"
+}
+
 W=(--op write -q 1 -t 20)
 # 1. 没有损伤：基线
 scenario base-4k "" "" "${W[@]}" --size 4K --iters 200
@@ -93,10 +115,13 @@ scenario base-1m "" "" "${W[@]}" --size 1M --iters 4
 scenario loss-4k "loss 1%" "" "${W[@]}" --size 4K --iters 200
 scenario loss-64k "loss 1%" "" "${W[@]}" --size 64K --iters 40
 scenario loss-1m "loss 1%" "" "${W[@]}" --size 1M --iters 4
-# 3. 只丢应答（ACK 方向 10%）：没有 NAK，只能等超时（timeout=14 ≈ 64 ms）再整条消息重发
-scenario ackloss "" "loss 10%" "${W[@]}" --size 4K --iters 50
+# 3. 只丢应答（ACK 方向 20%）：没有 NAK，只能等超时（timeout=14 ≈ 64 ms）再整条消息重发
+scenario ackloss "" "loss 20%" "${W[@]}" --size 4K --iters 50
 # 4. 两个方向都丢 50%：连续 7 次（第 1 次 + retry_cnt=6 次重发）没有进展 → RETRY_EXC_ERR
 scenario highloss "loss 50%" "loss 50%" "${W[@]}" --size 1K --iters 40 -t 10
+perftest_highloss
+# --ack-timeout 0 = 不用定时器：应答丢了就没人重发（只有 NAK 才让请求方重发），程序自己的轮询超时（-t 3）先到
+scenario ackloss-to0 "" "loss 30%" "${W[@]}" --size 4K --iters 10 -t 3 --ack-timeout 0
 # 5. 乱序（要有延迟：没被选中的包晚 5 ms）：没有丢包，照样有序列 NAK 和重发；消息长了，连续的 NAK 会用完 retry_cnt
 scenario reorder-4k "reorder 25% delay 5ms" "" "${W[@]}" --size 4K --iters 50
 scenario reorder-64k "reorder 25% delay 5ms" "" "${W[@]}" --size 64K --iters 20

@@ -95,7 +95,9 @@ def wire(pk):
 
 
 def nak_excerpt(pcap, out):
-    """第一个序列 NAK 和它前后的几个包（tshark 的一行摘要 + PSN + AETH syndrome）"""
+    """第一个序列 NAK 和它前后的几个包：tshark 的字段（帧号、时间、源、目的、BTH opcode、PSN、AETH syndrome）。
+    只存了每个包的前 128 字节，tshark 的 Info 列会说 Malformed，所以不用它；opcode 6/7/8 = RDMA Write First/Middle/Last，
+    17 = Acknowledge，syndrome 0x1f = ACK，0x60 = NAK（PSN 序列错误）"""
     r = subprocess.run(["tshark", "-r", pcap, "-Y", "infiniband.aeth.syndrome >= 0x60 && infiniband.aeth.syndrome < 0x80",
                         "-T", "fields", "-e", "frame.number"], capture_output=True, text=True)
     nums = r.stdout.split()
@@ -104,7 +106,7 @@ def nak_excerpt(pcap, out):
     n = int(nums[0])
     r = subprocess.run(["tshark", "-r", pcap, "-Y", f"frame.number >= {n - 4} && frame.number <= {n + 4}", "-T", "fields",
                         "-E", "separator=\t", "-e", "frame.number", "-e", "frame.time_relative", "-e", "ip.src",
-                        "-e", "_ws.col.Info", "-e", "infiniband.bth.psn", "-e", "infiniband.aeth.syndrome"],
+                        "-e", "ip.dst", "-e", "infiniband.bth.opcode", "-e", "infiniband.bth.psn", "-e", "infiniband.aeth.syndrome"],
                        capture_output=True, text=True)
     with open(out, "w", encoding="utf-8") as f:
         f.write(r.stdout)
@@ -185,10 +187,11 @@ set logscale x 2
 set xlabel 'message size (KiB), 1 QP, write, path MTU 1024, loss 1% on the request direction'
 set ylabel 'packets sent again per lost packet'
 set xtics (4, 64, 1024)
+set xrange [3:1400]
 set yrange [0:*]
 set key off
 set title 'go-back-N on rxe: what one lost request packet costs (one make impair run)'
-plot '{dat}' using 1:4 with linespoints pt 7 lw 2, '' using 1:4:(sprintf('%.1f', $4)) with labels offset 0,1
+plot '{dat}' using 1:4 with linespoints pt 7 lw 2, '' using 1:4:(sprintf('%.1f', $4)) with labels offset 1.5,1
 """
     subprocess.run(["gnuplot"], input=gp, text=True, check=False)
     return lines
