@@ -160,7 +160,7 @@ def main():
             hide = "<style>section.kind:not(#%s){display:none}</style></body>" % kind
             with open(short, "w", encoding="utf-8") as f:
                 f.write(src.replace("</body>", hide))
-            tb.screenshot(a.chromium, short, out, 1280, 1100, check)
+            tb.screenshot(a.chromium, short, out, 1280, 1500, check)   # 两端的计数也在图里
         finally:
             os.unlink(short)
     return 1 if failed else 0
