@@ -28,7 +28,7 @@ HDRS    := $(sort $(shell find src -name '*.h'))
 DRIVERS := src/rdma_server.c src/rdma_client.c
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试；ctrl 是控制平面的分发层，同步标签的核对在里面；
 # counters 读 hw_counters 目录）
-PURE    := base/i18n cli/options cli/inject_kinds cli/usage cli/op_table device/gid control/wire verbs/hints ops/payload verbs/wc_check base/conout \
+PURE    := base/i18n verbs/ack_timeout cli/options cli/inject_kinds cli/usage cli/op_table device/gid control/wire verbs/hints ops/payload verbs/wc_check base/conout \
            clients/adopt trace/trace bench/stats device/dev_limits verbs/sq_account verbs/kernel_note ud/grh control/ctrl counters/counters
 # 两个程序共有的全部模块（= 除了两个 main 之外的每个 .c）
 CORE    := $(patsubst src/%.c,%,$(filter-out $(DRIVERS),$(SRC_ALL)))
@@ -53,7 +53,7 @@ export LAB_KERNEL
 NETEM ?=
 export LAB_NETEM ?= $(NETEM)
 
-.PHONY: print-sources all locale po clean rebuild help test test-kernels test-stock stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench fuzz
+.PHONY: print-sources all locale po clean rebuild help test test-kernels test-stock stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench lossy fuzz impair
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client locale
 
@@ -209,6 +209,12 @@ trace-screenshot:
 
 # 故障画廊（docs/GALLERY.md）：实验室里一次启动，把 tools/gallery/kinds.txt 的每一种错误故意做一遍（两端 --trace，
 # veth0 上抓包），画成 logs/gallery/index.html（和 trace 页面一样的样式）和 logs/gallery/gallery.txt
+# 链路上的损伤在真实 rxe 上的样子（docs/LOSS.md）：一次开机，丢包/只丢应答/高丢包/乱序/延迟 × --ack-timeout/重复，
+# 每个场景两端 --counters + veth0 上抓包，写 logs/impair/（summary.txt、每个场景的日志和 pcap、gbn.svg、seq-*.svg）。不在 make test 里，约 2 分钟
+impair: all
+	bash lab/setup
+	LAB_PASSENV="$(LOCALE_ENV)" bash lab/impair.sh logs/impair
+
 gallery: all
 	LAB_TOPOLOGY=single LAB_PASSENV="$(LOCALE_ENV)" lab/run lab/gallery.sh logs/gallery
 	tools/gallery/render logs/gallery
@@ -238,6 +244,16 @@ bench:
 	rm -rf logs/bench
 	LAB_PASSENV="BENCH_CELLS BENCH_SIZES BENCH_TESTS BENCH_LAT_ITERS BENCH_CQ_SIZES BENCH_REPEAT BENCH_KNOB_TESTS BENCH_KNOB_SIZES" lab/run tools/bench/compare.sh
 	tools/bench/report.sh
+
+# RoCE 和 TCP 在同一条有损链路上（不在 make test 里）：一次单机实验室开机，丢包 LOSSY_LOSSES（%）下本项目的 --bench bw、
+# perftest 的 ib_write_bw、iperf3 轮流各跑 LOSSY_REPS 次（默认 5），写 logs/lossy/（reps.csv、results.csv/.md、lossy.svg）；约 8 分钟。
+# 开机的上限是 LAB_TIMEOUT（默认 900 秒）；超时或失败时已经量完的运行照样出表和图，make 再以 lab/run 的退出码失败
+lossy:
+	bash lab/setup
+	$(MAKE) all
+	rm -rf logs/lossy
+	rc=0; LAB_PASSENV="LOSSY_LOSSES LOSSY_REPS LOSSY_TCP_SECS LOSSY_TOOLS" lab/run tools/lossy/run.sh || rc=$$?; \
+	tools/lossy/report.sh; exit $$rc
 
 # 从实验室的真实运行重新生成文档里的输出摘录（tests/docs/update-excerpts.sh 开头有说明）
 docs-excerpts: all
@@ -271,7 +287,9 @@ help:
 	@echo "make trace-screenshot  重新生成 docs/EXERCISES.md 里的截图 docs/trace-screenshot.png（实验室 + headless chromium）"
 	@echo "make gallery    故障画廊：实验室里把每一种常见的完成错误故意做一遍（--trace + 抓包），画成 logs/gallery/index.html"
 	@echo "make gallery-docs  重新生成 docs/gallery.html 和截图 docs/gallery-psn.png（docs/GALLERY.md 链到它们）"
+	@echo "make impair     链路上的损伤（丢包、乱序、延迟 × --ack-timeout、重复）在真实 rxe 上：两端计数 + 抓包，写 logs/impair/（docs/LOSS.md；约 2 分钟）"
 	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"
 	@echo "make bench      实验室里本项目 --bench 与 perftest 交替对比，写 logs/bench/（results.csv/.md 和图；每格交替 3 次，十几分钟，不在 make test 里）"
+	@echo "make lossy      丢包 0–2% 下本项目 --bench bw、perftest、TCP（iperf3）同一条 veth 上轮流量，写 logs/lossy/（表和图，约 8 分钟，不在 make test 里）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"
 	@echo "make docs-excerpts  在实验室里重跑配方，更新文档中的输出摘录（tests/docs/update-excerpts.sh）"

@@ -19,8 +19,10 @@
 #include "ops/op_rounds.h"
 
 /* TCP 模式的步骤列表 */
-static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn, int access)
+static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn)
 {
+	int access = mr_access_flags(conn->opt);   /* 只开本操作、本角色需要的 MR/QP 权限 */
+
 	/* 步骤1-5：用哪个设备（按到服务端的路由选）、端口、GID，再在设备上分配 PD */
 	if (device_create(dev, &conn->peer, &conn->step) != 0)
 		return -1;
@@ -38,8 +40,10 @@ static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn, int access
 }
 
 /* --cm（librdmacm）的步骤列表：CM 先建连，设备由地址决定（cm/cm_qps.c、cm/cm_control.c） */
-static int cm_steps(struct rdma_device *dev, struct rdma_conn *conn, int access)
+static int cm_steps(struct rdma_device *dev, struct rdma_conn *conn)
 {
+	int access = mr_access_flags(conn->opt);
+
 	/* rdma_resolve_addr/rdma_resolve_route：源地址决定用哪个设备 */
 	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
 		return -1;
@@ -117,12 +121,11 @@ int main(int argc, char **argv)
 {
 	struct program p;
 	/* 解析参数、--trace、控制平面；-h、--dry-run、参数错误时直接退出，不碰设备 */
-	int access, rc = program_start(&p, argc, argv, ROLE_CLIENT);
+	int rc = program_start(&p, argc, argv, ROLE_CLIENT);
 
 	if (rc >= 0)
 		return rc;
-	access = mr_access_flags(&p.opt);   /* 只开本操作、本角色需要的 MR/QP 权限 */
-	rc = p.opt.cm ? cm_steps(&p.dev, &p.conn, access) : tcp_steps(&p.dev, &p.conn, access);
+	rc = p.opt.cm ? cm_steps(&p.dev, &p.conn) : tcp_steps(&p.dev, &p.conn);
 	if (rc == 0)
 		rc = data_plane(&p.conn);
 	/* 无论成败都逆序清理（cli/program.c 的 program_finish → rdma_common.c 的 destroy_resources） */

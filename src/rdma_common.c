@@ -17,6 +17,7 @@
 #include "verbs/datapath.h"
 #include "verbs/hints.h"
 #include "verbs/qp_print.h"
+#include "verbs/ack_timeout.h"
 #include "device/path_check.h"
 #include "control/tcp_socket.h"
 #include "device/dev_limits.h"
@@ -765,22 +766,25 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 int modify_qps_to_rts(struct rdma_conn *conn)
 {
 	struct ibv_qp_attr attr;
+	unsigned to = (unsigned)conn->opt->ack_timeout;
+	char why[512];
 	int rc;
 
 	step_title(&conn->trace, &conn->step, _("修改QP状态 RTR->RTS ibv_modify_qp()"));
 	if (is_ud(conn))
 		return ud_to_rts(conn);
-	con_printf(_("设置: sq_psn=<本端PSN> timeout=14 retry_cnt=6 rnr_retry=7 max_rd_atomic=%u\n"), conn->rd.out);
-	con_explain(_("RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），\n"
+	con_printf(_("设置: sq_psn=<本端PSN> timeout=%u retry_cnt=6 rnr_retry=7 max_rd_atomic=%u\n"), to, conn->rd.out);
+	con_explain(_("%s\n"
 	       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
 	       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；\n"
 	       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n"),
+	       ack_timeout_explain(to, why, sizeof(why)),
 	       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
 	for (int i = 0; i < conn->num_qp; i++) {
 		attr = (struct ibv_qp_attr){
 			.qp_state = IBV_QPS_RTS,
 			.sq_psn = conn->psn[i],
-			.timeout = 14,
+			.timeout = (uint8_t)to,  /* --ack-timeout（默认 14）：只管本端，两端可以不同 */
 			.retry_cnt = 6,     /* 规范里 7 就是 7 次，但 rxe（rxe_comp.c）把 7 当成无限重试，对端消失时永远等不到 RETRY_EXC_ERR */
 			.rnr_retry = 7,
 			.max_rd_atomic = conn->rd.out,

@@ -91,6 +91,12 @@ struct rdma_hooks {
 	int (*recv_round)(struct rdma_conn *conn, long round, uint8_t *(*area)(struct rdma_conn *, int));
 	int (*recv_delay)(struct rdma_conn *conn);
 	int (*inline_guard)(struct rdma_conn *conn, int qp, uint32_t len);
+	/* --counters（counters/ctr_hook.c）：数据面开始时、结束时（原样返回 rc）各读一次端口计数；--bench 的每个大小在
+	 * 计时循环之外的前后（before 是调用方的存放处，buf 得到 BENCH_RESULT 的后缀 " ctr_NAME=差值…"） */
+	void (*plane_begin)(struct rdma_conn *conn);
+	int (*plane_end)(struct rdma_conn *conn, int rc);
+	void (*size_begin)(struct rdma_conn *conn, struct ctr_table *before);
+	void (*size_end)(struct rdma_conn *conn, const struct ctr_table *before, size_t size, char *buf, size_t len);
 };
 #define HOOK_PASS 1
 

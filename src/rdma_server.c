@@ -6,8 +6,8 @@
  *               → 11 交换连接信息（QPN、PSN、LID、GID、MTU、地址与 rkey）→ 12-13 RTR、RTS
  *   --cm        rdma_bind_addr/rdma_listen，第一个连接请求到达的地址决定设备 → PD → MR、CQ、QP
  *               → 每个QP一个 cm_id：INIT/RTR/RTS + rdma_accept → 控制QP上交换地址与 rkey
- *   --clients N / --parallel M：步骤1-5 只做一次，之后每个客户端一个线程，各自的步骤在 clients/sessions.c，
- *               数据面是下面同一个 data_plane
+ *   --clients N / --parallel M：步骤1-5 只做一次，之后每个客户端一个线程，走同一张 TCP 步骤列表
+ *               （先读客户端的 HELLO，再建这个客户端的 MR/CQ/QP），数据面是下面同一个 data_plane
  * 数据面：默认的 --op send 每一轮就是下面的 send_round（post_receive、poll_completion、post_send）；
  * 别的操作一轮一轮地交给 ops/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
  * 读的顺序：rdma_common.h（结构体），rdma_common.c（每一步的 verbs 调用），再回到这里。
@@ -21,17 +21,28 @@
 #include "control/ctrl.h"
 #include "ops/op_rounds.h"
 
-/* TCP 模式的步骤列表 */
-static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn, int access)
+/*
+ * TCP 模式的步骤列表。--clients/--parallel 时每个客户端的会话线程也走这一张（s 不为 NULL，clients/sessions.c）：
+ * 设备和 PD 主线程已经建好，TCP 连接主线程已经 accept，而且要先读客户端的 HELLO 才知道它要几个QP、
+ * 多大的消息——所以会话先做这两步，再建 MR/CQ/QP。s 为 NULL 就是单客户端，从步骤1 做起。
+ */
+static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn, struct session *s)
 {
+	int access;
+
 	/* 步骤1-5：用哪个设备、端口、GID，再在设备上分配 PD（设备级，整个进程一份） */
-	if (device_create(dev, &conn->peer, &conn->step) != 0)
+	if (s == NULL && device_create(dev, &conn->peer, &conn->step) != 0)
 		return -1;
-	/* 步骤6-8：这条连接自己的 MR、CQ、QP；步骤9：QP RESET→INIT */
+	/* 会话：接过主线程 accept 的 TCP 连接，读客户端的 HELLO，定下这个会话的 -q/--op/--size/--iters */
+	if (s != NULL && session_first_steps(s, conn) != 0)
+		return -1;
+	/* 步骤6-8：这条连接自己的 MR、CQ、QP；步骤9：QP RESET→INIT。只开本操作、本角色需要的 MR/QP 权限
+	 * （会话的操作刚从客户端的 HELLO 里定下，所以在这里才算） */
+	access = mr_access_flags(conn->opt);
 	if (conn_create(conn, access) != 0 || modify_qps_to_init(conn, access) != 0)
 		return -1;
-	/* 步骤10：控制平面，一条普通的 TCP 连接（服务端 listen/accept，control/ctrl_tcp.c） */
-	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
+	/* 步骤10：控制平面，一条普通的 TCP 连接（服务端 listen/accept，control/ctrl_tcp.c）；会话已经有了 */
+	if (s == NULL && ctrl_establish(&conn->ctrl, &conn->step) != 0)
 		return -1;
 	/* 步骤11：交换 QPN/PSN/GID/MTU（以及单边操作要用的地址和 rkey） */
 	if (exchange_connection_info(conn) != 0)
@@ -41,8 +52,10 @@ static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn, int access
 }
 
 /* --cm（librdmacm）的步骤列表：CM 先建连，设备由请求到达的地址决定（cm/cm_qps.c、cm/cm_control.c） */
-static int cm_steps(struct rdma_device *dev, struct rdma_conn *conn, int access)
+static int cm_steps(struct rdma_device *dev, struct rdma_conn *conn)
 {
+	int access = mr_access_flags(conn->opt);
+
 	/* rdma_bind_addr/rdma_listen，等第一个连接请求（它到达的地址决定设备） */
 	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
 		return -1;
@@ -114,26 +127,31 @@ static int data_plane(struct rdma_conn *conn)
 	return rounds_end(conn, t0, 0);
 }
 
-/* --clients/--parallel：步骤1-5 一次，之后每个客户端一个线程（clients/sessions.c），各自的数据面是 data_plane */
+/* 多客户端的一个会话（会话线程里）：同一张 TCP 步骤列表，同一个数据面 */
+static int serve_session(struct rdma_conn *conn, struct session *s)
+{
+	return tcp_steps(conn->dev, conn, s) != 0 ? -1 : data_plane(conn);
+}
+
+/* --clients/--parallel：步骤1-5 一次，之后每个客户端一个线程（clients/sessions.c），各自跑 serve_session */
 static int many_clients(struct rdma_device *dev, struct rdma_conn *conn)
 {
 	if (device_create(dev, &conn->peer, &conn->step) != 0)
 		return -1;
-	return serve_clients(dev, &conn->step, data_plane);
+	return serve_clients(dev, &conn->step, serve_session);
 }
 
 int main(int argc, char **argv)
 {
 	struct program p;
 	/* 解析参数、--trace、控制平面；-h、--dry-run、参数错误时直接退出，不碰设备 */
-	int access, rc = program_start(&p, argc, argv, ROLE_SERVER);
+	int rc = program_start(&p, argc, argv, ROLE_SERVER);
 
 	if (rc >= 0)
 		return rc;
-	access = mr_access_flags(&p.opt);   /* 只开本操作、本角色需要的 MR/QP 权限 */
 	if (multi_client(&p.opt))
 		return program_finish(&p, many_clients(&p.dev, &p.conn));
-	rc = p.opt.cm ? cm_steps(&p.dev, &p.conn, access) : tcp_steps(&p.dev, &p.conn, access);
+	rc = p.opt.cm ? cm_steps(&p.dev, &p.conn) : tcp_steps(&p.dev, &p.conn, NULL);
 	if (rc == 0)
 		rc = data_plane(&p.conn);
 	/* 无论成败都逆序清理（cli/program.c 的 program_finish → rdma_common.c 的 destroy_resources） */

@@ -11,8 +11,9 @@
 #      一致，页面和 trace.txt 的事件数一致，截图存到 logs/trace.png
 #   5. 同一次启动里的故障画廊（lab/gallery.sh = make gallery 在虚拟机里做的事，tools/gallery/kinds.txt 的每一种）：
 #      tools/gallery/render 画页面，tests/gallery/check.py 对照每一种两端的状态、退出码、线上的证据（NAK 和
-#      syndrome、RNR NAK、没有应答的重传、没有包）、提示说的原因；tests/gallery/browser-check.py 用 chromium 检查页面
-#      并截图 logs/gallery.png
+#      syndrome、RNR NAK、没有应答的重传、没有包）、提示说的原因、每一端自己的端口计数（两端都带 --counters：
+#      服务端、客户端设备上各动了哪些错误计数，各自的 sent_pkts 等于抓包里从它发出的包数）；
+#      tests/gallery/browser-check.py 用 chromium 检查页面（每一端的计数在它自己那一栏）并截图 logs/gallery.png
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 D=logs/trace-test

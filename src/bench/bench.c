@@ -34,7 +34,7 @@
 #include "base/clock.h"
 #include "base/conout.h"
 #include "base/verbs_print.h"
-#include "counters/ctr_hook.h"
+#include "counters/counters.h"
 #include "control/ctrl.h"
 #include "verbs/datapath.h"
 #include "cli/op_table.h"
@@ -665,7 +665,8 @@ static int bench_size(struct rdma_conn *c, size_t size, uint32_t idx)
 
 	if (alloc_run(&r) != 0 || prepare(&r) != 0)
 		goto out;
-	ctr_hook_size_start(c, &ctr_before);
+	if (c->hooks->size_begin != NULL)
+		c->hooks->size_begin(c, &ctr_before);
 	if (ctrl_sync_send(&c->ctrl, SYNC_TAG(SYNC_READY, idx)) != 0 ||
 	    ctrl_sync_wait(&c->ctrl, SYNC_TAG(SYNC_READY, idx)) != 0)
 		goto out;
@@ -676,7 +677,8 @@ static int bench_size(struct rdma_conn *c, size_t size, uint32_t idx)
 		goto out;
 	if (verify_after(&r) != 0)
 		goto out;
-	ctr_hook_size_end(c, &ctr_before, size, r.ctr, sizeof(r.ctr));
+	if (c->hooks->size_end != NULL)
+		c->hooks->size_end(c, &ctr_before, size, r.ctr, sizeof(r.ctr));
 	bench_report(&r);
 	rc = 0;
 out:

@@ -4,6 +4,7 @@
 #include "cli/options.h"
 #include "base/i18n.h"
 #include "cli/op_table.h"
+#include "verbs/ack_timeout.h"
 
 #include <errno.h>
 #include <infiniband/verbs.h>
@@ -163,6 +164,7 @@ static void set_defaults(struct options *o, enum role role)
 	o->cq = CQ_POLL;
 	o->signal_every = 0;            /* 0 = 没给 --signal，check_knobs 按模式定 */
 	o->post_list = 1;
+	o->ack_timeout = ACK_TIMEOUT_DEFAULT;
 }
 
 int multi_client(const struct options *o)
@@ -174,7 +176,8 @@ enum {
 	OPT_OP = 1000, OPT_SIZE, OPT_ITERS, OPT_OFFSET, OPT_INTERACTIVE,
 	OPT_ACCEPT_TIMEOUT, OPT_QP_STATE, OPT_DRY_RUN, OPT_INJECT, OPT_CLIENTS, OPT_PARALLEL,
 	OPT_TRACE, OPT_CM, OPT_SRC, OPT_READY_FILE, OPT_LANG,
-	OPT_CQ, OPT_BENCH, OPT_SWEEP, OPT_TX_DEPTH, OPT_SIGNAL, OPT_POST_LIST, OPT_INLINE, OPT_QP, OPT_SRQ, OPT_COUNTERS
+	OPT_CQ, OPT_BENCH, OPT_SWEEP, OPT_TX_DEPTH, OPT_SIGNAL, OPT_POST_LIST, OPT_INLINE, OPT_QP, OPT_SRQ, OPT_COUNTERS,
+	OPT_ACK_TIMEOUT
 };
 
 static const struct option long_opts[] = {
@@ -205,6 +208,7 @@ static const struct option long_opts[] = {
 	{ "qp", required_argument, NULL, OPT_QP },
 	{ "srq", no_argument, NULL, OPT_SRQ },
 	{ "counters", no_argument, NULL, OPT_COUNTERS },
+	{ "ack-timeout", required_argument, NULL, OPT_ACK_TIMEOUT },
 	{ "bench", required_argument, NULL, OPT_BENCH },
 	{ "sweep", no_argument, NULL, OPT_SWEEP },
 	{ "tx-depth", required_argument, NULL, OPT_TX_DEPTH },
@@ -363,6 +367,10 @@ static int check_qp_kind(const struct options *o, char *err, size_t errlen)
 
 	if (o->qp_type != QPK_UD && !o->srq)
 		return 0;
+	if (o->qp_type == QPK_UD && o->ack_timeout_given) {
+		set_err(err, errlen, _("--ack-timeout 只用于 RC：UD 没有应答，也就没有等应答的超时和重传"));
+		return -1;
+	}
 	if (o->qp_type == QPK_UD && o->srq) {
 		set_err(err, errlen, _("--srq 现在只用于 RC（--qp rc）：UD 的接收本来就不属于哪条连接，SRQ 对它的意义不同"));
 		return -1;
@@ -390,6 +398,20 @@ static int check_qp_kind(const struct options *o, char *err, size_t errlen)
 		set_err(err, errlen, _("%s 只配 --inject late-recv 或 payload"), what);
 		return -1;
 	}
+	return 0;
+}
+
+/* --ack-timeout N：RTS 的 timeout 指数，只管本端（verbs/ack_timeout.h） */
+static int parse_ack_timeout(const char *arg, struct options *o, char *err, size_t errlen)
+{
+	long v;
+
+	if (parse_long(arg, 0, ACK_TIMEOUT_MAX, &v) != 0) {
+		set_err(err, errlen, _("--ack-timeout 无效: '%s'（0..%d：等应答 4.096us×2^N，0 = 不用定时器）"), arg, ACK_TIMEOUT_MAX);
+		return -1;
+	}
+	o->ack_timeout = (int)v;
+	o->ack_timeout_given = 1;
 	return 0;
 }
 
@@ -548,6 +570,8 @@ static int parse_one(int c, const char *arg, struct options *o, struct dual *d,
 	case OPT_COUNTERS:
 		o->counters = 1;
 		return 0;
+	case OPT_ACK_TIMEOUT:
+		return parse_ack_timeout(arg, o, err, errlen);
 	case OPT_INJECT:
 		return inject_parse(arg, o, err, errlen);
 	case OPT_CLIENTS:

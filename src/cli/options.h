@@ -108,6 +108,8 @@ struct options {
 	enum qp_kind qp_type;    /* --qp rc|ud */
 	int srq;                 /* --srq：这条连接的 N 个 QP 共用一个共享接收队列（只用于 RC） */
 	int counters;            /* --counters：数据面前后读端口的硬件计数，打印动了的（只管本端，两端不必一致） */
+	int ack_timeout;         /* --ack-timeout N：RTS 的 timeout 指数（4.096 µs × 2^N，0 = 不用定时器；只管本端，不上线） */
+	int ack_timeout_given;   /* 明确给了 --ack-timeout（--cm 下没给时用 rdma_init_qp_attr 给的） */
 };
 
 /* 由选项推出的队列容量：每个QP的发送/接收队列深度，所有QP共享的 CQ 的容量 */

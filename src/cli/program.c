@@ -13,10 +13,12 @@
 #include "trace/trace.h"
 #include "trace/trace_hooks.h"
 #include "inject/inject.h"
+#include "counters/ctr_hook.h"
+#include "verbs/ack_timeout.h"
 
 static void print_banner(const struct options *o, const char *title)
 {
-	char gid[16];
+	char gid[16], t[32];
 
 	snprintf(gid, sizeof(gid), "%d", o->gid_idx);
 	con_printf("========================================\n");
@@ -44,6 +46,11 @@ static void print_banner(const struct options *o, const char *title)
 		con_printf(_("操作: %s%s  消息大小: %zu 字节  轮数: %ld\n"), op_name(o->op),
 			   o->interactive ? _("（交互模式）") : "", o->size, o->iters);
 	}
+	if (o->ack_timeout_given && o->ack_timeout == 0)   /* 默认时不打印：横幅和以前一样 */
+		con_printf(_("ACK 超时: --ack-timeout 0（不用定时器：只有对端的 NAK 才让它重传；只管本端）\n"));
+	else if (o->ack_timeout_given)
+		con_printf(_("ACK 超时: --ack-timeout %d（4.096us×2^%d≈%s 没有应答就重传；只管本端）\n"), o->ack_timeout,
+			   o->ack_timeout, ack_timeout_str((unsigned)o->ack_timeout, t, sizeof(t)));
 	con_printf("========================================\n");
 }
 
@@ -102,7 +109,10 @@ static void install_hooks(struct program *p)
 	p->hooks = no_hooks;
 	if (p->tr.t != NULL)
 		trace_hooks_install(&p->hooks);
-	inject_install(&p->hooks, p->opt.inject);
+	if (p->opt.inject != INJECT_NONE)
+		inject_install(&p->hooks, p->opt.inject);
+	if (p->opt.counters)
+		ctr_hooks_install(&p->hooks);
 	p->dev.hooks = &p->hooks;
 }
 

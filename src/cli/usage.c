@@ -3,6 +3,7 @@
  */
 #include "cli/options.h"
 #include "base/i18n.h"
+#include "verbs/ack_timeout.h"
 
 #include <stdio.h>
 
@@ -48,6 +49,9 @@ static void print_common_options(enum role role)
 	       DEFAULT_TIMEOUT_MS / 1000, BENCH_BW_DEPTH, BENCH_LAT_DEPTH, BENCH_SIGNAL_EVERY);
 	printf(_("      --counters        数据面开始和结束时读端口的硬件计数（/sys/class/infiniband/DEV/ports/N/hw_counters），\n"
 	       "                        打印动了的、每个一行含义；--bench 的 BENCH_RESULT 多出 ctr_NAME=差值；只管本端，两端不必一致\n"));
+	printf(_("      --ack-timeout N   RC 等应答的超时指数（RTS 的 timeout，0..%d）：4.096us×2^N 没有应答就重传，0 = 不用定时器；\n"
+	       "                        默认 %d（≈67ms），--cm 默认用 CM 给的；只管本端，两端可以不同；--qp ud 不能用\n"),
+	       ACK_TIMEOUT_MAX, ACK_TIMEOUT_DEFAULT);
 	printf(_("      --lang zh|en      输出用哪种语言（默认看 LANGUAGE、LC_ALL、LC_MESSAGES、LANG：en 开头是英文，其它都是中文）\n"));
 }
 

@@ -75,7 +75,7 @@ struct session {
 	struct options opt;             /* 本会话的参数（服务端参数的副本 + 听客户端的几项） */
 	const struct options *server_opt;
 	struct rdma_device *dev;        /* 共用的设备和 PD（只读） */
-	int (*data_plane)(struct rdma_conn *conn);   /* 驱动程序的数据面（rdma_server.c） */
+	session_fn serve;               /* 驱动程序的步骤列表 + 数据面（rdma_server.c 的 serve_session） */
 	int done_fd;                    /* 完成通知管道的写端 */
 	pthread_t thread;
 	int rc;                         /* 0 = 成功（线程写，join 之后主线程读） */
@@ -85,7 +85,7 @@ struct session {
 struct server {
 	const struct options *opt;
 	struct rdma_device *dev;
-	int (*data_plane)(struct rdma_conn *conn);
+	session_fn serve;
 	unsigned *step;
 	int listen_fd;
 	int sig_fd;                     /* signalfd：SIGINT/SIGTERM */
@@ -132,25 +132,12 @@ static int read_client_parameters(struct session *s, struct rdma_conn *conn)
 	return 0;
 }
 
-/* 一个客户端的步骤表：和单客户端的 run_server 一样，只是 TCP 已由主线程 accept、参数先听客户端的 */
-static int serve_one_client(struct session *s, struct rdma_conn *conn)
+/* 会话最先的两步：TCP 连接（主线程已 accept）、客户端的 HELLO（决定 -q/--op/--size/--iters） */
+int session_first_steps(struct session *s, struct rdma_conn *conn)
 {
-	/* 步骤7：TCP 连接（主线程已 accept） */
 	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
 		return -1;
-	/* 步骤8：客户端的 HELLO 先到，决定 -q/--op/--size/--iters */
-	if (read_client_parameters(s, conn) != 0)
-		return -1;
-	/* 步骤9-11：这个客户端自己的 MR、CQ、QP；步骤12：QP RESET→INIT（qp_state.c） */
-	if (conn_create(conn, mr_access_flags(conn->opt)) != 0 || modify_qps_to_init(conn, mr_access_flags(conn->opt)) != 0)
-		return -1;
-	/* 步骤13：回自己的 HELLO（客户端的已经收到），校验两端一致 */
-	if (exchange_connection_info(conn) != 0)
-		return -1;
-	/* 步骤14-15：RTR、RTS；之后是数据面 */
-	if (modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0)
-		return -1;
-	return s->data_plane(conn);   /* 和单客户端同一个数据面（rdma_server.c） */
+	return read_client_parameters(s, conn);
 }
 
 static void *session_main(void *arg)
@@ -171,7 +158,7 @@ static void *session_main(void *arg)
 	if (trace_on(&conn.trace))
 		con_set_error_sink(trace_error_sink, &conn.trace);
 	if (s->rc == 0)
-		s->rc = serve_one_client(s, &conn);
+		s->rc = s->serve(&conn, s);   /* 驱动程序的 TCP 步骤列表 + 数据面（rdma_server.c） */
 	step_title(&conn.trace, &conn.step, _("清理本客户端的资源（与创建顺序相反；设备和 PD 留给别的客户端）"));
 	conn_destroy(&conn);
 	ctrl_release(&conn.ctrl);
@@ -270,7 +257,7 @@ static void start_session(struct server *srv)
 	s->opt = *srv->opt;
 	s->server_opt = srv->opt;
 	s->dev = srv->dev;
-	s->data_plane = srv->data_plane;
+	s->serve = srv->serve;
 	s->done_fd = srv->done_pipe[1];
 	con_printf(_("接受第 %ld 个客户端 %s（正在服务 %d 个）\n"), s->id, peer, srv->running + 1);
 	if (pthread_create(&s->thread, NULL, session_main, s) != 0) {
@@ -455,7 +442,7 @@ static void print_summary(const struct server *srv)
 		con_explain(_("因收到信号提前结束；之后释放 PD 和设备（所有客户端的资源都已各自释放）\n"));
 }
 
-int serve_clients(struct rdma_device *dev, unsigned *step, int (*data_plane)(struct rdma_conn *conn))
+int serve_clients(struct rdma_device *dev, unsigned *step, session_fn serve)
 {
 	struct server srv;
 	int rc;
@@ -463,7 +450,7 @@ int serve_clients(struct rdma_device *dev, unsigned *step, int (*data_plane)(str
 	memset(&srv, 0, sizeof(srv));
 	srv.opt = dev->opt;
 	srv.dev = dev;
-	srv.data_plane = data_plane;
+	srv.serve = serve;
 	srv.step = step;
 	srv.listen_fd = srv.sig_fd = -1;
 	srv.done_pipe[0] = srv.done_pipe[1] = -1;

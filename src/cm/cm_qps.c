@@ -27,6 +27,7 @@
 #include "device/dev_limits.h"
 #include "device/gid_table.h"
 #include "verbs/qp_print.h"
+#include "verbs/ack_timeout.h"
 
 /* ---------- 设备：CM 按地址选出（代替步骤1-4） ---------- */
 
@@ -187,6 +188,22 @@ static void set_negotiated_rd(struct rdma_conn *conn, struct ibv_qp_attr *a, int
 }
 
 /*
+ * --ack-timeout：数据QP的 RTS timeout 换成命令行给的（只管本端）。没给时用 rdma_init_qp_attr 给的
+ * （CM 按路由的 packet_life_time 算，6.1 上是 19 ≈ 2.1 s）；控制QP总用 CM 的，同步消息不受影响
+ */
+static void set_ack_timeout(struct rdma_conn *conn, struct ibv_qp_attr *a, int *mask, int show)
+{
+	char t[32];
+	unsigned old = a->timeout;
+
+	a->timeout = (uint8_t)conn->opt->ack_timeout;
+	*mask |= IBV_QP_TIMEOUT;
+	if (show)
+		con_printf(_("    timeout 改成 --ack-timeout 给的 %u（4.096us×2^%u≈%s；rdma_init_qp_attr 给的 %u 是 CM 按路由算的）\n"),
+			   a->timeout, a->timeout, ack_timeout_str(a->timeout, t, sizeof(t)), old);
+}
+
+/*
  * 把第 k 个连接（-1 = 控制QP）的QP转到 state：属性全部来自 rdma_init_qp_attr，只有 INIT 的 qp_access_flags
  * 换成本操作需要的（主动方的 CM 给 0，见 FACTS.md A.7；被动方给 REMOTE_WRITE|READ|ATOMIC，比需要的多）。
  */
@@ -212,6 +229,8 @@ static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int
 	}
 	if (conn->opt->role == ROLE_SERVER)
 		set_negotiated_rd(conn, &a, show);
+	if (state == IBV_QPS_RTS && k >= 0 && conn->opt->ack_timeout_given)
+		set_ack_timeout(conn, &a, &mask, show);
 	if (state == IBV_QPS_RTS && k >= 0)
 		conn->psn[k] = a.sq_psn;   /* 起始PSN 是 CM 定的（REQ/REP 里的 starting PSN），HELLO 里报这个 */
 	rc = ibv_modify_qp(qp_of(conn, k), &a, mask);

@@ -77,7 +77,7 @@ static void trace_counters(const struct rdma_conn *c, const char *scope, size_t 
 	trace_emit(&c->trace, &j);
 }
 
-void ctr_hook_start(struct rdma_conn *c)
+static void ctr_hook_start(struct rdma_conn *c)
 {
 	char dir[256];
 
@@ -129,7 +129,7 @@ static void print_block(const struct rdma_conn *c, const struct ctr_table *befor
 		con_printf(_("  注意: --cm 的同步消息也走 RDMA（控制QP），它们的包也算在里面\n"));
 }
 
-int ctr_hook_end(struct rdma_conn *c, int rc)
+static int ctr_hook_end(struct rdma_conn *c, int rc)
 {
 	struct ctr_table after;
 	struct ctr_delta d[CTR_MAX];
@@ -146,7 +146,7 @@ int ctr_hook_end(struct rdma_conn *c, int rc)
 	return rc;
 }
 
-void ctr_hook_size_start(struct rdma_conn *c, struct ctr_table *before)
+static void ctr_hook_size_start(struct rdma_conn *c, struct ctr_table *before)
 {
 	char dir[256];
 
@@ -156,7 +156,7 @@ void ctr_hook_size_start(struct rdma_conn *c, struct ctr_table *before)
 	ctr_read_dir(dir, before);
 }
 
-void ctr_hook_size_end(struct rdma_conn *c, const struct ctr_table *before, size_t size, char *buf, size_t len)
+static void ctr_hook_size_end(struct rdma_conn *c, const struct ctr_table *before, size_t size, char *buf, size_t len)
 {
 	struct ctr_table after;
 	struct ctr_delta d[CTR_MAX];
@@ -170,4 +170,12 @@ void ctr_hook_size_end(struct rdma_conn *c, const struct ctr_table *before, size
 	n = ctr_diff(before, &after, d, CTR_MAX);
 	ctr_result_suffix(d, n, buf, len);
 	trace_counters(c, "bench_size", size, &after, d, n);
+}
+
+void ctr_hooks_install(struct rdma_hooks *h)
+{
+	h->plane_begin = ctr_hook_start;
+	h->plane_end = ctr_hook_end;
+	h->size_begin = ctr_hook_size_start;
+	h->size_end = ctr_hook_size_end;
 }

@@ -22,7 +22,6 @@
 #include "bench/bench.h"
 #include "base/conout.h"
 #include "base/verbs_print.h"
-#include "counters/ctr_hook.h"
 #include "control/ctrl.h"
 #include "verbs/datapath.h"
 #include "ops/payload.h"
@@ -532,7 +531,8 @@ int rounds_begin(struct rdma_conn *conn, double *t0)
 {
 	const struct options *o = conn->opt;
 
-	ctr_hook_start(conn);   /* --counters：数据面开始时读一次端口计数 */
+	if (conn->hooks->plane_begin != NULL)   /* --counters：数据面开始时读一次端口计数 */
+		conn->hooks->plane_begin(conn);
 	if (prepare_plane(conn) != 0)
 		return -1;
 	step_title(&conn->trace, &conn->step, _("数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节"), op_name(o->op),
@@ -571,7 +571,8 @@ int rounds_end(struct rdma_conn *conn, double t0, int rc)
 		rc = atomic_end(conn);
 	if (rc == 0)
 		print_summary(conn, now_sec() - t0);
-	return ctr_hook_end(conn, rc);   /* --counters：结束时再读一次，打印差值（失败时也打印：计数能说明出了什么事） */
+	/* --counters：结束时再读一次，打印差值（失败时也打印：计数能说明出了什么事） */
+	return conn->hooks->plane_end != NULL ? conn->hooks->plane_end(conn, rc) : rc;
 }
 
 /* --bench、--interactive 的数据面 */
@@ -587,6 +588,10 @@ static int whole_plane(struct rdma_conn *conn)
 
 int run_data_plane(struct rdma_conn *conn)
 {
-	ctr_hook_start(conn);
-	return ctr_hook_end(conn, whole_plane(conn));
+	int rc;
+
+	if (conn->hooks->plane_begin != NULL)   /* --counters，同上 */
+		conn->hooks->plane_begin(conn);
+	rc = whole_plane(conn);
+	return conn->hooks->plane_end != NULL ? conn->hooks->plane_end(conn, rc) : rc;
 }

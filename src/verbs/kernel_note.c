@@ -59,7 +59,7 @@ const char *rxe_kernel_note(enum ibv_wc_status st, const char *release, int send
 		return NULL;
 	snprintf(buf, len,
 		 _("这台机器运行的内核是 %s。内核早于 6.1 的 Soft-RoCE（rxe）不执行原子操作（fetch_add/cmp_swap），\n"
-		 "      对错误的 rkey/远端地址、没开远端权限的 MR 或 QP 也不回 NAK：请求方重传 retry_cnt 次没有应答，就是这个 RETRY_EXC_ERR，不是网络问题。\n"
+		 "      对错误的 rkey/远端地址、没开远端权限的 MR（access）或 QP（qp_access_flags）也不回 NAK：请求方重传 retry_cnt 次没有应答，就是这个 RETRY_EXC_ERR，不是网络问题。\n"
 		 "      实测于 5.10（Debian 11）；6.1、6.12 上原子操作成功，错误的 rkey 得到 REM_ACCESS_ERR；%s。\n"
 		 "      原子操作请换 6.1 或更新的内核（docs/KERNELS.md）"),
 		 release, untested_part(major, minor));

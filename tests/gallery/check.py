@@ -6,8 +6,11 @@
 One line per check ("ok ..." / "not ok ..."), exit 1 if any failed. For every kind in tools/gallery/kinds.txt:
 both sides exit 1; the status each side gets (the first failed completion, or the errno of a refused
 ibv_post_send); and the packet that carried the verdict, from the capture: the NAK and its AETH syndrome,
-the RNR NAK, the unanswered retransmissions, or no packet at all. Measured on rxe, kernels 5.10, 6.1 and
-6.12 (docs/KERNELS.md); where a kernel differs the expectation says so.
+the RNR NAK, the unanswered retransmissions, or no packet at all; and each side's port counters (the
+programs' own --counters, the "counters" event of each side's trace): which error counters moved on the
+server's device and which on the client's, and each side's sent_pkts against the packets the capture saw
+leaving that side. Measured on rxe, kernels 5.10, 6.1 and 6.12 (docs/KERNELS.md, docs/GALLERY.md); where a
+kernel differs the expectation says so.
 """
 import json
 import re
@@ -55,6 +58,44 @@ def expect(name, kernel):
     }.get(name)
 
 
+# 每一端设备上动了的“错误”计数（收发包、完成数和 ack_deferred 以外的，src/counters/counters.c 的含义表）：
+# {计数: 差值或 (最小, 最大)}，别的错误计数一个也不许动。实测 5.10、6.1、6.12 各两次以上（docs/GALLERY.md 的“计数”）：
+# 没有应答时请求方重传 retry_cnt=6 轮（completer_retry_err，每个 QP 6），然后 retry_exceeded_err（每个 QP 1）。
+# flush 有两个 QP：客户端在 QP[0] 的错误处就结束数据面，QP[1] 最后一轮重传和它的 RETRY_EXC_ERR 可能落在结束时的读之后
+# （6.1 上五次里一次是 retry_exceeded_err +1），所以只要求 QP[0] 的那一份
+QUIET = ("sent_pkts", "rcvd_pkts", "rdma_sends", "rdma_recvs", "ack_deferred")
+RETRY_EXC = {"completer_retry_err": 6, "retry_exceeded_err": 1}
+
+
+def expect_counters(name, kernel):
+    """(server's error counters, client's error counters)"""
+    access = ({}, RETRY_EXC) if old_rxe(kernel) else ({}, {})
+    return {
+        "small-recv": ({}, {}),
+        "rnr-retry0": ({"send_rnr_err": 1}, {"rcvd_rnr_err": 1, "retry_rnr_exceeded_err": 1}),
+        "lkey": ({}, {}),
+        "rkey": access,
+        "mr-access": access,
+        "qp-access": access,
+        "flush": ({}, {"completer_retry_err": (6, 12), "retry_exceeded_err": (1, 2)}),   # 两个 QP
+        "inline": ({}, {}),
+        "qpn": ({}, RETRY_EXC),
+        "psn": ({"out_of_seq_request": 1}, RETRY_EXC),
+    }.get(name)
+
+
+def counters_match(got, want):
+    """got {name: delta} against want {name: delta or (lo, hi)}: the same names, each delta as wanted"""
+    if got is None or set(got) != set(want):
+        return False
+    return all(lo <= got[n] <= hi for n, (lo, hi) in ((n, w if isinstance(w, tuple) else (w, w)) for n, w in want.items()))
+
+
+def error_counters(side):
+    c = side.get("counters")
+    return None if c is None else {n: v for n, v in c["moved"].items() if n not in QUIET}
+
+
 # 出错那一端的提示（src/verbs/hints.c，加上 src/verbs/kernel_note.c 的那一句）要说到这一种的原因：画廊和提示说的是同一件事
 HINT_SAYS = {
     "small-recv": (("server", "收到的 SEND 比投递的接收缓冲区大"), ("client", "SEND 比对端投递的接收缓冲区大")),
@@ -83,6 +124,25 @@ def status_of(side):
         if m:
             return m.group(1)
     return "-"
+
+
+def check_counters(check, k, kernel):
+    """each side's counters from its own --counters: the error counters of that side, and sent_pkts = the packets
+    the capture saw leaving that side"""
+    name, sides = k["name"], k["sides"]
+    want = expect_counters(name, kernel)
+    got = {r: error_counters(sides[r]) for r in ("server", "client")}
+    detail = "server %s, client %s" % (got["server"], got["client"])
+    check(want is not None and counters_match(got["server"], want[0]) and counters_match(got["client"], want[1]),
+          "%s: counters per side: server %s, client %s" % (name, want and (want[0] or "no error counter moved"),
+                                                            want and (want[1] or "no error counter moved")), detail)
+    sent = {r: (sides[r]["counters"] or {}).get("moved", {}).get("sent_pkts", 0) for r in ("server", "client")}
+    wire = {r: sum(1 for p in k["packets"] if p["to"] != r) for r in ("server", "client")}
+    check(all(sides[r]["counters"] is not None for r in sides) and sent == wire,
+          "%s: each side's sent_pkts is what the capture saw leaving it" % name, "counters %s, capture %s" % (sent, wire))
+    c = sides["client"].get("counters") or {}
+    said = [n for n in c.get("moved", {}) if n not in QUIET and not c.get("meaning", {}).get(n)]
+    check(not said, "%s: every moved error counter comes with the meaning the program printed" % name, str(said))
 
 
 def main():
@@ -122,6 +182,7 @@ def main():
         check(note == kernel_note_expected(k["name"], kernel),
               "%s: the client %s the rxe kernel note" % (k["name"], "prints" if kernel_note_expected(k["name"], kernel) else "does not print"),
               " | ".join(c["kernel_note"])[:200])
+        check_counters(check, k, kernel)
         if k["name"] == "flush":
             flushed = [w for w in s["wcs"] if w["status"] == "WR_FLUSH_ERR"]
             qps = int(re.search(r"-q (\d+)", k["both"]).group(1))

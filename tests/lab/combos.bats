@@ -34,14 +34,17 @@ assert events[-1]["ev"] == "end" and events[-1]["exit"] == 0, events[-1]
 PYEOF
 }
 
-@test "--cm × --bench lat (write) and bw (send), with --cq event on the bw run" {
+@test "--cm × --bench lat (write) and bw (send), with --cq event and --ack-timeout on the bw run" {
     cm_pair --bench lat --op write -q 1 --size 64 --iters 200 -t 30
     ok_both
     has "$CLOG" 'BENCH_RESULT'
     has "$CLOG" 't_typical'
-    cm_pair --bench bw --op send -q 2 --size 4K --iters 400 --cq event -t 30
+    cm_pair --bench bw --op send -q 2 --size 4K --iters 400 --cq event -t 30 --ack-timeout 15
     ok_both
     has "$CLOG" 'BENCH_RESULT'
+    # --ack-timeout 替换 rdma_init_qp_attr 给的 timeout（数据QP），读回的就是它
+    has "$CLOG" 'timeout 改成 --ack-timeout 给的 15'
+    has "$SLOG" 'timeout=15  retry_cnt=6'
 }
 
 @test "--cm × --trace: both traces are valid and have the work requests and completions" {
@@ -65,14 +68,14 @@ PYEOF
     trace_has "$tc" post_send 300
 }
 
-@test "many clients × --cq event × --trace: two clients at once, each with its own ops" {
+@test "many clients × --cq event × --trace × --ack-timeout: two clients at once, each with its own ops and ACK timeout" {
     local ts="$BATS_TEST_TMPDIR/s.jsonl" c1 c2 rc1=0 rc2=0
     SLOG="$BATS_TEST_TMPDIR/server.log"
     new_ready_file
-    timeout 300 "$SERVER" -d "$LAB_DEV0" --clients 2 --parallel 2 --cq event --trace "$ts" --ready-file "$READY" >"$SLOG" 2>&1 &
+    timeout 300 "$SERVER" -d "$LAB_DEV0" --clients 2 --parallel 2 --cq event --trace "$ts" --ack-timeout 11 --ready-file "$READY" >"$SLOG" 2>&1 &
     SPID=$!
     wait_ready "$SPID" 60
-    timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --cq event --op read -q 3 --iters 2 -t 30 >"$BATS_TEST_TMPDIR/c1.log" 2>&1 &
+    timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --cq event --op read -q 3 --iters 2 -t 30 --ack-timeout 9 >"$BATS_TEST_TMPDIR/c1.log" 2>&1 &
     c1=$!
     timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --cq event --op "$(kop fetch_add)" -q 2 --iters 2 -t 30 >"$BATS_TEST_TMPDIR/c2.log" 2>&1 &
     c2=$!
@@ -82,6 +85,10 @@ PYEOF
     [[ $SRC == 0 && $rc1 == 0 && $rc2 == 0 ]] || { cat "$SLOG" "$BATS_TEST_TMPDIR"/c?.log; return 1; }
     has "$SLOG" '接受了 2 个客户端：成功 2 个，失败 0 个'
     trace_has "$ts" qp_state 5
+    # --ack-timeout 只管本端：服务端的每个会话 11，客户端 1 给了 9，客户端 2 没给（默认 14）
+    has "$SLOG" 'timeout=11  retry_cnt=6'
+    has "$BATS_TEST_TMPDIR/c1.log" 'timeout=9  retry_cnt=6'
+    has "$BATS_TEST_TMPDIR/c2.log" 'timeout=14  retry_cnt=6'
 }
 
 @test "-t does not cut a long run: the waiting side gets heartbeats while the peer works (bench bw longer than -t), and notices a stopped peer within -t" {

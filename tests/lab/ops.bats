@@ -240,3 +240,32 @@ resend_counters() {
         || { echo "--counters 没有打印动了的重传/PSN 计数"; grep -A12 '端口计数' "$SLOG" "$CLOG"; return 1; }
     echo "# resend counters $before -> $after" >&3
 }
+
+# --ack-timeout（RTS 的 timeout 指数）在延迟下：两个方向各 20 ms（往返 ≥ 40 ms），默认的 14（≈67 ms，rxe 取 16 个 jiffy = 64 ms）
+# 几乎不重发；10（≈4.2 ms，rxe 取 1 个 jiffy = 4 ms）在应答回来之前就超时，重发的计数多得多（docs/LOSS.md 量过：10 轮 35 对 5）。
+# 只比较两次，不要求具体的数；小的那次可能用完 retry_cnt（RETRY_EXC_ERR），也算——要的是计数动得更多、QP 里读回的真是 10
+@test "--ack-timeout under netem delay 20ms: a small exponent (10) resends far more than the default (14); the value read back from the QP is the one set" {
+    local before mid after src0 crc0 dlog=$BATS_TEST_TMPDIR/default-client.log
+    modprobe sch_netem
+    tc qdisc replace dev veth0 root netem limit 1000000 delay 20ms
+    tc qdisc replace dev veth1 root netem limit 1000000 delay 20ms
+    before=$(resend_counters)
+    run_pair --op write -q 1 --size 4K --iters 6 -t 20
+    mid=$(resend_counters)
+    src0=$SRC crc0=$CRC
+    cp "$CLOG" "$dlog"
+    run_pair --op write -q 1 --size 4K --iters 6 -t 20 --ack-timeout 10
+    after=$(resend_counters)
+    # 先拆掉 netem 再判断：失败时也不留给后面的用例
+    tc qdisc del dev veth0 root
+    tc qdisc del dev veth1 root
+    [[ $src0 == 0 && $crc0 == 0 ]] || { echo "默认的 timeout 在延迟 20 ms 下失败了（$src0/$crc0）"; cat "$dlog"; return 1; }
+    has "$dlog" "全部 6 轮 × 1 个QP 完成并校验通过"
+    has "$dlog" 'timeout=14  retry_cnt=6'
+    has "$CLOG" '设置: sq_psn=<本端PSN> timeout=10 retry_cnt=6'
+    has "$CLOG" '4.096us×2^10≈4.2ms'
+    has "$CLOG" 'timeout=10  retry_cnt=6'
+    [[ $CRC == 0 ]] || has "$CLOG" 'transport retry counter exceeded'
+    echo "# resend counters: default $((mid - before)), --ack-timeout 10: $((after - mid)) (client exit $CRC)" >&3
+    ((after - mid > mid - before)) || { echo "--ack-timeout 10 没有比默认重发得多（$((mid - before)) 对 $((after - mid))）"; show_logs; return 1; }
+}

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "verbs/ack_timeout.h"
 #include "unit.h"
 
 static enum parse_result parse(enum role role, struct options *o, char *err, const char *const *args)
@@ -555,6 +556,70 @@ static void bench_and_cq(void **state)
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--bench", "bw", "--inline", "2000"), PARSE_ERROR);
 }
 
+/* --ack-timeout N：0..31，默认 14；只管本端（不进 HELLO），TCP、--cm、--bench、多客户端都可以，UD 不行 */
+static void ack_timeout_option(void **state)
+{
+	struct options o;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4"), PARSE_OK);
+	assert_int_equal(o.ack_timeout, 14);
+	assert_int_equal(o.ack_timeout_given, 0);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--ack-timeout", "0"), PARSE_OK);
+	assert_int_equal(o.ack_timeout, 0);
+	assert_int_equal(o.ack_timeout_given, 1);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--ack-timeout", "31"), PARSE_OK);
+	assert_int_equal(o.ack_timeout, 31);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--ack-timeout", "32"), PARSE_ERROR);
+	assert_non_null(strstr(err, "0..31"));
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--ack-timeout", "-1"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--ack-timeout", "3x"), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--ack-timeout", ""), PARSE_ERROR);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--ack-timeout"), PARSE_ERROR);
+	/* -t 是另一回事（TCP/轮询的超时），两个互不影响 */
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "-t", "9", "--ack-timeout", "8"), PARSE_OK);
+	assert_int_equal(o.timeout_ms, 9000);
+	assert_int_equal(o.ack_timeout, 8);
+	/* 组合：--cm、--bench、多客户端可以；UD 没有应答，不行 */
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--cm", "--ack-timeout", "10"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--bench", "bw", "--ack-timeout", "10"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--clients", "0", "--parallel", "4", "--ack-timeout", "10"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--srq", "--ack-timeout", "10"), PARSE_OK);
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--qp", "ud", "--ack-timeout", "10"), PARSE_ERROR);
+	assert_non_null(strstr(err, "UD"));
+	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--qp", "ud"), PARSE_OK);
+}
+
+/* 4.096 µs × 2^N 的文字、rxe 的 jiffies（rxe_qp_from_attr 的算法，HZ=250：1 jiffy = 4 ms） */
+static void ack_timeout_meaning(void **state)
+{
+	char b[512];
+
+	(void)state;
+	assert_true(ack_timeout_us(0) == 0.0);
+	assert_true(ack_timeout_us(1) > 8.19 && ack_timeout_us(1) < 8.2);
+	assert_string_equal(ack_timeout_str(0, b, sizeof(b)), "∞");
+	assert_string_equal(ack_timeout_str(1, b, sizeof(b)), "8.2us");
+	assert_string_equal(ack_timeout_str(8, b, sizeof(b)), "1.0ms");
+	assert_string_equal(ack_timeout_str(10, b, sizeof(b)), "4.2ms");
+	assert_string_equal(ack_timeout_str(14, b, sizeof(b)), "67ms");
+	assert_string_equal(ack_timeout_str(19, b, sizeof(b)), "2.1s");
+	assert_string_equal(ack_timeout_str(31, b, sizeof(b)), "2.4h");
+	assert_int_equal(ack_timeout_rxe_jiffies(0, 250), 0);      /* 没有定时器 */
+	assert_int_equal(ack_timeout_rxe_jiffies(1, 250), 1);      /* 8 µs → 0 个 jiffy → rxe 用 1 */
+	assert_int_equal(ack_timeout_rxe_jiffies(9, 250), 1);      /* 2.1 ms */
+	assert_int_equal(ack_timeout_rxe_jiffies(10, 250), 1);     /* 4.19 ms */
+	assert_int_equal(ack_timeout_rxe_jiffies(11, 250), 2);     /* 8.4 ms */
+	assert_int_equal(ack_timeout_rxe_jiffies(14, 250), 16);    /* 67.1 ms → 64 ms */
+	assert_int_equal(ack_timeout_rxe_jiffies(14, 1000), 67);
+	/* 默认值的讲解和以前逐字一样（文档摘录、key-sentences.txt 里引的就是这句） */
+	assert_string_equal(ack_timeout_explain(14, b, sizeof(b)),
+			    "RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），");
+	assert_non_null(strstr(ack_timeout_explain(0, b, sizeof(b)), "timeout=0"));
+	assert_non_null(strstr(ack_timeout_explain(3, b, sizeof(b)), "2^3≈32.8us"));
+}
+
 const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(defaults),
 	cmocka_unit_test(server_positional),
@@ -579,5 +644,7 @@ const struct CMUnitTest options_tests[] = {
 	cmocka_unit_test(help),
 	cmocka_unit_test(op_names_round_trip),
 	cmocka_unit_test(access_flags_least_privilege),
+	cmocka_unit_test(ack_timeout_option),
+	cmocka_unit_test(ack_timeout_meaning),
 };
 const size_t options_tests_count = COUNT_OF(options_tests);
