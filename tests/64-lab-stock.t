@@ -9,6 +9,8 @@
 #   （原来的 TODO——README 的 nft 块在空规则集上失败——已失效：块现在自己建表和链；这个例外它会把 plain 上防火墙块真的失败也标成 TODO，删掉了。）
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+# shellcheck source=tests/lab/results-tap.bash
+. tests/lab/results-tap.bash
 STEPS=tests/docs/readme-steps.sh
 # 哪个镜像：debian12（默认，make test）| debian13（make test-stock 两个都跑）；
 # 哪个变体：plain（Debian 发的样子，默认）| nftdrop（nftables.service 启用、input policy drop；make test-stock）
@@ -90,14 +92,4 @@ LAB_REBOOT=${STOCK_REBOOT:-0} lab/stock-run --distro "$D" --flavour "$F" tests/l
 # 每一个替身和替换都打印出来
 grep -E '^(STAND-IN|SUBSTITUTE) ' "$out" | sed 's/^/# /'
 
-n=1 dumped=0
-for name in "${want[@]}"; do
-    n=$((n + 1))
-    line=$(grep -m1 "^RESULT $name " "$out")
-    if [[ $line == "RESULT $name ok "* ]]; then
-        echo "ok $n - $name: ${line#RESULT "$name" ok }"
-    else
-        echo "not ok $n - $name: ${line:-没有结果}"
-        ((dumped++)) || sed 's/^/# /' "$out"
-    fi
-done
+results_to_tap "$out" 1 "${want[@]}"

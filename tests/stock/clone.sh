@@ -11,6 +11,8 @@
 # 没有镜像时跳过；CI=true 时算失败。约 2–4 分钟（三台虚拟机，VM1 重启一次）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+# shellcheck source=tests/lab/results-tap.bash
+. tests/lab/results-tap.bash
 IMAGE=debian12-ufw
 
 out=${STOCK_CLONE_OUT:-}
@@ -39,17 +41,8 @@ grep -E '^(STAND-IN|CLONE) ' "$out" | sed 's/^/# /'
 
 want=(dhcp-vm0 dhcp-vm1 clone-same-address clone-block-vm1 clone-fixed clone-vm0-kept)
 echo "1..$((${#want[@]} + 1))"
-n=0 dumped=0
-for name in "${want[@]}"; do
-    n=$((n + 1))
-    line=$(grep -m1 "^RESULT $name " "$out")
-    if [[ $line == "RESULT $name ok "* ]]; then
-        echo "ok $n - $name: ${line#RESULT "$name" ok }"
-    else
-        echo "not ok $n - $name: ${line:-没有结果}"
-        ((dumped++)) || sed 's/^/# /' "$out"
-    fi
-done
+results_to_tap "$out" 0 "${want[@]}"
+n=${#want[@]}
 # dnsmasq 那一边：两台的 MAC 都在它的日志里拿到过 DHCPACK，client id 一样的那两次给的是同一个地址
 n=$((n + 1))
 acks=$(grep -E 'DHCPACK\(eth0\) 10\.11\.0\.[0-9]+ 52:54:00:0b:00:0[12]' "$out" | sed -E 's/.*DHCPACK\(eth0\) ([0-9.]+) ([0-9a-f:]+).*/\1 \2/' | sort -u)
@@ -57,5 +50,5 @@ if [[ $(grep -c ' 52:54:00:0b:00:01$' <<<"$acks") -ge 1 && $(grep -c ' 52:54:00:
     echo "ok $n - hub: dnsmasq 的 DHCPACK（地址 MAC）: $(tr '\n' ',' <<<"$acks")"
 else
     echo "not ok $n - hub: dnsmasq 的日志里没有两台的 DHCPACK: $(tr '\n' ',' <<<"$acks")"
-    ((dumped++)) || sed 's/^/# /' "$out"
+    ((RESULTS_DUMPED++)) || sed 's/^/# /' "$out"
 fi
