@@ -527,12 +527,24 @@ static int prepare_plane(struct rdma_conn *conn)
 	return 0;
 }
 
+/* --counters 的挂钩（counters/ctr_hook.c，只在给了 --counters 时装上）：数据面开始时读一次端口计数；
+ * 结束时再读一次、打印差值，原样返回 rc（失败时也打印：计数能说明出了什么事） */
+static void plane_begin(struct rdma_conn *conn)
+{
+	if (conn->hooks->plane_begin != NULL)
+		conn->hooks->plane_begin(conn);
+}
+
+static int plane_end(struct rdma_conn *conn, int rc)
+{
+	return conn->hooks->plane_end != NULL ? conn->hooks->plane_end(conn, rc) : rc;
+}
+
 int rounds_begin(struct rdma_conn *conn, double *t0)
 {
 	const struct options *o = conn->opt;
 
-	if (conn->hooks->plane_begin != NULL)   /* --counters：数据面开始时读一次端口计数 */
-		conn->hooks->plane_begin(conn);
+	plane_begin(conn);
 	if (prepare_plane(conn) != 0)
 		return -1;
 	step_title(&conn->trace, &conn->step, _("数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节"), op_name(o->op),
@@ -571,8 +583,7 @@ int rounds_end(struct rdma_conn *conn, double t0, int rc)
 		rc = atomic_end(conn);
 	if (rc == 0)
 		print_summary(conn, now_sec() - t0);
-	/* --counters：结束时再读一次，打印差值（失败时也打印：计数能说明出了什么事） */
-	return conn->hooks->plane_end != NULL ? conn->hooks->plane_end(conn, rc) : rc;
+	return plane_end(conn, rc);
 }
 
 /* --bench、--interactive 的数据面 */
@@ -588,10 +599,6 @@ static int whole_plane(struct rdma_conn *conn)
 
 int run_data_plane(struct rdma_conn *conn)
 {
-	int rc;
-
-	if (conn->hooks->plane_begin != NULL)   /* --counters，同上 */
-		conn->hooks->plane_begin(conn);
-	rc = whole_plane(conn);
-	return conn->hooks->plane_end != NULL ? conn->hooks->plane_end(conn, rc) : rc;
+	plane_begin(conn);
+	return plane_end(conn, whole_plane(conn));
 }
