@@ -3,7 +3,7 @@
 #
 # 脚本是动态找出来的（加脚本不用改这个文件）:
 #   顶层 *.sh、src/*.sh（脚本共用的 GID 规则）、lab/ 下以 bash shebang 开头的文件、.ci/run、tests/*.t、
-#   tests/**/*.bats、tests/**/*.bash
+#   tests/**/*.bats、tests/**/*.bash、tools/**/*.bash（工具共用的函数）
 # bats 1.8 的测试列表是静态的（不能在运行时生成 @test），所以这里预留了
 # MAX_SLOTS 个“槽位”测试，第 N 个测试检查第 N 个脚本，测试名里带脚本路径；
 # 多出来的槽位显示为 skip。最后一个测试保证脚本数不超过槽位数，不会漏检。
@@ -31,7 +31,7 @@ find_scripts() {
         fi
     done
     if [[ -f $REPO/.ci/run ]]; then SCRIPTS+=(.ci/run); fi
-    for f in "$REPO"/tests/*.t "$REPO"/tests/**/*.bats "$REPO"/tests/**/*.bash "$REPO"/tests/**/*.sh; do
+    for f in "$REPO"/tests/*.t "$REPO"/tests/**/*.bats "$REPO"/tests/**/*.bash "$REPO"/tests/**/*.sh "$REPO"/tools/**/*.bash; do
         SCRIPTS+=("${f#"$REPO"/}")
     done
     shopt -u nullglob globstar

@@ -25,15 +25,9 @@ iters_for() {  # iters_for test size
     if (($2 >= 1048576)); then echo 64; elif (($2 >= 65536)); then echo 256; else echo 1000; fi
 }
 
-# 等服务端开始监听 TCP 18515（= 0x4853；perftest 可能监听在 IPv6 的 tcp6 上）
-wait_listen() {
-    local i
-    for ((i = 0; i < 150; i++)); do
-        grep -qs ':4853 00000000:0000 0A\|:4853 00000000000000000000000000000000:0000 0A' /proc/net/tcp /proc/net/tcp6 && return 0
-        sleep 0.1
-    done
-    echo "# 警告: 服务端 15 秒内没有开始监听 18515" >&2
-}
+# wait_listen 端口：等服务端开始监听（tools/lib/listen.bash）
+# shellcheck source=tools/lib/listen.bash
+. tools/lib/listen.bash
 
 # 整个进程的 CPU 时间（user+sys，秒），来自 /usr/bin/time
 cpu_of() { awk '{printf "%.3f", $1 + $2}' "$1"; }
@@ -56,7 +50,7 @@ ours() {  # ours test size iters [更多参数]；结果放在 $OUT/logs/ours-*.
     timeout 300 "$SERVER" -d "$D0" -q 1 --bench "$mode" --op "$op" --size "$s" --iters "$n" -t 60 "$@" \
         >"$OUT/logs/$tag.server.log" 2>&1 &
     local sp=$!
-    wait_listen
+    wait_listen 18515 || true
     /usr/bin/time -f '%U %S' -o "$OUT/logs/$tag.time" timeout 300 "$CLIENT" "$IP" -d "$D1" -q 1 --bench "$mode" \
         --op "$op" --size "$s" --iters "$n" -t 60 "$@" >"$OUT/logs/$tag.client.log" 2>&1 || true
     wait "$sp" || true
@@ -70,7 +64,7 @@ perf() {  # perf test size iters；结果行放在 PROW。没有结果行（机�
         # shellcheck disable=SC2086  # $x 是零个、一个或两个词
         timeout 120 "ib_$b" -d "$D0" -x 1 -F -s "$s" -n "$n" $x >"$OUT/logs/$tag.server.log" 2>&1 &
         sp=$!
-        wait_listen
+        wait_listen 18515 || true
         # shellcheck disable=SC2086
         /usr/bin/time -f '%U %S' -o "$OUT/logs/$tag.time" timeout 120 "ib_$b" -d "$D1" -x 1 -F -s "$s" -n "$n" $x "$IP" \
             >"$OUT/logs/$tag.client.log" 2>&1 || true

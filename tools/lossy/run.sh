@@ -29,15 +29,9 @@ iters_for() {
     esac
 }
 
-# 等 TCP 端口进入 LISTEN（十六进制端口；perftest 可能监听在 tcp6 上）
-wait_listen() {
-    local i
-    for ((i = 0; i < 150; i++)); do
-        grep -qs ":$1 0\{8,32\}:0000 0A" /proc/net/tcp /proc/net/tcp6 && return 0
-        sleep 0.1
-    done
-    echo "# 警告: 15 秒内没有进程监听端口 0x$1" >&2
-}
+# wait_listen 端口（十进制）：等本机 TCP 端口开始监听（tools/lib/listen.bash）
+# shellcheck source=tools/lib/listen.bash
+. tools/lib/listen.bash
 
 # ---------- 链路：netem 两个方向；TCP 的一个 skb 只许一个段 ----------
 # TCP 总是交出 GSO 的大 skb（几个到几十个段），分段发生在 qdisc 之后：netem 丢一个 skb 就一次丢掉好几个段，
@@ -98,7 +92,7 @@ run_ours() {  # run_ours tag iters
     timeout 120 build/rdma_server -d "$D0" -q 1 --bench bw --op write --size "$SIZE" --iters "$n" -t 60 \
         >"$OUT/logs/$tag.server.log" 2>&1 &
     sp=$!
-    wait_listen 4853
+    wait_listen 18515 || true
     timeout 120 build/rdma_client "$IP0" -d "$D1" -q 1 --bench bw --op write --size "$SIZE" --iters "$n" -t 60 \
         --counters >"$OUT/logs/$tag.client.log" 2>&1 || rc=$?
     wait "$sp" || true
@@ -116,7 +110,7 @@ run_perftest() {  # run_perftest tag iters
     local tag=$1 n=$2 sp rc=0 t0=$SECONDS row
     timeout 120 ib_write_bw -d "$D0" -x 1 -F -s "$SIZE" -n "$n" >"$OUT/logs/$tag.server.log" 2>&1 &
     sp=$!
-    wait_listen 4853
+    wait_listen 18515 || true
     timeout 120 ib_write_bw -d "$D1" -x 1 -F -s "$SIZE" -n "$n" "$IP0" >"$OUT/logs/$tag.client.log" 2>&1 || rc=$?
     wait "$sp" || true
     WALL=$((SECONDS - t0))
@@ -130,7 +124,7 @@ run_iperf3() {  # run_iperf3 tag：客户端绑 10.11.0.2，按策略路由（pr
     local tag=$1 sp rc=0 t0=$SECONDS
     timeout 60 iperf3 -s -1 -B "$IP0" -p 5201 >"$OUT/logs/$tag.server.log" 2>&1 &
     sp=$!
-    wait_listen 1451
+    wait_listen 5201 || true
     timeout 60 iperf3 -c "$IP0" -B "$IP1" -p 5201 -t "$TCP_SECS" -J >"$OUT/logs/$tag.client.json" 2>&1 || rc=$?
     wait "$sp" || true
     WALL=$((SECONDS - t0))
