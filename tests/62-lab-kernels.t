@@ -6,6 +6,7 @@
 #   2. 每个内核的缓存在（没有就以 root 运行 LAB_KERNEL=... lab/setup：5.10 下载 64 MB、13–35 s，6.12 下载 118 MB、约 27 s；
 #      CI 里 .ci/run 已经预先准备好）
 #   3.. 每个内核一次启动（tests/lab/kernel-smoke.sh）：lab/run 的第一行点名内核，uname -r 对得上，一对 write_imm 通过，QP 没开远端权限时的状态（qpaccess）；
+#      --srq 拆除时 LAST_WQE_REACHED 的个数（srq：5.10 是 0 个，6.12 是每个QP一个）；
 #      5.10 上 fetch_add 以 RETRY_EXC_ERR 结束且提示点名内核；6.12 上 --cm 的 0x30e 说出两个 FLUSH 位
 #   最后. 宿主机的 /etc/apt、/var/lib/apt、/var/cache/apt 和 dpkg 状态从头到尾没变
 set -uo pipefail
@@ -31,7 +32,7 @@ host_apt_sum() {
 # 每个其它内核：第一次启动的 stderr 第一行、冒烟的结果名
 names=()
 for k in "${OTHERS[@]}"; do
-    names+=("kernel-$k" "pair-$k" "qpaccess-$k")
+    names+=("kernel-$k" "pair-$k" "qpaccess-$k" "srq-$k")
     [[ $k == 5.10 ]] && names+=(atomic-5.10)
     [[ $k == 6.12 ]] && names+=(flush-6.12)
 done
@@ -95,7 +96,7 @@ for k in "${OTHERS[@]}"; do
     fi
     cat "$T/err-$k" >>"$T/out-$k"
     echo "# LAB_KERNEL=$k: $((SECONDS - t0)) s"
-    sel=("kernel-$k" "pair-$k" "qpaccess-$k")
+    sel=("kernel-$k" "pair-$k" "qpaccess-$k" "srq-$k")
     [[ $k == 5.10 ]] && sel+=(atomic-5.10)
     [[ $k == 6.12 ]] && sel+=(flush-6.12)
     results_to_tap "$T/out-$k" "$next" "${sel[@]}"

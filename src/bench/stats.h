@@ -2,7 +2,8 @@
  * stats.h - 基准测试（--bench）的纯统计：延迟分布、带宽、消息速率（不碰 verbs，可单元测试）
  *
  * 延迟的列与 perftest v4.5-0.17 的 print_report_lat（perftest_parameters.c）逐行对应，学习者可以对照：
- *   样本 = 相邻两次开始时刻的差（n 个）；升序排列后丢掉最大的 LAT_MEASURE_TAIL（2）个，
+ *   样本 = 相邻两次开始时刻的差（n 个；我们 iters+1 个时刻给 n = iters 个，perftest 的 iters 个时刻给 iters-1 个）；
+ *   升序排列后丢掉最大的 LAT_MEASURE_TAIL（2）个，
  *   m = n - 2 个“计入的样本”delta[0..m-1]：
  *   t_min     = delta[0]
  *   t_max     = delta[m]（丢掉的两个之外最大的那个 = 全部样本里第二大的；不是真正的最大值）

@@ -7,6 +7,8 @@
 #   6.12：flush-6.12   --cm 的被动方 rdma_init_qp_attr(INIT) 给 0x30e，程序说出两个 FLUSH 位
 #   qpaccess-<系列>  服务端QP的 qp_access_flags 没有 REMOTE_WRITE（--inject qp-access）：客户端的 WRITE 得到的状态
 #                    （6.1 在故障画廊里测，tests/58-lab-trace.t）
+#   srq-<系列>     --srq 的 4 个QP：销毁前改到 ERR，等 IBV_EVENT_QP_LAST_WQE_REACHED 的个数按内核（实测：5.10、6.1 的 rxe
+#                  一个也不发，等满上限；6.12 发，每个QP一个）；两端都打印这一行（6.1 在 tests/lab/qptypes.bats 里查）
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 want_kver=$1 series=$2
@@ -82,3 +84,13 @@ else
 fi
 result "qpaccess-$series" "$ok" "--inject qp-access，WRITE：客户端 $crc（$(grep -m1 -o '状态=[^)]*)' "$OUT/qpaccess-c.log")），服务端 $src" \
     "$OUT/qpaccess-c.log"
+
+# SRQ 的拆除：用 SRQ 的QP先改到 ERR，等 LAST_WQE_REACHED（有上限）再销毁；rxe 发不发这个事件按内核不同（docs/QP-TYPES.md）
+pair srq --srq -q 4 --iters 2 -t 20
+want=0
+[[ $series == 6.12 ]] && want=4
+ok=1
+line='^用 SRQ 的 4 个QP已改到 ERR（ibv_modify_qp），[0-9]+ ms 内 '$want' 个收到了 IBV_EVENT_QP_LAST_WQE_REACHED$'
+[[ $src == 0 && $crc == 0 ]] && grep -qE "$line" "$OUT/srq-s.log" && grep -qE "$line" "$OUT/srq-c.log" && ok=0
+result "srq-$series" "$ok" "--srq 4 个QP：两端 $want 个 LAST_WQE_REACHED（$(grep -ho '[0-9]* ms 内 [0-9]* 个收到了' "$OUT/srq-s.log" "$OUT/srq-c.log" | tr '\n' ' ')）；服务端 $src，客户端 $crc" \
+    "$OUT/srq-s.log" "$OUT/srq-c.log"
