@@ -1009,11 +1009,13 @@ fw_dir_of() {
 }
 
 # fw_parse_nft "nft list ruleset 的输出"
-# fw_nft_narrow 规则的词…：这条放行规则放不过进来的 UDP 4791 吗（只放行 lo、已建立/相关的连接、ICMP、TCP）
+# fw_nft_narrow 规则的词…：这条放行规则放不过进来的 UDP 4791 吗（只放行 lo、已建立/相关的连接、ICMP、TCP，或按出口网卡匹配）
 fw_nft_narrow() {
     local r=" $* "
     [[ $r == *" udp "* ]] && return 1
     [[ $r == *" iif lo "* || $r == *' iif "lo" '* || $r == *" iifname lo "* || $r == *' iifname "lo" '* ]] && return 0
+    # 按出口网卡匹配的规则（ufw 的 ufw-before-output 里的 oifname "lo"）管的是发出去的包，放不过进来的 4791
+    [[ $r == *" oif "* || $r == *" oifname "* ]] && return 0
     [[ $r == *" ct state "* && $r != *new* && $r != *untracked* ]] && return 0
     [[ $r == *icmp* || $r == *" tcp "* ]] && return 0
     return 1
@@ -1131,8 +1133,22 @@ fw_parse_iptables() {
     return 0
 }
 
+# fw_ufw_open ufw status 的一行的词…：这是一条没写端口、放行进来的报文的规则吗
+# （"Anywhere  ALLOW IN  10.11.0.2"、"Anywhere on eth1  ALLOW IN  Anywhere"、"10.11.0.1  ALLOW IN  Anywhere"）；
+# 写了端口（"22/tcp"）或是应用配置（"OpenSSH"，端口固定，不会是 4791）的不算
+fw_ufw_open() {
+    local -a w=("$@")
+    local j=1
+    [[ ${w[0]} == Anywhere || ${w[0]} =~ ^[0-9a-fA-F.:]+(/[0-9]+)?$ ]] || return 1
+    [[ ${w[0]} =~ ^[0-9]+$ ]] && return 1   # 只有数字的是端口（"4791  ALLOW IN  Anywhere"）
+    [[ ${w[j]:-} == "(v6)" ]] && j=$((j + 1))
+    [[ ${w[j]:-} == on ]] && j=$((j + 2))
+    [[ ${w[j]:-} == ALLOW || ${w[j]:-} == LIMIT ]] && [[ ${w[j + 1]:-} != OUT ]]
+}
+
 # fw_parse_ufw "ufw status [verbose] 的输出"
-#   status active|inactive;  policy in|out Default: …;  drop|accept in|out 规则原文
+#   status active|inactive;  policy in|out Default: …;  drop|accept in|out 规则原文;
+#   open in 规则原文（放行进来的报文、没写端口：按来源地址、目的地址或网卡放行，可能放过 4791）
 fw_parse_ufw() {
     local line spec act dir j n
     local -a w=()
@@ -1151,10 +1167,15 @@ fw_parse_ufw() {
         read -r -a w <<<"$line" || true
         n=${#w[@]}
         ((n >= 2)) || continue
-        # 规则行: "4791/udp  ALLOW IN  Anywhere"、"4791/udp (v6)  DENY OUT  Anywhere (v6)"
-        spec=${w[0]}
+        # 规则行: "4791/udp  ALLOW IN  Anywhere"、"4791/udp (v6)  DENY OUT  Anywhere (v6)"、
+        # "10.11.0.1 4791/udp  ALLOW IN  Anywhere"（ufw allow proto udp to 10.11.0.1 port 4791）
+        spec=${w[0]} j=1
+        if [[ $spec =~ ^[0-9a-fA-F.:/]+$ && ${w[1]} =~ ^[0-9][0-9,:]*(/[a-z]+)?$ ]]; then spec=${w[1]} j=2; fi
+        if fw_ufw_open "${w[@]}"; then
+            echo "open in $line"
+            continue
+        fi
         [[ $spec =~ ^[0-9][0-9,:]*(/udp)?$ ]] || continue
-        j=1
         if [[ ${w[j]} == "(v6)" ]]; then j=$((j + 1)); fi
         # "4791/udp on eth0  ALLOW IN  Anywhere"
         if [[ ${w[j]:-} == on ]]; then j=$((j + 2)); fi
@@ -1272,31 +1293,97 @@ check_fw_iptables() {
         note $"证据: $ev"
         fix "sudo iptables -I INPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
     elif fw_first "$found" "policy in " && ! fw_first "$found" "accept in "; then
-        warn $"iptables INPUT 默认策略是 DROP，且没有放行 UDP $ROCE_UDP_PORT 的规则"
+        if ev=$(fw_iptables_open "$rules"); then
+            warn $"iptables INPUT 默认策略是 DROP，且没有放行 UDP $ROCE_UDP_PORT 的规则"
+            note $"这条放行规则没写端口，可能放过 RoCE v2 报文，也可能不: $ev"
+        else
+            fail $"iptables INPUT 默认策略是 DROP，且没有放行 UDP $ROCE_UDP_PORT 的规则"
+            note $"对端发来的 RoCE v2 报文会被丢弃，程序以 RETRY_EXC_ERR (transport retry counter exceeded) 失败"
+        fi
         fix "sudo iptables -I INPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
     else
         pass $"iptables INPUT 链没有拦截 UDP $ROCE_UDP_PORT"
     fi
 }
 
+# fw_iptables_open "iptables -S INPUT 的输出"：打印第一条没写端口、可能放过 UDP 4791 的 ACCEPT 规则；没有就返回 1
+# （只放行 lo、已建立/相关的连接、ICMP、TCP 的不算；跳到别的链的也不算：那些链由别的工具管，比如 ufw 的）
+fw_iptables_open() {
+    local line r
+    while IFS= read -r line; do
+        [[ $line == "-A "* && $line == *" -j ACCEPT"* ]] || continue
+        r=" $line "
+        [[ $r == *" -i lo "* || $r == *" -p tcp "* || $r == *" -p icmp "* || $r == *" -p ipv6-icmp "* || $r == *" --dport "* ]] && continue
+        [[ $r == *" --ctstate "* || $r == *" --state "* ]] && [[ $r != *NEW* && $r != *UNTRACKED* ]] && continue
+        echo "$line"
+        return 0
+    done <<<"$1"
+    return 1
+}
+
 check_fw_ufw() {
     local st found rc=0
-    st=$(ufw status 2>&1) || rc=$?
+    st=$(ufw status verbose 2>&1) || rc=$?
     if ((rc != 0)); then
-        fw_unread "ufw status" "$rc" "$st"
+        fw_unread "ufw status verbose" "$rc" "$st"
         return 0
     fi
     found=$(fw_parse_ufw "$st")
-    if fw_first "$found" "status active"; then
-        if fw_first "$found" "accept in "; then
-            pass $"ufw 已启用，并放行了 UDP $ROCE_UDP_PORT"
-        else
-            warn $"ufw 已启用，但没有放行 UDP $ROCE_UDP_PORT"
-            fix "sudo ufw allow $ROCE_UDP_PORT/udp && sudo ufw allow $TCP_PORT/tcp"
-        fi
-    else
+    if ! fw_first "$found" "status active"; then
         pass $"ufw 未启用"
+    elif fw_first "$found" "drop in "; then
+        fail $"ufw 的规则拦截了 UDP $ROCE_UDP_PORT"
+        note $"证据: ${FW_LINE#drop in }"
+        fix "sudo ufw insert 1 allow $ROCE_UDP_PORT/udp"
+    elif fw_first "$found" "accept in "; then
+        pass $"ufw 已启用，并放行了 UDP $ROCE_UDP_PORT"
+    elif ! fw_first "$found" "policy in "; then
+        pass $"ufw 已启用，默认放行进来的报文"
+    elif fw_first "$found" "open in "; then
+        warn $"ufw 已启用、默认拒绝进来的报文，且没有放行 UDP $ROCE_UDP_PORT 的规则"
+        note $"这条放行规则没写端口，可能放过 RoCE v2 报文，也可能不: ${FW_LINE#open in }"
+        fix "sudo ufw allow $ROCE_UDP_PORT/udp && sudo ufw allow $TCP_PORT/tcp"
+    else
+        fail $"ufw 已启用、默认拒绝进来的报文，且没有放行 UDP $ROCE_UDP_PORT 的规则"
+        note $"对端发来的 RoCE v2 报文会被丢弃，程序以 RETRY_EXC_ERR (transport retry counter exceeded) 失败"
+        fix "sudo ufw allow $ROCE_UDP_PORT/udp && sudo ufw allow $TCP_PORT/tcp"
     fi
+}
+
+# firewalld 在运行：区域的 ports、rich rule 和 target 决定进来的 4791 能不能过
+check_fw_firewalld() {
+    local found zone
+    found=$(fw_parse_firewalld "$(firewall-cmd --list-all 2>/dev/null)")
+    zone=""
+    if fw_first "$found" "zone "; then zone=${FW_LINE#zone }; fi
+    if fw_first "$found" "drop in "; then
+        fail $"firewalld（区域 ${zone:-?}）的规则丢弃/拒绝了 UDP $ROCE_UDP_PORT"
+        note $"证据: ${FW_LINE#drop in }"
+        fix "sudo firewall-cmd --remove-rich-rule='${FW_LINE#drop in }' && sudo firewall-cmd --add-port=$ROCE_UDP_PORT/udp"
+    elif fw_first "$found" "accept in "; then
+        pass $"firewalld（区域 ${zone:-?}）放行了 UDP $ROCE_UDP_PORT（${FW_LINE#accept in }）"
+    else
+        fail $"firewalld 在运行（区域 ${zone:-?}），没有放行 UDP $ROCE_UDP_PORT: 对端发来的 RoCE v2 报文会被拒绝"
+        if fw_first "$found" "policy in "; then note $"证据: ${FW_LINE#policy in }，ports 里没有 $ROCE_UDP_PORT/udp"; fi
+        fix "sudo firewall-cmd --add-port=$ROCE_UDP_PORT/udp && sudo firewall-cmd --permanent --add-port=$ROCE_UDP_PORT/udp"
+    fi
+}
+
+# 谁在管防火墙（README 第 5 步的顺序）：ufw 启用了就是 ufw，否则 firewalld 在运行就是 firewalld，否则是 nft/iptables 的规则本身。
+# ufw、firewalld 把自己的规则写进 nftables（Debian 12、Ubuntu 的 iptables 是 iptables-nft），nft/iptables 看到的是它们生成的表：
+# 这时只按它们自己的规则判断，修复也用它们的命令（往它们的表里插 nft/iptables 规则，它们重载时就没了）。结果在 FW_BOSS
+fw_in_charge() {
+    FW_BOSS=rules
+    if have_fw ufw && [[ $(ufw status 2>/dev/null) == "Status: active"* ]]; then
+        FW_BOSS=ufw
+    elif have_fw firewall-cmd && [[ $(firewall-cmd --state 2>/dev/null) == running ]]; then
+        FW_BOSS=firewalld
+    fi
+}
+
+# iptables 是 iptables-nft（规则就在 nftables 里）且 nft 也在：它的规则 nft 已经读过，不再读一遍
+fw_iptables_is_nft() {
+    have_fw nft && [[ $(iptables -V 2>/dev/null) == *nf_tables* ]]
 }
 
 # 读不出规则（不是 root、容器里没有 CAP_NET_ADMIN……）：说“没有检查”，不能算通过
@@ -1332,13 +1419,26 @@ check_firewall_udp_4791() {
     elif ((EUID != 0)); then
         fw_need_root "${fw_tools[*]}"
     else
-        for t in "${fw_tools[@]}"; do
-            case $t in
-                nft) check_fw_nft ;;
-                iptables) check_fw_iptables ;;
-                ufw) check_fw_ufw ;;
-            esac
-        done
+        fw_in_charge
+        case $FW_BOSS in
+            ufw)
+                note $"ufw 已启用，由它管防火墙：nft/iptables 里的规则是 ufw 生成的，按 ufw 的规则判断，修复也用 ufw"
+                check_fw_ufw
+                ;;
+            firewalld)
+                note $"firewalld 在运行，由它管防火墙：nft 里的规则是 firewalld 生成的，按它的区域判断，修复也用 firewall-cmd"
+                check_fw_firewalld
+                ;;
+            *)
+                for t in "${fw_tools[@]}"; do
+                    case $t in
+                        nft) check_fw_nft ;;
+                        iptables) if fw_iptables_is_nft; then note $"iptables 是 iptables-nft：它的规则就在上面 nft 读到的规则集里"; else check_fw_iptables; fi ;;
+                        ufw) check_fw_ufw ;;
+                    esac
+                done
+                ;;
+        esac
     fi
 }
 
@@ -1665,9 +1765,9 @@ check_peer_path_mtu() {
     fi
 }
 
-# 出方向的防火墙（入方向见第 6 节）和 firewalld
+# 出方向的防火墙（入方向和 firewalld 见第 6 节）；只查管事的那一个（fw_in_charge）
 check_peer_firewall() {
-    local t found rules fam tb chn zone
+    local t
     local -a tools=()
     for t in nft iptables ufw firewall-cmd; do
         if have_fw "$t"; then tools+=("$t"); fi
@@ -1680,73 +1780,69 @@ check_peer_firewall() {
         fw_need_root "${tools[*]}"
         return 0
     fi
-    note $"RoCE v2 两个方向的报文都发往 UDP $ROCE_UDP_PORT；这里查出方向和 firewalld，入方向见第 6 节"
-    for t in "${tools[@]}"; do
-        case $t in
-            nft)
-                rules=$(nft list ruleset 2>&1) || { fw_unread "nft list ruleset" "$?" "$rules"; continue; }
-                found=$(fw_parse_nft "$rules")
-                if fw_first "$found" "drop "; then
-                    note $"nft 丢弃 UDP $ROCE_UDP_PORT 的规则已在第 6 节报告"
-                elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
-                    read -r _ _ fam tb chn _ <<<"$FW_LINE"
-                    warn $"nft 的 output 链 ($fam $tb $chn) 默认策略是 drop，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
-                    fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
-                else
-                    pass $"nft 出方向没有拦截 UDP $ROCE_UDP_PORT"
-                fi
-                ;;
-            iptables)
-                rules=$(iptables -S OUTPUT 2>&1) || { fw_unread "iptables -S OUTPUT" "$?" "$rules"; continue; }
-                found=$(fw_parse_iptables "$rules")
-                if fw_first "$found" "drop out "; then
-                    fail $"iptables OUTPUT 链丢弃/拒绝了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
-                    note $"证据: ${FW_LINE#drop out OUTPUT }"
-                    fix "sudo iptables -I OUTPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
-                elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
-                    warn $"iptables OUTPUT 默认策略是 DROP，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
-                    fix "sudo iptables -I OUTPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
-                else
-                    pass $"iptables OUTPUT 链没有拦截 UDP $ROCE_UDP_PORT"
-                fi
-                ;;
-            ufw)
-                rules=$(ufw status verbose 2>&1) || { fw_unread "ufw status verbose" "$?" "$rules"; continue; }
-                found=$(fw_parse_ufw "$rules")
-                fw_first "$found" "status active" || continue
-                if fw_first "$found" "drop out "; then
-                    fail $"ufw 的规则拦截了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
-                    note $"证据: ${FW_LINE#drop out }"
-                    fix "sudo ufw allow out $ROCE_UDP_PORT/udp"
-                elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
-                    warn $"ufw 出方向默认拒绝，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
-                    fix "sudo ufw allow out $ROCE_UDP_PORT/udp"
-                else
-                    pass $"ufw 出方向没有拦截 UDP $ROCE_UDP_PORT"
-                fi
-                ;;
-            firewall-cmd)
-                if [[ $(firewall-cmd --state 2>/dev/null) != running ]]; then
-                    pass $"firewalld 没有运行"
-                    continue
-                fi
-                found=$(fw_parse_firewalld "$(firewall-cmd --list-all 2>/dev/null)")
-                zone=""
-                if fw_first "$found" "zone "; then zone=${FW_LINE#zone }; fi
-                if fw_first "$found" "drop in "; then
-                    fail $"firewalld（区域 ${zone:-?}）的规则丢弃/拒绝了 UDP $ROCE_UDP_PORT"
-                    note $"证据: ${FW_LINE#drop in }"
-                    fix "sudo firewall-cmd --remove-rich-rule='${FW_LINE#drop in }' && sudo firewall-cmd --add-port=$ROCE_UDP_PORT/udp"
-                elif fw_first "$found" "accept in "; then
-                    pass $"firewalld（区域 ${zone:-?}）放行了 UDP $ROCE_UDP_PORT（${FW_LINE#accept in }）"
-                else
-                    fail $"firewalld 在运行（区域 ${zone:-?}），没有放行 UDP $ROCE_UDP_PORT: 对端发来的 RoCE v2 报文会被拒绝"
-                    if fw_first "$found" "policy in "; then note $"证据: ${FW_LINE#policy in }，ports 里没有 $ROCE_UDP_PORT/udp"; fi
-                    fix "sudo firewall-cmd --add-port=$ROCE_UDP_PORT/udp && sudo firewall-cmd --permanent --add-port=$ROCE_UDP_PORT/udp"
-                fi
-                ;;
-        esac
-    done
+    note $"RoCE v2 两个方向的报文都发往 UDP $ROCE_UDP_PORT；这里查出方向，入方向见第 6 节"
+    fw_in_charge
+    case $FW_BOSS in
+        ufw) check_out_ufw ;;
+        firewalld) pass $"firewalld 默认放行发出去的报文（出方向不查；入方向见第 6 节）" ;;
+        *)
+            for t in "${tools[@]}"; do
+                case $t in
+                    nft) check_out_nft ;;
+                    iptables) fw_iptables_is_nft || check_out_iptables ;;
+                    ufw) ;;
+                    firewall-cmd) pass $"firewalld 没有运行" ;;
+                esac
+            done
+            ;;
+    esac
+}
+
+check_out_nft() {
+    local rules found fam tb chn
+    rules=$(nft list ruleset 2>&1) || { fw_unread "nft list ruleset" "$?" "$rules"; return 0; }
+    found=$(fw_parse_nft "$rules")
+    if fw_first "$found" "drop "; then
+        note $"nft 丢弃 UDP $ROCE_UDP_PORT 的规则已在第 6 节报告"
+    elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
+        read -r _ _ fam tb chn _ <<<"$FW_LINE"
+        warn $"nft 的 output 链 ($fam $tb $chn) 默认策略是 drop，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
+        fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
+    else
+        pass $"nft 出方向没有拦截 UDP $ROCE_UDP_PORT"
+    fi
+}
+
+check_out_iptables() {
+    local rules found
+    rules=$(iptables -S OUTPUT 2>&1) || { fw_unread "iptables -S OUTPUT" "$?" "$rules"; return 0; }
+    found=$(fw_parse_iptables "$rules")
+    if fw_first "$found" "drop out "; then
+        fail $"iptables OUTPUT 链丢弃/拒绝了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
+        note $"证据: ${FW_LINE#drop out OUTPUT }"
+        fix "sudo iptables -I OUTPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
+    elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
+        warn $"iptables OUTPUT 默认策略是 DROP，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
+        fix "sudo iptables -I OUTPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
+    else
+        pass $"iptables OUTPUT 链没有拦截 UDP $ROCE_UDP_PORT"
+    fi
+}
+
+check_out_ufw() {
+    local rules found
+    rules=$(ufw status verbose 2>&1) || { fw_unread "ufw status verbose" "$?" "$rules"; return 0; }
+    found=$(fw_parse_ufw "$rules")
+    if fw_first "$found" "drop out "; then
+        fail $"ufw 的规则拦截了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
+        note $"证据: ${FW_LINE#drop out }"
+        fix "sudo ufw allow out $ROCE_UDP_PORT/udp"
+    elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
+        warn $"ufw 出方向默认拒绝，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
+        fix "sudo ufw allow out $ROCE_UDP_PORT/udp"
+    else
+        pass $"ufw 出方向没有拦截 UDP $ROCE_UDP_PORT"
+    fi
 }
 
 check_peer() {

@@ -985,7 +985,7 @@ fx_client_net() {
     [[ $output == *"[失败] 没有去往 10.99.0.2 的路由: 回答里没有出口网卡: 10.99.0.2 uid 0"* ]]
 }
 
-@test "diagnose --peer: 防火墙 —— nft 丢弃 udp dport 4791、iptables OUTPUT 丢弃、firewalld 没放行 → 失败并给出修复" {
+@test "diagnose --peer: 防火墙 —— nft 丢弃 udp dport 4791、iptables OUTPUT 丢弃 → 失败并给出修复" {
     [ "$EUID" -eq 0 ] || skip "防火墙检查只在 root 下进行"
     fx_client_net
     fx_rxe_small rxe1 eth0 0a14:0001
@@ -1001,14 +1001,7 @@ else
     printf '%s\n' "-P $2 ACCEPT"
 fi
 EOF
-    cat >"$BIN/firewall-cmd" <<'EOF'
-#!/usr/bin/env bash
-case $1 in
-    --state) echo running ;;
-    --list-all) printf 'public (active)\n  target: default\n  ports: 18515/tcp\n' ;;
-esac
-EOF
-    chmod +x "$BIN/nft" "$BIN/iptables" "$BIN/firewall-cmd"
+    chmod +x "$BIN/nft" "$BIN/iptables"
     PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2
     peer_section
     [ "$status" -eq 1 ]
@@ -1019,8 +1012,146 @@ EOF
     [[ $output == *"[失败] iptables OUTPUT 链丢弃/拒绝了发往 UDP 4791 的报文（出方向）"* ]]
     [[ $output == *"证据: -A OUTPUT -p udp -m udp --dport 4791 -j DROP"* ]]
     [[ $output == *"修复: sudo iptables -I OUTPUT -p udp --dport 4791 -j ACCEPT"* ]]
+}
+
+@test "diagnose: firewalld 在运行就由它判断（第 6 节，不带 --peer 也查）：没放行 4791 → 失败、修复用 firewall-cmd；它生成的 nft 规则不再单独报" {
+    [ "$EUID" -eq 0 ] || skip "防火墙检查只在 root 下进行"
+    fx_rxe rxe0 lo 7f00:0001
+    local BIN=$BATS_TEST_TMPDIR/bin
+    mkdir -p "$BIN"
+    # firewalld 的 nft 表：input 链 policy accept、跳到 filter_INPUT……；这里故意放一条 policy drop 的链，它不该被当成“nft 的问题”报出来
+    cat >"$BIN/nft" <<'EOF'
+#!/usr/bin/env bash
+printf 'table inet firewalld {\n\tchain filter_INPUT {\n\t\ttype filter hook input priority filter + 10; policy accept;\n\t\tjump filter_INPUT_ZONES\n\t\treject with icmpx admin-prohibited\n\t}\n}\n'
+EOF
+    cat >"$BIN/firewall-cmd" <<'EOF'
+#!/usr/bin/env bash
+case $1 in
+    --state) echo running ;;
+    --list-all) printf 'public (active)\n  target: default\n  ports: 18515/tcp\n' ;;
+esac
+EOF
+    chmod +x "$BIN/nft" "$BIN/firewall-cmd"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"firewalld 在运行，由它管防火墙"* ]]
     [[ $output == *"[失败] firewalld 在运行（区域 public），没有放行 UDP 4791"* ]]
     [[ $output == *"修复: sudo firewall-cmd --add-port=4791/udp && sudo firewall-cmd --permanent --add-port=4791/udp"* ]]
+    [[ $output != *"nft 规则没有拦截"* && $output != *"nft 的 input 链"* ]]
+    # 放行了：通过
+    printf '#!/usr/bin/env bash\ncase $1 in --state) echo running ;; --list-all) printf "public (active)\\n  target: default\\n  ports: 4791/udp 18515/tcp\\n" ;; esac\n' >"$BIN/firewall-cmd"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    [[ $output == *"[通过] firewalld（区域 public）放行了 UDP 4791（ports 4791/udp）"* ]]
+    # firewalld 没在运行：回到 nft 的规则本身
+    printf '#!/usr/bin/env bash\n[[ $1 == --state ]] && echo "not running"\nexit 252\n' >"$BIN/firewall-cmd"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    [[ $output != *"firewalld 在运行"* ]]
+    [[ $output == *"[通过] nft 规则没有拦截 UDP 4791"* ]]
+}
+
+@test "diagnose: ufw 启用时由它判断（Ubuntu 的样子，规则取自原版 Debian 12 + ufw 的虚拟机）：默认拒绝、没放行 4791 → 失败；没写端口的放行 → 警告；放行了 → 通过" {
+    [ "$EUID" -eq 0 ] || skip "防火墙检查只在 root 下进行"
+    fx_rxe rxe0 lo 7f00:0001
+    local BIN=$BATS_TEST_TMPDIR/bin
+    mkdir -p "$BIN"
+    # lab/stock-run --flavour ufw 的 VM 上 ufw status verbose / iptables / nft list ruleset 的输出（节选）：
+    # iptables 是 iptables-nft，nft 看到的是 ufw 生成的 ip filter 表
+    export FAKE_UFW=$BATS_TEST_TMPDIR/ufw.out
+    printf '%s\n' "Status: active" "Logging: on (low)" "Default: deny (incoming), allow (outgoing), disabled (routed)" "New profiles: skip" >"$FAKE_UFW"
+    cat >"$BIN/ufw" <<'EOF'
+#!/usr/bin/env bash
+if [[ $* == status ]]; then grep -v '^Default\|^Logging\|^New' "$FAKE_UFW"; else cat "$FAKE_UFW"; fi
+EOF
+    cat >"$BIN/iptables" <<'EOF'
+#!/usr/bin/env bash
+case $* in
+    -V) echo "iptables v1.8.9 (nf_tables)" ;;
+    *) printf '%s\n' "-P INPUT DROP" "-A INPUT -j ufw-before-logging-input" "-A INPUT -j ufw-before-input" ;;
+esac
+EOF
+    cat >"$BIN/nft" <<'EOF'
+#!/usr/bin/env bash
+cat <<'R'
+# Warning: table ip filter is managed by iptables-nft, do not touch!
+table ip filter {
+	chain ufw-before-input {
+		iifname "lo" counter packets 0 bytes 0 accept
+		ct state related,established counter packets 0 bytes 0 accept
+		meta l4proto icmp icmp type echo-request counter packets 0 bytes 0 accept
+		udp sport 67 udp dport 68 counter packets 0 bytes 0 accept
+		counter packets 0 bytes 0 jump ufw-user-input
+	}
+
+	chain ufw-before-output {
+		oifname "lo" counter packets 0 bytes 0 accept
+		ct state related,established counter packets 0 bytes 0 accept
+	}
+
+	chain INPUT {
+		type filter hook input priority filter; policy drop;
+		counter packets 0 bytes 0 jump ufw-before-logging-input
+		counter packets 0 bytes 0 jump ufw-before-input
+	}
+}
+R
+EOF
+    chmod +x "$BIN/ufw" "$BIN/iptables" "$BIN/nft"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"ufw 已启用，由它管防火墙"* ]]
+    [[ $output == *"[失败] ufw 已启用、默认拒绝进来的报文，且没有放行 UDP 4791 的规则"* ]]
+    [[ $output == *"RETRY_EXC_ERR"* ]]
+    [[ $output == *"修复: sudo ufw allow 4791/udp && sudo ufw allow 1/tcp"* ]]
+    # ufw 生成的表不单独报，也不建议往里插 nft/iptables 规则
+    [[ $output != *"nft 的 input 链"* && $output != *"iptables INPUT"* && $output != *"sudo nft insert"* && $output != *"sudo iptables -I"* ]]
+    # 按来源地址放行、没写端口：可能放过 4791 → 警告，指出这条规则
+    printf '%s\n' "" "To                         Action      From" "--                         ------      ----" \
+        "22/tcp                     ALLOW IN    Anywhere" "Anywhere                   ALLOW IN    10.20.0.2" >>"$FAKE_UFW"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    [[ $output == *"[警告] ufw 已启用、默认拒绝进来的报文，且没有放行 UDP 4791 的规则"* ]]
+    [[ $output == *"可能放过 RoCE v2 报文，也可能不: Anywhere                   ALLOW IN    10.20.0.2"* ]]
+    # README 的 ufw 命令之后：通过
+    echo "4791/udp                   ALLOW IN    Anywhere" >>"$FAKE_UFW"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    [[ $output == *"[通过] ufw 已启用，并放行了 UDP 4791"* ]]
+    # ufw 没启用：回到 nft 的规则本身；ufw 生成的出方向规则里的 oifname "lo" 不算“可能放过 4791 的放行”，
+    # iptables-nft 的规则 nft 已经读过，不再读一遍
+    printf 'Status: inactive\n' >"$FAKE_UFW"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    [[ $output == *"[失败] nft 的 input 链 (ip filter INPUT) 默认策略是 drop，且没有放行 UDP 4791 的规则"* ]]
+    [[ $output != *'oifname "lo"'* ]]
+    [[ $output == *"iptables 是 iptables-nft"* && $output != *"iptables INPUT 默认策略"* ]]
+    [[ $output == *"[通过] ufw 未启用"* ]]
+}
+
+@test "diagnose: iptables（legacy）INPUT 默认 DROP、只放行 lo/已建立/TCP → 失败；另有没写端口的放行 → 警告并指出它" {
+    [ "$EUID" -eq 0 ] || skip "防火墙检查只在 root 下进行"
+    fx_rxe rxe0 lo 7f00:0001
+    local BIN=$BATS_TEST_TMPDIR/bin
+    mkdir -p "$BIN"
+    export FAKE_IPT=$BATS_TEST_TMPDIR/ipt.out
+    printf '%s\n' "-P INPUT DROP" "-A INPUT -i lo -j ACCEPT" "-A INPUT -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT" \
+        "-A INPUT -p tcp -m tcp --dport 22 -j ACCEPT" "-A INPUT -p udp -m udp --dport 53 -j ACCEPT" >"$FAKE_IPT"
+    cat >"$BIN/iptables" <<'EOF'
+#!/usr/bin/env bash
+case $* in
+    -V) echo "iptables v1.8.9 (legacy)" ;;
+    *) cat "$FAKE_IPT" ;;
+esac
+EOF
+    chmod +x "$BIN/iptables"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"[失败] iptables INPUT 默认策略是 DROP，且没有放行 UDP 4791 的规则"* ]]
+    [[ $output == *"RETRY_EXC_ERR"* ]]
+    [[ $output == *"修复: sudo iptables -I INPUT -p udp --dport 4791 -j ACCEPT"* ]]
+    echo "-A INPUT -s 10.20.0.0/16 -j ACCEPT" >>"$FAKE_IPT"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    [[ $output == *"[警告] iptables INPUT 默认策略是 DROP，且没有放行 UDP 4791 的规则"* ]]
+    [[ $output == *"可能放过 RoCE v2 报文，也可能不: -A INPUT -s 10.20.0.0/16 -j ACCEPT"* ]]
 }
 
 @test "diagnose --peer: 没有 ping 时用 busybox 的 ping；它不支持 -M do，路径 MTU 跳过并给出手动命令" {
