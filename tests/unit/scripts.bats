@@ -1040,11 +1040,21 @@ EOF
     [[ $output == *"修复: sudo firewall-cmd --add-port=4791/udp && sudo firewall-cmd --permanent --add-port=4791/udp"* ]]
     [[ $output != *"nft 规则没有拦截"* && $output != *"nft 的 input 链"* ]]
     # 放行了：通过
-    printf '#!/usr/bin/env bash\ncase $1 in --state) echo running ;; --list-all) printf "public (active)\\n  target: default\\n  ports: 4791/udp 18515/tcp\\n" ;; esac\n' >"$BIN/firewall-cmd"
+    cat >"$BIN/firewall-cmd" <<'EOF'
+#!/usr/bin/env bash
+case $1 in
+    --state) echo running ;;
+    --list-all) printf 'public (active)\n  target: default\n  ports: 4791/udp 18515/tcp\n' ;;
+esac
+EOF
     PATH=$BIN:$PATH run "$DG" --port 1
     [[ $output == *"[通过] firewalld（区域 public）放行了 UDP 4791（ports 4791/udp）"* ]]
     # firewalld 没在运行：回到 nft 的规则本身
-    printf '#!/usr/bin/env bash\n[[ $1 == --state ]] && echo "not running"\nexit 252\n' >"$BIN/firewall-cmd"
+    cat >"$BIN/firewall-cmd" <<'EOF'
+#!/usr/bin/env bash
+[[ $1 == --state ]] && echo "not running"
+exit 252
+EOF
     PATH=$BIN:$PATH run "$DG" --port 1
     [[ $output != *"firewalld 在运行"* ]]
     [[ $output == *"[通过] nft 规则没有拦截 UDP 4791"* ]]
