@@ -56,7 +56,7 @@ for ((m = 0; m < ${#marks[@]}; m++)); do
     esac
 done
 # 测试自己在 README 的块之后多看的事（tests/lab/stock-readme.sh 的 after_*；原来在 tests/56-lab-readme-steps.t）
-want+=(own-rxe0-vm0 own-rxe0-vm1)
+want+=(own-rxe0-vm0 own-rxe0-vm1 diagnose-fw-before-vm0 diagnose-fw-before-vm1 diagnose-fw-after-vm0 diagnose-fw-after-vm1)
 [[ $F == plain ]] && want+=(default-deny-vm0 default-deny-vm1)
 [[ $FW == nft ]] && want+=(firewall-restore-vm0 firewall-restore-vm1)
 want+=(client-4791-needed machine-ids-differ)

@@ -239,6 +239,32 @@ NFT
     stand "防火墙: README 的 nft 块之后，测试把 inet filter input 改成 policy drop（另外只放行 lo、已建立的连接、ICMP），之后的程序只靠 README 的放行规则"
     result "default-deny-vm$VM" "$rc" "VM$VM: README 的 nft 块之后 input 链改成默认丢弃" "$log"
 }
+# 管事的防火墙的那一块（ufw 上 firewall-other 的 ufw 一行，别处 firewall-nft）前后，learner 用 sudo 运行 ./diagnose.sh（README 出错时让做的），
+# 看第 6 节：之前 ufw（默认拒绝）、nftdrop（policy drop）上是“失败”并给出这个防火墙自己的修复命令，plain（空规则集）上是“通过”；
+# 之后第 6 节没有“失败”、管事的那个是“通过”。ufw 上不该出现往 ufw 的表里插 nft/iptables 规则的修复
+diag_fw() {  # diag_fw before|after
+    local log=$OUT/diagnose-fw-$1.log sec rc=0 ok=1 want
+    printf 'sudo ./diagnose.sh\n' >"$OUT/diagnose-fw.sh"
+    chmod 644 "$OUT/diagnose-fw.sh"
+    as_learner "$OUT/diagnose-fw.sh" >"$log" 2>&1 || rc=$?
+    sec=$(sed -n '/^== 6\./,/^$/p' "$log")
+    if [[ $1 == before && $FW == ufw ]]; then
+        want="[失败] ufw 已启用、默认拒绝进来的报文，且没有放行 UDP 4791 的规则"
+        [[ $sec == *"$want"* && $sec == *"修复: sudo ufw allow 4791/udp"* && $sec != *"sudo nft insert"* && $sec != *"sudo iptables"* ]] && ok=0
+    elif [[ $1 == before && ${STOCK_FLAVOUR:-plain} == nftdrop ]]; then
+        want="[失败] nft 的 input 链 (inet filter input) 默认策略是 drop"
+        [[ $sec == *"$want"* && $sec == *"修复: sudo nft insert rule inet filter input udp dport 4791 accept"* ]] && ok=0
+    elif [[ $1 == before ]]; then
+        want="[通过] nft 规则没有拦截 UDP 4791"
+        [[ $sec == *"$want"* ]] && ok=0
+    else
+        want="[通过] ${FW/nft/nft 规则没有拦截}"
+        [[ $FW == ufw ]] && want="[通过] ufw 已启用，并放行了 UDP 4791"
+        [[ $sec == *"$want"* && $sec != *"[失败]"* ]] && ok=0
+    fi
+    result "diagnose-fw-$1-vm$VM" "$ok" "VM$VM: 防火墙那一块之$([[ $1 == before ]] && echo 前 || echo 后)，sudo ./diagnose.sh 的第 6 节有「$want」（退出码 $rc）" "$log"
+}
+
 # firewall-save 之后：清空规则集，用 README 存下的 /etc/nftables.conf 恢复，规则必须和保存前一模一样
 after_firewall_save() {
     local log=$OUT/firewall-restore.log before rc=0
@@ -258,7 +284,9 @@ for ((m = 0; m < ${#marks[@]}; m++)); do
     IFS=$'\t' read -r name where <<<"${marks[$m]}"
     case $where in
         both)
+            [[ $name == firewall-nft && $FW == nft || $name == firewall-other && $FW == ufw ]] && diag_fw before
             run_block "$name"
+            [[ $name == firewall-nft && $FW == nft || $name == firewall-other && $FW == ufw ]] && diag_fw after
             case $name in
                 soft-roce) after_soft_roce ;;
                 firewall-nft) after_firewall_nft ;;
