@@ -18,6 +18,8 @@
 #  12. docs/README.en.md 里没有中文（链接目标里的中文标题锚点除外）；它的 ##–#### 标题和 README 一一对应（个数、顺序，对照表在
 #      这一项里）；README 标了记号的命令块里的每条命令（tests/docs/readme-steps.sh raw）都在它的代码块里
 #  11. README 给的两条准备命令（演示、测试）在它的代码块里，测试那条就是 .ci/run 跑的（LAB_KERNEL=all bash lab/setup，然后 make test）
+#  13. README.md 和 QUICKFIX.md 引用的每一句错误（英文的原话，或程序的中文错误经 po/en.po 译成的英文）都在 docs/README.en.md 的
+#      英文错误索引里（tests/docs/check-error-index.py，规则写在它开头）
 # 摘录与真实运行是否一致，由实验室里的 tests/55-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -39,7 +41,7 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
     : >"$T/diag"
 }
 : >"$T/diag"
-echo "1..12"
+echo "1..13"
 README_MAX_LINES=300
 README_MAX_BYTES=24000
 
@@ -332,3 +334,9 @@ while IFS=$'\t' read -r step _; do
 done < <(tests/docs/readme-steps.sh list) >>"$T/diag"
 if grep -q 'docs/README.en.md 的代码块里' "$T/diag"; then bad=1; fi
 ok "$bad" "docs/README.en.md has no Chinese outside link targets, README.md's headings one to one and the commands of its marked blocks"
+
+# ---------- 13. README、QUICKFIX 引用的错误都在英文错误索引里 ----------
+bad=0
+python3 tests/docs/check-error-index.py >"$T/ei" 2>&1 || bad=1
+if [[ $bad != 0 ]]; then sed 's/^/    /' "$T/ei" >>"$T/diag"; fi
+ok "$bad" "every error README.md and QUICKFIX.md quote is in docs/README.en.md's English error index ($(sed -n 's/^# \([0-9]*\) .*/\1/p' "$T/ei") quotes)"
