@@ -20,6 +20,7 @@
 #  11. README 给的两条准备命令（演示、测试）在它的代码块里，测试那条就是 .ci/run 跑的（LAB_KERNEL=all bash lab/setup，然后 make test）
 #  13. README.md 和 QUICKFIX.md 引用的每一句错误（英文的原话，或程序的中文错误经 po/en.po 译成的英文）都在 docs/README.en.md 的
 #      英文错误索引里（tests/docs/check-error-index.py，规则写在它开头）
+#  14. Makefile 的每条依赖消息 echo "错误: …" >&2 后面紧跟着同一句的英文 echo "error: …" >&2（英文里没有中文）
 # 摘录与真实运行是否一致，由实验室里的 tests/55-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -41,7 +42,7 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
     : >"$T/diag"
 }
 : >"$T/diag"
-echo "1..13"
+echo "1..14"
 README_MAX_LINES=300
 README_MAX_BYTES=24000
 
@@ -340,3 +341,15 @@ bad=0
 python3 tests/docs/check-error-index.py >"$T/ei" 2>&1 || bad=1
 if [[ $bad != 0 ]]; then sed 's/^/    /' "$T/ei" >>"$T/diag"; fi
 ok "$bad" "every error README.md and QUICKFIX.md quote is in docs/README.en.md's English error index ($(sed -n 's/^# \([0-9]*\) .*/\1/p' "$T/ei") quotes)"
+
+# ---------- 14. Makefile 的依赖消息两种语言都有 ----------
+bad=0
+# 每一行里的 echo 依次排开；“错误: ”那条的下一条必须是 “error: ”，两条都写到标准错误
+grep -oE 'echo "[^"]*"( >&2)?' Makefile | awk '
+    prev != "" { p = prev; prev = ""; if ($0 !~ /^echo "error: .*" >&2$/) printf "Makefile: %s 后面不是英文的 echo \"error: …\" >&2，而是: %s\n", p, $0 }
+    /^echo "错误: / { n++; if ($0 !~ / >&2$/) printf "Makefile: 没有写到标准错误: %s\n", $0; prev = $0 }
+    /^echo "error: / && /[\344-\351]/ { printf "Makefile: 英文消息里有中文: %s\n", $0 }
+    END { if (prev != "") printf "Makefile: %s 后面没有英文的一条\n", prev; if (n == 0) print "Makefile 里找不到 echo \"错误: …\""; print "#", n }
+' >"$T/mk"
+grep -v '^#' "$T/mk" >>"$T/diag" && bad=1
+ok "$bad" "each of the Makefile's $(sed -n 's/^# //p' "$T/mk") dependency messages (echo \"错误: …\" >&2) is followed by its English echo \"error: …\" >&2"
