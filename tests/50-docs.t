@@ -9,14 +9,18 @@
 #   5. 摘录里的每个 “========== 步骤N: … ==========” 标题都是程序能打印的（来自 src/*.c 的 step_title 调用）
 #   6. 会跟着代码变的列表只写在 docs/OPTIONS.md 一处，并且和代码一致（tests/docs/check-lists.sh）：-h 的每个长选项都在
 #      参数表里；--inject 的种类和每种的角色和 -h 一样，文档里提到的种类都存在；两端必须一致的选项 = src/control/wire.h 的
-#      HELLO 比较的字段和 flags + --cm，别的文档不再另列；文档里写的 HELLO flags 已定义位 = WIRE_FLAG_* 的并集
+#      HELLO 比较的字段和 flags + --cm，别的文档不再另列；文档里写的 HELLO flags 已定义位 = WIRE_FLAG_* 的并集；参数表的「默认」列 = -h 写的默认值
 #   7. 每个角色的 -h 只列它自己能用的选项：逐个拿来 --dry-run，不能被拒绝成“只用于服务端/客户端”
 #   8. 文档之间的相对链接都指向存在的文件和标题锚点（tests/docs/check-links.pl，GitHub 的锚点规则）
 #   9. README.md 不超过预算（README_MAX_LINES 行、README_MAX_BYTES 字节）：它是入口，细节放在 docs/
 #  10. README、QUICKFIX、TROUBLESHOOTING 的命令是两台虚拟机的写法：不出现单机实验室的设备名（rxe1，
 #      客户端/服务端的 -d rxe0）。只属于单机实验室的代码块前一行标 <!-- lab-only -->；输出摘录不算命令
-#  12. docs/README.en.md 里没有中文（链接目标里的中文标题锚点除外），而且和 README 一样有六个步骤（小节标题 1.–6.）
+#  12. docs/README.en.md 里没有中文（链接目标里的中文标题锚点除外）；它的 ##–#### 标题和 README 一一对应（个数、顺序，对照表在
+#      这一项里）；README 标了记号的命令块里的每条命令（tests/docs/readme-steps.sh raw）都在它的代码块里
 #  11. README 给的两条准备命令（演示、测试）在它的代码块里，测试那条就是 .ci/run 跑的（LAB_KERNEL=all bash lab/setup，然后 make test）
+#  13. README.md 和 QUICKFIX.md 引用的每一句错误（英文的原话，或程序的中文错误经 po/en.po 译成的英文）都在 docs/README.en.md 的
+#      英文错误索引里（tests/docs/check-error-index.py，规则写在它开头）
+#  14. Makefile 的每条依赖消息 echo "错误: …" >&2 后面紧跟着同一句的英文 echo "error: …" >&2（英文里没有中文）
 # 摘录与真实运行是否一致，由实验室里的 tests/55-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -38,7 +42,7 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
     : >"$T/diag"
 }
 : >"$T/diag"
-echo "1..12"
+echo "1..14"
 README_MAX_LINES=300
 README_MAX_BYTES=24000
 
@@ -201,7 +205,7 @@ ok "$bad" "all $count step titles inside excerpts match a step_title() format in
 # ---------- 6. 会跟着代码变的列表（docs/OPTIONS.md）和 -h、src/control/wire.h 一致 ----------
 bad7=0
 tests/docs/check-lists.sh "${DOCS[@]}" >"$T/diag" 2>&1 || bad7=1
-ok "$bad7" "the lists in docs/OPTIONS.md (long options, --inject kinds and roles, options both sides must match, HELLO flag bits) agree with -h and src/control/wire.h, and no other document keeps its own copy"
+ok "$bad7" "the lists in docs/OPTIONS.md (long options and their defaults, --inject kinds and roles, options both sides must match, HELLO flag bits) agree with -h and src/control/wire.h, and no other document keeps its own copy"
 
 # ---------- 7. 每个角色的 -h 只列自己的选项 ----------
 # 帮助里一行一个选项：“  -d, --dev NAME  说明” 或 “      --inject rkey  说明”；占位符换成一个合法的值
@@ -286,11 +290,66 @@ if ! printf '%s\n' 'LAB_KERNEL=all bash lab/setup' 'make test' | cmp -s - "$T/ci
 fi
 ok "$bad" "README's demo and test commands are in its code blocks, and .ci/run runs exactly the test one"
 
-# ---------- 12. 英文入口没有中文、步骤和 README 一样多 ----------
+# ---------- 12. 英文入口没有中文，标题和命令和 README 一样 ----------
 bad=0
 sed -E 's/\]\([^)]*\)/]()/g' docs/README.en.md | grep -nP '[\x{3000}-\x{303f}\x{3400}-\x{9fff}\x{ff00}-\x{ffef}]' >"$T/cjk" || true
 if [[ -s $T/cjk ]]; then { echo "docs/README.en.md 里有中文（链接目标之外）:"; sed 's/^/    /' "$T/cjk"; } >>"$T/diag"; bad=1; fi
-zh=$(grep -cE '^### [1-9]\. ' README.md)
-en=$(grep -cE '^### [1-9]\. ' docs/README.en.md)
-if [[ $zh != "$en" ]]; then echo "README.md 有 $zh 个步骤小节（### N.），docs/README.en.md 有 $en 个" >>"$T/diag"; bad=1; fi
-ok "$bad" "docs/README.en.md has no Chinese outside link targets and the same $zh numbered steps as README.md"
+# 标题一一对应（## 到 ####，个数和顺序）：左边 README.md，右边 docs/README.en.md。英文版多出的两节（只有英文读者需要）写在 EN_ONLY
+HEADINGS=(
+    '## 目录|## Contents'
+    '## 运行一次会发生什么|## What one run does'
+    '## 在两台虚拟机上运行|## Two VMs: the real path'
+    '### 1. 安装（两台都要）|### 1. Install (both VMs)'
+    '### 2. 网络（两台都要，在建 rxe 之前）|### 2. Network (both VMs, before rxe)'
+    '#### 从克隆来的两台虚拟机|#### Cloned VMs'
+    '### 3. 取代码、编译（两台都要）|### 3. Get the code and build (both VMs)'
+    '### 4. 创建 Soft-RoCE 设备（两台都要）|### 4. Create the Soft-RoCE device (both VMs)'
+    '### 5. 防火墙（两台都要）|### 5. Firewall (both VMs)'
+    '### 6. 运行|### 6. Run'
+    '## 没有 RDMA？用实验室|## No RDMA? Use the lab'
+    '## 全部参数|## Options'
+    '## 更多主题|## More topics'
+    '## 出错了怎么办|## What to do when it fails'
+    '## 文档导航|## Where to go next (Chinese documents)'
+)
+EN_ONLY='^## (Error index \(English\)|Getting English output)$'
+printf '%s\n' "${HEADINGS[@]}" | cut -d'|' -f1 >"$T/h-zh-want"
+printf '%s\n' "${HEADINGS[@]}" | cut -d'|' -f2 >"$T/h-en-want"
+classify README.md | awk -F'\t' '$1 == "TEXT" { print $3 }' | grep -E '^#{2,4} ' >"$T/h-zh"
+classify docs/README.en.md | awk -F'\t' '$1 == "TEXT" { print $3 }' | grep -E '^#{2,4} ' | grep -vE "$EN_ONLY" >"$T/h-en"
+for l in zh en; do
+    if ! diff "$T/h-$l-want" "$T/h-$l" >"$T/hd"; then
+        { echo "标题和 tests/50-docs.t 的 HEADINGS 对照表不一致（$l；< 表里的，> 文档里的）:"; sed 's/^/    /' "$T/hd"; } >>"$T/diag"; bad=1
+    fi
+done
+# README 标了记号的命令块里的每条命令都在 README.en 的代码块里。比较前两边都去掉行尾的 # 注释、所有的 " --lang en"（英文版的命令
+# 都加了它）、多余的空白。例外（英文版的写法不同）写在 EN_CMD_EXCEPT，现在没有
+EN_CMD_EXCEPT=()
+norm() { sed -E 's/[[:space:]]+#.*$//; s/ --lang en//g; s/[[:space:]]+/ /g; s/^ //; s/ $//' | grep -v '^$' || true; }
+awk -F'\t' '$1 == "CODE" && $2 ~ /^docs\/README\.en\.md:/ { print $3 }' "$T/lines" | grep -vE '^[[:space:]]*#' | norm | sort -u >"$T/en-cmds"
+while IFS=$'\t' read -r step _; do
+    tests/docs/readme-steps.sh raw "$step" | norm | while IFS= read -r c; do
+        for x in "${EN_CMD_EXCEPT[@]}"; do [[ $c != "$x" ]] || continue 2; done
+        grep -qxF -- "$c" "$T/en-cmds" || echo "README.md 第 $step 块的命令不在 docs/README.en.md 的代码块里: $c"
+    done
+done < <(tests/docs/readme-steps.sh list) >>"$T/diag"
+if grep -q 'docs/README.en.md 的代码块里' "$T/diag"; then bad=1; fi
+ok "$bad" "docs/README.en.md has no Chinese outside link targets, README.md's headings one to one and the commands of its marked blocks"
+
+# ---------- 13. README、QUICKFIX 引用的错误都在英文错误索引里 ----------
+bad=0
+python3 tests/docs/check-error-index.py >"$T/ei" 2>&1 || bad=1
+if [[ $bad != 0 ]]; then sed 's/^/    /' "$T/ei" >>"$T/diag"; fi
+ok "$bad" "every error README.md and QUICKFIX.md quote is in docs/README.en.md's English error index ($(sed -n 's/^# \([0-9]*\) .*/\1/p' "$T/ei") quotes)"
+
+# ---------- 14. Makefile 的依赖消息两种语言都有 ----------
+bad=0
+# 每一行里的 echo 依次排开；“错误: ”那条的下一条必须是 “error: ”，两条都写到标准错误
+grep -oE 'echo "[^"]*"( >&2)?' Makefile | awk '
+    prev != "" { p = prev; prev = ""; if ($0 !~ /^echo "error: .*" >&2$/) printf "Makefile: %s 后面不是英文的 echo \"error: …\" >&2，而是: %s\n", p, $0 }
+    /^echo "错误: / { n++; if ($0 !~ / >&2$/) printf "Makefile: 没有写到标准错误: %s\n", $0; prev = $0 }
+    /^echo "error: / && /[\344-\351]/ { printf "Makefile: 英文消息里有中文: %s\n", $0 }
+    END { if (prev != "") printf "Makefile: %s 后面没有英文的一条\n", prev; if (n == 0) print "Makefile 里找不到 echo \"错误: …\""; print "#", n }
+' >"$T/mk"
+grep -v '^#' "$T/mk" >>"$T/diag" && bad=1
+ok "$bad" "each of the Makefile's $(sed -n 's/^# //p' "$T/mk") dependency messages (echo \"错误: …\" >&2) is followed by its English echo \"error: …\" >&2"

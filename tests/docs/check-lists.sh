@@ -7,8 +7,9 @@
 #      所有文档里出现的 `--inject 种类` 都是真的种类；引用“未知的故障注入”这句话时，种类和程序现在打印的一样
 #   3. must-match: 两端必须一致的选项 = src/control/wire.h 里 HELLO 比较的字段（op、num_qp、size、iters、offset）
 #      + flags 每一位对应的选项（wire.h 的布局注释）+ --cm；别的文档不再自己列一遍（一行里列出 3 个以上
-#      这些选项又说“必须相同/必须一致/must match”的，算又列了一遍）
+#      这些选项又说“必须相同/必须一致/must match”的，算又列了一遍；`-q/--op/--size` 这样用 / 连起来的也算）
 #   4. HELLO 的 flags: 文档里写的“已定义的位/已定义的只有 0x..”= wire.h 里 WIRE_FLAG_* 的并集
+#   5. 参数表的“默认”列 = 两个角色的 -h 里写的默认值（“默认 N”“默认 auto”“词（默认）”）
 # 用法: tests/docs/check-lists.sh 文档…   问题打印到 stdout，有问题时退出 1
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -94,8 +95,10 @@ done < <(grep -hE '^ +(-[a-z], )?--[a-z-]+ .*两端必须一致' "$SRV" "$CLI" |
 for d in "$@"; do
     [[ $d == "$OPT" ]] && continue
     while IFS= read -r line; do
-        n=0
-        for o in "${want[@]}"; do [[ $line == *"\`$o\`"* || $line == *"\`$o "* ]] && n=$((n + 1)); done
+        # 反引号里的每一段按 / 和 、 再分开（`-q/--op/--size` 算三个），每一段的第一个词是选项
+        # shellcheck disable=SC2016  # 反引号是 Markdown 的
+        n=$(grep -oE '`[^`]+`' <<<"$line" | tr -d '`' | sed 's#/#\n#g; s/、/\n/g' | awk '{ print $1 }' | sort -u |
+            grep -cxF -f <(printf '%s\n' "${want[@]}") || true)
         ((n >= 3)) && err "$d: 又列了一遍两端必须一致的选项（链到 $OPT#两端必须一致的选项）: $line"
     done < <(grep -E '必须相同|必须一致|must match' "$d")
 done
@@ -111,4 +114,40 @@ for d in "$@"; do
         [[ $v == "$hex" ]] || err "$d:$ln: 写的已定义位是 $v，$WIRE 里是 $hex"
     done < <(grep -noE '已定义的(只有|位是) 0x[0-9a-f]+|defined bits are (only )?0x[0-9a-f]+' "$d" | sed -E 's/^([0-9]+):.* (0x[0-9a-f]+)$/\1:\2/')
 done
+# ---------- 5. 参数表的“默认”列和 -h 一致 ----------
+# -h 的每个选项（续行接在后面）里第一个“默认 数字/auto”或“词（默认）”是它的默认值；参数表里列出这个选项的那一行，
+# “默认”列的第 i 项（按“、”分开，和第一列的第 i 个选项对应）要以它开头（bw/lat 各有默认的写成 “bw 128 / lat 16”，含它即可）。
+# -h 里说不出一个值的（“默认自动选择…”、“默认看 LANGUAGE…”）不比；--inject 的各行不比
+h_defaults() {  # h_defaults -h的文件 —— 每个选项一行: 选项<TAB>默认值
+    awk '/^ +(-[a-z], )?--[a-z]/ { if (o != "") print o "\t" t; o = $0; sub(/^ +(-[a-z], )?/, "", o); sub(/ .*/, "", o); t = $0; next }
+         /^ {20,}[^ -]/ && o != "" { t = t $0; next }
+         { if (o != "") print o "\t" t; o = "" }
+         END { if (o != "") print o "\t" t }' "$1" |
+        while IFS=$'\t' read -r o t; do
+            [[ $o == --inject ]] && continue
+            t=$(sed -E 's/^ *(-[a-z], )?--[a-z-]+( [^ ]+)? +//' <<<"$t")
+            v=$(grep -oE '默认 ([0-9]+|auto)' <<<"$t" | head -1 | sed 's/^默认 //')
+            if [[ -z $v && $t == *（默认）* ]]; then
+                v=${t%%（默认）*}; v=${v##*[：|]}; v=$(grep -oE '[a-z_]+' <<<"$v" | head -1)
+            fi
+            [[ -n $v ]] && printf '%s\t%s\n' "$o" "$v"
+        done
+}
+# 参数表：选项<TAB>默认列里对应的那一项
+# shellcheck disable=SC2016  # 反引号是 Markdown 的
+awk '/^## 参数表/ { on = 1; next } on && /^## / { exit } on && /^\| `-/ { gsub(/\\\|/, "/"); print }' "$OPT" |
+    while IFS='|' read -r _ opts _ def _; do
+        IFS='、' read -r -a oa <<<"$opts"
+        IFS='、' read -r -a da <<<"$def"
+        for i in "${!oa[@]}"; do
+            d=$(tr -d '`' <<<"${da[$i]:-}" | sed -E 's/^ +| +$//g')
+            grep -oE -- '--[a-z][a-z-]*' <<<"${oa[$i]}" | while read -r o; do printf '%s\t%s\n' "$o" "$d"; done
+        done
+    done >/tmp/check-lists-def.$$
+while IFS=$'\t' read -r o v; do
+    cell=$(awk -F'\t' -v o="$o" '$1 == o { print $2; exit }' /tmp/check-lists-def.$$)
+    if [[ -z $cell ]]; then err "$OPT 的参数表里 $o 的「默认」列是空的，-h 说默认 $v"
+    elif [[ $cell != "$v"* && ! $cell =~ (^|[^0-9a-z])$v([^0-9a-z]|$) ]]; then err "$OPT 的参数表里 $o 的默认是「$cell」，-h 说默认 $v"; fi
+done < <({ h_defaults "$SRV"; h_defaults "$CLI"; } | sort -u)
+
 exit "$bad"

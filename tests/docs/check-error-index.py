@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""tests/docs/check-error-index.py - README.md 和 QUICKFIX.md 引用的每一句错误，都在 docs/README.en.md 的英文错误索引里
+
+哪些算“引用的错误”（机械的规则）：正文里（代码块和摘录之外）反引号中的一段，
+  - 以英文的错误开头：error: / Error: / E: / Failed / Couldn't / cannot，前面可以有程序名（modprobe: FATAL、ulimit: …）；
+    它原样（… 之前的部分）出现在索引里；
+  - 或者是程序的中文错误（含“失败”，不是诊断脚本的 “[失败]” 标签）：在 po/en.po 里找能印出它的 msgid（%s/%d 当任意文字；
+    引用只有冒号前那一段时只比 msgid 冒号前那一段），把同样的值填进 msgstr，得到的英文出现在索引里。
+找不到 msgid 的中文引用写在 EXCEPT 里（英文的写法），现在只有一条。
+用法: check-error-index.py [仓库目录]；退出码 0 = 全部找到，1 = 有缺的（逐条打印）。
+"""
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parents[2])
+ENGLISH = re.compile(r"^((modprobe|modinfo|ulimit)(: [a-z ]+)?: )?(error|Error|ERROR|FATAL|E|Failed|Couldn't|cannot)\b")
+# 引用里省略了一部分（…）的中文错误，po 的 msgid 对不上：中文引用 → 索引里该有的英文
+EXCEPT = {"connect(…) 失败: Connection refused": "connect(10.11.0.1:18515) failed: Connection refused"}
+
+
+def text_quotes(path):
+    """正文（代码块和摘录之外）里反引号中的每一段: (行号, 文字)"""
+    code = exc = False
+    for no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("<!-- excerpt: "):
+            exc = True
+        elif line.startswith("<!-- /excerpt -->"):
+            exc = False
+        elif line.lstrip().startswith("```"):
+            code = not code
+        elif not code and not exc:
+            for q in re.findall(r"`([^`]+)`", line):
+                yield no, q
+
+
+def po_pairs(path):
+    """po 文件里的 (msgid, msgstr)，多行的拼起来"""
+    pairs, cur, key = [], {}, None
+    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
+        m = re.match(r'^(msgid|msgstr) "(.*)"$', line)
+        if m:
+            key = m.group(1)
+            cur[key] = m.group(2)
+        elif line.startswith('"') and key:
+            cur[key] += line[1:-1]
+        else:
+            if cur.get("msgid") and cur.get("msgstr"):
+                pairs.append((unesc(cur["msgid"]), unesc(cur["msgstr"])))
+            cur, key = {}, None
+    return pairs
+
+
+def unesc(s):
+    return s.replace("\\n", "\n").replace('\\"', '"').replace("\\\\", "\\").strip()
+
+
+FMT = re.compile(r"%[-0-9.]*(?:l|ll|z)?[sdux]")
+
+
+def fill(fmt, values):
+    it = iter(values)
+    return FMT.sub(lambda _m: next(it, "…"), fmt)
+
+
+def translate(quote, pairs):
+    """能印出 quote 的 msgid 的 msgstr，填上同样的值；找不到时 None。几条都能印出时取字面文字最多的那条
+    （“修改QP[%d]到RTR状态失败: …” 胜过 “修改QP[%d]到%s失败”）"""
+    best = (-1, None)
+    for msgid, msgstr in pairs:
+        for cut in (False, True):
+            mid, mstr = msgid, msgstr
+            if cut:  # 引用只有冒号前那一段
+                if ": " not in msgid or ": " not in msgstr:
+                    continue
+                mid, mstr = msgid.split(": ")[0], msgstr.split(": ")[0]
+            pieces = FMT.split(mid)
+            rx = "(.*?)".join(re.escape(p) for p in pieces)
+            m = re.fullmatch(rx, quote)
+            if m and len(FMT.findall(mstr)) == len(m.groups()):
+                best = max(best, (len("".join(pieces)), fill(mstr, m.groups())), key=lambda b: b[0])
+    return best[1]
+
+
+def main():
+    en = (ROOT / "docs/README.en.md").read_text(encoding="utf-8")
+    m = re.search(r"^## Error index \(English\)\n(.*?)(?=^## )", en, re.S | re.M)
+    if not m:
+        print("docs/README.en.md 里没有 “## Error index (English)” 一节")
+        return 1
+    index = m.group(1)
+    pairs = po_pairs(ROOT / "po/en.po")
+    bad = seen = 0
+    for doc in ("README.md", "QUICKFIX.md"):
+        for no, q in text_quotes(ROOT / doc):
+            if ENGLISH.match(q):
+                want = q
+            elif "失败" in q and not q.startswith("["):
+                want = EXCEPT.get(q) or translate(q, pairs)
+                if want is None:
+                    print(f"{doc}:{no}: 引用的中文错误在 po/en.po 里找不到 msgid: {q}")
+                    bad += 1
+                    continue
+            else:
+                continue
+            seen += 1
+            want = want.split("…")[0].rstrip()
+            if want not in index:
+                print(f"{doc}:{no}: 引用的错误 “{q}” 不在 docs/README.en.md 的 Error index 里（要找: {want}）")
+                bad += 1
+    print(f"# {seen} 句引用的错误")
+    return 1 if bad or seen == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
