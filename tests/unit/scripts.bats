@@ -1588,3 +1588,20 @@ cm_section() {
     echo "$output"
     [ "$status" -eq 0 ]
 }
+
+# tools/bench/cgfuncs.py：本项目的 --bench lat 有预热（iters/10+1 次），每次迭代要按 lat_once 的调用次数算（300/600 轮是
+# 331/661 次，差 330），不按 N2-N1=300（那样每个数高 10 %）。两个最小的 callgrind 文件：lat_once 每次 100 条
+@test "cgfuncs: 每次迭代按 lat_once 的调用次数算（含预热），不按轮数之差" {
+    local n
+    for n in 331 661; do
+        printf '%s\n' '# callgrind format' 'version: 1' 'positions: instr line' 'events: Ir' \
+            'ob=(1) /x/rdma_client' 'fl=(1) ???' 'fn=(1) bench_size' '0x10 0 5' 'cfn=(2) lat_once' \
+            "calls=$n 0x100 0" "0x11 0 $((n * 100))" 'fn=(2)' "0x100 0 $((n * 100))" \
+            >"$BATS_TEST_TMPDIR/ours-send-$((n == 331 ? 300 : 600)).cg"
+    done
+    run python3 "$REPO/tools/bench/cgfuncs.py" "$BATS_TEST_TMPDIR/ours-send-300.cg" "$BATS_TEST_TMPDIR/ours-send-600.cg"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ $output == *"迭代数之差 330"* ]]
+    [[ $output == *"100.0 Ir/iter     1.00 calls/iter  lat_once"* ]]
+}

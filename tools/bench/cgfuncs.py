@@ -1,51 +1,251 @@
 #!/usr/bin/env python3
-"""tools/bench/cgfuncs.py A.cg B.cg DN [N2] - per-function instructions per iteration from two callgrind runs
+"""tools/bench/cgfuncs.py DIR | A.cg B.cg - 计时循环每次迭代的用户态指令数（tools/bench/ir.sh 的输出）
 
-A and B are callgrind output files of the same program run with N1 and N2 = N1 + DN iterations
-(tools/bench/ir.sh writes them). Prints, for every function, (self Ir(B) - self Ir(A)) / DN and the
-inbound calls per iteration, largest first; then the absolute per-iteration figures of run B (divided by N2).
-Functions without symbols (Debian's stripped perftest and librxe) are named by address.
+DIR：计数表，send/write × 客户端/服务端（以及两端都在 callgrind 下）× 本项目/perftest，300 和 600 轮各一个数：
+每次迭代的空 ibv_poll_cq 次数和自旋圈数（在 callgrind 下；它把被量的一端拖慢，圈数和真跑时不同）、空轮询一圈和
+自旋一圈的指令数、循环里的指令数，以及去掉空转之后的工作（= 循环里的 − 空 poll 数 × 一圈 − 自旋圈数 × 一圈）。
+A.cg B.cg：同一个程序 N1、N2 轮的两次运行之差，按函数列出每次迭代的指令数和调用次数。
+
+迭代次数：本项目的 --bench lat 在计时之前还有预热（bench.c 的 warmup_count：iters/10+1 次），用 lat_once 的
+调用次数（300/600 轮是 331/661 次）；perftest 的 ib_*_lat 没有预热（perftest_resources.c 的 run_iter_lat_send、
+run_iter_lat_write 正好 iters 次），用 N。循环里的指令：本项目是调用 lat_once 的包含开销加 bench_size 自己的那部分
+（两次运行之差）和它调用的 clock_gettime；perftest 没有符号、调用边也不全，是 run_iter_lat_* 自己加上每次迭代都
+调用的函数。一圈：ir.sh 用 --dump-instr=yes --collect-jumps=yes 跑 callgrind，每条指令的执行次数可知，执行次数
+不少于 poll 次数一半的指令算空轮询的一圈，不少于自旋圈数一半的算自旋的一圈（圈数 = 自旋循环里执行最多的条件跳转）。
+Debian 的 perftest 和 librxe 没有符号，函数按地址命名；librxe 的三个入口见 RXE（从本项目有符号的调用者认出来的）。
 """
-import sys, re, collections
-def parse(path):
-    fn_names = {}; ob_names = {}; fl_names={}
-    selfir = collections.Counter(); calls = collections.Counter()
-    cur_fn = None; cur_ob = None; pending_cfn = None; pending_cob=None; incall = False
-    def name(tbl, s):
-        m = re.match(r'\((\d+)\)(?:\s+(.*))?', s)
-        if m:
-            if m.group(2): tbl[m.group(1)] = m.group(2)
-            return tbl.get(m.group(1), '?')
-        return s
-    for line in open(path):
-        line = line.rstrip('\n')
-        if line.startswith('ob='): cur_ob = name(ob_names, line[3:]); continue
-        if line.startswith('fn='): cur_fn = name(fn_names, line[3:]) + ' @' + (cur_ob or '').split('/')[-1]; continue
-        if line.startswith('cob='): pending_cob = name(ob_names, line[4:]); continue
-        if line.startswith('cfn='):
-            pending_cfn = name(fn_names, line[4:]); continue
-        if line.startswith('calls='):
-            n = int(line[6:].split()[0])
-            key = pending_cfn + ' @' + ((pending_cob or cur_ob) or '').split('/')[-1]
-            calls[key] += n; incall = True; pending_cob=None; continue
-        if re.match(r'^[+-]?\d|^\*', line):
-            parts = line.split()
-            if len(parts) >= 2:
-                if incall: incall = False  # inclusive cost line of a call: not self
-                else: selfir[cur_fn] += int(parts[1])
-            continue
-    return selfir, calls
-a = parse(sys.argv[1]); b = parse(sys.argv[2]); dn = float(sys.argv[3])
-keys = set(a[0]) | set(b[0])
-rows = []
-for k in keys:
-    rows.append((b[0][k]-a[0][k], k, b[1][k]-a[1][k], b[0][k], b[1][k]))
-rows.sort(reverse=True)
-tot = sum(r[0] for r in rows)
-print("delta Ir per iteration total: %.0f" % (tot/dn))
-for d, k, dc, ir, c in rows[:25]:
-    print("%9.1f Ir/iter  %7.2f calls/iter  %s" % (d/dn, dc/dn, k))
-print("--- absolute, run 2 (per iteration of its own N) ---")
-N2 = float(sys.argv[4]) if len(sys.argv) > 4 else dn
-for k, v in sorted(b[0].items(), key=lambda x: -x[1])[:14]:
-    print("%9.1f Ir/iter  %8.2f calls/iter  %s" % (v/N2, b[1][k]/N2, k))
+import collections
+import os
+import re
+import sys
+
+RXE = {'0x0000000000002ca0': 'poll_cq', '0x0000000000003cc0': 'post_send', '0x0000000000004370': 'post_recv'}
+TURN = 4.0   # 每次迭代执行这么多次以上的指令算空转的一部分（callgrind 下每次迭代空轮询十几到几百圈）
+
+
+class Prof:
+    def __init__(self, path):
+        self.ir = collections.Counter()        # (fn, addr) -> self Ir（= 执行次数）
+        self.calls = collections.Counter()     # (caller, callee) -> 次数
+        self.incl = collections.Counter()      # (caller, callee) -> 包含开销
+        self.jumps = collections.Counter()     # (fn, addr) -> 条件跳转执行次数
+        names = {'fn': {}, 'ob': {}}
+        npos, ob, fn, cob, cfn, last, pend, incall = 1, '', '', None, None, 0, None, None
+
+        def name(kind, s):
+            m = re.match(r'\((\d+)\)(?:\s+(.*))?', s)
+            if not m:
+                return s
+            if m.group(2):
+                names[kind][m.group(1)] = m.group(2)
+            return names[kind].get(m.group(1), '?')
+
+        def pos(tok):
+            nonlocal last
+            if tok == '*':
+                return last
+            if tok[0] in '+-':
+                last += int(tok, 0)
+            else:
+                last = int(tok, 0)
+            return last
+
+        for line in open(path):
+            line = line.rstrip('\n')
+            if line.startswith('positions:'):
+                npos = len(line.split()) - 1
+            elif line.startswith('ob='):
+                ob = name('ob', line[3:]).split('/')[-1]
+            elif line.startswith('fn='):
+                fn = name('fn', line[3:]) + ' @' + ob
+            elif line.startswith('cob='):
+                cob = name('ob', line[4:]).split('/')[-1]
+            elif line.startswith('cfn='):
+                cfn = name('fn', line[4:])
+            elif line.startswith('calls='):
+                callee = cfn + ' @' + (cob or ob)
+                self.calls[(fn, callee)] += int(line[6:].split()[0])
+                cob, incall = None, callee
+            elif line.startswith('jcnd='):
+                pend = int(line[5:].split('/')[0])
+            elif line.startswith('jump='):
+                pend = None
+            elif re.match(r'^(0x[0-9a-f]+|[+-]\d+|\*)', line):
+                parts = line.split()
+                a = pos(parts[0])
+                if pend is not None:       # 跳转的源位置（后面没有开销）
+                    self.jumps[(fn, a)] += pend
+                    pend = None
+                elif incall:               # 调用的包含开销，不是自己的
+                    if len(parts) > npos:
+                        self.incl[(fn, incall)] += int(parts[npos])
+                    incall = False
+                elif len(parts) > npos:
+                    self.ir[(fn, a)] += int(parts[npos])
+
+    def called(self, callee):
+        return sum(n for (a, b), n in self.calls.items() if b == callee)
+
+
+def fname(key):
+    f, ob = key.split(' @')
+    return ('librxe:' + RXE[f]) if 'librxe' in ob and f in RXE else key
+
+
+def reach(p, roots, skip=()):
+    seen, todo = set(roots), list(roots)
+    while todo:
+        f = todo.pop()
+        for (a, b) in p.calls:
+            if a == f and b not in seen and b not in skip and not b.startswith('msort') and 'qsort' not in b:
+                seen.add(b)
+                todo.append(b)
+    return seen
+
+
+def find(p, short):
+    return [f for f in {k[0] for k in p.ir} | {b for (_, b) in p.calls} if f.split(' @')[0] == short]
+
+
+def loop_of(p, ours):
+    """计时循环的入口函数和迭代次数的来源"""
+    if ours:
+        return [f for f in find(p, 'lat_once')]
+    poll = [f for f in find(p, RXE_ADDR['poll_cq']) if 'librxe' in f]
+    callers = collections.Counter({x: n for (x, y), n in p.calls.items() if y in poll})
+    return [callers.most_common(1)[0][0]]
+
+
+RXE_ADDR = {v: k for k, v in RXE.items()}
+
+
+def incl_into(p, f):
+    return sum(v for (x, y), v in p.incl.items() if y == f)
+
+
+def run_account(p, ours, n, op, bench_self, pt_fns=()):
+    """一次运行：循环里每次迭代的指令数（调用边的包含开销，不含建连）、ibv_poll_cq 次数、自旋圈数、各条指令的执行次数"""
+    roots = loop_of(p, ours)
+    if ours:
+        it = sum(p.called(f) for f in roots)
+        bs = find(p, 'bench_size')
+        total = sum(incl_into(p, f) for f in roots) + sum(v for (x, y), v in p.incl.items()
+                                                         if x in bs and y.startswith('clock_gettime'))
+        total = total / it + bench_self
+        spinfns = roots + [f for f in {k[0] for k in p.ir} if f.startswith('spin_for_stamp')]
+    else:
+        # perftest：没有符号，callgrind 的调用边也不全（librxe 里的尾调用算到了别的函数头上），所以按自身开销加总：
+        # run_iter_lat_* 自己加上两次运行里每次迭代都调用的函数（pt_fns），不算排序；这些函数在建连时的调用
+        # （memcpy 等）也算进去了：约 2000–4000 条，300 轮时每次迭代多算 7–14 条，600 轮时一半
+        it = n
+        total = sum(v for k, v in p.ir.items() if k[0] in pt_fns) / it
+        spinfns = roots
+        fns = pt_fns
+    if ours:
+        fns = reach(p, roots)
+    poll = [f for f in find(p, RXE_ADDR['poll_cq']) if 'librxe' in f]
+    C = sum(p.calls[(x, y)] for (x, y) in p.calls if y in poll and x in fns) / it
+    NE = (sum(p.called(f) for f in find(p, 'poll_cq_took')) / it) if ours else (1.0 if op == 'write' else 2.0)
+    S = 0.0
+    if op == 'write':
+        js = [v for (f, a), v in p.jumps.items() if f in spinfns and abs(v / it - C) > 0.03 * C + 0.1]
+        S = max(js, default=0) / it
+    ex = {k: v / it for k, v in p.ir.items() if k[0] in fns}
+    spin_ir = sum(v for k, v in ex.items() if k[0] in spinfns and S >= 4 and v >= 0.5 * S)
+    poll_ir = sum(v for k, v in ex.items() if C - NE >= 4 and v >= 0.5 * C and not (k[0] in spinfns and S >= 4 and v >= 0.5 * S))
+    return dict(it=it, total=total, C=C, NE=NE, S=S,
+                c_poll=poll_ir / C if C - NE >= 4 else None, c_spin=spin_ir / S if S >= 4 else None)
+
+
+def bench_self_delta(a, b, ours):
+    """bench_size 自己的（计时循环本身、now_sec 的换算、心跳检查）：两次运行之差 / lat_once 次数之差"""
+    if not ours:
+        return 0.0
+    bs = find(b, 'bench_size')
+    da = sum(v for k, v in a.ir.items() if k[0] in bs)
+    db = sum(v for k, v in b.ir.items() if k[0] in bs)
+    dn = sum(b.called(f) for f in loop_of(b, True)) - sum(a.called(f) for f in loop_of(a, True))
+    return (db - da) / dn
+
+
+def cell(path, prog, op, suf, n1, n2, costs):
+    fa = os.path.join(path, '%s-%s-%d%s.cg' % (prog, op, n1, suf))
+    fb = os.path.join(path, '%s-%s-%d%s.cg' % (prog, op, n2, suf))
+    if not (os.path.exists(fa) and os.path.exists(fb)):
+        return None
+    a, b = Prof(fa), Prof(fb)
+    ours = prog == 'ours'
+    bself = bench_self_delta(a, b, ours)
+    pt_fns = set()
+    if not ours:
+        lf = loop_of(b, False)[0]
+        srt = lambda x: x.startswith('msort') or 'qsort' in x
+        sorting = {y for (x, y) in b.calls if srt(x)} - {y for (x, y) in b.calls if not srt(x)}
+        # 每次迭代都调用的：调用次数随轮数增长的；空轮询的函数（librxe 的 poll 和自旋锁）次数随空转变，单独算进来
+        turnf = lambda f: (RXE_ADDR['poll_cq'] in f and 'librxe' in f) or f.startswith('pthread_spin')
+        pt_fns = {f for f in {y for (_, y) in b.calls} if ((b.called(f) - a.called(f)) / (n2 - n1) >= 0.3 or turnf(f))
+                  and f not in sorting and not f.startswith('msort')} | {lf}
+        # 不算只被 run_iter_lat_* 开头调一次的函数（get_cpu_mhz）用到的：它读 gettimeofday 的次数随时间变
+        once = reach(b, [y for (x, y), c in b.calls.items() if x == lf and c < 0.3 * n2])
+        pt_fns -= {f for f in once if all(x in once for (x, y) in b.calls if y == f)}
+    rs = [run_account(a, ours, n1, op, bself, pt_fns), run_account(b, ours, n2, op, bself, pt_fns)]
+    for r in rs:
+        for k in ('c_poll', 'c_spin'):
+            if r[k] is not None:
+                costs.setdefault((prog, op, suf, k), []).append((r['C'] - r['NE'] if k == 'c_poll' else r['S'], r[k]))
+    return rs
+
+
+def table(path):
+    runs = {re.match(r'ours-send-(\d+)\.cg$', f) for f in os.listdir(path)}
+    n1, n2 = sorted(int(m.group(1)) for m in runs if m)
+    costs, rows = {}, []
+    for op in ('send', 'write'):
+        for side, suf in (('客户端', ''), ('服务端', '.srv'), ('两端都在 callgrind 下，客户端', '.both'),
+                          ('两端都在 callgrind 下，服务端', '.both.srv')):
+            for prog in ('ours', 'pt'):
+                rs = cell(path, prog, op, suf, n1, n2, costs)
+                if rs:
+                    rows.append((op, side, prog, rs, suf))
+    # 一圈的指令数取同一格两次运行里空转多的那次（空转少时分不出哪些指令是一圈的）
+    best = {k: max(v)[1] for k, v in costs.items()}
+    print('| %d/%d 轮，2 B | 空 poll/迭代 | 自旋圈/迭代 | 空 poll 一圈 | 自旋一圈 | 循环里的指令/迭代 | 去掉空转的工作/迭代 |' % (n1, n2))
+    print('|---|---:|---:|---:|---:|---:|---:|')
+    for op, side, prog, rs, suf in rows:
+        cp, cs = best.get((prog, op, suf, 'c_poll')), best.get((prog, op, suf, 'c_spin'))
+        w = [r['total'] - (r['C'] - r['NE']) * (cp or 0) - r['S'] * (cs or 0) for r in rs]
+        w = ['%.0f' % x for x in w]
+        print('| %s_lat %s，%s | %s | %s | %s | %s | %s | %s |' % (
+            op, side, '本项目' if prog == 'ours' else 'perftest',
+            ' / '.join('%.1f' % (r['C'] - r['NE']) for r in rs), ' / '.join('%.0f' % r['S'] for r in rs),
+            '%.1f' % cp if cp else '—', '%.1f' % cs if cs else '—',
+            ' / '.join('%.0f' % r['total'] for r in rs), ' / '.join(w)))
+
+
+def funcs(fa, fb):
+    """按函数：两次运行之差 / 迭代次数之差（本项目按 lat_once 的调用次数）"""
+    a, b = Prof(fa), Prof(fb)
+    ours = bool(find(b, 'lat_once'))
+    m = re.search(r'-(\d+)[.a-z]*\.cg$', fa), re.search(r'-(\d+)[.a-z]*\.cg$', fb)
+    if ours:
+        dn = sum(b.called(f) for f in loop_of(b, True)) - sum(a.called(f) for f in loop_of(a, True))
+    else:
+        dn = int(m[1].group(1)) - int(m[0].group(1))
+    fns = reach(b, loop_of(b, ours)) | set(find(b, 'bench_size')) | set(find(b, 'clock_gettime@@GLIBC_2.17'))
+    byfn = collections.Counter()
+    for k, v in b.ir.items():
+        if k[0] in fns:
+            byfn[k[0]] += (v - a.ir.get(k, 0)) / dn
+    print('迭代数之差 %d' % dn)
+    for f, v in byfn.most_common(30):
+        calls = sum(b.calls[(x, y)] - a.calls.get((x, y), 0) for (x, y) in b.calls if y == f) / dn
+        print('%9.1f Ir/iter  %7.2f calls/iter  %s' % (v, calls, fname(f)))
+
+
+if __name__ == '__main__':
+    if len(sys.argv) == 2 and os.path.isdir(sys.argv[1]):
+        table(sys.argv[1])
+    elif len(sys.argv) == 3:
+        funcs(sys.argv[1], sys.argv[2])
+    else:
+        sys.exit(__doc__)

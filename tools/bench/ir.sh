@@ -1,37 +1,71 @@
 #!/usr/bin/env bash
-# tools/bench/ir.sh [OUT] - 每次迭代的用户态指令数（callgrind），在实验室虚拟机里运行：lab/run tools/bench/ir.sh
-# 客户端跑在 valgrind --tool=callgrind 下（服务端照常），2 字节的 --bench lat（send、write）和 ib_send_lat/ib_write_lat，
-# 各跑 IR_N1 和 IR_N2 轮（默认 300、600）。之后在宿主机上：
-#   tools/bench/cgfuncs.py OUT/ours-send-300.cg OUT/ours-send-600.cg 300 600
-# 打印每个函数每轮的指令数和调用次数（差分去掉了启动和收尾）。结果和读法见 docs/bench/README.md 的“延迟差在哪里”。
+# tools/bench/ir.sh [OUT] - 计时循环每次迭代的用户态指令数（callgrind）和系统调用数（strace），在实验室虚拟机里运行：
+#   lab/run tools/bench/ir.sh
+# 2 字节的 --bench lat（send、write）和 ib_send_lat/ib_write_lat 各跑 IR_N1 和 IR_N2 轮（默认 300、600）：
+#   - 客户端在 valgrind --tool=callgrind 下（服务端照常）：OUT/{ours,pt}-OP-N.cg
+#   - 服务端在 callgrind 下（客户端照常）：OUT/{ours,pt}-OP-N.srv.cg
+#   - 两端都在 callgrind 下：OUT/{ours,pt}-OP-N.both.cg 和 .both.srv.cg（等的一端空转很多圈，量一圈的指令数）
+#   - 客户端在 strace -c -f 下：OUT/{ours,pt}-OP-N.strace（每轮几次系统调用；callgrind 不数内核里的指令）
+# IR_MODES 选跑哪几样（默认 "client server both strace"；经 lab/run 传要 LAB_PASSENV=IR_MODES），约 6 分钟。
+# 之后在宿主机上：tools/bench/cgfuncs.py OUT 打印计数表，cgfuncs.py A.cg B.cg 按函数列出；
+# 指令折合多少微秒由 tools/bench/ab.sh 量。读法见 docs/bench/README.md 的“延迟差在哪里”。
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 OUT=${1:-logs/ir}
 N1=${IR_N1:-300} N2=${IR_N2:-600}
 IP=10.11.0.1
+CG=(valgrind --tool=callgrind --dump-instr=yes --collect-jumps=yes)
 mkdir -p "$OUT"
-wait_port() {
-    local i
-    for ((i = 0; i < 200; i++)); do
-        ss -ltn | grep -q ":$1 " && return 0
-        sleep 0.05
-    done
-    return 1
+. tools/lib/listen.bash
+
+ours() {  # ours OP N TAG 服务端前缀... -- 客户端前缀...
+    local op=$1 n=$2 tag=$3 sp
+    shift 3
+    local pre_s=() pre_c=()
+    while [[ $1 != -- ]]; do pre_s+=("$1"); shift; done
+    shift
+    pre_c=("$@")
+    timeout 900 "${pre_s[@]}" build/rdma_server -d rxe0 -q 1 --bench lat --op "$op" --size 2 --iters "$n" -t 300 \
+        >"$OUT/ours-$op-$n$tag.s.log" 2>&1 &
+    sp=$!
+    wait_listen 18515 || true
+    timeout 900 "${pre_c[@]}" build/rdma_client "$IP" -d rxe1 -q 1 --bench lat --op "$op" --size 2 --iters "$n" -t 300 \
+        >"$OUT/ours-$op-$n$tag.c.log" 2>&1 || true
+    wait "$sp" || true
 }
+
+pt() {  # pt OP N TAG 服务端前缀... -- 客户端前缀...
+    local op=$1 n=$2 tag=$3 sp
+    shift 3
+    local pre_s=() pre_c=()
+    while [[ $1 != -- ]]; do pre_s+=("$1"); shift; done
+    shift
+    pre_c=("$@")
+    timeout 900 "${pre_s[@]}" "ib_${op}_lat" -d rxe0 -x 1 -F -s 2 -n "$n" >"$OUT/pt-$op-$n$tag.s.log" 2>&1 &
+    sp=$!
+    wait_listen 18515 || true
+    timeout 900 "${pre_c[@]}" "ib_${op}_lat" -d rxe1 -x 1 -F -s 2 -n "$n" "$IP" >"$OUT/pt-$op-$n$tag.c.log" 2>&1 || true
+    wait "$sp" || true
+}
+
+MODES=" ${IR_MODES:-client server both strace} "
 for op in send write; do
     for n in "$N1" "$N2"; do
-        timeout 600 build/rdma_server -d rxe0 -q 1 --bench lat --op "$op" --size 2 --iters "$n" -t 120 >"$OUT/ours-$op-$n.s.log" 2>&1 &
-        sp=$!
-        wait_port 18515
-        timeout 900 valgrind --tool=callgrind --callgrind-out-file="$OUT/ours-$op-$n.cg" build/rdma_client "$IP" -d rxe1 -q 1 \
-            --bench lat --op "$op" --size 2 --iters "$n" -t 120 >"$OUT/ours-$op-$n.c.log" 2>&1
-        wait "$sp"
-        timeout 600 "ib_${op}_lat" -d rxe0 -x 1 -F -s 2 -n "$n" >"$OUT/pt-$op-$n.s.log" 2>&1 &
-        sp=$!
-        wait_port 18515
-        timeout 900 valgrind --tool=callgrind --callgrind-out-file="$OUT/pt-$op-$n.cg" "ib_${op}_lat" -d rxe1 -x 1 -F -s 2 -n "$n" "$IP" \
-            >"$OUT/pt-$op-$n.c.log" 2>&1
-        wait "$sp"
+        for p in ours pt; do
+            if [[ $MODES == *" client "* ]]; then
+                "$p" "$op" "$n" "" env -- "${CG[@]}" --callgrind-out-file="$OUT/$p-$op-$n.cg"
+            fi
+            if [[ $MODES == *" server "* ]]; then
+                "$p" "$op" "$n" .srv "${CG[@]}" --callgrind-out-file="$OUT/$p-$op-$n.srv.cg" -- env
+            fi
+            if [[ $MODES == *" both "* ]]; then   # 两端都慢：等的一端空转很多圈，一圈的指令数才量得出来
+                "$p" "$op" "$n" .both "${CG[@]}" --callgrind-out-file="$OUT/$p-$op-$n.both.srv.cg" -- \
+                    "${CG[@]}" --callgrind-out-file="$OUT/$p-$op-$n.both.cg"
+            fi
+            if [[ $MODES == *" strace "* ]]; then
+                "$p" "$op" "$n" .st env -- strace -c -f -o "$OUT/$p-$op-$n.strace"
+            fi
+        done
     done
 done
-ls "$OUT"/*.cg
+ls "$OUT"
