@@ -1372,7 +1372,10 @@ check_fw_firewalld() {
 # 谁在管防火墙（README 第 5 步的顺序）：ufw 启用了就是 ufw，否则 firewalld 在运行就是 firewalld，否则是 nft/iptables 的规则本身。
 # ufw、firewalld 把自己的规则写进 nftables（Debian 12、Ubuntu 的 iptables 是 iptables-nft），nft/iptables 看到的是它们生成的表：
 # 这时只按它们自己的规则判断，修复也用它们的命令（往它们的表里插 nft/iptables 规则，它们重载时就没了）。结果在 FW_BOSS
+# （第 6 节和 --peer 的第 7 节都要用：只问一次，firewall-cmd 每次要一秒左右）
+FW_BOSS=""
 fw_in_charge() {
+    [[ -n $FW_BOSS ]] && return 0
     FW_BOSS=rules
     if have_fw ufw && [[ $(ufw status 2>/dev/null) == "Status: active"* ]]; then
         FW_BOSS=ufw
