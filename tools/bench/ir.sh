@@ -18,34 +18,36 @@ CG=(valgrind --tool=callgrind --dump-instr=yes --collect-jumps=yes)
 mkdir -p "$OUT"
 . tools/lib/listen.bash
 
-ours() {  # ours OP N TAG 服务端前缀... -- 客户端前缀...
-    local op=$1 n=$2 tag=$3 sp
-    shift 3
+# pingpong 日志前缀 服务端前缀... -- 客户端前缀...：服务端（命令在 SRV 数组）后台、等它监听，客户端（CLI 数组）前台；
+# 前缀是包在命令前面的 valgrind/strace/env
+pingpong() {
+    local log=$1 sp
+    shift
     local pre_s=() pre_c=()
     while [[ $1 != -- ]]; do pre_s+=("$1"); shift; done
     shift
     pre_c=("$@")
-    timeout 900 "${pre_s[@]}" build/rdma_server -d rxe0 -q 1 --bench lat --op "$op" --size 2 --iters "$n" -t 300 \
-        >"$OUT/ours-$op-$n$tag.s.log" 2>&1 &
+    timeout 900 "${pre_s[@]}" "${SRV[@]}" >"$log.s.log" 2>&1 &
     sp=$!
     wait_listen 18515 || true
-    timeout 900 "${pre_c[@]}" build/rdma_client "$IP" -d rxe1 -q 1 --bench lat --op "$op" --size 2 --iters "$n" -t 300 \
-        >"$OUT/ours-$op-$n$tag.c.log" 2>&1 || true
+    timeout 900 "${pre_c[@]}" "${CLI[@]}" >"$log.c.log" 2>&1 || true
     wait "$sp" || true
 }
 
-pt() {  # pt OP N TAG 服务端前缀... -- 客户端前缀...
-    local op=$1 n=$2 tag=$3 sp
+ours() {  # ours OP N TAG 服务端前缀... -- 客户端前缀...
+    local op=$1 n=$2 tag=$3
     shift 3
-    local pre_s=() pre_c=()
-    while [[ $1 != -- ]]; do pre_s+=("$1"); shift; done
-    shift
-    pre_c=("$@")
-    timeout 900 "${pre_s[@]}" "ib_${op}_lat" -d rxe0 -x 1 -F -s 2 -n "$n" >"$OUT/pt-$op-$n$tag.s.log" 2>&1 &
-    sp=$!
-    wait_listen 18515 || true
-    timeout 900 "${pre_c[@]}" "ib_${op}_lat" -d rxe1 -x 1 -F -s 2 -n "$n" "$IP" >"$OUT/pt-$op-$n$tag.c.log" 2>&1 || true
-    wait "$sp" || true
+    SRV=(build/rdma_server -d rxe0 -q 1 --bench lat --op "$op" --size 2 --iters "$n" -t 300)
+    CLI=(build/rdma_client "$IP" -d rxe1 -q 1 --bench lat --op "$op" --size 2 --iters "$n" -t 300)
+    pingpong "$OUT/ours-$op-$n$tag" "$@"
+}
+
+pt() {  # pt OP N TAG 服务端前缀... -- 客户端前缀...
+    local op=$1 n=$2 tag=$3
+    shift 3
+    SRV=("ib_${op}_lat" -d rxe0 -x 1 -F -s 2 -n "$n")
+    CLI=("ib_${op}_lat" -d rxe1 -x 1 -F -s 2 -n "$n" "$IP")
+    pingpong "$OUT/pt-$op-$n$tag" "$@"
 }
 
 MODES=" ${IR_MODES:-client server both strace} "
