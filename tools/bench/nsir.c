@@ -30,18 +30,7 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-__attribute__((noinline)) static void build(struct ibv_send_wr *wr, struct ibv_sge *sge, char *buf, long k)
-{
-	memset(wr, 0, sizeof(*wr));
-	sge->addr = (uintptr_t)(buf + (k & 7));
-	sge->length = 2;
-	sge->lkey = 0x1234;
-	wr->wr_id = (uint64_t)k << 8 | 1;
-	wr->sg_list = sge;
-	wr->num_sge = 1;
-	wr->opcode = (k & 1) ? IBV_WR_SEND : IBV_WR_RDMA_WRITE;
-	wr->send_flags = IBV_SEND_SIGNALED | (sge->length <= 16 ? IBV_SEND_INLINE : 0);
-}
+#include "burn_wr.h"   /* build()：每次现填一个 WR */
 
 __attribute__((noinline)) static int post(struct ring *r, const struct ibv_send_wr *wr)
 {
