@@ -258,7 +258,7 @@ diag_fw() {  # diag_fw before|after
         want="[通过] nft 规则没有拦截 UDP 4791"
         [[ $sec == *"$want"* ]] && ok=0
     else
-        want="[通过] ${FW/nft/nft 规则没有拦截}"
+        want="[通过] nft 规则没有拦截 UDP 4791"
         [[ $FW == ufw ]] && want="[通过] ufw 已启用，并放行了 UDP 4791"
         [[ $sec == *"$want"* && $sec != *"[失败]"* ]] && ok=0
     fi
