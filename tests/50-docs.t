@@ -21,6 +21,11 @@
 #  13. README.md 和 QUICKFIX.md 引用的每一句错误（英文的原话，或程序的中文错误经 po/en.po 译成的英文）都在 docs/README.en.md 的
 #      英文错误索引里（tests/docs/check-error-index.py，规则写在它开头）
 #  14. Makefile 的每条依赖消息 echo "错误: …" >&2 后面紧跟着同一句的英文 echo "error: …" >&2（英文里没有中文）
+#  15. docs/QUICKFIX.en.md 和 QUICKFIX.md 同步：没有中文（链接目标除外）；#–#### 标题一一对应（对照表在这一项里）；QUICKFIX
+#      的每条命令（代码块里的行、正文里以命令开头的 `行内代码`）都在英文页里；QUICKFIX 引用的每一句错误都在英文页的正文里
+#      （tests/docs/check-error-index.py --pair）
+#  16. 给学习者的页面（README、QUICKFIX、TROUBLESHOOTING、QP_STATE_USAGE、docs/ 下除 DEVELOPING.md 以外的 .md）没有本项目的
+#      issue 编号和起草时的用语；别的项目的出处（“SPDK 的 issue 1697”、canonical/cloud-init#4066）可以（tests/docs/check-learner-pages.py）
 # 摘录与真实运行是否一致，由实验室里的 tests/55-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -42,7 +47,7 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
     : >"$T/diag"
 }
 : >"$T/diag"
-echo "1..14"
+echo "1..16"
 README_MAX_LINES=300
 README_MAX_BYTES=24000
 
@@ -262,7 +267,7 @@ count=0
     awk -F'\t' '$1 == "CODE" { print $2 "\t" $3 }' "$T/lines"
     awk -F'\t' '$1 == "TEXT" { s = $3; while (match(s, /`[^`]+`/)) { c = substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH)
         if (c ~ /^(sudo )?(\.\/)?(build\/)?(rdma_server|rdma_client|ibv_|ib_|rping|rdma |ucmatose|\.\/diagnose|\.\/show_gids)/) print $2 "\t" c } }' "$T/lines"
-} | grep -E '^(README|QUICKFIX|TROUBLESHOOTING)\.md:' >"$T/cmds"
+} | grep -E '^(README|QUICKFIX|TROUBLESHOOTING|docs/QUICKFIX\.en)\.md:' >"$T/cmds"
 while IFS=$'\t' read -r where text; do
     count=$((count + 1))
     cmd=$(strip_comment "$text")
@@ -275,7 +280,7 @@ while IFS=$'\t' read -r where text; do
     fi
 done <"$T/cmds"
 if ((count == 0)); then echo "README/QUICKFIX/TROUBLESHOOTING 里一条命令都没找到" >>"$T/diag"; bad=1; fi
-ok "$bad" "all $count commands in README/QUICKFIX/TROUBLESHOOTING use the two-VM form (no rxe1, no -d rxe0) outside <!-- lab-only --> blocks"
+ok "$bad" "all $count commands in README/QUICKFIX (both languages)/TROUBLESHOOTING use the two-VM form (no rxe1, no -d rxe0) outside <!-- lab-only --> blocks"
 
 # ---------- 11. README 的准备命令和 CI 一致 ----------
 bad=0
@@ -353,3 +358,52 @@ grep -oE 'echo "[^"]*"( >&2)?' Makefile | awk '
 ' >"$T/mk"
 grep -v '^#' "$T/mk" >>"$T/diag" && bad=1
 ok "$bad" "each of the Makefile's $(sed -n 's/^# //p' "$T/mk") dependency messages (echo \"错误: …\" >&2) is followed by its English echo \"error: …\" >&2"
+
+# ---------- 15. QUICKFIX 的英文版和中文版同步 ----------
+bad=0
+EN_QF=docs/QUICKFIX.en.md
+sed -E 's/\]\([^)]*\)/]()/g' "$EN_QF" | grep -nP '[\x{3000}-\x{303f}\x{3400}-\x{9fff}\x{ff00}-\x{ffef}]' >"$T/cjk" || true
+if [[ -s $T/cjk ]]; then { echo "$EN_QF 里有中文（链接目标之外）:"; sed 's/^/    /' "$T/cjk"; } >>"$T/diag"; bad=1; fi
+QF_HEADINGS=(
+    '# 快速修复（QUICKFIX）|# Quick fixes (QUICKFIX)'
+    '## 0. 还没有 RDMA 设备：安装和建 rxe 时的错误|## 0. No RDMA device yet: errors while installing and creating rxe'
+    '## 1. 运行诊断脚本，按顺序修 `[失败]` 项|## 1. Run the diagnosis script and fix the `[FAIL]` items in order'
+    '## 2. 两端都去掉 `-g`，让程序自动选 GID|## 2. Drop `-g` on both sides and let the programs choose the GID'
+    '## 3. 两端参数一致|## 3. The same parameters on both sides'
+    '## 4. 端口 ACTIVE、网卡有 IPv4 地址|## 4. Port ACTIVE, an IPv4 address on the netdev'
+    '## 5. 网络和防火墙：TCP 18515 + UDP 4791|## 5. Network and firewall: TCP 18515 + UDP 4791'
+    '## 6. 普通用户：memlock|## 6. Ordinary users: memlock'
+    '## 7. 用官方工具交叉验证|## 7. Cross-check with the standard tools'
+)
+printf '%s\n' "${QF_HEADINGS[@]}" | cut -d'|' -f1 >"$T/qh-zh-want"
+printf '%s\n' "${QF_HEADINGS[@]}" | cut -d'|' -f2 >"$T/qh-en-want"
+classify QUICKFIX.md | awk -F'\t' '$1 == "TEXT" { print $3 }' | grep -E '^#{1,4} ' >"$T/qh-zh"
+classify "$EN_QF" | awk -F'\t' '$1 == "TEXT" { print $3 }' | grep -E '^#{1,4} ' >"$T/qh-en"
+for l in zh en; do
+    if ! diff "$T/qh-$l-want" "$T/qh-$l" >"$T/hd"; then
+        { echo "QUICKFIX 的标题和 tests/50-docs.t 的 QF_HEADINGS 对照表不一致（$l；< 表里的，> 文档里的）:"; sed 's/^/    /' "$T/hd"; } >>"$T/diag"; bad=1
+    fi
+done
+# 命令：代码块里的行（# 注释行除外）和正文里以命令开头的 `行内代码`（带中文的除外）；两边都按第 12 项的 norm 规整，中文页的 <对端IP> 当作 <peer IP>
+qf_cmds() {  # qf_cmds 文件 → 规整过的命令，一行一条
+    {
+        awk -F'\t' -v f="$1:" '$1 ~ /^CODE/ && index($2, f) == 1 { print $3 }' "$T/lines" | grep -vE '^[[:space:]]*#'
+        awk -F'\t' -v f="$1:" '$1 == "TEXT" && index($2, f) == 1 { s = $3; while (match(s, /`[^`]+`/)) { c = substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH)
+            if (c ~ /^(sudo |\.\/|ip |rdma |ibv_|ib_|modprobe |modinfo |ulimit |uname|apt-get |make )/) print c } }' "$T/lines"
+    } | sed 's/<对端IP>/<peer IP>/g' | norm | { grep -vP '[\x{3400}-\x{9fff}]' || true; } | sort -u   # 带中文的是引用的错误，下面另查
+}
+qf_cmds QUICKFIX.md >"$T/qf-zh-cmds"
+qf_cmds "$EN_QF" >"$T/qf-en-cmds"
+# 英文页里命令可以出现在代码块，也可以在任何 `行内代码` 里
+{ cat "$T/qf-en-cmds"; awk -F'\t' -v f="$EN_QF:" '$1 == "TEXT" && index($2, f) == 1 { s = $3; while (match(s, /`[^`]+`/)) { print substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH) } }' "$T/lines" | norm; } | sort -u >"$T/qf-en-all"
+comm -23 "$T/qf-zh-cmds" "$T/qf-en-all" | sed "s|^|QUICKFIX.md 的命令不在 $EN_QF 里: |" >"$T/qf-miss"
+if [[ -s $T/qf-miss ]]; then cat "$T/qf-miss" >>"$T/diag"; bad=1; fi
+if [[ ! -s $T/qf-zh-cmds ]]; then echo "QUICKFIX.md 里一条命令都没找到" >>"$T/diag"; bad=1; fi
+python3 tests/docs/check-error-index.py --pair QUICKFIX.md "$EN_QF" >"$T/qe" 2>&1 || { bad=1; sed 's/^/    /' "$T/qe" >>"$T/diag"; }
+ok "$bad" "$EN_QF has no Chinese outside link targets, QUICKFIX.md's headings one to one, its $(wc -l <"$T/qf-zh-cmds") commands and its $(sed -n 's/^# \([0-9]*\) .*/\1/p' "$T/qe") quoted errors"
+
+# ---------- 16. 给学习者的页面只说项目本身 ----------
+bad=0
+mapfile -t LEARNER < <(printf '%s\n' README.md QUICKFIX.md TROUBLESHOOTING.md QP_STATE_USAGE.md; find docs -name '*.md' ! -name DEVELOPING.md | sort)
+python3 tests/docs/check-learner-pages.py "${LEARNER[@]}" >"$T/lp" 2>&1 || { bad=1; grep -v '^# ' "$T/lp" >>"$T/diag"; }
+ok "$bad" "the ${#LEARNER[@]} learner pages name none of this project's issues and no drafting words (other projects' issues are cited as sources)"

@@ -8,12 +8,18 @@
     引用只有冒号前那一段时只比 msgid 冒号前那一段），把同样的值填进 msgstr，得到的英文出现在索引里。
 找不到 msgid 的中文引用写在 EXCEPT 里（英文的写法），现在只有一条。
 用法: check-error-index.py [仓库目录]；退出码 0 = 全部找到，1 = 有缺的（逐条打印）。
+      check-error-index.py --pair 中文页 英文页 [仓库目录]：同样的规则，但找的是英文页的正文（反引号里的每一段，
+      代码块和摘录之外；例如 QUICKFIX.md 引用的每一句错误都在 docs/QUICKFIX.en.md 的正文里）。
 """
 import re
 import sys
 from pathlib import Path
 
-ROOT = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).resolve().parents[2])
+ARGS = sys.argv[1:]
+PAIR = None
+if ARGS[:1] == ["--pair"]:
+    PAIR, ARGS = (ARGS[1], ARGS[2]), ARGS[3:]
+ROOT = Path(ARGS[0] if ARGS else Path(__file__).resolve().parents[2])
 ENGLISH = re.compile(r"^((modprobe|modinfo|ulimit)(: [a-z ]+)?: )?(error|Error|ERROR|FATAL|E|Failed|Couldn't|cannot)\b")
 # 引用里省略了一部分（…）的中文错误，po 的 msgid 对不上：中文引用 → 索引里该有的英文
 EXCEPT = {"connect(…) 失败: Connection refused": "connect(10.11.0.1:18515) failed: Connection refused"}
@@ -82,32 +88,45 @@ def translate(quote, pairs):
     return best[1]
 
 
-def main():
-    en = (ROOT / "docs/README.en.md").read_text(encoding="utf-8")
-    m = re.search(r"^## Error index \(English\)\n(.*?)(?=^## )", en, re.S | re.M)
-    if not m:
-        print("docs/README.en.md 里没有 “## Error index (English)” 一节")
-        return 1
-    index = m.group(1)
-    pairs = po_pairs(ROOT / "po/en.po")
+def quoted_errors(doc, pairs):
+    """doc 正文里引用的每一句错误: (行号, 引用, 该有的英文)；中文错误在 po 里找不到 msgid 时英文是 None"""
+    for no, q in text_quotes(ROOT / doc):
+        if ENGLISH.match(q):
+            yield no, q, q
+        elif "失败" in q and not q.startswith("["):
+            yield no, q, EXCEPT.get(q) or translate(q, pairs)
+
+
+def check(docs, haystack, where, pairs):
+    """docs 引用的每一句错误（… 之前的部分）都在 haystack 里；返回 (缺的条数, 引用的条数)"""
     bad = seen = 0
-    for doc in ("README.md", "QUICKFIX.md"):
-        for no, q in text_quotes(ROOT / doc):
-            if ENGLISH.match(q):
-                want = q
-            elif "失败" in q and not q.startswith("["):
-                want = EXCEPT.get(q) or translate(q, pairs)
-                if want is None:
-                    print(f"{doc}:{no}: 引用的中文错误在 po/en.po 里找不到 msgid: {q}")
-                    bad += 1
-                    continue
-            else:
+    for doc in docs:
+        for no, q, want in quoted_errors(doc, pairs):
+            if want is None:
+                print(f"{doc}:{no}: 引用的中文错误在 po/en.po 里找不到 msgid: {q}")
+                bad += 1
                 continue
             seen += 1
             want = want.split("…")[0].rstrip()
-            if want not in index:
-                print(f"{doc}:{no}: 引用的错误 “{q}” 不在 docs/README.en.md 的 Error index 里（要找: {want}）")
+            if want not in haystack:
+                print(f"{doc}:{no}: 引用的错误 “{q}” 不在 {where} 里（要找: {want}）")
                 bad += 1
+    return bad, seen
+
+
+def main():
+    pairs = po_pairs(ROOT / "po/en.po")
+    if PAIR:
+        zh, en = PAIR
+        haystack = "\n".join(q for _, q in text_quotes(ROOT / en))
+        bad, seen = check([zh], haystack, f"{en} 的正文（反引号里）", pairs)
+    else:
+        text = (ROOT / "docs/README.en.md").read_text(encoding="utf-8")
+        m = re.search(r"^## Error index \(English\)\n(.*?)(?=^## )", text, re.S | re.M)
+        if not m:
+            print("docs/README.en.md 里没有 “## Error index (English)” 一节")
+            return 1
+        bad, seen = check(("README.md", "QUICKFIX.md"), m.group(1), "docs/README.en.md 的 Error index", pairs)
     print(f"# {seen} 句引用的错误")
     return 1 if bad or seen == 0 else 0
 
