@@ -364,6 +364,7 @@ bad=0
 EN_QF=docs/QUICKFIX.en.md
 sed -E 's/\]\([^)]*\)/]()/g' "$EN_QF" | grep -nP '[\x{3000}-\x{303f}\x{3400}-\x{9fff}\x{ff00}-\x{ffef}]' >"$T/cjk" || true
 if [[ -s $T/cjk ]]; then { echo "$EN_QF 里有中文（链接目标之外）:"; sed 's/^/    /' "$T/cjk"; } >>"$T/diag"; bad=1; fi
+# shellcheck disable=SC2016  # 标题里的反引号是 Markdown，不是命令替换
 QF_HEADINGS=(
     '# 快速修复（QUICKFIX）|# Quick fixes (QUICKFIX)'
     '## 0. 还没有 RDMA 设备：安装和建 rxe 时的错误|## 0. No RDMA device yet: errors while installing and creating rxe'
