@@ -125,6 +125,7 @@ in_lab() {
     pair counters "-q 4 --size 4K --counters" "-q 4 --size 4K --counters"
     single dry-run "$CLIENT" 10.11.0.1 -d rxe1 --op write --size 1M --iters 10 --dry-run
     single show-gids ./show_gids.sh
+    single show-gids-en ./show_gids.sh --lang en
     single diagnose ./diagnose.sh
 
     # ---- 参数/配置错误 ----
@@ -281,6 +282,7 @@ whole() { trim <"$OUT/$1"; }
 # 摘录名 → 截取方法（改这里就能改摘录的范围）
 cut_dry-run() { whole dry-run.log; }
 cut_show-gids() { whole show-gids.log; }
+cut_show-gids-en() { whole show-gids-en.log; }
 cut_diagnose() { whole diagnose.log; }
 cut_send-server-head() { span send.server.log '========================================' '步骤5:'; }
 cut_positional-server-gid() { step positional.server.log '步骤4:'; }
