@@ -29,7 +29,9 @@ SG_LABELS = ("错误: ", "警告: ", "注意: ", "自动选择: ", "通往 $peer
 MIN_CHARS = 8
 
 # $"…"（判定句里没有 \" 转义；有的话这里会截断，下面的自检会发现字面段对不上）
-MSGID = re.compile(r'\$"((?:[^"\\]|\\.)*)"')
+MSGID = re.compile(r'\$"(((?:[^"\\]|\\.)*))"')
+# 任何一个 pass/warn/fail/skip 的调用（行首或 ; && || ( ) { } then else do 之后），用来核对上面的格式没有漏掉的
+ANY_CALL = re.compile(r'(?:^|[;&|(){}]|\bthen|\belse|\bdo)\s*(pass|warn|fail|skip)(?:\s|$)(?!\s*\(\))', re.M)
 DIAG_CALL = re.compile(r'(?:^|[\s;(){}|&])(pass|warn|fail|skip) \$"((?:[^"\\]|\\.)*)"')
 
 
@@ -84,30 +86,35 @@ def split_template(msg):
     return parts
 
 
+def calls(path, rx):
+    """整个文件里的匹配（句子可以跨行），跳过 # 注释行里的；结果 [(行号, 匹配)]"""
+    with open(os.path.join(REPO, path), encoding="utf-8") as f:
+        text = f.read()
+    out = []
+    for m in rx.finditer(text):
+        at = m.start(1)
+        start = text.rfind("\n", 0, at) + 1
+        if text[start:at].lstrip().startswith("#"):
+            continue
+        out.append((text.count("\n", 0, at) + 1, m))
+    return out
+
+
 def verdict_sites():
     """[(脚本, 行号, 判定词, 句子, 模板)]"""
     sites = []
-    with open(os.path.join(REPO, "diagnose.sh"), encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if line.lstrip().startswith("#"):
-                continue
-            for m in DIAG_CALL.finditer(line):
-                word = DIAG_WORDS[m.group(1)]
-                sites.append(("diagnose.sh", n, word, m.group(2), split_template(m.group(2))))
-    with open(os.path.join(REPO, "show_gids.sh"), encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            if line.lstrip().startswith("#"):
-                continue
-            for m in MSGID.finditer(line):
-                msg = m.group(1)
-                label = next((lb for lb in SG_LABELS if msg.lstrip(" ").startswith(lb)), None)
-                if label is None:
-                    continue
-                tmpl = split_template(msg.lstrip(" "))
-                # 只有标签、后面全是变量的（die_usage 的 "错误: $*"）不是判定
-                if not any(k == "lit" and len(t.strip()) > len(label.strip()) for k, t in tmpl):
-                    continue
-                sites.append(("show_gids.sh", n, label.strip().rstrip(":"), msg, tmpl))
+    for n, m in calls("diagnose.sh", DIAG_CALL):
+        sites.append(("diagnose.sh", n, DIAG_WORDS[m.group(1)], m.group(2), split_template(m.group(2))))
+    for n, m in calls("show_gids.sh", MSGID):
+        msg = m.group(1)
+        label = next((lb for lb in SG_LABELS if msg.lstrip(" ").startswith(lb)), None)
+        if label is None:
+            continue
+        tmpl = split_template(msg.lstrip(" "))
+        # 只有标签、后面全是变量的（die_usage 的 "错误: $*"）不是判定
+        if not any(k == "lit" and len(t.strip()) > len(label.strip()) for k, t in tmpl):
+            continue
+        sites.append(("show_gids.sh", n, label.strip().rstrip(":"), msg, tmpl))
     return sites
 
 
@@ -145,6 +152,13 @@ def key_regex(site, toks):
     for t in toks:
         rx += r"[\s\S]*?" if t is None else re.escape(t)
     return re.compile(rx)
+
+
+def find_all(text, word):
+    i = text.find(word)
+    while i >= 0:
+        yield i
+        i = text.find(word, i + 1)
 
 
 def split_pieces(line):
@@ -204,24 +218,36 @@ def main(argv):
     if not files:
         files = sorted(glob.glob(os.path.join(REPO, "tests/unit/*.bats"))) + [os.path.join(REPO, "tests/lab/scripts.bats")]
     sites = verdict_sites()
+    # 核对: diagnose.sh 里每个 pass/warn/fail/skip 的调用都是 `词 $"句子"` 的样子（不是就没法知道它打印什么）
+    parsed = {n for n, _ in calls("diagnose.sh", DIAG_CALL)}
+    odd = [n for n, _ in calls("diagnose.sh", ANY_CALL) if n not in parsed]
+    if odd or not parsed:
+        print("diagnose.sh 里有认不出的判定调用（要写成 pass/warn/fail/skip $\"句子\"）: 行 %s" % odd)
+        return 2
     asserts = assertions(files)
     keys = [key_tokens(s, sites) for s in sites]
     rxs = [key_regex(s, k) for s, k in zip(sites, keys)]
     weight = [sum(1 for t in k if t is not None) for k in keys]
     where = [[] for _ in sites]
+    # 断言里可能出现判定行的位置: diagnose.sh 的判定词，show_gids.sh 的标签（"错误"、"通往"……）
+    anchors = {s[2] if s[0] == "diagnose.sh" else s[2].split("$")[0].strip() for s in sites}
     for loc, text in asserts:
-        hits = [i for i, rx in enumerate(rxs) if rx.search(text)]
-        # 一句断言匹配几个句子的前缀时（"工具 rdma: " 也匹配 "工具 $t: "），只算字面字最多的那个（同一脚本里）
-        for i in hits:
-            if not any(j != i and sites[j][0] == sites[i][0] and weight[j] > weight[i] for j in hits):
-                where[i].append(loc)
+        # 在每个判定词（show_gids.sh 是标签）出现的位置试每个句子的前缀。同一位置匹配几个句子时（"工具 rdma: " 也匹配
+        # "工具 $t: "），只算字面字最多的那个（同一脚本里）；一句断言里可以有几个判定行，各算各的
+        starts = sorted({i for w in anchors for i in find_all(text, w)})
+        for pos in starts:
+            hits = [i for i, rx in enumerate(rxs) if rx.match(text, pos)]
+            for i in hits:
+                if not any(sites[j][0] == sites[i][0] and weight[j] > weight[i] for j in hits):
+                    if loc not in where[i]:
+                        where[i].append(loc)
     missing = []
     for s, k, w in zip(sites, keys, where):
         key = "".join("…" if t is None else t for t in k)
         if listing:
             print("%s:%d %s %s  ⇐ %s" % (s[0], s[1], s[2], key, ", ".join(w) or "（没有）"))
         if not w:
-            missing.append("%s:%d %s %s" % (s[0], s[1], s[2], s[3]))
+            missing.append("%s:%d %s %s" % (s[0], s[1], s[2], s[3].split("\n")[0]))
     n_diag = sum(1 for s in sites if s[0] == "diagnose.sh")
     print("# 判定行: diagnose.sh %d 个，show_gids.sh %d 个；没有断言的 %d 个" % (n_diag, len(sites) - n_diag, len(missing)))
     for m in missing:
