@@ -1597,7 +1597,7 @@ cm_section() {
     [[ $output == *"[跳过] 没有 ip 命令，查不到 10.20.0.1 在哪块网卡上"* ]]
 }
 
-@test "diagnose 判定: 工具都在 → 通过；端口的各项 —— GID 的 IPv4 不是网卡现在的地址、active_mtu 和网卡 MTU 对不上、读不到网卡 MTU、不知道网卡、GID 表是空的、设备没有端口；指定的设备存在、没有 active_mtu 时按网卡 MTU 推算" {
+@test "diagnose 判定: 工具都在 → 通过；端口的各项 —— 网卡没有 IPv4 地址、GID 的 IPv4 不是网卡现在的地址、active_mtu 和网卡 MTU 对不上、读不到网卡 MTU、不知道网卡、GID 表是空的、设备没有端口；指定的设备存在、没有 active_mtu 时按网卡 MTU 推算" {
     fx_client_net
     # 假的 ibv_devices、rdma（rdma link show 什么也不答：网卡只从 GID 表知道）、ibv_devinfo（回答在 $FAKE_IP/devinfo）
     printf '#!/bin/sh\nexit 0\n' >"$BIN/ibv_devices"
@@ -1618,8 +1618,10 @@ cm_section() {
     mkdir -p "$FAKE/rxe2"
     fx_rxe_small rxe3 veth9 c0a8:3865
     rm "$NET_SYSFS_ROOT/veth9/mtu"
-    # rxe4 也在 eth0 上，ibv_devinfo 的 active_mtu 1024 和推算的一样
+    # rxe4 也在 eth0 上，ibv_devinfo 的 active_mtu 1024 和推算的一样；rxe5 在没有 IPv4 地址的 eth1 上
     fx_rxe_small rxe4 eth0 0a14:0001
+    fx_rxe_small rxe5 eth1 0a15:0001
+    fake_netdev eth1 1500
     printf '%s\n' "hca_id:	rxe4" "	port:	1" "		active_mtu:		1024 (3)" >>"$FAKE_IP/devinfo"
     PATH=$BIN:$PATH LIBIBVERBS_ROOT=$ibv run "$DG" --port 1
     echo "$output"
@@ -1630,6 +1632,7 @@ cm_section() {
     [[ $output == *"[警告] active_mtu 4096 与按网卡 MTU 推算的 1024 不一致"* ]]
     [[ $output == *"[通过] active_mtu 1024（网卡 eth0 MTU 1500 − 80 字节头部 = 1420 → 不超过它的最大 IB MTU 是 1024）"* ]]
     [[ $output == *"[失败] 不知道 rxe1 端口1 绑定的网卡，无法检查 IPv4 地址"* ]]
+    [[ $output == *"[失败] 网卡 eth1 没有 IPv4 地址（RoCE v2 的 IPv4 GID 来自网卡地址）"$'\n'"       证据: 'ip -4 -o addr show dev eth1' 没有输出"* ]]
     [[ $output == *"[失败] rxe1 端口1 的 GID 表是空的（共 0 个有效条目）"* ]]
     [[ $output == *"[失败] 设备 rxe2 没有端口 ($FAKE/rxe2/ports 为空)"* ]]
     [[ $output == *"[跳过] 读不到网卡 veth9 的 MTU ($NET_SYSFS_ROOT/veth9/mtu)"* ]]
