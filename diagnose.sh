@@ -15,6 +15,8 @@
 # 默认 /sys/class/infiniband；NET_SYSFS_ROOT 同理（默认 /sys/class/net），
 # RDMA_VERBS_SYSFS_ROOT（默认 /sys/class/infiniband_verbs）、MODULE_SYSFS_ROOT（默认 /sys/module）、
 # KERNEL_MODULES_ROOT（默认 /lib/modules）、RDMA_DEV_ROOT（默认 /dev/infiniband）也一样；
+# LIBIBVERBS_ROOT 放在 rxe 用户态驱动的路径前面（默认空，即 /usr/lib/…、/etc/libibverbs.d/…）；
+# PROC_LIMITS_FILE（默认 /proc/self/limits）让测试假装别的 memlock 限制；
 # KERNEL_RELEASE（默认 /proc/sys/kernel/osrelease 的内容）和 OS_RELEASE_FILE（默认 /etc/os-release）
 # 让测试假装是别的内核、别的发行版。
 # 外部命令（ip、ping、nft……）都经 find_cmd 在 PATH 里找，测试可以在 PATH 前面放假的。
@@ -35,6 +37,10 @@ VERBS_SYSFS=${RDMA_VERBS_SYSFS_ROOT:-/sys/class/infiniband_verbs}
 MODULE_SYSFS=${MODULE_SYSFS_ROOT:-/sys/module}
 KMOD_ROOT=${KERNEL_MODULES_ROOT:-/lib/modules}
 OS_RELEASE=${OS_RELEASE_FILE:-/etc/os-release}
+# 资源限制（memlock），测试用别的文件假装别的限制
+LIMITS_FILE=${PROC_LIMITS_FILE:-/proc/self/limits}
+# libibverbs 的 rxe 用户态驱动（/usr/lib/*/libibverbs/librxe-rdmav*.so、/etc/libibverbs.d/rxe.driver）前面加的目录（测试用，默认空）
+IBV_ROOT=${LIBIBVERBS_ROOT:-}
 # librdmacm 经 $RDMA_DEV/rdma_cm（rdma_ucm 模块创建的字符设备）和内核的 RDMA CM 通信
 RDMA_DEV=${RDMA_DEV_ROOT:-/dev/infiniband}
 PROG=${0##*/}
@@ -464,18 +470,18 @@ list_rdma_devices() {
 # 有 rxe 设备（或要检查 rxe）时，检查 libibverbs 的 rxe 用户态驱动
 check_rxe_provider() {
     local f found=""
-    for f in /usr/lib/*/libibverbs/librxe-rdmav*.so /usr/lib64/libibverbs/librxe-rdmav*.so /usr/lib/libibverbs/librxe-rdmav*.so; do
+    for f in "$IBV_ROOT"/usr/lib/*/libibverbs/librxe-rdmav*.so "$IBV_ROOT"/usr/lib64/libibverbs/librxe-rdmav*.so "$IBV_ROOT"/usr/lib/libibverbs/librxe-rdmav*.so; do
         if [[ -e $f ]]; then
             found=$f
             break
         fi
     done
-    if [[ -n $found && -e /etc/libibverbs.d/rxe.driver ]]; then
+    if [[ -n $found && -e $IBV_ROOT/etc/libibverbs.d/rxe.driver ]]; then
         pass $"libibverbs 的 rxe 用户态驱动: $found"
     else
         fail $"缺少 libibverbs 的 rxe 用户态驱动（ibv_get_device_list 会找不到 rxe 设备）"
         local drv=$"不存在"
-        if [[ -e /etc/libibverbs.d/rxe.driver ]]; then drv=$"存在"; fi
+        if [[ -e $IBV_ROOT/etc/libibverbs.d/rxe.driver ]]; then drv=$"存在"; fi
         note $"证据: librxe-rdmav*.so ${found:-不存在}, /etc/libibverbs.d/rxe.driver $drv"
         fix "sudo apt-get install ibverbs-providers"
     fi
@@ -883,13 +889,13 @@ read_memlock() {
     local line
     ml_soft="" ml_hard=""
     # 从 /proc/self/limits 读（字节），不用 $(ulimit -l) 以免 fork；读不到再退回 ulimit
-    if [[ -r /proc/self/limits ]]; then
+    if [[ -r $LIMITS_FILE ]]; then
         while read -r line; do
             if [[ $line =~ ^Max\ locked\ memory[[:space:]]+([0-9]+|unlimited)[[:space:]]+([0-9]+|unlimited) ]]; then
                 ml_soft=${BASH_REMATCH[1]}
                 ml_hard=${BASH_REMATCH[2]}
             fi
-        done </proc/self/limits
+        done <"$LIMITS_FILE"
         if [[ $ml_soft =~ ^[0-9]+$ ]]; then ml_soft=$((ml_soft / 1024)); fi
         if [[ $ml_hard =~ ^[0-9]+$ ]]; then ml_hard=$((ml_hard / 1024)); fi
     fi
@@ -1243,6 +1249,32 @@ fw_first() {
     return 1
 }
 
+# 结论里第一条真会生效的丢弃，结果在 FW_LINE（没有为空，返回 1）。同一条链里（前 $2 个字段相同：方向、链）排在它前面的放行
+# 先匹配，报文就过去了：iptables -I、nft insert rule、ufw insert 1 都把放行插在最前面，原来的丢弃规则还在。
+# 别的链里的放行不算（nft 的每个 base chain 都要过一遍）。$3 = 只看这个方向（in / out；不给就都看）
+fw_first_drop() {
+    local line key
+    local -a w=()
+    local -A accepted=()
+    FW_LINE=""
+    while IFS= read -r line; do
+        read -r -a w <<<"$line" || true
+        ((${#w[@]} > $2)) || continue
+        [[ -z ${3:-} || ${w[1]} == "$3" ]] || continue
+        key="${w[*]:1:$2}"
+        case ${w[0]} in
+            accept) accepted[$key]=1 ;;
+            drop)
+                if [[ -z ${accepted[$key]:-} ]]; then
+                    FW_LINE=$line
+                    return 0
+                fi
+                ;;
+        esac
+    done <<<"$1"
+    return 1
+}
+
 # =====================================================================
 # 6. 防火墙 UDP 4791（入方向；nft 的丢弃规则不论在哪个链）
 # =====================================================================
@@ -1254,7 +1286,7 @@ check_fw_nft() {
         return 0
     fi
     found=$(fw_parse_nft "$rules")
-    if fw_first "$found" "drop "; then
+    if fw_first_drop "$found" 4; then
         fail $"nft 规则丢弃/拒绝了 UDP $ROCE_UDP_PORT"
         ev=$(grep -n "dport.*$ROCE_UDP_PORT" <<<"$rules" | head -n 3 | tr '\n' ' ')
         note $"证据: $ev"
@@ -1287,7 +1319,7 @@ check_fw_iptables() {
         return 0
     fi
     found=$(fw_parse_iptables "$rules")
-    if fw_first "$found" "drop in "; then
+    if fw_first_drop "$found" 2 in; then
         fail $"iptables INPUT 链丢弃/拒绝了 UDP $ROCE_UDP_PORT"
         ev=$(grep -E -- "--dport $ROCE_UDP_PORT\b" <<<"$rules" | head -n 1)
         note $"证据: $ev"
@@ -1331,7 +1363,7 @@ check_fw_ufw() {
     found=$(fw_parse_ufw "$st")
     if ! fw_first "$found" "status active"; then
         pass $"ufw 未启用"
-    elif fw_first "$found" "drop in "; then
+    elif fw_first_drop "$found" 1 in; then
         fail $"ufw 的规则拦截了 UDP $ROCE_UDP_PORT"
         note $"证据: ${FW_LINE#drop in }"
         fix "sudo ufw insert 1 allow $ROCE_UDP_PORT/udp"
@@ -1805,9 +1837,11 @@ check_out_nft() {
     local rules found fam tb chn
     rules=$(nft list ruleset 2>&1) || { fw_unread "nft list ruleset" "$?" "$rules"; return 0; }
     found=$(fw_parse_nft "$rules")
-    if fw_first "$found" "drop "; then
+    if fw_first_drop "$found" 4; then
         note $"nft 丢弃 UDP $ROCE_UDP_PORT 的规则已在第 6 节报告"
     elif fw_first "$found" "policy out " && ! fw_first "$found" "accept out "; then
+        # 上面的 fw_first "accept out " 没找到时把 FW_LINE 清空了：再取一次 policy 那一行
+        fw_first "$found" "policy out "
         read -r _ _ fam tb chn _ <<<"$FW_LINE"
         warn $"nft 的 output 链 ($fam $tb $chn) 默认策略是 drop，且没有放行发往 UDP $ROCE_UDP_PORT 的规则"
         fix "sudo nft insert rule $fam $tb $chn udp dport $ROCE_UDP_PORT accept"
@@ -1820,7 +1854,7 @@ check_out_iptables() {
     local rules found
     rules=$(iptables -S OUTPUT 2>&1) || { fw_unread "iptables -S OUTPUT" "$?" "$rules"; return 0; }
     found=$(fw_parse_iptables "$rules")
-    if fw_first "$found" "drop out "; then
+    if fw_first_drop "$found" 2 out; then
         fail $"iptables OUTPUT 链丢弃/拒绝了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
         note $"证据: ${FW_LINE#drop out OUTPUT }"
         fix "sudo iptables -I OUTPUT -p udp --dport $ROCE_UDP_PORT -j ACCEPT"
@@ -1836,7 +1870,7 @@ check_out_ufw() {
     local rules found
     rules=$(ufw status verbose 2>&1) || { fw_unread "ufw status verbose" "$?" "$rules"; return 0; }
     found=$(fw_parse_ufw "$rules")
-    if fw_first "$found" "drop out "; then
+    if fw_first_drop "$found" 1 out; then
         fail $"ufw 的规则拦截了发往 UDP $ROCE_UDP_PORT 的报文（出方向）"
         note $"证据: ${FW_LINE#drop out }"
         fix "sudo ufw allow out $ROCE_UDP_PORT/udp"

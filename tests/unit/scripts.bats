@@ -297,13 +297,13 @@ sg_choice() {
     fx_mlx5
     run --separate-stderr "$SG" rxe7
     [ "$status" -eq 1 ]
-    [[ $stderr == *"设备 'rxe7' 不存在"*"mlx5_0 rxe0"* ]]
+    [[ $stderr == "错误: 设备 'rxe7' 不存在。现有的 RDMA 设备: mlx5_0 rxe0" ]]
 }
 
 @test "show_gids: 没有任何 RDMA 设备 → 非零退出并提示加载 rdma_rxe / rdma link add" {
     run --separate-stderr "$SG"
     [ "$status" -eq 1 ]
-    [[ $stderr == *"没有找到任何 RDMA 设备"* ]]
+    [[ $stderr == "错误: 没有找到任何 RDMA 设备（$FAKE 不存在或为空）。"* ]]
     [[ $stderr == *"modprobe rdma_rxe"* ]]
     [[ $stderr == *"rdma link add rxe0 type rxe netdev"* ]]
     RDMA_SYSFS_ROOT=$BATS_TEST_TMPDIR/does-not-exist run --separate-stderr "$SG"
@@ -339,6 +339,7 @@ sg_choice() {
     [[ $output == *"[通过] rxe0 端口1 状态: 4: ACTIVE，物理状态: 5: LinkUp"* ]]
     [[ $output == *"[通过] 网卡 lo 有 IPv4 地址: 127.0.0.1/8"* ]]
     [[ $output == *"[通过] RoCE v2 IPv4 GID: 索引 1 = 0000:0000:0000:0000:0000:ffff:7f00:0001 (127.0.0.1) → 使用 -g 1"* ]]
+    [[ $output == *"[通过] TCP 端口 1 空闲（没有进程在监听）"* ]]
     [[ $output != *"[失败]"* ]] || ! memlock_ok
     [[ ${lines[-1]} == 结论:* ]]
     if memlock_ok; then [ "$status" -eq 0 ]; fi
@@ -422,7 +423,7 @@ sg_choice() {
 @test "diagnose: memlock 8 MiB（Debian 的默认）够 README 的例子 → 修复只在“可选”一栏；1.5 MiB → 在按顺序的清单里" {
     fx_rxe rxe0 lo 7f00:0001
     run bash -c 'ulimit -S -l 8192 && exec "$0" --port 1' "$DG"
-    [[ $output == *"[警告] memlock 软限制 8192 KiB"*"README 的例子最多注册 2 MiB，够用"* ]]
+    [[ $output == *"[警告] memlock 软限制 8192 KiB（< 64 MiB）: README 的例子最多注册 2 MiB，够用；更大的 --size × -q 或 perftest 可能 ENOMEM"* ]]
     # 总结: limits.conf 只在“可选”一栏，不在“建议按顺序执行的修复”里
     local ordered=${output#*========== 总结 ==========}
     ordered=${ordered%%可选（README 的例子用不到）:*}
@@ -432,6 +433,12 @@ sg_choice() {
     [[ $output == *"[警告] memlock 软限制 1536 KiB: README 的例子最多注册 2 MiB"* ]]
     [[ $output == *"建议按顺序执行的修复:"*"* soft memlock unlimited"* ]]
     [[ $output != *"可选（README 的例子用不到）:"* ]]
+    # unlimited → 通过，没有 memlock 的修复（调高硬限制要 CAP_SYS_RESOURCE，容器里的 root 也没有：用假的 /proc/self/limits）
+    printf '%s\n' "Limit                     Soft Limit           Hard Limit           Units" \
+        "Max locked memory         unlimited            unlimited            bytes" >"$BATS_TEST_TMPDIR/limits"
+    PROC_LIMITS_FILE=$BATS_TEST_TMPDIR/limits run "$DG" --port 1
+    [[ $output == *"[通过] memlock 软限制: unlimited（硬限制: unlimited）"* ]]
+    [[ $output != *"memlock unlimited"* ]]
 }
 
 @test "diagnose: 读不出防火墙规则时不说“通过” —— nft 失败 → 跳过并给出 sudo；普通用户（nft 只在 /usr/sbin）→ 要 root" {
@@ -1289,6 +1296,10 @@ no_rxe_module() {
     # 不是“内核没有 RDMA”那一种
     [[ $output != *"linux-modules-extra"* ]]
     [[ $output != *"也没有 RDMA 设备"* ]]
+    # ib_uverbs 已加载，却看不到 infiniband_verbs（容器里 /sys 不完整）
+    mkdir -p "$MODS/ib_uverbs"
+    run "$DG" --port 1
+    [[ $output == *"[失败] ib_uverbs 已加载 ($MODS/ib_uverbs)，但看不到 $VERBS: ibv_get_device_list() 会失败，errno 38 (ENOSYS)"$'\n'"       通常是在容器里"* ]]
 }
 
 @test "diagnose errno 38 (b): 什么都没有 → 内核里没有 RDMA，修复 linux-modules-extra + modprobe rdma_rxe，而不是 modprobe ib_uverbs" {
@@ -1309,8 +1320,14 @@ no_rxe_module() {
     mkdir -p "$KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/sw/rxe"
     : >"$KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko.zst"
     PATH=$BIN:$PATH run "$DG" --port 1
+    [[ $output == *"[失败] 内核模块 rdma_rxe 可用但没有加载"$'\n'"       证据: $KERNEL_MODULES_ROOT/$kv/kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko.zst（$MODS/rdma_rxe 不存在）"* ]]
     [[ $output == *"[失败] 没有 $VERBS，也没有 RDMA 设备"*"修复: sudo modprobe rdma_rxe"* ]]
     [[ $output != *"linux-modules-extra"* ]]
+    # rdma_rxe 已加载、却没有 ib_uverbs: 单独加载 ib_uverbs
+    mkdir -p "$MODS/rdma_rxe"
+    PATH=$BIN:$PATH run "$DG" --port 1
+    [[ $output == *"[通过] 内核模块 rdma_rxe 已加载 ($MODS/rdma_rxe)"* ]]
+    [[ $output == *"[失败] 没有 $VERBS，也没有 RDMA 设备"*"修复: sudo modprobe ib_uverbs"* ]]
 }
 
 @test "diagnose 没有 rdma_rxe（Ubuntu generic）: 说出 modprobe 的原话、修复 linux-modules-extra-<uname -r>，升级内核后要再装一次" {
@@ -1553,6 +1570,255 @@ cm_section() {
     add_gid rxe1 1 1 0000:0000:0000:0000:0000:ffff:0a14:0001 "RoCE v2" eth0
     PATH=$BIN:$PATH run "$DG" --port 1 --peer 10.20.0.2
     [[ $output != *"在这里报 ENODEV"* ]]
+}
+
+# ===================== 每一句判定都有断言（tests/unit/check-verdicts.py 列出判定行，逐句找断言）=====================
+
+@test "diagnose 判定: PATH 里什么都没有（只有 bash、cat）→ 工具的警告、要 ip 的几项跳过或失败、两节防火墙都跳过；rxe 的用户态驱动不在 → 失败" {
+    fx_client_net
+    fx_rxe_small rxe1 eth0 0a14:0001
+    rm "$BIN/ip" "$BIN/ping"
+    ln -s "$BASH" "$BIN/bash"
+    ln -s "$(command -v cat)" "$BIN/cat"
+    mkdir -p "$BATS_TEST_TMPDIR/no-ibv"
+    PATH=$BIN FW_SBIN_DIRS='' LIBIBVERBS_ROOT=$BATS_TEST_TMPDIR/no-ibv run "$BASH" "$DG" --port 1 --peer 10.20.0.2 --cm-addr 10.20.0.1
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"[警告] 找不到工具 ibv_devices（诊断可以继续，但建议安装以便手动验证）"* ]]
+    [[ $output == *"[警告] 找不到工具 ibv_devinfo（诊断可以继续，但建议安装以便手动验证）"* ]]
+    [[ $output == *"[警告] 找不到工具 rdma（用来创建/删除 rxe 设备）"* ]]
+    [[ $output == *"[警告] 找不到工具 ip，无法检查网卡地址"* ]]
+    [[ $output == *"[失败] 缺少 libibverbs 的 rxe 用户态驱动（ibv_get_device_list 会找不到 rxe 设备）"$'\n'"       证据: librxe-rdmav*.so 不存在, /etc/libibverbs.d/rxe.driver 不存在"* ]]
+    [[ $output == *"[跳过] 没有 ip 命令，无法检查网卡 eth0 的 IPv4 地址"* ]]
+    [[ $output == *"[跳过] 没有 nft/iptables/ufw，跳过防火墙检查（没有主机防火墙工具，通常也就没有规则）"* ]]
+    [[ $output == *"[失败] 没有 ip 命令，无法查询去往 10.20.0.2 的路由"* ]]
+    [[ $output == *"[跳过] RDMA 设备、ping、邻居 (ARP)、路径 MTU: 先解决上面的路由问题"* ]]
+    [[ $output == *"[跳过] 没有 nft/iptables/ufw/firewall-cmd，跳过防火墙检查"* ]]
+    [[ $output == *"[跳过] 没有 ip 命令，查不到 10.20.0.1 在哪块网卡上"* ]]
+}
+
+@test "diagnose 判定: 工具都在 → 通过；端口的各项 —— 网卡没有 IPv4 地址、GID 的 IPv4 不是网卡现在的地址、active_mtu 和网卡 MTU 对不上、读不到网卡 MTU、不知道网卡、GID 表是空的、设备没有端口；指定的设备存在、没有 active_mtu 时按网卡 MTU 推算" {
+    fx_client_net
+    # 假的 ibv_devices、rdma（rdma link show 什么也不答：网卡只从 GID 表知道）、ibv_devinfo（回答在 $FAKE_IP/devinfo）
+    printf '#!/bin/sh\nexit 0\n' >"$BIN/ibv_devices"
+    printf '#!/bin/sh\nexit 0\n' >"$BIN/rdma"
+    # shellcheck disable=SC2016  # $FAKE_IP 由假命令自己展开
+    printf '#!/bin/sh\ncat "$FAKE_IP/devinfo"\n' >"$BIN/ibv_devinfo"
+    chmod +x "$BIN/ibv_devices" "$BIN/rdma" "$BIN/ibv_devinfo"
+    local ibv=$BATS_TEST_TMPDIR/ibv
+    mkdir -p "$ibv/usr/lib/x86_64-linux-gnu/libibverbs" "$ibv/etc/libibverbs.d"
+    : >"$ibv/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so"
+    : >"$ibv/etc/libibverbs.d/rxe.driver"
+    # rxe0 在 eth0 上: GID 里是 10.20.0.9，eth0 现在是 10.20.0.1；ibv_devinfo 说 active_mtu 4096，eth0 的 MTU 1500 只够 1024
+    fx_rxe_small rxe0 eth0 0a14:0009
+    printf '%s\n' "hca_id:	rxe0" "	port:	1" "		active_mtu:		4096 (5)" >"$FAKE_IP/devinfo"
+    # rxe1 只有空槽位（不知道网卡、GID 表是空的）；rxe2 没有端口；rxe3 在 veth9 上，veth9 没有 mtu 文件
+    mk_port rxe1 1
+    add_empty rxe1 1 0 4
+    mkdir -p "$FAKE/rxe2"
+    fx_rxe_small rxe3 veth9 c0a8:3865
+    rm "$NET_SYSFS_ROOT/veth9/mtu"
+    # rxe4 也在 eth0 上，ibv_devinfo 的 active_mtu 1024 和推算的一样；rxe5 在没有 IPv4 地址的 eth1 上
+    fx_rxe_small rxe4 eth0 0a14:0001
+    fx_rxe_small rxe5 eth1 0a15:0001
+    fake_netdev eth1 1500
+    printf '%s\n' "hca_id:	rxe4" "	port:	1" "		active_mtu:		1024 (3)" >>"$FAKE_IP/devinfo"
+    PATH=$BIN:$PATH LIBIBVERBS_ROOT=$ibv run "$DG" --port 1
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"[通过] 工具 ibv_devices: $BIN/ibv_devices"$'\n'"[通过] 工具 ibv_devinfo: $BIN/ibv_devinfo"$'\n'"[通过] 工具 rdma: $BIN/rdma"* ]]
+    [[ $output == *"[通过] libibverbs 的 rxe 用户态驱动: $ibv/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so"* ]]
+    [[ $output == *"[警告] GID 里的 IPv4 (10.20.0.9) 不是网卡 eth0 当前的地址 (10.20.0.1/24)"$'\n'"       修复: sudo rdma link delete rxe0 && sudo rdma link add rxe0 type rxe netdev eth0"* ]]
+    [[ $output == *"[警告] active_mtu 4096 与按网卡 MTU 推算的 1024 不一致"* ]]
+    [[ $output == *"[通过] active_mtu 1024（网卡 eth0 MTU 1500 − 80 字节头部 = 1420 → 不超过它的最大 IB MTU 是 1024）"* ]]
+    [[ $output == *"[失败] 不知道 rxe1 端口1 绑定的网卡，无法检查 IPv4 地址"* ]]
+    [[ $output == *"[失败] 网卡 eth1 没有 IPv4 地址（RoCE v2 的 IPv4 GID 来自网卡地址）"$'\n'"       证据: 'ip -4 -o addr show dev eth1' 没有输出"* ]]
+    [[ $output == *"[失败] rxe1 端口1 的 GID 表是空的（共 0 个有效条目）"* ]]
+    [[ $output == *"[失败] 设备 rxe2 没有端口 ($FAKE/rxe2/ports 为空)"* ]]
+    [[ $output == *"[跳过] 读不到网卡 veth9 的 MTU ($NET_SYSFS_ROOT/veth9/mtu)"* ]]
+    # 只查 rxe0；ibv_devinfo 没给出 active_mtu → 按网卡 MTU 推算
+    : >"$FAKE_IP/devinfo"
+    PATH=$BIN:$PATH LIBIBVERBS_ROOT=$ibv run "$DG" --port 1 rxe0
+    [[ $output == *"[通过] RDMA 设备 rxe0 存在 ($FAKE/rxe0)"* ]]
+    [[ $output == *"[通过] 网卡 eth0 MTU 1500（网卡 eth0 MTU 1500 − 80 字节头部 = 1420 → 不超过它的最大 IB MTU 是 1024；ibv_devinfo 不可用或没给出 active_mtu，这是推算值）"* ]]
+    [[ $output != *"rxe1"* ]]
+}
+
+# 伪造的防火墙工具: 回答来自 $FAKE_FW 目录里的文件（nft、iptables_INPUT、iptables_OUTPUT、iptables_V、ufw、firewalld）
+fake_fw_tools() {
+    export FAKE_FW=$BATS_TEST_TMPDIR/fw
+    mkdir -p "$FAKE_FW"
+    cat >"$BIN/nft" <<'F'
+#!/usr/bin/env bash
+cat "$FAKE_FW/nft" 2>/dev/null
+F
+    cat >"$BIN/iptables" <<'F'
+#!/usr/bin/env bash
+case $* in
+    -V) cat "$FAKE_FW/iptables_V" ;;
+    "-S INPUT" | "-S OUTPUT") cat "$FAKE_FW/iptables_$2" ;;
+esac
+F
+    cat >"$BIN/ufw" <<'F'
+#!/usr/bin/env bash
+if [[ $* == status ]]; then head -n 1 "$FAKE_FW/ufw"; else cat "$FAKE_FW/ufw"; fi
+F
+    cat >"$BIN/firewall-cmd" <<'F'
+#!/usr/bin/env bash
+[[ -f $FAKE_FW/firewalld ]] || { [[ $1 == --state ]] && echo "not running"; exit 252; }
+case $1 in
+    --state) echo running ;;
+    --list-all) cat "$FAKE_FW/firewalld" ;;
+esac
+F
+    chmod +x "$BIN/nft" "$BIN/iptables" "$BIN/ufw" "$BIN/firewall-cmd"
+    echo "iptables v1.8.9 (legacy)" >"$FAKE_FW/iptables_V"
+    printf '%s\n' "-P INPUT ACCEPT" >"$FAKE_FW/iptables_INPUT"
+    printf '%s\n' "-P OUTPUT ACCEPT" >"$FAKE_FW/iptables_OUTPUT"
+    echo "Status: inactive" >"$FAKE_FW/ufw"
+}
+
+# ufw status verbose 的样子: fake_ufw "Default: 那一行的内容" 规则行…
+fake_ufw() {
+    printf '%s\n' "Status: active" "Logging: on (low)" "Default: $1" "New profiles: skip" "" \
+        "To                         Action      From" "--                         ------      ----" >"$FAKE_FW/ufw"
+    shift
+    if (($# > 0)); then printf '%s\n' "$@" >>"$FAKE_FW/ufw"; fi
+}
+
+@test "diagnose --peer 判定: 两个方向的防火墙 —— nft/iptables/ufw/firewalld 各自的通过、警告、失败；照第一次的修复（插在最前面的放行）做了以后是通过" {
+    [ "$EUID" -eq 0 ] || skip "防火墙检查只在 root 下进行"
+    fx_client_net
+    fx_rxe_small rxe1 eth0 0a14:0001
+    fake_fw_tools
+    # 1. 规则本身管事（ufw 没启用、firewalld 没运行）: nft 的 output 链 policy drop；iptables（legacy）INPUT 丢弃 4791、OUTPUT 默认 DROP
+    printf 'table inet filter {\n\tchain output {\n\t\ttype filter hook output priority filter; policy drop;\n\t}\n}\n' >"$FAKE_FW/nft"
+    printf '%s\n' "-P INPUT ACCEPT" "-A INPUT -p udp -m udp --dport 4791 -j DROP" >"$FAKE_FW/iptables_INPUT"
+    printf '%s\n' "-P OUTPUT DROP" "-A OUTPUT -o lo -j ACCEPT" >"$FAKE_FW/iptables_OUTPUT"
+    PATH=$BIN:$PATH FW_SBIN_DIRS=$BIN run "$DG" --port 1 --peer 10.20.0.2
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"[通过] nft 规则没有拦截 UDP 4791"* ]]
+    [[ $output == *"[失败] iptables INPUT 链丢弃/拒绝了 UDP 4791"$'\n'"       证据: -A INPUT -p udp -m udp --dport 4791 -j DROP"$'\n'"       修复: sudo iptables -I INPUT -p udp --dport 4791 -j ACCEPT"* ]]
+    [[ $output == *"[通过] ufw 未启用"* ]]
+    [[ $(peer_section) == *"[警告] nft 的 output 链 (inet filter output) 默认策略是 drop，且没有放行发往 UDP 4791 的规则"$'\n'"       修复: sudo nft insert rule inet filter output udp dport 4791 accept"* ]]
+    [[ $(peer_section) == *"[警告] iptables OUTPUT 默认策略是 DROP，且没有放行发往 UDP 4791 的规则"$'\n'"       修复: sudo iptables -I OUTPUT -p udp --dport 4791 -j ACCEPT"* ]]
+    [[ $(peer_section) == *"[通过] firewalld 没有运行"* ]]
+    # 2. 照上面的修复做了: iptables -I 和 nft insert 把放行插在链的最前面，原来的丢弃规则还在 —— 先放行，报文过得去
+    printf 'table inet filter {\n\tchain input {\n\t\ttype filter hook input priority filter; policy accept;\n\t\tudp dport 4791 accept\n\t\tudp dport 4791 drop\n\t}\n\tchain output {\n\t\ttype filter hook output priority filter; policy drop;\n\t\tudp dport 4791 accept\n\t}\n}\n' >"$FAKE_FW/nft"
+    printf '%s\n' "-P INPUT ACCEPT" "-A INPUT -p udp -m udp --dport 4791 -j ACCEPT" "-A INPUT -p udp -m udp --dport 4791 -j DROP" >"$FAKE_FW/iptables_INPUT"
+    printf '%s\n' "-P OUTPUT DROP" "-A OUTPUT -p udp -m udp --dport 4791 -j ACCEPT" "-A OUTPUT -p udp -m udp --dport 4791 -j DROP" >"$FAKE_FW/iptables_OUTPUT"
+    PATH=$BIN:$PATH FW_SBIN_DIRS=$BIN run "$DG" --port 1 --peer 10.20.0.2
+    echo "$output"
+    [[ $output == *"[通过] nft 规则没有拦截 UDP 4791"* ]]
+    [[ $output == *"[通过] iptables INPUT 链没有拦截 UDP 4791"* ]]
+    [[ $(peer_section) == *"[通过] nft 出方向没有拦截 UDP 4791"* ]]
+    [[ $(peer_section) == *"[通过] iptables OUTPUT 链没有拦截 UDP 4791"* ]]
+    [[ $output != *"[失败] nft"* && $output != *"[失败] iptables"* ]]
+    # 放行在另一张表的链里不算：每个 base chain 都要过一遍，丢弃照样生效
+    printf 'table inet a {\n\tchain input {\n\t\ttype filter hook input priority filter; policy accept;\n\t\tudp dport 4791 accept\n\t}\n}\ntable inet filter {\n\tchain input {\n\t\ttype filter hook input priority filter; policy accept;\n\t\tudp dport 4791 drop\n\t}\n}\n' >"$FAKE_FW/nft"
+    PATH=$BIN:$PATH FW_SBIN_DIRS=$BIN run "$DG" --port 1 --peer 10.20.0.2
+    [[ $output == *"[失败] nft 规则丢弃/拒绝了 UDP 4791"*"修复: sudo nft insert rule inet filter input udp dport 4791 accept"* ]]
+    [[ $(peer_section) == *"nft 丢弃 UDP 4791 的规则已在第 6 节报告"* ]]
+    # 3. ufw 启用（由它管）: 默认放行，但有拦截 4791 的规则，进、出两个方向
+    fake_ufw "allow (incoming), allow (outgoing), disabled (routed)" \
+        "4791/udp                   DENY IN     Anywhere" "4791/udp                   DENY OUT    Anywhere"
+    PATH=$BIN:$PATH FW_SBIN_DIRS=$BIN run "$DG" --port 1 --peer 10.20.0.2
+    echo "$output"
+    [[ $output == *"[失败] ufw 的规则拦截了 UDP 4791"$'\n'"       证据: 4791/udp                   DENY IN     Anywhere"$'\n'"       修复: sudo ufw insert 1 allow 4791/udp"* ]]
+    [[ $(peer_section) == *"[失败] ufw 的规则拦截了发往 UDP 4791 的报文（出方向）"$'\n'"       证据: 4791/udp                   DENY OUT    Anywhere"$'\n'"       修复: sudo ufw allow out 4791/udp"* ]]
+    # ufw 管事: nft/iptables 的规则不单独判断
+    [[ $output != *"] iptables"* && $output != *"] nft"* ]]
+    # 照修复做了（ufw insert 1 allow 4791/udp 排在拦截的前面）→ 通过；出方向默认拒绝、没放行 4791 → 警告
+    fake_ufw "deny (incoming), deny (outgoing), disabled (routed)" \
+        "4791/udp                   ALLOW IN    Anywhere" "4791/udp                   DENY IN     Anywhere"
+    PATH=$BIN:$PATH FW_SBIN_DIRS=$BIN run "$DG" --port 1 --peer 10.20.0.2
+    echo "$output"
+    [[ $output == *"[通过] ufw 已启用，并放行了 UDP 4791"* ]]
+    [[ $(peer_section) == *"[警告] ufw 出方向默认拒绝，且没有放行发往 UDP 4791 的规则"$'\n'"       修复: sudo ufw allow out 4791/udp"* ]]
+    # 默认放行进来的、也放行出去的，没有进来的规则、出去的拦截前面有放行 → 两个方向都通过
+    fake_ufw "allow (incoming), allow (outgoing), disabled (routed)" \
+        "4791/udp                   ALLOW OUT   Anywhere" "4791/udp                   DENY OUT    Anywhere"
+    PATH=$BIN:$PATH FW_SBIN_DIRS=$BIN run "$DG" --port 1 --peer 10.20.0.2
+    [[ $output == *"[通过] ufw 已启用，默认放行进来的报文"* ]]
+    [[ $(peer_section) == *"[通过] ufw 出方向没有拦截 UDP 4791"* ]]
+    # 4. firewalld 在运行（由它管）: rich rule 拒绝 4791 → 失败，修复先删掉这条 rich rule；出方向 firewalld 默认放行
+    echo "Status: inactive" >"$FAKE_FW/ufw"
+    printf '%s\n' "public (active)" "  target: default" "  ports: 18515/tcp" "  rich rules: " \
+        '	rule family="ipv4" port port="4791" protocol="udp" reject' >"$FAKE_FW/firewalld"
+    PATH=$BIN:$PATH FW_SBIN_DIRS=$BIN run "$DG" --port 1 --peer 10.20.0.2
+    echo "$output"
+    [[ $output == *"[失败] firewalld（区域 public）的规则丢弃/拒绝了 UDP 4791"$'\n'"       证据: rule family=\"ipv4\" port port=\"4791\" protocol=\"udp\" reject"$'\n'"       修复: sudo firewall-cmd --remove-rich-rule='rule family=\"ipv4\" port port=\"4791\" protocol=\"udp\" reject' && sudo firewall-cmd --add-port=4791/udp"* ]]
+    [[ $(peer_section) == *"[通过] firewalld 默认放行发出去的报文（出方向不查；入方向见第 6 节）"* ]]
+}
+
+@test "diagnose --peer 判定: 出口网卡上的设备端口不是 ACTIVE、不知道 active_mtu → 失败、跳过；没有 ping → 跳过连通性和路径 MTU；邻居表里没有 → 跳过" {
+    fx_client_net
+    mk_port rxe1 1 "1: DOWN" "3: Disabled"
+    add_gid rxe1 1 0 fe80:0000:0000:0000:5c5b:28ff:fe89:2000 "RoCE v2" eth0
+    add_gid rxe1 1 1 0000:0000:0000:0000:0000:ffff:0a14:0001 "RoCE v2" eth0
+    rm "$NET_SYSFS_ROOT/eth0/mtu"
+    PATH=$BIN:$PATH FW_SBIN_DIRS='' run "$DG" --port 1 --peer 10.20.0.2
+    peer_section
+    [ "$status" -eq 1 ]
+    [[ $(peer_section) == *"[失败] rxe1 端口1 在网卡 eth0 上，但端口不是 ACTIVE（状态 1: DOWN）"$'\n'"       修复: sudo ip link set eth0 up"* ]]
+    [[ $output == *"[跳过] 不知道 active_mtu（没有 ibv_devinfo，也读不到网卡 eth0 的 MTU），跳过路径 MTU 检查"* ]]
+    # 端口好了、MTU 在，但 PATH 里没有 ping（也没有 busybox），邻居表里也没有对端
+    echo "4: ACTIVE" >"$FAKE/rxe1/ports/1/state"
+    echo 1500 >"$NET_SYSFS_ROOT/eth0/mtu"
+    rm "$BIN/ping" "$FAKE_IP/neigh_10.20.0.2"
+    ln -s "$BASH" "$BIN/bash"
+    ln -s "$(command -v cat)" "$BIN/cat"
+    PATH=$BIN FW_SBIN_DIRS='' run "$BASH" "$DG" --port 1 --peer 10.20.0.2
+    peer_section
+    [[ $output == *"[通过] 没有建在别的网卡上的 RDMA 设备（不会误用不通往 10.20.0.2 的设备）"* ]]
+    [[ $output == *"[跳过] 没有 ping 命令，跳过连通性检查"$'\n'"       修复: sudo apt-get install iputils-ping"* ]]
+    [[ $output == *"[跳过] 邻居表里没有 10.20.0.2（网卡 eth0）的表项"$'\n'* ]]
+    [[ $output == *"[跳过] 没有 ping，跳过路径 MTU 检查；手动: ping -M do -s 1060 -c 1 10.20.0.2"* ]]
+}
+
+@test "show_gids 判定: 端口不存在、设备没有端口目录、--peer 时没有 ip 命令、找不到 scripts/gid_rule.sh" {
+    fx_rxe_small rxe0 lo 7f00:0001
+    mkdir -p "$FAKE/rxe2"
+    run --separate-stderr "$SG" rxe0 5
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "错误: 设备 rxe0 没有端口 5。现有端口: 1" ]
+    run --separate-stderr "$SG" rxe2
+    [ "$stderr" = "警告: 所选设备没有任何端口目录 (ports/*)" ]
+    local bin=$BATS_TEST_TMPDIR/bin
+    mkdir -p "$bin"
+    ln -s "$BASH" "$bin/bash"
+    PATH=$bin run "$BASH" "$SG" --peer 10.20.0.2
+    [ "$status" -eq 0 ]
+    [ "${lines[-2]}" = "通往 10.20.0.2: 无法判断（没有 ip 命令，装 iproute2）" ]
+    mkdir -p "$BATS_TEST_TMPDIR/alone"
+    cp "$SG" "$BATS_TEST_TMPDIR/alone/"
+    run "$BATS_TEST_TMPDIR/alone/show_gids.sh"
+    [ "$status" -eq 1 ]
+    [ "$output" = "错误: 找不到 $BATS_TEST_TMPDIR/alone/scripts/gid_rule.sh（show_gids.sh 要和项目的 scripts/ 目录放在一起运行）" ]
+}
+
+@test "判定都有断言: diagnose.sh 的每个 pass/warn/fail/skip、show_gids.sh 的每句 错误/警告/注意/自动选择/通往 都有测试断言（tests/unit/check-verdicts.py）；删掉一条断言、或者把它改成 != 就失败" {
+    run python3 "$REPO/tests/unit/check-verdicts.py"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ ${lines[0]} =~ ^#\ 判定行:\ diagnose.sh\ [0-9]+\ 个，show_gids.sh\ [0-9]+\ 个；没有断言的\ 0\ 个$ ]]
+    # 反证（在副本里）: 去掉断言这一句的行；判定词拆开写，免得这一行自己被当成断言
+    local w='[失''败]' msg='iptables INPUT 链丢弃/拒绝了 UDP 4791' copy=$BATS_TEST_TMPDIR/scripts.bats
+    grep -vF "$w $msg" "$REPO/tests/unit/scripts.bats" >"$copy"
+    run python3 "$REPO/tests/unit/check-verdicts.py" "$copy" "$REPO/tests/unit/scripts-i18n.bats" "$REPO/tests/lab/scripts.bats"
+    echo "$output"
+    [ "$status" -eq 1 ]
+    [[ $output == *"没有测试断言: diagnose.sh:"*" $w iptables INPUT 链丢弃/拒绝了 UDP \$ROCE_UDP_PORT"* ]]
+    [ "$(grep -c '^没有测试断言: ' <<<"$output")" -eq 1 ]
+    # 否定的断言（!=）不算
+    local text
+    text=$(<"$REPO/tests/unit/scripts.bats")
+    printf '%s\n' "${text//"\$output == *\"$w $msg"/"\$output != *\"$w $msg"}" >"$copy"
+    run -1 cmp -s "$copy" "$REPO/tests/unit/scripts.bats"
+    run python3 "$REPO/tests/unit/check-verdicts.py" "$copy" "$REPO/tests/unit/scripts-i18n.bats" "$REPO/tests/lab/scripts.bats"
+    [ "$status" -eq 1 ]
+    [[ $output == *"没有测试断言: diagnose.sh:"*" $w iptables INPUT"* ]]
 }
 
 # ===================== 英文界面（--lang en；详细的在 tests/unit/scripts-i18n.bats）=====================
