@@ -18,6 +18,7 @@
 #include "verbs/hints.h"
 #include "verbs/qp_print.h"
 #include "verbs/ack_timeout.h"
+#include "verbs/wc_check.h"
 #include "device/path_check.h"
 #include "control/tcp_socket.h"
 #include "device/dev_limits.h"
@@ -824,12 +825,14 @@ int modify_qp_to_err(struct rdma_conn *conn, int i)
 /*
  * 投递一个接收请求：网卡把对端下一条 SEND（或 WRITE_WITH_IMM 的立即数）放进 addr 开始的 len 字节。
  * 没有 --srq 时投到 QP i 自己的接收队列；--srq 时投到 N 个QP共用的 SRQ，i 是缓冲区号（可以多于QP数），
- * 完成的 wc.qp_num 才说明是哪个QP收到的。wr_id = i（WRID(i, 0)）
+ * 完成的 wc.qp_num 才说明是哪个QP收到的。wr_id = i（WRID(i, 0)）；--srq 时 wrid_srq(i)：带上 SRQ 的标记，
+ * 出错的完成（opcode 没有定义）也认得出这是 SRQ 的接收、i 是缓冲区号而不是QP号（verbs/wc_check.h）
  */
 int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 {
 	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
-	struct ibv_recv_wr wr = { .wr_id = WRID(i, 0), .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
+	struct ibv_recv_wr wr = { .wr_id = conn->srq != NULL ? wrid_srq(i) : WRID(i, 0), .sg_list = &sge, .num_sge = 1 },
+			   *bad = NULL;
 	int rc;
 
 	if (conn->srq != NULL) {
