@@ -51,6 +51,9 @@ teardown() {
              }' "$f" || { show_logs; return 1; }
     done
     has "$CLOG" '个没动'
+    # 计数是端口的：只有一个客户端、没有 --parallel 时也说出来（别的程序的QP也可能在这个端口上）
+    has "$CLOG" "注意: 计数属于设备 $LAB_DEV1 的端口 1，不是这个程序独有的"
+    has "$SLOG" "注意: 计数属于设备 $LAB_DEV0 的端口 1，不是这个程序独有的"
 }
 
 @test "num_qp 16 with automatic GID: index 1 (RoCE v2 IPv4) is chosen" {
