@@ -656,6 +656,7 @@ static void fill_local_hello(struct rdma_conn *conn, struct wire_hello *h)
 	h->offset = o->offset;
 	h->rd_atom = wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom);
 	h->init_rd_atom = wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom);
+	h->gid_type = (uint8_t)conn->dev->gid.kind;     /* 两端必须相同（wire_compare）；--cm 时是 CM 选的条目的类型 */
 	if (op_is_one_sided(o->op)) {
 		h->addr = (uint64_t)(uintptr_t)area_a(conn, 0);
 		h->rkey = conn->mr->rkey;
@@ -674,7 +675,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 	struct wire_hello local;
 	uint8_t buf[WIRE_MAX_LEN];
 	size_t n;
-	char msg[256];
+	char msg[768];   /* GID 类型不同的那句最长（wire_compare） */
 
 	step_title(&conn->trace, &conn->step, _("交换连接信息（控制平面）"));
 	fill_local_hello(conn, &local);
