@@ -123,7 +123,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 # -max_len=1024：最长的 HELLO（16 个QP）不到 500 字节，再长的输入也要试（长度必须正好）
 FUZZ_FLAGS   := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
-FUZZ_SRCS    := tests/fuzz/fuzz_hello.c src/control/wire.c src/clients/adopt.c src/cli/options.c src/cli/inject_kinds.c src/cli/op_table.c src/base/i18n.c
+FUZZ_SRCS    := tests/fuzz/fuzz_hello.c src/control/wire.c src/device/gid.c src/clients/adopt.c src/cli/options.c src/cli/inject_kinds.c src/cli/op_table.c src/base/i18n.c
 FUZZ_DIR     := $(BUILD)/fuzz
 
 $(FUZZ_DIR)/fuzz_hello: $(FUZZ_SRCS) $(HDRS)

@@ -18,6 +18,7 @@
 #include "verbs/hints.h"
 #include "verbs/qp_print.h"
 #include "verbs/ack_timeout.h"
+#include "verbs/wc_check.h"
 #include "device/path_check.h"
 #include "control/tcp_socket.h"
 #include "device/dev_limits.h"
@@ -655,6 +656,7 @@ static void fill_local_hello(struct rdma_conn *conn, struct wire_hello *h)
 	h->offset = o->offset;
 	h->rd_atom = wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom);
 	h->init_rd_atom = wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom);
+	h->gid_type = (uint8_t)conn->dev->gid.kind;     /* 两端必须相同（wire_compare）；--cm 时是 CM 选的条目的类型 */
 	if (op_is_one_sided(o->op)) {
 		h->addr = (uint64_t)(uintptr_t)area_a(conn, 0);
 		h->rkey = conn->mr->rkey;
@@ -673,7 +675,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 	struct wire_hello local;
 	uint8_t buf[WIRE_MAX_LEN];
 	size_t n;
-	char msg[256];
+	char msg[768];   /* GID 类型不同的那句最长（wire_compare） */
 
 	step_title(&conn->trace, &conn->step, _("交换连接信息（控制平面）"));
 	fill_local_hello(conn, &local);
@@ -824,12 +826,14 @@ int modify_qp_to_err(struct rdma_conn *conn, int i)
 /*
  * 投递一个接收请求：网卡把对端下一条 SEND（或 WRITE_WITH_IMM 的立即数）放进 addr 开始的 len 字节。
  * 没有 --srq 时投到 QP i 自己的接收队列；--srq 时投到 N 个QP共用的 SRQ，i 是缓冲区号（可以多于QP数），
- * 完成的 wc.qp_num 才说明是哪个QP收到的。wr_id = i（WRID(i, 0)）
+ * 完成的 wc.qp_num 才说明是哪个QP收到的。wr_id = i（WRID(i, 0)）；--srq 时 wrid_srq(i)：带上 SRQ 的标记，
+ * 出错的完成（opcode 没有定义）也认得出这是 SRQ 的接收、i 是缓冲区号而不是QP号（verbs/wc_check.h）
  */
 int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 {
 	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
-	struct ibv_recv_wr wr = { .wr_id = WRID(i, 0), .sg_list = &sge, .num_sge = 1 }, *bad = NULL;
+	struct ibv_recv_wr wr = { .wr_id = conn->srq != NULL ? wrid_srq(i) : WRID(i, 0), .sg_list = &sge, .num_sge = 1 },
+			   *bad = NULL;
 	int rc;
 
 	if (conn->srq != NULL) {

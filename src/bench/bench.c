@@ -40,6 +40,7 @@
 #include "cli/op_table.h"
 #include "ops/payload.h"
 #include "verbs/sq_account.h"
+#include "verbs/wc_check.h"
 #include "bench/stats.h"
 #include "ud/ud.h"
 
@@ -138,7 +139,7 @@ static int repost_recv(struct rdma_conn *c, int b)
 /* 一个接收完成用的是哪块缓冲区（repost_recv 的 b） */
 static int recv_slot_of(const struct rdma_conn *c, uint64_t wr_id)
 {
-	return c->srq != NULL ? (int)wr_id : wrid_qp(wr_id);
+	return c->srq != NULL ? wrid_srq_buf(wr_id) : wrid_qp(wr_id);
 }
 
 /* 接收缓冲区的块数：--srq 时 SRQ 的，否则每个QP一块 */

@@ -242,6 +242,8 @@ static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int
 		verbs_error("ibv_modify_qp()", rc, _("rdma_init_qp_attr 给的属性被拒绝：./diagnose.sh"));
 		return -1;
 	}
+	if (state == IBV_QPS_RTS && k >= 0)
+		conn->next_psn[k] = a.sq_psn;   /* 第一个发送 WR 从 CM 定的起始PSN 开始（--trace 的 psn_first） */
 	return 0;
 }
 

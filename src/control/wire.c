@@ -4,6 +4,7 @@
 #include "control/wire.h"
 #include "base/i18n.h"
 #include "cli/op_table.h"
+#include "device/gid.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -55,7 +56,8 @@ size_t wire_encode_hello(const struct wire_hello *h, uint8_t *buf, size_t cap)
 	put32(buf + 40, h->offset);
 	buf[44] = h->rd_atom;
 	buf[45] = h->init_rd_atom;
-	put16(buf + 46, 0);
+	buf[46] = h->gid_type;
+	buf[47] = 0;
 	for (uint32_t i = 0; i < h->num_qp; i++) {
 		uint8_t *q = buf + WIRE_HEADER_LEN + i * WIRE_QP_LEN;
 
@@ -90,6 +92,7 @@ enum wire_status wire_decode_header(const uint8_t *buf, size_t len, struct wire_
 	h->offset = get32(buf + 40);
 	h->rd_atom = buf[44];
 	h->init_rd_atom = buf[45];
+	h->gid_type = buf[46];
 	if (h->num_qp < 1 || h->num_qp > MAX_QP)
 		return WIRE_BAD_NUM_QP;
 	if (h->op >= OP_COUNT)
@@ -223,8 +226,10 @@ enum wire_status wire_decode_hello(const uint8_t *buf, size_t len, struct wire_h
 		snprintf(msg, msglen, _("长度 %zu 字节，%u 个QP的 HELLO 应为 %zu 字节"), len, h->num_qp, need);
 		return len < need ? WIRE_SHORT : WIRE_BAD_FIELD;
 	}
-	if (get16(buf + 46) != 0)
-		return bad(msg, msglen, _("头部保留字段=0x%04x，应为 0"), get16(buf + 46));
+	if (buf[47] != 0)
+		return bad(msg, msglen, _("头部保留字段=0x%02x，应为 0"), buf[47]);
+	if (h->gid_type > GID_KIND_ROCE_V2)
+		return bad(msg, msglen, _("gid_type=%u 没有定义（0 = IB，1 = RoCE v1，2 = RoCE v2）"), h->gid_type);
 	st = check_flags(h, msg, msglen);
 	if (st == WIRE_OK)
 		st = check_sizes(h, msg, msglen);
@@ -334,6 +339,13 @@ int wire_compare(const struct wire_hello *l, const struct wire_hello *r,
 	if (r->offset != l->offset) {
 		snprintf(msg, msglen, _("远端原子偏移(%u)与本端不匹配(%u)：两端的 --offset 必须相同"),
 			 r->offset, l->offset);
+		return -1;
+	}
+	if (r->gid_type != l->gid_type) {
+		snprintf(msg, msglen, _("远端的 GID 类型是 %s，本端是 %s：两端必须用同一种（RoCE v1 是以太网帧 0x8915，RoCE v2 是 UDP 4791，"
+					"一端发的另一端收不到：RTR 能过，传输以 RETRY_EXC_ERR 结束）。修复: 两端都去掉 -g 让程序自动选择"
+					"（优先 RoCE v2），或用 ./show_gids.sh 在两端各选一个同类型的条目（-g）"),
+			 gid_kind_name((enum gid_kind)r->gid_type), gid_kind_name((enum gid_kind)l->gid_type));
 		return -1;
 	}
 	return 0;

@@ -7,7 +7,7 @@
  * HELLO = 48 字节头 + num_qp × 28 字节 QP 条目：
  *   偏移  大小  字段
  *    0    4    magic   0x52435632 ("RCV2")
- *    4    2    version 2（第 1 版没有 44..47 这 4 个字节；版本不同时两端都报错，说出两个版本号）
+ *    4    2    version 3（第 1 版没有 44..47 这 4 个字节，第 2 版的 46 是保留的 0；版本不同时两端都报错，说出两个版本号）
  *    6    1    op      0=send 1=write 2=read 3=write_imm 4=fetch_add 5=cmp_swap
  *    7    1    flags   bit0 = --interactive  bit1 = --bench lat  bit2 = --bench bw
  *                      bit3 = --cq event     bit4 = --sweep
@@ -22,7 +22,10 @@
  *   40    4    offset  原子操作目标字在槽内的偏移（--offset）
  *   44    1    rd_atom       本端设备的 max_qp_rd_atom（能同时为对端处理几个 READ/原子请求；大于 255 记作 255）
  *   45    1    init_rd_atom  本端设备的 max_qp_init_rd_atom（能同时发出几个 READ/原子请求；同上）
- *   46    2    保留，0
+ *   46    1    gid_type      本端 GID 的类型，值与 enum ibv_gid_type 相同：0 = IB，1 = RoCE v1，2 = RoCE v2。
+ *                              两端必须相同（v1 是以太网帧 0x8915，v2 是 UDP 4791：一端发的另一端收不到）；
+ *                              --cm 时是 CM 选的那个条目的类型（两端由 CM 决定，程序不选）
+ *   47    1    保留，0
  *  每个QP：qpn(4) psn(4) lid(2) 保留(2) gid(16)
  *
  * 收到的 HELLO 只经过一个入口 wire_decode_hello：解码之后逐个字段检查（范围、对齐、
@@ -43,7 +46,7 @@
 
 #define WIRE_MAGIC        0x52435632u
 #define WIRE_SYNC_MAGIC   0x53594e43u
-#define WIRE_VERSION      2
+#define WIRE_VERSION      3
 #define WIRE_HEADER_LEN   48
 #define WIRE_QP_LEN       28
 #define WIRE_SYNC_LEN     8
@@ -83,6 +86,7 @@ struct wire_hello {
 	uint32_t offset;
 	uint8_t rd_atom;        /* 发送方设备的 max_qp_rd_atom（≤255） */
 	uint8_t init_rd_atom;   /* 发送方设备的 max_qp_init_rd_atom（≤255） */
+	uint8_t gid_type;       /* 发送方 GID 的类型（enum gid_kind 的值：0 IB，1 RoCE v1，2 RoCE v2） */
 	struct wire_qp qp[MAX_QP];
 };
 
@@ -120,7 +124,7 @@ void wire_encode_sync(uint32_t tag, uint8_t buf[WIRE_SYNC_LEN]);
 enum wire_status wire_decode_sync(const uint8_t *buf, size_t len, uint32_t *tag);
 
 /*
- * 比较两端的参数（QP数量、操作、大小、轮数、交互模式、--bench/--sweep、--cq、原子偏移）。
+ * 比较两端的参数（QP数量、操作、大小、轮数、交互模式、--bench/--sweep、--cq、原子偏移、GID 类型）。
  * 一致返回 0；不一致返回 -1，并在 msg 中写明哪一项不同、各是多少。
  */
 int wire_compare(const struct wire_hello *local, const struct wire_hello *remote,

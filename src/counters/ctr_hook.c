@@ -26,7 +26,7 @@ static void dir_of(const struct rdma_conn *c, char *buf, size_t len)
 	snprintf(buf, len, CTR_ROOT "/%s/ports/%d/hw_counters", c->dev->dev_name, c->opt->ib_port);
 }
 
-/* 几个会话同时用这个设备：计数是设备端口的，差值里也有别的会话的包 */
+/* 几个会话同时用这个设备（trace 的 shared）：计数是设备端口的，差值里一定有别的会话的包 */
 static int shared(const struct rdma_conn *c)
 {
 	return c->opt->role == ROLE_SERVER && c->opt->parallel > 1;
@@ -123,9 +123,9 @@ static void print_block(const struct rdma_conn *c, const struct ctr_table *befor
 			still++;
 	if (still > n)
 		con_printf(_("  其余 %zu 个没动\n"), still - n);
-	if (shared(c))
-		con_printf(_("  注意: 计数属于设备 %s 的端口，不属于这个会话：同时服务的几个会话共用它们，这里的差值也包含别的会话的包\n"),
-			   c->dev->dev_name);
+	/* 总是说：程序看不出这段时间里端口上还有没有别人的QP（别的程序、同时服务的别的会话） */
+	con_printf(_("  注意: 计数属于设备 %s 的端口 %d，不是这个程序独有的：这段时间里这个端口上别的QP（别的程序、别的会话）的包也算在差值里\n"),
+		   c->dev->dev_name, c->opt->ib_port);
 	if (c->opt->cm)
 		con_printf(_("  注意: --cm 的同步消息也走 RDMA（控制QP），它们的包也算在里面\n"));
 }

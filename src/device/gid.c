@@ -171,6 +171,29 @@ enum gid_verdict gid_check_explicit(const struct gid_info *tbl, size_t n,
 	return GID_VERDICT_OK;
 }
 
+int gid_route_src_beyond(const struct gid_info *tbl, size_t n, const char *ip, char *msg, size_t len)
+{
+	char a[GID_IP_LEN];
+
+	if (gid_find_ipv4(tbl, n, ip) >= 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (tbl[i].kind != GID_KIND_ROCE_V2 || !gid_is_ipv4_mapped(tbl[i].raw))
+			continue;
+		gid_to_ip(tbl[i].raw, a);
+		if (strcmp(a, ip) != 0)
+			continue;
+		snprintf(msg, len, _("通往服务端的源地址 %s 在这个端口的GID表里只有索引 %u 的条目：大于 %u，"
+				     "RTR 的 ah_attr.grh.sgid_index 只有 8 位，放不下它。\n"
+				     "    只能改用别的地址（下面选的），它不是内核通往服务端时用的源地址：RTR 或传输多半失败。\n"
+				     "    修复: 删掉这个端口上用不到的地址或 VLAN，再把 %s 删了重加（ip addr del/add），"
+				     "新加的地址占GID表里第一个空位；./show_gids.sh 看索引"),
+			 ip, tbl[i].index, GID_AUTO_MAX_INDEX, ip);
+		return (int)tbl[i].index;
+	}
+	return -1;
+}
+
 int gid_find_ipv4(const struct gid_info *tbl, size_t n, const char *ip)
 {
 	char a[GID_IP_LEN];

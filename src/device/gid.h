@@ -50,6 +50,11 @@ int gid_choose(const struct gid_info *tbl, size_t n);
 /* 表里索引超过 GID_AUTO_MAX_INDEX 的非空条目有几个（自动选择跳过它们时说出来） */
 size_t gid_count_unreachable(const struct gid_info *tbl, size_t n);
 int gid_find_ipv4(const struct gid_info *tbl, size_t n, const char *ip);
+/*
+ * 路由要的源地址 ip 只有索引超过 GID_AUTO_MAX_INDEX 的 RoCE v2 条目（gid_find_ipv4 不算它们）：把警告写进 msg，
+ * 返回那个索引；表里有能用的条目、或者根本没有这个地址时返回 -1（msg 不动）
+ */
+int gid_route_src_beyond(const struct gid_info *tbl, size_t n, const char *ip, char *msg, size_t len);
 /* 按 GID 索引查找；不存在（空条目）返回 NULL */
 const struct gid_info *gid_find(const struct gid_info *tbl, size_t n, uint32_t index);
 

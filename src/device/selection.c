@@ -139,6 +139,11 @@ static int pick_for_local_server(struct peer_route *peer, struct cand *c, size_t
 
 		if (!c[i].active)
 			continue;
+		if (c[i].index > GID_AUTO_MAX_INDEX) {
+			con_printf(_("  - %s（%s，网卡 %s）: GID索引 %u 大于 %u，RTR 的 sgid_index 放不下，不能用\n"),
+				   ibv_get_device_name(c[i].dev), c[i].ip, c[i].ndev, c[i].index, GID_AUTO_MAX_INDEX);
+			continue;
+		}
 		ok = route_lookup(peer->server_addr, c[i].ip, &r, err, sizeof(err)) == 0;
 		if (ok)
 			route_describe(&r, desc, sizeof(desc));
@@ -306,6 +311,7 @@ static const struct gid_info *explicit_gid(const struct gid_info *tbl, size_t n,
 const struct gid_info *select_gid(const struct gid_info *tbl, size_t n, int tbl_len, const struct options *opt,
 				  const struct peer_route *peer)
 {
+	char msg[768];
 	int pick;
 
 	if (opt->gid_idx != GID_AUTO)
@@ -314,6 +320,8 @@ const struct gid_info *select_gid(const struct gid_info *tbl, size_t n, int tbl_
 		con_printf(_("  注意: 跳过了 %zu 个索引大于 %u 的条目：RTR 的 ah_attr.grh.sgid_index 只有 8 位，放不下它们\n"),
 			   gid_count_unreachable(tbl, n), GID_AUTO_MAX_INDEX);
 	pick = peer->want_src[0] ? gid_find_ipv4(tbl, n, peer->want_src) : -1;
+	if (pick < 0 && peer->want_src[0] && gid_route_src_beyond(tbl, n, peer->want_src, msg, sizeof(msg)) >= 0)
+		con_printf(_("  警告: %s\n"), msg);   /* 不悄悄换成别的地址（-d/-g 时是 select_warn_if_off_route） */
 	if (pick >= 0) {
 		con_printf(_("按路由选择（到服务端的报文用源地址 %s）:\n"), peer->want_src);
 		gid_print_row(&tbl[pick], "→ ");

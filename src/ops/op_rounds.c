@@ -133,7 +133,7 @@ int receives_posted(struct rdma_conn *conn, long r)
 {
 	if (conn->srq == NULL || r != 1)
 		return 0;
-	con_printf(_("已往 SRQ 投递 %d 个接收请求（ibv_post_srq_recv，wr_id = 缓冲区号，不是QP号）\n"), conn->num_qp);
+	con_printf(_("已往 SRQ 投递 %d 个接收请求（ibv_post_srq_recv，wr_id = SRQ 标记 + 缓冲区号，不是QP号）\n"), conn->num_qp);
 	return srq_arm_limit(conn, (uint32_t)conn->num_qp);
 }
 
@@ -163,15 +163,20 @@ int recv_missing(struct rdma_conn *conn)
 	return -1;
 }
 
-/* 接收完成的数据在哪、多长、是哪个QP收到的：UD 的数据前面有 40 字节 GRH；SRQ 的 wr_id 是缓冲区号，QP 看 qp_num */
+/* 接收完成的数据在哪、多长、是哪个QP收到的：UD 的数据前面有 40 字节 GRH；SRQ 的 wr_id 是标记 + 缓冲区号，QP 看 qp_num */
 static uint32_t recv_len(const struct rdma_conn *conn)
 {
 	return (uint32_t)conn->opt->size + (conn->opt->qp_type == QPK_UD ? UD_GRH_LEN : 0);
 }
 
+static int recv_buf(const struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	return conn->srq != NULL ? wrid_srq_buf(wc->wr_id) : wrid_qp(wc->wr_id);
+}
+
 static int recv_qp(struct rdma_conn *conn, const struct ibv_wc *wc, long r)
 {
-	int b = wrid_qp(wc->wr_id), i;
+	int b = recv_buf(conn, wc), i;
 
 	if (conn->srq == NULL)
 		return b;
@@ -185,7 +190,7 @@ static int recv_qp(struct rdma_conn *conn, const struct ibv_wc *wc, long r)
 int check_recv(struct rdma_conn *conn, const struct ibv_wc *wc, long r, const char *who, const char *what)
 {
 	struct wc_expect e = { .opcode = IBV_WC_RECV, .check_len = 1, .len = recv_len(conn) };
-	int b = wrid_qp(wc->wr_id), i = recv_qp(conn, wc, r);
+	int b = recv_buf(conn, wc), i = recv_qp(conn, wc, r);
 
 	if (expect_wc(wc, &e) != 0)
 		return -1;

@@ -19,6 +19,7 @@
 #include "base/verbs_print.h"
 #include "verbs/hints.h"
 #include "verbs/kernel_note.h"
+#include "verbs/wc_check.h"
 
 
 
@@ -80,21 +81,29 @@ static void print_kernel_note(const struct rdma_conn *conn, int i, enum ibv_wc_s
 		con_eprintf(_("提示(内核): %s\n"), note);
 }
 
+/* 出错的完成：opcode 没有定义，是谁的只看 wr_id（SRQ 的接收带标记，wc_check.h）和 qp_num */
+static int wc_failed(struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	char who[96];
+	int i = wc_error_owner(wc->wr_id, wrid_qp(wc->wr_id), qp_index_of(conn, wc->qp_num), who, sizeof(who));
+
+	con_error(_("工作完成(WC)失败: %s 状态=%s (%d) vendor_err=0x%x\n"),
+		who, ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
+	con_hint("%s\n", wc_status_hint(wc->status));
+	print_kernel_note(conn, i, wc->status);
+	return -1;
+}
+
 static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 {
 	int i = wrid_qp(wc->wr_id);
 
-	if (wc->status != IBV_WC_SUCCESS) {
-		con_error(_("工作完成(WC)失败: QP[%d] 状态=%s (%d) vendor_err=0x%x\n"),
-			i, ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
-		con_hint("%s\n", wc_status_hint(wc->status));
-		print_kernel_note(conn, i, wc->status);
-		return -1;
-	}
-	/* SRQ 的接收：wr_id 是缓冲区号（可以多于 256 块，整个 wr_id 都是它），哪个QP收到的看 qp_num；
+	if (wc->status != IBV_WC_SUCCESS)
+		return wc_failed(conn, wc);
+	/* SRQ 的接收：wr_id 是标记 + 缓冲区号（可以多于 256 块），哪个QP收到的看 qp_num；
 	 * 其余的完成：wr_id 低 8 位是QP号，qp_num 必须是那个QP的 */
-	if (conn->srq != NULL && (wc->opcode & IBV_WC_RECV) ?
-	    wc->wr_id < (uint64_t)srq_area_count(conn) && qp_index_of(conn, wc->qp_num) >= 0 :
+	if (wrid_is_srq(wc->wr_id) ?
+	    conn->srq != NULL && wrid_srq_buf(wc->wr_id) < srq_area_count(conn) && qp_index_of(conn, wc->qp_num) >= 0 :
 	    i < conn->num_qp && wc->qp_num == conn->qp[i]->qp_num)
 		return 0;
 	con_error(_("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n"),

@@ -21,6 +21,19 @@ const char *wc_opcode_str(enum ibv_wc_opcode op)
 	}
 }
 
+int wc_error_owner(uint64_t wr_id, int wr_qp, int qp_by_num, char *buf, size_t len)
+{
+	if (!wrid_is_srq(wr_id)) {
+		snprintf(buf, len, "QP[%d]", wr_qp);
+		return wr_qp;
+	}
+	if (qp_by_num >= 0)
+		snprintf(buf, len, _("SRQ 的接收（缓冲区 %d，QP[%d]）"), wrid_srq_buf(wr_id), qp_by_num);
+	else
+		snprintf(buf, len, _("SRQ 的接收（缓冲区 %d，qp_num 不是本端的QP）"), wrid_srq_buf(wr_id));
+	return -1;
+}
+
 int wc_check(const struct ibv_wc *wc, const struct wc_expect *e, char *err, size_t errlen)
 {
 	if (wc->opcode != e->opcode) {

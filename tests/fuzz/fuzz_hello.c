@@ -22,6 +22,7 @@
 
 #include "clients/adopt.h"
 #include "control/wire.h"
+#include "device/gid.h"
 
 /* 几种服务端命令行：什么都不给（全听客户端的）、给了 --op fetch_add --offset 8、给了 -q/--size/--iters */
 static int server_options(int k, struct options *o)
@@ -48,6 +49,7 @@ static void local_hello(const struct options *o, struct wire_hello *h)
 	h->size = (uint32_t)o->size;
 	h->iters = (uint32_t)o->iters;
 	h->offset = o->offset;
+	h->gid_type = GID_KIND_ROCE_V2;
 }
 
 /* 会话的 MR（2 × num_qp × slot，见 register_mr）里，每个QP的原子目标字写一次（见 op_rounds.c 的 atomic_word） */
@@ -114,6 +116,7 @@ static struct wire_hello seed(enum rdma_op op, uint32_t num_qp, uint32_t size, u
 	h.size = size;
 	h.iters = 3;
 	h.offset = offset;
+	h.gid_type = GID_KIND_ROCE_V2;
 	if (op_is_one_sided(op)) {
 		h.addr = 0x7f0000001000ull;
 		h.rkey = 0x1234;

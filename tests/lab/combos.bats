@@ -34,6 +34,25 @@ assert events[-1]["ev"] == "end" and events[-1]["exit"] == 0, events[-1]
 PYEOF
 }
 
+# 每个QP的第一个 post_send 的 psn_first 等于它 RTS 时读回的 sq_psn（--cm 时是 CM 定的起始PSN，不是 0）
+trace_psn_starts() {  # trace_psn_starts 文件
+    python3 - "$1" <<'PYEOF'
+import json, sys
+path = sys.argv[1]
+events = [json.loads(line) for line in open(path)]
+rts, first = {}, {}
+for e in events:
+    if e["ev"] == "qp_state" and e["state"] == "RTS":
+        rts.setdefault(e["qp"], e["attr"]["sq_psn"])
+    if e["ev"] == "post_send":
+        first.setdefault(e["qp"], e["psn_first"])
+assert first, f"{path}: 没有 post_send"
+for qp, psn in first.items():
+    assert qp in rts, f"{path}: QP[{qp}] 没有 RTS 的 qp_state"
+    assert psn == rts[qp], f"{path}: QP[{qp}] 第一个 post_send 的 psn_first={psn}，RTS 的 sq_psn={rts[qp]}"
+PYEOF
+}
+
 @test "--cm × --bench lat (write) and bw (send), with --cq event and --ack-timeout on the bw run" {
     cm_pair --bench lat --op write -q 1 --size 64 --iters 200 -t 30
     ok_both
@@ -56,6 +75,8 @@ PYEOF
     trace_has "$tc" post_send 4
     trace_has "$tc" wc 4
     trace_has "$ts" qp_state 2
+    # PSN 从 CM 定的起始PSN 数起（tools/trace/render 靠 psn_first 把包对上 WR）
+    trace_psn_starts "$tc"
 }
 
 @test "--bench × --cq event × --trace: the timed loop runs, the trace has every WR" {

@@ -146,16 +146,16 @@ be() {
     printf '%s' "$s"
 }
 
-# 一个格式正确的 HELLO（src/control/wire.h 的布局，第 2 版）：hello op flags size iters addr rkey slot offset
-# num_qp=1、mtu=3（1024）、max_qp_rd_atom/max_qp_init_rd_atom 都是 16；QP 条目 qpn 0x11、psn 1、lid 0、gid ::ffff:10.11.0.2（rxe1 的地址：
+# 一个格式正确的 HELLO（src/control/wire.h 的布局，第 3 版）：hello op flags size iters addr rkey slot offset
+# num_qp=1、mtu=3（1024）、max_qp_rd_atom/max_qp_init_rd_atom 都是 16、GID 类型 2（RoCE v2）；QP 条目 qpn 0x11、psn 1、lid 0、gid ::ffff:10.11.0.2（rxe1 的地址：
 # 服务端的 RTR 能成功，坏字段才真的会被用到）
 hello() {
     local s i a b c d
     IFS=. read -r a b c d <<<"10.11.0.2"
-    s="RCV2$(be 2 "${HELLO_VERSION:-2}")$(be 1 "$1")$(be 1 "$2")$(be 4 1)$(be 4 3)$(be 4 "$3")$(be 4 "$4")"
+    s="RCV2$(be 2 "${HELLO_VERSION:-3}")$(be 1 "$1")$(be 1 "$2")$(be 4 1)$(be 4 3)$(be 4 "$3")$(be 4 "$4")"
     s+="$(be 8 "$5")$(be 4 "$6")$(be 4 "$7")$(be 4 "$8")"
     # 第 1 版的头没有这 4 个字节（HELLO_VERSION=1：旧程序的 HELLO）
-    [[ ${HELLO_VERSION:-2} == 1 ]] || s+="$(be 1 16)$(be 1 16)$(be 2 0)"
+    [[ ${HELLO_VERSION:-3} == 1 ]] || s+="$(be 1 16)$(be 1 16)$(be 1 2)$(be 1 0)"
     s+="$(be 4 0x11)$(be 4 1)$(be 2 0)$(be 2 0)"
     for ((i = 0; i < 10; i++)); do s+='\x00'; done
     s+="\xff\xff$(be 1 "$a")$(be 1 "$b")$(be 1 "$c")$(be 1 "$d")"
@@ -201,7 +201,7 @@ hostile() {  # hostile 第几个客户端 hello的参数...
     has_re "$SLOG" '^\[客户端3 [0-9.]*\] 错误: 对端发来的连接信息无效: size=0 '
     has_re "$SLOG" '^\[客户端4 [0-9.]*\] 错误: 对端发来的连接信息无效: flags=0x80 '
     has_re "$SLOG" '^\[客户端5 [0-9.]*\] 错误: 对端发来的连接信息无效: iters=0 '
-    has_re "$SLOG" '^\[客户端6 [0-9.]*\] 错误: 对端发来的连接信息无效: 协议版本不一致：对端是第 1 版，本端是第 2 版'
+    has_re "$SLOG" '^\[客户端6 [0-9.]*\] 错误: 对端发来的连接信息无效: 协议版本不一致：对端是第 1 版，本端是第 3 版'
     # 坏的 HELLO 在创建任何资源之前就被拒绝
     [[ $(grep -c 'MR 已注册' "$SLOG") == 1 ]] || { grep 'MR 已注册' "$SLOG"; return 1; }
 }

@@ -51,6 +51,9 @@ teardown() {
              }' "$f" || { show_logs; return 1; }
     done
     has "$CLOG" '个没动'
+    # 计数是端口的：只有一个客户端、没有 --parallel 时也说出来（别的程序的QP也可能在这个端口上）
+    has "$CLOG" "注意: 计数属于设备 $LAB_DEV1 的端口 1，不是这个程序独有的"
+    has "$SLOG" "注意: 计数属于设备 $LAB_DEV0 的端口 1，不是这个程序独有的"
 }
 
 @test "num_qp 16 with automatic GID: index 1 (RoCE v2 IPv4) is chosen" {
@@ -296,7 +299,8 @@ stall_mid_transfer() {  # stall_mid_transfer server|client
 
 # 有敌意的对端（issue 37 第 10 条）：客户端连到一个 TCP 代理（$LAB_IP0:18516），代理原样转发到服务端，只把某个方向上
 # 第 n 条同步消息（src/control/wire.h：魔数 SYNC + 标签，心跳不算）的标签加 1：格式完全正确，只是流程错开了一步。
-# 每个参数是一次连接：方向:n（c2s、s2c 或 both）。一端断开时代理关掉另一端，谁也不会干等
+# 每个参数是一次连接：方向:n（c2s、s2c 或 both）；方向:v1 不改同步消息，把这个方向的 HELLO 里的 GID 类型（第 46 字节）
+# 改成 1（RoCE v1）。一端断开时代理关掉另一端，谁也不会干等
 sync_proxy() {  # sync_proxy 就绪文件 方向:n...
     timeout 60 python3 - "$LAB_IP0" "$@" <<'PYEOF'
 import select, socket, struct, sys
@@ -327,14 +331,17 @@ for plan in plans:
                     if len(d[0]) < 12 or len(d[0]) < 48 + 28 * struct.unpack(">I", d[0][8:12])[0]:
                         break
                     k = 48 + 28 * struct.unpack(">I", d[0][8:12])[0]
-                    out, d[0], d[1] = out + d[0][:k], d[0][k:], False
+                    hello = d[0][:k]
+                    if n == "v1" and way in (d[4], "both"):
+                        hello = hello[:46] + b"\x01" + hello[47:]
+                    out, d[0], d[1] = out + hello, d[0][k:], False
                     continue
                 if len(d[0]) < 8:
                     break
                 magic, tag = struct.unpack(">II", d[0][:8])
                 if magic == 0x53594E43 and tag >> 24 != 6:
                     d[2] += 1
-                    if d[2] == int(n) and way in (d[4], "both"):
+                    if n != "v1" and d[2] == int(n) and way in (d[4], "both"):
                         tag += 1
                 out, d[0] = out + struct.pack(">II", magic, tag), d[0][8:]
             d[3].sendall(out)
@@ -378,6 +385,20 @@ proxied_pair() {  # proxied_pair 参数...
     # READ 第 1 轮的 READY（服务端 → 客户端）
     proxied_pair --op read --iters 2
     has "$CLOG" '错误: 同步点错位：期望 0x02000001，收到 0x02000002'
+    wait "$ppid"
+}
+
+@test "hostile peer: the GID type in both HELLOs changed to RoCE v1 in flight (the v1/v2 mismatch rxe cannot make): each side names both types and the fix, both exit 1" {
+    CMD_TIMEOUT=30
+    local ready="$BATS_TEST_TMPDIR/proxy.ready" ppid i
+    sync_proxy "$ready" both:v1 3>&- &
+    ppid=$!
+    for ((i = 0; i < 100; i++)); do [[ -e $ready ]] && break; sleep 0.1; done
+    proxied_pair --op write --iters 2
+    has "$SLOG" '错误: 远端的 GID 类型是 RoCE v1，本端是 RoCE v2：两端必须用同一种'
+    has "$CLOG" '错误: 远端的 GID 类型是 RoCE v1，本端是 RoCE v2：两端必须用同一种'
+    has "$CLOG" '修复: 两端都去掉 -g 让程序自动选择'
+    assert_full_cleanup "$SLOG"
     wait "$ppid"
 }
 

@@ -129,6 +129,31 @@ static void auto_choice_skips_index_above_255(void **state)
 	assert_int_equal(gid_count_unreachable(edge, 2), 0);
 }
 
+/*
+ * 按路由选设备时，路由的源地址只在索引 ≥ 256 的条目里：不能悄悄换成别的地址，要说出来（索引、上限、修复）；
+ * 地址在能用的索引上、或者表里根本没有它时不说
+ */
+static void route_source_only_above_255_is_reported(void **state)
+{
+	struct gid_info t[] = {
+		mk(0, GID_KIND_ROCE_V2, LL), mk(1, GID_KIND_ROCE_V2, "00000000000000000000ffff0a630002"),
+		mk(300, GID_KIND_ROCE_V2, V4_1),
+	};
+	struct gid_info both[] = { mk(3, GID_KIND_ROCE_V2, V4_1), mk(300, GID_KIND_ROCE_V2, V4_1) };
+	char msg[768] = "";
+
+	(void)state;
+	assert_int_equal(gid_find_ipv4(t, 3, "10.11.0.1"), -1);
+	assert_int_equal(gid_route_src_beyond(t, 3, "10.11.0.1", msg, sizeof(msg)), 300);
+	assert_non_null(strstr(msg, "源地址 10.11.0.1 在这个端口的GID表里只有索引 300 的条目：大于 255"));
+	assert_non_null(strstr(msg, "修复: "));
+	msg[0] = '\0';
+	assert_int_equal(gid_route_src_beyond(both, 2, "10.11.0.1", msg, sizeof(msg)), -1);
+	assert_int_equal(gid_route_src_beyond(t, 3, "10.99.0.2", msg, sizeof(msg)), -1);
+	assert_int_equal(gid_route_src_beyond(t, 3, "10.11.0.9", msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "");
+}
+
 static void empty_table(void **state)
 {
 	struct gid_info t[1];
@@ -170,6 +195,7 @@ const struct CMUnitTest gid_tests[] = {
 	cmocka_unit_test(tie_takes_lowest_index),
 	cmocka_unit_test(find_by_route_source),
 	cmocka_unit_test(auto_choice_skips_index_above_255),
+	cmocka_unit_test(route_source_only_above_255_is_reported),
 	cmocka_unit_test(empty_table),
 	cmocka_unit_test(explicit_checks),
 };

@@ -3,6 +3,7 @@
 #include <infiniband/verbs.h>
 #include <string.h>
 
+#include "cli/options.h"
 #include "verbs/wc_check.h"
 #include "unit.h"
 
@@ -87,7 +88,37 @@ static void opcode_names(void **state)
 	assert_string_equal(wc_opcode_str((enum ibv_wc_opcode)77), "UNKNOWN");
 }
 
+/*
+ * 出错的完成 opcode 没有定义：--srq 的接收只能从 wr_id 认出来。缓冲区 300 的接收（--srq --bench 最多 8191 块）
+ * 出错时不能说成 QP[44]（300 的低 8 位），也不能把 44 当QP号交给内核说明
+ */
+static void srq_recv_error_named_by_buffer(void **state)
+{
+	char who[96];
+	uint64_t w = wrid_srq(300);
+
+	(void)state;
+	assert_true(wrid_is_srq(w));
+	assert_int_equal(wrid_srq_buf(w), 300);
+	assert_int_equal(wc_error_owner(w, (int)(w & 0xff), 1, who, sizeof(who)), -1);
+	assert_string_equal(who, "SRQ 的接收（缓冲区 300，QP[1]）");
+	/* qp_num 不是本端的QP */
+	assert_int_equal(wc_error_owner(wrid_srq(8191), 0xff, -1, who, sizeof(who)), -1);
+	assert_string_equal(who, "SRQ 的接收（缓冲区 8191，qp_num 不是本端的QP）");
+	/* 别的 WR：wr_id = (序号 << 8) | QP号（rdma_common.h 的 WRID），最大的序号也不会被当成 SRQ 的 */
+	w = ((uint64_t)MAX_ITERS << 8) | 15;
+	assert_false(wrid_is_srq(w));
+	assert_int_equal(wc_error_owner(w, 15, 15, who, sizeof(who)), 15);
+	assert_string_equal(who, "QP[15]");
+	/* 没有 --srq 时的接收 wr_id = QP号 */
+	assert_int_equal(wc_error_owner(3, 3, 3, who, sizeof(who)), 3);
+	assert_string_equal(who, "QP[3]");
+	/* 标记在 2^53 以下：trace 的 JSON 在浏览器里是 double，wr_id 不丢位 */
+	assert_true(wrid_srq(8191) < (UINT64_C(1) << 53));
+}
+
 const struct CMUnitTest wc_check_tests[] = {
+	cmocka_unit_test(srq_recv_error_named_by_buffer),
 	cmocka_unit_test(opcode_must_match),
 	cmocka_unit_test(read_length_must_match),
 	cmocka_unit_test(recv_length_must_match),

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "control/wire.h"
+#include "device/gid.h"
 #include "unit.h"
 
 static struct wire_hello sample(uint32_t num_qp)
@@ -23,6 +24,7 @@ static struct wire_hello sample(uint32_t num_qp)
 	h.offset = 0;
 	h.rd_atom = 128;
 	h.init_rd_atom = 16;
+	h.gid_type = GID_KIND_ROCE_V2;
 	for (uint32_t i = 0; i < num_qp; i++) {
 		h.qp[i].qpn = 0x11 + i;
 		h.qp[i].psn = 0xabcdef - i;
@@ -245,7 +247,7 @@ static void sweep_slot_and_reserved(void **state)
 	assert_string_equal(msg, "QP[0]: 保留字段=0x0001，应为 0");
 }
 
-/* 第 1 版的对端（头 44 字节，没有 READ/原子深度）：新的一端说出两个版本号，而不是“长度不对” */
+/* 第 1 版的对端（头 44 字节，没有 READ/原子深度）、第 2 版的（没有 GID 类型）：新的一端说出两个版本号，而不是“长度不对” */
 static void old_peer_names_both_versions(void **state)
 {
 	struct wire_hello a = sample(1), b;
@@ -254,18 +256,23 @@ static void old_peer_names_both_versions(void **state)
 	char msg[256];
 
 	(void)state;
-	assert_int_equal(WIRE_VERSION, 2);
+	assert_int_equal(WIRE_VERSION, 3);
 	assert_int_equal(WIRE_HEADER_LEN, 48);
 	buf[5] = 1;
 	/* 第 1 版的消息短 4 字节：版本先于长度检查 */
 	assert_int_equal(wire_decode_hello(buf, n - 4, &b, msg, sizeof(msg)), WIRE_BAD_VERSION);
-	assert_string_equal(msg, "协议版本不一致：对端是第 1 版，本端是第 2 版；两端请用同一版本的 RoCEv2 learn");
-	buf[5] = 3;
+	assert_string_equal(msg, "协议版本不一致：对端是第 1 版，本端是第 3 版；两端请用同一版本的 RoCEv2 learn");
+	/* 第 2 版：长度一样，46 字节是保留的 0（没有 GID 类型）：照样按版本拒绝 */
+	buf[5] = 2;
+	buf[46] = 0;
 	assert_int_equal(wire_decode_hello(buf, n, &b, msg, sizeof(msg)), WIRE_BAD_VERSION);
-	assert_non_null(strstr(msg, "对端是第 3 版，本端是第 2 版"));
+	assert_non_null(strstr(msg, "对端是第 2 版，本端是第 3 版"));
+	buf[5] = 4;
+	assert_int_equal(wire_decode_hello(buf, n, &b, msg, sizeof(msg)), WIRE_BAD_VERSION);
+	assert_non_null(strstr(msg, "对端是第 4 版，本端是第 3 版"));
 }
 
-/* READ/原子深度：两个设备上限在 HELLO 的 44、45 字节，往返不变；46..47 保留 */
+/* READ/原子深度：两个设备上限在 HELLO 的 44、45 字节，往返不变；46 是 GID 类型，47 保留 */
 static void rd_atom_round_trip(void **state)
 {
 	struct wire_hello a = sample(2), b;
@@ -284,7 +291,7 @@ static void rd_atom_round_trip(void **state)
 	assert_int_equal(b.init_rd_atom, 0);
 	buf[47] = 1;
 	assert_int_equal(wire_decode_hello(buf, n, &b, msg, sizeof(msg)), WIRE_BAD_FIELD);
-	assert_string_equal(msg, "头部保留字段=0x0001，应为 0");
+	assert_string_equal(msg, "头部保留字段=0x01，应为 0");
 }
 
 /* 两端各自算出的深度互相对上：本端的 out（RTS max_rd_atomic）= 对端的 in（RTR max_dest_rd_atomic） */
@@ -351,6 +358,50 @@ static void compare(void **state)
 	r = sample(2);
 	r.offset = 8;
 	assert_int_equal(wire_compare(&l, &r, msg, sizeof(msg)), -1);
+}
+
+/*
+ * GID 类型在 HELLO 的 46 字节（第 3 版）：往返不变；没定义的值拒绝；两端不同（mlx5 上一端选了 v1、另一端 v2）时
+ * 比较失败，说出两个类型和修复。两端都做这个比较，所以两端都拒绝
+ */
+static void gid_type_carried_and_compared(void **state)
+{
+	struct wire_hello l = sample(2), r = sample(2), b;
+	uint8_t buf[WIRE_MAX_LEN];
+	char msg[768];
+	size_t n;
+
+	(void)state;
+	r.gid_type = GID_KIND_ROCE_V1;
+	n = wire_encode_hello(&r, buf, sizeof(buf));
+	assert_int_equal(buf[46], 1);
+	assert_int_equal(wire_decode_hello(buf, n, &b, msg, sizeof(msg)), WIRE_OK);
+	assert_int_equal(b.gid_type, GID_KIND_ROCE_V1);
+	/* 本端 v2、远端 v1；反过来也一样，各自说自己和对端的 */
+	assert_int_equal(wire_compare(&l, &b, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "远端的 GID 类型是 RoCE v1，本端是 RoCE v2：两端必须用同一种"));
+	assert_non_null(strstr(msg, "修复: 两端都去掉 -g"));
+	assert_int_equal(wire_compare(&b, &l, msg, sizeof(msg)), -1);
+	assert_non_null(strstr(msg, "远端的 GID 类型是 RoCE v2，本端是 RoCE v1"));
+	assert_int_equal(wire_compare(&l, &l, msg, sizeof(msg)), 0);
+	/* 没定义的类型：解码时就拒绝，说出字段 */
+	buf[46] = 3;
+	assert_int_equal(wire_decode_hello(buf, n, &b, msg, sizeof(msg)), WIRE_BAD_FIELD);
+	assert_string_equal(msg, "gid_type=3 没有定义（0 = IB，1 = RoCE v1，2 = RoCE v2）");
+}
+
+/* 魔数不对时照样认出 ibv_rc_pingpong 和 perftest（格式换了版本，它们的识别不变） */
+static void stray_peers_still_recognised(void **state)
+{
+	const char *pp = "0000:000011:3a2b1c:fe800000000000000000000000000001";
+	uint8_t pt[WIRE_PERFTEST_LEN] = "6.06";
+	struct wire_hello b;
+	char msg[256];
+
+	(void)state;
+	assert_int_equal(wire_decode_hello((const uint8_t *)pp, WIRE_HEADER_LEN, &b, msg, sizeof(msg)), WIRE_RC_PINGPONG);
+	assert_non_null(strstr(msg, "ibv_rc_pingpong"));
+	assert_true(wire_is_perftest(pt, sizeof(pt)));
 }
 
 /* --bench/--sweep/--cq 放在 flags 里；不同时错误信息说出两端各自的设置 */
@@ -552,6 +603,8 @@ const struct CMUnitTest wire_tests[] = {
 	cmocka_unit_test(every_field_is_checked),
 	cmocka_unit_test(sweep_slot_and_reserved),
 	cmocka_unit_test(old_peer_names_both_versions),
+	cmocka_unit_test(gid_type_carried_and_compared),
+	cmocka_unit_test(stray_peers_still_recognised),
 	cmocka_unit_test(rd_atom_round_trip),
 	cmocka_unit_test(rd_depth_is_min_of_both_devices),
 	cmocka_unit_test(sync_messages),
