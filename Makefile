@@ -151,7 +151,7 @@ exercise-objs:
 exercise-objs-here: $(CORE_OBJS) $(OBJDIR)/rdma_server.o $(OBJDIR)/rdma_client.o
 
 exercise: all exercise-objs
-	@python3 exercises/check/exercise.py run $(EX) $(if $(FILE),--file $(FILE)) $(if $(REF),--ref) $(if $(PEER),--peer $(PEER)) $(if $(NOLAB),--no-lab)
+	@python3 exercises/check/exercise.py run $(EX) $(if $(FILE),--file $(FILE)) $(if $(REF),--ref) $(if $(PEER),--peer $(PEER)) $(if $(NOLAB),--no-lab) $(if $(LABONLY),--lab-only)
 
 # 练习的进度表：编号、步骤、标题、状态（没开始 / 没通过和最后的诊断 / 通过），以及下一个
 exercises:

@@ -639,7 +639,7 @@ def check_7(sc):
     for s in sc:
         c = s["ctx"]
         k, a = s["rdma.rkey"], s["rdma.remote_addr"]
-        if k == 0 and a == 0 and s["atomic.rkey"] == c["peer_rkey"]:
+        if k == 0 and s["atomic.rkey"] == c["peer_rkey"]:   # atomic.rkey 在 rdma.rkey 之后 16 字节
             out.append(("rdma.union", {}))
             continue
         if a != c["remote_addr"]:
@@ -659,7 +659,7 @@ def check_8(sc):
     for s in sc:
         c = s["ctx"]
         k = s["atomic.rkey"]
-        if k == 0 and s["rdma.rkey"] == c["peer_rkey"] % (1 << 32) and s["atomic.compare_add"] != c["compare_add"]:
+        if k == 0 and c["peer_rkey"] != 0:   # rkey 是 0：几乎总是写成了 wr.rdma（rdma.rkey 落在 atomic.compare_add 上）
             out.append(("atomic.union", {}))
             continue
         if s["atomic.remote_addr"] != c["remote_addr"]:
