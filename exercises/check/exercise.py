@@ -40,7 +40,7 @@ EXERCISES = [
     (4, "13", "04-rtr-to-rts.c", "rts_attr_for", ("RTR→RTS：本端 PSN 和重传的规矩", "RTR->RTS: local PSN and the retry rules"),
      "client", "--op read -q 2"),
     (5, "14", "05-recv-wr.c", "recv_wr_for", ("接收 WR：数据放进哪里", "The receive WR: where the data goes"),
-     "client", "--op send -q 2"),
+     "client", "--op send -q 2 --size 1K"),
     (6, "15", "06-send-wr.c", "send_wr_for", ("发送 WR：sge、wr_id、要不要完成", "The send WR: sge, wr_id, completion or not"),
      "client", "--op send -q 2"),
     (7, "15", "07-rdma-write.c", "rdma_wr_for", ("RDMA WRITE/READ：对端的地址和 rkey", "RDMA WRITE/READ: the peer's address and rkey"),
@@ -325,11 +325,17 @@ def lab_judge(n, logdir):
     for who, text, rc in ((T("你的程序", "your program"), mine, rc_m), (T("对端", "the peer"), peer, rc_p)):
         if rc not in ("0", ""):
             facts.append(T("%s 退出码 %s" % (who, rc), "%s exited with %s" % (who, rc)))
-        for pat in (r"ibv_\w+\([^)]*\)[^\n]*errno=\d+\)?", r"(?:状态|status)=([A-Za-z ]+?(?:error|Error|ERR)[^\n]*)",
+        for pat in (r"ibv_\w+\([^)]*\)[^\n]*errno=\d+\)?", r"(?:状态|status)=[^(\n]+\(\d+\)",
                     r"(?:轮询CQ超时|CQ poll timed out)[^\n]*", r"(?:ERROR: AddressSanitizer|runtime error)[^\n]*"):
             m = re.search(pat, text)
             if m:
                 facts.append("%s: %s" % (who, m.group(0).strip()))
+    if "AddressSanitizer" in mine or "runtime error" in mine:
+        fr = re.search(r"#\d+ 0x[0-9a-f]+ in (\S+) (\S*(?:exercises|src)/\S+)", mine)
+        lib = re.search(r"#0 0x[0-9a-f]+ +(?:in \S+ )?\((\S+?)\+", mine)
+        if fr:
+            facts.append(T("你的程序崩溃了：%s（%s）%s" % (fr.group(2).replace(ROOT + "/", ""), fr.group(1), "，在 %s 里面" % os.path.basename(lib.group(1)) if lib else ""),
+                           "your program crashed: %s (%s)%s" % (fr.group(2).replace(ROOT + "/", ""), fr.group(1), ", inside %s" % os.path.basename(lib.group(1)) if lib else "")))
     ctr = re.findall(r"^\s*(\w*(?:err|retry|nak|seq|rnr)\w*)\s*[:=]?\s*\+?(\d+)", mine + peer, re.M)
     moved = sorted({k for k, v in ctr if v != "0"})
     if moved and not ok:
@@ -566,13 +572,67 @@ def matrix(argv):
     return 1 if bad or total == 0 else 0
 
 
+# 实验室里每个练习一个典型错误该留下的证据（tests/31-lab-exercises.t）：真实的 rxe 上发生了什么
+LAB_MISTAKES = [
+    (1, "1-qp-caps-no-recv-cq.c", r"SEGV|ibv_create_qp\(\)[^\n]*errno=22"),
+    (2, "2-init-no-remote.c", r"remote invalid request|transport retry counter exceeded"),
+    (3, "3-rtr-own-qpn.c", r"dest_qp_num=0x[0-9a-f]+.*(你自己的号码|your own number)"),
+    (4, "4-rts-peer-psn.c", r"transport retry counter exceeded"),
+    (5, "5-recv-len-64.c", r"local (length|QP operation) error"),
+    (6, "6-send-peer-rkey.c", r"local (protection|QP operation) error"),
+    (7, "7-rdma-own-rkey.c", r"remote access error"),
+    (8, "8-atomic-own-rkey.c", r"remote access error"),
+]
+
+
+def labcheck(argv):
+    """一次开机：练习版的参照（两端都是练习版：8 个课全在用）通过，每个练习的一个典型错误在真实 rxe 上留下它的证据"""
+    del argv
+    fdir = os.path.join(ROOT, "tests", "exercises", "fixtures")
+    base = os.path.join(ROOT, "logs", "exercise", "lab")
+    shutil.rmtree(base, ignore_errors=True)
+    os.makedirs(base, exist_ok=True)
+    burn = os.path.join(BUILD, "burn")
+    subprocess.run(["cc", "-O1", "-o", burn, os.path.join(EXDIR, "check", "burn.c"), "-libverbs"], check=True)
+    ref = build(3, None, True, "labref")
+    if ref is None:
+        return 1
+    plan = ["client|--op write -q 2|%s|%s|%s" % (os.path.relpath(ref[1], ROOT), os.path.relpath(os.path.join(base, "ref"), ROOT),
+                                                   os.path.relpath(os.path.dirname(ref[1]), ROOT))]
+    for n, fx, _ in LAB_MISTAKES:
+        exes = build(n, os.path.join(fdir, fx), False, "lab-" + fx[:-2])
+        if exes is None:
+            return 1
+        side, args = BY_N[n][5], BY_N[n][6]
+        mine = exes[1] if side == "client" else exes[2]
+        plan.append("%s|%s|%s|%s|build" % (side, args, os.path.relpath(mine, ROOT), os.path.relpath(os.path.join(base, str(n)), ROOT)))
+    with open(os.path.join(base, "plan"), "w") as f:
+        f.write("\n".join(plan) + "\n")
+    t0 = time.time()
+    env = dict(os.environ, LAB_QUIET="1", LAB_TIMEOUT="300", EX_PLAN=os.path.relpath(os.path.join(base, "plan"), ROOT),
+               EX_TMO="4", LAB_PASSENV="EX_PLAN EX_TMO")
+    r = subprocess.run([os.path.join(ROOT, "lab", "run"), "bash", "exercises/check/lab.sh"], env=env, cwd=ROOT,
+                       capture_output=True, text=True, timeout=400)
+    print("# lab/run exit %d in %.0f s" % (r.returncode, time.time() - t0))
+    bad = 0
+    ok, facts = lab_judge(0, os.path.join(base, "ref"))
+    print("%s reference (exercise build on both ends, --op write -q 2)%s" % ("ok  " if ok else "FAIL", "" if ok else ": " + "; ".join(facts)))
+    bad += not ok
+    for n, fx, want in LAB_MISTAKES:
+        ok, facts = lab_judge(n, os.path.join(base, str(n)))
+        hit = not ok and any(re.search(want, f) for f in facts)
+        bad += not hit
+        print("%s %d %-28s %s" % ("ok  " if hit else "FAIL", n, fx, "; ".join(facts)[:300]))
+    return 1 if bad else 0
+
+
 def main():
     argv = sys.argv[1:]
     set_lang(argv)
     if not argv:
         print(__doc__)
         return 2
-    cmd = {"run": run, "table": table, "reset": reset, "matrix": matrix}.get(argv[0])
+    cmd = {"run": run, "table": table, "reset": reset, "matrix": matrix, "labcheck": labcheck}.get(argv[0])
     if cmd is None:
         print(__doc__)
         return 2

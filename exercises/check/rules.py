@@ -49,10 +49,11 @@ M = {
          "The type follows --qp; the program keeps it in conn->opt->qp_type"), "QP-TYPES.md"),
     "caps.cq": ("send_cq/recv_cq",
         ("send_cq 或 recv_cq 不是 conn->cq（%(got)s）", "send_cq or recv_cq is not conn->cq (%(got)s)"),
-        ("每个完成都放进 QP 创建时给的 CQ。本程序所有 QP 共用一个 CQ（步骤7 建的 conn->cq），poll_completions 只看它：给 NULL 时 "
-         "ibv_create_qp 以 EINVAL 失败，给了别的 CQ 完成就永远等不到",
+        ("每个完成都放进 QP 创建时给的 CQ。本程序所有 QP 共用一个 CQ（步骤7 建的 conn->cq），poll_completions 只看它：给了别的 CQ，完成就永远等不到；"
+         "给 NULL，规范上 ibv_create_qp 应以 EINVAL 失败，实验室里（Debian 12 的 libibverbs + rxe）它却在 libibverbs 里面崩溃（SEGV）",
          "Every completion goes to the CQ given at creation. All QPs here share one CQ (conn->cq, step 7) and "
-         "poll_completions only looks at it: NULL makes ibv_create_qp fail with EINVAL, another CQ means the completions never arrive"),
+         "poll_completions only looks at it: another CQ means the completions never arrive; NULL should make ibv_create_qp "
+         "fail with EINVAL, but in the lab (Debian 12's libibverbs + rxe) it crashes inside libibverbs (SEGV)"),
         "docs/FLOW.md#阶段1资源初始化步骤18"),
     "caps.srq": ("srq",
         ("--srq 时 srq 必须是 conn->srq（你给了 %(got)s）", "with --srq, srq must be conn->srq (you gave %(got)s)"),
@@ -284,7 +285,7 @@ M = {
          "sge.addr is a virtual address inside the local MR: the NIC writes the received data there. The program divided the "
          "buffer per QP (area_a) and passes you the address"), None),
     "recv.len": ("sge.length", ("sge.length=%(got)s，调用者给的是 %(want)s", "sge.length=%(got)s; the caller gave %(want)s"),
-        ("接收缓冲区比到达的消息短：接收方 LOC_LEN_ERR、发送方 REM_INV_REQ_ERR；比给你的长：网卡可能写出这个 QP 的区，踩到别的 QP 的数据",
+        ("接收缓冲区比到达的消息短：规范和硬件上接收方 LOC_LEN_ERR、发送方 REM_INV_REQ_ERR（rxe 报的是 LOC_QP_OP_ERR / REM_OP_ERR）；比给你的长：网卡可能写出这个 QP 的区，踩到别的 QP 的数据",
          "A receive buffer shorter than the arriving message: LOC_LEN_ERR at the receiver, REM_INV_REQ_ERR at the sender; longer "
          "than given: the NIC may write past this QP's area into another QP's data"), GAL + "small-recv"),
     "recv.lkey_rkey": ("sge.lkey", ("sge.lkey=%(got)s 是 MR 的 rkey；本地访问用 lkey（%(want)s）", "sge.lkey=%(got)s is the MR's rkey; local access uses the lkey (%(want)s)"),
@@ -316,9 +317,10 @@ M = {
         ("要发的数据在本端 MR 里的 req->local 开始的 req->len 字节", "The data to send is req->len bytes at req->local, inside the local MR"), None),
     "send.lkey_rkey": ("sge.lkey", ("sge.lkey=%(got)s 是 rkey；本端的数据用 lkey（%(want)s）", "sge.lkey=%(got)s is an rkey; local data uses the lkey (%(want)s)"),
         ("sge 描述本端的内存，网卡用 lkey 检查；rkey（自己的 conn->mr->rkey 或对端的 conn->peer_rkey）只用在对端那一侧。"
-         "rxe 的 lkey 和 rkey 常常相同会侥幸通过；硬件上发送完成是 LOC_PROT_ERR",
+         "rxe 的 lkey 和 rkey 常常相同会侥幸通过；不同时 rxe 报 local QP operation error（实验室量过），硬件上是 LOC_PROT_ERR",
          "The sge describes local memory, checked with the lkey; an rkey (your conn->mr->rkey or the peer's conn->peer_rkey) is "
-         "only for the peer's side. On rxe lkey and rkey are often equal and it passes by luck; on hardware the send completes with LOC_PROT_ERR"), GAL + "lkey"),
+         "only for the peer's side. On rxe lkey and rkey are often equal and it passes by luck; when they differ rxe reports local QP "
+         "operation error (measured in the lab), hardware LOC_PROT_ERR"), GAL + "lkey"),
     "send.lkey": ("sge.lkey", ("sge.lkey=%(got)s 不是 MR 的 lkey（%(want)s）", "sge.lkey=%(got)s is not the MR's lkey (%(want)s)"),
         ("钥匙是 conn->mr->lkey", "The key is conn->mr->lkey"), GAL + "lkey"),
     "send.unsignaled": ("send_flags", ("没有 IBV_SEND_SIGNALED，但这个 WR 要完成（req->unsignaled=0）", "no IBV_SEND_SIGNALED, but this WR wants a completion (req->unsignaled=0)"),
