@@ -170,11 +170,12 @@ def build(n, src, ref, tag, programs=True):
     if po is None or sup is None:
         return None
     core = core_objs()
-    out = []
-    targets = [("probe", [po])]
-    if programs:
-        targets += [("rdma_client", [os.path.join(OBJ, "rdma_client.o"), sup]),
-                    ("rdma_server", [os.path.join(OBJ, "rdma_server.o"), sup])]
+    only = isinstance(programs, str) and programs.startswith("only-")   # labcheck：只要那一端的程序
+    targets = [] if only else [("probe", [po])]
+    for side in ("client", "server"):
+        if programs is True or programs in (side, "only-" + side):
+            targets.append(("rdma_" + side, [os.path.join(OBJ, "rdma_%s.o" % side), sup]))
+    out = {}
     for name, extra in targets:
         exe = os.path.join(d, name)
         r = link(extra + objs + core, exe)
@@ -185,12 +186,12 @@ def build(n, src, ref, tag, programs=True):
                 say("提示: 文件里只写练习要的那一个函数（同名的别的函数和全局变量会和程序的冲突）",
                     "hint: the file holds only the exercise's one function (other functions/globals clash with the program's)")
             return None
-        out.append(exe)
+        out[name] = exe
     # 练习版的程序在 build/exercises/TAG/ 下，按自己的位置找 locale（--lang en）
     loc = os.path.join(d, "locale")
     if not os.path.lexists(loc) and os.path.isdir(os.path.join(ROOT, "build", "locale")):
         os.symlink(os.path.join(ROOT, "build", "locale"), loc)
-    return out + [None] * (3 - len(out))
+    return [out.get("probe"), out.get("rdma_client"), out.get("rdma_server")]
 
 
 # ---------- 宿主机一层 ----------
@@ -434,7 +435,7 @@ def run(argv):
     say("== 练习 %d（步骤%s）%s：%s" % (n, step, title[0], "程序自己的函数（REF=1）" if ref else os.path.relpath(src, ROOT)),
         "== exercise %d (step %s) %s: %s" % (n, step, title[1], "the program's own function (REF=1)" if ref else os.path.relpath(src, ROOT)))
     t0 = time.time()
-    exes = build(n, src, ref, tag)
+    exes = build(n, src, ref, tag, programs=False)
     st = load_state()
     ent = st.setdefault(str(n), {})
     if exes is None:
@@ -471,7 +472,10 @@ def run(argv):
         save_state(st)
         return 0
     say("-- 真实的 rxe", "-- real rxe")
-    lverdict, facts = lab_run(n, client, server, peer)
+    progs = build(n, src, ref, tag, programs="only-" + side)
+    if progs is None:
+        return 1
+    lverdict, facts = lab_run(n, progs[1], progs[2], peer)
     for f in facts:
         print("  " + f)
     if lverdict != "pass":
@@ -594,13 +598,13 @@ def labcheck(argv):
     os.makedirs(base, exist_ok=True)
     burn = os.path.join(BUILD, "burn")
     subprocess.run(["cc", "-O1", "-o", burn, os.path.join(EXDIR, "check", "burn.c"), "-libverbs"], check=True)
-    ref = build(3, None, True, "labref")
+    ref = build(3, None, True, "labref", programs=True)
     if ref is None:
         return 1
     plan = ["client|--op write -q 2|%s|%s|%s" % (os.path.relpath(ref[1], ROOT), os.path.relpath(os.path.join(base, "ref"), ROOT),
                                                    os.path.relpath(os.path.dirname(ref[1]), ROOT))]
     for n, fx, _ in LAB_MISTAKES:
-        exes = build(n, os.path.join(fdir, fx), False, "lab-" + fx[:-2])
+        exes = build(n, os.path.join(fdir, fx), False, "lab-" + fx[:-2], programs="only-" + BY_N[n][5])
         if exes is None:
             return 1
         side, args = BY_N[n][5], BY_N[n][6]
