@@ -22,7 +22,7 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
 : >"$T/diag"
 EX=exercises/check/exercise.py
 echo "1..7"
-make -s all >/dev/null 2>"$T/build" && make -s exercise-objs >/dev/null 2>>"$T/build" || { cat "$T/build"; echo "Bail out! build failed"; exit 1; }
+if ! make -s all >/dev/null 2>"$T/build" || ! make -s exercise-objs >/dev/null 2>>"$T/build"; then cat "$T/build"; echo "Bail out! build failed"; exit 1; fi
 
 # 1
 bad=0

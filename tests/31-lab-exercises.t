@@ -7,7 +7,7 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 echo "1..9"
-make -s all >/dev/null && make -s exercise-objs >/dev/null || { echo "Bail out! build failed"; exit 1; }
+if ! make -s all >/dev/null || ! make -s exercise-objs >/dev/null; then echo "Bail out! build failed"; exit 1; fi
 out=$(python3 exercises/check/exercise.py labcheck 2>&1)
 n=0
 while IFS= read -r line; do

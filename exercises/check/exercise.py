@@ -657,13 +657,20 @@ def labcheck(argv):
     return 1 if bad else 0
 
 
+def prebuild(argv):
+    """只编译、链接（probe 和两个程序），不检查：两台虚拟机的测试在宿主机上先编好，虚拟机里的 PEER= 直接用"""
+    ref = "--ref" in argv
+    n = int([a for a in argv if a.isdigit()][0])
+    return 0 if build(n, None if ref else ensure_copy(n), ref, ("ref%d" if ref else "ex%d") % n) else 1
+
+
 def main():
     argv = sys.argv[1:]
     set_lang(argv)
     if not argv:
         print(__doc__)
         return 2
-    cmd = {"run": run, "table": table, "reset": reset, "matrix": matrix, "labcheck": labcheck}.get(argv[0])
+    cmd = {"run": run, "table": table, "reset": reset, "matrix": matrix, "labcheck": labcheck, "build": prebuild}.get(argv[0])
     if cmd is None:
         print(__doc__)
         return 2
