@@ -7,6 +7,7 @@
 #   5. 崩溃报告说出学习者文件里的行号
 #   6. 同一个错误第一次只给提示，第二次给完整解释和链接；--lang en 时没有汉字
 #   7. make exercise-reset 从 start/ 复原，旧的副本留在 build/exercises/*.bak；make exercises 的表说出状态和下一个
+#   8. 诊断里的每个链接（rules.py）指向存在的文件和标题（tests/docs/check-links.pl 的规则）
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
@@ -21,7 +22,7 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
 }
 : >"$T/diag"
 EX=exercises/check/exercise.py
-echo "1..7"
+echo "1..8"
 if ! make -s all >/dev/null 2>"$T/build" || ! make -s exercise-objs >/dev/null 2>>"$T/build"; then cat "$T/build"; echo "Bail out! build failed"; exit 1; fi
 
 # 1
@@ -84,3 +85,13 @@ echo '{"1": {"status": "passed"}, "2": {"status": "failing", "last": "init.acces
 table=$(make -s exercises 2>&1)
 [[ $table == *"通过"*"没通过：init.access_missing"*"没开始"*"下一个: make exercise EX=2"* ]] || { echo "$table" >>"$T/diag"; bad=1; }
 ok $bad "exercise-reset restores the start file and keeps a .bak; the table shows passed/failing/not started and the next one"
+
+# 8
+python3 -c "
+import sys; sys.path.insert(0, 'exercises/check'); import rules
+print('\n'.join('[x](%s)' % v[3] for v in rules.M.values() if v[3]))" >"$T/links.md"
+cp "$T/links.md" ./.exercise-links.md
+perl tests/docs/check-links.pl .exercise-links.md >>"$T/diag" 2>&1
+rc=$?
+rm -f .exercise-links.md
+ok $rc "every link in a diagnosis points to an existing file and heading ($(wc -l <"$T/links.md") links)"

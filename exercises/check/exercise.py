@@ -166,7 +166,14 @@ def build(n, src, ref, tag, programs=True):
     objs = []
     if not ref:
         lo = os.path.join(d, "learner.o")
-        r = subprocess.CompletedProcess([], 0, "", "") if fresh(lo, [src, os.path.join(EXDIR, "exercise.h")]) else cc(src, lo)
+        stamp = os.path.join(d, "learner.src")   # 哪个文件编出来的 learner.o（FILE= 换了文件就不能再用）
+        same = os.path.exists(stamp) and open(stamp).read() == src
+        if same and fresh(lo, [src, os.path.join(EXDIR, "exercise.h")]):
+            r = subprocess.CompletedProcess([], 0, "", "")
+        else:
+            r = cc(src, lo)
+            with open(stamp, "w") as f:
+                f.write(src if r.returncode == 0 else "")
         if r.returncode != 0:
             say("✗ 编译失败（%s）：" % os.path.relpath(src, ROOT), "✗ does not compile (%s):" % os.path.relpath(src, ROOT))
             print(r.stderr.rstrip())

@@ -46,7 +46,7 @@ M = {
          "连接建不起来。类型跟着 --qp 走，程序已经把它放在 conn->opt->qp_type 里",
          "RC (IBV_QPT_RC=2) is the reliable connection: one to one, acknowledged, retransmitted; UD (IBV_QPT_UD=4) is the "
          "unreliable datagram. Both ends must use the same type: an RC peer drops UD packets and the connection never comes up. "
-         "The type follows --qp; the program keeps it in conn->opt->qp_type"), "QP-TYPES.md"),
+         "The type follows --qp; the program keeps it in conn->opt->qp_type"), "docs/QP-TYPES.md"),
     "caps.cq": ("send_cq/recv_cq",
         ("send_cq 或 recv_cq 不是 conn->cq（%(got)s）", "send_cq or recv_cq is not conn->cq (%(got)s)"),
         ("每个完成都放进 QP 创建时给的 CQ。本程序所有 QP 共用一个 CQ（步骤7 建的 conn->cq），poll_completions 只看它：给了别的 CQ，完成就永远等不到；"
