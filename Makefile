@@ -146,7 +146,7 @@ fuzz: $(FUZZ_DIR)/fuzz_hello $(FUZZ_DIR)/seeds
 # PEER=ip 在学习者自己的两台虚拟机上跑（不开实验室），NOLAB=1 只做宿主机这一层
 EX ?=
 exercise-objs:
-	$(MAKE) --no-print-directory BUILD=build/exercise CC=$(ASAN_CC) SAN_FLAGS="$(ASAN_FLAGS) -DROCE_EXERCISE" exercise-objs-here
+	@$(MAKE) --no-print-directory BUILD=build/exercise CC=$(ASAN_CC) SAN_FLAGS="$(ASAN_FLAGS) -DROCE_EXERCISE" exercise-objs-here
 
 exercise-objs-here: $(CORE_OBJS) $(OBJDIR)/rdma_server.o $(OBJDIR)/rdma_client.o
 
