@@ -267,6 +267,9 @@ LESSON int init_attr_for(const struct rdma_conn *conn, int access, struct ibv_qp
 LESSON int rtr_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr *attr);
 /* 步骤13 RTR→RTS：QP i 的属性（本端 PSN、重传），返回掩码 */
 LESSON int rts_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr *attr);
+/* 数据面：取到的一个完成——成功了吗、是不是本端这个 QP 的（verbs/datapath.c 的 check_wc 调用它；--srq 的接收另有规则） */
+enum wc_verdict { WC_MINE = 0, WC_FAILED = 1, WC_NOT_MINE = 2 };
+LESSON enum wc_verdict wc_verdict_for(const struct rdma_conn *conn, const struct ibv_wc *wc);
 /* 数据面的课（接收 WR、发送 WR、RDMA WRITE/READ 的对端地址和 rkey、原子操作）在 verbs/datapath.h：
  * 基准测试的计时循环每次投递都经过它们，普通版里是内联的（LESSON_INLINE），练习版里和上面一样是弱符号 */
 #ifdef ROCE_EXERCISE

@@ -47,6 +47,8 @@ EXERCISES = [
      "client", "--op write -q 2"),
     (8, "15", "08-atomic.c", "atomic_wr_for", ("原子操作：地址、rkey、加数/比较值和交换值", "Atomics: address, rkey, add/compare and swap"),
      "client", "--op cmp_swap -q 2"),
+    (9, "16", "09-check-wc.c", "wc_verdict_for", ("检查一个完成：成功了吗、是谁的", "Check a completion: did it succeed, whose is it"),
+     "client", "--op send -q 2"),
 ]
 BY_N = {e[0]: e for e in EXERCISES}
 
@@ -122,7 +124,8 @@ def core_objs():
 
 
 def cc(src, out, extra=()):
-    cmd = ["clang", "-std=c11", "-D_GNU_SOURCE", "-DROCE_EXERCISE", "-I" + os.path.join(ROOT, "src"),
+    """学习者的文件、probe.c、support.c：不带 -DROCE_EXERCISE——rdma_common.h 里课的声明在这里不是弱的，学习者的定义就是强符号"""
+    cmd = ["clang", "-std=c11", "-D_GNU_SOURCE", "-I" + os.path.join(ROOT, "src"),
            "-I" + EXDIR] + ibv_cflags() + ["-Wall", "-Wextra", "-pthread"] + SAN + list(extra) + ["-c", src, "-o", out]
     return subprocess.run(cmd, capture_output=True, text=True)
 
@@ -411,7 +414,7 @@ def lab_run(n, client, server, peer_ip):
 def compare_with_reference(n):
     """通过之后：参照答案在哪里、和你的写法比一比"""
     func = BY_N[n][3]
-    where = "src/rdma_common.c" if n <= 4 else "src/verbs/datapath.h"
+    where = "src/rdma_common.c" if n <= 4 else "src/verbs/datapath.c" if n == 9 else "src/verbs/datapath.h"
     path = os.path.join(ROOT, where)
     with open(path) as f:
         text = f.read()
@@ -620,6 +623,7 @@ LAB_MISTAKES = [
     (6, "6-send-peer-rkey.c", r"local (protection|QP operation) error"),
     (7, "7-rdma-own-rkey.c", r"remote access error"),
     (8, "8-atomic-own-rkey.c", r"remote access error"),
+    (9, "9-wc-success-failed.c", r"(状态|status)=success"),
 ]
 
 

@@ -312,6 +312,26 @@ static void run_remote(const char *name, enum ibv_wr_opcode opc, int atomic)
 	print_send_wr(&wr, &sge);
 }
 
+/* 一个完成：QP qi（-1 = 不是本端的：qp_num 是对端的），序号 seq，状态 st；wr_low 非负时用它作 wr_id 的低 8 位 */
+static void run_wc(const char *name, int qi, uint64_t seq, enum ibv_wc_status st, int wr_low)
+{
+	struct world w;
+	struct ibv_wc wc;
+	int v;
+
+	world_init(&w, 4, IBV_MTU_1024, IBV_MTU_1024);
+	memset(&wc, 0, sizeof(wc));
+	wc.status = st;
+	wc.opcode = IBV_WC_SEND;
+	wc.wr_id = (seq << 8) | (uint64_t)(wr_low >= 0 ? wr_low : qi < 0 ? 1 : qi);
+	wc.qp_num = qi < 0 ? w.conn.remote.qp[1].qpn : w.qp[qi].qp_num;
+	printf("scenario %s\n", name);
+	print_world(&w, qi < 0 ? 1 : qi);
+	printf("ctx.status=%d ctx.mine=%d ctx.seq=%llu ctx.wr_low=%d\n", (int)st, qi >= 0 && wr_low < 0, (unsigned long long)seq, wr_low);
+	v = (int)wc_verdict_for(&w.conn, &wc);
+	printf("verdict=%d\n", v);
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 0;
@@ -357,8 +377,17 @@ int main(int argc, char **argv)
 		run_remote("fetch_add", IBV_WR_ATOMIC_FETCH_AND_ADD, 1);
 		run_remote("cmp_swap", IBV_WR_ATOMIC_CMP_AND_SWP, 1);
 		break;
+	case 9:
+		run_wc("ok-qp0", 0, 0, IBV_WC_SUCCESS, -1);
+		run_wc("ok-qp2-seq", 2, 7, IBV_WC_SUCCESS, -1);
+		run_wc("error-qp1", 1, 0, IBV_WC_REM_ACCESS_ERR, -1);
+		run_wc("flush-qp3", 3, 2, IBV_WC_WR_FLUSH_ERR, -1);
+		run_wc("peer-qpn", -1, 0, IBV_WC_SUCCESS, -1);
+		run_wc("wr-id-qp1-qpn-qp3", 3, 0, IBV_WC_SUCCESS, 1);
+		run_wc("wr-id-out-of-range", 3, 0, IBV_WC_SUCCESS, 9);
+		break;
 	default:
-		fprintf(stderr, "usage: probe 1..8\n");
+		fprintf(stderr, "usage: probe 1..9\n");
 		return 2;
 	}
 	printf("end\n");

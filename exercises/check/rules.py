@@ -375,6 +375,31 @@ M = {
                                              "compare_add=%(got)s swap=%(gswap)s; they must be req->compare_add (%(want)s) and req->swap (%(wswap)s)"),
         ("fetch_add 把 compare_add 加到对端的字上（swap 不用）；cmp_swap 比较 compare_add、换成 swap。值在 req 里",
          "fetch_add adds compare_add to the peer's word (swap unused); cmp_swap compares with compare_add and writes swap. The values are in req"), None),
+    # ---- 练习 9：检查一个完成 ----
+    "wc.status": ("status",
+        ("状态是 %(got)s 的完成被你当成了成功", "you took a completion with status %(got)s for a success"),
+        ("先看 wc->status：不是 IBV_WC_SUCCESS，这个 WR 就失败了（对端拒绝、重传用完、QP 被改到 ERR 时冲刷出来的……），"
+         "而且失败的完成里除了 wr_id、qp_num、status、vendor_err，别的字段（opcode、byte_len）都没有定义。当成功继续走，"
+         "程序会去读一块没有写进数据的缓冲区",
+         "Look at wc->status first: anything but IBV_WC_SUCCESS means the WR failed (refused by the peer, retries "
+         "exhausted, flushed when the QP went to ERR...), and in a failed completion only wr_id, qp_num, status and "
+         "vendor_err are defined. Carrying on as if it succeeded, the program reads a buffer nothing was written to"), GAL + "flush"),
+    "wc.success_failed": ("status", ("成功的完成（IBV_WC_SUCCESS = 0）被你判成了失败", "a successful completion (IBV_WC_SUCCESS = 0) judged as failed"),
+        ("IBV_WC_SUCCESS 是 0；只有它是成功", "IBV_WC_SUCCESS is 0; only it means success"), None),
+    "wc.qpn": ("qp_num", ("完成的 qp_num=%(got)s 不是 wr_id 说的那个 QP（%(want)s），你却收下了", "the completion's qp_num=%(got)s is not the QP its wr_id names (%(want)s), yet you accepted it"),
+        ("共享的 CQ 里放着所有 QP 的完成。wr_id 是你自己投递时写的（低 8 位是 QP 序号），qp_num 是网卡填的：两者对不上，说明这个完成不是你以为的那个"
+         "（wr_id 写错了，或者别的 QP、别的对端的完成）。qp_num 要和 conn->qp[i]->qp_num 比，不是和对端的 QP 号比",
+         "A shared CQ holds every QP's completions. wr_id is what you wrote when posting (its low 8 bits are the QP index), "
+         "qp_num is filled in by the NIC: if they disagree the completion is not the one you think (a wrong wr_id, or another "
+         "QP's or peer's completion). Compare qp_num with conn->qp[i]->qp_num, not with the peer's QP number"), None),
+    "wc.mine_rejected": ("qp_num", ("QP[%(i)s] 自己的完成被你判成“不是本端的”", "QP[%(i)s]'s own completion judged as not ours"),
+        ("wr_id 的低 8 位是 QP 序号 i（wrid_qp(wc->wr_id)），wc->qp_num 要等于 conn->qp[i]->qp_num（本端的号码，不是对端的）",
+         "The low 8 bits of wr_id are the QP index i (wrid_qp(wc->wr_id)); wc->qp_num must equal conn->qp[i]->qp_num (the local number, not the peer's)"), None),
+    "wc.seq": ("wr_id", ("wr_id=%(got)s（序号 %(seq)s）的完成没认出来：QP 序号只在 wr_id 的低 8 位", "the completion with wr_id=%(got)s (sequence %(seq)s) was not recognised: the QP index is only the low 8 bits of wr_id"),
+        ("wr_id = (序号 << 8) | QP序号（rdma_common.h 的 WRID）：基准测试把投递的序号放在高位。用 wrid_qp(wc->wr_id) 取 QP 序号，不能直接拿整个 wr_id 当下标",
+         "wr_id = (sequence << 8) | QP index (WRID in rdma_common.h): the benchmark keeps its post sequence in the high bits. Take the index with wrid_qp(wc->wr_id), never the whole wr_id"), None),
+    "wc.range": ("wr_id", ("wr_id 的低 8 位是 %(got)s，超过了 QP 数 %(n)s，你却收下了", "wr_id's low 8 bits are %(got)s, beyond the %(n)s QPs, yet you accepted it"),
+        ("下标先和 conn->num_qp 比，再去读 conn->qp[i]：越界的 wr_id 说明这不是本端投递的 WR", "Compare the index with conn->num_qp before reading conn->qp[i]: an out-of-range wr_id is not a WR this end posted"), None),
 }
 
 # 自由选择的值：通过，附一句它的意思
@@ -679,7 +704,28 @@ def check_8(sc):
     return out, []
 
 
-CHECKS = {1: check_1, 2: check_2, 3: check_3, 4: check_4, 5: check_5, 6: check_6, 7: check_7, 8: check_8}
+def check_9(sc):
+    out = []
+    for s in sc:
+        c = s["ctx"]
+        v = s["verdict"]
+        if c["status"] != 0:
+            if v != 1:
+                out.append(("wc.status", {"got": c["status"]}))
+            continue
+        if v == 1:
+            out.append(("wc.success_failed", {}))
+        elif c["mine"] and v != 0:
+            out.append(("wc.seq" if c["seq"] else "wc.mine_rejected", {"got": h((c["seq"] << 8) | c["i"]), "seq": c["seq"], "i": c["i"]}))
+        elif not c["mine"] and v == 0:
+            if c["wr_low"] >= c["num_qp"]:
+                out.append(("wc.range", {"got": c["wr_low"], "n": c["num_qp"]}))
+            else:
+                out.append(("wc.qpn", {"got": h(c["peer_qpn"] if c["wr_low"] < 0 else c["local_qpn"]), "want": "conn->qp[i]->qp_num"}))
+    return out, []
+
+
+CHECKS = {1: check_1, 2: check_2, 3: check_3, 4: check_4, 5: check_5, 6: check_6, 7: check_7, 8: check_8, 9: check_9}
 
 
 def note_text(nid, vals, en):

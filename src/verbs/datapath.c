@@ -80,11 +80,23 @@ static void print_kernel_note(const struct rdma_conn *conn, int i, enum ibv_wc_s
 		con_eprintf(_("提示(内核): %s\n"), note);
 }
 
-static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
+/* 课：状态不是 SUCCESS 就是失败（别的字段这时只有 wr_id、qp_num 可信）；成功的完成靠 wr_id 的低 8 位找到本端的 QP，
+ * 它的 qp_num 必须是那个 QP 的号码 */
+LESSON enum wc_verdict wc_verdict_for(const struct rdma_conn *conn, const struct ibv_wc *wc)
 {
 	int i = wrid_qp(wc->wr_id);
 
-	if (wc->status != IBV_WC_SUCCESS) {
+	if (wc->status != IBV_WC_SUCCESS)
+		return WC_FAILED;
+	return i < conn->num_qp && wc->qp_num == conn->qp[i]->qp_num ? WC_MINE : WC_NOT_MINE;
+}
+
+static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	int i = wrid_qp(wc->wr_id);
+	enum wc_verdict v = wc_verdict_for(conn, wc);
+
+	if (v == WC_FAILED) {
 		con_error(_("工作完成(WC)失败: QP[%d] 状态=%s (%d) vendor_err=0x%x\n"),
 			i, ibv_wc_status_str(wc->status), wc->status, wc->vendor_err);
 		con_hint("%s\n", wc_status_hint(wc->status));
@@ -94,8 +106,7 @@ static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 	/* SRQ 的接收：wr_id 是缓冲区号（可以多于 256 块，整个 wr_id 都是它），哪个QP收到的看 qp_num；
 	 * 其余的完成：wr_id 低 8 位是QP号，qp_num 必须是那个QP的 */
 	if (conn->srq != NULL && (wc->opcode & IBV_WC_RECV) ?
-	    wc->wr_id < (uint64_t)srq_area_count(conn) && qp_index_of(conn, wc->qp_num) >= 0 :
-	    i < conn->num_qp && wc->qp_num == conn->qp[i]->qp_num)
+	    wc->wr_id < (uint64_t)srq_area_count(conn) && qp_index_of(conn, wc->qp_num) >= 0 : v == WC_MINE)
 		return 0;
 	con_error(_("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n"),
 		  (unsigned long long)wc->wr_id, wc->qp_num);
