@@ -53,7 +53,7 @@ export LAB_KERNEL
 NETEM ?=
 export LAB_NETEM ?= $(NETEM)
 
-.PHONY: print-sources all locale po clean rebuild help test test-kernels test-stock stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench lossy fuzz impair
+.PHONY: exercise exercises exercise-reset exercise-objs exercise-objs-here exercise-matrix print-sources all locale po clean rebuild help test test-kernels test-stock stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench lossy fuzz impair
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client locale
 
@@ -139,6 +139,31 @@ $(FUZZ_DIR)/seeds: $(FUZZ_SRCS) $(HDRS)
 fuzz: $(FUZZ_DIR)/fuzz_hello $(FUZZ_DIR)/seeds
 	@mkdir -p $(FUZZ_DIR)/corpus
 	cd $(FUZZ_DIR) && ./fuzz_hello -max_total_time=$(FUZZ_SECONDS) -max_len=1024 corpus seeds
+
+# 练习（docs/EXERCISES.md）：学习者在 exercises/NN-*.c 里自己写一步的课（rdma_common.c 里标 LESSON 的函数），
+# make exercise EX=N 把它编进练习版（-DROCE_EXERCISE：课是弱符号，学习者的强符号顶替它；clang + ASan/UBSan），
+# 先在宿主机上按规则检查，再到实验室的真实 rxe 上对参照的对端跑一次。FILE=路径 检查别的文件，REF=1 检查程序自己的函数，
+# PEER=ip 在学习者自己的两台虚拟机上跑（不开实验室），NOLAB=1 只做宿主机这一层
+EX ?=
+exercise-objs:
+	@$(MAKE) --no-print-directory BUILD=build/exercise CC=$(ASAN_CC) SAN_FLAGS="$(ASAN_FLAGS) -DROCE_EXERCISE" exercise-objs-here
+
+exercise-objs-here: $(CORE_OBJS) $(OBJDIR)/rdma_server.o $(OBJDIR)/rdma_client.o
+
+exercise: all exercise-objs
+	@python3 exercises/check/exercise.py run $(EX) $(if $(FILE),--file $(FILE)) $(if $(REF),--ref) $(if $(PEER),--peer $(PEER)) $(if $(NOLAB),--no-lab) $(if $(LABONLY),--lab-only)
+
+# 练习的进度表：编号、步骤、标题、状态（没开始 / 没通过和最后的诊断 / 通过），以及下一个
+exercises:
+	@python3 exercises/check/exercise.py table
+
+# 从头再来：exercises/start/ 里的原样复制回 exercises/（旧的存在 build/exercises/*.bak）
+exercise-reset:
+	@python3 exercises/check/exercise.py reset $(EX)
+
+# 全部错误样例（tests/exercises/fixtures/，每个文件写着它该得到的诊断）在宿主机这一层各得到自己的诊断
+exercise-matrix: exercise-objs
+	python3 exercises/check/exercise.py matrix
 
 # 唯一的测试命令：prove 依次运行 tests/*.t（单元测试、脚本测试、实验室测试）
 test: all unit asan
@@ -272,6 +297,7 @@ help:
 	@echo "make unit       编译单元测试 build/tests/unit_tests"
 	@echo "make asan       用 clang 的 ASan+UBSan 编译程序和单元测试到 build/asan/（ASAN_CC=gcc 换编译器）"
 	@echo "                调试版: make CFLAGS=\"-O0 -g\"；换编译器: make CC=clang（项目必需的参数总是保留）"
+	@echo "make exercises  练习的进度表；make exercise EX=N 检查 exercises/ 里你写的第 N 个练习（docs/EXERCISES.md）"
 	@echo "make test       编译 + 单元测试 + Soft-RoCE 实验室测试（需先 lab/setup，root）"
 	@echo "make stock-images  用 mmdebstrap 做原版 Debian 12 镜像（STOCK=debian13|all），缓存在 git 之外（root）"
 	@echo "make test-stock    在一对原版 Debian 12 虚拟机里以 learner 原样执行 README 的步骤"

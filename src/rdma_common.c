@@ -480,6 +480,20 @@ static int check_qp_caps(struct rdma_conn *conn, int i, uint32_t max_inline)
 	return 0;
 }
 
+/* 课：QP 的“形状”——类型、两个队列各交给哪个 CQ、接收从哪里取（SRQ）、队列多深、inline 多大 */
+LESSON void qp_init_attr_for(const struct rdma_conn *conn, struct ibv_qp_init_attr *init)
+{
+	*init = (struct ibv_qp_init_attr){
+		.qp_type = conn->opt->qp_type == QPK_UD ? IBV_QPT_UD : IBV_QPT_RC,
+		.send_cq = conn->cq,          /* 所有QP共用一个 CQ：完成里的 wr_id 说明是哪个QP */
+		.recv_cq = conn->cq,
+		.srq = conn->srq,             /* --srq：接收请求从共享接收队列里取（max_recv_wr 不用） */
+		.sq_sig_all = 0,              /* 每个 WR 自己说要不要完成（IBV_SEND_SIGNALED） */
+		.cap = { .max_send_wr = conn->caps.send_wr, .max_recv_wr = conn->caps.recv_wr,
+			 .max_send_sge = 1, .max_recv_sge = 1, .max_inline_data = conn->opt->inline_size },
+	};
+}
+
 int create_qps(struct rdma_conn *conn)
 {
 	struct ibv_qp_init_attr init;
@@ -488,20 +502,7 @@ int create_qps(struct rdma_conn *conn)
 	step_title(&conn->trace, &conn->step, P_("创建%d个%s QP ibv_create_qp()%s", "创建%d个%s QP ibv_create_qp()%s", conn->num_qp), conn->num_qp, ud ? "UD" : "RC",
 		   conn->srq != NULL ? _("（接收用 SRQ）") : "");
 	for (int i = 0; i < conn->num_qp; i++) {
-		init = (struct ibv_qp_init_attr){
-			.qp_type = ud ? IBV_QPT_UD : IBV_QPT_RC,
-			.send_cq = conn->cq,          /* 所有QP共用一个 CQ：完成里的 wr_id 说明是哪个QP */
-			.recv_cq = conn->cq,
-			.srq = conn->srq,             /* --srq：接收请求从共享接收队列里取（max_recv_wr 不用） */
-			.sq_sig_all = 0,              /* 每个 WR 自己说要不要完成（IBV_SEND_SIGNALED） */
-			.cap = {
-				.max_send_wr = conn->caps.send_wr,
-				.max_recv_wr = conn->caps.recv_wr,
-				.max_send_sge = 1,
-				.max_recv_sge = 1,
-				.max_inline_data = conn->opt->inline_size,
-			},
-		};
+		qp_init_attr_for(conn, &init);
 		conn->qp[i] = ibv_create_qp(conn->dev->pd, &init);
 		if (conn->qp[i] == NULL) {
 			verbs_failed(NULL, conn, "ibv_create_qp", errno,
@@ -605,31 +606,35 @@ static int ud_to_rts(struct rdma_conn *conn)
 	return 0;
 }
 
+/* 课：RESET→INIT 绑定端口，并声明对端能对我做什么（QP 的 qp_access_flags 只管远端；LOCAL_WRITE 是 MR 的事，去掉） */
+LESSON int init_attr_for(const struct rdma_conn *conn, int access, struct ibv_qp_attr *attr)
+{
+	*attr = (struct ibv_qp_attr){
+		.qp_state = IBV_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = (uint8_t)conn->opt->ib_port,
+		.qp_access_flags = (unsigned)(access & ~IBV_ACCESS_LOCAL_WRITE),
+	};
+	return IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
+}
+
 int modify_qps_to_init(struct rdma_conn *conn, int access)
 {
 	struct ibv_qp_attr attr;
 	char acc[128];
-	int rc;
+	int mask, rc;
 
 	step_title(&conn->trace, &conn->step, _("修改QP状态 RESET->INIT ibv_modify_qp()"));
 	if (is_ud(conn))
 		return ud_to_init(conn);
-	/* QP 的 qp_access_flags 只管“远端能对我做什么”；LOCAL_WRITE 是 MR 的事，这里去掉 */
-	access &= ~IBV_ACCESS_LOCAL_WRITE;
+	mask = init_attr_for(conn, access, &attr);
 	if (conn->hooks->access != NULL)   /* --inject qp-access */
-		access = conn->hooks->access(conn, HOOK_MODIFY, access);
-	access_str(access, acc, sizeof(acc));
+		attr.qp_access_flags = (unsigned)conn->hooks->access(conn, HOOK_MODIFY, (int)attr.qp_access_flags);
+	access_str((int)attr.qp_access_flags, acc, sizeof(acc));
 	con_printf(_("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n"), conn->opt->ib_port, acc);
 	con_explain(_("INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n"));
 	for (int i = 0; i < conn->num_qp; i++) {
-		attr = (struct ibv_qp_attr){
-			.qp_state = IBV_QPS_INIT,
-			.pkey_index = 0,
-			.port_num = (uint8_t)conn->opt->ib_port,
-			.qp_access_flags = (unsigned)access,
-		};
-		rc = ibv_modify_qp(conn->qp[i], &attr,
-				   IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
 		hook_note(NULL, conn, HOOK_MODIFY, "INIT", i, rc);
 		if (rc != 0) {
 			con_error(_("修改QP[%d]到INIT状态失败\n"), i);
@@ -706,10 +711,43 @@ int exchange_connection_info(struct rdma_conn *conn)
 	return 0;
 }
 
+/* 课：INIT→RTR 告诉 QP i 对端是谁——对端的 QP 号和起始 PSN（步骤11 交换来的）、路径MTU、GRH（RoCE 必须带） */
+LESSON int rtr_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr *attr)
+{
+	*attr = (struct ibv_qp_attr){
+		.qp_state = IBV_QPS_RTR,
+		.path_mtu = conn->path_mtu,
+		.dest_qp_num = conn->remote.qp[i].qpn,
+		.rq_psn = conn->remote.qp[i].psn,
+		.max_dest_rd_atomic = conn->rd.in,
+		.min_rnr_timer = 12,
+		.ah_attr = {
+			.dlid = conn->remote.qp[i].lid,
+			.sl = 0,
+			.src_path_bits = 0,
+			.port_num = (uint8_t)conn->opt->ib_port,
+		},
+	};
+	/* RoCE 必须带 GRH（InfiniBand 上对端有 GID 时也带）：源 GID 的索引、对端的 GID、跳数 */
+	if (conn->dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ||
+	    !gid_is_empty(conn->remote.qp[i].gid)) {
+		attr->ah_attr.is_global = 1;
+		attr->ah_attr.grh = (struct ibv_global_route){
+			.sgid_index = (uint8_t)conn->dev->gid.index,
+			.hop_limit = 64,
+			.traffic_class = 0,
+			.flow_label = 0,
+		};
+		memcpy(attr->ah_attr.grh.dgid.raw, conn->remote.qp[i].gid, 16);
+	}
+	return IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+	       IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+}
+
 int modify_qps_to_rtr(struct rdma_conn *conn)
 {
 	struct ibv_qp_attr attr;
-	int rc;
+	int mask, rc;
 
 	step_title(&conn->trace, &conn->step, _("修改QP状态 INIT->RTR ibv_modify_qp()"));
 	if (is_ud(conn))
@@ -724,37 +762,10 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 		   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n"),
 		   conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
 	for (int i = 0; i < conn->num_qp; i++) {
-		attr = (struct ibv_qp_attr){
-			.qp_state = IBV_QPS_RTR,
-			.path_mtu = conn->path_mtu,
-			.dest_qp_num = conn->remote.qp[i].qpn,
-			.rq_psn = conn->remote.qp[i].psn,
-			.max_dest_rd_atomic = conn->rd.in,
-			.min_rnr_timer = 12,
-			.ah_attr = {
-				.dlid = conn->remote.qp[i].lid,
-				.sl = 0,
-				.src_path_bits = 0,
-				.port_num = (uint8_t)conn->opt->ib_port,
-			},
-		};
-		/* RoCE 必须带 GRH（InfiniBand 上对端有 GID 时也带）：源 GID 的索引、对端的 GID、跳数 */
-		if (conn->dev->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ||
-		    !gid_is_empty(conn->remote.qp[i].gid)) {
-			attr.ah_attr.is_global = 1;
-			attr.ah_attr.grh = (struct ibv_global_route){
-				.sgid_index = (uint8_t)conn->dev->gid.index,
-				.hop_limit = 64,
-				.traffic_class = 0,
-				.flow_label = 0,
-			};
-			memcpy(attr.ah_attr.grh.dgid.raw, conn->remote.qp[i].gid, 16);
-		}
+		mask = rtr_attr_for(conn, i, &attr);
 		if (conn->hooks->qp_attr != NULL)   /* --inject qpn */
 			conn->hooks->qp_attr(conn, IBV_QPS_RTR, i, &attr);
-		rc = ibv_modify_qp(conn->qp[i], &attr,
-				   IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-				   IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
 		hook_note(NULL, conn, HOOK_MODIFY, "RTR", i, rc);
 		if (rc != 0) {
 			rtr_debug(conn, i, rc);
@@ -765,12 +776,27 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	return 0;
 }
 
+/* 课：RTR→RTS 定下本端发送的起点（本端的起始 PSN）和重传的规矩（等多久、重传几次、RNR 重试几次、同时在途几个 READ/原子） */
+LESSON int rts_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr *attr)
+{
+	*attr = (struct ibv_qp_attr){
+		.qp_state = IBV_QPS_RTS,
+		.sq_psn = conn->psn[i],
+		.timeout = (uint8_t)conn->opt->ack_timeout,  /* --ack-timeout（默认 14）：只管本端，两端可以不同 */
+		.retry_cnt = 6,     /* 规范里 7 就是 7 次，但 rxe（rxe_comp.c）把 7 当成无限重试，对端消失时永远等不到 RETRY_EXC_ERR */
+		.rnr_retry = 7,
+		.max_rd_atomic = conn->rd.out,
+	};
+	return IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+	       IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
+}
+
 int modify_qps_to_rts(struct rdma_conn *conn)
 {
 	struct ibv_qp_attr attr;
 	unsigned to = (unsigned)conn->opt->ack_timeout;
 	char why[512];
-	int rc;
+	int mask, rc;
 
 	step_title(&conn->trace, &conn->step, _("修改QP状态 RTR->RTS ibv_modify_qp()"));
 	if (is_ud(conn))
@@ -783,19 +809,10 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 	       ack_timeout_explain(to, why, sizeof(why)),
 	       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
 	for (int i = 0; i < conn->num_qp; i++) {
-		attr = (struct ibv_qp_attr){
-			.qp_state = IBV_QPS_RTS,
-			.sq_psn = conn->psn[i],
-			.timeout = (uint8_t)to,  /* --ack-timeout（默认 14）：只管本端，两端可以不同 */
-			.retry_cnt = 6,     /* 规范里 7 就是 7 次，但 rxe（rxe_comp.c）把 7 当成无限重试，对端消失时永远等不到 RETRY_EXC_ERR */
-			.rnr_retry = 7,
-			.max_rd_atomic = conn->rd.out,
-		};
+		mask = rts_attr_for(conn, i, &attr);
 		if (conn->hooks->qp_attr != NULL)   /* --inject psn、rnr-retry0 */
 			conn->hooks->qp_attr(conn, IBV_QPS_RTS, i, &attr);
-		rc = ibv_modify_qp(conn->qp[i], &attr,
-				   IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
+		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
 		hook_note(NULL, conn, HOOK_MODIFY, "RTS", i, rc);
 		if (rc != 0) {
 			con_error(_("修改QP[%d]到RTS状态失败\n"), i);
@@ -831,12 +848,13 @@ int modify_qp_to_err(struct rdma_conn *conn, int i)
  */
 int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
-	struct ibv_recv_wr wr = { .wr_id = conn->srq != NULL ? wrid_srq(i) : WRID(i, 0), .sg_list = &sge, .num_sge = 1 },
-			   *bad = NULL;
+	struct ibv_sge sge;
+	struct ibv_recv_wr wr, *bad = NULL;
 	int rc;
 
+	recv_wr_for(conn, i, addr, len, &wr, &sge);
 	if (conn->srq != NULL) {
+		wr.wr_id = wrid_srq(i);	/* SRQ 的接收带标记：i 是缓冲区号，不是QP号（wc_check.h） */
 		rc = ibv_post_srq_recv(conn->srq, &wr, &bad);
 		if (rc != 0) {
 			verbs_error("ibv_post_srq_recv()", rc, _("SRQ 满了（深度见步骤“创建共享接收队列SRQ”）或 SRQ 出错"));

@@ -249,6 +249,36 @@ int create_srq(struct rdma_conn *conn);
 int create_qps(struct rdma_conn *conn);
 
 /*
+ * 课（LESSON）：每一步里真正要学的那一点，抽成一个只填属性/WR、返回掩码的函数（不打印、不经挂钩），步骤函数调用它。
+ * 练习（exercises/、docs/EXERCISES.md）要学习者自己写的就是这些函数：练习版（-DROCE_EXERCISE）里 LESSON 是弱符号，
+ * 学习者的同名函数（强符号）在链接时顶替它；普通版里 LESSON 是空的，什么都不变。
+ */
+#ifdef ROCE_EXERCISE
+#define LESSON __attribute__((weak))
+#else
+#define LESSON
+#endif
+
+/* 步骤8：QP i 的 ibv_qp_init_attr（类型、CQ、SRQ、队列深度、inline） */
+LESSON void qp_init_attr_for(const struct rdma_conn *conn, struct ibv_qp_init_attr *init);
+/* 步骤9 RESET→INIT：填 attr（MR 的权限 access 推出 QP 的 qp_access_flags），返回 ibv_modify_qp 的掩码 */
+LESSON int init_attr_for(const struct rdma_conn *conn, int access, struct ibv_qp_attr *attr);
+/* 步骤12 INIT→RTR：QP i 的属性（对端是谁、路径MTU、GRH），返回掩码  @pre 已交换连接信息 */
+LESSON int rtr_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr *attr);
+/* 步骤13 RTR→RTS：QP i 的属性（本端 PSN、重传），返回掩码 */
+LESSON int rts_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr *attr);
+/* 数据面：取到的一个完成——成功了吗、是不是本端这个 QP 的（verbs/datapath.c 的 check_wc 调用它；--srq 的接收另有规则） */
+enum wc_verdict { WC_MINE = 0, WC_FAILED = 1, WC_NOT_MINE = 2 };
+LESSON enum wc_verdict wc_verdict_for(const struct rdma_conn *conn, const struct ibv_wc *wc);
+/* 数据面的课（接收 WR、发送 WR、RDMA WRITE/READ 的对端地址和 rkey、原子操作）在 verbs/datapath.h：
+ * 基准测试的计时循环每次投递都经过它们，普通版里是内联的（LESSON_INLINE），练习版里和上面一样是弱符号 */
+#ifdef ROCE_EXERCISE
+#define LESSON_INLINE __attribute__((weak))
+#else
+#define LESSON_INLINE static inline
+#endif
+
+/*
  * QP 状态机（步骤9、11-13）：RESET→INIT →（交换连接信息）→ INIT→RTR → RTR→RTS；RC 和 UD 各自的属性并排写在 rdma_common.c。
  * 每次转换后用 ibv_query_qp 读回并打印（verbs/qp_print.c）。--cm 时属性来自 rdma_init_qp_attr（cm/cm_qps.c）
  */

@@ -94,17 +94,28 @@ static int wc_failed(struct rdma_conn *conn, const struct ibv_wc *wc)
 	return -1;
 }
 
-static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
+/* 课：状态不是 SUCCESS 就是失败（别的字段这时只有 wr_id、qp_num 可信）；成功的完成靠 wr_id 的低 8 位找到本端的 QP，
+ * 它的 qp_num 必须是那个 QP 的号码 */
+LESSON enum wc_verdict wc_verdict_for(const struct rdma_conn *conn, const struct ibv_wc *wc)
 {
 	int i = wrid_qp(wc->wr_id);
 
 	if (wc->status != IBV_WC_SUCCESS)
+		return WC_FAILED;
+	return i < conn->num_qp && wc->qp_num == conn->qp[i]->qp_num ? WC_MINE : WC_NOT_MINE;
+}
+
+static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	enum wc_verdict v = wc_verdict_for(conn, wc);
+
+	if (v == WC_FAILED)
 		return wc_failed(conn, wc);
 	/* SRQ 的接收：wr_id 是标记 + 缓冲区号（可以多于 256 块），哪个QP收到的看 qp_num；
-	 * 其余的完成：wr_id 低 8 位是QP号，qp_num 必须是那个QP的 */
+	 * 其余的完成：wr_id 低 8 位是QP号，qp_num 必须是那个QP的（上面的课 wc_verdict_for） */
 	if (wrid_is_srq(wc->wr_id) ?
 	    conn->srq != NULL && wrid_srq_buf(wc->wr_id) < srq_area_count(conn) && qp_index_of(conn, wc->qp_num) >= 0 :
-	    i < conn->num_qp && wc->qp_num == conn->qp[i]->qp_num)
+	    v == WC_MINE)
 		return 0;
 	con_error(_("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n"),
 		  (unsigned long long)wc->wr_id, wc->qp_num);

@@ -39,11 +39,19 @@ static inline int check_inline(struct rdma_conn *conn, int i, const struct send_
 			return -1;
 	return 0;
 }
-/* 一个 send_req → 一个 ibv_send_wr（sge 由调用者提供，生命期要覆盖 ibv_post_send） */
-static inline void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
-		     struct ibv_send_wr *wr, struct ibv_sge *sge)
+/* 课：一个接收 WR——收到的数据放进哪里（本端 MR 里的地址、长度、lkey），wr_id 让完成认出它 */
+LESSON_INLINE void recv_wr_for(const struct rdma_conn *conn, int i, void *addr, uint32_t len,
+			struct ibv_recv_wr *wr, struct ibv_sge *sge)
 {
-	*sge = (struct ibv_sge){ .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey ^ req->lkey_xor };
+	*sge = (struct ibv_sge){ .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
+	*wr = (struct ibv_recv_wr){ .wr_id = WRID(i, 0), .sg_list = sge, .num_sge = 1 };
+}
+
+/* 课：一个发送 WR 的公共部分——数据从本端哪里来（sge 用本端的 lkey）、wr_id、操作码、要不要完成、inline */
+LESSON_INLINE void send_wr_for(const struct rdma_conn *conn, int i, const struct send_req *req,
+			struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	*sge = (struct ibv_sge){ .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey };
 	*wr = (struct ibv_send_wr){
 		.wr_id = WRID(i, req->seq),
 		.sg_list = sge,
@@ -51,6 +59,30 @@ static inline void build_wr(struct rdma_conn *conn, int i, const struct send_req
 		.opcode = req->opcode,
 		.send_flags = (req->unsignaled ? 0 : IBV_SEND_SIGNALED) | (req->inline_data ? IBV_SEND_INLINE : 0),
 	};
+}
+
+/* 课：RDMA WRITE/READ 要对端的什么——对端内存的虚拟地址和对端 MR 的 rkey（步骤11 交换来的） */
+LESSON_INLINE void rdma_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr)
+{
+	wr->wr.rdma.remote_addr = req->remote_addr;
+	wr->wr.rdma.rkey = conn->peer_rkey;
+}
+
+/* 课：原子操作——对端的一个 8 字节对齐的字（地址和 rkey），加数或比较值，以及交换值 */
+LESSON_INLINE void atomic_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr)
+{
+	wr->wr.atomic.remote_addr = req->remote_addr;
+	wr->wr.atomic.rkey = conn->peer_rkey;
+	wr->wr.atomic.compare_add = req->compare_add;
+	wr->wr.atomic.swap = req->swap;
+}
+
+/* 一个 send_req → 一个 ibv_send_wr（sge 由调用者提供，生命期要覆盖 ibv_post_send） */
+static inline void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
+		     struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	send_wr_for(conn, i, req, wr, sge);   /* 课的部分在 rdma_common.c */
+	sge->lkey ^= req->lkey_xor;          /* --inject lkey */
 	if (req->ah != NULL) {   /* UD：每个 WR 自己带目的地 */
 		wr->wr.ud.ah = req->ah;
 		wr->wr.ud.remote_qpn = req->remote_qpn;
@@ -63,15 +95,11 @@ static inline void build_wr(struct rdma_conn *conn, int i, const struct send_req
 		/* fall through */
 	case IBV_WR_RDMA_WRITE:
 	case IBV_WR_RDMA_READ:
-		wr->wr.rdma.remote_addr = req->remote_addr;
-		wr->wr.rdma.rkey = conn->peer_rkey;
+		rdma_wr_for(conn, req, wr);
 		break;
 	case IBV_WR_ATOMIC_FETCH_AND_ADD:
 	case IBV_WR_ATOMIC_CMP_AND_SWP:
-		wr->wr.atomic.remote_addr = req->remote_addr;
-		wr->wr.atomic.rkey = conn->peer_rkey;
-		wr->wr.atomic.compare_add = req->compare_add;
-		wr->wr.atomic.swap = req->swap;
+		atomic_wr_for(conn, req, wr);
 		break;
 	default:
 		break;

@@ -1,0 +1,692 @@
+#!/usr/bin/env python3
+"""exercise.py - 练习的检查（make exercise / exercises / exercise-reset / exercise-matrix 调用它）
+
+  exercise.py run N [--file F] [--ref] [--peer IP] [--no-lab] [--lang en]
+  exercise.py table [--lang en]
+  exercise.py reset N
+  exercise.py matrix        tests/exercises/fixtures/ 里每个错误样例都得到它自己的诊断（不开实验室）
+
+两层：宿主机（快，不要 RDMA）用伪造的上下文调用学习者的函数、按规则判断每个字段；通过了再到实验室的真实 rxe 上，
+学习者的程序（练习版 + ASan/UBSan）对参照的对端跑一次，看返回码、WC 状态、ibv_query_qp 读回的属性。
+状态（每个练习失败过几次、最后的诊断、通过没有）在 build/exercises/state.json。
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rules  # noqa: E402
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+EXDIR = os.path.join(ROOT, "exercises")
+START = os.path.join(EXDIR, "start")
+BUILD = os.path.join(ROOT, "build", "exercises")
+OBJ = os.path.join(ROOT, "build", "exercise", "obj")    # make exercise-objs：练习版（-DROCE_EXERCISE，ASan/UBSan）
+STATE = os.environ.get("EXERCISE_STATE") or os.path.join(BUILD, "state.json")   # 测试用别的文件，不碰学习者的进度
+SAN = ["-fsanitize=address,undefined", "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-g", "-O1"]
+
+# 编号、步骤、文件、函数、标题（中/英）、实验室里学习者跑哪一端、参数
+EXERCISES = [
+    (1, "8", "01-qp-caps.c", "qp_init_attr_for", ("QP 的形状：ibv_qp_init_attr", "The QP's shape: ibv_qp_init_attr"),
+     "client", "--op send -q 2"),
+    (2, "9", "02-reset-to-init.c", "init_attr_for", ("RESET→INIT：端口和远端权限", "RESET->INIT: port and remote access"),
+     "server", "--op write -q 2"),
+    (3, "12", "03-init-to-rtr.c", "rtr_attr_for", ("INIT→RTR：对端是谁（QPN、PSN、MTU、GRH）", "INIT->RTR: who the peer is (QPN, PSN, MTU, GRH)"),
+     "client", "--op send -q 2"),
+    (4, "13", "04-rtr-to-rts.c", "rts_attr_for", ("RTR→RTS：本端 PSN 和重传的规矩", "RTR->RTS: local PSN and the retry rules"),
+     "client", "--op read -q 2"),
+    (5, "14", "05-recv-wr.c", "recv_wr_for", ("接收 WR：数据放进哪里", "The receive WR: where the data goes"),
+     "client", "--op send -q 2 --size 1K"),
+    (6, "15", "06-send-wr.c", "send_wr_for", ("发送 WR：sge、wr_id、要不要完成", "The send WR: sge, wr_id, completion or not"),
+     "client", "--op send -q 2"),
+    (7, "15", "07-rdma-write.c", "rdma_wr_for", ("RDMA WRITE/READ：对端的地址和 rkey", "RDMA WRITE/READ: the peer's address and rkey"),
+     "client", "--op write -q 2"),
+    (8, "15", "08-atomic.c", "atomic_wr_for", ("原子操作：地址、rkey、加数/比较值和交换值", "Atomics: address, rkey, add/compare and swap"),
+     "client", "--op cmp_swap -q 2"),
+    (9, "16", "09-check-wc.c", "wc_verdict_for", ("检查一个完成：成功了吗、是谁的", "Check a completion: did it succeed, whose is it"),
+     "client", "--op send -q 2"),
+]
+BY_N = {e[0]: e for e in EXERCISES}
+
+EN = False
+
+
+def T(zh, en):
+    return en if EN else zh
+
+
+def say(zh, en=""):
+    print(T(zh, en or zh), flush=True)
+
+
+def set_lang(argv):
+    global EN
+    if "--lang" in argv:
+        i = argv.index("--lang")
+        EN = i + 1 < len(argv) and argv[i + 1].startswith("en")
+        del argv[i:i + 2]
+        return
+    for v in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        val = os.environ.get(v, "")
+        if val:
+            EN = val.startswith("en")
+            return
+
+
+# ---------- 状态 ----------
+
+def load_state():
+    try:
+        with open(STATE) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+def save_state(st):
+    os.makedirs(os.path.dirname(STATE), exist_ok=True)
+    with open(STATE, "w") as f:
+        json.dump(st, f, indent=1, sort_keys=True)
+
+
+def learner_path(n):
+    return os.path.join(EXDIR, BY_N[n][2])
+
+
+def ensure_copy(n):
+    """学习者的工作副本（exercises/NN-*.c）：没有时从 exercises/start/ 复制；有了就从不覆盖"""
+    p = learner_path(n)
+    if not os.path.exists(p):
+        shutil.copyfile(os.path.join(START, BY_N[n][2]), p)
+    return p
+
+
+# ---------- 编译 ----------
+
+def ibv_cflags():
+    r = subprocess.run(["pkg-config", "--cflags", "libibverbs"], capture_output=True, text=True)
+    return r.stdout.split()
+
+
+def core_objs():
+    objs = []
+    for d, _, files in os.walk(OBJ):
+        if os.path.relpath(d, OBJ).startswith("unit"):
+            continue
+        for f in files:
+            if f.endswith(".o") and not (d == OBJ and f in ("rdma_server.o", "rdma_client.o")):
+                objs.append(os.path.join(d, f))
+    return sorted(objs)
+
+
+def cc(src, out, extra=()):
+    """学习者的文件、probe.c、support.c：不带 -DROCE_EXERCISE——rdma_common.h 里课的声明在这里不是弱的，学习者的定义就是强符号"""
+    cmd = ["clang", "-std=c11", "-D_GNU_SOURCE", "-I" + os.path.join(ROOT, "src"),
+           "-I" + EXDIR] + ibv_cflags() + ["-Wall", "-Wextra", "-pthread"] + SAN + list(extra) + ["-c", src, "-o", out]
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def link(objs, out):
+    cmd = ["clang"] + SAN + ["-pthread", "-o", out] + objs + ["-lrdmacm", "-libverbs", "-lm"]
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def fresh(out, inputs):
+    """out 存在且比每个输入都新（重复检查同一个文件时不重新编译、链接；实验室虚拟机里 PEER= 也用宿主机编好的）"""
+    try:
+        t = os.path.getmtime(out)
+        return all(os.path.getmtime(i) < t for i in inputs)
+    except OSError:
+        return False
+
+
+def common_obj(name):
+    """probe.o、support.o：只在源文件比目标新时重新编译"""
+    src = os.path.join(EXDIR, "check", name + ".c")
+    out = os.path.join(BUILD, "common", name + ".o")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    if not os.path.exists(out) or os.path.getmtime(out) < max(os.path.getmtime(src), os.path.getmtime(os.path.join(OBJ, "rdma_common.o"))):
+        r = cc(src, out)
+        if r.returncode != 0:
+            print(r.stderr)
+            return None
+    return out
+
+
+def build(n, src, ref, tag, programs=True):
+    """编译学习者的文件（ref 时不编），链接 probe（programs 时还有练习版的两个程序）；返回 [probe, client, server]，
+    编译/链接失败时打印原因并返回 None"""
+    d = os.path.join(BUILD, tag)
+    os.makedirs(d, exist_ok=True)
+    if not os.path.exists(os.path.join(OBJ, "rdma_common.o")):
+        say("错误: 练习版的目标文件还没编译：先 make exercise-objs（make exercise 会自动做）",
+            "error: the exercise build's objects are missing: run make exercise-objs first (make exercise does it)")
+        return None
+    objs = []
+    if not ref:
+        lo = os.path.join(d, "learner.o")
+        stamp = os.path.join(d, "learner.src")   # 哪个文件编出来的 learner.o（FILE= 换了文件就不能再用）
+        same = os.path.exists(stamp) and open(stamp).read() == src
+        if same and fresh(lo, [src, os.path.join(EXDIR, "exercise.h")]):
+            r = subprocess.CompletedProcess([], 0, "", "")
+        else:
+            r = cc(src, lo)
+            with open(stamp, "w") as f:
+                f.write(src if r.returncode == 0 else "")
+        if r.returncode != 0:
+            say("✗ 编译失败（%s）：" % os.path.relpath(src, ROOT), "✗ does not compile (%s):" % os.path.relpath(src, ROOT))
+            print(r.stderr.rstrip())
+            return None
+        if r.stderr.strip():
+            say("编译器的警告（值得看一看）：", "compiler warnings (worth a look):")
+            print(r.stderr.rstrip())
+        objs.append(lo)
+    po, sup = common_obj("probe"), common_obj("support")
+    if po is None or sup is None:
+        return None
+    core = core_objs()
+    only = isinstance(programs, str) and programs.startswith("only-")   # labcheck：只要那一端的程序
+    targets = [] if only else [("probe", [po])]
+    for side in ("client", "server"):
+        if programs is True or programs in (side, "only-" + side):
+            targets.append(("rdma_" + side, [os.path.join(OBJ, "rdma_%s.o" % side), sup]))
+    out = {}
+    for name, extra in targets:
+        exe = os.path.join(d, name)
+        if fresh(exe, extra + objs + [os.path.join(OBJ, "rdma_common.o")]):
+            out[name] = exe
+            continue
+        r = link(extra + objs + core, exe)
+        if r.returncode != 0:
+            say("✗ 链接失败：", "✗ link failed:")
+            print(r.stderr.rstrip())
+            if "multiple definition" in r.stderr:
+                say("提示: 文件里只写练习要的那一个函数（同名的别的函数和全局变量会和程序的冲突）",
+                    "hint: the file holds only the exercise's one function (other functions/globals clash with the program's)")
+            return None
+        out[name] = exe
+    # 练习版的程序在 build/exercises/TAG/ 下，按自己的位置找 locale（--lang en）
+    loc = os.path.join(d, "locale")
+    if not os.path.lexists(loc) and os.path.isdir(os.path.join(ROOT, "build", "locale")):
+        os.symlink(os.path.join(ROOT, "build", "locale"), loc)
+    return [out.get("probe"), out.get("rdma_client"), out.get("rdma_server")]
+
+
+# ---------- 宿主机一层 ----------
+
+def parse_probe(text):
+    scen, cur = [], None
+    for line in text.splitlines():
+        if line.startswith("scenario "):
+            cur = {"name": line.split()[1], "ctx": {}}
+            scen.append(cur)
+        elif cur is not None and "=" in line:
+            for tok in line.split():
+                k, _, v = tok.partition("=")
+                try:
+                    val = int(v, 0)
+                except ValueError:
+                    val = v
+                if k.startswith("ctx."):
+                    cur["ctx"][k[4:]] = val
+                else:
+                    cur[k] = val
+    return scen
+
+
+def crash_report(n, src, out, err, rc):
+    """ASan/UBSan 的报告 → 学习者文件里的行"""
+    name = os.path.basename(src) if src else "rdma_common.c"
+    line = None
+    for m in re.finditer(r"(\S*%s):(\d+)" % re.escape(name), err):
+        line = m.group(2)
+        break
+    kind = "SEGV" if "SEGV" in err else "ASan" if "AddressSanitizer" in err else "UBSan" if "runtime error" in err else "signal %d" % -rc if rc < 0 else "exit %d" % rc
+    m = re.search(r"runtime error: ([^\n]+)", err) or re.search(r"ERROR: AddressSanitizer: ([^\n]+)", err)
+    what = m.group(1) if m else ""
+    where = ("%s:%s" % (os.path.relpath(src, ROOT) if src else name, line)) if line else T("（没找到行号）", "(no line found)")
+    say("✗ 崩溃（%s）在 %s：%s" % (kind, where, what), "✗ crash (%s) at %s: %s" % (kind, where, what))
+    say("  你的函数读写了不该碰的内存：伪造的上下文里只有练习说到的字段是有效的（比如 conn->qp[i] 只对 i < conn->num_qp 有效）",
+        "  your function touched memory it should not: in the fake context only the fields the exercise names are valid "
+        "(conn->qp[i], for instance, only for i < conn->num_qp)")
+    lines = [ln for ln in err.splitlines() if re.search(r"#\d+ ", ln)][:4]
+    for ln in lines:
+        print("    " + ln.strip())
+
+
+def host_check(n, probe, src):
+    try:
+        r = subprocess.run([probe, str(n)], capture_output=True, text=True, timeout=20,
+                           env=dict(os.environ, ASAN_OPTIONS="detect_leaks=0", UBSAN_OPTIONS="print_stacktrace=1"))
+    except subprocess.TimeoutExpired:
+        say("✗ 超时：你的函数 20 秒没有返回（死循环？）", "✗ timeout: your function did not return in 20 s (an endless loop?)")
+        return "timeout", [], []
+    if r.returncode != 0 or "end" not in r.stdout.splitlines():
+        crash_report(n, src, r.stdout, r.stderr, r.returncode)
+        return "crash", [], []
+    if "todo" in r.stdout.splitlines():
+        return "todo", [], []
+    scen = parse_probe(r.stdout)
+    try:
+        mistakes, notes = rules.CHECKS[n](scen)
+    except KeyError as e:
+        say("内部错误: 探针少了字段 %s" % e, "internal error: the probe lacks field %s" % e)
+        return "crash", [], []
+    return ("fail" if mistakes else "pass"), mistakes, notes
+
+
+def dedup(items):
+    seen, out = set(), []
+    for k, v in items:
+        if k not in seen:
+            seen.add(k)
+            out.append((k, v))
+    return out
+
+
+def show_mistakes(n, mistakes, st):
+    """第一次遇到某个错误给提示；同一个错误再次出现给完整解释和链接"""
+    tries = st.setdefault(str(n), {}).setdefault("tries", {})
+    for mid, vals in dedup(mistakes):
+        field, hint, expl, link = rules.M[mid]
+        seen = tries.get(mid, 0)
+        tries[mid] = seen + 1
+        say("✗ 错误 %s（字段 %s）: %s" % (mid, field, hint[0] % vals), "✗ mistake %s (field %s): %s" % (mid, field, hint[1] % vals))
+        if seen >= 1:
+            say("  为什么: " + expl[0] % vals, "  why: " + expl[1] % vals)
+            if link:
+                say("  参见: " + link, "  see: " + link)
+        else:
+            say("  （再错一次会给出完整的解释）", "  (fail again and you get the full explanation)")
+
+
+def show_notes(notes):
+    for nid, vals in dedup(notes):
+        say("  · " + rules.note_text(nid, vals, False), "  · " + rules.note_text(nid, vals, True))
+
+
+# ---------- 实验室一层 ----------
+
+def lab_judge(n, logdir):
+    """学习者的程序在真实 rxe 上：返回码、WC 状态、ibv_query_qp 读回的属性（--qp-state all）、对端的 QP 号"""
+    def read(name):
+        try:
+            with open(os.path.join(logdir, name), errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+    mine, peer = read("learner.out"), read("peer.out")
+    rc_m, rc_p = read("learner.rc").strip(), read("peer.rc").strip()
+    facts, ok = [], rc_m == "0" and rc_p == "0"
+    # 读回的属性：学习者每个QP的 dest_qp_num 是不是对端打印的 qp_num
+    peer_qpn = re.findall(r"QP\[(\d+)\]: qp_num=0x([0-9a-f]+)", peer)
+    peer_psn = re.findall(r"QP\[(\d+)\]: qp_num=0x[0-9a-f]+\s+\S+=0x([0-9a-f]+)", peer)
+    rb = re.findall(r"QP\[(\d+)\] \(0x([0-9a-f]+)\) RTR:\n.*\n.*\n\s+path_mtu=(\S+)\s+dest_qp_num=0x([0-9a-f]+)\s+rq_psn=0x([0-9a-f]+)", mine)
+    pq = {int(i): int(q, 16) for i, q in peer_qpn}
+    pp = {int(i): int(p, 16) for i, p in peer_psn}
+    for i, own, pmtu, dq, rq in rb:
+        i, own, dq, rq = int(i), int(own, 16), int(dq, 16), int(rq, 16)
+        if i in pq and dq != pq[i]:
+            facts.append(T("ibv_query_qp 读回 QP[%d] 的 dest_qp_num=0x%x，对端 QP[%d] 是 0x%x%s" % (i, dq, i, pq[i], "（你自己的号码）" if dq == own else ""),
+                           "ibv_query_qp reads back QP[%d] dest_qp_num=0x%x, the peer's QP[%d] is 0x%x%s" % (i, dq, i, pq[i], " (your own number)" if dq == own else "")))
+            ok = False
+        if i in pp and rq != pp[i]:
+            facts.append(T("ibv_query_qp 读回 QP[%d] 的 rq_psn=0x%x，对端的起始 PSN 是 0x%x" % (i, rq, pp[i]),
+                           "ibv_query_qp reads back QP[%d] rq_psn=0x%x, the peer's starting PSN is 0x%x" % (i, rq, pp[i])))
+            ok = False
+    am = re.search(r"active_mtu (\d+)", mine)
+    for i, own, pmtu, dq, rq in rb:
+        if am and pmtu.isdigit() and int(pmtu) > int(am.group(1)):
+            facts.append(T("rxe 接受了 path_mtu=%s，比端口的 active_mtu %s 大（硬件网卡在 modify_qp 时就拒绝；按硬件的规则判为错误）" % (pmtu, am.group(1)),
+                           "rxe accepted path_mtu=%s above the port's active_mtu %s (a hardware NIC refuses it in modify_qp; judged by the hardware rule)" % (pmtu, am.group(1))))
+            ok = False
+            break
+    for who, text, rc in ((T("你的程序", "your program"), mine, rc_m), (T("对端", "the peer"), peer, rc_p)):
+        if rc not in ("0", ""):
+            facts.append(T("%s 退出码 %s" % (who, rc), "%s exited with %s" % (who, rc)))
+        for pat in (r"ibv_\w+\([^)]*\)[^\n]*errno=\d+\)?", r"(?:状态|status)=[^(\n]+\(\d+\)",
+                    r"(?:轮询CQ超时|CQ poll timed out)[^\n]*", r"(?:ERROR: AddressSanitizer|runtime error)[^\n]*"):
+            m = re.search(pat, text)
+            if m:
+                facts.append("%s: %s" % (who, m.group(0).strip()))
+    if "AddressSanitizer" in mine or "runtime error" in mine:
+        fr = re.search(r"#\d+ 0x[0-9a-f]+ in (\S+) (\S*(?:exercises|src)/\S+)", mine)
+        lib = re.search(r"#0 0x[0-9a-f]+ +(?:in \S+ )?\((\S+?)\+", mine)
+        if fr:
+            facts.append(T("你的程序崩溃了：%s（%s）%s" % (fr.group(2).replace(ROOT + "/", ""), fr.group(1), "，在 %s 里面" % os.path.basename(lib.group(1)) if lib else ""),
+                           "your program crashed: %s (%s)%s" % (fr.group(2).replace(ROOT + "/", ""), fr.group(1), ", inside %s" % os.path.basename(lib.group(1)) if lib else "")))
+    ctr = re.findall(r"^\s*(\w*(?:err|retry|nak|seq|rnr)\w*)\s*[:=]?\s*\+?(\d+)", mine + peer, re.M)
+    moved = sorted({k for k, v in ctr if v != "0"})
+    if moved and not ok:
+        facts.append(T("动了的错误计数: ", "error counters that moved: ") + ", ".join(moved[:6]))
+    return ok, facts
+
+
+def lab_run(n, client, server, peer_ip):
+    num, step, fname, func, title, side, args = BY_N[n]
+    logdir = os.path.join(ROOT, "logs", "exercise", str(n))
+    shutil.rmtree(logdir, ignore_errors=True)
+    os.makedirs(logdir, exist_ok=True)
+    mine = client if side == "client" else server
+    if peer_ip:
+        other = "build/rdma_server" if side == "client" else "build/rdma_client " + "<" + T("本机IP", "this machine's IP") + ">"
+        say("两台虚拟机：先在另一台（%s）上运行参照的对端：" % peer_ip, "two VMs: first run the reference peer on the other one (%s):" % peer_ip)
+        print("    %s %s --qp-state all --counters -t 8" % (other, args))
+        say("  这里的诊断弱一些：没有抓包，也看不到对端的计数和输出；读回的属性和你这一端的 WC 状态照样有",
+            "  diagnoses are weaker here: no capture, no peer counters or output; the read-back attributes and your WC status remain")
+        cmd = [mine] + ([peer_ip] if side == "client" else []) + args.split() + ["--qp-state", "all", "--counters", "-t", "8"]
+        with open(os.path.join(logdir, "learner.out"), "w") as f:
+            try:
+                rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=60).returncode
+            except subprocess.TimeoutExpired:
+                rc = 124
+        with open(os.path.join(logdir, "learner.rc"), "w") as f:
+            f.write("%d\n" % rc)
+        with open(os.path.join(logdir, "peer.rc"), "w") as f:
+            f.write("0\n")
+    else:
+        burn = os.path.join(BUILD, "burn")
+        if not os.path.exists(burn) or os.path.getmtime(burn) < os.path.getmtime(os.path.join(EXDIR, "check", "burn.c")):
+            subprocess.run(["cc", "-O1", "-o", burn, os.path.join(EXDIR, "check", "burn.c"), "-libverbs"], check=True)
+        env = dict(os.environ, LAB_QUIET="1", LAB_TIMEOUT="150",
+                   EX_SIDE=side, EX_ARGS=args, EX_MINE=os.path.relpath(mine, ROOT), EX_LOG=os.path.relpath(logdir, ROOT),
+                   EX_LANG="en" if EN else "zh",
+                   LAB_PASSENV="EX_SIDE EX_ARGS EX_MINE EX_LOG EX_LANG")
+        say("实验室（一次开机，TCG 下约 30 秒）：你的%s对参照的%s，%s" % ("客户端" if side == "client" else "服务端",
+            "服务端" if side == "client" else "客户端", args),
+            "lab (one boot, about 30 s under TCG): your %s against the reference %s, %s" % (side, "server" if side == "client" else "client", args))
+        r = subprocess.run([os.path.join(ROOT, "lab", "run"), "bash", "exercises/check/lab.sh"], env=env, cwd=ROOT,
+                           capture_output=True, text=True, timeout=300)
+        if r.returncode not in (0, 1):
+            say("实验室没有跑完（lab/run 退出 %d）：" % r.returncode, "the lab did not finish (lab/run exit %d):" % r.returncode)
+            print((r.stdout + r.stderr)[-1500:])
+            return "lab-error", []
+    ok, facts = lab_judge(n, logdir)
+    return ("pass" if ok else "fail"), facts
+
+
+# ---------- 命令 ----------
+
+def compare_with_reference(n):
+    """通过之后：参照答案在哪里、和你的写法比一比"""
+    func = BY_N[n][3]
+    where = "src/rdma_common.c" if n <= 4 else "src/verbs/datapath.c" if n == 9 else "src/verbs/datapath.h"
+    path = os.path.join(ROOT, where)
+    with open(path) as f:
+        text = f.read()
+    m = re.search(r"(/\* 课：[^\n]*\n)?LESSON(?:_INLINE)? \w+ %s\([^{]*\{.*?\n\}" % func, text, re.S)
+    say("和参照对照（%s 里的 %s）：" % (where, func), "compare with the reference (%s in %s):" % (func, where))
+    if m:
+        for ln in m.group(0).splitlines():
+            print("    | " + ln)
+
+
+def run(argv):
+    file_, ref, peer, nolab = None, False, None, False
+    args = list(argv)
+    if "--file" in args:
+        i = args.index("--file")
+        file_ = os.path.abspath(args[i + 1])
+        del args[i:i + 2]
+    if "--peer" in args:
+        i = args.index("--peer")
+        peer = args[i + 1]
+        del args[i:i + 2]
+    if "--ref" in args:
+        ref = True
+        args.remove("--ref")
+    if "--no-lab" in args:
+        nolab = True
+        args.remove("--no-lab")
+    labonly = "--lab-only" in args
+    if labonly:
+        args.remove("--lab-only")
+    try:
+        n = int(args[0])
+        num, step, fname, func, title, side, largs = BY_N[n]
+    except (IndexError, ValueError, KeyError):
+        say("用法: make exercise EX=1..%d [FILE=…] [REF=1] [PEER=ip]" % len(EXERCISES),
+            "usage: make exercise EX=1..%d [FILE=...] [REF=1] [PEER=ip]" % len(EXERCISES))
+        return 2
+    src = None if ref else (file_ or ensure_copy(n))
+    tag = "ref%d" % n if ref else "ex%d" % n
+    say("== 练习 %d（步骤%s）%s：%s" % (n, step, title[0], "程序自己的函数（REF=1）" if ref else os.path.relpath(src, ROOT)),
+        "== exercise %d (step %s) %s: %s" % (n, step, title[1], "the program's own function (REF=1)" if ref else os.path.relpath(src, ROOT)))
+    t0 = time.time()
+    exes = build(n, src, ref, tag, programs=False)
+    st = load_state()
+    ent = st.setdefault(str(n), {})
+    if exes is None:
+        ent.update(status="failing", last="compile")
+        save_state(st)
+        return 1
+    probe, client, server = exes
+    say("-- 宿主机（伪造的上下文：本端和对端的 QP 号、PSN、GID、rkey 都不同）", "-- host (fake context: local and peer QPN, PSN, GID, rkey all differ)")
+    verdict, mistakes, notes = host_check(n, probe, src)
+    if labonly and verdict in ("fail", "pass"):   # 只看真实 rxe 怎么反应（测试和好奇的人用）：宿主机的结论照样说，但不停下
+        say("-- 宿主机: %s（LABONLY=1：照样上 rxe）" % (mistakes[0][0] if mistakes else "pass"),
+            "-- host: %s (LABONLY=1: on to rxe anyway)" % (mistakes[0][0] if mistakes else "pass"))
+        verdict, mistakes = "pass", []
+    if verdict == "todo":
+        say("✗ 还没写：%s 里的 %s 还是 TODO。读文件开头的说明，删掉 exercise_todo() 那几行，写出函数体" % (os.path.relpath(src, ROOT), func),
+            "✗ not written yet: %s in %s is still the TODO. Read the task at the top, delete the exercise_todo() lines and write the body" % (func, os.path.relpath(src, ROOT)))
+        ent.update(status="failing", last="todo")
+        save_state(st)
+        return 1
+    if verdict in ("crash", "timeout"):
+        ent.update(status="failing", last=verdict)
+        save_state(st)
+        return 1
+    if verdict == "fail":
+        show_mistakes(n, mistakes, st)
+        ent.update(status="failing", last=mistakes[0][0])
+        save_state(st)
+        return 1
+    if not labonly:
+        say("✓ 宿主机的规则全部通过（%.1f 秒）" % (time.time() - t0), "✓ every host rule passes (%.1f s)" % (time.time() - t0))
+    show_notes(notes)
+    if nolab:
+        ent.update(status="passed-host", last="")
+        save_state(st)
+        return 0
+    say("-- 真实的 rxe", "-- real rxe")
+    progs = build(n, src, ref, tag, programs="only-" + side)
+    if progs is None:
+        return 1
+    lverdict, facts = lab_run(n, progs[1], progs[2], peer)
+    for f in facts:
+        print("  " + f)
+    if lverdict != "pass":
+        say("✗ 在真实的 rxe 上没有通过（完整的输出在 logs/exercise/%d/）" % n,
+            "✗ does not pass on real rxe (full output in logs/exercise/%d/)" % n)
+        ent.update(status="failing", last="lab")
+        save_state(st)
+        return 1
+    say("✓ 通过：两端都以 0 退出，数据校验通过%s（共 %.0f 秒）" % ("" if peer else "，读回的属性和对端一致", time.time() - t0),
+        "✓ passed: both ends exit 0, the data checks pass%s (%.0f s in all)" % ("" if peer else ", the read-back attributes match the peer", time.time() - t0))
+    ent.update(status="passed", last="")
+    save_state(st)
+    if not ref:
+        compare_with_reference(n)
+    return 0
+
+
+def table(argv):
+    del argv
+    st = load_state()
+    for n in BY_N:
+        ensure_copy(n)
+    hdr = (("号", "步骤", "练习", "状态"), ("no.", "step", "exercise", "status"))[1 if EN else 0]
+    print(pad(hdr[0], 5) + pad(hdr[1], 7) + pad(hdr[2], 52) + hdr[3])
+    nxt = None
+    for num, step, fname, func, title, side, args in EXERCISES:
+        e = st.get(str(num), {})
+        s = e.get("status")
+        if s == "passed":
+            status = T("通过", "passed")
+        elif s == "passed-host":
+            status = T("宿主机通过，还没上 rxe", "host passed, not yet on rxe")
+        elif s == "failing":
+            status = T("没通过：", "failing: ") + e.get("last", "?")
+        else:
+            status = T("没开始", "not started")
+        if s != "passed" and nxt is None:
+            nxt = num
+        t = title[1] if EN else title[0]
+        print(pad(str(num), 5) + pad(step, 7) + pad(t, 52) + status)
+    if nxt:
+        say("下一个: make exercise EX=%d（编辑 exercises/%s）" % (nxt, BY_N[nxt][2]),
+            "next: make exercise EX=%d (edit exercises/%s)" % (nxt, BY_N[nxt][2]))
+    else:
+        say("全部通过。", "all passed.")
+    return 0
+
+
+def width(s):
+    return sum(2 if ord(ch) > 0x2e7f else 1 for ch in s)
+
+
+def pad(s, w):
+    return s + " " * max(1, w - width(s))
+
+
+def reset(argv):
+    try:
+        n = int(argv[0])
+        BY_N[n]
+    except (IndexError, ValueError, KeyError):
+        say("用法: make exercise-reset EX=N", "usage: make exercise-reset EX=N")
+        return 2
+    p = learner_path(n)
+    if os.path.exists(p):
+        os.makedirs(BUILD, exist_ok=True)
+        shutil.copyfile(p, os.path.join(BUILD, BY_N[n][2] + ".bak"))
+        say("旧的副本存在 build/exercises/%s.bak" % BY_N[n][2], "the old copy is kept in build/exercises/%s.bak" % BY_N[n][2])
+    shutil.copyfile(os.path.join(START, BY_N[n][2]), p)
+    st = load_state()
+    st.pop(str(n), None)
+    save_state(st)
+    say("已复原 exercises/%s" % BY_N[n][2], "restored exercises/%s" % BY_N[n][2])
+    return 0
+
+
+def matrix(argv):
+    """每个样例文件头上写着它该得到的诊断：// expect: rtr.dqpn_own（或 todo、crash、pass）"""
+    from concurrent.futures import ThreadPoolExecutor
+    import contextlib
+    import io
+    fdir = os.path.join(ROOT, "tests", "exercises", "fixtures")
+    bad = total = 0
+    only = argv[0] if argv else ""
+    names = [nm for nm in sorted(os.listdir(fdir)) if nm.endswith(".c") and only in nm]
+    if common_obj("probe") is None or common_obj("support") is None:
+        return 1
+    # 两个样例同时编译（这台机器两个核）；编译器的警告和崩溃报告不打印，只看诊断
+    with contextlib.redirect_stdout(io.StringIO()), ThreadPoolExecutor(max_workers=2) as ex:
+        results = list(ex.map(lambda nm: (nm, fixture_verdict(fdir, nm)), names))
+    for name, (want, got) in results:
+        total += 1
+        ok = want is not None and got == want
+        bad += not ok
+        print("%s %-40s expect %-22s got %s" % ("ok  " if ok else "FAIL", name, want or "?", got), flush=True)
+    print("%d fixtures, %d wrong" % (total, bad))
+    return 1 if bad or total == 0 else 0
+
+
+def fixture_verdict(fdir, name):
+    """一个样例：(它写着的诊断, 检查给的诊断)，只用宿主机这一层"""
+    path = os.path.join(fdir, name)
+    with open(path) as f:
+        m = re.search(r"expect: (\S+)", f.read(600))
+    want = m.group(1) if m else None
+    n = int(name.split("-")[0])
+    exes = build(n, path, False, "fx-" + name[:-2], programs=False)
+    if exes is None:
+        return want, "compile"
+    v, ms, _ = host_check(n, exes[0], path)
+    if v != "fail":
+        return want, v
+    return want, want if want in [k for k, _ in ms] else ms[0][0]
+
+
+# 实验室里每个练习一个典型错误该留下的证据（tests/31-lab-exercises.t）：真实的 rxe 上发生了什么
+LAB_MISTAKES = [
+    (1, "1-qp-caps-no-recv-cq.c", r"SEGV|ibv_create_qp\(\)[^\n]*errno=22"),
+    (2, "2-init-no-remote.c", r"remote invalid request|transport retry counter exceeded"),
+    (3, "3-rtr-own-qpn.c", r"dest_qp_num=0x[0-9a-f]+.*(你自己的号码|your own number)"),
+    (4, "4-rts-peer-psn.c", r"transport retry counter exceeded"),
+    (5, "5-recv-len-64.c", r"local (length|QP operation) error"),
+    (6, "6-send-peer-rkey.c", r"local (protection|QP operation) error"),
+    (7, "7-rdma-own-rkey.c", r"remote access error"),
+    (8, "8-atomic-own-rkey.c", r"remote access error"),
+    (9, "9-wc-success-failed.c", r"(状态|status)=success"),
+]
+
+
+def labcheck(argv):
+    """一次开机：练习版的参照（两端都是练习版：8 个课全在用）通过，每个练习的一个典型错误在真实 rxe 上留下它的证据"""
+    del argv
+    fdir = os.path.join(ROOT, "tests", "exercises", "fixtures")
+    base = os.path.join(ROOT, "logs", "exercise", "lab")
+    shutil.rmtree(base, ignore_errors=True)
+    os.makedirs(base, exist_ok=True)
+    burn = os.path.join(BUILD, "burn")
+    subprocess.run(["cc", "-O1", "-o", burn, os.path.join(EXDIR, "check", "burn.c"), "-libverbs"], check=True)
+    ref = build(3, None, True, "labref", programs=True)
+    if ref is None:
+        return 1
+    plan = ["client|--op write -q 2|%s|%s|%s" % (os.path.relpath(ref[1], ROOT), os.path.relpath(os.path.join(base, "ref"), ROOT),
+                                                   os.path.relpath(os.path.dirname(ref[1]), ROOT))]
+    for n, fx, _ in LAB_MISTAKES:
+        exes = build(n, os.path.join(fdir, fx), False, "lab-" + fx[:-2], programs="only-" + BY_N[n][5])
+        if exes is None:
+            return 1
+        side, args = BY_N[n][5], BY_N[n][6]
+        mine = exes[1] if side == "client" else exes[2]
+        plan.append("%s|%s|%s|%s|build" % (side, args, os.path.relpath(mine, ROOT), os.path.relpath(os.path.join(base, str(n)), ROOT)))
+    with open(os.path.join(base, "plan"), "w") as f:
+        f.write("\n".join(plan) + "\n")
+    t0 = time.time()
+    env = dict(os.environ, LAB_QUIET="1", LAB_TIMEOUT="300", EX_PLAN=os.path.relpath(os.path.join(base, "plan"), ROOT),
+               EX_TMO="4", LAB_PASSENV="EX_PLAN EX_TMO")
+    r = subprocess.run([os.path.join(ROOT, "lab", "run"), "bash", "exercises/check/lab.sh"], env=env, cwd=ROOT,
+                       capture_output=True, text=True, timeout=400)
+    print("# lab/run exit %d in %.0f s" % (r.returncode, time.time() - t0))
+    bad = 0
+    ok, facts = lab_judge(0, os.path.join(base, "ref"))
+    print("%s reference (exercise build on both ends, --op write -q 2)%s" % ("ok  " if ok else "FAIL", "" if ok else ": " + "; ".join(facts)))
+    bad += not ok
+    for n, fx, want in LAB_MISTAKES:
+        ok, facts = lab_judge(n, os.path.join(base, str(n)))
+        hit = not ok and any(re.search(want, f) for f in facts)
+        bad += not hit
+        print("%s %d %-28s %s" % ("ok  " if hit else "FAIL", n, fx, "; ".join(facts)[:300]))
+    return 1 if bad else 0
+
+
+def prebuild(argv):
+    """只编译、链接（probe 和两个程序），不检查：两台虚拟机的测试在宿主机上先编好，虚拟机里的 PEER= 直接用"""
+    ref = "--ref" in argv
+    n = int([a for a in argv if a.isdigit()][0])
+    return 0 if build(n, None if ref else ensure_copy(n), ref, ("ref%d" if ref else "ex%d") % n) else 1
+
+
+def main():
+    argv = sys.argv[1:]
+    set_lang(argv)
+    if not argv:
+        print(__doc__)
+        return 2
+    cmd = {"run": run, "table": table, "reset": reset, "matrix": matrix, "labcheck": labcheck, "build": prebuild}.get(argv[0])
+    if cmd is None:
+        print(__doc__)
+        return 2
+    return cmd(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,745 @@
+"""rules.py - 每个练习的规则：学习者的函数填出来的字段，按规范、对端和硬件的要求判断（不和我们的代码逐字比较）。
+
+每条规则一个错误名（mistake id）：字段、提示（第一次失败时）、完整解释（再次失败时）、链接。中英两种语言并排写。
+check_N(scenarios) 返回 (mistakes, notes)：mistakes 是 [(id, 值)]，notes 是自由选择的值的说明 [(id, 值)]。
+"""
+
+# verbs.h 里的值
+QPT_RC, QPT_UD = 2, 4
+QPS_INIT, QPS_RTR, QPS_RTS = 1, 2, 3
+M_STATE, M_ACCESS, M_PKEY, M_PORT, M_AV, M_MTU = 1, 8, 16, 32, 128, 256
+M_TIMEOUT, M_RETRY, M_RNR_RETRY, M_RQ_PSN, M_RD_ATOMIC = 512, 1024, 2048, 4096, 8192
+M_MIN_RNR, M_SQ_PSN, M_DEST_RD_ATOMIC, M_DEST_QPN = 32768, 65536, 131072, 1 << 20
+MASK_NAMES = {M_STATE: "IBV_QP_STATE", M_ACCESS: "IBV_QP_ACCESS_FLAGS", M_PKEY: "IBV_QP_PKEY_INDEX",
+              M_PORT: "IBV_QP_PORT", M_AV: "IBV_QP_AV", M_MTU: "IBV_QP_PATH_MTU", M_TIMEOUT: "IBV_QP_TIMEOUT",
+              M_RETRY: "IBV_QP_RETRY_CNT", M_RNR_RETRY: "IBV_QP_RNR_RETRY", M_RQ_PSN: "IBV_QP_RQ_PSN",
+              M_RD_ATOMIC: "IBV_QP_MAX_QP_RD_ATOMIC", M_MIN_RNR: "IBV_QP_MIN_RNR_TIMER", M_SQ_PSN: "IBV_QP_SQ_PSN",
+              M_DEST_RD_ATOMIC: "IBV_QP_MAX_DEST_RD_ATOMIC", M_DEST_QPN: "IBV_QP_DEST_QPN"}
+A_LW, A_RW, A_RR, A_RA = 1, 2, 4, 8
+F_SIGNALED, F_INLINE = 2, 8
+WR_WRITE, WR_WRITE_IMM, WR_SEND, WR_READ, WR_CSWAP, WR_FADD = 0, 1, 2, 4, 5, 6
+MTU_BYTES = {1: 256, 2: 512, 3: 1024, 4: 2048, 5: 4096}
+
+
+def mtu(v):
+    return "%s (%s)" % (v, MTU_BYTES.get(v, "?"))
+
+
+def access_names(a):
+    names = [n for bit, n in ((A_LW, "LOCAL_WRITE"), (A_RW, "REMOTE_WRITE"), (A_RR, "REMOTE_READ"),
+                              (A_RA, "REMOTE_ATOMIC")) if a & bit]
+    return "|".join("IBV_ACCESS_" + n for n in names) or "0"
+
+
+GAL = "docs/GALLERY.md#"
+TS = "TROUBLESHOOTING.md#"
+TS_RTR = TS + "qp-转到-rtr-失败"
+TS_INIT = TS + "错误-修改qpi到init状态失败--ibv_modify_qpinit-失败"
+
+# 错误名 → (字段, (提示 中, 英), (解释 中, 英), 链接)
+M = {
+    # ---- 练习 1：QP 的形状 ----
+    "caps.qp_type": ("qp_type",
+        ("qp_type=%(got)s，这条连接要的是 %(want)s（看 conn->opt->qp_type：QPK_RC 还是 QPK_UD）",
+         "qp_type=%(got)s, but this connection wants %(want)s (look at conn->opt->qp_type: QPK_RC or QPK_UD)"),
+        ("RC（IBV_QPT_RC=2）是可靠连接：一对一、确认、重传；UD（IBV_QPT_UD=4）是不可靠数据报。两端必须是同一种：RC 的对端收到 UD 的包会丢掉，"
+         "连接建不起来。类型跟着 --qp 走，程序已经把它放在 conn->opt->qp_type 里",
+         "RC (IBV_QPT_RC=2) is the reliable connection: one to one, acknowledged, retransmitted; UD (IBV_QPT_UD=4) is the "
+         "unreliable datagram. Both ends must use the same type: an RC peer drops UD packets and the connection never comes up. "
+         "The type follows --qp; the program keeps it in conn->opt->qp_type"), "docs/QP-TYPES.md"),
+    "caps.cq": ("send_cq/recv_cq",
+        ("send_cq 或 recv_cq 不是 conn->cq（%(got)s）", "send_cq or recv_cq is not conn->cq (%(got)s)"),
+        ("每个完成都放进 QP 创建时给的 CQ。本程序所有 QP 共用一个 CQ（步骤7 建的 conn->cq），poll_completions 只看它：给了别的 CQ，完成就永远等不到；"
+         "给 NULL，规范上 ibv_create_qp 应以 EINVAL 失败，实验室里（Debian 12 的 libibverbs + rxe）它却在 libibverbs 里面崩溃（SEGV）",
+         "Every completion goes to the CQ given at creation. All QPs here share one CQ (conn->cq, step 7) and "
+         "poll_completions only looks at it: another CQ means the completions never arrive; NULL should make ibv_create_qp "
+         "fail with EINVAL, but in the lab (Debian 12's libibverbs + rxe) it crashes inside libibverbs (SEGV)"),
+        "docs/FLOW.md#阶段1资源初始化步骤18"),
+    "caps.srq": ("srq",
+        ("--srq 时 srq 必须是 conn->srq（你给了 %(got)s）", "with --srq, srq must be conn->srq (you gave %(got)s)"),
+        ("有 SRQ 时接收请求投递到 SRQ（ibv_post_srq_recv），QP 必须在创建时就挂上它；不挂的话 QP 有自己的空接收队列，"
+         "对端的每条 SEND 都换来 RNR NAK。没有 --srq 时 conn->srq 是 NULL，直接写 .srq = conn->srq 两种情况都对",
+         "With an SRQ the receives are posted to the SRQ (ibv_post_srq_recv), so the QP must be attached to it at creation; "
+         "otherwise it has its own empty receive queue and every SEND from the peer gets an RNR NAK. Without --srq conn->srq is "
+         "NULL, so .srq = conn->srq is right in both cases"), GAL + "rnr-retry0"),
+    "caps.depth": ("cap.max_send_wr/max_recv_wr",
+        ("队列深度 max_send_wr=%(send)s max_recv_wr=%(recv)s，程序按 conn->caps（发送 %(csend)s、接收 %(crecv)s）准备了 CQ 和记账",
+         "queue depths max_send_wr=%(send)s max_recv_wr=%(recv)s; the program sized the CQ and its bookkeeping for "
+         "conn->caps (send %(csend)s, receive %(crecv)s)"),
+        ("深度 0 的队列一个 WR 也投不进（ibv_post_send/recv 返回 ENOMEM）；比 conn->caps 深，CQ（容量 = QP数 × (发送+接收)）就可能溢出，"
+         "溢出的 CQ 进入错误状态、所有 QP 跟着坏掉。深度由 queue_caps() 从选项算好放在 conn->caps 里，照用它",
+         "A queue of depth 0 takes no WR (ibv_post_send/recv return ENOMEM); deeper than conn->caps, the CQ (sized "
+         "QPs x (send + receive)) can overflow, and an overflowed CQ goes to error and takes every QP with it. queue_caps() "
+         "computed the depths from the options into conn->caps: use them"), "docs/OPTIONS.md"),
+    "caps.sge": ("cap.max_send_sge/max_recv_sge",
+        ("max_send_sge=%(send)s max_recv_sge=%(recv)s：每个 WR 至少要 1 个 SGE", "max_send_sge=%(send)s max_recv_sge=%(recv)s: each WR needs at least 1 SGE"),
+        ("SGE（scatter/gather 元素）是 WR 里的一段本地内存（地址、长度、lkey）。本程序每个 WR 用 1 个；QP 建成 0 个 SGE，"
+         "带数据的 WR 投递时就以 EINVAL 失败",
+         "An SGE (scatter/gather element) is one piece of local memory in a WR (address, length, lkey). Every WR here "
+         "uses one; a QP created with 0 SGEs rejects every WR that carries data with EINVAL"), None),
+    "caps.inline": ("cap.max_inline_data",
+        ("max_inline_data=%(got)s，但 --inline 要 %(want)s", "max_inline_data=%(got)s but --inline asks for %(want)s"),
+        ("inline 的上限在创建 QP 时定下，之后带 IBV_SEND_INLINE 的 WR 不能超过它。要的值在 conn->opt->inline_size；"
+         "要少了，硬件在投递时拒绝（rxe 会取整到 16 以上，在 rxe 上可能侥幸通过，换一块网卡就不行）",
+         "The inline limit is fixed when the QP is created; later WRs with IBV_SEND_INLINE may not exceed it. The wanted value "
+         "is conn->opt->inline_size; ask for less and hardware rejects the post (rxe rounds up to 16 or more, so it may pass on "
+         "rxe by luck and fail on a real NIC)"), GAL + "inline"),
+    "caps.sig_all": ("sq_sig_all",
+        ("sq_sig_all=%(got)s：本程序每个 WR 自己决定要不要完成（IBV_SEND_SIGNALED），这里要 0",
+         "sq_sig_all=%(got)s: each WR here decides itself whether it wants a completion (IBV_SEND_SIGNALED); use 0"),
+        ("sq_sig_all=1 让每个发送 WR 都产生完成，不管 WR 要不要。基准测试每 --signal 个 WR 才要一个完成，多出来的完成"
+         "打乱发送队列的槽位记账，CQ 也按“要了才有”算的容量，会溢出",
+         "sq_sig_all=1 makes every send WR complete, whatever the WR asks. The benchmark asks for one completion every --signal "
+         "WRs; the extra completions break the send-queue slot accounting, and the CQ sized for the requested ones can overflow"),
+        None),
+    # ---- 练习 2：RESET→INIT ----
+    "init.mask": ("mask",
+        ("掩码里少了 %(missing)s", "the mask lacks %(missing)s"),
+        ("RESET→INIT 必须给的属性（规范，ibv_modify_qp(3) 的表）：IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | "
+         "IBV_QP_ACCESS_FLAGS。掩码里少一位，内核就当你没给那个属性，ibv_modify_qp 返回 EINVAL",
+         "RESET->INIT requires (spec, the table in ibv_modify_qp(3)): IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | "
+         "IBV_QP_ACCESS_FLAGS. A bit missing from the mask means that attribute was not given: ibv_modify_qp returns EINVAL"), TS_INIT),
+    "init.state": ("qp_state",
+        ("qp_state=%(got)s，这一步要 IBV_QPS_INIT（1）", "qp_state=%(got)s; this step wants IBV_QPS_INIT (1)"),
+        ("状态机一步一格：RESET 只能到 INIT。qp_state 是目标状态", "The state machine moves one step at a time: RESET only goes to INIT. qp_state is the target state"),
+        "QP_STATE_USAGE.md"),
+    "init.port": ("port_num",
+        ("port_num=%(got)s，端口在 conn->opt->ib_port（%(want)s）", "port_num=%(got)s; the port is conn->opt->ib_port (%(want)s)"),
+        ("INIT 把 QP 绑到设备的一个端口上。端口从 1 开始编号，0 不存在；-i 选的端口在 conn->opt->ib_port",
+         "INIT binds the QP to one port of the device. Ports are numbered from 1, there is no port 0; -i chooses it, it is in conn->opt->ib_port"),
+        TS_INIT),
+    "init.pkey": ("pkey_index",
+        ("pkey_index=%(got)s，RoCE 只有表项 0", "pkey_index=%(got)s; RoCE has only entry 0"),
+        ("P_Key 表在 RoCE 上只有一项（索引 0，默认分区 0xffff）；别的索引不存在，ibv_modify_qp 返回 EINVAL",
+         "On RoCE the P_Key table has one entry (index 0, the default partition 0xffff); other indexes do not exist and ibv_modify_qp returns EINVAL"),
+        TS_INIT),
+    "init.access_missing": ("qp_access_flags",
+        ("qp_access_flags=%(got)s 少了 %(missing)s：MR 给了对端这个权限（access=%(access)s），QP 也得给",
+         "qp_access_flags=%(got)s lacks %(missing)s: the MR grants it to the peer (access=%(access)s), so must the QP"),
+        ("对端的 RDMA WRITE/READ/原子操作要过两道门：QP 的 qp_access_flags 和 MR 的权限。QP 不开，MR 开了也没用："
+         "请求方收到 NAK，完成是 REM_INV_REQ_ERR（5.10 的 rxe 不回 NAK，请求方重传到 RETRY_EXC_ERR）。"
+         "规则：qp_access_flags = MR 的 REMOTE_* 位（access 去掉 IBV_ACCESS_LOCAL_WRITE）",
+         "The peer's RDMA WRITE/READ/atomic must pass two gates: the QP's qp_access_flags and the MR's access. If the QP does "
+         "not open it, the MR opening it does not help: the requester gets a NAK and REM_INV_REQ_ERR (rxe on 5.10 sends no NAK, "
+         "the requester retries until RETRY_EXC_ERR). Rule: qp_access_flags = the MR's REMOTE_* bits (access without "
+         "IBV_ACCESS_LOCAL_WRITE)"), GAL + "qp-access"),
+    "init.access_extra": ("qp_access_flags",
+        ("qp_access_flags=%(got)s 多给了 %(extra)s：MR 没有给（access=%(access)s）", "qp_access_flags=%(got)s also grants %(extra)s, which the MR does not (access=%(access)s)"),
+        ("只开本操作需要的权限：QP 多开的远端权限 MR 不认，没有用处，却让读代码的人以为对端可以这样访问；"
+         "以后有人给 MR 加了权限，这个 QP 就悄悄放行了。规则：qp_access_flags = access 的 REMOTE_* 位",
+         "Open only what the operation needs: a remote right the QP grants but the MR does not is useless, misleads the reader, "
+         "and silently lets the peer in once someone widens the MR. Rule: qp_access_flags = the REMOTE_* bits of access"), GAL + "mr-access"),
+    # ---- 练习 3：INIT→RTR ----
+    "rtr.mask": ("mask",
+        ("掩码里少了 %(missing)s", "the mask lacks %(missing)s"),
+        ("RC 的 INIT→RTR 必须给（规范，ibv_modify_qp(3)）：IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | "
+         "IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER；少一位 ibv_modify_qp 就返回 EINVAL",
+         "RC INIT->RTR requires (spec, ibv_modify_qp(3)): IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | "
+         "IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER; one bit missing and ibv_modify_qp returns EINVAL"), TS_RTR),
+    "rtr.state": ("qp_state", ("qp_state=%(got)s，这一步要 IBV_QPS_RTR（2）", "qp_state=%(got)s; this step wants IBV_QPS_RTR (2)"),
+        ("INIT 的下一格是 RTR（Ready To Receive）", "After INIT comes RTR (Ready To Receive)"), "QP_STATE_USAGE.md"),
+    "rtr.dqpn_own": ("dest_qp_num",
+        ("dest_qp_num=%(got)s 是你自己的 QP 号；对端的在步骤11 交换来的 conn->remote.qp[i].qpn（%(want)s）",
+         "dest_qp_num=%(got)s is your own QP number; the peer's came in step 11: conn->remote.qp[i].qpn (%(want)s)"),
+        ("RTR 告诉 QP“我的对端是谁”：dest_qp_num 是对端 QP 的号码，写进每个发出去的包的 BTH。用了自己的号码，包送到对端设备上"
+         "一个不存在（或别人的）QP，没有应答：请求方重传到 RETRY_EXC_ERR。rxe 给每个设备的 QP 都从 0x11 编号，单机实验室里两端的号码"
+         "常常一样，所以这个错误在那里会侥幸通过——练习的对端故意先建了几个 QP",
+         "RTR tells the QP who its peer is: dest_qp_num is the peer QP's number, written into the BTH of every packet. With your "
+         "own number the packets go to a QP on the peer's device that does not exist (or is someone else's): no answer, the "
+         "requester retries until RETRY_EXC_ERR. rxe numbers every device's QPs from 0x11, so in a one-machine lab both ends "
+         "often have the same numbers and this mistake passes by luck - the exercise's peer creates a few QPs first"), GAL + "qpn"),
+    "rtr.dqpn_index": ("dest_qp_num",
+        ("QP[%(i)s] 的 dest_qp_num=%(got)s 是对端 QP[0] 的；QP[i] 配对端的 QP[i]（%(want)s）",
+         "QP[%(i)s]'s dest_qp_num=%(got)s belongs to the peer's QP[0]; QP[i] pairs with the peer's QP[i] (%(want)s)"),
+        ("N 个 QP 两两配对：本端 QP[i] 和对端 QP[i]。都配到对端 QP[0]，对端 QP[0] 收到不认识的 PSN、别的 QP 一个包也收不到",
+         "N QPs pair up one to one: local QP[i] with the peer's QP[i]. Pointing them all at the peer's QP[0] gives it packets "
+         "with foreign PSNs and leaves the other peer QPs without any"), GAL + "qpn"),
+    "rtr.dqpn": ("dest_qp_num", ("dest_qp_num=%(got)s，对端 QP 的号码是 %(want)s", "dest_qp_num=%(got)s; the peer QP's number is %(want)s"),
+        ("dest_qp_num 来自对端：步骤11 交换的连接信息 conn->remote.qp[i].qpn", "dest_qp_num comes from the peer: conn->remote.qp[i].qpn, exchanged in step 11"), GAL + "qpn"),
+    "rtr.rqpsn_own": ("rq_psn",
+        ("rq_psn=%(got)s 是你自己的起始 PSN；要的是对端的 conn->remote.qp[i].psn（%(want)s）",
+         "rq_psn=%(got)s is your own starting PSN; it must be the peer's, conn->remote.qp[i].psn (%(want)s)"),
+        ("rq_psn 是“我期待对端的第一个包带哪个 PSN”：对端的 sq_psn，由对端随机选、在步骤11 告诉你。用了自己的，对端的第一个包 PSN 就不对："
+         "响应方回序列错误 NAK（PSN sequence error），请求方从它自己的 PSN 重发，永远对不上，直到 RETRY_EXC_ERR",
+         "rq_psn is the PSN I expect on the peer's first packet: the peer's sq_psn, chosen at random by the peer and sent to you "
+         "in step 11. With your own, the peer's first packet has the wrong PSN: the responder answers with a PSN sequence error "
+         "NAK, the requester resends from its own PSN, which never matches, until RETRY_EXC_ERR"), GAL + "psn"),
+    "rtr.rqpsn": ("rq_psn", ("rq_psn=%(got)s，对端的起始 PSN 是 %(want)s", "rq_psn=%(got)s; the peer's starting PSN is %(want)s"),
+        ("rq_psn 来自对端：conn->remote.qp[i].psn", "rq_psn comes from the peer: conn->remote.qp[i].psn"), GAL + "psn"),
+    "rtr.mtu_big": ("path_mtu",
+        ("path_mtu=%(got)s，但两端 active_mtu 的较小者是 %(want)s（本端 %(local)s、对端 %(peer)s）",
+         "path_mtu=%(got)s but the smaller of the two ends' active_mtu is %(want)s (local %(local)s, peer %(peer)s)"),
+        ("路径MTU不能超过路上任何一端的 active_mtu：对端收不下比它的 MTU 大的包，硬件网卡在 modify_qp 时就拒绝超过本端端口的值。"
+         "rxe 不检查（实验室里测过：它接受比 active_mtu 大的 path_mtu），包发出去后被对端或链路丢掉，只有重传和 RETRY_EXC_ERR——"
+         "这里按硬件的规则判。程序在步骤11 已算好 conn->path_mtu = min(本端, 对端)",
+         "The path MTU may not exceed the active_mtu of either end: the peer cannot take a packet bigger than its MTU, and a "
+         "hardware NIC refuses a value above its own port's in modify_qp. rxe does not check (measured in the lab: it accepts a "
+         "path_mtu above active_mtu); the packets are then dropped by the peer or the link, and all you see is retries and "
+         "RETRY_EXC_ERR - so this check applies the hardware rule. The program computed conn->path_mtu = min(local, peer) in step 11"),
+        TS + "两台虚拟机的网卡-mtu-不同"),
+    "rtr.mtu_small": ("path_mtu",
+        ("path_mtu=%(got)s 比两端商定的 %(want)s 小", "path_mtu=%(got)s is smaller than the %(want)s both ends agreed on"),
+        ("两端的 path_mtu 要一样：对端按 conn->path_mtu（两端 active_mtu 的较小者）切包，响应方收到比自己 path_mtu 长的包按规范是"
+         "无效请求（NAK）。用 conn->path_mtu",
+         "Both ends must use the same path_mtu: the peer cuts packets by conn->path_mtu (the smaller active_mtu), and a "
+         "responder receiving a packet longer than its own path_mtu treats it as an invalid request (NAK) per the spec. Use conn->path_mtu"), None),
+    "rtr.grh": ("ah_attr.is_global",
+        ("ah_attr.is_global=%(got)s：RoCE 必须带 GRH（is_global=1，grh.sgid_index、grh.dgid）",
+         "ah_attr.is_global=%(got)s: RoCE must carry a GRH (is_global=1, grh.sgid_index, grh.dgid)"),
+        ("RoCE 没有 LID，地址就是 GID：RoCE v2 的包是 UDP/IP，IP 地址来自 GRH 里的源 GID（grh.sgid_index 选的那一项）和目的 GID（grh.dgid）。"
+         "is_global=0 时内核不知道往哪里发，ibv_modify_qp(RTR) 返回 EINVAL",
+         "RoCE has no LID; the address is the GID: a RoCE v2 packet is UDP/IP, and the IP addresses come from the GRH's source "
+         "GID (the entry grh.sgid_index picks) and destination GID (grh.dgid). With is_global=0 the kernel does not know where "
+         "to send, and ibv_modify_qp(RTR) returns EINVAL"), TS_RTR),
+    "rtr.sgid": ("ah_attr.grh.sgid_index",
+        ("grh.sgid_index=%(got)s，本端选中的 GID 是索引 %(want)s（conn->dev->gid.index，步骤4）",
+         "grh.sgid_index=%(got)s; the local GID chosen in step 4 has index %(want)s (conn->dev->gid.index)"),
+        ("sgid_index 选本端 GID 表里的一项作为包的源地址（RoCE v2 的源 IP）。步骤4 按规则选好了（RoCE v2、IPv4、通往对端的网卡），"
+         "在 conn->dev->gid.index；照抄 0 或 1 只在某些机器上碰巧对：0 常是 fe80 链路本地，对端的 GID 是 IPv4 时 RTR 失败或包发不出去",
+         "sgid_index picks the local GID table entry used as the packet's source address (the RoCE v2 source IP). Step 4 chose it "
+         "by the rules (RoCE v2, IPv4, on the NIC towards the peer) into conn->dev->gid.index; a hard-coded 0 or 1 is right only "
+         "on some machines: 0 is often the fe80 link-local entry, and with an IPv4 peer GID RTR fails or nothing leaves"),
+        TS + "gid步骤4"),
+    "rtr.dgid_own": ("ah_attr.grh.dgid",
+        ("grh.dgid 是你自己的 GID；目的 GID 是对端的 conn->remote.qp[i].gid", "grh.dgid is your own GID; the destination is the peer's conn->remote.qp[i].gid"),
+        ("dgid 是包的目的地址（RoCE v2 的目的 IP）。写成自己的，包发给自己：对端什么也收不到，请求方重传到 RETRY_EXC_ERR",
+         "dgid is the packet's destination (the RoCE v2 destination IP). With your own, the packets go to yourself: the peer "
+         "gets nothing, the requester retries until RETRY_EXC_ERR"), TS_RTR),
+    "rtr.dgid": ("ah_attr.grh.dgid", ("grh.dgid=%(got)s 不是对端的 GID %(want)s", "grh.dgid=%(got)s is not the peer's GID %(want)s"),
+        ("dgid 来自对端：conn->remote.qp[i].gid（16 字节，memcpy 进 grh.dgid.raw）", "dgid comes from the peer: conn->remote.qp[i].gid (16 bytes, memcpy into grh.dgid.raw)"), TS_RTR),
+    "rtr.hop0": ("ah_attr.grh.hop_limit",
+        ("grh.hop_limit=0：包一出网卡就过期", "grh.hop_limit=0: packets expire as soon as they leave"),
+        ("hop_limit 就是 IP 包的 TTL。0 表示不能经过任何一跳，路由器和对端都会丢掉；同一网段用 1 够了，跨路由器要更大（常用 64）",
+         "hop_limit is the IP TTL. 0 means not even one hop, routers and the peer drop it; 1 is enough on one subnet, crossing routers needs more (64 is usual)"), None),
+    "rtr.rd_small": ("max_dest_rd_atomic",
+        ("max_dest_rd_atomic=%(got)s，对端的 max_rd_atomic 会是 %(want)s", "max_dest_rd_atomic=%(got)s; the peer's max_rd_atomic will be %(want)s"),
+        ("max_dest_rd_atomic 是本端同时为对端处理的 READ/原子请求数。对端 RTS 的 max_rd_atomic 按连接信息算成 %(want)s（conn->rd.in），"
+         "它会同时发这么多；你收得少，多出来的请求在硬件上被当作无效请求（NAK），0 时一个 READ 也做不了。用 conn->rd.in",
+         "max_dest_rd_atomic is how many READ/atomic requests this end serves for the peer at once. The peer's RTS sets "
+         "max_rd_atomic to %(want)s (conn->rd.in) from the exchanged info and will send that many; accepting fewer makes hardware "
+         "NAK the excess as invalid requests, and 0 serves no READ at all. Use conn->rd.in"), "docs/OPERATIONS.md"),
+    "rtr.rd_big": ("max_dest_rd_atomic",
+        ("max_dest_rd_atomic=%(got)s 超过设备上限推出的 %(want)s", "max_dest_rd_atomic=%(got)s exceeds %(want)s, derived from the device limits"),
+        ("上限是本端设备的 max_qp_rd_atom 和对端的 max_qp_init_rd_atom 的较小者（conn->rd.in）；超过设备上限 ibv_modify_qp 返回 EINVAL",
+         "The limit is the smaller of this device's max_qp_rd_atom and the peer's max_qp_init_rd_atom (conn->rd.in); above the device limit ibv_modify_qp returns EINVAL"), None),
+    "rtr.ah_port": ("ah_attr.port_num", ("ah_attr.port_num=%(got)s，要 conn->opt->ib_port（%(want)s）", "ah_attr.port_num=%(got)s; use conn->opt->ib_port (%(want)s)"),
+        ("地址向量的端口是发包的端口，和 INIT 时绑定的端口一样；端口 0 不存在", "The address vector's port is the sending port, the same as bound in INIT; there is no port 0"), TS_RTR),
+    "rtr.rnr_range": ("min_rnr_timer", ("min_rnr_timer=%(got)s 超出 0..31", "min_rnr_timer=%(got)s is outside 0..31"),
+        ("min_rnr_timer 是 5 位的编码（表见 ibv_modify_qp(3)），超出范围 ibv_modify_qp 返回 EINVAL", "min_rnr_timer is a 5-bit code (table in ibv_modify_qp(3)); out of range, ibv_modify_qp returns EINVAL"), None),
+    # ---- 练习 4：RTR→RTS ----
+    "rts.mask": ("mask", ("掩码里少了 %(missing)s", "the mask lacks %(missing)s"),
+        ("RC 的 RTR→RTS 必须给（规范，ibv_modify_qp(3)）：IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | "
+         "IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC；少一位 ibv_modify_qp 返回 EINVAL",
+         "RC RTR->RTS requires (spec, ibv_modify_qp(3)): IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | "
+         "IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC; one bit missing and ibv_modify_qp returns EINVAL"), TS + "qp-转到-rtr-失败"),
+    "rts.state": ("qp_state", ("qp_state=%(got)s，这一步要 IBV_QPS_RTS（3）", "qp_state=%(got)s; this step wants IBV_QPS_RTS (3)"),
+        ("RTR 的下一格是 RTS（Ready To Send）", "After RTR comes RTS (Ready To Send)"), "QP_STATE_USAGE.md"),
+    "rts.sqpsn_peer": ("sq_psn",
+        ("sq_psn=%(got)s 是对端的起始 PSN；发送从本端自己的 conn->psn[i]（%(want)s）开始",
+         "sq_psn=%(got)s is the peer's starting PSN; sending starts at your own conn->psn[i] (%(want)s)"),
+        ("sq_psn 是本端发出的第一个包的 PSN。你在步骤11 把 conn->psn[i] 告诉了对端，对端 RTR 的 rq_psn 就是它；从别的值开始，"
+         "对端回 PSN 序列错误 NAK，重发永远对不上，直到 RETRY_EXC_ERR",
+         "sq_psn is the PSN of the first packet this end sends. In step 11 you told the peer conn->psn[i], and the peer's RTR "
+         "rq_psn is that; starting elsewhere, the peer answers with PSN sequence error NAKs and the resends never match, until RETRY_EXC_ERR"), GAL + "psn"),
+    "rts.sqpsn": ("sq_psn", ("sq_psn=%(got)s，本端告诉对端的起始 PSN 是 %(want)s", "sq_psn=%(got)s; the starting PSN you told the peer is %(want)s"),
+        ("sq_psn = conn->psn[i]：步骤8 随机选的、步骤11 交给对端的那个", "sq_psn = conn->psn[i]: the one chosen at random in step 8 and given to the peer in step 11"), GAL + "psn"),
+    "rts.timeout0": ("timeout",
+        ("timeout=0：不启用 ACK 定时器，丢一个包就永远等下去", "timeout=0: no ACK timer, one lost packet and it waits forever"),
+        ("timeout 是等 ACK 的时间 4.096 µs × 2^timeout；0 在规范里是“无限”：请求或 ACK 丢了，不会重发，也不会报错。选项 --ack-timeout "
+         "在 conn->opt->ack_timeout（默认 14 ≈ 67 ms）",
+         "timeout is the ACK wait, 4.096 us x 2^timeout; 0 means infinite in the spec: a lost request or ACK is never resent and "
+         "never reported. The --ack-timeout option is in conn->opt->ack_timeout (default 14 = about 67 ms)"), "docs/LOSS.md"),
+    "rts.timeout_range": ("timeout", ("timeout=%(got)s 超出 0..31", "timeout=%(got)s is outside 0..31"),
+        ("timeout 是 5 位的指数；超出范围 ibv_modify_qp 返回 EINVAL", "timeout is a 5-bit exponent; out of range, ibv_modify_qp returns EINVAL"), None),
+    "rts.retry7": ("retry_cnt",
+        ("retry_cnt=7：规范里是 7 次，但 rxe 把 7 当成无限重试", "retry_cnt=7: 7 retries in the spec, but rxe treats 7 as infinite"),
+        ("retry_cnt 是超时或序列错误后最多重发几次（3 位，0..7）。在硬件上 7 就是 7 次；rxe（rxe_comp.c）把 7 当成无限：对端消失时"
+         "永远等不到 RETRY_EXC_ERR，程序卡在轮询里直到自己的 -t 超时。这里按对两者都安全的规则判：用 0..6（本程序用 6）",
+         "retry_cnt is how often to resend after a timeout or sequence error (3 bits, 0..7). On hardware 7 means 7; rxe "
+         "(rxe_comp.c) treats 7 as infinite: when the peer vanishes RETRY_EXC_ERR never comes and the program sits in its poll "
+         "until its own -t timeout. This check applies the rule that is safe on both: 0..6 (the program uses 6)"), GAL + "rnr-retry0"),
+    "rts.retry_range": ("retry_cnt", ("retry_cnt=%(got)s 超出 0..7", "retry_cnt=%(got)s is outside 0..7"),
+        ("retry_cnt 只有 3 位", "retry_cnt has 3 bits"), None),
+    "rts.rnr_range": ("rnr_retry", ("rnr_retry=%(got)s 超出 0..7", "rnr_retry=%(got)s is outside 0..7"),
+        ("rnr_retry 只有 3 位，7 = 无限重试", "rnr_retry has 3 bits, 7 = retry forever"), GAL + "rnr-retry0"),
+    "rts.rd_big": ("max_rd_atomic",
+        ("max_rd_atomic=%(got)s 超过对端的 max_dest_rd_atomic（%(want)s）", "max_rd_atomic=%(got)s exceeds the peer's max_dest_rd_atomic (%(want)s)"),
+        ("max_rd_atomic 是本端同时在途的 READ/原子请求数，不能超过对端 RTR 的 max_dest_rd_atomic（两端从连接信息算出同一个数，"
+         "本端是 conn->rd.out）：硬件上多出来的请求被对端当作无效请求 NAK，超过本端设备上限时 ibv_modify_qp 返回 EINVAL",
+         "max_rd_atomic is how many READ/atomic requests this end keeps in flight; it may not exceed the peer's RTR "
+         "max_dest_rd_atomic (both ends compute the same number from the exchanged info; here it is conn->rd.out): on hardware "
+         "the excess is NAKed as invalid, and above this device's limit ibv_modify_qp returns EINVAL"), "docs/OPERATIONS.md"),
+    "rts.rd_zero": ("max_rd_atomic",
+        ("max_rd_atomic=0，但这条连接做 READ/原子操作", "max_rd_atomic=0 but this connection does READ/atomics"),
+        ("0 表示本端一个 READ/原子请求也不能发：READ 永远发不出去。用 conn->rd.out", "0 means this end may not have a single READ/atomic in flight: READs never go out. Use conn->rd.out"), "docs/OPERATIONS.md"),
+    # ---- 练习 5：接收 WR ----
+    "recv.sg_list": ("sg_list", ("wr.sg_list 不指向给你的 sge", "wr.sg_list does not point to the sge you were given"),
+        ("WR 只带指针：sg_list 指向调用者提供的 sge（它的生命期覆盖 ibv_post_recv），num_sge 说有几个",
+         "A WR carries only a pointer: sg_list points to the caller's sge (it lives across ibv_post_recv), num_sge says how many"), None),
+    "recv.num_sge0": ("num_sge", ("num_sge=%(got)s：没有缓冲区，收不下任何数据", "num_sge=%(got)s: no buffer, nothing can be received"),
+        ("0 个 SGE 的接收只能收 0 字节的消息；对端的 SEND 到达时接收方的完成是 LOC_LEN_ERR，发送方是 REM_INV_REQ_ERR",
+         "A receive with 0 SGEs takes only 0-byte messages; when the peer's SEND arrives the receiver completes with "
+         "LOC_LEN_ERR and the sender with REM_INV_REQ_ERR"), GAL + "small-recv"),
+    "recv.addr": ("sge.addr", ("sge.addr=%(got)s，数据要放进 addr（%(want)s）", "sge.addr=%(got)s; the data goes to addr (%(want)s)"),
+        ("sge.addr 是本端 MR 里的虚拟地址：网卡把收到的数据写到那里。程序按 QP 分好了区（area_a），调用者把地址传给你",
+         "sge.addr is a virtual address inside the local MR: the NIC writes the received data there. The program divided the "
+         "buffer per QP (area_a) and passes you the address"), None),
+    "recv.len": ("sge.length", ("sge.length=%(got)s，调用者给的是 %(want)s", "sge.length=%(got)s; the caller gave %(want)s"),
+        ("接收缓冲区比到达的消息短：规范和硬件上接收方 LOC_LEN_ERR、发送方 REM_INV_REQ_ERR（rxe 报的是 LOC_QP_OP_ERR / REM_OP_ERR）；比给你的长：网卡可能写出这个 QP 的区，踩到别的 QP 的数据",
+         "A receive buffer shorter than the arriving message: LOC_LEN_ERR at the receiver, REM_INV_REQ_ERR at the sender; longer "
+         "than given: the NIC may write past this QP's area into another QP's data"), GAL + "small-recv"),
+    "recv.lkey_rkey": ("sge.lkey", ("sge.lkey=%(got)s 是 MR 的 rkey；本地访问用 lkey（%(want)s）", "sge.lkey=%(got)s is the MR's rkey; local access uses the lkey (%(want)s)"),
+        ("lkey 给本端的 WR 用，rkey 是交给对端的钥匙。rxe 的 lkey 和 rkey 常常相同，在实验室里会侥幸通过；硬件上它们不同，"
+         "接收完成是 LOC_PROT_ERR",
+         "The lkey is for this end's WRs, the rkey is the key given to the peer. On rxe the two are often equal, so the lab may "
+         "pass by luck; on hardware they differ and the receive completes with LOC_PROT_ERR"), GAL + "lkey"),
+    "recv.lkey": ("sge.lkey", ("sge.lkey=%(got)s 不是 MR 的 lkey（%(want)s）", "sge.lkey=%(got)s is not the MR's lkey (%(want)s)"),
+        ("缓冲区在 conn->mr 里，钥匙是 conn->mr->lkey；错的 lkey 让完成报 LOC_PROT_ERR", "The buffer is in conn->mr, its key is conn->mr->lkey; a wrong lkey completes with LOC_PROT_ERR"), GAL + "lkey"),
+    "recv.wr_id": ("wr_id", ("wr_id=%(got)s，程序认的是 WRID(i, 0)（%(want)s）", "wr_id=%(got)s; the program expects WRID(i, 0) (%(want)s)"),
+        ("wr_id 原样回到完成里：共享 CQ 里的完成靠它的低 8 位认出是哪个 QP 的（rdma_common.h 的 WRID）。错了，poll 时报“对不上本端的QP”",
+         "wr_id comes back unchanged in the completion: the shared CQ tells the QPs apart by its low 8 bits (WRID in "
+         "rdma_common.h). Wrong, and the poll reports a completion that matches no local QP"), None),
+    "recv.next": ("next", ("wr.next 不是 NULL（没有初始化的 WR？）", "wr.next is not NULL (an uninitialised WR?)"),
+        ("ibv_post_recv 沿着 next 一个个投递；没清零的 next 指向随机内存，程序崩溃或投出垃圾。用复合字面量 (struct ibv_recv_wr){ ... } 一次写全",
+         "ibv_post_recv follows next through the list; an uncleared next points to random memory: a crash or garbage posted. "
+         "Use a compound literal (struct ibv_recv_wr){ ... } to write it all at once"), None),
+    # ---- 练习 6：发送 WR ----
+    "send.opcode": ("opcode", ("opcode=%(got)s，要的是 req->opcode（%(want)s）", "opcode=%(got)s; the request says req->opcode (%(want)s)"),
+        ("操作码决定网卡做什么：SEND 消耗对端一个接收，RDMA WRITE 直接写对端内存。照抄 IBV_WR_SEND 在 --op write 时就发错了操作",
+         "The opcode decides what the NIC does: a SEND consumes one of the peer's receives, an RDMA WRITE writes its memory. "
+         "A hard-coded IBV_WR_SEND does the wrong operation with --op write"), None),
+    "send.num_sge0": ("num_sge", ("num_sge=%(got)s：一个字节也不发", "num_sge=%(got)s: not a byte is sent"),
+        ("0 个 SGE 的 SEND 发出的是 0 字节的消息：对端收到的长度不对，校验失败", "A SEND with 0 SGEs is a 0-byte message: the peer gets the wrong length and its check fails"), None),
+    "send.sg_list": ("sg_list", ("wr.sg_list 不指向给你的 sge", "wr.sg_list does not point to the sge you were given"),
+        ("sg_list 指向调用者提供的 sge", "sg_list points to the caller's sge"), None),
+    "send.addr": ("sge.addr/length", ("sge 是 addr=%(got)s length=%(glen)s，数据在 req->local（%(want)s）、req->len（%(wlen)s）",
+                                        "the sge is addr=%(got)s length=%(glen)s; the data is at req->local (%(want)s), req->len (%(wlen)s)"),
+        ("要发的数据在本端 MR 里的 req->local 开始的 req->len 字节", "The data to send is req->len bytes at req->local, inside the local MR"), None),
+    "send.lkey_rkey": ("sge.lkey", ("sge.lkey=%(got)s 是 rkey；本端的数据用 lkey（%(want)s）", "sge.lkey=%(got)s is an rkey; local data uses the lkey (%(want)s)"),
+        ("sge 描述本端的内存，网卡用 lkey 检查；rkey（自己的 conn->mr->rkey 或对端的 conn->peer_rkey）只用在对端那一侧。"
+         "rxe 的 lkey 和 rkey 常常相同会侥幸通过；不同时 rxe 报 local QP operation error（实验室量过），硬件上是 LOC_PROT_ERR",
+         "The sge describes local memory, checked with the lkey; an rkey (your conn->mr->rkey or the peer's conn->peer_rkey) is "
+         "only for the peer's side. On rxe lkey and rkey are often equal and it passes by luck; when they differ rxe reports local QP "
+         "operation error (measured in the lab), hardware LOC_PROT_ERR"), GAL + "lkey"),
+    "send.lkey": ("sge.lkey", ("sge.lkey=%(got)s 不是 MR 的 lkey（%(want)s）", "sge.lkey=%(got)s is not the MR's lkey (%(want)s)"),
+        ("钥匙是 conn->mr->lkey", "The key is conn->mr->lkey"), GAL + "lkey"),
+    "send.unsignaled": ("send_flags", ("没有 IBV_SEND_SIGNALED，但这个 WR 要完成（req->unsignaled=0）", "no IBV_SEND_SIGNALED, but this WR wants a completion (req->unsignaled=0)"),
+        ("QP 建成 sq_sig_all=0（练习 1），只有带 IBV_SEND_SIGNALED 的 WR 才产生完成。程序等这个完成，等不到：-t 秒后“轮询CQ超时”",
+         "The QP was created with sq_sig_all=0 (exercise 1), so only WRs with IBV_SEND_SIGNALED complete. The program waits for "
+         "this completion and never gets it: after -t seconds, a CQ poll timeout"), None),
+    "send.signaled_extra": ("send_flags", ("req->unsignaled=1 却带了 IBV_SEND_SIGNALED", "req->unsignaled=1 but IBV_SEND_SIGNALED is set"),
+        ("基准测试每 --signal 个 WR 只要一个完成：多出来的完成打乱发送队列的槽位记账，CQ 也会溢出", "The benchmark asks for one completion every --signal WRs: extra completions break the slot accounting and can overflow the CQ"), None),
+    "send.inline": ("send_flags", ("IBV_SEND_INLINE 和 req->inline_data=%(want)s 不一致", "IBV_SEND_INLINE does not match req->inline_data=%(want)s"),
+        ("inline 由调用者决定（消息不超过 --inline 时）：不该 inline 时加了，超过 QP 的 max_inline_data 的 WR 被拒绝", "The caller decides inline (messages up to --inline): adding it where not wanted gets WRs above max_inline_data rejected"), GAL + "inline"),
+    "send.wr_id": ("wr_id", ("wr_id=%(got)s，要 WRID(i, req->seq)（%(want)s）", "wr_id=%(got)s; it must be WRID(i, req->seq) (%(want)s)"),
+        ("完成靠 wr_id 的低 8 位认 QP，高位是调用者的序号（基准测试用它找回投递时刻）", "Completions are matched to QPs by the low 8 bits of wr_id; the high bits are the caller's sequence (the benchmark finds the post time by it)"), None),
+    "send.next": ("next", ("wr.next 不是 NULL（没有初始化的 WR？）", "wr.next is not NULL (an uninitialised WR?)"),
+        ("ibv_post_send 沿着 next 投递：没清零就是随机内存。post_send 自己再把链表接上", "ibv_post_send follows next: uncleared it is random memory. post_send links the list itself afterwards"), None),
+    # ---- 练习 7：RDMA WRITE/READ ----
+    "rdma.rkey_own": ("wr.rdma.rkey", ("wr.rdma.rkey=%(got)s 是你自己 MR 的 rkey；要对端的 conn->peer_rkey（%(want)s）", "wr.rdma.rkey=%(got)s is your own MR's rkey; it must be the peer's conn->peer_rkey (%(want)s)"),
+        ("RDMA WRITE/READ 访问的是对端的内存，钥匙是对端在步骤11 交给你的 rkey。用了自己的：对端网卡查不到（或查到别的 MR），"
+         "回 NAK（remote access error），完成是 REM_ACCESS_ERR。rxe 的 rkey 是“MR 序号<<8 | 随机字节”，两端序号常常一样——"
+         "练习的对端故意先注册了别的 MR",
+         "RDMA WRITE/READ touch the peer's memory; the key is the rkey the peer gave you in step 11. With your own, the peer's "
+         "NIC finds no (or another) MR and NAKs with remote access error: REM_ACCESS_ERR. rxe's rkey is 'MR index << 8 | random "
+         "byte' and both ends often have the same index - the exercise's peer registers another MR first"), GAL + "rkey"),
+    "rdma.rkey_lkey": ("wr.rdma.rkey", ("wr.rdma.rkey=%(got)s 是本端的 lkey", "wr.rdma.rkey=%(got)s is the local lkey"),
+        ("lkey 只在本端有意义；对端的内存要对端的 rkey（conn->peer_rkey）", "An lkey means something only locally; the peer's memory needs the peer's rkey (conn->peer_rkey)"), GAL + "rkey"),
+    "rdma.rkey": ("wr.rdma.rkey", ("wr.rdma.rkey=%(got)s 不是对端的 rkey（%(want)s）", "wr.rdma.rkey=%(got)s is not the peer's rkey (%(want)s)"),
+        ("钥匙是 conn->peer_rkey（步骤11 交换来的 conn->remote.rkey）", "The key is conn->peer_rkey (conn->remote.rkey, exchanged in step 11)"), GAL + "rkey"),
+    "rdma.raddr_local": ("wr.rdma.remote_addr", ("wr.rdma.remote_addr=%(got)s 是本端的缓冲区地址；要对端的 req->remote_addr（%(want)s）", "wr.rdma.remote_addr=%(got)s is a local buffer address; it must be the peer's req->remote_addr (%(want)s)"),
+        ("remote_addr 是对端进程里的虚拟地址（对端在步骤11 告诉你它的缓冲区从哪里开始，调用者算好了这一轮的地址放在 req->remote_addr）。"
+         "本端的地址在对端的 MR 范围之外：REM_ACCESS_ERR",
+         "remote_addr is a virtual address in the peer's process (the peer told you in step 11 where its buffer starts; the "
+         "caller computed this round's address into req->remote_addr). A local address is outside the peer's MR: REM_ACCESS_ERR"), GAL + "rkey"),
+    "rdma.raddr": ("wr.rdma.remote_addr", ("wr.rdma.remote_addr=%(got)s，要 req->remote_addr（%(want)s）", "wr.rdma.remote_addr=%(got)s; it must be req->remote_addr (%(want)s)"),
+        ("调用者已经算好了对端的地址（包括这一轮、这个 QP 的偏移）", "The caller already computed the peer address (including this round's and this QP's offset)"), None),
+    "rdma.union": ("wr.wr", ("写进了 wr.wr.atomic；RDMA WRITE/READ 用 wr.wr.rdma", "you wrote wr.wr.atomic; RDMA WRITE/READ use wr.wr.rdma"),
+        ("wr.wr 是联合体：rdma、atomic、ud 共用同一块内存，字段位置不同（atomic.rkey 在 rdma.rkey 之后 16 字节）。写错成员，网卡读到的 rkey 是别的东西",
+         "wr.wr is a union: rdma, atomic and ud share the memory at different offsets (atomic.rkey sits 16 bytes after rdma.rkey). Write the wrong member and the NIC reads something else as the rkey"), None),
+    "rdma.touched": ("wr", ("改了不该改的字段：%(fields)s", "changed fields that are not yours: %(fields)s"),
+        ("这个函数只填对端的地址和钥匙；sge、opcode、send_flags 由 send_wr_for 填好了", "This function only fills the peer's address and key; the sge, opcode and send_flags were filled by send_wr_for"), None),
+    # ---- 练习 8：原子操作 ----
+    "atomic.rkey_own": ("wr.atomic.rkey", ("wr.atomic.rkey=%(got)s 是你自己 MR 的 rkey；要对端的 conn->peer_rkey（%(want)s）", "wr.atomic.rkey=%(got)s is your own MR's rkey; it must be the peer's conn->peer_rkey (%(want)s)"),
+        ("原子操作在对端的内存上做，钥匙是对端的 rkey。用了自己的：REM_ACCESS_ERR", "The atomic runs on the peer's memory; the key is the peer's rkey. With your own: REM_ACCESS_ERR"), GAL + "rkey"),
+    "atomic.rkey": ("wr.atomic.rkey", ("wr.atomic.rkey=%(got)s 不是对端的 rkey（%(want)s）", "wr.atomic.rkey=%(got)s is not the peer's rkey (%(want)s)"),
+        ("钥匙是 conn->peer_rkey", "The key is conn->peer_rkey"), GAL + "rkey"),
+    "atomic.raddr": ("wr.atomic.remote_addr", ("wr.atomic.remote_addr=%(got)s，要 req->remote_addr（%(want)s）", "wr.atomic.remote_addr=%(got)s; it must be req->remote_addr (%(want)s)"),
+        ("原子操作的目标是对端 MR 里一个 8 字节对齐的字，地址由调用者算好", "The target is one 8-byte aligned word in the peer's MR; the caller computed its address"), None),
+    "atomic.union": ("wr.wr", ("写进了 wr.wr.rdma；原子操作用 wr.wr.atomic", "you wrote wr.wr.rdma; atomics use wr.wr.atomic"),
+        ("wr.wr 是联合体：rdma.rkey 和 atomic.compare_add 在同一个位置。写成 wr.rdma，网卡读到的 atomic.rkey 是 0、加数是你的 rkey",
+         "wr.wr is a union: rdma.rkey lies where atomic.compare_add is. Written as wr.rdma, the NIC reads 0 as atomic.rkey and your rkey as the add value"), None),
+    "atomic.swapped": ("compare_add/swap", ("compare_add 和 swap 反了", "compare_add and swap are swapped"),
+        ("cmp_swap：对端的字等于 compare_add 时换成 swap。反过来，比较几乎总是失败，对端的字不变", "cmp_swap: if the peer's word equals compare_add it becomes swap. Swapped, the compare nearly always fails and the word stays"), None),
+    "atomic.operand": ("compare_add/swap", ("compare_add=%(got)s swap=%(gswap)s，要 req->compare_add（%(want)s）、req->swap（%(wswap)s）",
+                                             "compare_add=%(got)s swap=%(gswap)s; they must be req->compare_add (%(want)s) and req->swap (%(wswap)s)"),
+        ("fetch_add 把 compare_add 加到对端的字上（swap 不用）；cmp_swap 比较 compare_add、换成 swap。值在 req 里",
+         "fetch_add adds compare_add to the peer's word (swap unused); cmp_swap compares with compare_add and writes swap. The values are in req"), None),
+    # ---- 练习 9：检查一个完成 ----
+    "wc.status": ("status",
+        ("状态是 %(got)s 的完成被你当成了成功", "you took a completion with status %(got)s for a success"),
+        ("先看 wc->status：不是 IBV_WC_SUCCESS，这个 WR 就失败了（对端拒绝、重传用完、QP 被改到 ERR 时冲刷出来的……），"
+         "而且失败的完成里除了 wr_id、qp_num、status、vendor_err，别的字段（opcode、byte_len）都没有定义。当成功继续走，"
+         "程序会去读一块没有写进数据的缓冲区",
+         "Look at wc->status first: anything but IBV_WC_SUCCESS means the WR failed (refused by the peer, retries "
+         "exhausted, flushed when the QP went to ERR...), and in a failed completion only wr_id, qp_num, status and "
+         "vendor_err are defined. Carrying on as if it succeeded, the program reads a buffer nothing was written to"), GAL + "flush"),
+    "wc.success_failed": ("status", ("成功的完成（IBV_WC_SUCCESS = 0）被你判成了失败", "a successful completion (IBV_WC_SUCCESS = 0) judged as failed"),
+        ("IBV_WC_SUCCESS 是 0；只有它是成功", "IBV_WC_SUCCESS is 0; only it means success"), None),
+    "wc.qpn": ("qp_num", ("完成的 qp_num=%(got)s 不是 wr_id 说的那个 QP（%(want)s），你却收下了", "the completion's qp_num=%(got)s is not the QP its wr_id names (%(want)s), yet you accepted it"),
+        ("共享的 CQ 里放着所有 QP 的完成。wr_id 是你自己投递时写的（低 8 位是 QP 序号），qp_num 是网卡填的：两者对不上，说明这个完成不是你以为的那个"
+         "（wr_id 写错了，或者别的 QP、别的对端的完成）。qp_num 要和 conn->qp[i]->qp_num 比，不是和对端的 QP 号比",
+         "A shared CQ holds every QP's completions. wr_id is what you wrote when posting (its low 8 bits are the QP index), "
+         "qp_num is filled in by the NIC: if they disagree the completion is not the one you think (a wrong wr_id, or another "
+         "QP's or peer's completion). Compare qp_num with conn->qp[i]->qp_num, not with the peer's QP number"), None),
+    "wc.mine_rejected": ("qp_num", ("QP[%(i)s] 自己的完成被你判成“不是本端的”", "QP[%(i)s]'s own completion judged as not ours"),
+        ("wr_id 的低 8 位是 QP 序号 i（wrid_qp(wc->wr_id)），wc->qp_num 要等于 conn->qp[i]->qp_num（本端的号码，不是对端的）",
+         "The low 8 bits of wr_id are the QP index i (wrid_qp(wc->wr_id)); wc->qp_num must equal conn->qp[i]->qp_num (the local number, not the peer's)"), None),
+    "wc.seq": ("wr_id", ("wr_id=%(got)s（序号 %(seq)s）的完成没认出来：QP 序号只在 wr_id 的低 8 位", "the completion with wr_id=%(got)s (sequence %(seq)s) was not recognised: the QP index is only the low 8 bits of wr_id"),
+        ("wr_id = (序号 << 8) | QP序号（rdma_common.h 的 WRID）：基准测试把投递的序号放在高位。用 wrid_qp(wc->wr_id) 取 QP 序号，不能直接拿整个 wr_id 当下标",
+         "wr_id = (sequence << 8) | QP index (WRID in rdma_common.h): the benchmark keeps its post sequence in the high bits. Take the index with wrid_qp(wc->wr_id), never the whole wr_id"), None),
+    "wc.range": ("wr_id", ("wr_id 的低 8 位是 %(got)s，超过了 QP 数 %(n)s，你却收下了", "wr_id's low 8 bits are %(got)s, beyond the %(n)s QPs, yet you accepted it"),
+        ("下标先和 conn->num_qp 比，再去读 conn->qp[i]：越界的 wr_id 说明这不是本端投递的 WR", "Compare the index with conn->num_qp before reading conn->qp[i]: an out-of-range wr_id is not a WR this end posted"), None),
+}
+
+# 自由选择的值：通过，附一句它的意思
+NOTES = {
+    "rtr.min_rnr": ("min_rnr_timer=%(v)s：%(meaning)s（对端收到 RNR NAK 后至少等这么久再重发；规范允许 0..31，自由选择）",
+                    "min_rnr_timer=%(v)s: %(meaning)s (how long the peer waits after an RNR NAK before resending; the spec allows 0..31, your choice)"),
+    "rtr.hop": ("hop_limit=%(v)s：IP 的 TTL，%(meaning)s（自由选择）", "hop_limit=%(v)s: the IP TTL, %(meaning)s (your choice)"),
+    "rtr.sl": ("sl=%(v)s、traffic_class=%(tc)s：服务等级/DSCP，RoCE 上映射到优先级（自由选择）", "sl=%(v)s, traffic_class=%(tc)s: service level/DSCP, mapped to a priority on RoCE (your choice)"),
+    "rts.timeout": ("timeout=%(v)s：等 ACK 4.096 µs × 2^%(v)s ≈ %(meaning)s（--ack-timeout 是 %(opt)s；只管本端，自由选择）",
+                    "timeout=%(v)s: wait 4.096 us x 2^%(v)s = about %(meaning)s for an ACK (--ack-timeout is %(opt)s; local only, your choice)"),
+    "rts.retry": ("retry_cnt=%(v)s：超时或序列错误后最多重发 %(v)s 次，之后 RETRY_EXC_ERR（自由选择，0..6）",
+                  "retry_cnt=%(v)s: at most %(v)s resends after a timeout or sequence error, then RETRY_EXC_ERR (your choice, 0..6)"),
+    "rts.rnr": ("rnr_retry=%(v)s：%(meaning)s（自由选择）", "rnr_retry=%(v)s: %(meaning)s (your choice)"),
+    "rts.rd_less": ("max_rd_atomic=%(v)s：比允许的 %(max)s 少，READ/原子操作同时在途的少一些，照样正确（自由选择）",
+                    "max_rd_atomic=%(v)s: below the allowed %(max)s, fewer READs/atomics in flight, still correct (your choice)"),
+    "init.local_write": ("qp_access_flags 带了 IBV_ACCESS_LOCAL_WRITE：QP 上没有意义（本地写是 MR 的事），无害",
+                         "qp_access_flags includes IBV_ACCESS_LOCAL_WRITE: meaningless on a QP (local writes are the MR's business), harmless"),
+    "caps.depth_more": ("队列比 conn->caps 深：可以，但 CQ 是按 conn->caps 算的容量", "queues deeper than conn->caps: allowed, but the CQ was sized for conn->caps"),
+}
+
+RNR_TIMER_MS = [655.36, 0.01, 0.02, 0.03, 0.04, 0.06, 0.08, 0.12, 0.16, 0.24, 0.32, 0.48, 0.64, 0.96, 1.28, 1.92,
+                2.56, 3.84, 5.12, 7.68, 10.24, 15.36, 20.48, 30.72, 40.96, 61.44, 81.92, 122.88, 163.84, 245.76,
+                327.68, 491.52]
+
+
+def h(v):
+    return "0x%x" % v if isinstance(v, int) else str(v)
+
+
+def mask_missing(mask, required):
+    return [MASK_NAMES[b] for b in sorted(MASK_NAMES) if required & b and not mask & b]
+
+
+def check_1(sc):
+    out, notes = [], []
+    for s in sc:
+        c = s["ctx"]
+        want_t = QPT_UD if c["ud"] else QPT_RC
+        if s["qp_type"] != want_t:
+            out.append(("caps.qp_type", {"got": s["qp_type"], "want": "IBV_QPT_UD (4)" if c["ud"] else "IBV_QPT_RC (2)"}))
+        if s["send_cq"] != c["cq"] or s["recv_cq"] != c["cq"]:
+            out.append(("caps.cq", {"got": "send_cq=%s recv_cq=%s" % (h(s["send_cq"]), h(s["recv_cq"]))}))
+        if s["srq"] != c["srq"]:
+            out.append(("caps.srq", {"got": h(s["srq"])}))
+        dep = {"send": s["max_send_wr"], "recv": s["max_recv_wr"], "csend": c["send_wr"], "crecv": c["recv_wr"]}
+        need_recv = 0 if c["srq"] else 1   # SRQ 时接收队列深度不用
+        if s["max_send_wr"] < c["send_wr"] or (need_recv and s["max_recv_wr"] < c["recv_wr"]):
+            out.append(("caps.depth", dep))
+        elif s["max_send_wr"] > 4 * c["send_wr"] or s["max_recv_wr"] > 4 * max(c["recv_wr"], 1):
+            out.append(("caps.depth", dep))
+        elif s["max_send_wr"] > c["send_wr"] or s["max_recv_wr"] > c["recv_wr"]:
+            notes.append(("caps.depth_more", {}))
+        if s["max_send_sge"] < 1 or (need_recv and s["max_recv_sge"] < 1):
+            out.append(("caps.sge", {"send": s["max_send_sge"], "recv": s["max_recv_sge"]}))
+        if s["max_inline_data"] < c["inline"]:
+            out.append(("caps.inline", {"got": s["max_inline_data"], "want": c["inline"]}))
+        if s["sq_sig_all"] != 0:
+            out.append(("caps.sig_all", {"got": s["sq_sig_all"]}))
+    return out, notes
+
+
+def check_2(sc):
+    out, notes = [], []
+    req = M_STATE | M_PKEY | M_PORT | M_ACCESS
+    for s in sc:
+        c = s["ctx"]
+        miss = mask_missing(s["mask"], req)
+        if miss:
+            out.append(("init.mask", {"missing": " | ".join(miss)}))
+        if s["qp_state"] != QPS_INIT:
+            out.append(("init.state", {"got": s["qp_state"]}))
+        if s["port_num"] != c["port"]:
+            out.append(("init.port", {"got": s["port_num"], "want": c["port"]}))
+        if s["pkey_index"] != 0:
+            out.append(("init.pkey", {"got": s["pkey_index"]}))
+        want = s["access"] & ~A_LW
+        got = s["qp_access_flags"]
+        vals = {"got": access_names(got), "access": access_names(s["access"])}
+        if want & ~got:
+            out.append(("init.access_missing", dict(vals, missing=access_names(want & ~got))))
+        elif got & ~want & ~A_LW:
+            out.append(("init.access_extra", dict(vals, extra=access_names(got & ~want & ~A_LW))))
+        elif got & A_LW:
+            notes.append(("init.local_write", {}))
+    return out, notes
+
+
+def rnr_meaning(v, en):
+    if not 0 <= v < len(RNR_TIMER_MS):
+        return "?"
+    ms = RNR_TIMER_MS[v]
+    return ("%g ms" % ms) + ((" (0 = the longest, 655 ms)" if en else "（0 是最长的 655 ms）") if v == 0 else "")
+
+
+def check_3(sc):
+    out, notes = [], []
+    req = M_STATE | M_AV | M_MTU | M_DEST_QPN | M_RQ_PSN | M_DEST_RD_ATOMIC | M_MIN_RNR
+    for s in sc:
+        c = s["ctx"]
+        miss = mask_missing(s["mask"], req)
+        if miss:
+            out.append(("rtr.mask", {"missing": " | ".join(miss)}))
+        if s["qp_state"] != QPS_RTR:
+            out.append(("rtr.state", {"got": s["qp_state"]}))
+        d = s["dest_qp_num"]
+        if d != c["peer_qpn"]:
+            kind = "rtr.dqpn_own" if d == c["local_qpn"] else "rtr.dqpn_index" if d == c["peer_qpn0"] else "rtr.dqpn"
+            out.append((kind, {"got": h(d), "want": h(c["peer_qpn"]), "i": c["i"]}))
+        p = s["rq_psn"]
+        if p != c["peer_psn"]:
+            kind = "rtr.rqpsn_own" if p == c["local_psn"] else "rtr.rqpsn"
+            out.append((kind, {"got": h(p), "want": h(c["peer_psn"])}))
+        pm = min(c["local_mtu"], c["peer_mtu"])
+        mv = {"got": mtu(s["path_mtu"]), "want": mtu(pm), "local": mtu(c["local_mtu"]), "peer": mtu(c["peer_mtu"])}
+        if s["path_mtu"] > pm or s["path_mtu"] < 1:
+            out.append(("rtr.mtu_big", mv))
+        elif s["path_mtu"] < pm:
+            out.append(("rtr.mtu_small", mv))
+        if s["ah.is_global"] != 1:
+            out.append(("rtr.grh", {"got": s["ah.is_global"]}))
+        else:
+            if s["grh.sgid_index"] != c["sgid_index"]:
+                out.append(("rtr.sgid", {"got": s["grh.sgid_index"], "want": c["sgid_index"]}))
+            if s["grh.dgid"] != c["peer_gid"]:
+                kind = "rtr.dgid_own" if s["grh.dgid"] == c["local_gid"] else "rtr.dgid"
+                out.append((kind, {"got": s["grh.dgid"], "want": c["peer_gid"]}))
+            if s["grh.hop_limit"] == 0:
+                out.append(("rtr.hop0", {}))
+            else:
+                notes.append(("rtr.hop", {"v": s["grh.hop_limit"], "meaning": "hop"}))
+        if s["ah.port_num"] != c["port"]:
+            out.append(("rtr.ah_port", {"got": s["ah.port_num"], "want": c["port"]}))
+        if s["max_dest_rd_atomic"] < c["rd_in"]:
+            out.append(("rtr.rd_small", {"got": s["max_dest_rd_atomic"], "want": c["rd_in"]}))
+        elif s["max_dest_rd_atomic"] > c["rd_in"]:
+            out.append(("rtr.rd_big", {"got": s["max_dest_rd_atomic"], "want": c["rd_in"]}))
+        if s["min_rnr_timer"] > 31:
+            out.append(("rtr.rnr_range", {"got": s["min_rnr_timer"]}))
+        else:
+            notes.append(("rtr.min_rnr", {"v": s["min_rnr_timer"], "meaning": "rnr"}))
+        if s["ah.sl"] or s["grh.traffic_class"]:
+            notes.append(("rtr.sl", {"v": s["ah.sl"], "tc": s["grh.traffic_class"]}))
+    return out, notes
+
+
+def check_4(sc):
+    out, notes = [], []
+    req = M_STATE | M_SQ_PSN | M_TIMEOUT | M_RETRY | M_RNR_RETRY | M_RD_ATOMIC
+    reads = (WR_READ,)
+    for s in sc:
+        c = s["ctx"]
+        miss = mask_missing(s["mask"], req)
+        if miss:
+            out.append(("rts.mask", {"missing": " | ".join(miss)}))
+        if s["qp_state"] != QPS_RTS:
+            out.append(("rts.state", {"got": s["qp_state"]}))
+        p = s["sq_psn"]
+        if p != c["local_psn"]:
+            kind = "rts.sqpsn_peer" if p == c["peer_psn"] else "rts.sqpsn"
+            out.append((kind, {"got": h(p), "want": h(c["local_psn"])}))
+        t = s["timeout"]
+        if t == 0:
+            out.append(("rts.timeout0", {}))
+        elif t > 31:
+            out.append(("rts.timeout_range", {"got": t}))
+        else:
+            notes.append(("rts.timeout", {"v": t, "meaning": "timeout", "opt": c["ack_timeout"]}))
+        r = s["retry_cnt"]
+        if r == 7:
+            out.append(("rts.retry7", {}))
+        elif r > 7:
+            out.append(("rts.retry_range", {"got": r}))
+        else:
+            notes.append(("rts.retry", {"v": r}))
+        if s["rnr_retry"] > 7:
+            out.append(("rts.rnr_range", {"got": s["rnr_retry"]}))
+        else:
+            notes.append(("rts.rnr", {"v": s["rnr_retry"], "meaning": "rnr_retry"}))
+        a = s["max_rd_atomic"]
+        if a > c["rd_out"]:
+            out.append(("rts.rd_big", {"got": a, "want": c["rd_out"]}))
+        elif a == 0 and c["op"] in (2, 4, 5):   # enum rdma_op: OP_READ=2, OP_FETCH_ADD=4, OP_CMP_SWAP=5
+            out.append(("rts.rd_zero", {}))
+        elif a < c["rd_out"]:
+            notes.append(("rts.rd_less", {"v": a, "max": c["rd_out"]}))
+    del reads
+    return out, notes
+
+
+def wrid(i, seq):
+    return (seq << 8) | i
+
+
+def check_sge(s, c, prefix, addr, length):
+    out = []
+    if not s["sg_is_given"]:
+        out.append((prefix + ".sg_list", {}))
+        return out
+    if s["num_sge"] < 1:
+        out.append((prefix + ".num_sge0", {"got": s["num_sge"]}))
+        return out
+    if prefix == "recv":
+        if s["sge.addr"] != addr:
+            out.append(("recv.addr", {"got": h(s["sge.addr"]), "want": h(addr)}))
+        if s["sge.length"] != length:
+            out.append(("recv.len", {"got": s["sge.length"], "want": length}))
+    elif s["sge.addr"] != addr or s["sge.length"] != length:
+        out.append(("send.addr", {"got": h(s["sge.addr"]), "glen": s["sge.length"], "want": h(addr), "wlen": length}))
+    k = s["sge.lkey"]
+    if k != c["lkey"]:
+        kind = prefix + (".lkey_rkey" if k in (c["rkey"], c["peer_rkey"]) else ".lkey")
+        out.append((kind, {"got": h(k), "want": h(c["lkey"])}))
+    return out
+
+
+def check_5(sc):
+    out = []
+    for s in sc:
+        c = s["ctx"]
+        if not s["next_null"]:
+            out.append(("recv.next", {}))
+        out += check_sge(s, c, "recv", c["addr"], c["len"])
+        if s["wr_id"] != wrid(c["i"], 0):
+            out.append(("recv.wr_id", {"got": h(s["wr_id"]), "want": h(wrid(c["i"], 0))}))
+    return out, []
+
+
+def check_6(sc):
+    out = []
+    for s in sc:
+        c = s["ctx"]
+        if not s["next_null"]:
+            out.append(("send.next", {}))
+        if s["opcode"] != c["opcode"]:
+            out.append(("send.opcode", {"got": s["opcode"], "want": c["opcode"]}))
+        out += check_sge(s, c, "send", c["local"], c["len"])
+        f = s["send_flags"]
+        if not c["unsignaled"] and not f & F_SIGNALED:
+            out.append(("send.unsignaled", {}))
+        if c["unsignaled"] and f & F_SIGNALED:
+            out.append(("send.signaled_extra", {}))
+        if bool(f & F_INLINE) != bool(c["inline_data"]):
+            out.append(("send.inline", {"want": c["inline_data"]}))
+        if s["wr_id"] != wrid(c["i"], c["seq"]):
+            out.append(("send.wr_id", {"got": h(s["wr_id"]), "want": h(wrid(c["i"], c["seq"]))}))
+    return out, []
+
+
+def check_common_untouched(s, c):
+    bad = []
+    if s["opcode"] != c["opcode"]:
+        bad.append("opcode")
+    if s["send_flags"] != F_SIGNALED:
+        bad.append("send_flags")
+    if not s["sg_is_given"] or s["num_sge"] != 1 or s.get("sge.addr") != c["local"] or s.get("sge.lkey") != c["lkey"]:
+        bad.append("sg_list/sge")
+    if not s["next_null"]:
+        bad.append("next")
+    return bad
+
+
+def check_7(sc):
+    out = []
+    for s in sc:
+        c = s["ctx"]
+        k, a = s["rdma.rkey"], s["rdma.remote_addr"]
+        if k == 0 and s["atomic.rkey"] == c["peer_rkey"]:   # atomic.rkey 在 rdma.rkey 之后 16 字节
+            out.append(("rdma.union", {}))
+            continue
+        if a != c["remote_addr"]:
+            kind = "rdma.raddr_local" if c["local"] - 0x100000 <= a <= c["local"] + 0x100000 else "rdma.raddr"
+            out.append((kind, {"got": h(a), "want": h(c["remote_addr"])}))
+        if k != c["peer_rkey"]:
+            kind = "rdma.rkey_own" if k == c["rkey"] else "rdma.rkey_lkey" if k == c["lkey"] else "rdma.rkey"
+            out.append((kind, {"got": h(k), "want": h(c["peer_rkey"])}))
+        bad = check_common_untouched(s, c)
+        if bad:
+            out.append(("rdma.touched", {"fields": ", ".join(bad)}))
+    return out, []
+
+
+def check_8(sc):
+    out = []
+    for s in sc:
+        c = s["ctx"]
+        k = s["atomic.rkey"]
+        if k == 0 and c["peer_rkey"] != 0:   # rkey 是 0：几乎总是写成了 wr.rdma（rdma.rkey 落在 atomic.compare_add 上）
+            out.append(("atomic.union", {}))
+            continue
+        if s["atomic.remote_addr"] != c["remote_addr"]:
+            out.append(("atomic.raddr", {"got": h(s["atomic.remote_addr"]), "want": h(c["remote_addr"])}))
+        if k != c["peer_rkey"]:
+            out.append(("atomic.rkey_own" if k == c["rkey"] else "atomic.rkey", {"got": h(k), "want": h(c["peer_rkey"])}))
+        ca, sw = s["atomic.compare_add"], s["atomic.swap"]
+        if c["opcode"] == WR_CSWAP and ca == c["swap"] and sw == c["compare_add"]:
+            out.append(("atomic.swapped", {}))
+        elif ca != c["compare_add"] or (c["opcode"] == WR_CSWAP and sw != c["swap"]):
+            out.append(("atomic.operand", {"got": h(ca), "gswap": h(sw), "want": h(c["compare_add"]), "wswap": h(c["swap"])}))
+        bad = check_common_untouched(s, c)
+        if bad:
+            out.append(("rdma.touched", {"fields": ", ".join(bad)}))
+    return out, []
+
+
+def check_9(sc):
+    out = []
+    for s in sc:
+        c = s["ctx"]
+        v = s["verdict"]
+        if c["status"] != 0:
+            if v != 1:
+                out.append(("wc.status", {"got": c["status"]}))
+            continue
+        if v == 1:
+            out.append(("wc.success_failed", {}))
+        elif c["mine"] and v != 0:
+            out.append(("wc.seq" if c["seq"] else "wc.mine_rejected", {"got": h((c["seq"] << 8) | c["i"]), "seq": c["seq"], "i": c["i"]}))
+        elif not c["mine"] and v == 0:
+            if c["wr_low"] >= c["num_qp"]:
+                out.append(("wc.range", {"got": c["wr_low"], "n": c["num_qp"]}))
+            else:
+                out.append(("wc.qpn", {"got": h(c["peer_qpn"] if c["wr_low"] < 0 else c["local_qpn"]), "want": "conn->qp[i]->qp_num"}))
+    return out, []
+
+
+CHECKS = {1: check_1, 2: check_2, 3: check_3, 4: check_4, 5: check_5, 6: check_6, 7: check_7, 8: check_8, 9: check_9}
+
+
+def note_text(nid, vals, en):
+    v = dict(vals)
+    if v.get("meaning") == "rnr":
+        v["meaning"] = rnr_meaning(v["v"], en)
+    elif v.get("meaning") == "timeout":
+        us = 4.096 * (1 << v["v"])
+        v["meaning"] = "%.3g ms" % (us / 1000) if us >= 1000 else "%.3g us" % us
+    elif v.get("meaning") == "rnr_retry":
+        v["meaning"] = (("retry forever after an RNR NAK" if en else "对端没投递接收时无限重试") if v["v"] == 7 else
+                        ("the first RNR NAK fails the send (RNR_RETRY_EXC_ERR)" if en else "第一个 RNR NAK 就让发送失败（RNR_RETRY_EXC_ERR）") if v["v"] == 0 else
+                        ("at most %d retries after RNR NAKs" % v["v"] if en else "RNR NAK 后最多重试 %d 次" % v["v"]))
+    elif v.get("meaning") == "hop":
+        v["meaning"] = (("only on the same subnet" if en else "只能在同一网段") if v["v"] == 1 else
+                        ("may cross up to %d routers" % (v["v"] - 1) if en else "最多跨 %d 个路由器" % (v["v"] - 1)))
+    return NOTES[nid][1 if en else 0] % v
