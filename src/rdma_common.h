@@ -161,6 +161,7 @@ struct rdma_conn {
 	const struct rdma_hooks *hooks; /* 挂钩（conn_init 从设备复制） */
 	int mr_access;                  /* MR 注册时的权限（--trace 记下它） */
 	struct ctr_table *ctr_before;   /* --counters：数据面开始时读到的端口计数（counters/ctr_hook.c 分配和释放；NULL = 没读） */
+	int wcs_unchecked;              /* 1 = 取出的完成不检查、不还槽（--inject flush 要看每一个出错的完成，inject/inject.c） */
 };
 
 /* 告诉挂钩刚刚发生的一件事（没有 --trace 时什么也不做）；dev 为 NULL 时用 conn 的设备 */

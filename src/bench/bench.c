@@ -181,7 +181,8 @@ static int note_wc(struct run *r, const struct ibv_wc *wc, int *sent)
 }
 
 /*
- * need_sent：收掉自己刚发出的那个（要了完成的）WR 的完成；need_recv：等到对端的一条消息（RECV 完成）。
+ * need_sent：收掉自己刚发出的那个（要了完成的）WR 的完成；need_recv：等到对端的一条消息（RECV 完成；send 延迟的服务端
+ * 发出之前先 reap(r, 0, 1, …)）。
  * 共享CQ里 SEND 和 RECV 的完成先后不定，所以先到的 RECV 记在 recv_ready 里，不会丢
  */
 static int reap(struct run *r, int need_sent, int need_recv, long long deadline)
@@ -203,28 +204,6 @@ static int reap(struct run *r, int need_sent, int need_recv, long long deadline)
 	}
 	if (need_recv)
 		r->recv_ready--;
-	return 0;
-}
-
-/* 服务端（send 延迟）：等对端的一条消息 */
-static int wait_recv(struct run *r, long long deadline)
-{
-	struct ibv_wc wcs[BATCH];
-	int sent = 0;
-	unsigned spins = 0;
-
-	while (r->recv_ready == 0) {
-		int n = poll_cq_batch(r->c, wcs, BATCH);
-
-		if (n < 0)
-			return -1;
-		for (int k = 0; k < n; k++)
-			if (note_wc(r, &wcs[k], &sent) != 0)
-				return -1;
-		if (n == 0 && wait_cq_due(r->c, &spins) && wait_cq(r->c, deadline, &spins, 0, 1) != 0)
-			return -1;
-	}
-	r->recv_ready--;
 	return 0;
 }
 
@@ -281,7 +260,7 @@ static int lat_once(struct run *r, long k, long long deadline)
 			return -1;
 		return reap(r, !q.unsignaled, 0, deadline);
 	}
-	if (srv && wait_recv(r, deadline) != 0)
+	if (srv && reap(r, 0, 1, deadline) != 0)   /* 服务端：先等对端的一条消息 */
 		return -1;
 	if (post_send(c, qp, &q, 1) != 0)
 		return -1;

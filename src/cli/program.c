@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "base/conout.h"
+#include "cm/cm_qps.h"
+#include "ops/op_rounds.h"
 #include "trace/trace.h"
 #include "trace/trace_hooks.h"
 #include "inject/inject.h"
@@ -151,4 +153,39 @@ int program_finish(struct program *p, int run_rc)
 		con_printf(_("\n%s正常结束\n"), who);
 	close_trace(&p->tr, rc);
 	return rc;
+}
+
+int cm_steps(struct rdma_device *dev, struct rdma_conn *conn)
+{
+	int access = mr_access_flags(conn->opt);   /* 只开本操作、本角色需要的 MR/QP 权限 */
+
+	/* 客户端 rdma_resolve_addr/rdma_resolve_route（源地址决定设备）；服务端 rdma_bind_addr/rdma_listen，
+	 * 等第一个连接请求（它到达的地址决定设备） */
+	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
+		return -1;
+	/* 设备 = cm_id->verbs（代替 TCP 模式的步骤1-4）；PD 和 TCP 模式一样，只是设备上下文是 librdmacm 打开的 */
+	if (cm_adopt_device(conn) != 0 || alloc_pd(dev, &conn->step) != 0)
+		return -1;
+	/* MR、CQ、QP：和 TCP 模式同一段代码，QP 留在 RESET */
+	if (conn_create(conn, access) != 0)
+		return -1;
+	/* 每个QP一个 cm_id：RESET→INIT→RTR→RTS（属性来自 rdma_init_qp_attr）+ rdma_connect / rdma_accept */
+	if (cm_connect_qps(conn, access) != 0)
+		return -1;
+	/* 单边操作要的地址和 rkey：控制QP上的一条 SEND（private data 只有 56 字节） */
+	return exchange_connection_info(conn);
+}
+
+int data_plane(struct rdma_conn *conn, int (*send_round)(struct rdma_conn *conn, long r))
+{
+	double t0 = 0;
+
+	if (conn->opt->bench != BENCH_NONE || conn->opt->interactive)
+		return run_data_plane(conn);
+	if (rounds_begin(conn, &t0) != 0)
+		return rounds_end(conn, t0, -1);
+	for (long r = 1; r <= conn->opt->iters; r++)
+		if ((conn->opt->op == OP_SEND ? send_round(conn, r) : op_round(conn, r)) != 0)
+			return rounds_end(conn, t0, -1);
+	return rounds_end(conn, t0, 0);
 }

@@ -157,6 +157,17 @@ static uint32_t short_recv(struct rdma_conn *conn, int i, long r, uint32_t len)
 	return len;
 }
 
+/* 等到 n 个完成（-t 超时），不检查状态、不还发送队列的槽：就是 poll_completions，其间 reap_wcs 只把完成告诉挂钩 */
+static int poll_unchecked(struct rdma_conn *conn, struct ibv_wc *wcs, int n)
+{
+	int rc;
+
+	conn->wcs_unchecked = 1;
+	rc = poll_completions(conn, n, wcs);
+	conn->wcs_unchecked = 0;
+	return rc;
+}
+
 /*
  * flush：接收请求投递之后、告诉客户端“可以发了”之前，把全部QP改到 ERR。ERR 状态的QP不再处理任何报文，
  * 它上面每一个没完成的 WR 都由网卡“冲刷”出来，完成状态 WR_FLUSH_ERR。逐个打印，然后按错误结束。
@@ -172,7 +183,7 @@ static int flush_recvs(struct rdma_conn *conn, long r, uint8_t *(*area)(struct r
 	for (int i = 0; i < conn->num_qp; i++)
 		if (modify_qp_to_err(conn, i) != 0)
 			return -1;
-	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 || poll_cq_raw(conn, wcs, conn->num_qp) != 0)
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 || poll_unchecked(conn, wcs, conn->num_qp) != 0)
 		return -1;
 	/* 出错的完成里只有 wr_id、status、qp_num、vendor_err 有效（ibv_poll_cq(3)）：opcode、byte_len 不能读 */
 	for (int k = 0; k < conn->num_qp; k++)

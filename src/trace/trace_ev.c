@@ -7,6 +7,7 @@
 
 #include "base/verbs_print.h"
 #include "control/wire.h"
+#include "verbs/wc_check.h"
 
 void tj_gid(struct tj *j, const char *key, const uint8_t raw[16])
 {
@@ -81,21 +82,6 @@ void trace_qp_state(const struct trace_ref *r, int qp, uint32_t qpn, const struc
 	trace_emit(r, &j);
 }
 
-static const char *wc_opcode_name(enum ibv_wc_opcode op)
-{
-	switch (op) {
-	case IBV_WC_SEND: return "SEND";
-	case IBV_WC_RDMA_WRITE: return "RDMA_WRITE";
-	case IBV_WC_RDMA_READ: return "RDMA_READ";
-	case IBV_WC_COMP_SWAP: return "COMP_SWAP";
-	case IBV_WC_FETCH_ADD: return "FETCH_ADD";
-	case IBV_WC_BIND_MW: return "BIND_MW";
-	case IBV_WC_RECV: return "RECV";
-	case IBV_WC_RECV_RDMA_WITH_IMM: return "RECV_RDMA_WITH_IMM";
-	default: return "?";
-	}
-}
-
 void trace_wc(const struct trace_ref *r, const struct ibv_wc *wc)
 {
 	struct tj j;
@@ -107,7 +93,7 @@ void trace_wc(const struct trace_ref *r, const struct ibv_wc *wc)
 	tj_int(&j, "qp_num", wc->qp_num);
 	/* 失败的完成里 opcode 没有定义（规范只保证 status、wr_id、qp_num 有效） */
 	if (wc->status == IBV_WC_SUCCESS)
-		tj_str(&j, "opcode", wc_opcode_name(wc->opcode));
+		tj_str(&j, "opcode", wc_opcode_str(wc->opcode));
 	tj_str(&j, "status", ibv_wc_status_str(wc->status));
 	tj_int(&j, "status_code", wc->status);
 	if (wc->status == IBV_WC_SUCCESS)

@@ -119,7 +119,7 @@ int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
 {
 	for (int k = 0; k < r && conn->hooks->note != NULL; k++)
 		hook_data(conn, HOOK_WC, wrid_qp(wcs[k].wr_id), wcs[k].qp_num, &wcs[k]);
-	for (int k = 0; k < r; k++)
+	for (int k = 0; k < r && !conn->wcs_unchecked; k++)
 		if (check_wc(conn, &wcs[k]) != 0 || note_send_done(conn, &wcs[k]) != 0)
 			return -1;
 	return 0;
@@ -231,30 +231,5 @@ int wait_cq(struct rdma_conn *conn, long long deadline, unsigned *spins, int got
 	 * 基准测试像 perftest 一样一直转：usleep(50) 在虚拟机里常常睡掉几毫秒，会把延迟放大上百倍 */
 	if (++*spins > 1000 && conn->opt->bench == BENCH_NONE)
 		usleep(50);
-	return 0;
-}
-
-
-int poll_cq_raw(struct rdma_conn *conn, struct ibv_wc *wcs, int n)
-{
-	long long deadline = now_ms() + conn->opt->timeout_ms;
-	int got = 0;
-	unsigned spins = 0;
-
-	while (got < n) {
-		int r = ibv_poll_cq(conn->cq, n - got, wcs + got);
-
-		if (r < 0)
-			return poll_cq_failed(r);
-		for (int k = 0; k < r; k++)
-			hook_data(conn, HOOK_WC, wrid_qp(wcs[got + k].wr_id), wcs[got + k].qp_num, &wcs[got + k]);
-		got += r;
-		if (r > 0) {
-			spins = 0;
-			continue;
-		}
-		if (wait_cq(conn, deadline, &spins, got, n) != 0)
-			return -1;
-	}
 	return 0;
 }

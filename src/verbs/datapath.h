@@ -81,8 +81,6 @@ static inline void build_wr(struct rdma_conn *conn, int i, const struct send_req
 int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
 int poll_cq_failed(int r);
 
-/* 等到 n 个完成（-t 超时），不检查状态、不还发送队列的槽（--inject flush 要看每一个出错的完成） */
-int poll_cq_raw(struct rdma_conn *conn, struct ibv_wc *wcs, int n);
 /* poll_cq_batch 取到了东西（r ≠ 0）之后：r < 0 打印出错；否则检查每个完成、还发送队列的槽，返回 r 或 -1 */
 int poll_cq_took(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
 /*

@@ -22,7 +22,7 @@ struct wc_expect {
 /* 符合返回 0；不符返回 -1，并把中文原因写进 err */
 int wc_check(const struct ibv_wc *wc, const struct wc_expect *e, char *err, size_t errlen);
 
-/* IBV_WC_RDMA_READ → "RDMA_READ"；未知值 → "UNKNOWN" */
+/* IBV_WC_RDMA_READ → "RDMA_READ"；未知值 → "UNKNOWN"（控制台和 trace 的 wc 事件共用） */
 const char *wc_opcode_str(enum ibv_wc_opcode op);
 
 #endif
