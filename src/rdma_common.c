@@ -2,7 +2,7 @@
  * rdma_common.c - RDMA verbs 资源的生命周期和 QP 状态机：课程的主干（读之前先看 rdma_common.h 开头的图）
  *
  * 从上到下就是步骤的顺序：设备（步骤1-5）、连接的资源（步骤6-8）、QP 状态机（步骤9、11-13）、数据面
- * （post_receive、post_send、poll_completion）、清理。每个函数只做一件事，对应程序输出里的一个“步骤”：
+ * （post_receive、post_send、poll_completions）、清理。每个函数只做一件事，对应程序输出里的一个“步骤”：
  * 初始化属性、一次 verbs 调用、它失败时打印调用名、strerror(errno) 与 errno 和该检查什么、再解释它做了什么。
  * 打印的细节在 verbs/qp_print.c，等完成和记账的细节在 verbs/datapath.c，选设备和 GID 的规则在 device/；
  * --trace 和 --inject 只经挂钩表（rdma_common.h 的 struct rdma_hooks）进来，这里没有它们的代码。
@@ -819,7 +819,7 @@ int modify_qp_to_err(struct rdma_conn *conn, int i)
 	return 0;
 }
 
-/* ---------- 数据面：post_receive、post_send、poll_completion（wr_id 的低 8 位是 QP 序号） ---------- */
+/* ---------- 数据面：post_receive、post_send、poll_completions（wr_id 的低 8 位是 QP 序号） ---------- */
 
 /*
  * 投递一个接收请求：网卡把对端下一条 SEND（或 WRITE_WITH_IMM 的立即数）放进 addr 开始的 len 字节。

@@ -7,7 +7,7 @@
  *                     设备列表 → 打开设备 → 端口 → GID → PD                    （struct rdma_device，每个进程一份）
  *                     MR → CQ →（SRQ）→ N 个QP                                 （struct rdma_conn，每个对端一份）
  *                     RESET→INIT →（交换连接信息）→ INIT→RTR → RTR→RTS
- *                     post_receive / post_send / poll_completion
+ *                     post_receive / post_send / poll_completions
  *                     清理：先连接、后设备，各自逆序
  *   rdma_server.c   服务端：main = 建连（TCP 或 --cm 的步骤列表）→ 数据面 → 清理；默认 --op send 的一轮
  *   rdma_client.c   客户端：同上
@@ -196,7 +196,7 @@ static inline uint8_t *recv_payload(struct rdma_conn *c, int i)
 	return area_a(c, i) + (c->opt->qp_type == QPK_UD ? UD_GRH_LEN : 0);
 }
 static inline uint8_t *area_b(struct rdma_conn *c, int i) { return c->buf + ((size_t)c->num_qp + (size_t)i) * c->slot; }
-/* SRQ 的接收缓冲区 b（wr_id 就是 b，见 post_srq_receive）：有 R 区时是 R 区的第 b 块，否则是 A 区的第 b 块 */
+/* SRQ 的接收缓冲区 b（wr_id 就是 b，见 rdma_common.c 的 post_receive）：有 R 区时是 R 区的第 b 块，否则是 A 区的第 b 块 */
 static inline uint8_t *srq_area(struct rdma_conn *c, int b)
 {
 	return c->srq_bufs > 0 ? c->buf + (2 * (size_t)c->num_qp + (size_t)b) * c->slot : area_a(c, b);
@@ -237,7 +237,7 @@ int check_limits(const struct rdma_device *dev, const struct options *o);
  */
 void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct options *opt);
 /* 步骤6-8：MR、CQ、QP（服务端与客户端完全相同），QP 留在 RESET。
- * 接着由调用者做 RESET→INIT：TCP 模式 modify_qps_to_init（qp_state.c），--cm 按 rdma_init_qp_attr（cm_control.c）
+ * 接着由调用者做 RESET→INIT：TCP 模式 modify_qps_to_init（本文件），--cm 按 rdma_init_qp_attr（cm/cm_qps.c 的 cm_connect_qps）
  * @pre conn->dev 已 device_create  @post 全部 QP 在 RESET；任何一步失败返回 -1 */
 int conn_create(struct rdma_conn *conn, int access);
 /* 关闭控制平面，逆序释放 QP、CQ、MR、缓冲区；只做了一部分也安全（不碰设备） */
@@ -266,7 +266,7 @@ int modify_qps_to_rts(struct rdma_conn *conn);
 int modify_qp_to_err(struct rdma_conn *conn, int i);
 
 /*
- * 数据面（步骤14 起）：post_receive、post_send（单个或链表）、poll_completion（等齐 n 个）。
+ * 数据面（步骤14 起）：post_receive、post_send（单个或链表）、poll_completions（等齐 n 个）。
  *   wr_id = (调用者的序号 << 8) | QP序号：共享 CQ 里的完成靠低 8 位（以及 wc.qp_num）区分来自哪个QP，
  *   高位留给调用者（基准测试用它找回这个 WR 的投递时刻）。普通模式序号为 0，wr_id 就等于 QP 序号。
  *   等完成的细节（--cq poll|event、超时、槽位记账）在 verbs/datapath.c

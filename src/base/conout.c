@@ -235,11 +235,6 @@ void con_set_prefix(const char *prefix)
 	snprintf(con.prefix, sizeof(con.prefix), "%s", prefix != NULL ? prefix : "");
 }
 
-const char *con_prefix(void)
-{
-	return con.prefix;
-}
-
 void con_set_streams(FILE *out, FILE *err)
 {
 	con_flush();

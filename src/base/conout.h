@@ -19,8 +19,6 @@
 void con_init(void);
 /* 设置本线程的行前缀；NULL 或 "" = 不加前缀（先把攒着的半行写出去） */
 void con_set_prefix(const char *prefix);
-/* 本线程的前缀（没有时是 ""） */
-const char *con_prefix(void);
 /* 相当于 printf / fprintf(stderr, …)，有前缀时每行加前缀 */
 void con_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void con_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -45,7 +45,6 @@
 
 #define BATCH        64        /* 一次 ibv_poll_cq 最多取的完成数 */
 
-
 static double cpu_s(void)
 {
 	struct rusage ru;

@@ -21,7 +21,6 @@ static int source_op(const struct options *o)   /* 数据来自本端内存的 S
 	return o->op == OP_SEND || o->op == OP_WRITE || o->op == OP_WRITE_IMM;
 }
 
-
 /* 每一种：名字、哪一端（ROLE_ANY = 看 fits）、什么操作能用（fits）和不能用时的说明、不能配 --cm 的原因、-h 里的一行 */
 #define ROLE_ANY ((enum role)-1)
 static const struct inject_kind {
@@ -80,13 +79,6 @@ static const struct inject_kind *inject_kind_of(enum inject id)
 		if (inject_kinds[k].id == id)
 			return &inject_kinds[k];
 	return NULL;
-}
-
-const char *inject_name(enum inject id)
-{
-	const struct inject_kind *k = inject_kind_of(id);
-
-	return k != NULL ? k->name : "none";
 }
 
 int inject_parse(const char *arg, struct options *o, char *err, size_t errlen)

@@ -7,8 +7,7 @@
  *     rdma_client <server_ip> [dev] [port] [gid_idx] [num_qp]
  *   选项：-d/--dev -p/--port -g/--gid-idx -q/--num-qp -i/--ib-port
  *         --op --size --iters --offset --interactive -t/--timeout
- *         --accept-timeout --qp-state --dry-run --inject --trace -h/--help
- *         --accept-timeout --qp-state --dry-run --inject --cm --src -h/--help
+ *         --accept-timeout --qp-state --dry-run --inject --trace --cm --src -h/--help
  */
 #ifndef ROCE_OPTIONS_H
 #define ROCE_OPTIONS_H
@@ -56,7 +55,7 @@ enum cq_mode { CQ_POLL = 0, CQ_EVENT };
  *   late-recv 服务端（send/write_imm）第1轮先告诉客户端“可以发了”，过一会儿才投递接收 →
  *           客户端的报文先到，服务端网卡回 RNR NAK，客户端网卡等一会儿重发（rnr_retry=7：一直重试）
  */
-/* --inject 的每一种（options.c 的 inject_kinds 表：哪一端、什么操作、-h 的说明；docs/GALLERY.md 是实测结果） */
+/* --inject 的每一种（cli/inject_kinds.c 的 inject_kinds 表：哪一端、什么操作、-h 的说明；docs/GALLERY.md 是实测结果） */
 enum inject {
 	INJECT_NONE = 0, INJECT_RKEY, INJECT_PAYLOAD, INJECT_LATE_RECV, INJECT_SMALL_RECV, INJECT_FLUSH,
 	INJECT_MR_ACCESS, INJECT_RNR_RETRY0, INJECT_LKEY, INJECT_INLINE, INJECT_QPN, INJECT_PSN, INJECT_QP_ACCESS
@@ -144,8 +143,6 @@ void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((form
 
 /* 本端是否是该操作里“发送数据的一方”（--inject payload 只能加在这一方） */
 int inject_payload_sender(const struct options *o);
-/* --inject 的名字（"none" = 没有注入） */
-const char *inject_name(enum inject id);
 
 /* 每个QP占用的缓冲区槽大小（字节） */
 size_t slot_size(const struct options *o);

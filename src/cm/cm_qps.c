@@ -103,7 +103,6 @@ static int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int po
 	return 0;
 }
 
-
 int cm_adopt_device(struct rdma_conn *conn)
 {
 	struct rdma_cm_id *id = conn->ctrl.cm->first;

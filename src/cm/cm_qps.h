@@ -1,5 +1,5 @@
 /*
- * cm_qps.h - 数据QP经 librdmacm 建连（--cm），放在 qp_state.c 旁边：TCP 模式的 qp_state.c 自己填
+ * cm_qps.h - 数据QP经 librdmacm 建连（--cm），和 rdma_common.c 的状态机并排：TCP 模式的 rdma_common.c 自己填
  * INIT/RTR/RTS 的属性，这里的属性来自 rdma_init_qp_attr
  *
  * ctrl_establish（ctrl.h）在 --cm 下做的是：服务端 rdma_bind_addr/rdma_listen 并等到第一个连接请求；

@@ -74,7 +74,6 @@ static inline enum cm_verdict cm_request_verdict(int session_set, uint32_t sessi
 	return CM_CHECK;
 }
 
-
 /* 填一条自我介绍（index：0 = 控制连接，i+1 = QP[i]；reason 只在拒绝时非 0；nonce = 会话号） */
 void cm_priv_encode(struct cm_priv *p, int index, int num_qp, int op, int reason, uint32_t nonce);
 /* "ip:port"（IPv4/IPv6），写进 out 并返回它 */

@@ -31,40 +31,39 @@
 
 struct ctr_info {
 	const char *name;
-	int trouble;            /* 1 = 出了事才会动（重传、NAK、RNR、重试用完、发送失败、链路断开） */
 	const char *meaning;
 };
 
 static const struct ctr_info ctr_infos[] = {
-	{ "sent_pkts", 0,
+	{ "sent_pkts",
 	  N_("rxe 每把一个包交给 IP 层发出就加一（请求、ACK、READ 响应都算）；硬件上对应端口计数 port_xmit_packets（ports/N/counters/）") },
-	{ "rcvd_pkts", 0,
+	{ "rcvd_pkts",
 	  N_("rxe 每收下一个检查都通过的包（包头、QP 号、ICRC）加一；硬件上对应端口计数 port_rcv_packets") },
-	{ "duplicate_request", 1,
+	{ "duplicate_request",
 	  N_("响应方收到 PSN 比期望小的请求（对方重发了已经收到的包），重新应答；mlx5 有同名计数 duplicate_request") },
-	{ "out_of_seq_request", 1,
+	{ "out_of_seq_request",
 	  N_("响应方收到 PSN 比期望大的请求（前面有包丢了），回一个 PSN 序列错误 NAK；mlx5 叫 out_of_sequence") },
-	{ "rcvd_rnr_err", 1,
+	{ "rcvd_rnr_err",
 	  N_("请求方收到 RNR NAK（对方还没投递接收），等 RNR 计时器后重发；mlx5 叫 rnr_nak_retry_err") },
-	{ "send_rnr_err", 1,
+	{ "send_rnr_err",
 	  N_("响应方来了 SEND 却没有接收 WQE，回了 RNR NAK；硬件没有同名计数（mlx5 最接近的是 out_of_buffer）") },
-	{ "rcvd_seq_err", 1,
+	{ "rcvd_seq_err",
 	  N_("请求方收到 PSN 序列错误 NAK（对方发现中间丢了包），从 NAK 给的 PSN 重发；mlx5 叫 packet_seq_err") },
-	{ "ack_deferred", 0,
+	{ "ack_deferred",
 	  N_("应答到达时前面还有没处理完的应答，rxe 把处理推迟到任务里（软件调度的细节，不是错误）；硬件没有对应的计数") },
-	{ "retry_exceeded_err", 1,
+	{ "retry_exceeded_err",
 	  N_("重传 retry_cnt 次还没有应答，WR 以 RETRY_EXC_ERR 结束、QP 进 ERR；硬件没有同名计数（mlx5 的 local_ack_timeout_err 数每一次超时）") },
-	{ "retry_rnr_exceeded_err", 1,
+	{ "retry_rnr_exceeded_err",
 	  N_("RNR NAK 重试 rnr_retry 次用完，WR 以 RNR_RETRY_EXC_ERR 结束；硬件没有同名计数") },
-	{ "completer_retry_err", 1,
+	{ "completer_retry_err",
 	  N_("ACK 超时或收到序列错误 NAK，请求方从没确认的 PSN 重发一轮；mlx5 分开数：local_ack_timeout_err（超时）、implied_nak_seq_err") },
-	{ "send_err", 1,
+	{ "send_err",
 	  N_("rxe 把包交给 IP 层时失败（路由、邻居、网卡队列）；rxe 特有，硬件没有") },
-	{ "link_downed", 1,
+	{ "link_downed",
 	  N_("rxe 下面的网卡 down 了（端口变成 DOWN）；IB 规范的端口计数也叫 link_downed") },
-	{ "rdma_sends", 0,
+	{ "rdma_sends",
 	  N_("一个 SEND（含带立即数的）WR 在发送方完成；硬件没有同名计数（mlx5 只按包数）") },
-	{ "rdma_recvs", 0,
+	{ "rdma_recvs",
 	  N_("一个接收 WQE 成功完成（收到 SEND，或 WRITE_WITH_IMM 消耗了一个接收）；硬件没有同名计数（mlx5 的 rx_write_requests 等按请求类型数）") },
 };
 
@@ -81,13 +80,6 @@ const char *ctr_meaning(const char *name)
 	const struct ctr_info *c = find_info(name);
 
 	return c != NULL ? c->meaning : NULL;
-}
-
-int ctr_is_trouble(const char *name)
-{
-	const struct ctr_info *c = find_info(name);
-
-	return c != NULL && c->trouble;
 }
 
 /* 读一个 sysfs 文件的十进制数：0 = 成功；否则 errno（内容不是数字是 EINVAL） */

@@ -50,8 +50,6 @@ long ctr_settle_ms(const struct ctr_table *t);
  * 不认识的返回 NULL（照样打印数值，不丢掉）
  */
 const char *ctr_meaning(const char *name);
-/* 是不是“出了事”的计数（重传、NAK、RNR、重试用完、发送失败）：安静的一轮里它们应该不动 */
-int ctr_is_trouble(const char *name);
 
 /* BENCH_RESULT 的后缀：" ctr_sent_pkts=16 ctr_rcvd_pkts=8"（名字里不是字母数字的字符换成 _）；返回写了多少字节 */
 size_t ctr_result_suffix(const struct ctr_delta *d, size_t n, char *buf, size_t len);

@@ -1,5 +1,5 @@
 /*
- * limits.c - 选项对设备能力的检查（见 limits.h）
+ * dev_limits.c - 选项对设备能力的检查（见 dev_limits.h）
  */
 #include "device/dev_limits.h"
 #include "base/i18n.h"

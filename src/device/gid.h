@@ -46,9 +46,9 @@ void gid_describe(const struct gid_info *g, char *out, size_t len);
 #define GID_AUTO_MAX_INDEX 255u
 /* 在表中选分数最高的条目（索引超过 GID_AUTO_MAX_INDEX 的不选）；返回其在数组中的下标，没有可选的返回 -1 */
 int gid_choose(const struct gid_info *tbl, size_t n);
-/* RoCE v2 且 IPv4 地址等于 ip（点分十进制）、索引不超过 GID_AUTO_MAX_INDEX 的条目在数组中的下标；没有返回 -1 */
 /* 表里索引超过 GID_AUTO_MAX_INDEX 的非空条目有几个（自动选择跳过它们时说出来） */
 size_t gid_count_unreachable(const struct gid_info *tbl, size_t n);
+/* RoCE v2 且 IPv4 地址等于 ip（点分十进制）、索引不超过 GID_AUTO_MAX_INDEX 的条目在数组中的下标；没有返回 -1 */
 int gid_find_ipv4(const struct gid_info *tbl, size_t n, const char *ip);
 /* 按 GID 索引查找；不存在（空条目）返回 NULL */
 const struct gid_info *gid_find(const struct gid_info *tbl, size_t n, uint32_t index);

@@ -119,7 +119,6 @@ struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, enum ib
 	return req;
 }
 
-
 /* 一个接收要给多少字节：整个槽；--inject small-recv 经挂钩改小第1轮 QP[0] 的 */
 uint32_t recv_size(struct rdma_conn *conn, int i, long r)
 {
@@ -214,7 +213,6 @@ int srq_limit_event(struct rdma_conn *conn, long r)
 	return 0;
 }
 
-
 /* 服务端：先投递接收，再告诉客户端“可以发了”（READY）。--inject late-recv、flush 经挂钩把第1轮这一步换掉 */
 static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
 {
@@ -228,8 +226,6 @@ static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(stru
 }
 
 /* ---------- SEND / RECV：默认的 --op send 的一轮在驱动程序里（rdma_server.c、rdma_client.c 的 send_round） ---------- */
-
-
 
 /* ---------- RDMA WRITE ---------- */
 

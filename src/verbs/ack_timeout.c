@@ -4,7 +4,6 @@
 #include "verbs/ack_timeout.h"
 #include "base/i18n.h"
 
-#include <stdint.h>
 #include <stdio.h>
 
 double ack_timeout_us(unsigned n)
@@ -31,17 +30,6 @@ const char *ack_timeout_str(unsigned n, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.1fh", us / 3600e6);
 	return buf;
-}
-
-unsigned long ack_timeout_rxe_jiffies(unsigned n, unsigned hz)
-{
-	uint64_t ns, j;
-
-	if (n == 0 || n > ACK_TIMEOUT_MAX || hz == 0)
-		return 0;
-	ns = 4096ull << n;                   /* rxe：4096ULL << attr->timeout（纳秒） */
-	j = ns / (1000000000ull / hz);       /* nsecs_to_jiffies 向下取整（HZ 整除 10^9 时） */
-	return j != 0 ? (unsigned long)j : 1; /* 0 个 jiffy 时 rxe 用 1 */
 }
 
 const char *ack_timeout_explain(unsigned n, char *buf, size_t len)

@@ -1,6 +1,6 @@
 /*
- * datapath.c - 数据面的基本动作：post_receive、post_send、取完成（轮询或完成通道事件）
- *   wr_id 的低 8 位是 QP 序号（见 datapath.h）。
+ * datapath.c - 数据面的细节（post_receive、post_send、poll_completions 在 rdma_common.c）：发送队列的槽位和 inline 出错时的说明、
+ *   取出的完成怎样检查和还槽、CQ 空了怎样等（忙轮询或完成通道事件）。wr_id 的低 8 位是 QP 序号（rdma_common.h 的 WRID）。
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,9 +19,6 @@
 #include "base/verbs_print.h"
 #include "verbs/hints.h"
 #include "verbs/kernel_note.h"
-
-
-
 
 int qp_index_of(const struct rdma_conn *conn, uint32_t qp_num)
 {
@@ -62,7 +59,6 @@ int inline_error(struct rdma_conn *conn, int i, uint32_t len)
 		  i, len, conn->opt->inline_size);
 	return -1;
 }
-
 
 /* rxe（Soft-RoCE）报给 ibv_query_device 的 vendor_id（内核 rxe_param.h 的 RXE_VENDOR_ID） */
 #define RXE_VENDOR_ID 0xffffffu

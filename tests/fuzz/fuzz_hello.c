@@ -36,7 +36,7 @@ static int server_options(int k, struct options *o)
 	return parse_options(argc[k], argv[k], ROLE_SERVER, o, err, sizeof(err)) == PARSE_OK ? 0 : -1;
 }
 
-/* 服务端这个会话自己的 HELLO（qp_state.c 的 fill_local_hello 里不需要设备的那一部分） */
+/* 服务端这个会话自己的 HELLO（rdma_common.c 的 fill_local_hello 里不需要设备的那一部分） */
 static void local_hello(const struct options *o, struct wire_hello *h)
 {
 	memset(h, 0, sizeof(*h));
