@@ -21,6 +21,7 @@
  *   所以客户端的表是“发出去的速率”，服务端数收到多少、丢了多少（bw_server_ud）。
  */
 #include "bench/bench.h"
+#include "rdma_common.h"
 #include "bench/bench_run.h"
 #include "base/i18n.h"
 

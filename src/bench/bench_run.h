@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 #include "bench/stats.h"
 
 /* 一个大小的一次测量：计时循环里要用的一切（循环外分配好） */

@@ -2,6 +2,7 @@
  * program.c - 服务端和客户端共用的 main：解析命令行、打印配置、运行、无论成败都逆序清理、给出退出码
  */
 #include "cli/program.h"
+#include "rdma_common.h"
 #include "base/i18n.h"
 
 #include <stdio.h>

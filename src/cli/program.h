@@ -4,7 +4,7 @@
 #ifndef ROCE_PROGRAM_H
 #define ROCE_PROGRAM_H
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 
 /* 一次运行的全部状态：命令行、设备（步骤1-5）、连接（步骤6 起）、--trace；放在 main 的栈上 */
 struct program {

@@ -39,6 +39,7 @@
  * 所以不需要全局的“收到信号”标志，也不会在任意一行代码中间被打断。
  */
 #include "clients/sessions.h"
+#include "rdma_common.h"
 #include "base/i18n.h"
 
 #include <errno.h>

@@ -10,6 +10,7 @@
  * 事件通道、地址解析、连接请求的检查和控制QP在 cm_control.c（控制平面）；这里只管数据QP的连接。
  */
 #include "cm/cm_qps.h"
+#include "rdma_common.h"
 #include "base/i18n.h"
 
 #include <errno.h>

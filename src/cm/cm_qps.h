@@ -11,7 +11,7 @@
 #ifndef ROCE_CM_QPS_H
 #define ROCE_CM_QPS_H
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 
 /* @pre ctrl_establish 成功（--cm）  @post 与 device_select 相同：dev->ctx、dev_attr、port_attr（ACTIVE）、gid 有效 */
 int cm_adopt_device(struct rdma_conn *conn);

@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "counters/counters.h"
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 
 /* 把数据面的四个计数挂钩装进 h（program.c，只在给了 --counters 时） */
 void ctr_hooks_install(struct rdma_hooks *h);

@@ -11,6 +11,7 @@
  * 每一种都在改之前打印一行“故障注入(--inject …)”：改了什么、预期看到什么。
  */
 #include "inject/inject.h"
+#include "rdma_common.h"
 #include "base/i18n.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #ifndef ROCE_INJECT_H
 #define ROCE_INJECT_H
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 
 /* 只设这一种注入要用的挂钩（INJECT_NONE 时什么也不设） */
 void inject_install(struct rdma_hooks *h, enum inject kind);

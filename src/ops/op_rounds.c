@@ -9,6 +9,7 @@
  *   原子操作  : 服务端初始化目标字 → (RTS同步) → 客户端逐轮原子操作 → DONE → 服务端校验终值 → ACK
  */
 #include "ops/op_rounds.h"
+#include "rdma_common.h"
 #include "base/i18n.h"
 
 #include <arpa/inet.h>

@@ -4,7 +4,7 @@
 #ifndef ROCE_OP_ROUNDS_H
 #define ROCE_OP_ROUNDS_H
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 
 /*
  * 数据面（步骤14 起），由驱动程序一轮一轮地跑（rdma_server.c、rdma_client.c 的 data_plane）：

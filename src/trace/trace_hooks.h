@@ -4,7 +4,7 @@
 #ifndef ROCE_TRACE_HOOKS_H
 #define ROCE_TRACE_HOOKS_H
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 
 /* 设好 h->note：步骤函数报告的每一件事写成 trace 事件（设备或连接的 trace 为 NULL 时不写） */
 void trace_hooks_install(struct rdma_hooks *h);

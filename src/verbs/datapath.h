@@ -10,7 +10,7 @@
 
 #include <arpa/inet.h>
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 
 /* 忙等（盯内存、基准测试里空轮询 CQ）时每转这么多圈才读一次时钟看超时 */
 #define SPIN_CHECK 4096

@@ -5,7 +5,7 @@
 #ifndef ROCE_EVENTS_H
 #define ROCE_EVENTS_H
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 
 /* 把设备的事件 fd 设成非阻塞（之后用 poll 等，带超时） */
 int events_setup(struct rdma_conn *conn);
