@@ -61,13 +61,6 @@ static int may_stay_empty(const struct rdma_conn *c)
 	return c->srq != NULL || c->ah != NULL;
 }
 
-long warmup_count(long iters)
-{
-	long w = iters / 10 + 1;
-
-	return w > 1000 ? 1000 : w;
-}
-
 /*
  * 用不用 IBV_SEND_INLINE 看 --inline（要的值），不看驱动写回的 max_inline_data：驱动会向上取整
  * （rxe 把 0 变成 16，mlx5 取到 WQE 放得下的大小），用写回的值的话 --inline 0 也会 inline 小消息

@@ -1,5 +1,5 @@
 /*
- * options.h - 命令行参数（服务端与客户端共用）
+ * options.h - 命令行参数（服务端与客户端共用）：struct options 和由它推出的事实（options.c）；解析在 parse.h
  *
  * 两种写法都支持：
  *   位置参数（与最初版本兼容）：
@@ -123,23 +123,10 @@ const char *bench_name(enum bench_mode b);
 /* 服务端是不是“多客户端”模式（--clients 不是 1 或 --parallel 大于 1）；默认是今天的一对一 */
 int multi_client(const struct options *o);
 
-enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_ERROR = 2 };
-
 const char *op_name(enum rdma_op op);
 int op_from_name(const char *name, enum rdma_op *op);
 int op_is_atomic(enum rdma_op op);
 int op_is_one_sided(enum rdma_op op);
-
-/* 解析参数；出错时把中文说明写入 err（调用者打印）。不打印、不退出。 */
-enum parse_result parse_options(int argc, char **argv, enum role role,
-				struct options *o, char *err, size_t errlen);
-void print_usage(const char *prog, enum role role);
-/* --inject 的种类表（cli/inject_kinds.c）：NAME → o->inject；和本端的角色、操作、模式合不合；-h 里本角色能用的每一种 */
-int inject_parse(const char *arg, struct options *o, char *err, size_t errlen);
-int inject_check(const struct options *o, char *err, size_t errlen);
-void inject_print_usage(enum role role);
-/* 解析出错时的说明写进 err（cli/ 的几个文件共用） */
-void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* 本端是否是该操作里“发送数据的一方”（--inject payload 只能加在这一方） */
 int inject_payload_sender(const struct options *o);

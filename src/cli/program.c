@@ -2,6 +2,7 @@
  * program.c - 服务端和客户端共用的 main：解析命令行、打印配置、运行、无论成败都逆序清理、给出退出码
  */
 #include "cli/program.h"
+#include "cli/parse.h"
 #include "rdma_common.h"
 #include "base/i18n.h"
 
@@ -11,6 +12,8 @@
 #include <unistd.h>
 
 #include "base/conout.h"
+#include "base/verbs_print.h"
+#include "bench/bench.h"
 #include "cm/cm_qps.h"
 #include "ops/op_rounds.h"
 #include "trace/trace.h"
@@ -177,12 +180,25 @@ int cm_steps(struct rdma_device *dev, struct rdma_conn *conn)
 	return exchange_connection_info(conn);
 }
 
+/* --bench、--interactive：各自完整的数据面，在 RTS 同步点之后（前后 --counters 的两次读在 data_plane 里） */
+static int whole_plane(struct rdma_conn *conn)
+{
+	if (prepare_plane(conn) != 0)
+		return -1;
+	if (conn->opt->bench != BENCH_NONE)
+		return run_bench(conn);
+	step_title(&conn->trace, &conn->step, _("交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回"));
+	return conn->opt->role == ROLE_SERVER ? interactive_server(conn) : interactive_client(conn);
+}
+
 int data_plane(struct rdma_conn *conn, int (*send_round)(struct rdma_conn *conn, long r))
 {
 	double t0 = 0;
 
-	if (conn->opt->bench != BENCH_NONE || conn->opt->interactive)
-		return run_data_plane(conn);
+	if (conn->opt->bench != BENCH_NONE || conn->opt->interactive) {
+		plane_begin(conn);
+		return plane_end(conn, whole_plane(conn));
+	}
 	if (rounds_begin(conn, &t0) != 0)
 		return rounds_end(conn, t0, -1);
 	for (long r = 1; r <= conn->opt->iters; r++)

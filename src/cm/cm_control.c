@@ -650,7 +650,7 @@ static int resolve_server(struct ctrl *c, unsigned *step)
 	return 0;
 }
 
-static int cm_establish(struct ctrl *c, unsigned *step)
+int cm_establish(struct ctrl *c, unsigned *step)
 {
 	return c->opt->role == ROLE_SERVER ? listen_and_wait(c, step) : resolve_server(c, step);
 }
@@ -676,7 +676,7 @@ int cm_check_events(struct ctrl *c, int wait_ms)
 	return c->cm->disconnected;
 }
 
-static int cm_local_ipv4(struct ctrl *c, char *ip, size_t len)
+int cm_local_ipv4(struct ctrl *c, char *ip, size_t len)
 {
 	const struct sockaddr *sa = c->cm->ctl_id ? rdma_get_local_addr(c->cm->ctl_id) : NULL;
 
@@ -696,7 +696,7 @@ static void report_cm_destroy(const char *call, int rc)
 static int rdma_rc(int rc) { return rc != 0 ? errno : 0; }
 
 /* 断开（发 DREQ）并释放控制QP；数据QP由 conn_destroy 随后销毁 */
-static void cm_close(struct ctrl *c)
+void cm_close(struct ctrl *c)
 {
 	if (c->cm->established && !c->cm->disconnected) {
 		report_cm_destroy(_("rdma_disconnect(控制连接)"), rdma_rc(rdma_disconnect(c->cm->ctl_id)));
@@ -734,7 +734,7 @@ static int destroy_id(struct rdma_cm_id **id)
 }
 
 /* 设备（PD）释放之后：销毁 cm_id 和事件通道（最后一个 cm_id 走时 librdmacm 关闭它打开的设备） */
-static void cm_release(struct ctrl *c)
+void cm_release(struct ctrl *c)
 {
 	int n = 0;
 
@@ -749,21 +749,4 @@ static void cm_release(struct ctrl *c)
 		c->cm->ch = NULL;
 		con_printf(_("已关闭CM事件通道（rdma_destroy_event_channel）\n"));
 	}
-}
-
-static const struct ctrl_ops cm_ops = {
-	.establish = cm_establish,
-	.exchange_hello = cm_exchange_hello,
-	.sync_send = cm_sync_send,
-	.sync_wait = cm_sync_wait,
-	.poll_peer = cm_poll_peer,
-	.local_ipv4 = cm_local_ipv4,
-	.close = cm_close,
-	.release = cm_release,
-};
-
-int ctrl_cm_init(struct ctrl *c, const struct options *opt)
-{
-	c->cm = ctrl_begin(c, &cm_ops, opt, sizeof(*c->cm));
-	return c->cm != NULL ? 0 : -1;
 }

@@ -20,7 +20,6 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "bench/bench.h"
 #include "base/conout.h"
 #include "base/verbs_print.h"
 #include "control/ctrl.h"
@@ -507,7 +506,7 @@ static void print_summary(struct rdma_conn *conn, double secs)
 }
 
 /* 数据面之前：RTS 同步点（原子操作的服务端先放好目标字），UD 的地址句柄，--srq 的异步事件 */
-static int prepare_plane(struct rdma_conn *conn)
+int prepare_plane(struct rdma_conn *conn)
 {
 	const struct options *o = conn->opt;
 
@@ -526,13 +525,13 @@ static int prepare_plane(struct rdma_conn *conn)
 
 /* --counters 的挂钩（counters/ctr_hook.c，只在给了 --counters 时装上）：数据面开始时读一次端口计数；
  * 结束时再读一次、打印差值，原样返回 rc（失败时也打印：计数能说明出了什么事） */
-static void plane_begin(struct rdma_conn *conn)
+void plane_begin(struct rdma_conn *conn)
 {
 	if (conn->hooks->plane_begin != NULL)
 		conn->hooks->plane_begin(conn);
 }
 
-static int plane_end(struct rdma_conn *conn, int rc)
+int plane_end(struct rdma_conn *conn, int rc)
 {
 	return conn->hooks->plane_end != NULL ? conn->hooks->plane_end(conn, rc) : rc;
 }
@@ -581,21 +580,4 @@ int rounds_end(struct rdma_conn *conn, double t0, int rc)
 	if (rc == 0)
 		print_summary(conn, now_sec() - t0);
 	return plane_end(conn, rc);
-}
-
-/* --bench、--interactive 的数据面 */
-static int whole_plane(struct rdma_conn *conn)
-{
-	if (prepare_plane(conn) != 0)
-		return -1;
-	if (conn->opt->bench != BENCH_NONE)
-		return run_bench(conn);
-	step_title(&conn->trace, &conn->step, _("交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回"));
-	return is_server(conn) ? interactive_server(conn) : interactive_client(conn);
-}
-
-int run_data_plane(struct rdma_conn *conn)
-{
-	plane_begin(conn);
-	return plane_end(conn, whole_plane(conn));
 }

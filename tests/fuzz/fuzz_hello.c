@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "clients/adopt.h"
+#include "cli/parse.h"
 #include "control/wire.h"
 
 /* 几种服务端命令行：什么都不给（全听客户端的）、给了 --op fetch_add --offset 8、给了 -q/--size/--iters */

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "clients/adopt.h"
+#include "cli/parse.h"
 #include "unit.h"
 
 static struct options server_defaults(void)

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "device/dev_limits.h"
+#include "cli/parse.h"
 #include "unit.h"
 
 static struct options parse(int argc, char **argv)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "cli/parse.h"
 #include "verbs/ack_timeout.h"
 #include "unit.h"
 
