@@ -83,7 +83,7 @@ static int handle_command_line(int argc, char **argv, enum role role, struct opt
 	return -1;
 }
 
-/* --trace FILE：打开 trace，写 start 事件，让本线程的错误也进 trace；没有 --trace 时 *t = NULL */
+/* --trace FILE：打开 trace，写 start 事件，让本线程的错误和每个步骤标题也进 trace；没有 --trace 时 *t = NULL */
 static int open_trace(int argc, char **argv, const struct options *opt, struct trace_ref *tr)
 {
 	char err[256];
@@ -99,6 +99,7 @@ static int open_trace(int argc, char **argv, const struct options *opt, struct t
 	}
 	trace_start(tr, argc, argv, opt);
 	con_set_error_sink(trace_error_sink, tr);
+	step_title_sink(trace_step);          /* 每个步骤标题也写成 step 事件（base/verbs_print.c 只打印） */
 	return 0;
 }
 
