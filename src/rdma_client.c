@@ -5,15 +5,15 @@
  *   TCP（默认，下面的 tcp_steps）  1-5 设备、端口、GID、PD → 6-8 MR、CQ、QP → 9 RESET→INIT → 10 TCP 连接服务端
  *               → 11 交换连接信息（QPN、PSN、LID、GID、MTU、地址与 rkey）→ 12-13 RTR、RTS
  *   --cm        CM 解析地址和路由（源地址决定设备）→ PD → MR、CQ、QP → 每个QP一个 cm_id：INIT/RTR/RTS + rdma_connect
- *               → 控制QP上交换地址与 rkey（两端相同的 cm_steps，cli/program.c）
- * 数据面（两端相同的 data_plane，cli/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、post_send、
+ *               → 控制QP上交换地址与 rkey（两端相同的 cm_steps，app/program.c）
+ * 数据面（两端相同的 data_plane，app/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、post_send、
  * poll_completions）；别的操作一轮一轮地交给 ops/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
  * 读的顺序：rdma_common.h（结构体），rdma_common.c（每一步的 verbs 调用），再回到这里。
  */
 #include "rdma_common.h"
 #include "base/i18n.h"
 #include "base/conout.h"
-#include "cli/program.h"
+#include "app/program.h"
 #include "control/ctrl.h"
 #include "ops/op_rounds.h"
 
@@ -91,6 +91,6 @@ int main(int argc, char **argv)
 	rc = p.opt.cm ? cm_steps(&p.dev, &p.conn) : tcp_steps(&p.dev, &p.conn);
 	if (rc == 0)
 		rc = data_plane(&p.conn, send_round);
-	/* 无论成败都逆序清理（cli/program.c 的 program_finish → rdma_common.c 的 destroy_resources） */
+	/* 无论成败都逆序清理（app/program.c 的 program_finish → rdma_common.c 的 destroy_resources） */
 	return program_finish(&p, rc);
 }

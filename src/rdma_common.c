@@ -17,10 +17,10 @@
 #include "verbs/datapath.h"
 #include "verbs/hints.h"
 #include "verbs/qp_print.h"
-#include "verbs/ack_timeout.h"
-#include "device/path_check.h"
+#include "cli/ack_timeout.h"
+#include "verbs/path_check.h"
 #include "control/tcp_socket.h"
-#include "device/dev_limits.h"
+#include "pure/dev_limits.h"
 #include "device/selection.h"
 
 #include <errno.h>
@@ -682,7 +682,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 		if (ctrl_exchange_hello(&conn->ctrl, &local, &conn->remote) != 0)
 			return -1;
 	} else {
-		/* TCP：本端的 HELLO 编码成线上格式（control/wire.h）写进 TCP 连接，再读对端的（读和校验在 control/ctrl_tcp.c）；
+		/* TCP：本端的 HELLO 编码成线上格式（pure/wire.h）写进 TCP 连接，再读对端的（读和校验在 control/ctrl_tcp.c）；
 		 * 多客户端服务端已经先收到了客户端的（clients/sessions.c），只发自己的 */
 		n = wire_encode_hello(&local, buf, sizeof(buf));
 		if (n == 0 || tcp_write_full(ctrl_socket(&conn->ctrl), buf, n, conn->opt->timeout_ms, _("连接信息")) != 0)

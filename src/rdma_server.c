@@ -5,17 +5,17 @@
  *   TCP（默认，下面的 tcp_steps）  1-5 设备、端口、GID、PD → 6-8 MR、CQ、QP → 9 RESET→INIT → 10 TCP 监听并接受客户端
  *               → 11 交换连接信息（QPN、PSN、LID、GID、MTU、地址与 rkey）→ 12-13 RTR、RTS
  *   --cm        rdma_bind_addr/rdma_listen，第一个连接请求到达的地址决定设备 → PD → MR、CQ、QP
- *               → 每个QP一个 cm_id：INIT/RTR/RTS + rdma_accept → 控制QP上交换地址与 rkey（两端相同的 cm_steps，cli/program.c）
+ *               → 每个QP一个 cm_id：INIT/RTR/RTS + rdma_accept → 控制QP上交换地址与 rkey（两端相同的 cm_steps，app/program.c）
  *   --clients N / --parallel M：步骤1-5 只做一次，之后每个客户端一个线程，走同一张 TCP 步骤列表
  *               （先读客户端的 HELLO，再建这个客户端的 MR/CQ/QP），数据面是同一个 data_plane
- * 数据面（两端相同的 data_plane，cli/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、poll_completions、post_send）；
+ * 数据面（两端相同的 data_plane，app/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、poll_completions、post_send）；
  * 别的操作一轮一轮地交给 ops/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
  * 读的顺序：rdma_common.h（结构体），rdma_common.c（每一步的 verbs 调用），再回到这里。
  */
 #include "rdma_common.h"
 #include "base/i18n.h"
 #include "base/conout.h"
-#include "cli/program.h"
+#include "app/program.h"
 #include "clients/sessions.h"
 #include "control/ctrl.h"
 #include "ops/op_rounds.h"
@@ -117,6 +117,6 @@ int main(int argc, char **argv)
 	rc = p.opt.cm ? cm_steps(&p.dev, &p.conn) : tcp_steps(&p.dev, &p.conn, NULL);
 	if (rc == 0)
 		rc = data_plane(&p.conn, send_round);
-	/* 无论成败都逆序清理（cli/program.c 的 program_finish → rdma_common.c 的 destroy_resources） */
+	/* 无论成败都逆序清理（app/program.c 的 program_finish → rdma_common.c 的 destroy_resources） */
 	return program_finish(&p, rc);
 }

@@ -6,7 +6,7 @@
 #include "base/i18n.h"
 #include "cli/inject_kinds.h"
 #include "cli/op_table.h"
-#include "verbs/ack_timeout.h"
+#include "cli/ack_timeout.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -318,7 +318,7 @@ static int check_qp_kind(const struct options *o, char *err, size_t errlen)
 	return 0;
 }
 
-/* --ack-timeout N：RTS 的 timeout 指数，只管本端（verbs/ack_timeout.h） */
+/* --ack-timeout N：RTS 的 timeout 指数，只管本端（cli/ack_timeout.h） */
 static int parse_ack_timeout(const char *arg, struct options *o, char *err, size_t errlen)
 {
 	long v;

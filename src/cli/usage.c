@@ -4,7 +4,7 @@
 #include "cli/parse.h"
 #include "base/i18n.h"
 #include "cli/inject_kinds.h"
-#include "verbs/ack_timeout.h"
+#include "cli/ack_timeout.h"
 
 #include <stdio.h>
 

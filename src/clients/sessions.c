@@ -55,7 +55,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "clients/adopt.h"
+#include "pure/adopt.h"
 #include "base/verbs_print.h"
 #include "base/conout.h"
 #include "control/ctrl.h"

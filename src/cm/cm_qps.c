@@ -20,15 +20,15 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "clients/adopt.h"
+#include "pure/adopt.h"
 #include "base/clock.h"
 #include "cm/cm_shared.h"
 #include "base/conout.h"
 #include "base/verbs_print.h"
-#include "device/dev_limits.h"
+#include "pure/dev_limits.h"
 #include "device/gid_table.h"
 #include "verbs/qp_print.h"
-#include "verbs/ack_timeout.h"
+#include "cli/ack_timeout.h"
 
 /* ---------- 设备：CM 按地址选出（代替步骤1-4） ---------- */
 

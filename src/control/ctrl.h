@@ -17,7 +17,7 @@
 
 #include "cli/options.h"
 #include "trace/trace.h"
-#include "control/wire.h"
+#include "pure/wire.h"
 
 /* 同步标签：高 8 位是种类，低 24 位是轮次 */
 enum sync_kind {

@@ -24,10 +24,10 @@
 #include "base/verbs_print.h"
 #include "control/ctrl.h"
 #include "verbs/datapath.h"
-#include "ops/payload.h"
+#include "pure/payload.h"
 #include "verbs/qp_print.h"
 #include "ud/ud.h"
-#include "verbs/events.h"
+#include "ops/events.h"
 #include "verbs/hints.h"
 #include "verbs/wc_check.h"
 
@@ -127,7 +127,7 @@ uint32_t recv_size(struct rdma_conn *conn, int i, long r)
 	return conn->hooks->recv_len != NULL ? conn->hooks->recv_len(conn, i, r, len) : len;
 }
 
-/* 每个QP的接收都投了之后：--srq 第1轮说明投到了哪里，并装上 SRQ 的限位（verbs/events.c） */
+/* 每个QP的接收都投了之后：--srq 第1轮说明投到了哪里，并装上 SRQ 的限位（ops/events.c） */
 int receives_posted(struct rdma_conn *conn, long r)
 {
 	if (conn->srq == NULL || r != 1)
@@ -145,7 +145,7 @@ int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, i
 	return receives_posted(conn, r);
 }
 
-/* 第 r 轮“先投接收、再说可以发了”这一步被 --inject late-recv/flush 换掉了吗（inject/inject.c）：换掉了返回 1，*rc 是它的结果 */
+/* 第 r 轮“先投接收、再说可以发了”这一步被 --inject late-recv/flush 换掉了吗（plugins/inject.c）：换掉了返回 1，*rc 是它的结果 */
 int round_replaced(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int), int *rc)
 {
 	if (conn->hooks->recv_round == NULL)
@@ -523,7 +523,7 @@ int prepare_plane(struct rdma_conn *conn)
 	return 0;
 }
 
-/* --counters 的挂钩（counters/ctr_hook.c，只在给了 --counters 时装上）：数据面开始时读一次端口计数；
+/* --counters 的挂钩（plugins/ctr_hook.c，只在给了 --counters 时装上）：数据面开始时读一次端口计数；
  * 结束时再读一次、打印差值，原样返回 rc（失败时也打印：计数能说明出了什么事） */
 void plane_begin(struct rdma_conn *conn)
 {

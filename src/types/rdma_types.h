@@ -12,21 +12,21 @@
 #include <infiniband/verbs.h>
 
 #include "control/ctrl.h"
-#include "device/gid.h"
+#include "pure/gid.h"
 #include "cli/options.h"
 #include "device/selection.h"
-#include "verbs/sq_account.h"
+#include "pure/sq_account.h"
 #include "trace/trace.h"
-#include "control/wire.h"
+#include "pure/wire.h"
 
 struct rdma_device;
 struct rdma_conn;
 struct send_req;        /* 下面：一个要投递的发送 WR */
-struct ctr_table;       /* counters/counters.h：--counters 读到的端口计数 */
+struct ctr_table;       /* pure/counters.h：--counters 读到的端口计数 */
 
 /*
- * 挂钩：课程以外的两件事从这里接进步骤函数——--trace 把每一步记进文件（trace/trace_hooks.c），
- * --inject 故意改坏一点东西（故障画廊，inject/inject.c）。步骤函数只在几个固定的点问一声“有没有人要看/要改”，
+ * 挂钩：课程以外的两件事从这里接进步骤函数——--trace 把每一步记进文件（plugins/trace_hooks.c），
+ * --inject 故意改坏一点东西（故障画廊，plugins/inject.c）。步骤函数只在几个固定的点问一声“有没有人要看/要改”，
  * 不知道 trace 和注入的存在；没有 --trace/--inject 时表里全是 NULL，步骤函数照常往下走。
  * 表由 program.c 按命令行装好，设备和每条连接都指向同一张（只读）。
  */
@@ -80,7 +80,7 @@ struct rdma_hooks {
 	int (*recv_round)(struct rdma_conn *conn, long round, uint8_t *(*area)(struct rdma_conn *, int));
 	int (*recv_delay)(struct rdma_conn *conn);
 	int (*inline_guard)(struct rdma_conn *conn, int qp, uint32_t len);
-	/* --counters（counters/ctr_hook.c）：数据面开始时、结束时（原样返回 rc）各读一次端口计数；--bench 的每个大小在
+	/* --counters（plugins/ctr_hook.c）：数据面开始时、结束时（原样返回 rc）各读一次端口计数；--bench 的每个大小在
 	 * 计时循环之外的前后（before 是调用方的存放处，buf 得到 BENCH_RESULT 的后缀 " ctr_NAME=差值…"） */
 	void (*plane_begin)(struct rdma_conn *conn);
 	int (*plane_end)(struct rdma_conn *conn, int rc);
@@ -155,8 +155,8 @@ struct rdma_conn {
 	struct trace_ref trace;         /* --trace：这条连接的事件写到哪里、会话号（conn_init 从设备复制） */
 	const struct rdma_hooks *hooks; /* 挂钩（conn_init 从设备复制） */
 	int mr_access;                  /* MR 注册时的权限（--trace 记下它） */
-	struct ctr_table *ctr_before;   /* --counters：数据面开始时读到的端口计数（counters/ctr_hook.c 分配和释放；NULL = 没读） */
-	int wcs_unchecked;              /* 1 = 取出的完成不检查、不还槽（--inject flush 要看每一个出错的完成，inject/inject.c） */
+	struct ctr_table *ctr_before;   /* --counters：数据面开始时读到的端口计数（plugins/ctr_hook.c 分配和释放；NULL = 没读） */
+	int wcs_unchecked;              /* 1 = 取出的完成不检查、不还槽（--inject flush 要看每一个出错的完成，plugins/inject.c） */
 };
 
 /* 告诉挂钩刚刚发生的一件事（没有 --trace 时什么也不做）；dev 为 NULL 时用 conn 的设备 */

@@ -12,7 +12,7 @@
 #include "base/conout.h"
 #include "base/verbs_print.h"
 #include "control/ctrl.h"
-#include "device/path_check.h"
+#include "verbs/path_check.h"
 
 static void print_hello(const char *who, const struct wire_hello *h, int num_qp)
 {

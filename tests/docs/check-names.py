@@ -2,7 +2,7 @@
 """tests/21-names.t 的检查：注释和文档里点名的本项目的文件和函数都还在（改名、删除之后没有留下旧名字）。
 
 看哪些地方：src/ 里每个 .c/.h 的注释；仓库里每个 .md（logs/ 和 tests/ 下的除外）里反引号中的词和写成 name() 的词。
-- 文件名（x.c、x.h、src/a/b.c）：src/ 开头的路径必须存在；别的名字必须是仓库里某个文件的名字
+- 文件名（x.c、x.h、src/a/b.c）和 src/ 下的目录（src/a/）：src/ 开头的路径必须存在；别的名字必须是仓库里某个文件的名字
   （tests/fuzz/fuzz_hello.c、tools/bench/nsir.c 也是本项目的）。带目录、又不在本仓库的路径（drivers/infiniband/…）不算本项目的：
   它必须真的不存在于仓库，并且以别的项目的目录开头（FOREIGN_DIRS）。
 - 函数名（小写、带下划线的词，snake_case）：必须是本项目的代码里出现的标识符或字符串（src/ 去掉注释之后的代码，以及
@@ -75,6 +75,9 @@ def main():
     def check(where, text, names):
         for m in FILE_TOK.finditer(text):
             if not file_ok(m.group(1)):
+                bad.add((where, m.group(1)))
+        for m in re.finditer(r'(?<![\w./-])(src/[a-z_]+/)', text):   # 目录：src/ 下的子目录
+            if not os.path.isdir(m.group(1)):
                 bad.add((where, m.group(1)))
         for n in names:
             if not name_ok(n):

@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clients/adopt.h"
+#include "pure/adopt.h"
 #include "cli/parse.h"
-#include "control/wire.h"
+#include "pure/wire.h"
 
 /* 几种服务端命令行：什么都不给（全听客户端的）、给了 --op fetch_add --offset 8、给了 -q/--size/--iters */
 static int server_options(int k, struct options *o)

@@ -4,7 +4,7 @@
 
 #include "cli/options.h"
 #include "cli/parse.h"
-#include "verbs/ack_timeout.h"
+#include "cli/ack_timeout.h"
 #include "unit.h"
 
 static enum parse_result parse(enum role role, struct options *o, char *err, const char *const *args)

@@ -2,7 +2,7 @@
 #include <infiniband/verbs.h>
 #include <string.h>
 
-#include "control/wire.h"
+#include "pure/wire.h"
 #include "unit.h"
 
 static struct wire_hello sample(uint32_t num_qp)

@@ -1,7 +1,7 @@
 /*
  * sq_account.c - 发送队列的记账（规则见 sq_account.h）
  */
-#include "verbs/sq_account.h"
+#include "pure/sq_account.h"
 
 #include <stdlib.h>
 #include <string.h>

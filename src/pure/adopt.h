@@ -15,7 +15,7 @@
 #include <infiniband/verbs.h>
 
 #include "cli/options.h"
-#include "control/wire.h"
+#include "pure/wire.h"
 
 /* 服务端不给 --size 时，每个客户端每个QP的消息大小上限（启动时打印） */
 #define SESSION_SIZE_CAP   (1u << 20)

@@ -6,7 +6,7 @@
 
 #include <infiniband/verbs.h>
 
-#include "device/gid.h"
+#include "pure/gid.h"
 #include "trace/trace.h"
 
 /*

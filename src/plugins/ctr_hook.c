@@ -1,7 +1,7 @@
 /*
  * ctr_hook.c - --counters 的挂钩（说明见 ctr_hook.h，读和含义见 counters.c）
  */
-#include "counters/ctr_hook.h"
+#include "plugins/ctr_hook.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
  * events.c - 设备的异步事件（见 events.h）
  */
-#include "verbs/events.h"
+#include "ops/events.h"
 #include "rdma_common.h"
 #include "base/i18n.h"
 

@@ -1,7 +1,7 @@
 /*
  * adopt.c - 多客户端服务端：一个会话的参数（见 adopt.h）
  */
-#include "clients/adopt.h"
+#include "pure/adopt.h"
 #include "base/i18n.h"
 
 #include <stdarg.h>

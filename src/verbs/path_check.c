@@ -3,7 +3,7 @@
  *
  * 只处理 IPv4（RoCE v2 的 IPv4 映射 GID）；IPv6 或查不到路由时只说明、不阻拦。
  */
-#include "device/path_check.h"
+#include "verbs/path_check.h"
 #include "base/i18n.h"
 
 #include <netinet/in.h>

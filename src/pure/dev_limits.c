@@ -1,7 +1,7 @@
 /*
  * dev_limits.c - 选项对设备能力的检查（见 dev_limits.h）
  */
-#include "device/dev_limits.h"
+#include "pure/dev_limits.h"
 #include "base/i18n.h"
 
 #include <stdio.h>

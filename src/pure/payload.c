@@ -1,7 +1,7 @@
 /*
  * payload.c - 可校验的测试数据
  */
-#include "ops/payload.h"
+#include "pure/payload.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /*
  * program.c - 服务端和客户端共用的 main：解析命令行、打印配置、运行、无论成败都逆序清理、给出退出码
  */
-#include "cli/program.h"
+#include "app/program.h"
 #include "cli/parse.h"
 #include "rdma_common.h"
 #include "base/i18n.h"
@@ -17,10 +17,10 @@
 #include "cm/cm_qps.h"
 #include "ops/op_rounds.h"
 #include "trace/trace.h"
-#include "trace/trace_hooks.h"
-#include "inject/inject.h"
-#include "counters/ctr_hook.h"
-#include "verbs/ack_timeout.h"
+#include "plugins/trace_hooks.h"
+#include "plugins/inject.h"
+#include "plugins/ctr_hook.h"
+#include "cli/ack_timeout.h"
 
 static void print_banner(const struct options *o, const char *title)
 {
@@ -110,7 +110,7 @@ static void close_trace(struct trace_ref *tr, int exit_code)
 	tr->t = NULL;
 }
 
-/* 挂钩：--trace 记下每一步（trace/trace_hooks.c），--inject 故意改坏一样东西（inject/inject.c）；都没有时是空表 */
+/* 挂钩：--trace 记下每一步（plugins/trace_hooks.c），--inject 故意改坏一样东西（plugins/inject.c）；都没有时是空表 */
 static void install_hooks(struct program *p)
 {
 	p->hooks = no_hooks;

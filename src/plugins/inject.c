@@ -10,7 +10,7 @@
  * 哪一种配什么操作、哪一端、能不能配 --cm 由命令行检查（cli/inject_kinds.c）；这里只管运行时改什么、说什么。
  * 每一种都在改之前打印一行“故障注入(--inject …)”：改了什么、预期看到什么。
  */
-#include "inject/inject.h"
+#include "plugins/inject.h"
 #include "rdma_common.h"
 #include "base/i18n.h"
 

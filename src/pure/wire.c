@@ -1,7 +1,7 @@
 /*
  * wire.c - 控制平面数据格式的编码与校验
  */
-#include "control/wire.h"
+#include "pure/wire.h"
 #include "base/i18n.h"
 #include "cli/op_table.h"
 

@@ -2,13 +2,13 @@
  * trace_hooks.c - --trace 经挂钩（rdma_common.h 的 struct rdma_hooks）接进步骤函数：每一件事写成哪个 trace 事件
  * 步骤函数只说“刚刚做完了什么”（enum hook_at），这里从设备和连接里读出要记的值；格式见 docs/TRACE.md
  */
-#include "trace/trace_hooks.h"
+#include "plugins/trace_hooks.h"
 
 #include <arpa/inet.h>
 #include <string.h>
 
 #include "base/verbs_print.h"
-#include "trace/trace_ev.h"
+#include "plugins/trace_ev.h"
 #include "verbs/qp_print.h"
 
 static const char *wr_opcode_name(enum ibv_wr_opcode op)

@@ -19,7 +19,7 @@
  * packet_seq_err、implied_nak_seq_err、local_ack_timeout_err、out_of_buffer、rx_*_requests），以及 IB 规范的端口计数
  * （ports/N/counters/ 下的 port_xmit_packets、port_rcv_packets、link_downed，每个 RDMA 设备都有）。
  */
-#include "counters/counters.h"
+#include "pure/counters.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,12 +1,12 @@
 /*
  * trace_ev.c - 要读 verbs 结构体的 trace 事件（见 trace_ev.h、docs/TRACE.md）
  */
-#include "trace/trace_ev.h"
+#include "plugins/trace_ev.h"
 
 #include <arpa/inet.h>
 
 #include "base/verbs_print.h"
-#include "control/wire.h"
+#include "pure/wire.h"
 #include "verbs/wc_check.h"
 
 void tj_gid(struct tj *j, const char *key, const uint8_t raw[16])

@@ -1,7 +1,7 @@
 /*
  * gid.c - GID 的格式化、分类与自动选择
  */
-#include "device/gid.h"
+#include "pure/gid.h"
 #include "base/i18n.h"
 
 #include <arpa/inet.h>
