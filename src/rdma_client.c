@@ -8,7 +8,7 @@
  *               → 控制QP上交换地址与 rkey（两端相同的 cm_steps，app/program.c）
  * 数据面（两端相同的 data_plane，app/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、post_send、
  * poll_completions）；别的操作一轮一轮地交给 ops/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
- * 读的顺序：rdma_common.h（结构体），rdma_common.c（每一步的 verbs 调用），再回到这里。
+ * 读的顺序：types/rdma_types.h（结构体）、rdma_common.h（步骤），rdma_common.c（每一步的 verbs 调用），再回到这里。
  */
 #include "rdma_common.h"
 #include "base/i18n.h"

@@ -5,7 +5,7 @@
  * （post_receive、post_send、poll_completions）、清理。每个函数只做一件事，对应程序输出里的一个“步骤”：
  * 初始化属性、一次 verbs 调用、它失败时打印调用名、strerror(errno) 与 errno 和该检查什么、再解释它做了什么。
  * 打印的细节在 verbs/qp_print.c，等完成和记账的细节在 verbs/datapath.c，选设备和 GID 的规则在 device/；
- * --trace 和 --inject 只经挂钩表（rdma_common.h 的 struct rdma_hooks）进来，这里没有它们的代码。
+ * --trace 和 --inject 只经挂钩表（types/rdma_types.h 的 struct rdma_hooks）进来，这里没有它们的代码。
  */
 #include "rdma_common.h"
 #include "base/i18n.h"

@@ -10,7 +10,7 @@
  *               （先读客户端的 HELLO，再建这个客户端的 MR/CQ/QP），数据面是同一个 data_plane
  * 数据面（两端相同的 data_plane，app/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、poll_completions、post_send）；
  * 别的操作一轮一轮地交给 ops/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
- * 读的顺序：rdma_common.h（结构体），rdma_common.c（每一步的 verbs 调用），再回到这里。
+ * 读的顺序：types/rdma_types.h（结构体）、rdma_common.h（步骤），rdma_common.c（每一步的 verbs 调用），再回到这里。
  */
 #include "rdma_common.h"
 #include "base/i18n.h"

@@ -1,7 +1,7 @@
 /*
  * inject.c - --inject：故障画廊（docs/GALLERY.md）的每一种，一个故意的错误，全部在这一个文件里
  *
- * 每一种都经挂钩（rdma_common.h 的 struct rdma_hooks）改一样东西，步骤函数本身不知道注入的存在：
+ * 每一种都经挂钩（types/rdma_types.h 的 struct rdma_hooks）改一样东西，步骤函数本身不知道注入的存在：
  *   MR 或 QP 的权限     mr-access、qp-access                 （access）
  *   一次转换的 QP 属性  qpn（RTR 的 dest_qp_num）、psn（RTS 的 sq_psn）、rnr-retry0（RTS 的 rnr_retry）（qp_attr）
  *   对端的 rkey         rkey                                  （peer）

@@ -1,5 +1,5 @@
 /*
- * inject.h - --inject 装进挂钩表（rdma_common.h 的 struct rdma_hooks）：program.c 解析完命令行之后调用
+ * inject.h - --inject 装进挂钩表（types/rdma_types.h 的 struct rdma_hooks）：program.c 解析完命令行之后调用
  */
 #ifndef ROCE_INJECT_H
 #define ROCE_INJECT_H

@@ -1,5 +1,5 @@
 /*
- * trace_hooks.c - --trace 经挂钩（rdma_common.h 的 struct rdma_hooks）接进步骤函数：每一件事写成哪个 trace 事件
+ * trace_hooks.c - --trace 经挂钩（types/rdma_types.h 的 struct rdma_hooks）接进步骤函数：每一件事写成哪个 trace 事件
  * 步骤函数只说“刚刚做完了什么”（enum hook_at），这里从设备和连接里读出要记的值；格式见 docs/TRACE.md
  */
 #include "plugins/trace_hooks.h"

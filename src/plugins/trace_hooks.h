@@ -1,5 +1,5 @@
 /*
- * trace_hooks.h - --trace 装进挂钩表（rdma_common.h 的 struct rdma_hooks）：program.c 在打开 trace 之后调用
+ * trace_hooks.h - --trace 装进挂钩表（types/rdma_types.h 的 struct rdma_hooks）：program.c 在打开 trace 之后调用
  */
 #ifndef ROCE_TRACE_HOOKS_H
 #define ROCE_TRACE_HOOKS_H
