@@ -28,8 +28,8 @@ HDRS    := $(sort $(shell find src -name '*.h'))
 DRIVERS := src/rdma_server.c src/rdma_client.c
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试；ctrl 是控制平面的分发层，同步标签的核对在里面；
 # counters 读 hw_counters 目录）
-PURE    := base/i18n verbs/ack_timeout cli/options cli/inject_kinds cli/usage cli/op_table device/gid control/wire verbs/hints ops/payload verbs/wc_check base/conout \
-           clients/adopt trace/trace bench/stats device/dev_limits verbs/sq_account verbs/kernel_note ud/grh control/ctrl counters/counters
+PURE    := base/i18n cli/ack_timeout cli/options cli/parse cli/inject_kinds cli/usage cli/op_table pure/gid pure/wire verbs/hints pure/payload verbs/wc_check base/conout \
+           pure/adopt trace/trace bench/stats pure/dev_limits pure/sq_account verbs/kernel_note ud/grh control/ctrl pure/counters
 # 两个程序共有的全部模块（= 除了两个 main 之外的每个 .c）
 CORE    := $(patsubst src/%.c,%,$(filter-out $(DRIVERS),$(SRC_ALL)))
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
@@ -107,9 +107,9 @@ $(BUILD)/tests/unit_tests: $(UNIT_OBJS) $(PURE_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka -lm $(LDLIBS)
 
 # GID 规则的 C 一侧（tests/gid-rule/compare.sh 拿它和 scripts/gid_rule.sh 比较同一张表的选择）
-$(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(OBJDIR)/device/gid.o src/device/gid.h
+$(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(OBJDIR)/pure/gid.o src/pure/gid.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Isrc -o $@ tests/gid-rule/pick.c $(OBJDIR)/device/gid.o $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Isrc -o $@ tests/gid-rule/pick.c $(OBJDIR)/pure/gid.o $(LDLIBS)
 
 unit: $(BUILD)/tests/unit_tests $(BUILD)/tests/gid_pick
 
@@ -123,7 +123,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 # -max_len=1024：最长的 HELLO（16 个QP）不到 500 字节，再长的输入也要试（长度必须正好）
 FUZZ_FLAGS   := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
-FUZZ_SRCS    := tests/fuzz/fuzz_hello.c src/control/wire.c src/device/gid.c src/clients/adopt.c src/cli/options.c src/cli/inject_kinds.c src/cli/op_table.c src/base/i18n.c
+FUZZ_SRCS    := tests/fuzz/fuzz_hello.c src/pure/wire.c src/pure/gid.c src/pure/adopt.c src/cli/options.c src/cli/parse.c src/cli/inject_kinds.c src/cli/op_table.c src/base/i18n.c
 FUZZ_DIR     := $(BUILD)/fuzz
 
 $(FUZZ_DIR)/fuzz_hello: $(FUZZ_SRCS) $(HDRS)

@@ -1,20 +1,19 @@
 /*
  * rdma_client.c - RDMA 客户端（主动方）
  *
- * main 只做三件事：建连、数据面、逆序清理。建连有两种，步骤列表并排在下面（与输出中的步骤编号一一对应）：
- *   TCP（默认）  1-5 设备、端口、GID、PD → 6-8 MR、CQ、QP → 9 RESET→INIT → 10 TCP 连接服务端
+ * main 只做三件事：建连、数据面、逆序清理。建连有两种（步骤列表与输出中的步骤编号一一对应）：
+ *   TCP（默认，下面的 tcp_steps）  1-5 设备、端口、GID、PD → 6-8 MR、CQ、QP → 9 RESET→INIT → 10 TCP 连接服务端
  *               → 11 交换连接信息（QPN、PSN、LID、GID、MTU、地址与 rkey）→ 12-13 RTR、RTS
  *   --cm        CM 解析地址和路由（源地址决定设备）→ PD → MR、CQ、QP → 每个QP一个 cm_id：INIT/RTR/RTS + rdma_connect
- *               → 控制QP上交换地址与 rkey
- * 数据面：默认的 --op send 每一轮就是下面的 send_round（post_receive、post_send、poll_completion）；
- * 别的操作一轮一轮地交给 ops/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
- * 读的顺序：rdma_common.h（结构体），rdma_common.c（每一步的 verbs 调用），再回到这里。
+ *               → 控制QP上交换地址与 rkey（两端相同的 cm_steps，app/program.c）
+ * 数据面（两端相同的 data_plane，app/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、post_send、
+ * poll_completions）；别的操作一轮一轮地交给 ops/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
+ * 读的顺序：types/rdma_types.h（结构体）、rdma_common.h（步骤），rdma_common.c（每一步的 verbs 调用），再回到这里。
  */
 #include "rdma_common.h"
 #include "base/i18n.h"
 #include "base/conout.h"
-#include "cli/program.h"
-#include "cm/cm_qps.h"
+#include "app/program.h"
 #include "control/ctrl.h"
 #include "ops/op_rounds.h"
 
@@ -39,30 +38,9 @@ static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn)
 	return modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0 ? -1 : 0;
 }
 
-/* --cm（librdmacm）的步骤列表：CM 先建连，设备由地址决定（cm/cm_qps.c、cm/cm_control.c） */
-static int cm_steps(struct rdma_device *dev, struct rdma_conn *conn)
-{
-	int access = mr_access_flags(conn->opt);
-
-	/* rdma_resolve_addr/rdma_resolve_route：源地址决定用哪个设备 */
-	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
-		return -1;
-	/* 设备 = cm_id->verbs（代替 TCP 模式的步骤1-4）；PD 和 TCP 模式一样，只是设备上下文是 librdmacm 打开的 */
-	if (cm_adopt_device(conn) != 0 || alloc_pd(dev, &conn->step) != 0)
-		return -1;
-	/* MR、CQ、QP：和 TCP 模式同一段代码，QP 留在 RESET */
-	if (conn_create(conn, access) != 0)
-		return -1;
-	/* 每个QP一个 cm_id：RESET→INIT→RTR→RTS（属性来自 rdma_init_qp_attr）+ rdma_connect */
-	if (cm_connect_qps(conn, access) != 0)
-		return -1;
-	/* 单边操作要的地址和 rkey：控制QP上的一条 SEND（private data 只有 56 字节） */
-	return exchange_connection_info(conn);
-}
-
 /*
  * --op send 的一轮：先为服务端的回复 post_receive，等服务端说“接收已投递”（READY），每个QP post_send 一条消息，
- * 再 poll_completion 取齐 2×QP数 个完成——自己的发送完成和服务端回复的接收完成，在共享的 CQ 里按 wr_id 区分
+ * 再 poll_completions 取齐 2×QP数 个完成——自己的发送完成和服务端回复的接收完成，在共享的 CQ 里按 wr_id 区分
  */
 static int send_round(struct rdma_conn *conn, long r)
 {
@@ -102,21 +80,6 @@ static int send_round(struct rdma_conn *conn, long r)
 	return 0;
 }
 
-/* 数据面（步骤14 起）：RTS 同步点之后一轮一轮地跑，最后打印用时（--counters 的差值也在这里） */
-static int data_plane(struct rdma_conn *conn)
-{
-	double t0 = 0;
-
-	if (conn->opt->bench != BENCH_NONE || conn->opt->interactive)
-		return run_data_plane(conn);
-	if (rounds_begin(conn, &t0) != 0)
-		return rounds_end(conn, t0, -1);
-	for (long r = 1; r <= conn->opt->iters; r++)
-		if ((conn->opt->op == OP_SEND ? send_round(conn, r) : op_round(conn, r)) != 0)
-			return rounds_end(conn, t0, -1);
-	return rounds_end(conn, t0, 0);
-}
-
 int main(int argc, char **argv)
 {
 	struct program p;
@@ -127,7 +90,7 @@ int main(int argc, char **argv)
 		return rc;
 	rc = p.opt.cm ? cm_steps(&p.dev, &p.conn) : tcp_steps(&p.dev, &p.conn);
 	if (rc == 0)
-		rc = data_plane(&p.conn);
-	/* 无论成败都逆序清理（cli/program.c 的 program_finish → rdma_common.c 的 destroy_resources） */
+		rc = data_plane(&p.conn, send_round);
+	/* 无论成败都逆序清理（app/program.c 的 program_finish → rdma_common.c 的 destroy_resources） */
 	return program_finish(&p, rc);
 }

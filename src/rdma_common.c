@@ -2,10 +2,10 @@
  * rdma_common.c - RDMA verbs 资源的生命周期和 QP 状态机：课程的主干（读之前先看 rdma_common.h 开头的图）
  *
  * 从上到下就是步骤的顺序：设备（步骤1-5）、连接的资源（步骤6-8）、QP 状态机（步骤9、11-13）、数据面
- * （post_receive、post_send、poll_completion）、清理。每个函数只做一件事，对应程序输出里的一个“步骤”：
+ * （post_receive、post_send、poll_completions）、清理。每个函数只做一件事，对应程序输出里的一个“步骤”：
  * 初始化属性、一次 verbs 调用、它失败时打印调用名、strerror(errno) 与 errno 和该检查什么、再解释它做了什么。
  * 打印的细节在 verbs/qp_print.c，等完成和记账的细节在 verbs/datapath.c，选设备和 GID 的规则在 device/；
- * --trace 和 --inject 只经挂钩表（rdma_common.h 的 struct rdma_hooks）进来，这里没有它们的代码。
+ * --trace 和 --inject 只经挂钩表（types/rdma_types.h 的 struct rdma_hooks）进来，这里没有它们的代码。
  */
 #include "rdma_common.h"
 #include "base/i18n.h"
@@ -17,11 +17,11 @@
 #include "verbs/datapath.h"
 #include "verbs/hints.h"
 #include "verbs/qp_print.h"
-#include "verbs/ack_timeout.h"
+#include "cli/ack_timeout.h"
 #include "verbs/wc_check.h"
-#include "device/path_check.h"
+#include "verbs/path_check.h"
 #include "control/tcp_socket.h"
-#include "device/dev_limits.h"
+#include "pure/dev_limits.h"
 #include "device/selection.h"
 
 #include <errno.h>
@@ -689,7 +689,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 		if (ctrl_exchange_hello(&conn->ctrl, &local, &conn->remote) != 0)
 			return -1;
 	} else {
-		/* TCP：本端的 HELLO 编码成线上格式（control/wire.h）写进 TCP 连接，再读对端的（读和校验在 control/ctrl_tcp.c）；
+		/* TCP：本端的 HELLO 编码成线上格式（pure/wire.h）写进 TCP 连接，再读对端的（读和校验在 control/ctrl_tcp.c）；
 		 * 多客户端服务端已经先收到了客户端的（clients/sessions.c），只发自己的 */
 		n = wire_encode_hello(&local, buf, sizeof(buf));
 		if (n == 0 || tcp_write_full(ctrl_socket(&conn->ctrl), buf, n, conn->opt->timeout_ms, _("连接信息")) != 0)
@@ -838,7 +838,7 @@ int modify_qp_to_err(struct rdma_conn *conn, int i)
 	return 0;
 }
 
-/* ---------- 数据面：post_receive、post_send、poll_completion（wr_id 的低 8 位是 QP 序号） ---------- */
+/* ---------- 数据面：post_receive、post_send、poll_completions（wr_id 的低 8 位是 QP 序号） ---------- */
 
 /*
  * 投递一个接收请求：网卡把对端下一条 SEND（或 WRITE_WITH_IMM 的立即数）放进 addr 开始的 len 字节。

@@ -2,7 +2,8 @@
 # tests/14-reading-path.t - 代码读起来像课程：从 main 到数据面的 verbs 调用、到交换连接信息的 send() 不超过 4 层（TAP，宿主机，不到 1 秒）
 # 调用图从 src/*.c 的文本读出（函数定义 = 行首的名字加括号、下一行是 "{"；调用 = 函数体里的 "名字("；
 # 同一文件里的 static 函数优先）。函数体里提到一张函数表（如 op_rounds.c 的 op_rounds）算作调用表里的每个函数，
-# 所以经函数表或函数指针的一次调用算一层（issue 24）。帧数把 main 算作第 1 层，调用 verbs 的函数是最后一层。
+# 所以经函数表或函数指针的一次调用算一层（issue 24）；同样，作为参数传给 X 的函数（data_plane(conn, send_round)）
+# 算作 X 调用它。帧数把 main 算作第 1 层，调用 verbs 的函数是最后一层。
 # 每条路径打印出来（函数和文件），docs/FLOW.md 的阅读路径就是它。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -43,13 +44,25 @@ def resolve(f, n):
     outside = [g for g in names.get(n, []) if (g, n) not in static]
     return (outside[0], n) if outside else None
 
+def args_of(body, start):
+    # 从 "(" 之后起到配对的 ")" 为止的实参文字
+    depth, k = 1, start
+    while k < len(body) and depth:
+        depth += {"(": 1, ")": -1}.get(body[k], 0)
+        k += 1
+    return body[start:k - 1]
+
 edges = {}
+passed = []   # (调用者所在的文件, 被调用的名字, 作为实参传过去的函数名)
 for (f, n), body in defs.items():
     out = set()
-    for c in re.findall(r'\b([A-Za-z_]\w*)\s*\(', body):
-        t = resolve(f, c)
+    for m in re.finditer(r'\b([A-Za-z_]\w*)\s*\(', body):
+        t = resolve(f, m.group(1))
         if t and t != (f, n):
             out.add(t)
+        for a in re.findall(r'\b([A-Za-z_]\w*)\b(?!\s*\()', args_of(body, m.end())):
+            if a in names and t:
+                passed.append((t, resolve(f, a)))
     for (tf, tn), fns in tables.items():
         if tf == f and re.search(r'\b' + tn + r'\b', body):
             for c in fns:
@@ -57,6 +70,9 @@ for (f, n), body in defs.items():
                 if t:
                     out.add(t)
     edges[(f, n)] = out
+for t, a in passed:
+    if a and a != t:
+        edges.setdefault(t, set()).add(a)
 
 def path(src, dst):
     prev, q = {src: None}, deque([src])
@@ -103,7 +119,7 @@ for k, (what, main, mid, dst, verb) in enumerate(checks, 1):
     extra = ""
     if "--cm" in what:
         # --cm：main 先调用 cm_steps（CM 建连，cm/），再调用和 TCP 模式同一个 data_plane
-        m, cm, dp = main, ("rdma_client.c", "cm_steps"), ("rdma_client.c", "data_plane")
+        m, cm, dp = main, resolve("rdma_client.c", "cm_steps"), resolve("rdma_client.c", "data_plane")
         if cm not in edges.get(m, ()) or dp not in edges.get(m, ()):
             p = None
         extra = "; CM setup: " + show([m, cm]) + " → " + ", ".join(sorted(n for f, n in edges.get(cm, ())))

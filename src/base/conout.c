@@ -131,15 +131,13 @@ void con_explain(const char *fmt, ...)
 	va_end(ap);
 }
 
-int con_printf(const char *fmt, ...)
+void con_printf(const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = con_vprint(out_stream(), &con.p_out, fmt, ap);
+	con_vprint(out_stream(), &con.p_out, fmt, ap);
 	va_end(ap);
-	return n;
 }
 
 static void sink_release(struct error_sink *s, const char *hint)
@@ -196,15 +194,13 @@ void con_hint(const char *fmt, ...)
 	sink_release(&con.sink, text);          /* 和上一个错误配成一对（没有等提示的错误时什么也不做） */
 }
 
-int con_eprintf(const char *fmt, ...)
+void con_eprintf(const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	va_start(ap, fmt);
-	n = con_vprint(err_stream(), &con.p_err, fmt, ap);
+	con_vprint(err_stream(), &con.p_err, fmt, ap);
 	va_end(ap);
-	return n;
 }
 
 void con_flush(void)
@@ -237,11 +233,6 @@ void con_set_prefix(const char *prefix)
 {
 	con_flush();
 	snprintf(con.prefix, sizeof(con.prefix), "%s", prefix != NULL ? prefix : "");
-}
-
-const char *con_prefix(void)
-{
-	return con.prefix;
 }
 
 void con_set_streams(FILE *out, FILE *err)

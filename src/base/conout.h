@@ -19,11 +19,9 @@
 void con_init(void);
 /* 设置本线程的行前缀；NULL 或 "" = 不加前缀（先把攒着的半行写出去） */
 void con_set_prefix(const char *prefix);
-/* 本线程的前缀（没有时是 ""） */
-const char *con_prefix(void);
 /* 相当于 printf / fprintf(stderr, …)，有前缀时每行加前缀 */
-int con_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int con_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void con_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void con_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* 一行解释（教学用的“为什么”）：“  说明: ” + 文字，跟在它解释的那一行后面 */
 void con_explain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* 把本线程攒着的半行（没有换行结尾的）写出去；会话结束时调用 */

@@ -10,11 +10,15 @@
 #include <stddef.h>
 #include <infiniband/verbs.h>
 
-#include "trace/trace.h"
+struct trace_ref;   /* trace/trace.h：这一端的事件写到哪个 trace 文件（本层不看它里面，只转交） */
 
-/* 打印 “========== 步骤N: 标题 ==========”，N = ++*step；同时写 trace 的 step 事件（有 --trace 时） */
+/* 打印 “========== 步骤N: 标题 ==========”，N = ++*step；再把标题交给装上的 step_sink（tr 原样转交） */
 void step_title(const struct trace_ref *tr, unsigned *step, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* 步骤标题的接收者：program.c 装上 trace_step（有 --trace 时写 trace 的 step 事件）；没装 = 只打印。
+ * base 在最底层，不能调用上面的 trace/，所以由组装程序的 program.c 把它接上 */
+typedef void (*step_sink_fn)(const struct trace_ref *tr, unsigned n, const char *title);
+void step_title_sink(step_sink_fn fn);
 
 /* 打印 “错误: CALL 失败: strerror (errno=N)” 和 “提示: HINT” */
 void verbs_error(const char *call, int err, const char *hint);

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 #include "bench/stats.h"
 
 /* 一个大小的一次测量：计时循环里要用的一切（循环外分配好） */
@@ -38,7 +38,14 @@ static inline long ud_sent(const struct run *r)
 	return (r->warm + r->iters) * r->c->num_qp;
 }
 
-long warmup_count(long iters);
+/* 预热次数：计时次数的十分之一加一，最多 1000（bench.c 测量、bench_report.c 说明时都用它） */
+static inline long warmup_count(long iters)
+{
+	long w = iters / 10 + 1;
+
+	return w > 1000 ? 1000 : w;
+}
+
 /* 打印（bench_report.c）：测量前后的说明、表头、每个大小一行 + BENCH_RESULT、服务端的 UD 收到数、本端的 CPU */
 void bench_explain_before(struct rdma_conn *c);
 void bench_explain_after(struct rdma_conn *c);

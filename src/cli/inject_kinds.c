@@ -1,8 +1,8 @@
 /*
- * inject_kinds.c - --inject 的每一种：名字、哪一端、配什么操作、能不能配 --cm、-h 里的一行（声明在 options.h）
+ * inject_kinds.c - --inject 的每一种：名字、哪一端、配什么操作、能不能配 --cm、-h 里的一行（声明在 inject_kinds.h）
  * 只管命令行这一侧（解析、检查、用法）；注入在运行时怎样改 WR、QP 属性或接收的顺序不在这里
  */
-#include "cli/options.h"
+#include "cli/inject_kinds.h"
 #include "base/i18n.h"
 #include "cli/op_table.h"
 
@@ -20,7 +20,6 @@ static int source_op(const struct options *o)   /* 数据来自本端内存的 S
 {
 	return o->op == OP_SEND || o->op == OP_WRITE || o->op == OP_WRITE_IMM;
 }
-
 
 /* 每一种：名字、哪一端（ROLE_ANY = 看 fits）、什么操作能用（fits）和不能用时的说明、不能配 --cm 的原因、-h 里的一行 */
 #define ROLE_ANY ((enum role)-1)
@@ -82,13 +81,6 @@ static const struct inject_kind *inject_kind_of(enum inject id)
 	return NULL;
 }
 
-const char *inject_name(enum inject id)
-{
-	const struct inject_kind *k = inject_kind_of(id);
-
-	return k != NULL ? k->name : "none";
-}
-
 int inject_parse(const char *arg, struct options *o, char *err, size_t errlen)
 {
 	char names[256] = "";
@@ -100,7 +92,7 @@ int inject_parse(const char *arg, struct options *o, char *err, size_t errlen)
 		}
 		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", k ? _("、") : "", inject_kinds[k].name);
 	}
-	set_err(err, errlen, _("未知的故障注入: '%s'（可选 %s）"), arg, names);
+	snprintf(err, errlen, _("未知的故障注入: '%s'（可选 %s）"), arg, names);
 	return -1;
 }
 
@@ -112,19 +104,19 @@ int inject_check(const struct options *o, char *err, size_t errlen)
 	if (k == NULL)
 		return 0;
 	if (k->role != ROLE_ANY && k->role != o->role) {
-		set_err(err, errlen, _("--inject %s 只用于%s"), k->name, k->role == ROLE_SERVER ? _("服务端") : _("客户端"));
+		snprintf(err, errlen, _("--inject %s 只用于%s"), k->name, k->role == ROLE_SERVER ? _("服务端") : _("客户端"));
 		return -1;
 	}
 	if (!k->fits(o)) {
-		set_err(err, errlen, "--inject %s %s", k->name, _(k->rule));
+		snprintf(err, errlen, "--inject %s %s", k->name, _(k->rule));
 		return -1;
 	}
 	if (o->interactive) {
-		set_err(err, errlen, _("--inject %s 不用于交互模式（注入发生在第1轮）"), k->name);
+		snprintf(err, errlen, _("--inject %s 不用于交互模式（注入发生在第1轮）"), k->name);
 		return -1;
 	}
 	if (o->cm && k->no_cm != NULL) {
-		set_err(err, errlen, _("--inject %s 不能与 --cm 同用：%s"), k->name, _(k->no_cm));
+		snprintf(err, errlen, _("--inject %s 不能与 --cm 同用：%s"), k->name, _(k->no_cm));
 		return -1;
 	}
 	return 0;

@@ -1,5 +1,5 @@
 /*
- * options.h - 命令行参数（服务端与客户端共用）
+ * options.h - 命令行参数（服务端与客户端共用）：struct options 和由它推出的事实（options.c）；解析在 parse.h
  *
  * 两种写法都支持：
  *   位置参数（与最初版本兼容）：
@@ -7,8 +7,7 @@
  *     rdma_client <server_ip> [dev] [port] [gid_idx] [num_qp]
  *   选项：-d/--dev -p/--port -g/--gid-idx -q/--num-qp -i/--ib-port
  *         --op --size --iters --offset --interactive -t/--timeout
- *         --accept-timeout --qp-state --dry-run --inject --trace -h/--help
- *         --accept-timeout --qp-state --dry-run --inject --cm --src -h/--help
+ *         --accept-timeout --qp-state --dry-run --inject --trace --cm --src -h/--help
  */
 #ifndef ROCE_OPTIONS_H
 #define ROCE_OPTIONS_H
@@ -56,7 +55,7 @@ enum cq_mode { CQ_POLL = 0, CQ_EVENT };
  *   late-recv 服务端（send/write_imm）第1轮先告诉客户端“可以发了”，过一会儿才投递接收 →
  *           客户端的报文先到，服务端网卡回 RNR NAK，客户端网卡等一会儿重发（rnr_retry=7：一直重试）
  */
-/* --inject 的每一种（options.c 的 inject_kinds 表：哪一端、什么操作、-h 的说明；docs/GALLERY.md 是实测结果） */
+/* --inject 的每一种（cli/inject_kinds.c 的 inject_kinds 表：哪一端、什么操作、-h 的说明；docs/GALLERY.md 是实测结果） */
 enum inject {
 	INJECT_NONE = 0, INJECT_RKEY, INJECT_PAYLOAD, INJECT_LATE_RECV, INJECT_SMALL_RECV, INJECT_FLUSH,
 	INJECT_MR_ACCESS, INJECT_RNR_RETRY0, INJECT_LKEY, INJECT_INLINE, INJECT_QPN, INJECT_PSN, INJECT_QP_ACCESS
@@ -124,28 +123,13 @@ const char *bench_name(enum bench_mode b);
 /* 服务端是不是“多客户端”模式（--clients 不是 1 或 --parallel 大于 1）；默认是今天的一对一 */
 int multi_client(const struct options *o);
 
-enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_ERROR = 2 };
-
 const char *op_name(enum rdma_op op);
 int op_from_name(const char *name, enum rdma_op *op);
 int op_is_atomic(enum rdma_op op);
 int op_is_one_sided(enum rdma_op op);
 
-/* 解析参数；出错时把中文说明写入 err（调用者打印）。不打印、不退出。 */
-enum parse_result parse_options(int argc, char **argv, enum role role,
-				struct options *o, char *err, size_t errlen);
-void print_usage(const char *prog, enum role role);
-/* --inject 的种类表（cli/inject_kinds.c）：NAME → o->inject；和本端的角色、操作、模式合不合；-h 里本角色能用的每一种 */
-int inject_parse(const char *arg, struct options *o, char *err, size_t errlen);
-int inject_check(const struct options *o, char *err, size_t errlen);
-void inject_print_usage(enum role role);
-/* 解析出错时的说明写进 err（cli/ 的几个文件共用） */
-void set_err(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
 /* 本端是否是该操作里“发送数据的一方”（--inject payload 只能加在这一方） */
 int inject_payload_sender(const struct options *o);
-/* --inject 的名字（"none" = 没有注入） */
-const char *inject_name(enum inject id);
 
 /* 每个QP占用的缓冲区槽大小（字节） */
 size_t slot_size(const struct options *o);

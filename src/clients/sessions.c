@@ -39,6 +39,7 @@
  * 所以不需要全局的“收到信号”标志，也不会在任意一行代码中间被打断。
  */
 #include "clients/sessions.h"
+#include "rdma_common.h"
 #include "base/i18n.h"
 
 #include <errno.h>
@@ -54,7 +55,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "clients/adopt.h"
+#include "pure/adopt.h"
 #include "base/verbs_print.h"
 #include "base/conout.h"
 #include "control/ctrl.h"

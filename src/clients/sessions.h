@@ -4,7 +4,7 @@
 #ifndef ROCE_SESSIONS_H
 #define ROCE_SESSIONS_H
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 
 struct session;   /* 一个客户端的会话（sessions.c 私有） */
 

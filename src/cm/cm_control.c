@@ -15,7 +15,7 @@
  *   - private data 只在建连时传一次，而同步消息（READY/DONE/ACK/BYE）整个运行期间都要；
  *   - 数据QP的接收队列和 CQ 归数据面（op_rounds.c 按个数数完成），混进控制消息就要改每个操作的计数。
  * 所以另建一个小小的控制QP（自己的 CQ、自己的 cm_id），上面跑的就是 TCP 模式的同一套 wire.c 消息，
- * qp_state.c 和 op_rounds.c 一行不用改。private data 只放一条 20 字节的“自我介绍”（struct cm_priv：
+ * rdma_common.c 和 op_rounds.c 一行不用改。private data 只放一条 20 字节的“自我介绍”（struct cm_priv：
  * 魔数、版本、长度、这是第几条连接、QP个数、操作、会话号），服务端据此把连接请求对应到 QP，并拒绝陌生的对端：
  * 一个会话的请求都来自第一个请求的地址、带同一个会话号，别的客户端的请求只被拒绝，本会话照常（cm_request_verdict）。
  *
@@ -53,7 +53,6 @@ static int port_of(const struct ctrl *c)
 {
 	return c->opt->tcp_port;
 }
-
 
 void cm_priv_encode(struct cm_priv *p, int index, int num_qp, int op, int reason, uint32_t nonce)
 {
@@ -439,7 +438,7 @@ static int open_channel(struct ctrl *c)
 	return 0;
 }
 
-/* k = -1：控制连接（和监听），k = i：数据QP[i]；k+2 放进 cm_id 的 context，事件里用 index_of 取回 */
+/* k = -1：控制连接（和监听），k = i：数据QP[i]；k+2 放进 cm_id 的 context，事件里用 cm_index_of 取回 */
 int cm_create_id(struct ctrl *c, struct rdma_cm_id **id, int k)
 {
 	if (rdma_create_id(c->cm->ch, id, (void *)(uintptr_t)(k + 2), RDMA_PS_TCP) != 0) {
@@ -541,7 +540,7 @@ int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma
 		return -1;
 	}
 	*slot_of(c, p.index) = *id;
-	(*id)->context = (void *)(uintptr_t)(p.index + 1);   /* 与客户端 create_id 的 k+2 一致 */
+	(*id)->context = (void *)(uintptr_t)(p.index + 1);   /* 与客户端 cm_create_id 的 k+2 一致 */
 	if (!c->cm->session_set) {   /* 会话的第一个请求：之后只认这个地址和会话号 */
 		c->cm->session_set = 1;
 		c->cm->nonce = p.nonce;
@@ -651,7 +650,7 @@ static int resolve_server(struct ctrl *c, unsigned *step)
 	return 0;
 }
 
-static int cm_establish(struct ctrl *c, unsigned *step)
+int cm_establish(struct ctrl *c, unsigned *step)
 {
 	return c->opt->role == ROLE_SERVER ? listen_and_wait(c, step) : resolve_server(c, step);
 }
@@ -677,7 +676,7 @@ int cm_check_events(struct ctrl *c, int wait_ms)
 	return c->cm->disconnected;
 }
 
-static int cm_local_ipv4(struct ctrl *c, char *ip, size_t len)
+int cm_local_ipv4(struct ctrl *c, char *ip, size_t len)
 {
 	const struct sockaddr *sa = c->cm->ctl_id ? rdma_get_local_addr(c->cm->ctl_id) : NULL;
 
@@ -697,7 +696,7 @@ static void report_cm_destroy(const char *call, int rc)
 static int rdma_rc(int rc) { return rc != 0 ? errno : 0; }
 
 /* 断开（发 DREQ）并释放控制QP；数据QP由 conn_destroy 随后销毁 */
-static void cm_close(struct ctrl *c)
+void cm_close(struct ctrl *c)
 {
 	if (c->cm->established && !c->cm->disconnected) {
 		report_cm_destroy(_("rdma_disconnect(控制连接)"), rdma_rc(rdma_disconnect(c->cm->ctl_id)));
@@ -735,7 +734,7 @@ static int destroy_id(struct rdma_cm_id **id)
 }
 
 /* 设备（PD）释放之后：销毁 cm_id 和事件通道（最后一个 cm_id 走时 librdmacm 关闭它打开的设备） */
-static void cm_release(struct ctrl *c)
+void cm_release(struct ctrl *c)
 {
 	int n = 0;
 
@@ -750,21 +749,4 @@ static void cm_release(struct ctrl *c)
 		c->cm->ch = NULL;
 		con_printf(_("已关闭CM事件通道（rdma_destroy_event_channel）\n"));
 	}
-}
-
-static const struct ctrl_ops cm_ops = {
-	.establish = cm_establish,
-	.exchange_hello = cm_exchange_hello,
-	.sync_send = cm_sync_send,
-	.sync_wait = cm_sync_wait,
-	.poll_peer = cm_poll_peer,
-	.local_ipv4 = cm_local_ipv4,
-	.close = cm_close,
-	.release = cm_release,
-};
-
-int ctrl_cm_init(struct ctrl *c, const struct options *opt)
-{
-	c->cm = ctrl_begin(c, &cm_ops, opt, sizeof(*c->cm));
-	return c->cm != NULL ? 0 : -1;
 }

@@ -1,6 +1,7 @@
 /*
  * cm_ctl_qp.c - --cm 的控制QP：一个小小的 RC QP（自己的 CQ、自己的 cm_id），上面跑 TCP 模式同一套 wire.c 消息
- * （HELLO、同步消息），为什么不用 CM 的 private data 见 cm_control.c 开头
+ * （HELLO、同步消息），为什么不用 CM 的 private data 见 cm_control.c 开头。文件末尾是 --cm 的控制平面操作表（ctrl_cm_init）：
+ * 它把 cm_control.c 的 CM 事件一侧和这里的控制QP一侧拼在一起，所以放在用到两边的这一个文件里
  */
 #include "cm/cm_shared.h"
 #include "base/i18n.h"
@@ -244,4 +245,22 @@ int cm_poll_peer(struct ctrl *c, int wait_ms)
 			return 1;
 	} while (now_ms() < deadline);
 	return 0;
+}
+
+/* --cm 的控制平面（ctrl.h 的 ctrl_ops）：建连、本端地址、关闭和释放是 CM 的事（cm_control.c），HELLO 和同步消息走控制QP（本文件） */
+static const struct ctrl_ops cm_ops = {
+	.establish = cm_establish,
+	.exchange_hello = cm_exchange_hello,
+	.sync_send = cm_sync_send,
+	.sync_wait = cm_sync_wait,
+	.poll_peer = cm_poll_peer,
+	.local_ipv4 = cm_local_ipv4,
+	.close = cm_close,
+	.release = cm_release,
+};
+
+int ctrl_cm_init(struct ctrl *c, const struct options *opt)
+{
+	c->cm = ctrl_begin(c, &cm_ops, opt, sizeof(*c->cm));
+	return c->cm != NULL ? 0 : -1;
 }

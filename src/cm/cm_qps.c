@@ -10,6 +10,7 @@
  * 事件通道、地址解析、连接请求的检查和控制QP在 cm_control.c（控制平面）；这里只管数据QP的连接。
  */
 #include "cm/cm_qps.h"
+#include "rdma_common.h"
 #include "base/i18n.h"
 
 #include <errno.h>
@@ -19,15 +20,15 @@
 #include <sys/random.h>
 #include <unistd.h>
 
-#include "clients/adopt.h"
+#include "pure/adopt.h"
 #include "base/clock.h"
 #include "cm/cm_shared.h"
 #include "base/conout.h"
 #include "base/verbs_print.h"
-#include "device/dev_limits.h"
+#include "pure/dev_limits.h"
 #include "device/gid_table.h"
 #include "verbs/qp_print.h"
-#include "verbs/ack_timeout.h"
+#include "cli/ack_timeout.h"
 
 /* ---------- 设备：CM 按地址选出（代替步骤1-4） ---------- */
 
@@ -102,7 +103,6 @@ static int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int po
 	}
 	return 0;
 }
-
 
 int cm_adopt_device(struct rdma_conn *conn)
 {

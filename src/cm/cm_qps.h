@@ -1,5 +1,5 @@
 /*
- * cm_qps.h - 数据QP经 librdmacm 建连（--cm），放在 qp_state.c 旁边：TCP 模式的 qp_state.c 自己填
+ * cm_qps.h - 数据QP经 librdmacm 建连（--cm），和 rdma_common.c 的状态机并排：TCP 模式的 rdma_common.c 自己填
  * INIT/RTR/RTS 的属性，这里的属性来自 rdma_init_qp_attr
  *
  * ctrl_establish（ctrl.h）在 --cm 下做的是：服务端 rdma_bind_addr/rdma_listen 并等到第一个连接请求；
@@ -11,7 +11,7 @@
 #ifndef ROCE_CM_QPS_H
 #define ROCE_CM_QPS_H
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 
 /* @pre ctrl_establish 成功（--cm）  @post 与 device_select 相同：dev->ctx、dev_attr、port_attr（ACTIVE）、gid 有效 */
 int cm_adopt_device(struct rdma_conn *conn);

@@ -74,7 +74,6 @@ static inline enum cm_verdict cm_request_verdict(int session_set, uint32_t sessi
 	return CM_CHECK;
 }
 
-
 /* 填一条自我介绍（index：0 = 控制连接，i+1 = QP[i]；reason 只在拒绝时非 0；nonce = 会话号） */
 void cm_priv_encode(struct cm_priv *p, int index, int num_qp, int op, int reason, uint32_t nonce);
 /* "ip:port"（IPv4/IPv6），写进 out 并返回它 */
@@ -99,7 +98,12 @@ int cm_create_ctl_qp(struct ctrl *c, struct ibv_pd *pd, struct ibv_context *ctx)
 int cm_post_ctl_recvs(struct ctrl *c);
 /* 查一下 CM 事件（最多等 wait_ms）：别人的连接请求拒绝掉；DISCONNECTED 记下来并返回 1 */
 int cm_check_events(struct ctrl *c, int wait_ms);
-/* 控制平面的四项（ctrl.h 的 ctrl_ops），在控制QP上：交换 HELLO、同步消息、对端还在不在 */
+/* 控制平面（ctrl.h 的 ctrl_ops）里 CM 的四项（cm_control.c）：等连接建好、本端的 IPv4 地址、关闭、释放 cm_id 和事件通道 */
+int cm_establish(struct ctrl *c, unsigned *step);
+int cm_local_ipv4(struct ctrl *c, char *ip, size_t len);
+void cm_close(struct ctrl *c);
+void cm_release(struct ctrl *c);
+/* 控制平面的四项，在控制QP上（cm_ctl_qp.c，操作表 cm_ops 也在那里）：交换 HELLO、同步消息、对端还在不在 */
 int cm_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
 int cm_sync_send(struct ctrl *c, uint32_t tag);
 int cm_sync_wait(struct ctrl *c, uint32_t tag);

@@ -6,7 +6,7 @@
  * 这里是它的接口：一张操作表（struct ctrl_ops），两个实现：
  *   TCP（ctrl_tcp.c，包装 tcp_socket.c）：HELLO 和同步消息走一条普通的 TCP 连接；
  *   CM （cm_control.c，--cm）：librdmacm 建立连接；HELLO 和同步消息走一个专用的“控制QP”（见 cm_control.c 开头）。
- * qp_state.c、op_rounds.c 只调用下面的 ctrl_* 函数，不知道用的是哪一种。
+ * rdma_common.c、op_rounds.c 只调用下面的 ctrl_* 函数，不知道用的是哪一种。
  * 出错时实现自己打印中文原因和提示并返回 -1；所有等待都有超时（-t）。
  */
 #ifndef ROCE_CTRL_H
@@ -17,7 +17,7 @@
 
 #include "cli/options.h"
 #include "trace/trace.h"
-#include "control/wire.h"
+#include "pure/wire.h"
 
 /* 同步标签：高 8 位是种类，低 24 位是轮次 */
 enum sync_kind {

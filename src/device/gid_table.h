@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <infiniband/verbs.h>
 
-#include "device/gid.h"
+#include "pure/gid.h"
 
 /* 读出已打开设备 ctx 上端口 port 的 GID 表（只保留非空条目）；调用者 free(*out) */
 int read_gid_table(struct ibv_context *ctx, int port, int tbl_len,

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <infiniband/verbs.h>
 
-#include "device/gid.h"
+#include "pure/gid.h"
 #include "cli/options.h"
 #include "device/route_lookup.h"
 

@@ -2,6 +2,7 @@
  * interactive.c - --interactive：客户端把一行文字 RDMA WRITE 进服务端内存，再 RDMA READ 回来；服务端只盯着自己的内存
  */
 #include "ops/op_rounds.h"
+#include "rdma_common.h"
 #include "base/i18n.h"
 
 #include <stdio.h>

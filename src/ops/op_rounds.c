@@ -9,6 +9,7 @@
  *   原子操作  : 服务端初始化目标字 → (RTS同步) → 客户端逐轮原子操作 → DONE → 服务端校验终值 → ACK
  */
 #include "ops/op_rounds.h"
+#include "rdma_common.h"
 #include "base/i18n.h"
 
 #include <arpa/inet.h>
@@ -19,15 +20,14 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "bench/bench.h"
 #include "base/conout.h"
 #include "base/verbs_print.h"
 #include "control/ctrl.h"
 #include "verbs/datapath.h"
-#include "ops/payload.h"
+#include "pure/payload.h"
 #include "verbs/qp_print.h"
 #include "ud/ud.h"
-#include "verbs/events.h"
+#include "ops/events.h"
 #include "verbs/hints.h"
 #include "verbs/wc_check.h"
 
@@ -119,7 +119,6 @@ struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, enum ib
 	return req;
 }
 
-
 /* 一个接收要给多少字节：整个槽；--inject small-recv 经挂钩改小第1轮 QP[0] 的 */
 uint32_t recv_size(struct rdma_conn *conn, int i, long r)
 {
@@ -128,7 +127,7 @@ uint32_t recv_size(struct rdma_conn *conn, int i, long r)
 	return conn->hooks->recv_len != NULL ? conn->hooks->recv_len(conn, i, r, len) : len;
 }
 
-/* 每个QP的接收都投了之后：--srq 第1轮说明投到了哪里，并装上 SRQ 的限位（verbs/events.c） */
+/* 每个QP的接收都投了之后：--srq 第1轮说明投到了哪里，并装上 SRQ 的限位（ops/events.c） */
 int receives_posted(struct rdma_conn *conn, long r)
 {
 	if (conn->srq == NULL || r != 1)
@@ -146,7 +145,7 @@ int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, i
 	return receives_posted(conn, r);
 }
 
-/* 第 r 轮“先投接收、再说可以发了”这一步被 --inject late-recv/flush 换掉了吗（inject/inject.c）：换掉了返回 1，*rc 是它的结果 */
+/* 第 r 轮“先投接收、再说可以发了”这一步被 --inject late-recv/flush 换掉了吗（plugins/inject.c）：换掉了返回 1，*rc 是它的结果 */
 int round_replaced(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int), int *rc)
 {
 	if (conn->hooks->recv_round == NULL)
@@ -219,7 +218,6 @@ int srq_limit_event(struct rdma_conn *conn, long r)
 	return 0;
 }
 
-
 /* 服务端：先投递接收，再告诉客户端“可以发了”（READY）。--inject late-recv、flush 经挂钩把第1轮这一步换掉 */
 static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
 {
@@ -233,8 +231,6 @@ static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(stru
 }
 
 /* ---------- SEND / RECV：默认的 --op send 的一轮在驱动程序里（rdma_server.c、rdma_client.c 的 send_round） ---------- */
-
-
 
 /* ---------- RDMA WRITE ---------- */
 
@@ -515,7 +511,7 @@ static void print_summary(struct rdma_conn *conn, double secs)
 }
 
 /* 数据面之前：RTS 同步点（原子操作的服务端先放好目标字），UD 的地址句柄，--srq 的异步事件 */
-static int prepare_plane(struct rdma_conn *conn)
+int prepare_plane(struct rdma_conn *conn)
 {
 	const struct options *o = conn->opt;
 
@@ -532,15 +528,15 @@ static int prepare_plane(struct rdma_conn *conn)
 	return 0;
 }
 
-/* --counters 的挂钩（counters/ctr_hook.c，只在给了 --counters 时装上）：数据面开始时读一次端口计数；
+/* --counters 的挂钩（plugins/ctr_hook.c，只在给了 --counters 时装上）：数据面开始时读一次端口计数；
  * 结束时再读一次、打印差值，原样返回 rc（失败时也打印：计数能说明出了什么事） */
-static void plane_begin(struct rdma_conn *conn)
+void plane_begin(struct rdma_conn *conn)
 {
 	if (conn->hooks->plane_begin != NULL)
 		conn->hooks->plane_begin(conn);
 }
 
-static int plane_end(struct rdma_conn *conn, int rc)
+int plane_end(struct rdma_conn *conn, int rc)
 {
 	return conn->hooks->plane_end != NULL ? conn->hooks->plane_end(conn, rc) : rc;
 }
@@ -589,21 +585,4 @@ int rounds_end(struct rdma_conn *conn, double t0, int rc)
 	if (rc == 0)
 		print_summary(conn, now_sec() - t0);
 	return plane_end(conn, rc);
-}
-
-/* --bench、--interactive 的数据面 */
-static int whole_plane(struct rdma_conn *conn)
-{
-	if (prepare_plane(conn) != 0)
-		return -1;
-	if (conn->opt->bench != BENCH_NONE)
-		return run_bench(conn);
-	step_title(&conn->trace, &conn->step, _("交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回"));
-	return is_server(conn) ? interactive_server(conn) : interactive_client(conn);
-}
-
-int run_data_plane(struct rdma_conn *conn)
-{
-	plane_begin(conn);
-	return plane_end(conn, whole_plane(conn));
 }

@@ -4,19 +4,24 @@
 #ifndef ROCE_OP_ROUNDS_H
 #define ROCE_OP_ROUNDS_H
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 
 /*
- * 数据面（步骤14 起），由驱动程序一轮一轮地跑（rdma_server.c、rdma_client.c 的 data_plane）：
+ * 数据面（步骤14 起），由 app/program.c 的 data_plane 一轮一轮地跑：
  *   rounds_begin   --counters 先读一次，RTS 同步点，UD/SRQ 的准备，“数据传输”的标题；*t0 = 开始时刻
  *   每一轮         --op send 是驱动程序自己的 send_round；别的操作 op_round（每种操作、每个角色一个函数）
  *   rounds_end     原子操作的终值确认、用时；--counters 再读一次，打印差值（rc 是前面的结果，失败时也打印）
- * --bench、--interactive 各有完整的数据面：run_data_plane
+ * --bench、--interactive 各有完整的数据面（bench/、interactive.c），前后同样是下面三步：
+ *   plane_begin    --counters 的挂钩：数据面开始时读一次端口计数
+ *   prepare_plane  RTS 同步点（原子操作的服务端先放好目标字），UD 的地址句柄，--srq 的异步事件
+ *   plane_end      --counters 的挂钩：再读一次、打印差值，原样返回 rc
  */
 int rounds_begin(struct rdma_conn *conn, double *t0);
 int op_round(struct rdma_conn *conn, long r);
 int rounds_end(struct rdma_conn *conn, double t0, int rc);
-int run_data_plane(struct rdma_conn *conn);
+void plane_begin(struct rdma_conn *conn);
+int prepare_plane(struct rdma_conn *conn);
+int plane_end(struct rdma_conn *conn, int rc);
 
 /* 驱动程序的 send_round 用的小工具（其它操作的一轮也用它们） */
 /* 只详细打印前两轮和最后一轮 */
@@ -36,7 +41,7 @@ int recv_missing(struct rdma_conn *conn);
 /* --srq：第1轮之后 SRQ 限位事件应该来了；之后每轮不等待地看一眼 */
 int srq_limit_event(struct rdma_conn *conn, long r);
 
-/* 每个QP投递一个接收，放进 area(conn, i)；第 r 轮（inject/inject.c 的 late-recv、flush 也用它） */
+/* 每个QP投递一个接收，放进 area(conn, i)；第 r 轮（plugins/inject.c 的 late-recv、flush 也用它） */
 int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, int), long r);
 /* ops/ 里共用：等 n 个完成并检查 opcode（RDMA READ 还检查读到的长度 read_len） */
 int wait_wcs(struct rdma_conn *conn, int n, enum ibv_wc_opcode expect, uint32_t read_len);

@@ -1,5 +1,5 @@
 /*
- * ud.c - --qp ud：地址句柄和 GRH（见 ud.h；QP 的三次转换在 qp_state.c，数据面的收发在 op_rounds.c 的 SEND 两轮里）
+ * ud.c - --qp ud：地址句柄和 GRH（见 ud.h；QP 的三次转换在 rdma_common.c，数据面的收发在 op_rounds.c 的 SEND 两轮里）
  */
 #include "ud/ud.h"
 #include "base/i18n.h"

@@ -4,7 +4,7 @@
 #ifndef ROCE_UD_H
 #define ROCE_UD_H
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 
 /* 数据传输之前：消息不超过路径MTU（UD 不分段），再用对端 HELLO 里的 GID 建地址句柄 conn->ah（N 个QP共用） */
 int ud_prepare(struct rdma_conn *conn);

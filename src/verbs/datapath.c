@@ -1,6 +1,6 @@
 /*
- * datapath.c - 数据面的基本动作：post_receive、post_send、取完成（轮询或完成通道事件）
- *   wr_id 的低 8 位是 QP 序号（见 datapath.h）。
+ * datapath.c - 数据面的细节（post_receive、post_send、poll_completions 在 rdma_common.c）：发送队列的槽位和 inline 出错时的说明、
+ *   取出的完成怎样检查和还槽、CQ 空了怎样等（忙轮询或完成通道事件）。wr_id 的低 8 位是 QP 序号（rdma_common.h 的 WRID）。
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,9 +20,6 @@
 #include "verbs/hints.h"
 #include "verbs/kernel_note.h"
 #include "verbs/wc_check.h"
-
-
-
 
 int qp_index_of(const struct rdma_conn *conn, uint32_t qp_num)
 {
@@ -63,7 +60,6 @@ int inline_error(struct rdma_conn *conn, int i, uint32_t len)
 		  i, len, conn->opt->inline_size);
 	return -1;
 }
-
 
 /* rxe（Soft-RoCE）报给 ibv_query_device 的 vendor_id（内核 rxe_param.h 的 RXE_VENDOR_ID） */
 #define RXE_VENDOR_ID 0xffffffu
@@ -139,7 +135,7 @@ int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
 {
 	for (int k = 0; k < r && conn->hooks->note != NULL; k++)
 		hook_data(conn, HOOK_WC, wrid_qp(wcs[k].wr_id), wcs[k].qp_num, &wcs[k]);
-	for (int k = 0; k < r; k++)
+	for (int k = 0; k < r && !conn->wcs_unchecked; k++)
 		if (check_wc(conn, &wcs[k]) != 0 || note_send_done(conn, &wcs[k]) != 0)
 			return -1;
 	return 0;
@@ -251,30 +247,5 @@ int wait_cq(struct rdma_conn *conn, long long deadline, unsigned *spins, int got
 	 * 基准测试像 perftest 一样一直转：usleep(50) 在虚拟机里常常睡掉几毫秒，会把延迟放大上百倍 */
 	if (++*spins > 1000 && conn->opt->bench == BENCH_NONE)
 		usleep(50);
-	return 0;
-}
-
-
-int poll_cq_raw(struct rdma_conn *conn, struct ibv_wc *wcs, int n)
-{
-	long long deadline = now_ms() + conn->opt->timeout_ms;
-	int got = 0;
-	unsigned spins = 0;
-
-	while (got < n) {
-		int r = ibv_poll_cq(conn->cq, n - got, wcs + got);
-
-		if (r < 0)
-			return poll_cq_failed(r);
-		for (int k = 0; k < r; k++)
-			hook_data(conn, HOOK_WC, wrid_qp(wcs[got + k].wr_id), wcs[got + k].qp_num, &wcs[got + k]);
-		got += r;
-		if (r > 0) {
-			spins = 0;
-			continue;
-		}
-		if (wait_cq(conn, deadline, &spins, got, n) != 0)
-			return -1;
-	}
 	return 0;
 }

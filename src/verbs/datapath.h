@@ -1,8 +1,6 @@
 /*
- * datapath.h - 数据面的基本动作：post_receive、post_send（单个或链表）、取完成（批量 / 等齐 n 个）
- *
- *   wr_id = (调用者的序号 << 8) | QP序号：共享 CQ 里的完成靠低 8 位（以及 wc.qp_num）区分来自哪个QP，
- *   高位留给调用者（基准测试用它找回这个 WR 的投递时刻）。普通模式序号为 0，wr_id 就等于 QP 序号。
+ * datapath.h - 数据面的细节：post_send 的几项检查和 WR 的拼装、取出的完成怎样检查、批量取完成、CQ 空了怎样等。
+ *   post_receive、post_send、poll_completions 本身在 rdma_common.c（wr_id 的编法见 rdma_common.h 的 WRID）。
  *
  *   等完成有两种方式（--cq）：poll 忙轮询；event 在完成通道的 fd 上睡眠，被唤醒后
  *   ibv_get_cq_event → ibv_ack_cq_events → ibv_req_notify_cq（重新武装）→ ibv_poll_cq 取空。
@@ -12,11 +10,10 @@
 
 #include <arpa/inet.h>
 
-#include "rdma_common.h"
+#include "types/rdma_types.h"
 
 /* 忙等（盯内存、基准测试里空轮询 CQ）时每转这么多圈才读一次时钟看超时 */
 #define SPIN_CHECK 4096
-
 
 /* 完成的 qp_num 是本端第几个QP；不是本端的返回 -1 */
 int qp_index_of(const struct rdma_conn *conn, uint32_t qp_num);
@@ -109,8 +106,6 @@ static inline void build_wr(struct rdma_conn *conn, int i, const struct send_req
 int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
 int poll_cq_failed(int r);
 
-/* 等到 n 个完成（-t 超时），不检查状态、不还发送队列的槽（--inject flush 要看每一个出错的完成） */
-int poll_cq_raw(struct rdma_conn *conn, struct ibv_wc *wcs, int n);
 /* poll_cq_batch 取到了东西（r ≠ 0）之后：r < 0 打印出错；否则检查每个完成、还发送队列的槽，返回 r 或 -1 */
 int poll_cq_took(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
 /*

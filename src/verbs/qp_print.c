@@ -12,10 +12,7 @@
 #include "base/conout.h"
 #include "base/verbs_print.h"
 #include "control/ctrl.h"
-#include "device/path_check.h"
-
-
-
+#include "verbs/path_check.h"
 
 static void print_hello(const char *who, const struct wire_hello *h, int num_qp)
 {
@@ -43,7 +40,6 @@ void print_exchange(struct rdma_conn *conn, const struct wire_hello *local)
 	con_printf(_("  检查点: 远端GID应包含对端的IP地址；若全为0，说明对端选错了GID索引\n"));
 }
 
-
 void rtr_debug(struct rdma_conn *conn, int i, int err)
 {
 	char s[GID_STR_LEN];
@@ -67,9 +63,6 @@ void rtr_debug(struct rdma_conn *conn, int i, int err)
 		con_hint(_("%s 表示内核解析不到去往远端GID的路由/邻居：本端GID索引与网卡不匹配，或两端不在可达网络上\n"),
 			strerror(err));
 }
-
-
-
 
 int print_qp_state(struct rdma_conn *conn, int i, const char *title)
 {

@@ -20,9 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clients/adopt.h"
-#include "control/wire.h"
-#include "device/gid.h"
+#include "pure/adopt.h"
+#include "cli/parse.h"
+#include "pure/wire.h"
+#include "pure/gid.h"
 
 /* 几种服务端命令行：什么都不给（全听客户端的）、给了 --op fetch_add --offset 8、给了 -q/--size/--iters */
 static int server_options(int k, struct options *o)
@@ -37,7 +38,7 @@ static int server_options(int k, struct options *o)
 	return parse_options(argc[k], argv[k], ROLE_SERVER, o, err, sizeof(err)) == PARSE_OK ? 0 : -1;
 }
 
-/* 服务端这个会话自己的 HELLO（qp_state.c 的 fill_local_hello 里不需要设备的那一部分） */
+/* 服务端这个会话自己的 HELLO（rdma_common.c 的 fill_local_hello 里不需要设备的那一部分） */
 static void local_hello(const struct options *o, struct wire_hello *h)
 {
 	memset(h, 0, sizeof(*h));

@@ -3,7 +3,8 @@
 #include <string.h>
 
 #include "cli/options.h"
-#include "verbs/ack_timeout.h"
+#include "cli/parse.h"
+#include "cli/ack_timeout.h"
 #include "unit.h"
 
 static enum parse_result parse(enum role role, struct options *o, char *err, const char *const *args)
@@ -265,16 +266,13 @@ static void inject_gallery_kinds(void **state)
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "psn", "--interactive"), PARSE_ERROR);
 	assert_non_null(strstr(err, "不用于交互模式"));
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "psn", "--cm"), PARSE_ERROR);
-	assert_string_equal(inject_name(INJECT_PSN), "psn");
 	/* qp-access：服务端、单边/原子操作；--cm 下 INIT 的属性来自 rdma_init_qp_attr，拒绝 */
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "qp-access", "--op", "write"), PARSE_OK);
 	assert_int_equal(o.inject, INJECT_QP_ACCESS);
-	assert_string_equal(inject_name(INJECT_QP_ACCESS), "qp-access");
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "qp-access"), PARSE_ERROR);
 	assert_non_null(strstr(err, "--inject qp-access 要配合单边/原子操作"));
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--inject", "qp-access", "--op", "write"), PARSE_ERROR);
 	assert_int_equal(PARSE(ROLE_SERVER, &o, err, "--inject", "qp-access", "--op", "read", "--cm"), PARSE_ERROR);
-	assert_string_equal(inject_name(INJECT_NONE), "none");
 }
 
 /* --qp rc|ud、--srq：UD 只有 send、消息 ≤ 4096；--srq 只给 RC 的 send；都还不配 --cm/--clients；都配 --bench（像 perftest -c UD / --use-srq） */
@@ -591,6 +589,20 @@ static void ack_timeout_option(void **state)
 	assert_int_equal(PARSE(ROLE_CLIENT, &o, err, "1.2.3.4", "--qp", "ud"), PARSE_OK);
 }
 
+/*
+ * rxe 实际用的定时器长度（jiffies），和 rxe_qp.c 的 rxe_qp_from_attr 一样：nsecs_to_jiffies(4096 << n) 向下取整，
+ * 0 个 jiffy 时用 1；n = 0 时没有定时器（0）。程序自己不需要它：它是 docs/LOSS.md 那张表的算法，表里的数在下面核对
+ */
+static unsigned long rxe_jiffies(unsigned n, unsigned hz)
+{
+	unsigned long long j;
+
+	if (n == 0 || n > ACK_TIMEOUT_MAX || hz == 0)
+		return 0;
+	j = (4096ull << n) / (1000000000ull / hz);
+	return j != 0 ? (unsigned long)j : 1;
+}
+
 /* 4.096 µs × 2^N 的文字、rxe 的 jiffies（rxe_qp_from_attr 的算法，HZ=250：1 jiffy = 4 ms） */
 static void ack_timeout_meaning(void **state)
 {
@@ -606,13 +618,19 @@ static void ack_timeout_meaning(void **state)
 	assert_string_equal(ack_timeout_str(14, b, sizeof(b)), "67ms");
 	assert_string_equal(ack_timeout_str(19, b, sizeof(b)), "2.1s");
 	assert_string_equal(ack_timeout_str(31, b, sizeof(b)), "2.4h");
-	assert_int_equal(ack_timeout_rxe_jiffies(0, 250), 0);      /* 没有定时器 */
-	assert_int_equal(ack_timeout_rxe_jiffies(1, 250), 1);      /* 8 µs → 0 个 jiffy → rxe 用 1 */
-	assert_int_equal(ack_timeout_rxe_jiffies(9, 250), 1);      /* 2.1 ms */
-	assert_int_equal(ack_timeout_rxe_jiffies(10, 250), 1);     /* 4.19 ms */
-	assert_int_equal(ack_timeout_rxe_jiffies(11, 250), 2);     /* 8.4 ms */
-	assert_int_equal(ack_timeout_rxe_jiffies(14, 250), 16);    /* 67.1 ms → 64 ms */
-	assert_int_equal(ack_timeout_rxe_jiffies(14, 1000), 67);
+	assert_int_equal(rxe_jiffies(0, 250), 0);      /* 没有定时器 */
+	assert_int_equal(rxe_jiffies(1, 250), 1);      /* 8 µs → 0 个 jiffy → rxe 用 1 */
+	assert_int_equal(rxe_jiffies(9, 250), 1);      /* 2.1 ms */
+	assert_int_equal(rxe_jiffies(10, 250), 1);     /* 4.19 ms */
+	assert_int_equal(rxe_jiffies(11, 250), 2);     /* 8.4 ms */
+	assert_int_equal(rxe_jiffies(14, 250), 16);    /* 67.1 ms → 64 ms */
+	assert_int_equal(rxe_jiffies(14, 1000), 67);
+	/* docs/LOSS.md 表里其余几行（HZ=250） */
+	assert_int_equal(rxe_jiffies(12, 250), 4);
+	assert_int_equal(rxe_jiffies(13, 250), 8);
+	assert_int_equal(rxe_jiffies(15, 250), 33);
+	assert_int_equal(rxe_jiffies(16, 250), 67);
+	assert_int_equal(rxe_jiffies(19, 250), 536);
 	/* 默认值的讲解和以前逐字一样（文档摘录、key-sentences.txt 里引的就是这句） */
 	assert_string_equal(ack_timeout_explain(14, b, sizeof(b)),
 			    "RTS = Ready To Send。timeout=14 表示等应答 4.096us×2^14≈67ms 就重传（规范允许网卡实际等到 4 倍），");

@@ -2,8 +2,8 @@
 #include <infiniband/verbs.h>
 #include <string.h>
 
-#include "control/wire.h"
-#include "device/gid.h"
+#include "pure/wire.h"
+#include "pure/gid.h"
 #include "unit.h"
 
 static struct wire_hello sample(uint32_t num_qp)

@@ -1,0 +1,182 @@
+/*
+ * ctr_hook.c - --counters 的挂钩（说明见 ctr_hook.h，读和含义见 counters.c）
+ */
+#include "plugins/ctr_hook.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/conout.h"
+#include "base/i18n.h"
+#include "trace/trace.h"
+
+#define CTR_ROOT "/sys/class/infiniband"
+
+/* 挂钩只在给了 --counters 时装上（program.c），这里只看设备是否已经打开（有名字才知道读哪个目录） */
+static int on(const struct rdma_conn *c)
+{
+	return c->dev != NULL && c->dev->dev_name[0] != '\0';
+}
+
+static void dir_of(const struct rdma_conn *c, char *buf, size_t len)
+{
+	snprintf(buf, len, CTR_ROOT "/%s/ports/%d/hw_counters", c->dev->dev_name, c->opt->ib_port);
+}
+
+/* 几个会话同时用这个设备（trace 的 shared）：计数是设备端口的，差值里一定有别的会话的包 */
+static int shared(const struct rdma_conn *c)
+{
+	return c->opt->role == ROLE_SERVER && c->opt->parallel > 1;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+/* 结束时的读：先等过 lifespan（内核缓存读到的值这么久），读到的才包含最后一个包 */
+static void read_after(const struct rdma_conn *c, const struct ctr_table *before, struct ctr_table *after)
+{
+	char dir[256];
+
+	sleep_ms(ctr_settle_ms(before));
+	dir_of(c, dir, sizeof(dir));
+	ctr_read_dir(dir, after);
+}
+
+static void trace_counters(const struct rdma_conn *c, const char *scope, size_t size, const struct ctr_table *after,
+			   const struct ctr_delta *d, size_t n)
+{
+	struct tj j;
+
+	if (!trace_on(&c->trace))
+		return;
+	tj_begin(&j, &c->trace, "counters");
+	tj_str(&j, "dev", c->dev->dev_name);
+	tj_int(&j, "port", c->opt->ib_port);
+	tj_str(&j, "scope", scope);
+	if (size > 0)
+		tj_int(&j, "size", (long long)size);
+	tj_bool(&j, "present", after->present);
+	tj_int(&j, "lifespan_ms", after->lifespan_ms);
+	tj_bool(&j, "shared", shared(c));
+	tj_obj(&j, "moved");
+	for (size_t i = 0; i < n; i++)
+		tj_int(&j, d[i].name, d[i].delta);
+	tj_close(&j, '}');
+	tj_arr(&j, "unreadable");
+	for (size_t i = 0; i < after->n; i++)
+		if (after->e[i].err != 0)
+			tj_item_str(&j, after->e[i].name);
+	tj_close(&j, ']');
+	trace_emit(&c->trace, &j);
+}
+
+static void ctr_hook_start(struct rdma_conn *c)
+{
+	char dir[256];
+
+	if (!on(c))
+		return;
+	dir_of(c, dir, sizeof(dir));
+	c->ctr_before = calloc(1, sizeof(*c->ctr_before));   /* ctr_hook_end 释放 */
+	if (c->ctr_before == NULL) {
+		con_error(_("--counters: 内存不够（%zu 字节）\n"), sizeof(*c->ctr_before));
+		return;
+	}
+	ctr_read_dir(dir, c->ctr_before);
+}
+
+static void print_block(const struct rdma_conn *c, const struct ctr_table *before, const struct ctr_table *after,
+			const struct ctr_delta *d, size_t n)
+{
+	char dir[256];
+	size_t still = 0;
+
+	dir_of(c, dir, sizeof(dir));
+	if (!after->present) {
+		con_printf(_("端口计数（--counters）: %s 端口 %d 没有 hw_counters 目录（%s: %s）：这个驱动不提供端口计数，没有可打印的\n"),
+			   c->dev->dev_name, c->opt->ib_port, dir, strerror(after->dir_err));
+		return;
+	}
+	con_printf(_("端口计数（--counters）: %s 端口 %d，数据面开始和结束各读一次 %s（结束时先等 %ld ms：内核把读到的值缓存 lifespan=%ld ms）\n"),
+		   c->dev->dev_name, c->opt->ib_port, dir, ctr_settle_ms(before),
+		   after->lifespan_ms >= 0 ? after->lifespan_ms : (long)CTR_LIFESPAN_DEFAULT_MS);
+	for (size_t i = 0; i < n; i++) {
+		const char *m = ctr_meaning(d[i].name);
+
+		con_printf("  %-24s %+7lld  %s\n", d[i].name, d[i].delta,
+			   m != NULL ? _(m) : _("（含义表里没有这个计数：原样打印）"));
+	}
+	if (n == 0)
+		con_printf(_("  没有一个计数动过\n"));
+	for (size_t i = 0; i < after->n; i++)
+		if (after->e[i].err != 0)
+			con_printf(_("  读不出 %s: %s\n"), after->e[i].name, strerror(after->e[i].err));
+		else
+			still++;
+	if (still > n)
+		con_printf(_("  其余 %zu 个没动\n"), still - n);
+	/* 总是说：程序看不出这段时间里端口上还有没有别人的QP（别的程序、同时服务的别的会话） */
+	con_printf(_("  注意: 计数属于设备 %s 的端口 %d，不是这个程序独有的：这段时间里这个端口上别的QP（别的程序、别的会话）的包也算在差值里\n"),
+		   c->dev->dev_name, c->opt->ib_port);
+	if (c->opt->cm)
+		con_printf(_("  注意: --cm 的同步消息也走 RDMA（控制QP），它们的包也算在里面\n"));
+}
+
+static int ctr_hook_end(struct rdma_conn *c, int rc)
+{
+	struct ctr_table after;
+	struct ctr_delta d[CTR_MAX];
+	size_t n;
+
+	if (!on(c) || c->ctr_before == NULL)
+		return rc;
+	read_after(c, c->ctr_before, &after);
+	n = ctr_diff(c->ctr_before, &after, d, CTR_MAX);
+	print_block(c, c->ctr_before, &after, d, n);
+	trace_counters(c, "data_plane", 0, &after, d, n);
+	free(c->ctr_before);
+	c->ctr_before = NULL;
+	return rc;
+}
+
+static void ctr_hook_size_start(struct rdma_conn *c, struct ctr_table *before)
+{
+	char dir[256];
+
+	if (!on(c))
+		return;
+	dir_of(c, dir, sizeof(dir));
+	ctr_read_dir(dir, before);
+}
+
+static void ctr_hook_size_end(struct rdma_conn *c, const struct ctr_table *before, size_t size, char *buf, size_t len)
+{
+	struct ctr_table after;
+	struct ctr_delta d[CTR_MAX];
+	size_t n;
+
+	if (len > 0)
+		buf[0] = '\0';
+	if (!on(c))
+		return;
+	read_after(c, before, &after);
+	n = ctr_diff(before, &after, d, CTR_MAX);
+	ctr_result_suffix(d, n, buf, len);
+	trace_counters(c, "bench_size", size, &after, d, n);
+}
+
+void ctr_hooks_install(struct rdma_hooks *h)
+{
+	h->plane_begin = ctr_hook_start;
+	h->plane_end = ctr_hook_end;
+	h->size_begin = ctr_hook_size_start;
+	h->size_end = ctr_hook_size_end;
+}

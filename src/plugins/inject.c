@@ -1,0 +1,256 @@
+/*
+ * inject.c - --inject：故障画廊（docs/GALLERY.md）的每一种，一个故意的错误，全部在这一个文件里
+ *
+ * 每一种都经挂钩（types/rdma_types.h 的 struct rdma_hooks）改一样东西，步骤函数本身不知道注入的存在：
+ *   MR 或 QP 的权限     mr-access、qp-access                 （access）
+ *   一次转换的 QP 属性  qpn（RTR 的 dest_qp_num）、psn（RTS 的 sq_psn）、rnr-retry0（RTS 的 rnr_retry）（qp_attr）
+ *   对端的 rkey         rkey                                  （peer）
+ *   一个发送 WR         lkey、inline；payload 改的是发出之前的数据 （send_wr、payload、inline_guard、qp_created）
+ *   接收的长度和顺序    small-recv、late-recv、flush            （recv_len、recv_round、recv_delay）
+ * 哪一种配什么操作、哪一端、能不能配 --cm 由命令行检查（cli/inject_kinds.c）；这里只管运行时改什么、说什么。
+ * 每一种都在改之前打印一行“故障注入(--inject …)”：改了什么、预期看到什么。
+ */
+#include "plugins/inject.h"
+#include "rdma_common.h"
+#include "base/i18n.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "base/conout.h"
+#include "base/verbs_print.h"
+#include "control/ctrl.h"
+#include "ops/op_rounds.h"
+#include "trace/trace.h"
+#include "verbs/datapath.h"
+#include "verbs/hints.h"
+#include "verbs/qp_print.h"
+
+/* 数据面的注入都只动第1轮 QP[0] 的那一个 */
+static int first_round_qp0(int i, long r) { return i == 0 && r == 1; }
+
+/* ---------- 权限：mr-access（注册 MR 时）、qp-access（RESET→INIT 时） ---------- */
+
+static int wrong_access(struct rdma_conn *conn, enum hook_at at, int access)
+{
+	char acc[128];
+
+	access_str(access, acc, sizeof(acc));
+	if (at == HOOK_MR && conn->opt->inject == INJECT_MR_ACCESS) {
+		con_printf(_("故障注入(--inject mr-access): 这个操作要的权限是 %s，故意只给 MR 本地权限；"
+			   "QP 的 qp_access_flags 和交给对端的 rkey 都不变，预期对端的访问被网卡拒绝（REM_ACCESS_ERR）\n"), acc);
+		return access & ~(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC);
+	}
+	if (at == HOOK_MODIFY && conn->opt->inject == INJECT_QP_ACCESS) {
+		con_printf(_("故障注入(--inject qp-access): 这个操作要QP允许 %s，故意不给（qp_access_flags=0）；"
+			     "MR 的权限和交给对端的 rkey 都不变，预期对端的请求被本端网卡当成无效请求（REM_INV_REQ_ERR）\n"), acc);
+		return 0;
+	}
+	return access;
+}
+
+/* ---------- QP 属性：qpn（RTR）、psn 和 rnr-retry0（RTS） ---------- */
+
+/* qpn：本端以后都用这个错的号（线上的包、trace 都是它），所以连 conn->remote 一起改 */
+static void wrong_dest_qpn(struct rdma_conn *conn, int i, struct ibv_qp_attr *attr)
+{
+	uint32_t good = conn->remote.qp[i].qpn;
+
+	conn->remote.qp[i].qpn = good ^ 0x800000u;
+	attr->dest_qp_num = conn->remote.qp[i].qpn;
+	con_printf(_("故障注入(--inject qpn): QP[%d] 的 dest_qp_num 故意用 0x%06x（对端的QP号是 0x%06x）；"
+		   "预期报文到了对端网卡却没有这个QP：被丢掉、没有应答，本端重传 retry_cnt 次后 RETRY_EXC_ERR\n"),
+		   i, conn->remote.qp[i].qpn, good);
+}
+
+static void wrong_qp_attr(struct rdma_conn *conn, enum ibv_qp_state to, int i, struct ibv_qp_attr *attr)
+{
+	enum inject k = conn->opt->inject;
+
+	if (to == IBV_QPS_RTR && k == INJECT_QPN) {
+		wrong_dest_qpn(conn, i, attr);
+	} else if (to == IBV_QPS_RTS && k == INJECT_PSN) {
+		/* 第一个发送 WR 的 PSN 比在 HELLO 里告诉对端的大 0x1000 */
+		attr->sq_psn = psn_add(conn->psn[i], 0x1000);
+		con_printf(_("故障注入(--inject psn): QP[%d] 的 sq_psn 故意用 0x%06x（告诉对端的是 0x%06x，对端的 rq_psn 就是它）；"
+			   "预期对端网卡认为包的 PSN 不对\n"), i, attr->sq_psn, conn->psn[i]);
+	} else if (to == IBV_QPS_RTS && k == INJECT_RNR_RETRY0) {
+		/* 对端没投递接收时（RNR NAK）重试几次：本来 7 = 一直重试 */
+		if (i == 0)
+			con_printf(_("故障注入(--inject rnr-retry0): rnr_retry 故意设成 0（上面说的是 7）；预期对端第一次回 RNR NAK 时本端不再重试，"
+				   "发送以 RNR_RETRY_EXC_ERR 结束\n"));
+		attr->rnr_retry = 0;
+	}
+}
+
+/* ---------- 对端的 rkey ---------- */
+
+static void wrong_rkey(struct rdma_conn *conn)
+{
+	conn->peer_rkey ^= 0x5a5a5a;
+	con_printf(_("故障注入(--inject rkey): 故意把对端的 rkey 0x%08x 改成 0x%08x，预期对端网卡拒绝访问（REM_ACCESS_ERR）\n"),
+		   conn->remote.rkey, conn->peer_rkey);
+}
+
+/* ---------- 发送：payload、lkey、inline ---------- */
+
+/* payload：第1轮 QP[0] 的消息中间一个字节取反（在发出之前，应用层里） */
+static void wrong_payload(struct rdma_conn *conn, uint8_t *buf, int i, long r)
+{
+	size_t off = conn->opt->size / 2;
+
+	if (!first_round_qp0(i, r))
+		return;
+	con_printf(_("故障注入(--inject payload): 第1轮 QP[0] 偏移 %zu 的字节 0x%02x 被故意改成 0x%02x，预期对端校验失败\n"),
+		   off, buf[off], buf[off] ^ 0xffu);
+	buf[off] ^= 0xff;
+}
+
+/* lkey / inline：第1轮 QP[0] 的 WR 故意带一个错 */
+static void wrong_wr(struct rdma_conn *conn, int i, long r, struct send_req *req)
+{
+	if (!first_round_qp0(i, r))
+		return;
+	if (conn->opt->inject == INJECT_LKEY) {
+		req->lkey_xor = 0x5a5a00;
+		con_printf(_("故障注入(--inject lkey): 第1轮 QP[0] 的 WR 故意用 lkey 0x%08x（MR 的 lkey 是 0x%08x）；"
+			   "预期本端网卡读数据时就发现，线上什么也不发；完成状态：硬件网卡 LOC_PROT_ERR，rxe 随内核不同（docs/GALLERY.md）\n"),
+			   conn->mr->lkey ^ req->lkey_xor, conn->mr->lkey);
+	} else if (conn->opt->inject == INJECT_INLINE) {
+		req->inline_data = 1;
+		con_printf(_("故障注入(--inject inline): 第1轮 QP[0] 的 %u 字节 WR 故意带 IBV_SEND_INLINE（QP 要的 max_inline_data=%u）；"
+			   "预期 ibv_post_send 直接返回错误，不产生完成\n"), req->len, conn->opt->inline_size);
+	}
+}
+
+/* inline：消息不超过驱动取整后的 max_inline_data 时驱动照样接受，看不到任何错误，所以要求 --size 更大 */
+static int inline_needs_size(struct rdma_conn *conn, int i)
+{
+	(void)i;
+	if (conn->opt->size > conn->max_inline)
+		return 0;
+	con_error(_("--inject inline 要 --size 大于 %u：驱动把 max_inline_data 取整成了 %u（要的是 %u），\n"
+		    "不超过它的 inline WR 会被驱动接受，看不到任何错误\n" CON_HINT "用 --size %u 或更大\n"),
+		  conn->max_inline, conn->max_inline, conn->opt->inline_size, conn->max_inline + 1);
+	return -1;
+}
+
+/* inline：投递前跳过本程序的 inline 检查，让驱动自己回答 */
+static int skip_inline_guard(struct rdma_conn *conn, int i, uint32_t len)
+{
+	con_printf(_("故障注入(--inject inline): 跳过本程序的 inline 检查（guard bypassed）: QP[%d] 的 WR 有 %u 字节、"
+		   "带 IBV_SEND_INLINE，QP 要的 max_inline_data=%u（驱动写回 %u）；看 ibv_post_send 自己怎么回答\n"),
+		   i, len, conn->opt->inline_size, conn->max_inline);
+	return 1;
+}
+
+/* ---------- 接收：small-recv、flush、late-recv ---------- */
+
+/* small-recv：第1轮 QP[0] 的接收缓冲区只有消息的一半 */
+static uint32_t short_recv(struct rdma_conn *conn, int i, long r, uint32_t len)
+{
+	if (!first_round_qp0(i, r))
+		return len;
+	len = (uint32_t)conn->opt->size / 2;
+	con_printf(_("故障注入(--inject small-recv): 第1轮 QP[0] 的接收请求只给 %u 字节（消息 %zu 字节）；"
+		   "规范（和硬件网卡）说本端的完成是 LOC_LEN_ERR、对端的 SEND 是 REM_INV_REQ_ERR；rxe 上实测本端 LOC_QP_OP_ERR、对端 REM_OP_ERR\n"),
+		   len, conn->opt->size);
+	return len;
+}
+
+/* 等到 n 个完成（-t 超时），不检查状态、不还发送队列的槽：就是 poll_completions，其间 reap_wcs 只把完成告诉挂钩 */
+static int poll_unchecked(struct rdma_conn *conn, struct ibv_wc *wcs, int n)
+{
+	int rc;
+
+	conn->wcs_unchecked = 1;
+	rc = poll_completions(conn, n, wcs);
+	conn->wcs_unchecked = 0;
+	return rc;
+}
+
+/*
+ * flush：接收请求投递之后、告诉客户端“可以发了”之前，把全部QP改到 ERR。ERR 状态的QP不再处理任何报文，
+ * 它上面每一个没完成的 WR 都由网卡“冲刷”出来，完成状态 WR_FLUSH_ERR。逐个打印，然后按错误结束。
+ */
+static int flush_recvs(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
+{
+	struct ibv_wc wcs[MAX_QP];
+
+	if (post_recv_all(conn, area, r) != 0)
+		return -1;
+	con_printf(_("故障注入(--inject flush): %d 个QP各有 1 个接收请求还没完成，现在把它们都改到 ERR（ibv_modify_qp IBV_QPS_ERR）；"
+		   "预期每个接收都以 WR_FLUSH_ERR 完成，客户端的 SEND 得不到应答\n"), conn->num_qp);
+	for (int i = 0; i < conn->num_qp; i++)
+		if (modify_qp_to_err(conn, i) != 0)
+			return -1;
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 || poll_unchecked(conn, wcs, conn->num_qp) != 0)
+		return -1;
+	/* 出错的完成里只有 wr_id、status、qp_num、vendor_err 有效（ibv_poll_cq(3)）：opcode、byte_len 不能读 */
+	for (int k = 0; k < conn->num_qp; k++)
+		con_printf(_("  完成: QP[%d] wr_id=0x%llx qp_num=0x%06x 状态=%s (%d) vendor_err=0x%x\n"), wrid_qp(wcs[k].wr_id),
+			   (unsigned long long)wcs[k].wr_id, wcs[k].qp_num, ibv_wc_status_str(wcs[k].status), wcs[k].status,
+			   wcs[k].vendor_err);
+	con_explain(_("出错的完成里只有 wr_id、status、qp_num、vendor_err 有效（ibv_poll_cq(3)），opcode 和 byte_len 没有定义：\n"
+		      "        硬件网卡（如 mlx5）不写它们。是哪个 WR 只能从 wr_id 认出来——这里 wr_id 的低 8 位是QP号\n"));
+	con_error(_("%d 个接收请求没等到数据就完成了: QP 在 ERR 状态，网卡把没完成的 WR 全部冲刷(flush)出来\n"), conn->num_qp);
+	con_hint("%s\n", wc_status_hint(IBV_WC_WR_FLUSH_ERR));
+	return -1;
+}
+
+/*
+ * late-recv：第1轮故意反过来——READY 先发出，LATE_RECV_MS 毫秒后才投递接收。客户端的报文先到，服务端网卡没有
+ * 接收请求可用，回 RNR NAK；客户端网卡等 RNR 计时器到期后重发（rnr_retry=7：一直重试），接收投递之后的那次重发才被接受。
+ */
+static int late_recvs(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
+{
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0)
+		return -1;
+	con_printf(_("故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 %d 毫秒后才投递接收；"
+		   "预期客户端的报文先到，服务端网卡回 RNR NAK，客户端网卡稍后重发\n"), LATE_RECV_MS);
+	usleep(LATE_RECV_MS * 1000);
+	return post_recv_all(conn, area, r);
+}
+
+static int recv_round(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
+{
+	if (r != 1)
+		return HOOK_PASS;
+	return conn->opt->inject == INJECT_FLUSH ? flush_recvs(conn, r, area) : late_recvs(conn, r, area);
+}
+
+/* late-recv 在 --qp ud --bench bw 的服务端：第一个大小的接收晚投（UD 没有 RNR，这期间到达的消息被丢掉） */
+static int late_bench_recvs(struct rdma_conn *conn)
+{
+	(void)conn;
+	con_printf(_("故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 %d 毫秒后才投递接收；"
+		     "预期这期间到达的消息被丢掉（UD 没有 RNR、不重发），客户端照样成功\n"), LATE_RECV_MS);
+	usleep(LATE_RECV_MS * 1000);
+	return 1;
+}
+
+void inject_install(struct rdma_hooks *h, enum inject kind)
+{
+	switch (kind) {
+	case INJECT_MR_ACCESS:
+	case INJECT_QP_ACCESS: h->access = wrong_access; break;
+	case INJECT_QPN:
+	case INJECT_PSN:
+	case INJECT_RNR_RETRY0: h->qp_attr = wrong_qp_attr; break;
+	case INJECT_RKEY: h->peer = wrong_rkey; break;
+	case INJECT_PAYLOAD: h->payload = wrong_payload; break;
+	case INJECT_LKEY: h->send_wr = wrong_wr; break;
+	case INJECT_INLINE:
+		h->send_wr = wrong_wr;
+		h->qp_created = inline_needs_size;
+		h->inline_guard = skip_inline_guard;
+		break;
+	case INJECT_SMALL_RECV: h->recv_len = short_recv; break;
+	case INJECT_FLUSH: h->recv_round = recv_round; break;
+	case INJECT_LATE_RECV:
+		h->recv_round = recv_round;
+		h->recv_delay = late_bench_recvs;
+		break;
+	default: break;
+	}
+}

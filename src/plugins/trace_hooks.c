@@ -1,0 +1,147 @@
+/*
+ * trace_hooks.c - --trace 经挂钩（types/rdma_types.h 的 struct rdma_hooks）接进步骤函数：每一件事写成哪个 trace 事件
+ * 步骤函数只说“刚刚做完了什么”（enum hook_at），这里从设备和连接里读出要记的值；格式见 docs/TRACE.md
+ */
+#include "plugins/trace_hooks.h"
+
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "base/verbs_print.h"
+#include "plugins/trace_ev.h"
+#include "verbs/qp_print.h"
+
+static const char *wr_opcode_name(enum ibv_wr_opcode op)
+{
+	switch (op) {
+	case IBV_WR_SEND: return "SEND";
+	case IBV_WR_RDMA_WRITE: return "RDMA_WRITE";
+	case IBV_WR_RDMA_WRITE_WITH_IMM: return "RDMA_WRITE_WITH_IMM";
+	case IBV_WR_RDMA_READ: return "RDMA_READ";
+	case IBV_WR_ATOMIC_FETCH_AND_ADD: return "ATOMIC_FETCH_AND_ADD";
+	case IBV_WR_ATOMIC_CMP_AND_SWP: return "ATOMIC_CMP_AND_SWP";
+	default: return "?";
+	}
+}
+
+/*
+ * 记下这个 WR 用掉的 PSN 并写 trace 的 post_send 事件。PSN：verbs 不报告 PSN，所以自己数（与网卡的数法一样）：从 RTS 时的 sq_psn 开始，
+ * 每个 WR 占 psn_npkts 个（READ 是响应包的个数，原子操作 1 个），模 2^24。trace 里的 psn_first
+ * 就是它，tools/trace/render 靠它把线上的包对应到 WR。
+ */
+static void note_traced_wr(struct rdma_conn *conn, int i, const struct ibv_send_wr *wr)
+{
+	int atomic = wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP;
+	uint32_t mtu = wire_mtu_bytes(conn->path_mtu);
+	struct trace_wr t = {
+		.qp = i, .qpn = conn->qp[i]->qp_num, .dest_qpn = conn->remote.qp[i].qpn,
+		.wr_id = wr->wr_id, .opcode = wr_opcode_name(wr->opcode), .len = wr->sg_list->length,
+		.local_addr = wr->sg_list->addr, .lkey = wr->sg_list->lkey,
+		.has_remote = wr->opcode != IBV_WR_SEND,
+		.remote_addr = atomic ? wr->wr.atomic.remote_addr : wr->wr.rdma.remote_addr,
+		.rkey = atomic ? wr->wr.atomic.rkey : wr->wr.rdma.rkey,
+		.has_imm = wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM, .imm = ntohl(wr->imm_data),
+		.psn_first = conn->next_psn[i], .npkts = psn_npkts(wr->sg_list->length, mtu, atomic),
+		.mtu = mtu,
+		.signaled = (wr->send_flags & IBV_SEND_SIGNALED) != 0,
+		.inline_data = (wr->send_flags & IBV_SEND_INLINE) != 0,
+	};
+
+	conn->next_psn[i] = psn_add(t.psn_first, t.npkts);
+	trace_post_send(&conn->trace, &t);
+}
+
+/* 一次 ibv_modify_qp（rc = 它的返回值） */
+static void note_modify(const struct trace_ref *tr, struct rdma_conn *conn, const struct hook_note *n)
+{
+	struct tj j;
+
+	trace_verbs_begin(&j, tr, "ibv_modify_qp", n->rc);
+	tj_int(&j, "qp", n->qp);
+	tj_int(&j, "qpn", conn->qp[n->qp]->qp_num);
+	tj_str(&j, "state", n->call);
+	trace_verbs_end(tr, &j);
+}
+
+/* 每个QP读回的完整状态（和 --qp-state 打印几个无关：trace 总是记全部） */
+static void note_qp_states(const struct trace_ref *tr, struct rdma_conn *conn)
+{
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr init;
+
+	for (int i = 0; i < conn->num_qp; i++) {
+		memset(&a, 0, sizeof(a));
+		if (ibv_query_qp(conn->qp[i], &a, QUERY_ALL, &init) == 0)
+			trace_qp_state(tr, i, conn->qp[i]->qp_num, &a);
+	}
+}
+
+static void note_open_device(const struct trace_ref *tr, const struct rdma_device *dev)
+{
+	struct tj j;
+
+	trace_verbs_begin(&j, tr, "ibv_open_device", 0);
+	tj_str(&j, "dev", dev->dev_name);
+	trace_verbs_end(tr, &j);
+}
+
+static void note_mr(const struct trace_ref *tr, const struct rdma_conn *conn)
+{
+	char acc[128];
+
+	access_str(conn->mr_access, acc, sizeof(acc));
+	trace_mr(tr, conn->mr, conn->buf_len, acc);
+}
+
+static void note_post_recv(const struct trace_ref *tr, const struct hook_note *n)
+{
+	const struct ibv_recv_wr *wr = n->obj;
+
+	trace_post_recv(tr, n->qp, n->qpn, wr->wr_id, wr->sg_list->length, wr->sg_list->addr);
+}
+
+/* 设备级的事：设备列表、打开的设备、端口、GID、PD */
+static int note_device(const struct trace_ref *tr, const struct rdma_device *dev, const struct hook_note *n)
+{
+	switch (n->at) {
+	case HOOK_DEVICE_LIST: trace_device_list(tr, dev->dev_list, dev->num_devices); return 1;
+	case HOOK_OPEN_DEVICE: note_open_device(tr, dev); return 1;
+	case HOOK_PORT: trace_port(tr, dev->opt->ib_port, &dev->port_attr); return 1;
+	case HOOK_GID: trace_gid(tr, &dev->gid); return 1;
+	case HOOK_PD: trace_call(tr, "ibv_alloc_pd", "handle", dev->pd->handle, NULL, 0); return 1;
+	default: return 0;
+	}
+}
+
+static void trace_note(const struct rdma_device *dev, struct rdma_conn *conn, const struct hook_note *n)
+{
+	const struct trace_ref *tr = conn != NULL ? &conn->trace : &dev->trace;
+
+	if (!trace_on(tr) || note_device(tr, dev, n))
+		return;
+	switch (n->at) {
+	case HOOK_FAILED: trace_verbs_simple(tr, n->call, n->rc); break;
+	case HOOK_DESTROYED:
+		if (n->qp >= 0)
+			trace_qp_num(tr, n->call, n->rc, n->qp, n->qpn, -1);
+		else
+			trace_verbs_simple(tr, n->call, n->rc);
+		break;
+	case HOOK_MR: note_mr(tr, conn); break;
+	case HOOK_CQ: trace_call(tr, "ibv_create_cq", "cqe", conn->cq->cqe, NULL, 0); break;
+	case HOOK_SRQ: trace_call(tr, "ibv_create_srq", "max_wr", (long)conn->srq_depth, NULL, 0); break;
+	case HOOK_QP_CREATED: trace_qp_num(tr, "ibv_create_qp", 0, n->qp, conn->qp[n->qp]->qp_num, conn->psn[n->qp]); break;
+	case HOOK_AH: trace_call(tr, "ibv_create_ah", "sgid_index", dev->gid.index, NULL, 0); break;
+	case HOOK_MODIFY: note_modify(tr, conn, n); break;
+	case HOOK_QP_STATES: note_qp_states(tr, conn); break;
+	case HOOK_POST_RECV: note_post_recv(tr, n); break;
+	case HOOK_POST_SEND: note_traced_wr(conn, n->qp, n->obj); break;
+	case HOOK_WC: trace_wc(tr, n->obj); break;
+	default: break;
+	}
+}
+
+void trace_hooks_install(struct rdma_hooks *h)
+{
+	h->note = trace_note;
+}

@@ -1,0 +1,250 @@
+/*
+ * rdma_types.h - 课程的类型：设备、连接、挂钩表、缓冲区的分区、wr_id 的编法、一个发送请求
+ *
+ * rdma_common.h（课程的步骤）和课程下面的几层（verbs/ 的细节、路径检查、UD）都要这些类型，所以它们单独放在这里，
+ * 在课程之下：下面的层只包含本文件，不包含 rdma_common.h，也就不会“往上”依赖课程。
+ */
+#ifndef ROCE_RDMA_TYPES_H
+#define ROCE_RDMA_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+#include "control/ctrl.h"
+#include "pure/gid.h"
+#include "cli/options.h"
+#include "device/selection.h"
+#include "pure/sq_account.h"
+#include "trace/trace.h"
+#include "pure/wire.h"
+
+struct rdma_device;
+struct rdma_conn;
+struct send_req;        /* 下面：一个要投递的发送 WR */
+struct ctr_table;       /* pure/counters.h：--counters 读到的端口计数 */
+
+/*
+ * 挂钩：课程以外的两件事从这里接进步骤函数——--trace 把每一步记进文件（plugins/trace_hooks.c），
+ * --inject 故意改坏一点东西（故障画廊，plugins/inject.c）。步骤函数只在几个固定的点问一声“有没有人要看/要改”，
+ * 不知道 trace 和注入的存在；没有 --trace/--inject 时表里全是 NULL，步骤函数照常往下走。
+ * 表由 program.c 按命令行装好，设备和每条连接都指向同一张（只读）。
+ */
+enum hook_at {
+	HOOK_FAILED,            /* 一个 verbs 调用失败：call、rc = errno */
+	HOOK_DEVICE_LIST,       /* 步骤1-5 各自做完：设备列表、打开的设备、端口、GID、PD */
+	HOOK_OPEN_DEVICE,
+	HOOK_PORT,
+	HOOK_GID,
+	HOOK_PD,
+	HOOK_MR,                /* 步骤6 起：MR、CQ、SRQ、一个 QP（qp） */
+	HOOK_CQ,
+	HOOK_SRQ,
+	HOOK_QP_CREATED,
+	HOOK_AH,                /* --qp ud 的地址句柄 */
+	HOOK_MODIFY,            /* 一次 ibv_modify_qp：call = 目标状态名，qp，rc */
+	HOOK_QP_STATES,         /* 一次转换之后（每个QP读回的状态） */
+	HOOK_DESTROYED,         /* 一个销毁类 verbs：call、rc；QP 时还有 qp、qpn（QP 已经没了，读不到） */
+	HOOK_POST_RECV,         /* 数据面：obj = struct ibv_recv_wr（qp = 下标，SRQ 时是缓冲区号、qpn = 0） */
+	HOOK_POST_SEND,         /* obj = struct ibv_send_wr */
+	HOOK_WC,                /* obj = struct ibv_wc */
+};
+
+struct hook_note {
+	enum hook_at at;
+	const char *call;       /* verbs 调用名（不带括号），HOOK_MODIFY 时是状态名 */
+	int qp;                 /* QP 下标，-1 = 不涉及某个QP */
+	int rc;                 /* 返回值或 errno */
+	uint32_t qpn;
+	const void *obj;
+};
+
+struct rdma_hooks {
+	/* --trace：刚刚发生了一件事（conn 为 NULL = 设备级） */
+	void (*note)(const struct rdma_device *dev, struct rdma_conn *conn, const struct hook_note *n);
+	/* --inject：权限（at = HOOK_MR：MR 的 access；HOOK_MODIFY：INIT 时 QP 的 qp_access_flags），返回要用的值 */
+	int (*access)(struct rdma_conn *conn, enum hook_at at, int access);
+	/* --inject：一次转换（INIT/RTR/RTS）里 QP qp 的属性，在 ibv_modify_qp 之前 */
+	void (*qp_attr)(struct rdma_conn *conn, enum ibv_qp_state to, int qp, struct ibv_qp_attr *attr);
+	/* --inject：交换连接信息之后，单边操作用的对端 rkey（conn->peer_rkey） */
+	void (*peer)(struct rdma_conn *conn);
+	/* --inject：QP qp 建好之后（返回 -1 = 这种注入在这里做不到，已说明原因） */
+	int (*qp_created)(struct rdma_conn *conn, int qp);
+	/* --inject，数据面（ops/、bench/、verbs/datapath.c）：第 round 轮 QP qp 要发出去的数据（buf，发出之前）、
+	 * 一个发送 WR（数据已填好）、一个接收的长度；服务端“先投接收、再说可以发了”这一步（返回 HOOK_PASS = 照常做，
+	 * 否则是这一步的结果）；基准测试第一个大小的接收要不要晚投（1 = 已经等过了，接着补投）；
+	 * 投递前不合规的 inline WR 要不要放过（1 = 放过，已说明） */
+	void (*payload)(struct rdma_conn *conn, uint8_t *buf, int qp, long round);
+	void (*send_wr)(struct rdma_conn *conn, int qp, long round, struct send_req *req);
+	uint32_t (*recv_len)(struct rdma_conn *conn, int qp, long round, uint32_t len);
+	int (*recv_round)(struct rdma_conn *conn, long round, uint8_t *(*area)(struct rdma_conn *, int));
+	int (*recv_delay)(struct rdma_conn *conn);
+	int (*inline_guard)(struct rdma_conn *conn, int qp, uint32_t len);
+	/* --counters（plugins/ctr_hook.c）：数据面开始时、结束时（原样返回 rc）各读一次端口计数；--bench 的每个大小在
+	 * 计时循环之外的前后（before 是调用方的存放处，buf 得到 BENCH_RESULT 的后缀 " ctr_NAME=差值…"） */
+	void (*plane_begin)(struct rdma_conn *conn);
+	int (*plane_end)(struct rdma_conn *conn, int rc);
+	void (*size_begin)(struct rdma_conn *conn, struct ctr_table *before);
+	void (*size_end)(struct rdma_conn *conn, const struct ctr_table *before, size_t size, char *buf, size_t len);
+};
+#define HOOK_PASS 1
+
+/* 设备：一个打开的 RDMA 设备、它的一个端口和选中的 GID，以及设备上的 PD（步骤1-5） */
+struct rdma_device {
+	const struct options *opt;      /* 命令行参数（只读）：-d、-i、-g、--op */
+	struct ibv_device **dev_list;   /* ibv_get_device_list() 的结果，选设备时逐个查看 */
+	int num_devices;                /* dev_list 里的设备个数 */
+	struct ibv_context *ctx;        /* 打开的设备句柄，后续所有 verbs 调用的入口 */
+	char dev_name[64];              /* 选中的设备名（rxe0 …） */
+	struct ibv_device_attr dev_attr; /* 设备能力：max_qp、max_qp_wr、max_cqe、原子操作、读深度 */
+	struct ibv_port_attr port_attr; /* 端口 opt->ib_port 的状态、链路层、active_mtu、LID、GID表长度 */
+	struct gid_info gid;            /* 本端使用的 GID（含索引、所在网卡） */
+	struct ibv_pd *pd;              /* 保护域：这个设备上所有连接的 MR 和 QP 都在里面 */
+	struct trace_ref trace;         /* --trace：设备级事件写到哪里（没有 --trace 时 trace.t 为 NULL） */
+	const struct rdma_hooks *hooks; /* --trace/--inject 的挂钩（device_init 时是一张空表；program.c 换成装好的） */
+	int ctx_borrowed;               /* 1 = ctx 是 librdmacm 打开的（--cm，cm_qps.c 接过来），不归我们关闭 */
+};
+
+/* 连接：和一个对端通信所需的一切（步骤6 起）；设备只借用，不归它释放 */
+/*
+ * --srq：销毁QP之前最多等多久它们的 IBV_EVENT_QP_LAST_WQE_REACHED。实测（实验室，TCG）：5.10、6.1 的 rxe 不发这个事件，
+ * 每次都等满；6.12 的 rxe 在改到 ERR 之后 11–54 ms 内每个QP一个。所以上限短，但比 6.12 在 TCG 里的用时宽出几倍
+ */
+#define SRQ_LAST_WQE_WAIT_MS 250
+
+struct rdma_conn {
+	struct rdma_device *dev;        /* 所在的设备（ctx、PD、端口、GID） */
+	const struct options *opt;      /* 命令行参数（只读） */
+	unsigned step;                  /* 当前步骤号，用于打印（设备的步骤1-5 也记在这里） */
+
+	uint8_t *buf;                   /* A区 [0, num_qp*slot) + B区 [num_qp*slot, 2*num_qp*slot) + R区 srq_bufs 个槽 */
+	size_t buf_len;                 /* 注册的长度：(2 × num_qp + srq_bufs) × slot */
+	size_t slot;                    /* 每个QP在每个区里的槽大小（字节） */
+	struct ibv_mr *mr;              /* 整个 buf 注册成的 MR（lkey 给本端，rkey 交给对端） */
+	struct ibv_cq *cq;              /* 所有QP共享的完成队列（容量由 queue_caps() 从选项推出） */
+	struct queue_caps caps;         /* 每个QP的队列深度与 CQ 容量（queue_caps()） */
+	uint32_t max_inline;            /* QP 实际的 max_inline_data（--inline） */
+	int num_qp;                     /* QP 个数（-q） */
+	struct ibv_qp *qp[MAX_QP];      /* RC 或 UD QP（--qp）；WR 的 wr_id 低 8 位 = 下标（WRID） */
+	uint32_t psn[MAX_QP];           /* 本端每个QP的起始包序号 */
+	uint32_t next_psn[MAX_QP];      /* 下一个发送 WR 的第一个 PSN（RTS 时 = psn[i]，每投递一个 WR 加它的包数，模 2^24） */
+	struct sq_account sq[MAX_QP];   /* 每个QP发送队列的槽位记账（按硬件规则，post_send 每次投递前检查） */
+
+	/* --cq event：完成通道（verbs/datapath.c 睡在它上面） */
+	struct ibv_comp_channel *channel; /* NULL = 忙轮询 */
+	unsigned long cq_events;        /* 收到的完成事件总数 */
+	unsigned cq_unacked;            /* 取出但还没 ibv_ack_cq_events 的事件数（销毁CQ前必须清零） */
+
+	/* --srq：N 个QP共用的共享接收队列 */
+	struct ibv_srq *srq;            /* NULL = 每个QP自己的接收队列 */
+	uint32_t srq_depth;             /* SRQ 的深度（ibv_create_srq 写回的 max_wr） */
+	uint32_t srq_bufs;              /* --srq --bench：每个在途接收各自的缓冲区块数（R 区，srq_recv_buffers）；0 = 用 A 区 */
+	int (*release_qps)(struct rdma_conn *conn, int wait_ms); /* 销毁QP之前的一步，NULL = 没有（--srq：events.c 的 srq_release_qps） */
+
+	/* --qp ud */
+	struct ibv_ah *ah;              /* 到对端的地址句柄（一个对端一个，N 个QP共用；ud.c 创建） */
+
+	struct ctrl ctrl;               /* 控制平面（现在是 TCP：ctrl_tcp.c） */
+	struct wire_hello remote;       /* 对端的连接信息 */
+	int remote_ready;               /* 1 = remote 已经收到（多客户端服务端先收客户端的 HELLO） */
+	uint32_t peer_rkey;             /* 单边操作用的对端 rkey（--inject rkey 时故意改错） */
+	enum ibv_mtu path_mtu;          /* 两端 active_mtu 的较小者 */
+	struct wire_rd_depth rd;        /* READ/原子深度：rd.out → RTS 的 max_rd_atomic，rd.in → RTR 的 max_dest_rd_atomic（交换连接信息后由两端的设备上限算出） */
+
+	struct peer_route peer;         /* 客户端：到服务端的路径（selection.c 选设备时填写，path_check.c 在 RTR 前检查） */
+	struct trace_ref trace;         /* --trace：这条连接的事件写到哪里、会话号（conn_init 从设备复制） */
+	const struct rdma_hooks *hooks; /* 挂钩（conn_init 从设备复制） */
+	int mr_access;                  /* MR 注册时的权限（--trace 记下它） */
+	struct ctr_table *ctr_before;   /* --counters：数据面开始时读到的端口计数（plugins/ctr_hook.c 分配和释放；NULL = 没读） */
+	int wcs_unchecked;              /* 1 = 取出的完成不检查、不还槽（--inject flush 要看每一个出错的完成，plugins/inject.c） */
+};
+
+/* 告诉挂钩刚刚发生的一件事（没有 --trace 时什么也不做）；dev 为 NULL 时用 conn 的设备 */
+static inline void hook_note(const struct rdma_device *dev, struct rdma_conn *conn, enum hook_at at,
+			     const char *call, int qp, int rc)
+{
+	const struct rdma_hooks *h = conn != NULL ? conn->hooks : dev->hooks;
+
+	if (h->note != NULL) {
+		struct hook_note n = { .at = at, .call = call, .qp = qp, .rc = rc };
+
+		h->note(dev != NULL ? dev : conn->dev, conn, &n);
+	}
+}
+
+/* 数据面的一件事告诉挂钩（--trace）：一个投递的 WR（qpn = 它的QP号，SRQ 时 0）或一个完成。没有 --trace 时只是一次判断：
+ * 基准测试的计时循环每次投递都经过这里 */
+static inline void hook_data(struct rdma_conn *conn, enum hook_at at, int i, uint32_t qpn, const void *obj)
+{
+	if (conn->hooks->note != NULL) {
+		struct hook_note n = { .at = at, .qp = i, .qpn = qpn, .obj = obj };
+
+		conn->hooks->note(conn->dev, conn, &n);
+	}
+}
+
+/* A区：对端通过 RDMA 访问/网络写入的地方；B区：本端准备发送或接收结果的地方 */
+static inline uint8_t *area_a(struct rdma_conn *c, int i) { return c->buf + (size_t)i * c->slot; }
+/* A 区 i 里收到的消息从哪里开始：--qp ud 时前 40 字节是网卡放进来的 GRH（op_rounds.c 的逐轮校验和 bench.c 的计时后校验共用） */
+static inline uint8_t *recv_payload(struct rdma_conn *c, int i)
+{
+	return area_a(c, i) + (c->opt->qp_type == QPK_UD ? UD_GRH_LEN : 0);
+}
+static inline uint8_t *area_b(struct rdma_conn *c, int i) { return c->buf + ((size_t)c->num_qp + (size_t)i) * c->slot; }
+/* SRQ 的接收缓冲区 b（wr_id 就是 b，见 rdma_common.c 的 post_receive）：有 R 区时是 R 区的第 b 块，否则是 A 区的第 b 块 */
+static inline uint8_t *srq_area(struct rdma_conn *c, int b)
+{
+	return c->srq_bufs > 0 ? c->buf + (2 * (size_t)c->num_qp + (size_t)b) * c->slot : area_a(c, b);
+}
+/* SRQ 的接收缓冲区有几块 */
+static inline int srq_area_count(const struct rdma_conn *c)
+{
+	return c->srq_bufs > 0 ? (int)c->srq_bufs : c->num_qp;
+}
+
+
+/*
+ * 数据面的 wr_id：
+ *   wr_id = (调用者的序号 << 8) | QP序号：共享 CQ 里的完成靠低 8 位（以及 wc.qp_num）区分来自哪个QP，
+ *   高位留给调用者（基准测试用它找回这个 WR 的投递时刻）。普通模式序号为 0，wr_id 就等于 QP 序号。
+ *   等完成的细节（--cq poll|event、超时、槽位记账）在 verbs/datapath.c
+ */
+#define WRID(qp, seq)  (((uint64_t)(seq) << 8) | (uint64_t)(qp))
+static inline int wrid_qp(uint64_t wr_id) { return (int)(wr_id & 0xff); }
+static inline uint64_t wrid_seq(uint64_t wr_id) { return wr_id >> 8; }
+
+/* 一个要投递的发送 WR（post_send 把它变成 struct ibv_send_wr） */
+struct send_req {
+	enum ibv_wr_opcode opcode; /* SEND / RDMA_WRITE[_WITH_IMM] / RDMA_READ / 原子操作 */
+	void *local;              /* 本地缓冲区（在 MR 内） */
+	uint32_t len;             /* 字节数 */
+	uint64_t remote_addr;     /* 单边/原子操作：对端虚拟地址 */
+	uint32_t imm;             /* write_imm：立即数（主机字节序，发送时转网络序） */
+	uint64_t compare_add;     /* fetch_add 的加数 / cmp_swap 的比较值 */
+	uint64_t swap;            /* cmp_swap 的交换值 */
+	uint64_t seq;             /* 放进 wr_id 高位的序号（普通模式 0） */
+	int unsignaled;           /* 1 = 不要完成（选择性通知；QP 的 sq_sig_all=0 才有效） */
+	int inline_data;          /* 1 = IBV_SEND_INLINE：CPU 把数据直接拷进 WQE，不用 lkey、返回后缓冲区即可重用 */
+	uint32_t lkey_xor;        /* 0；--inject lkey 时非 0：sge.lkey = MR 的 lkey ^ lkey_xor */
+	struct ibv_ah *ah;        /* --qp ud 的 SEND：目的地 = 地址句柄 + 对端 QP 号 + Q_Key（NULL = RC） */
+	uint32_t remote_qpn;
+};
+
+/*
+ * 课（LESSON）的记号：练习版（-DROCE_EXERCISE）里 LESSON 是弱符号，学习者的同名函数（强符号）在链接时顶替它；
+ * 普通版里 LESSON 是空的，什么都不变。数据面的课（verbs/datapath.h）是 LESSON_INLINE：普通版里内联，练习版里是弱符号。
+ * 放在这里（而不是 rdma_common.h）：课程和它下面的 verbs/ 都要用，下面的层不包含课程的头文件
+ */
+#ifdef ROCE_EXERCISE
+#define LESSON __attribute__((weak))
+#define LESSON_INLINE __attribute__((weak))
+#else
+#define LESSON
+#define LESSON_INLINE static inline
+#endif
+
+/* 数据面的课：取到的一个完成——成功了吗、是不是本端这个 QP 的（定义和调用者 check_wc 在 verbs/datapath.c；--srq 的接收另有规则） */
+enum wc_verdict { WC_MINE = 0, WC_FAILED = 1, WC_NOT_MINE = 2 };
+LESSON enum wc_verdict wc_verdict_for(const struct rdma_conn *conn, const struct ibv_wc *wc);
+
+#endif
