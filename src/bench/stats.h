@@ -14,7 +14,7 @@
  *     perftest 以 CPU 周期（整数）求中位数，(a+b)/2 是整数除法；我们用微秒的 double，不截断。
  *     perftest 4.5-0.17 的标准差里 temp_var、pow_var 是 int（avg-x 先截成整数微秒再平方），
  *     离散小于 1 µs 时它报 0；我们用准确值。较新的 perftest 没有改：linux-rdma/perftest 的 26.04.17
- *     （以及其后的 00b55b6，2026-07）src/perftest_parameters.c 的 print_report_lat 里两者仍是 int。
+ *     （以及其后的 00b55b6，2026-07）perftest_parameters.c（perftest 仓库的 src 目录）的 print_report_lat 里两者仍是 int。
  *   t_max_all = 全部样本的最大值：不是 perftest 的列，是我们自己加的（只在 BENCH_RESULT 里），
  *               有了它，丢掉的两个 = t_max + t_max_all，各次加起来 = t_avg×m + t_max + t_max_all 还是整个计时窗口
  *   样本太少：n ≤ 2 时丢掉两个就什么也不剩了（perftest 会读到数组外面）：这时不丢，m = n，t_max = 最大值。
