@@ -94,40 +94,13 @@ int peer_waits(struct rdma_conn *c)
 	return !op_info(c->opt->op)->server_recv;
 }
 
-/*
- * 补投一个接收：b 是刚完成的那个接收的 wr_id 里的号。没有 SRQ 时是 QP 号（投回这个QP的接收队列，
- * 这个QP的接收共用 A 区的一块：消息都来自对端的同一个QP，字节一样）；--srq 时是缓冲区号（投回共享的 SRQ，
- * 下一条消息不管从哪个QP来都可能用它；每个在途的接收有自己的一块，见 srq_recv_buffers）。
- * 接收 WR 在计时之前建好（build_recv_wrs），这里原样再投；出错时的说明和 post_receive 的一样
- */
-int repost_recv(struct run *r, int b)
+int bench_recv_failed(struct rdma_conn *c, int b, int rc)
 {
-	struct rdma_conn *c = r->c;
-	struct ibv_recv_wr *wr = &r->rwr[b], *bad = NULL;
-	int rc;
-
-	if (c->srq != NULL) {
-		rc = ibv_post_srq_recv(c->srq, wr, &bad);
-		if (rc != 0) {
-			verbs_error("ibv_post_srq_recv()", rc, _("SRQ 满了（深度见步骤“创建共享接收队列SRQ”）或 SRQ 出错"));
-			return -1;
-		}
-		hook_data(c, HOOK_POST_RECV, b, 0, wr);
-		return 0;
-	}
-	rc = ibv_post_recv(c->qp[b], wr, &bad);
-	if (rc != 0) {
+	if (c->srq != NULL)
+		verbs_error("ibv_post_srq_recv()", rc, _("SRQ 满了（深度见步骤“创建共享接收队列SRQ”）或 SRQ 出错"));
+	else
 		verbs_error_qp(b, "ibv_post_recv()", rc, _("接收队列满了（max_recv_wr）或QP处于错误状态"));
-		return -1;
-	}
-	hook_data(c, HOOK_POST_RECV, b, c->qp[b]->qp_num, wr);
-	return 0;
-}
-
-/* 一个接收完成用的是哪块缓冲区（repost_recv 的 b） */
-int recv_slot_of(const struct rdma_conn *c, uint64_t wr_id)
-{
-	return c->srq != NULL ? (int)wr_id : wrid_qp(wr_id);
+	return -1;
 }
 
 /* 接收缓冲区的块数：--srq 时 SRQ 的，否则每个QP一块 */
@@ -521,6 +494,7 @@ static int build_send_wrs(struct run *r)
 				 &r->ssge[(size_t)qp * (size_t)per + (size_t)j]);
 	}
 	r->send_flags = (int)(r->swr[0].send_flags & ~(unsigned)IBV_SEND_SIGNALED);
+	r->sig_all = c->opt->op == OP_READ || c->opt->signal_every == 1;
 	return 0;
 }
 

@@ -27,6 +27,7 @@ struct run {
 	struct ibv_send_wr *swr;    /* 发送：lat 每个QP一个；bw 每个QP post_list 个（swr[qp * post_list + j]） */
 	struct ibv_sge *ssge;       /* 发送 WR 的 SGE，一一对应 */
 	int send_flags;             /* 建好的发送 WR 的标志（inline），“要不要完成”每次另加 */
+	int sig_all;                /* lat：每个 WR 都要完成（READ，或 --signal 1），不必每次问 lat_signaled */
 	struct ibv_recv_wr *rwr;    /* 接收：每块接收缓冲区一个（recv_slots 个），补投时原样再投 */
 	struct ibv_sge *rsge;
 };
@@ -59,9 +60,32 @@ static inline long long lazy_deadline(const struct rdma_conn *c, long long *dead
 long warmup_count(long iters);
 double cpu_s(void);
 int peer_waits(struct rdma_conn *c);
-/* 补投接收缓冲区 b 的接收 WR（建好的 rwr[b]）；一个接收完成用的是哪块缓冲区 */
-int repost_recv(struct run *r, int b);
-int recv_slot_of(const struct rdma_conn *c, uint64_t wr_id);
+/* 一个接收完成用的是哪块缓冲区（repost_recv 的 b）：--srq 时 wr_id 就是缓冲区号，否则是 wr_id 里的 QP 号 */
+static inline int recv_slot_of(const struct rdma_conn *c, uint64_t wr_id)
+{
+	return c->srq != NULL ? (int)wr_id : wrid_qp(wr_id);
+}
+
+/* 补投失败：说明（和 post_receive 出错时说的一样），返回 -1 */
+int bench_recv_failed(struct rdma_conn *c, int b, int rc);
+
+/*
+ * 补投一个接收：b 是刚完成的那个接收的 wr_id 里的号。没有 SRQ 时是 QP 号（投回这个QP的接收队列，
+ * 这个QP的接收共用 A 区的一块：消息都来自对端的同一个QP，字节一样）；--srq 时是缓冲区号（投回共享的 SRQ，
+ * 下一条消息不管从哪个QP来都可能用它；每个在途的接收有自己的一块，见 srq_recv_buffers）。
+ * 接收 WR 在计时之前建好（bench.c 的 build_recv_wrs），这里原样再投。内联：计时循环里每收到一条消息一次
+ */
+static inline int repost_recv(struct run *r, int b)
+{
+	struct rdma_conn *c = r->c;
+	struct ibv_recv_wr *wr = &r->rwr[b], *bad = NULL;
+	int rc = c->srq != NULL ? ibv_post_srq_recv(c->srq, wr, &bad) : ibv_post_recv(c->qp[b], wr, &bad);
+
+	if (rc != 0)
+		return bench_recv_failed(c, b, rc);
+	hook_data(c, HOOK_POST_RECV, b, c->srq != NULL ? 0 : c->qp[b]->qp_num, wr);
+	return 0;
+}
 /* 计时循环的慢路径（bench.c）：发送队列按硬件规则放不下了（说明记账），ibv_post_send 失败（n 个的链表，第 bad_at 个出错） */
 int bench_sq_full(struct run *r, int qp, const struct ibv_send_wr *wr, int n);
 int bench_post_failed(int qp, int rc, int n, int bad_at);
