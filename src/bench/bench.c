@@ -189,7 +189,8 @@ static int bw_post(struct run *r, int qp, long *posted, long completed, long end
 		return bench_post_failed(qp, rc, n, bad != NULL && bad >= wr && bad < wr + n ? (int)(bad - wr) : 0);
 	for (int j = 0; j < n; j++) {
 		sq_account_post(&c->sq[qp], (wr[j].send_flags & IBV_SEND_SIGNALED) != 0);
-		hook_data(c, HOOK_POST_SEND, qp, c->qp[qp]->qp_num, &wr[j]);
+		if (r->traced)
+			hook_data(c, HOOK_POST_SEND, qp, c->qp[qp]->qp_num, &wr[j]);
 	}
 	*posted += n;
 	return n;
@@ -495,6 +496,7 @@ static int build_send_wrs(struct run *r)
 	}
 	r->send_flags = (int)(r->swr[0].send_flags & ~(unsigned)IBV_SEND_SIGNALED);
 	r->sig_all = c->opt->op == OP_READ || c->opt->signal_every == 1;
+	r->traced = c->hooks->note != NULL;
 	return 0;
 }
 

@@ -22,6 +22,8 @@
 #include "ud/ud.h"
 
 #define LAT_BATCH 4   /* 一次 ibv_poll_cq 最多取的完成数：乒乓里同时最多一个发送完成和一个接收完成 */
+/* 投递和取完成内联进 lat_once：每次迭代少几次函数调用的进出（callgrind 数过，docs/bench/README.md） */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 static volatile uint8_t *stamp_at(struct rdma_conn *c, int qp, size_t size)
 {
@@ -54,7 +56,7 @@ static int spin_for_stamp(struct rdma_conn *c, int qp, size_t size, uint8_t want
  * 一个完成是不是平常的样子：状态成功，wr_id 和 qp_num 对得上本端的QP（和 datapath.c 的 check_wc 同样的条件）。
  * 不是的话交给 reap_wcs：它打印状态和提示（或对不上的地方）并返回 -1
  */
-static int wc_usual(const struct rdma_conn *c, const struct ibv_wc *wc)
+static inline int wc_usual(const struct rdma_conn *c, const struct ibv_wc *wc)
 {
 	int i = wrid_qp(wc->wr_id);
 
@@ -69,7 +71,7 @@ static int wc_usual(const struct rdma_conn *c, const struct ibv_wc *wc)
  * 一个完成：状态、发送队列的记账（发送完成释放这个QP最老的在途 signaled WR 和它之前的槽）；
  * 接收完成记下“有一条消息到了”，马上原样补投那个接收 WR（接收队列一直是满的）
  */
-static int take_wc(struct run *r, struct ibv_wc *wc, int *sent)
+ALWAYS_INLINE static int take_wc(struct run *r, struct ibv_wc *wc, int *sent)
 {
 	struct rdma_conn *c = r->c;
 	int usual = wc_usual(c, wc);
@@ -77,7 +79,7 @@ static int take_wc(struct run *r, struct ibv_wc *wc, int *sent)
 	/* 不平常的完成走 reap_wcs：它打印原因并返回 -1（条件和它的检查相同；万一返回 0，它也已经记过账） */
 	if (!usual && reap_wcs(c, wc, 1) != 0)
 		return -1;
-	if (usual)
+	if (usual && r->traced)
 		hook_data(c, HOOK_WC, wrid_qp(wc->wr_id), wc->qp_num, wc);
 	if (!(wc->opcode & IBV_WC_RECV)) {
 		(*sent)++;
@@ -93,7 +95,7 @@ static int take_wc(struct run *r, struct ibv_wc *wc, int *sent)
  * need_sent：收掉自己刚发出的那个（要了完成的）WR 的完成；need_recv：等到对端的一条消息（RECV 完成）。
  * 共享CQ里 SEND 和 RECV 的完成先后不定，所以先到的 RECV 记在 recv_ready 里，不会丢
  */
-static int reap(struct run *r, int need_sent, int need_recv)
+ALWAYS_INLINE static int reap(struct run *r, int need_sent, int need_recv)
 {
 	struct rdma_conn *c = r->c;
 	struct ibv_wc wcs[LAT_BATCH];
@@ -134,7 +136,7 @@ static int lat_signaled(struct run *r, long k)
 }
 
 /* 投递 QP qp 建好的那个 WR：只改“要不要完成”；先按硬件规则数槽位，投了再记账 */
-static int lat_post(struct run *r, int qp, int sig)
+ALWAYS_INLINE static int lat_post(struct run *r, int qp, int sig)
 {
 	struct rdma_conn *c = r->c;
 	struct ibv_send_wr *wr = &r->swr[qp], *bad = NULL;
@@ -147,7 +149,8 @@ static int lat_post(struct run *r, int qp, int sig)
 	if (rc != 0)
 		return bench_post_failed(qp, rc, 1, 0);
 	sq_account_post(&c->sq[qp], sig);
-	hook_data(c, HOOK_POST_SEND, qp, c->qp[qp]->qp_num, wr);
+	if (r->traced)
+		hook_data(c, HOOK_POST_SEND, qp, c->qp[qp]->qp_num, wr);
 	return 0;
 }
 

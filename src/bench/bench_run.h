@@ -28,6 +28,7 @@ struct run {
 	struct ibv_sge *ssge;       /* 发送 WR 的 SGE，一一对应 */
 	int send_flags;             /* 建好的发送 WR 的标志（inline），“要不要完成”每次另加 */
 	int sig_all;                /* lat：每个 WR 都要完成（READ，或 --signal 1），不必每次问 lat_signaled */
+	int traced;                 /* 装了 --trace 的挂钩（计时之前看一次；循环里每处只看这一个字段） */
 	struct ibv_recv_wr *rwr;    /* 接收：每块接收缓冲区一个（recv_slots 个），补投时原样再投 */
 	struct ibv_sge *rsge;
 };
@@ -83,7 +84,8 @@ static inline int repost_recv(struct run *r, int b)
 
 	if (rc != 0)
 		return bench_recv_failed(c, b, rc);
-	hook_data(c, HOOK_POST_RECV, b, c->srq != NULL ? 0 : c->qp[b]->qp_num, wr);
+	if (r->traced)
+		hook_data(c, HOOK_POST_RECV, b, c->srq != NULL ? 0 : c->qp[b]->qp_num, wr);
 	return 0;
 }
 /* 计时循环的慢路径（bench.c）：发送队列按硬件规则放不下了（说明记账），ibv_post_send 失败（n 个的链表，第 bad_at 个出错） */
