@@ -151,7 +151,8 @@ def run_account(p, ours, n, op, bench_self, pt_fns=()):
         fns = reach(p, roots)
     poll = [f for f in find(p, RXE_ADDR['poll_cq']) if 'librxe' in f]
     C = sum(p.calls[(x, y)] for (x, y) in p.calls if y in poll and x in fns) / it
-    NE = (sum(p.called(f) for f in find(p, 'poll_cq_took')) / it) if ours else (1.0 if op == 'write' else 2.0)
+    # 取到了东西的 poll：以前的代码每次调用 poll_cq_took，现在的调用 took_wcs（bench_lat.c）
+    NE = (sum(p.called(f) for f in find(p, 'poll_cq_took') + find(p, 'took_wcs')) / it) if ours else (1.0 if op == 'write' else 2.0)
     S = 0.0
     if op == 'write':
         js = [v for (f, a), v in p.jumps.items() if f in spinfns and abs(v / it - C) > 0.03 * C + 0.1]
