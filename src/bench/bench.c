@@ -21,14 +21,14 @@
  *   所以客户端的表是“发出去的速率”，服务端数收到多少、丢了多少（bw_server_ud）。
  */
 #include "bench/bench.h"
-#include "rdma_common.h"
 #include "bench/bench_run.h"
+#include "rdma_common.h"
 #include "base/i18n.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,15 +47,6 @@
 
 #define BATCH        64        /* 一次 ibv_poll_cq 最多取的完成数 */
 
-static double cpu_s(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-}
-
 /* 有的缓冲区可能一条消息也没收到（--srq：由 SRQ 决定用哪个；UD：消息可能被丢掉），校验时跳过它们 */
 static int may_stay_empty(const struct rdma_conn *c)
 {
@@ -73,68 +64,6 @@ static int use_inline(struct run *r)
 	return want > 0 && r->size <= want && r->c->opt->op != OP_READ;
 }
 
-/*
- * 对端程序在计时期间只是等 DONE 吗（bw 的 WRITE/READ：服务端不参与；lat 的 READ：服务端网卡应答）？
- * 是的话，计时循环里不时发一个心跳（ctrl_heartbeat），对端就不会因为运行比 -t 长而放弃
- */
-static int peer_waits(struct rdma_conn *c)
-{
-	if (is_server(c))
-		return 0;
-	if (c->opt->bench == BENCH_LAT)
-		return c->opt->op == OP_READ;
-	return !op_info(c->opt->op)->server_recv;
-}
-
-static int keep_alive(struct run *r)
-{
-	return peer_waits(r->c) ? ctrl_heartbeat(&r->c->ctrl) : 0;
-}
-
-/* ---------- 延迟 ---------- */
-
-static volatile uint8_t *stamp_at(struct rdma_conn *c, int qp, size_t size)
-{
-	return area_a(c, qp) + size - 1;
-}
-
-/* 第 k 次（从 0 数）的戳：同一个QP上相邻两次一定不同，且不为 0（缓冲区初值） */
-static uint8_t stamp_of(struct rdma_conn *c, long k)
-{
-	return (uint8_t)((k / c->num_qp) % 255 + 1);
-}
-
-static int spin_for_stamp(struct rdma_conn *c, int qp, size_t size, uint8_t want, long long deadline)
-{
-	volatile uint8_t *p = stamp_at(c, qp, size);
-	unsigned n = 0;
-
-	while (__atomic_load_n(p, __ATOMIC_ACQUIRE) != want) {
-		if (++n % SPIN_CHECK == 0 && now_ms() > deadline) {
-			con_error(_("QP[%d] 等对端的 RDMA WRITE 超时（内存里的戳一直不是 %u）\n"
-				    CON_HINT "对端还在运行吗？两端的 --size/--iters 一致吗？\n"), qp, want);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/*
- * 补投一个接收：b 是刚完成的那个接收的 wr_id 里的号。没有 SRQ 时是 QP 号（投回这个QP的接收队列，
- * 这个QP的接收共用 A 区的一块：消息都来自对端的同一个QP，字节一样）；--srq 时是缓冲区号（投回共享的 SRQ，
- * 下一条消息不管从哪个QP来都可能用它；每个在途的接收有自己的一块，见 srq_recv_buffers）
- */
-static int repost_recv(struct rdma_conn *c, int b)
-{
-	return post_receive(c, b, c->srq != NULL ? srq_area(c, b) : area_a(c, b), (uint32_t)c->slot);
-}
-
-/* 一个接收完成用的是哪块缓冲区（repost_recv 的 b） */
-static int recv_slot_of(const struct rdma_conn *c, uint64_t wr_id)
-{
-	return c->srq != NULL ? wrid_srq_buf(wr_id) : wrid_qp(wr_id);
-}
-
 /* 接收缓冲区的块数：--srq 时 SRQ 的，否则每个QP一块 */
 static int recv_slots(const struct rdma_conn *c)
 {
@@ -145,61 +74,22 @@ static int recv_slots(const struct rdma_conn *c)
  * 第一个大小之前把接收队列填满（之后每收到一个就补一个）：每个QP recv_wr 个。
  * --srq 时 R 区每块一个（srq_bufs 个，不超过 SRQ 的深度）；只有 1 个QP时（没有 R 区）投 SRQ 的深度个，都用 A 区那一块
  */
-static int fill_recvs(struct rdma_conn *c)
+static int fill_recvs(struct run *r)
 {
+	struct rdma_conn *c = r->c;
+
 	if (c->srq != NULL) {
 		uint32_t n = c->srq_bufs > 0 && c->srq_bufs < c->srq_depth ? c->srq_bufs : c->srq_depth;
 
 		for (uint32_t k = 0; k < n; k++)
-			if (repost_recv(c, c->srq_bufs > 0 ? (int)k : (int)(k % (uint32_t)c->num_qp)) != 0)
+			if (repost_recv(r, c->srq_bufs > 0 ? (int)k : (int)(k % (uint32_t)c->num_qp)) != 0)
 				return -1;
 		return 0;
 	}
 	for (int i = 0; i < c->num_qp; i++)
 		for (uint32_t k = 0; k < c->caps.recv_wr; k++)
-			if (repost_recv(c, i) != 0)
+			if (repost_recv(r, i) != 0)
 				return -1;
-	return 0;
-}
-
-/* 一个完成：RECV 就马上补投一个接收（接收队列一直是满的），并记下“有一条消息到了” */
-static int note_wc(struct run *r, const struct ibv_wc *wc, int *sent)
-{
-	if (!(wc->opcode & IBV_WC_RECV)) {
-		(*sent)++;
-		return 0;
-	}
-	r->recv_ready++;
-	r->landed[recv_slot_of(r->c, wc->wr_id)] = 1;
-	return repost_recv(r->c, recv_slot_of(r->c, wc->wr_id));
-}
-
-/*
- * need_sent：收掉自己刚发出的那个（要了完成的）WR 的完成；need_recv：等到对端的一条消息（RECV 完成；send 延迟的服务端
- * 发出之前先 reap(r, 0, 1, …)）。
- * 共享CQ里 SEND 和 RECV 的完成先后不定，所以先到的 RECV 记在 recv_ready 里，不会丢。
- * 总是内联：每个调用处的 need_sent/need_recv 是常数，空轮询的一圈就只剩它真正要看的条件（callgrind 数过：send 延迟的服务端
- * 一圈 65 条指令，和以前它自己的那份循环一样；不内联时是 71）
- */
-static inline __attribute__((always_inline)) int reap(struct run *r, int need_sent, int need_recv, long long deadline)
-{
-	struct ibv_wc wcs[BATCH];
-	int sent = 0;
-	unsigned spins = 0;
-
-	while ((need_sent && !sent) || (need_recv && r->recv_ready == 0)) {
-		int n = poll_cq_batch(r->c, wcs, BATCH);
-
-		if (n < 0)
-			return -1;
-		for (int k = 0; k < n; k++)
-			if (note_wc(r, &wcs[k], &sent) != 0)
-				return -1;
-		if (n == 0 && wait_cq_due(r->c, &spins) && wait_cq(r->c, deadline, &spins, sent, 1) != 0)
-			return -1;
-	}
-	if (need_recv)
-		r->recv_ready--;
 	return 0;
 }
 
@@ -220,114 +110,49 @@ static struct send_req lat_req(struct run *r, int qp)
 	return q;
 }
 
-/*
- * 延迟里的选择性通知（--signal N，默认 1 = 和 perftest 的 ib_*_lat 一样每次都要完成）：SEND/WRITE 在每个QP上
- * 每 N 个（以及这个QP的最后一个）才要完成——按QP数，因为槽位只由同一个QP上的完成释放（sq_account.h）。
- * 乒乓本身已经说明对端收到了，不必每次都等自己的发送完成；少生成、少取一个 WC。
- * 不要完成的 WR 占着发送队列的槽，直到后面一个要了完成的 WR 完成才一起释放，所以 signal_every ≤ tx_depth。
- * READ 每次都要完成：读回的数据到了，只有它的完成能告诉我们。
- */
-static int lat_signaled(struct run *r, long k)
+/* 对端只是等 DONE 时发心跳（ctrl_heartbeat 自己每 -t/3 才真发一个）：只在空等的慢路径上调用 */
+static int keep_alive(struct rdma_conn *c)
 {
-	struct rdma_conn *c = r->c;
-
-	return c->opt->op == OP_READ || lat_wr_signaled(k, c->num_qp, c->opt->signal_every, r->warm + r->iters);
-}
-
-/* 一次乒乓（或一次 READ）：k 是总序号（含预热） */
-static int lat_once(struct run *r, long k, long long deadline)
-{
-	struct rdma_conn *c = r->c;
-	int qp = (int)(k % c->num_qp), srv = is_server(c);
-	struct send_req q = lat_req(r, qp);
-	uint8_t st = stamp_of(c, k);
-
-	q.unsignaled = !lat_signaled(r, k);
-	if (c->opt->op == OP_READ)
-		return post_send(c, qp, &q, 1) == 0 ? reap(r, 1, 0, deadline) : -1;
-	/* 剩下 SEND 和 WRITE_IMM：对端的 RECV 完成说明消息到了（WRITE_IMM 的数据直接写进对端内存，只消耗一个接收请求） */
-	if (c->opt->op == OP_WRITE) {
-		if (srv && spin_for_stamp(c, qp, r->size, st, deadline) != 0)
-			return -1;
-		area_b(c, qp)[r->size - 1] = st;
-		if (post_send(c, qp, &q, 1) != 0)
-			return -1;
-		if (!srv && spin_for_stamp(c, qp, r->size, st, deadline) != 0)
-			return -1;
-		return reap(r, !q.unsignaled, 0, deadline);
-	}
-	if (srv && reap(r, 0, 1, deadline) != 0)   /* 服务端：先等对端的一条消息 */
-		return -1;
-	if (post_send(c, qp, &q, 1) != 0)
-		return -1;
-	return reap(r, !q.unsignaled, !srv, deadline);
-}
-
-/* 乒乓停了：UD 时多说一句“消息可能被丢了”（和 op_rounds.c 的普通模式一样） */
-static int lat_failed(struct rdma_conn *c)
-{
-	if (c->ah != NULL)
-		ud_explain_missing();
-	return -1;
-}
-
-static int lat_loop(struct run *r)
-{
-	struct rdma_conn *c = r->c;
-	int active = !is_server(c) || c->opt->op != OP_READ;
-
-	if (!active)
-		return 0;   /* READ：服务端网卡应答，服务端程序什么也不做 */
-	for (long k = 0; k < r->warm; k++)
-		if (lat_once(r, k, now_ms() + c->opt->timeout_ms) != 0)
-			return lat_failed(c);
-	r->cpu0 = cpu_s();
-	for (long k = 0; k < r->iters; k++) {
-		/* 每次只读一次时钟：开始时刻同时定下这一次的超时期限 */
-		r->t[k] = now_sec();
-		if (lat_once(r, r->warm + k, (long long)(r->t[k] * 1000.0) + c->opt->timeout_ms) != 0)
-			return lat_failed(c);
-		if (keep_alive(r) != 0)
-			return -1;
-	}
-	r->t[r->iters] = r->t1 = now_sec();
-	r->cpu1 = cpu_s();
-	r->t0 = r->t[0];   /* 窗口 = 各次延迟加起来的那一段（BENCH_RESULT 的 wall_s） */
-	return 0;
+	return peer_waits(c) ? ctrl_heartbeat(&c->ctrl) : 0;
 }
 
 /* ---------- 带宽 ---------- */
 
-/* QP qp 的第 k 个 WR（这一段的最后一个是 end-1）：每 signal_every 个（以及最后一个）要完成 */
-static struct send_req bw_req(struct run *r, int qp, long k, long end)
-{
-	struct send_req q = lat_req(r, qp);
-	int every = r->c->opt->signal_every;
-
-	q.seq = (uint64_t)k;
-	q.unsignaled = !((k + 1) % every == 0 || k == end - 1);
-	return q;
-}
-
-/* 投递 QP qp 上的一批：窗口没满、还有剩余，一次最多 post_list 个；返回投了几个 */
+/*
+ * 投递 QP qp 上的一批：窗口没满、还有剩余，一次最多 post_list 个；返回投了几个。
+ * WR 是计时之前建好的那 post_list 个（build_wrs），这里只改每个都不同的：wr_id 里的序号 k（找回投递时刻）、
+ * 要不要完成（每 signal_every 个以及这一段的最后一个 end-1 要）、链表在第 n 个断开
+ */
 static int bw_post(struct run *r, int qp, long *posted, long completed, long end)
 {
-	struct send_req reqs[MAX_POST_LIST];
-	const struct options *o = r->c->opt;
+	struct rdma_conn *c = r->c;
+	const struct options *o = c->opt;
+	struct ibv_send_wr *wr = &r->swr[(size_t)qp * (size_t)o->post_list], *bad = NULL;
 	long room = (long)o->tx_depth - (*posted - completed), left = end - *posted;
-	int n = (int)(room < left ? room : left);
+	int n = (int)(room < left ? room : left), rc;
 
 	if (n > o->post_list)
 		n = o->post_list;
-	if (n > MAX_POST_LIST)
-		n = MAX_POST_LIST;
 	if (n <= 0)
 		return 0;
-	for (int j = 0; j < n; j++)
-		reqs[j] = bw_req(r, qp, *posted + j, end);
+	for (int j = 0; j < n; j++) {
+		long k = *posted + j;
+
+		wr[j].wr_id = WRID(qp, k);
+		wr[j].send_flags = r->send_flags | ((k + 1) % o->signal_every == 0 || k == end - 1 ? IBV_SEND_SIGNALED : 0);
+		wr[j].next = j + 1 < n ? &wr[j + 1] : NULL;
+	}
+	if (!sq_account_fits(&c->sq[qp], (uint32_t)n))
+		return bench_sq_full(r, qp, wr, n);
 	bw_tl_post(&r->tl, *posted, n, now_sec());
-	if (post_send(r->c, qp, reqs, n) != 0)
-		return -1;
+	rc = ibv_post_send(c->qp[qp], wr, &bad);
+	if (rc != 0)
+		return bench_post_failed(qp, rc, n, bad != NULL && bad >= wr && bad < wr + n ? (int)(bad - wr) : 0);
+	for (int j = 0; j < n; j++) {
+		sq_account_post(&c->sq[qp], (wr[j].send_flags & IBV_SEND_SIGNALED) != 0);
+		if (r->traced)
+			hook_data(c, HOOK_POST_SEND, qp, c->qp[qp]->qp_num, &wr[j]);
+	}
 	*posted += n;
 	return n;
 }
@@ -348,8 +173,9 @@ static int bw_client(struct run *r, long from, long end)
 	struct rdma_conn *c = r->c;
 	long posted[MAX_QP], completed[MAX_QP], finished = 0;
 	struct ibv_wc wcs[BATCH];
-	long long deadline = now_ms() + c->opt->timeout_ms;
+	long long deadline = 0;
 	unsigned spins = 0;
+	double every = c->opt->timeout_ms / 3000.0, next_alive = peer_waits(c) ? now_sec() + every : HUGE_VAL;
 
 	for (int i = 0; i < c->num_qp; i++)
 		posted[i] = completed[i] = from;
@@ -358,8 +184,6 @@ static int bw_client(struct run *r, long from, long end)
 		double t;
 		int n;
 
-		if (keep_alive(r) != 0)
-			return -1;
 		for (int i = 0; i < c->num_qp; i++) {
 			before += posted[i];
 			if (bw_fill(r, i, &posted[i], completed[i], end) != 0)
@@ -370,6 +194,12 @@ static int bw_client(struct run *r, long from, long end)
 		if (n < 0)
 			return -1;
 		t = n > 0 ? now_sec() : 0;
+		/* 对端只是等 DONE（WRITE/READ）：每 -t/3 一个心跳，用取到完成时本来就读的时刻判断，不为它另读时钟 */
+		if (n > 0 && t >= next_alive) {
+			if (ctrl_heartbeat(&c->ctrl) != 0)
+				return -1;
+			next_alive = t + every;
+		}
 		for (int k = 0; k < n; k++) {
 			int i = wrid_qp(wcs[k].wr_id);
 			long upto = (long)wrid_seq(wcs[k].wr_id) + 1;   /* 选择性通知：它之前的 WR 也都完成了 */
@@ -380,9 +210,9 @@ static int bw_client(struct run *r, long from, long end)
 		}
 		/* 只有窗口满了（或全投完了）才等：还能投的时候睡下去，未通知的 WR 不会带来任何事件 */
 		if (n > 0 || after > before) {
-			spins = 0;
-			deadline = now_ms() + c->opt->timeout_ms;
-		} else if (wait_cq_due(c, &spins) && wait_cq(c, deadline, &spins, (int)finished, c->num_qp) != 0) {
+			spins = deadline = 0;
+		} else if (wait_cq_due(c, &spins) && (keep_alive(c) != 0 ||
+			   wait_cq(c, lazy_deadline(c, &deadline), &spins, (int)finished, c->num_qp) != 0)) {
 			return -1;
 		}
 	}
@@ -398,7 +228,7 @@ static int take_recvs(struct run *r, long *got)
 	for (int k = 0; k < n; k++) {
 		(*got)++;
 		r->landed[recv_slot_of(r->c, wcs[k].wr_id)] = 1;
-		if (repost_recv(r->c, recv_slot_of(r->c, wcs[k].wr_id)) != 0)
+		if (repost_recv(r, recv_slot_of(r->c, wcs[k].wr_id)) != 0)
 			return -1;
 	}
 	return n;
@@ -412,7 +242,7 @@ static int bw_server_recv(struct run *r, long count, long *extra)
 {
 	struct rdma_conn *c = r->c;
 	long want = count * c->num_qp, got = *extra;
-	long long deadline = now_ms() + c->opt->timeout_ms;
+	long long deadline = 0;
 	unsigned spins = 0;
 
 	while (got < want) {
@@ -421,9 +251,9 @@ static int bw_server_recv(struct run *r, long count, long *extra)
 		if (n < 0)
 			return -1;
 		if (n > 0) {
-			spins = 0;
-			deadline = now_ms() + c->opt->timeout_ms;
-		} else if (wait_cq_due(c, &spins) && wait_cq(c, deadline, &spins, (int)got, (int)want) != 0) {
+			spins = deadline = 0;   /* 有进展：超时从下一次空等起算（lazy_deadline） */
+		} else if (wait_cq_due(c, &spins) &&
+			   wait_cq(c, lazy_deadline(c, &deadline), &spins, (int)got, (int)want) != 0) {
 			return -1;
 		}
 	}
@@ -445,7 +275,7 @@ static int bw_server_ud(struct run *r)
 	long long deadline = now_ms() + c->opt->timeout_ms, quiet_until = -1;
 
 	/* --inject late-recv（只有 --qp ud --bench bw 的服务端可以）：第一个大小的接收晚投，之后补投 */
-	if (r->first && c->hooks->recv_delay != NULL && c->hooks->recv_delay(c) && fill_recvs(c) != 0)
+	if (r->first && c->hooks->recv_delay != NULL && c->hooks->recv_delay(c) && fill_recvs(r) != 0)
 		return -1;
 	r->cpu0 = cpu_s();
 	r->t0 = now_sec();
@@ -539,7 +369,7 @@ static int prepare(struct run *r)
 	}
 	if (r->first && op_info(c->opt->op)->server_recv && (c->opt->bench == BENCH_LAT || is_server(c)) &&
 	    c->hooks->recv_delay == NULL)   /* --inject late-recv：晚投，bw_server_ud 里补投 */
-		return fill_recvs(c);
+		return fill_recvs(r);
 	return 0;
 }
 
@@ -602,12 +432,59 @@ static int verify_after(struct run *r)
 	return 0;
 }
 
+/* ---------- 计时之前建好的 WR ---------- */
+
+/*
+ * 发送 WR：lat 每个QP一个，bw 每个QP post_list 个（一条链表的位置），内容来自 lat_req（操作、地址、长度、inline、UD 的目的地）；
+ * 计时循环里只改“要不要完成”，bw 另改 wr_id 里的序号和链表在哪里断开
+ */
+static int build_send_wrs(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	int per = c->opt->bench == BENCH_BW ? c->opt->post_list : 1;
+	size_t n = (size_t)c->num_qp * (size_t)per;
+
+	r->swr = calloc(n, sizeof(*r->swr));
+	r->ssge = calloc(n, sizeof(*r->ssge));
+	if (r->swr == NULL || r->ssge == NULL)
+		return -1;
+	for (int qp = 0; qp < c->num_qp; qp++) {
+		struct send_req q = lat_req(r, qp);
+
+		for (int j = 0; j < per; j++)
+			build_wr(c, qp, &q, &r->swr[(size_t)qp * (size_t)per + (size_t)j],
+				 &r->ssge[(size_t)qp * (size_t)per + (size_t)j]);
+	}
+	r->send_flags = (int)(r->swr[0].send_flags & ~(unsigned)IBV_SEND_SIGNALED);
+	r->sig_all = c->opt->op == OP_READ || c->opt->signal_every == 1;
+	r->traced = c->hooks->note != NULL;
+	return 0;
+}
+
+/* 接收 WR：每块接收缓冲区一个（没有 SRQ 时每个QP一块，A 区；--srq 时 SRQ 的每块），wr_id = 块号，长度 = 一块 */
+static int build_recv_wrs(struct run *r)
+{
+	struct rdma_conn *c = r->c;
+	int n = recv_slots(c);
+
+	r->rwr = calloc((size_t)n, sizeof(*r->rwr));
+	r->rsge = calloc((size_t)n, sizeof(*r->rsge));
+	if (r->rwr == NULL || r->rsge == NULL)
+		return -1;
+	for (int b = 0; b < n; b++) {
+		r->rsge[b] = (struct ibv_sge){ .addr = (uintptr_t)(c->srq != NULL ? srq_area(c, b) : area_a(c, b)),
+					       .length = (uint32_t)c->slot, .lkey = c->mr->lkey };
+		r->rwr[b] = (struct ibv_recv_wr){ .wr_id = c->srq != NULL ? wrid_srq(b) : WRID(b, 0), .sg_list = &r->rsge[b], .num_sge = 1 };
+	}
+	return 0;
+}
+
 static int alloc_run(struct run *r)
 {
 	size_t n = (size_t)r->iters * (size_t)r->c->num_qp;
 
 	r->landed = calloc((size_t)recv_slots(r->c), 1);
-	if (r->landed == NULL)
+	if (r->landed == NULL || build_send_wrs(r) != 0 || build_recv_wrs(r) != 0)
 		return -1;
 	if (r->c->opt->bench == BENCH_LAT) {
 		r->t = calloc((size_t)r->iters + 1, sizeof(double));
@@ -628,6 +505,10 @@ static void free_run(struct run *r)
 	free(r->landed);
 	free(r->tl.posted);
 	free(r->tl.done);
+	free(r->swr);
+	free(r->ssge);
+	free(r->rwr);
+	free(r->rsge);
 }
 
 /* 一个大小：准备 → 同步 → 预热 + 计时 → 同步 → 校验 → 报告 */

@@ -20,30 +20,6 @@ void sq_account_free(struct sq_account *a)
 	memset(a, 0, sizeof(*a));
 }
 
-int sq_account_fits(const struct sq_account *a, uint32_t n)
-{
-	return sq_account_in_use(a) + n <= a->cap;
-}
-
-void sq_account_post(struct sq_account *a, int signaled)
-{
-	if (signaled && a->n_sig < a->cap) {
-		a->sig[(a->head + a->n_sig) % a->cap] = a->posted;
-		a->n_sig++;
-	}
-	a->posted++;
-}
-
-int sq_account_complete(struct sq_account *a)
-{
-	if (a->n_sig == 0)
-		return -1;
-	a->freed = a->sig[a->head] + 1;
-	a->head = (a->head + 1) % a->cap;
-	a->n_sig--;
-	return 0;
-}
-
 int lat_wr_signaled(long k, int num_qp, int every, long total)
 {
 	long j = k / num_qp;   /* 在自己QP上的序号 */

@@ -181,6 +181,56 @@ ud_recv_counts() {  # ud_recv_counts 说明 want min_got min_lost
     done
 }
 
+# 议题 44 B3 和第 2 条：延迟的计时循环每次迭代只读一次时钟（这一次的开始时刻；perftest 读一次 rdtsc），
+# 不为心跳、不为算超时另读，心跳的 TCP 写不在样本里。以前 READ 的客户端每个样本里还为心跳（ctrl_heartbeat）读一次时钟。
+# 数法：LD_PRELOAD 垫片 tools/bench/clockcount.c 按调用的地方数 clock_gettime，addr2line -i 说出是哪个函数（含内联的）。
+# 不算空等的慢路径（wait_cq、spin_for_stamp、lazy_deadline：空转 SPIN_CHECK 圈才读一次，看超时；机器忙时次数不定）
+clock_reads() {  # clock_reads 计数文件 程序：不在慢路径上的 clock_gettime 次数（每个调用处一行的明细打印到 stderr）
+    # addr2line -a 先打印地址，-f -i 再打印这个地址所在的函数和内联进去的各层（函数名、文件:行 两行一层）
+    # shellcheck disable=SC2046  # 地址一个一个地传
+    addr2line -a -f -i -e "$2" $(awk '{ print $1 }' "$1") | awk -v counts="$1" '
+        BEGIN { while ((getline l < counts) > 0) { split(l, f, " "); n[f[1]] = f[2] } }   # 垫片写的地址和 -a 的一样是 0x%016lx
+        /^0x/ { flush(); a = $1; fns = ""; k = 0; next }
+        { if (k++ % 2 == 0) fns = fns " " $0 }
+        function flush() { if (a == "") return; printf "#   %d ×%s\n", n[a], fns > "/dev/stderr"
+                           if (fns !~ / (wait_cq|spin_for_stamp|lazy_deadline)( |$)/) total += n[a] }
+        END { flush(); print total + 0 }'
+}
+
+@test "bench lat clock reads (send, read): one clock_gettime per iteration in the client, none for heartbeats inside the samples (counting shim)" {
+    local so="$BATS_TEST_TMPDIR/clockcount.so" out="$BATS_TEST_TMPDIR/clock.txt" n loop=$((1000 + 101))   # 1000 轮 + 预热 101 次（warmup_count）
+    cc -O2 -shared -fPIC -o "$so" tools/bench/clockcount.c -ldl
+    for op in send read; do   # write 的循环和 send 是同一个（lat_loop）
+        start_server -d "$LAB_DEV0" --bench lat --op "$op" -q 1 --size 64 --iters 1000 -t 30
+        CLOG="$BATS_TEST_TMPDIR/client.log" CRC=0
+        CLOCKCOUNT_OUT=$out LD_PRELOAD=$so timeout 120 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" \
+            --bench lat --op "$op" -q 1 --size 64 --iters 1000 -t 30 >"$CLOG" 2>&1 || CRC=$?
+        wait_server
+        assert_ok_pair
+        n=$(clock_reads "$out" "$CLIENT")
+        echo "# $op: 慢路径之外读时钟 $n 次，循环 $loop 次" >&3   # 通过时也打印（TAP 的注释行）
+        ((n >= 1000)) || { echo "垫片没数到（LD_PRELOAD 没生效？），这个用例没测到东西"; return 1; }
+        # 循环之外（建连、同步、打印）几十次；每次迭代多读一次就是 +1000 以上
+        ((n < loop * 3 / 2)) || { echo "$op: 每次迭代读时钟多于一次"; show_logs; return 1; }
+    done
+}
+
+# 计时循环里也检查每个完成的状态（bench_lat.c 的 take_wc）：READ 延迟中途服务端被杀掉，它的QP没了，
+# 客户端的 READ 等不到应答，重传 retry_cnt 次之后得到 RETRY_EXC_ERR 的完成——要报出这个状态，不是当成功的完成往下走
+# （send 乒乓里客户端这时在等对端的消息，只会等到超时；READ 每次都在等自己的完成）
+@test "bench lat: an error completion in the timed loop is reported with its status (read, server killed mid-run: RETRY_EXC_ERR)" {
+    local cpid i
+    start_server -d "$LAB_DEV0" --bench lat --op read -q 1 --size 64 --iters 1000000 -t 20
+    CLOG="$BATS_TEST_TMPDIR/client.log" CRC=0
+    timeout 60 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --bench lat --op read -q 1 --size 64 --iters 1000000 -t 20 >"$CLOG" 2>&1 &
+    cpid=$!
+    for ((i = 0; i < 300; i++)); do grep -q 't_min\[usec\]' "$CLOG" 2>/dev/null && break; sleep 0.1; done
+    sleep 1
+    kill -9 "$(child_pid "$SPID")"
+    wait "$cpid" || CRC=$?
+    [[ $CRC == 1 ]] || { echo "客户端退出码 $CRC"; show_logs; return 1; }
+    has "$CLOG" '工作完成(WC)失败: QP[0] 状态=transport retry counter exceeded'
+}
 
 @test "mismatch: --bench lat vs bw, --bench vs none, --cq poll vs event fail on both sides with a clear message" {
     start_server -d "$LAB_DEV0" --bench lat -t 10

@@ -112,7 +112,7 @@ PYEOF
     has "$BATS_TEST_TMPDIR/c2.log" 'timeout=14  retry_cnt=6'
 }
 
-@test "-t does not cut a long run: the waiting side gets heartbeats while the peer works (bench bw longer than -t), and notices a stopped peer within -t" {
+@test "-t does not cut a long run: the waiting side gets heartbeats while the peer works (bench bw and lat read longer than -t), and notices a stopped peer within -t" {
     local wall cpid t0 stopped
     # 1 MiB × 200 次 WRITE 在 TCG 下要好几秒（约 40 MB/s），比 -t 2 长：服务端程序在计时期间只是等客户端的 DONE，
     # 客户端每 -t/3 发一个心跳（SYNC_ALIVE），服务端每收到一个就重新计时
@@ -122,6 +122,13 @@ PYEOF
     ok_both
     wall=$(sed -n 's/^BENCH_RESULT .* wall_s=\([0-9.]*\).*/\1/p' "$CLOG")
     awk -v w="$wall" 'BEGIN { exit !(w > 2.0) }' || { echo "计时只有 ${wall}s，不比 -t 长：这个用例没测到东西"; return 1; }
+    # 延迟的 READ 也是（服务端网卡应答，服务端程序只等 DONE）：心跳在两个样本之间发，不在任何样本里
+    start_server --bench lat --op read -q 1 --size 1M --iters 150 -t 2
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --bench lat --op read -q 1 --size 1M --iters 150 -t 2
+    wait_server
+    ok_both
+    wall=$(sed -n 's/^BENCH_RESULT .* wall_s=\([0-9.]*\).*/\1/p' "$CLOG")
+    awk -v w="$wall" 'BEGIN { exit !(w > 2.0) }' || { echo "READ 延迟计时只有 ${wall}s，不比 -t 长：这个用例没测到东西"; return 1; }
     # 客户端在计时循环里被 SIGSTOP（进程还在、连接还开着、心跳停了）：服务端在 -t 之内放弃，不是等到天荒地老
     start_server --bench bw --op write -q 1 --size 1M --iters 100000 -t 2
     CLOG="$BATS_TEST_TMPDIR/client.log"

@@ -8,7 +8,7 @@ A.cg B.cg：同一个程序 N1、N2 轮的两次运行之差，按函数列出�
 
 迭代次数：本项目的 --bench lat 在计时之前还有预热（bench.c 的 warmup_count：iters/10+1 次），用 lat_once 的
 调用次数（300/600 轮是 331/661 次）；perftest 的 ib_*_lat 没有预热（perftest_resources.c 的 run_iter_lat_send、
-run_iter_lat_write 正好 iters 次），用 N。循环里的指令：本项目是调用 lat_once 的包含开销加 bench_size 自己的那部分
+run_iter_lat_write 正好 iters 次），用 N。循环里的指令：本项目是调用 lat_once 的包含开销加循环所在的函数（调用 lat_once 的那个：以前内联进了 bench_size，现在是 lat_loop）自己的那部分
 （两次运行之差）和它调用的 clock_gettime；perftest 没有符号、调用边也不全，是 run_iter_lat_* 自己加上每次迭代都
 调用的函数。一圈：ir.sh 用 --dump-instr=yes --collect-jumps=yes 跑 callgrind，每条指令的执行次数可知，执行次数
 不少于 poll 次数一半的指令算空轮询的一圈，不少于自旋圈数一半的算自旋的一圈（圈数 = 自旋循环里执行最多的条件跳转）。
@@ -119,6 +119,12 @@ def loop_of(p, ours):
 RXE_ADDR = {v: k for k, v in RXE.items()}
 
 
+def loop_host(p):
+    """本项目计时循环所在的函数：调用 lat_once 的那个（lat_loop；它内联进调用者时是调用者，例如以前的 bench_size）"""
+    roots = loop_of(p, True)
+    return list({x for (x, y) in p.calls if y in roots})
+
+
 def incl_into(p, f):
     return sum(v for (x, y), v in p.incl.items() if y == f)
 
@@ -128,7 +134,7 @@ def run_account(p, ours, n, op, bench_self, pt_fns=()):
     roots = loop_of(p, ours)
     if ours:
         it = sum(p.called(f) for f in roots)
-        bs = find(p, 'bench_size')
+        bs = loop_host(p)
         total = sum(incl_into(p, f) for f in roots) + sum(v for (x, y), v in p.incl.items()
                                                          if x in bs and y.startswith('clock_gettime'))
         total = total / it + bench_self
@@ -145,7 +151,8 @@ def run_account(p, ours, n, op, bench_self, pt_fns=()):
         fns = reach(p, roots)
     poll = [f for f in find(p, RXE_ADDR['poll_cq']) if 'librxe' in f]
     C = sum(p.calls[(x, y)] for (x, y) in p.calls if y in poll and x in fns) / it
-    NE = (sum(p.called(f) for f in find(p, 'poll_cq_took')) / it) if ours else (1.0 if op == 'write' else 2.0)
+    # 取到了东西的 poll：以前的代码每次调用 poll_cq_took，现在的调用 took_wcs（bench_lat.c）
+    NE = (sum(p.called(f) for f in find(p, 'poll_cq_took') + find(p, 'took_wcs')) / it) if ours else (1.0 if op == 'write' else 2.0)
     S = 0.0
     if op == 'write':
         js = [v for (f, a), v in p.jumps.items() if f in spinfns and abs(v / it - C) > 0.03 * C + 0.1]
@@ -158,10 +165,10 @@ def run_account(p, ours, n, op, bench_self, pt_fns=()):
 
 
 def bench_self_delta(a, b, ours):
-    """bench_size 自己的（计时循环本身、now_sec 的换算、心跳检查）：两次运行之差 / lat_once 次数之差"""
+    """循环所在的函数自己的（计时循环本身、now_sec 的换算、心跳检查）：两次运行之差 / lat_once 次数之差"""
     if not ours:
         return 0.0
-    bs = find(b, 'bench_size')
+    bs = loop_host(b)
     da = sum(v for k, v in a.ir.items() if k[0] in bs)
     db = sum(v for k, v in b.ir.items() if k[0] in bs)
     dn = sum(b.called(f) for f in loop_of(b, True)) - sum(a.called(f) for f in loop_of(a, True))
@@ -231,7 +238,7 @@ def funcs(fa, fb):
         dn = sum(b.called(f) for f in loop_of(b, True)) - sum(a.called(f) for f in loop_of(a, True))
     else:
         dn = int(m[1].group(1)) - int(m[0].group(1))
-    fns = reach(b, loop_of(b, ours)) | set(find(b, 'bench_size')) | set(find(b, 'clock_gettime@@GLIBC_2.17'))
+    fns = reach(b, loop_of(b, ours)) | set(loop_host(b)) | set(find(b, 'clock_gettime@@GLIBC_2.17'))
     byfn = collections.Counter()
     for k, v in b.ir.items():
         if k[0] in fns:
