@@ -113,13 +113,15 @@ def ibv_cflags():
 
 
 def core_objs():
+    """两个程序共有的目标文件：按 src/ 里现在的 .c 找（和 Makefile 的 CORE 一样），不按目录里有什么：
+    文件搬走或删掉以后，build/exercise/obj 里留下的旧 .o 不能再链接进来"""
     objs = []
-    for d, _, files in os.walk(OBJ):
-        if os.path.relpath(d, OBJ).startswith("unit"):
-            continue
+    src = os.path.join(ROOT, "src")
+    for d, _, files in os.walk(src):
         for f in files:
-            if f.endswith(".o") and not (d == OBJ and f in ("rdma_server.o", "rdma_client.o")):
-                objs.append(os.path.join(d, f))
+            rel = os.path.relpath(os.path.join(d, f), src)
+            if f.endswith(".c") and rel not in ("rdma_server.c", "rdma_client.c"):
+                objs.append(os.path.join(OBJ, rel[:-2] + ".o"))
     return sorted(objs)
 
 
@@ -171,7 +173,8 @@ def build(n, src, ref, tag, programs=True):
         lo = os.path.join(d, "learner.o")
         stamp = os.path.join(d, "learner.src")   # 哪个文件编出来的 learner.o（FILE= 换了文件就不能再用）
         same = os.path.exists(stamp) and open(stamp).read() == src
-        if same and fresh(lo, [src, os.path.join(EXDIR, "exercise.h")]):
+        # rdma_common.o 在任何一个头文件改了之后都会重新编译（Makefile 的 $(HDRS)）：它比 learner.o 新，结构体可能变了，要重新编译
+        if same and fresh(lo, [src, os.path.join(EXDIR, "exercise.h"), os.path.join(OBJ, "rdma_common.o")]):
             r = subprocess.CompletedProcess([], 0, "", "")
         else:
             r = cc(src, lo)
@@ -197,7 +200,7 @@ def build(n, src, ref, tag, programs=True):
     out = {}
     for name, extra in targets:
         exe = os.path.join(d, name)
-        if fresh(exe, extra + objs + [os.path.join(OBJ, "rdma_common.o")]):
+        if fresh(exe, extra + objs + core):
             out[name] = exe
             continue
         r = link(extra + objs + core, exe)
