@@ -3,7 +3,8 @@
 #   镜像来自 make stock-images（mmdebstrap：Debian 自己的内核和 initramfs、systemd、sudo、learner、nftables 服务未启用且规则集为空），
 #   lab/stock-run 从缓存启动一对，tests/lab/stock-readme.sh 在两台里按 README 标记的顺序，以 learner 在登录 shell 里原样运行
 #   每一块（sudo 只在 README 写了的地方）。harness 的替身（网络地址、NOPASSWD、代码树）和占位符替换（eth0 → 真实网卡名）
-#   都打印成 TAP 注释。没有镜像时跳过；CI=true 时没有镜像算失败。
+#   都打印成 TAP 注释。没有镜像时跳过；CI=true 或 STOCK_REQUIRE=1（make test-stock）时没有镜像算失败。
+#   README 第 1–6 步之前先原样运行 README 顶上的快速开始（标记 quickstart；包从 lab/stock-repo 的软件源磁盘装，打印成 STAND-IN）。
 #   它代替了 tests/56-lab-readme-steps.t（现在只在 make test-kernels 里，tests/kernels/readme-steps.sh）：那里独有的检查搬到了这里——
 #   README 的标记和顺序（第 1 项）、本机的 rxe0 被自动选择、plain 上 README 的 nft 块之后改成默认丢弃、存下的规则原样恢复。
 #   （原来的 TODO——README 的 nft 块在空规则集上失败——已失效：块现在自己建表和链；这个例外它会把 plain 上防火墙块真的失败也标成 TODO，删掉了。）

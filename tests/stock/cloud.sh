@@ -26,7 +26,8 @@ if [[ -z $out ]]; then
     mkdir -p logs
     out=logs/stock-cloud.out
     SECONDS=0
-    lab/stock-run --distro debian12 --flavour cloud tests/lab/stock-cloud.sh >"$out" 2>&1
+    # 两台各装一次通用内核（update-initramfs 在 TCG 下几分钟）再重启：总超时放宽
+    LAB_TIMEOUT=${LAB_TIMEOUT:-3600} lab/stock-run --distro debian12 --flavour cloud tests/lab/stock-cloud.sh >"$out" 2>&1
     took=$SECONDS
 fi
 want=()
