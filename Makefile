@@ -160,7 +160,7 @@ stock-images:
 # 演练（tests/stock/drills.sh）：建 rxe、防火墙、memlock 的错误在原版 Debian 12 上各做一次，原话和文档对照
 # 缺的镜像先建（root；不是 root 时失败并说出命令），每一行都要跑、都要过（没有“跳过”），最后数出跑了几行、过了几行（tests/stock/all.sh）
 test-stock: all
-	@tests/stock/all.sh stock
+	@STOCK="$(STOCK)" FLAVOUR="$(FLAVOUR)" tests/stock/all.sh stock
 
 # 云内核那一例（tests/stock/cloud.sh；一对 Debian 12 云内核镜像，GRUB 从磁盘启动，QUICKFIX 的修复后重启一次；先建 debian12-cloud 镜像）
 test-cloud: all

@@ -47,17 +47,20 @@ for row in "${rows[@]}"; do
     echo "== $name"
     log=$(mktemp)
     t0=$SECONDS
-    # shellcheck disable=SC2086  # cmd 是 “变量=值... 文件”
-    env ${cmd% *} prove --exec bash "${cmd##* }" 2>&1 | tee "$log"
+    file=${cmd##* } vars=()
+    [[ $cmd == *" "* ]] && read -r -a vars <<<"${cmd% *}"
+    env "${vars[@]}" prove --exec bash "$file" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     took=$((SECONDS - t0))
     ran=$((ran + 1))
     tests=$(sed -nE 's/^Files=[0-9]+, Tests=([0-9]+),.*/\1/p' "$log")
-    if ((rc == 0)) && ! grep -qiE 'skipped|SKIP' "$log" && [[ ${tests:-0} -gt 0 ]]; then
+    skipped=0
+    grep -qE '\.\. skipped|# SKIP' "$log" && skipped=1
+    if ((rc == 0 && skipped == 0)) && [[ ${tests:-0} -gt 0 ]]; then
         passed=$((passed + 1))
         summary+=("  ok      $name: ${tests} checks, ${took} s")
     else
-        summary+=("  FAILED  $name: prove exit $rc$(grep -qiE 'skipped|SKIP' "$log" && echo ', skipped (counts as failure)'), ${took} s")
+        summary+=("  FAILED  $name: prove exit $rc$( ((skipped)) && echo ', skipped (counts as failure)'), ${took} s")
     fi
     rm -f "$log"
 done
