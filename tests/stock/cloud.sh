@@ -36,5 +36,5 @@ for v in 0 1; do want+=("after-fix-kernel-vm$v" "after-fix-upgrade-vm$v" "after-
 want+=(after-fix-server after-fix-client after-fix-diagnose-vm0 after-fix-diagnose-vm1)
 echo "1..${#want[@]}"
 [[ -n ${took:-} ]] && echo "# lab/stock-run --flavour cloud tests/lab/stock-cloud.sh: $took s（输出: $out）"
-grep -E '^(STAND-IN|SUBSTITUTE|BOOT) ' "$out" | sed 's/^/# /'
+grep -E '^(STAND-IN|SUBSTITUTE|BOOT|TIMING) ' "$out" | sed 's/^/# /'
 results_to_tap "$out" 0 "${want[@]}"
