@@ -53,7 +53,8 @@ run_one() {  # run_one 名字 服务端命令 客户端命令
     peer_ready "$name-done"
     need_peer "$name-done" "$name"
 }
-run_one pingpong "ibv_rc_pingpong -d rxe0 -g 1" "ibv_rc_pingpong -d rxe0 -g 1 10.11.0.1"
-run_one send_bw "ib_send_bw -d rxe0 -x 1" "ib_send_bw -d rxe0 -x 1 10.11.0.1"
+# stdbuf -oL：像在终端里一样按行输出（管道里是全缓冲，被 timeout 杀掉时 local/remote address 那几行就丢了；2026-11-27 那次就是这样）
+run_one pingpong "stdbuf -oL ibv_rc_pingpong -d rxe0 -g 1" "stdbuf -oL ibv_rc_pingpong -d rxe0 -g 1 10.11.0.1"
+run_one send_bw "stdbuf -oL ib_send_bw -d rxe0 -x 1" "stdbuf -oL ib_send_bw -d rxe0 -x 1 10.11.0.1"
 peer_done
 exit 0
