@@ -57,13 +57,14 @@ stock_dir() {
     echo "$(stock_root)/$1-$key"
 }
 
-# 给虚拟机的软件源（lab/stock-repo）：快速开始和安装块点名的包（Ubuntu 那一行除外），加上云内核那一例换上的通用内核和 perftest
+# 给虚拟机的软件源（lab/stock-repo）：快速开始和安装块点名的包（Ubuntu 那一行除外），加上云内核那一例换上的通用内核、
+# 云内核的元包（修复以后 apt-get -s dist-upgrade 看它会不会回来：源里有它才算数）和 perftest
 STOCK_MIRROR_FORMAT=1
 stock_mirror_packages() {
     { bash "$STOCK_LAB_DIR/../tests/docs/readme-steps.sh" raw quickstart | grep -v '只在 Ubuntu' |
         sed -nE 's/^.*apt-get install ([^#&;|]*).*$/\1/p' | tr ' ' '\n'
       stock_readme_packages
-      printf '%s\n' linux-image-amd64 perftest; } | grep -vE '^(-.*|)$' | awk '!seen[$0]++'
+      printf '%s\n' linux-image-amd64 linux-image-cloud-amd64 perftest; } | grep -vE '^(-.*|)$' | awk '!seen[$0]++'
 }
 stock_mirror_disk() {  # stock_mirror_disk bookworm|trixie
     local key

@@ -54,6 +54,8 @@ boot_facts() {  # 这次开机的内核、GRUB 给的 BOOT_IMAGE、grub.cfg 里�
 if ((${LAB_BOOT:-1} >= 2)); then
     boot_facts
     stock_find_nic
+    # 软件源的磁盘是第一次开机时挂上的（不在 fstab 里）：重新挂上
+    stock_mirror >/dev/null || { result "after-fix-kernel-vm$VM" 1 "重启后挂不上软件源的磁盘"; exit 0; }
     log=$OUT/after-kernel.log
     {
         echo "+ uname -r"; uname -r
