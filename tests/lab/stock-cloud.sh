@@ -120,8 +120,8 @@ if ((${LAB_BOOT:-1} >= 2)); then
     as_learner_cmd './diagnose.sh' >"$OUT/diag2.log" 2>&1
     rc=$?
     ok=1
-    ((rc == 0)) && ! grep -q '\[失败\]' "$OUT/diag2.log" && grep -q 'rdma_rxe' "$OUT/diag2.log" && ok=0
-    result "after-fix-diagnose-vm$VM" "$ok" "VM$VM: ./diagnose.sh 退出码 $rc，没有「[失败]」" "$OUT/diag2.log"
+    ((rc == 0)) && ! grep -q '\[失败\]' "$OUT/diag2.log" && grep -qF '[通过] 找到 RDMA 设备: rxe0' "$OUT/diag2.log" && ok=0
+    result "after-fix-diagnose-vm$VM" "$ok" "VM$VM: ./diagnose.sh 退出码 $rc，有「[通过] 找到 RDMA 设备: rxe0」，没有「[失败]」" "$OUT/diag2.log"
     peer_ready end
     need_peer end "after-fix-diagnose-vm$VM"
     exit 0
