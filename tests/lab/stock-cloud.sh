@@ -25,7 +25,7 @@ chmod 755 /var/lib/rocev2-harness "$OUT"
 quick_both() {
     local line
     while IFS= read -r line; do
-        case $line in *'#'*'只在 Ubuntu'* | *'#'*'服务端'* | *'#'*'客户端 '*) continue ;; esac
+        case $line in *'#'*'只在 Ubuntu'* | *'#'*'只在 ufw'* | *'#'*'服务端'* | *'#'*'客户端 '*) continue ;; esac
         printf '%s\n' "${line//route get 10.11.0.2 /route get $PEERIP }"
     done < <(bash "$STEPS" raw quickstart)
 }

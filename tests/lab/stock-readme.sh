@@ -226,6 +226,8 @@ quick_lines() {  # quick_lines both|server|client|ubuntu：快速开始里这一
     while IFS= read -r line; do
         case $line in
             *'#'*'只在 Ubuntu'*) [[ $1 == ubuntu ]] && printf '%s\n' "$line" ;;
+            # 「只在 ufw 启用时」：管事的防火墙是 ufw 的那台（变体 ufw）当作两台的行运行，别处不运行（打印出来）
+            *'#'*'只在 ufw'*) if [[ $FW == ufw ]]; then [[ $1 == both ]] && printf '%s\n' "$line"; else [[ $1 == ubuntu ]] && printf '%s\n' "$line"; fi ;;
             *'#'*'服务端'*) [[ $1 == server ]] && printf '%s\n' "$line" ;;
             *'#'*'客户端 '*) [[ $1 == client ]] && printf '%s\n' "$line" ;;
             *) [[ $1 == both ]] && printf '%s\n' "$line" ;;
@@ -255,7 +257,7 @@ quick_check_tail() {  # quick_check_tail 日志 最后一行：最后一个非�
 run_quickstart() {
     local sh=$OUT/quickstart.sh log=$OUT/quickstart.log line rc=0 ok=1 nic_out ubu t0=$SECONDS
     ubu=$(quick_lines ubuntu)
-    echo "STEP vm$VM: 快速开始里「只在 Ubuntu 上」的一行不运行（这是 Debian）: $ubu"
+    echo "STEP vm$VM: 快速开始里这几行不运行（这是 Debian；ufw 那一行只在 ufw 启用时运行）: $ubu"
     : >"$sh"
     while IFS= read -r line; do
         line=$(quick_peer "$line")
