@@ -316,6 +316,12 @@ run_quickstart() {
     # README 的第 4 步从没有 rxe 的样子开始（快速开始和第 1–6 步是同一件事的两种写法）
     rdma link delete rxe0 >/dev/null 2>&1
     stand "快速开始之后 harness 运行 rdma link delete rxe0（rdma_rxe 还加载着），README 的第 1–6 步从头再做一遍"
+    # ufw 上快速开始的 ufw allow 规则 ufw 自己存着：删掉，第 5 步之前的 diagnose 才看得到没放行时的样子
+    if [[ $FW == ufw ]]; then
+        ufw delete allow 4791/udp >/dev/null 2>&1
+        ufw delete allow 18515/tcp >/dev/null 2>&1
+        stand "快速开始之后 harness 运行 ufw delete allow 4791/udp、ufw delete allow 18515/tcp（第 5 步之前回到 ufw 默认拒绝的样子）"
+    fi
 }
 
 # ---------- 测试自己在某几块之后多看的事（从 tests/56-lab-readme-steps.t 搬来） ----------
