@@ -545,11 +545,14 @@ rxe_module_missing() {
     note $"证据: modinfo rdma_rxe 失败，$KMOD_ROOT/$KV 下也没有 rdma_rxe.ko（modprobe rdma_rxe 报 Module rdma_rxe not found in directory $KMOD_ROOT/$KV）"
     case $flavour in
         kvm | cloud-amd64 | cloud-arm64)
-            generic=linux-image-generic
-            if [[ $flavour == cloud-* ]]; then generic=linux-image-${flavour#cloud-}; fi
+            # 只装通用内核不够：GRUB（Debian 和 Ubuntu 的 grub-mkconfig）默认启动 dpkg --compare-versions 最大的内核，
+            # 6.1.0-56-cloud-amd64 比 6.1.0-56-amd64 大，5.15.0-1019-kvm 比 5.15.0-91-generic 大；所以连同元包删掉这个变种
+            # （Debian 的做法在原版 Debian 12 的云内核镜像上经 GRUB 重启验证过，tests/stock/cloud.sh；Ubuntu 的没有验证）
+            generic=linux-image-generic meta=linux-image-kvm
+            if [[ $flavour == cloud-* ]]; then generic=linux-image-${flavour#cloud-} meta=linux-image-$flavour; fi
             note $"原因: 这是 -$flavour 内核变种（云镜像、精简镜像常用），它不带 rdma_rxe，也没有能补装它的包"
-            note $"修复: 装通用内核，重启进它（uname -r 不再以 -$flavour 结尾；GRUB 菜单里选它，或删掉 -$flavour 内核），再 modprobe rdma_rxe"
-            RXE_MOD_FIX="sudo apt-get install $generic && sudo reboot"
+            note $"修复: 装通用内核，并删掉 -$flavour 内核和它的元包，再重启（只装不删时 GRUB 仍然默认启动 -$flavour 内核：它的版本号更大），然后 modprobe rdma_rxe"
+            RXE_MOD_FIX="sudo apt-get install -y $generic && sudo DEBIAN_FRONTEND=noninteractive apt-get purge -y $meta 'linux-image-*-$flavour' && sudo reboot"
             ;;
         *)
             if [[ $OS_ID == debian ]]; then

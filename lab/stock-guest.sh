@@ -9,10 +9,26 @@ SYNC=/run/rocev2-sync
 PROJ_RO=/run/rocev2-project
 O=trans=virtio,version=9p2000.L,msize=262144
 mkdir -p "$SYNC" "$PROJ_RO"
-mount -t 9p -o "$O" sync "$SYNC" || { echo "stock-guest: cannot mount the sync share"; systemctl poweroff --no-block; exit 1; }
-exec >>"$SYNC/vm$LAB_VM.out" 2>&1
-# 项目目录只读、运行期间不变：cache=loose（和 lab/setup 的宿主根目录一样）
-mount -t 9p -o "$O,ro,cache=loose" project "$PROJ_RO" || echo "stock-guest: cannot mount the project share"
+# 变体 cloud 的云内核没有 9p：harness 目录是一块磁盘（上面还有项目的副本 project/），同步目录和输出放在本机盘上，
+# 重启进了有 9p 的内核以后，先把这些输出并进共享目录（LOCAL 是本机盘上的那一份）
+LOCAL=/var/lib/rocev2-harness/sync-local
+if mount -t 9p -o "$O" sync "$SYNC" 2>/dev/null; then
+    if [[ -s $LOCAL/vm$LAB_VM.out ]]; then cat "$LOCAL/vm$LAB_VM.out" >>"$SYNC/vm$LAB_VM.out"; rm -rf "$LOCAL"; fi
+    exec >>"$SYNC/vm$LAB_VM.out" 2>&1
+    # 项目目录只读、运行期间不变：cache=loose（和 lab/setup 的宿主根目录一样）
+    mount -t 9p -o "$O,ro,cache=loose" project "$PROJ_RO" || echo "stock-guest: cannot mount the project share"
+elif [[ -d $H/project ]]; then
+    mkdir -p "$LOCAL"
+    SYNC=$LOCAL
+    # 输出也抄到串口控制台（这一次开机宿主机只看得到控制台日志）
+    exec > >(tee -a "$SYNC/vm$LAB_VM.out" >/dev/console) 2>&1
+    echo "stock-guest: vm$LAB_VM: no 9p in kernel $(uname -r): harness disk, local sync dir $LOCAL (merged into the shared one after a reboot)"
+    mount --bind "$H/project" "$PROJ_RO"
+else
+    echo "stock-guest: cannot mount the sync share" >/dev/console
+    systemctl poweroff --no-block
+    exit 1
+fi
 export LAB_VM LAB_MAC STOCK_MACHINE_ID STOCK_FLAVOUR STOCK_REBOOT LAB_SYNC=$SYNC LAB_PROJ_RO=$PROJ_RO LAB_IP0=10.11.0.1 LAB_IP1=10.11.0.2
 [[ -n ${LAB_ENV_CI:-} ]] && export CI=$LAB_ENV_CI
 mapfile -d '' -t argv <"$H/argv"

@@ -62,12 +62,26 @@ stock_setup() {
     chmod 440 /etc/sudoers.d/rocev2-lab
     stand "sudo: /etc/sudoers.d/rocev2-lab = 'learner ALL=(ALL:ALL) NOPASSWD: ALL'（learner 本来要输密码）"
     runuser -u learner -- mkdir -p "$TREE"
-    tar -C "$P" --exclude=./.git --exclude=./logs --exclude=./build/obj --exclude=./build/asan --exclude=./build/fuzz \
+    tar -C "$P" --exclude=./.git --exclude=./logs --exclude=./build/asan --exclude=./build/fuzz \
         --exclude=./build/cov -cf - . | runuser -u learner -- tar -C "$TREE" -xf -
-    stand "代码: README 的 clone + make 由宿主机上编译好的树代替（只读 9p 上的项目目录复制到 $TREE，learner 所有）；每块命令在 learner 的登录 shell 里 cd ~/rocev2-learn 之后运行"
+    stand "代码: README 的 clone + make 由宿主机上编译好的树代替（只读 9p 上的项目目录连同 build/obj 复制到 $TREE，learner 所有；快速开始的 make 于是什么也不用重编）；每块命令在 learner 的登录 shell 里 cd ~/rocev2-learn 之后运行"
 }
 
 # learner 的登录 shell 里运行一段脚本（runuser -l：argv0 是 -bash，读 /etc/profile 和 ~/.profile；PATH 是普通用户的）
 as_learner() {  # as_learner 脚本文件
     timeout "$((PEER_BOUND + 60))" runuser -l learner -c "cd ~/rocev2-learn && . $1" </dev/null
+}
+
+# stock_mirror：软件源的替身。虚拟机没有连到 Debian 镜像站的网络；lab/stock-run 挂上一块只读磁盘（卷标 rocev2-mirror，lab/stock-repo 用
+# Debian 的 .deb 和 apt-ftparchive 做的，目录结构和镜像站一样），这里把它挂在 /srv/debian-mirror，sources.list 只留它（原来的存成 .orig）。
+# apt 的索引照旧是空的（mmdebstrap 清掉了，和刚装好的云镜像一样），要 apt-get update 才找得到包
+stock_mirror() {
+    local suite
+    suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
+    mkdir -p /srv/debian-mirror
+    mountpoint -q /srv/debian-mirror || mount -o ro LABEL=rocev2-mirror /srv/debian-mirror || return 1
+    [[ -e /etc/apt/sources.list.orig ]] || mv /etc/apt/sources.list /etc/apt/sources.list.orig 2>/dev/null || true
+    rm -f /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources
+    echo "deb [trusted=yes] file:/srv/debian-mirror $suite main" >/etc/apt/sources.list
+    stand "软件源: 没有连到 Debian 镜像站的网络；一块只读磁盘（lab/stock-repo：Debian 的 $(wc -l </srv/debian-mirror/NAMED) 个点名的包连同依赖，apt-ftparchive 生成索引）挂在 /srv/debian-mirror，/etc/apt/sources.list = 'deb [trusted=yes] file:/srv/debian-mirror $suite main'（代替 deb.debian.org；apt 的索引是空的）"
 }

@@ -58,10 +58,10 @@ if [[ $VM == 1 ]]; then
         rm -f /etc/modprobe.d/rocev2-drill.conf
     fi
 fi
-# README 快速开始那一行原样：原版 Debian 的网卡叫 ens2，没有 eth0
+# 网卡名写错：照抄写着 eth0 的命令（网上的教程常这样写；原版 Debian 的网卡叫 ens2，没有 eth0）
 wrong=eth0
 [[ $NIC == eth0 ]] && wrong=eth9
-[[ $wrong == eth0 ]] && stand "网卡名写错: README 快速开始那一行原样运行（这台的网卡是 $NIC，没有 eth0）"
+[[ $wrong == eth0 ]] && stand "网卡名写错: netdev 照抄 eth0（这台的网卡是 $NIC，没有 eth0）"
 drill no-such-device "sudo modprobe rdma_rxe && sudo rdma link add rxe0 type rxe netdev $wrong"
 drill create "sudo rdma link add rxe0 type rxe netdev $NIC"
 drill file-exists "sudo rdma link add rxe0 type rxe netdev $NIC"

@@ -30,7 +30,7 @@ FW=nft
 # README 的一行 → 这台上要运行的一行（只替换 README 点名的占位符：eth0，和 <对端IP>），有替换就打印
 subst() {
     local line=$1 new
-    new=$(sed -E "s/(^|[^[:alnum:]_])eth0([^[:alnum:]_]|$)/\\1$NIC\\2/g; s/<对端IP>/$PEERIP/g" <<<"$line")
+    new=$(sed -E "s/(^|[^[:alnum:]_])eth0([^[:alnum:]_]|$)/\\1$NIC\\2/g; s/<对端IP>/$PEERIP/g; s/route get 10\\.11\\.0\\.2 /route get $PEERIP /g" <<<"$line")
     [[ $new == "$line" ]] || echo "SUBSTITUTE vm$VM: '$line' → '$new'" >&2
     printf '%s\n' "$new"
 }
@@ -215,6 +215,114 @@ printf '%s\n' "$mid" >"$LAB_SYNC/vm$VM.machine-id"
 stock_setup "network-vm$VM" || exit 0
 [[ $NIC == eth0 ]] || echo "SUBSTITUTE vm$VM: 占位符 eth0 → $NIC（README: 「eth0 换成通往对端的网卡」）"
 echo "SUBSTITUTE vm$VM: 地址不替换：README 写的服务端 10.11.0.1、客户端 10.11.0.2 就是这一对的地址；占位符 <对端IP> → $PEERIP"
+if stock_mirror; then :; else result "mirror-vm$VM" 1 "没有软件源的磁盘（卷标 rocev2-mirror）: sudo bash lab/stock-repo"; peer_abort "软件源"; exit 0; fi
+
+# ---------- README 的快速开始（标记 quickstart）：以 learner 原样运行 ----------
+# 行尾注释说了在哪台：「服务端」只在 VM0、「客户端」只在 VM1、「只在 Ubuntu 上」哪台都不运行（这是 Debian），其余两台都运行，
+# 按顺序写进同一个脚本（第 4 行设的 NIC 给第 5 行用）。唯一的替换：取网卡那一行里的对端地址（README：「10.11.0.2 换成对端的地址」）。
+# 然后配对运行服务端/客户端，两端的最后几行和 README 引的原话对照。做完以后 harness 删掉 rxe0（打印出来），README 的第 1–6 步从头再来
+quick_lines() {  # quick_lines both|server|client|ubuntu：快速开始里这一类的行
+    local line
+    while IFS= read -r line; do
+        case $line in
+            *'#'*'只在 Ubuntu'*) [[ $1 == ubuntu ]] && printf '%s\n' "$line" ;;
+            # 「只在 ufw 启用时」：管事的防火墙是 ufw 的那台（变体 ufw）当作两台的行运行，别处不运行（打印出来）
+            *'#'*'只在 ufw'*) if [[ $FW == ufw ]]; then [[ $1 == both ]] && printf '%s\n' "$line"; else [[ $1 == ubuntu ]] && printf '%s\n' "$line"; fi ;;
+            *'#'*'服务端'*) [[ $1 == server ]] && printf '%s\n' "$line" ;;
+            *'#'*'客户端 '*) [[ $1 == client ]] && printf '%s\n' "$line" ;;
+            *) [[ $1 == both ]] && printf '%s\n' "$line" ;;
+        esac
+    done < <(bash "$STEPS" raw quickstart)
+}
+quick_peer() {  # 取网卡那一行：README 写的对端地址是 10.11.0.2（服务端上的对端），客户端上换成 10.11.0.1
+    local new=${1//route get 10.11.0.2 /route get $PEERIP }
+    [[ $new == "$1" ]] || echo "SUBSTITUTE vm$VM: 快速开始 '$1' → '$new'（README: 「10.11.0.2 换成对端的地址」）" >&2
+    printf '%s\n' "$new"
+}
+# README 引的成功时的原话：服务端/客户端的最后一行和两端都有的「全部 … 完成并校验通过，用时 … 秒」
+# shellcheck disable=SC2016  # sed 的正则里的反引号是 Markdown 的，不是命令替换
+quick_quotes() {
+    local para
+    para=$(grep -m1 '成功时服务端的最后一行是' "$P/README.md")
+    Q_SRV=$(sed -nE 's/.*成功时服务端的最后一行是 `([^`]*)`.*/\1/p' <<<"$para")
+    Q_CLI=$(sed -nE 's/.*客户端的是 `([^`]*)`.*/\1/p' <<<"$para")
+    Q_ALL=$(sed -nE 's/.*都是`([^`]*)`.*/\1/p; s/.*都是 `([^`]*)`.*/\1/p' <<<"$para" | head -n 1)
+}
+quick_check_tail() {  # quick_check_tail 日志 最后一行：最后一个非空行是它，往上有 Q_ALL（用时的数字不比）
+    local last pat
+    last=$(grep -v '^[[:space:]]*$' "$1" | tail -n 1)
+    pat=$(sed -E 's/[0-9]+\.[0-9]+ 秒/[0-9]+.[0-9]+ 秒/' <<<"$Q_ALL")
+    [[ -n $2 && $last == "$2" ]] && grep -qE "^$pat\$" "$1"
+}
+run_quickstart() {
+    local sh=$OUT/quickstart.sh log=$OUT/quickstart.log line rc=0 ok=1 nic_out ubu t0=$SECONDS
+    ubu=$(quick_lines ubuntu)
+    echo "STEP vm$VM: 快速开始里这几行不运行（这是 Debian；ufw 那一行只在 ufw 启用时运行）: $ubu"
+    : >"$sh"
+    while IFS= read -r line; do
+        line=$(quick_peer "$line")
+        # shellcheck disable=SC2016  # 写进块脚本：$? 和 $rc 在 learner 的 shell 里展开
+        printf 'printf "+ %%s\\n" %q\n%s\nrc=$?; if ((rc != 0)); then echo "  (退出码 $rc)"; return "$rc"; fi\n' "$line" "$line" >>"$sh"
+    done < <(quick_lines both)
+    chmod 644 "$sh"
+    as_learner "$sh" >"$log" 2>&1 || rc=$?
+    nic_out=$(sed -n 's/^NIC=//p' "$log" | tail -n 1)
+    [[ $rc == 0 && $nic_out == "$NIC" && -e /sys/class/infiniband/rxe0 ]] && ok=0
+    result "quickstart-vm$VM" "$ok" "VM$VM: README 的快速开始（两台的 $(quick_lines both | wc -l) 行）以 learner 原样运行，退出码 $rc，打印的 NIC=$nic_out（真实网卡 $NIC），rxe0 建好了" "$log"
+    # 没有到对端的路由时，取网卡那一行报什么（README 引了这两句）：对端换成一个没有路由的地址（192.0.2.1，TEST-NET-1）
+    local nr=$OUT/quickstart-noroute.sh nrlog=$OUT/quickstart-noroute.log
+    quick_lines both | grep -F 'route get' | sed 's/route get 10\.11\.0\.2 /route get 192.0.2.1 /' >"$nr"
+    chmod 644 "$nr"
+    as_learner "$nr" >"$nrlog" 2>&1
+    ok=1
+    grep -qF 'RTNETLINK answers: Network is unreachable' "$nrlog" && grep -qF 'NIC: parameter null or not set' "$nrlog" &&
+        grep -qF 'RTNETLINK answers: Network is unreachable' "$P/README.md" && grep -qF 'NIC: parameter null or not set' "$P/README.md" && ok=0
+    result "quickstart-noroute-vm$VM" "$ok" "VM$VM: 没有到对端的路由（192.0.2.1）时取网卡那一行报 README 引的两句" "$nrlog"
+    peer_ready quick-rxe
+    need_peer quick-rxe "quickstart-pair-vm$VM"
+    quick_quotes
+    if [[ $VM == 0 ]]; then
+        line=$(quick_lines server)
+        printf '%s\n' "$line" >"$OUT/quick-server.sh"
+        chmod 644 "$OUT/quick-server.sh"
+        as_learner "$OUT/quick-server.sh" >"$OUT/quick-server.log" 2>&1 &
+        SERVE_PID=$!
+        if ! listen_wait 18515 "$SERVE_PID"; then
+            peer_abort "quickstart-server（没有在 18515 上监听）"
+            wait "$SERVE_PID"
+            result quickstart-server 1 "VM0 \`$line\` 没有在 18515 上开始监听" "$OUT/quick-server.log"
+        else
+            peer_ready quick-srv
+            rc=0
+            serve_wait || rc=$?
+            ok=1
+            ((rc == 0)) && quick_check_tail "$OUT/quick-server.log" "$Q_SRV" && ok=0
+            result quickstart-server "$ok" "VM0 learner 快速开始的 \`$line\` 退出码 $rc，最后一行是 README 引的「$Q_SRV」，往上有「$Q_ALL」（用时不比）" "$OUT/quick-server.log"
+        fi
+    else
+        need_peer quick-srv quickstart-client
+        line=$(quick_lines client)
+        printf '%s\n' "$line" >"$OUT/quick-client.sh"
+        chmod 644 "$OUT/quick-client.sh"
+        rc=0
+        as_learner "$OUT/quick-client.sh" >"$OUT/quick-client.log" 2>&1 || rc=$?
+        ok=1
+        ((rc == 0)) && quick_check_tail "$OUT/quick-client.log" "$Q_CLI" && ok=0
+        result quickstart-client "$ok" "VM1 learner 快速开始的 \`$line\` 退出码 $rc，最后一行是 README 引的「$Q_CLI」，往上有「$Q_ALL」（用时不比）" "$OUT/quick-client.log"
+    fi
+    peer_ready quick-done
+    need_peer quick-done "quickstart-vm$VM"
+    echo "TIMING vm$VM: 快速开始（apt-get、make、建 rxe、没有路由的一行、一对）$((SECONDS - t0)) s"
+    # README 的第 4 步从没有 rxe 的样子开始（快速开始和第 1–6 步是同一件事的两种写法）
+    rdma link delete rxe0 >/dev/null 2>&1
+    stand "快速开始之后 harness 运行 rdma link delete rxe0（rdma_rxe 还加载着），README 的第 1–6 步从头再做一遍"
+    # ufw 上快速开始的 ufw allow 规则 ufw 自己存着：删掉，第 5 步之前的 diagnose 才看得到没放行时的样子
+    if [[ $FW == ufw ]]; then
+        ufw delete allow 4791/udp >/dev/null 2>&1
+        ufw delete allow 18515/tcp >/dev/null 2>&1
+        stand "快速开始之后 harness 运行 ufw delete allow 4791/udp、ufw delete allow 18515/tcp（第 5 步之前回到 ufw 默认拒绝的样子）"
+    fi
+}
 
 # ---------- 测试自己在某几块之后多看的事（从 tests/56-lab-readme-steps.t 搬来） ----------
 # soft-roce 之后：show_gids 显示本机的 rxe0（本机网卡、本机地址）被自动选择
@@ -276,6 +384,11 @@ after_firewall_save() {
     fi
     result "firewall-restore-vm$VM" "$rc" "VM$VM: README 的 firewall-save 存下的 /etc/nftables.conf 清空后原样恢复规则" "$log"
 }
+
+run_quickstart
+# 两台都做完快速开始再做第 1–6 步
+peer_ready quick-end
+need_peer quick-end "quickstart-vm$VM"
 
 # ---------- README 的顺序 ----------
 mapfile -t marks < <(bash "$STEPS" list "$FW")

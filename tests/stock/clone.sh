@@ -18,7 +18,7 @@ IMAGE=debian12-ufw
 out=${STOCK_CLONE_OUT:-}
 if [[ -z $out ]]; then
     if ! bash lab/stock-images --check "$IMAGE"; then
-        if [[ ${CI:-} == true ]]; then
+        if [[ ${CI:-} == true || ${STOCK_REQUIRE:-0} == 1 ]]; then
             echo "1..1"
             echo "not ok 1 - stock $IMAGE image in the cache: missing; run sudo make stock-images STOCK=$IMAGE"
             exit 0

@@ -1343,21 +1343,23 @@ no_rxe_module() {
     [[ $output != *"reboot"* ]]
 }
 
-@test "diagnose 没有 rdma_rxe、内核变种不带它（Ubuntu -kvm、Debian -cloud-amd64）: 点名变种，修复装通用内核并重启，不提 linux-modules-extra" {
+@test "diagnose 没有 rdma_rxe、内核变种不带它（Ubuntu -kvm、Debian -cloud-amd64）: 点名变种，修复装通用内核、删掉变种和元包再重启，不提 linux-modules-extra" {
     rm -rf "$VERBS" "$MODS/ib_uverbs"
     no_rxe_module ubuntu 5.15.0-1019-kvm
     PATH=$BIN:$PATH run "$DG" --port 1
     echo "$output"
     [ "$status" -eq 1 ]
     [[ $output == *"原因: 这是 -kvm 内核变种（云镜像、精简镜像常用），它不带 rdma_rxe"* ]]
-    [[ $output == *"修复: sudo apt-get install linux-image-generic && sudo reboot"* ]]
-    [[ $output =~ 建议按顺序执行的修复:$'\n'\ \ 1\.\ sudo\ apt-get\ install\ linux-image-generic\ \&\&\ sudo\ reboot ]]
+    [[ $output == *"修复: sudo apt-get install -y linux-image-generic && sudo DEBIAN_FRONTEND=noninteractive apt-get purge -y linux-image-kvm 'linux-image-*-kvm' && sudo reboot"* ]]
+    [[ $output =~ 建议按顺序执行的修复:$'\n'\ \ 1\.\ sudo\ apt-get\ install\ -y\ linux-image-generic\ \&\& ]]
+    [[ $output == *"只装不删时 GRUB 仍然默认启动 -kvm 内核"* ]]
     [[ $output != *"linux-modules-extra"* ]]
     no_rxe_module debian 6.1.0-56-cloud-amd64
     PATH=$BIN:$PATH run "$DG" --port 1
     echo "$output"
     [[ $output == *"原因: 这是 -cloud-amd64 内核变种"* ]]
-    [[ $output == *"修复: sudo apt-get install linux-image-amd64 && sudo reboot"* ]]
+    # QUICKFIX 第 0 节的 cloud-kernel 块（tests/stock/cloud.sh 在云内核镜像上经 GRUB 重启验证）：装通用内核、删云内核和元包、重启
+    [[ $output == *"修复: sudo apt-get install -y linux-image-amd64 && sudo DEBIAN_FRONTEND=noninteractive apt-get purge -y linux-image-cloud-amd64 'linux-image-*-cloud-amd64' && sudo reboot"* ]]
     [[ $output != *"linux-modules-extra"* ]]
     # Debian 的通用内核（-amd64）没有 rdma_rxe：不是 Ubuntu 的包名，换回通用内核
     no_rxe_module debian 6.1.0-56-amd64
