@@ -64,7 +64,7 @@ static inline int wc_usual(const struct rdma_conn *c, const struct ibv_wc *wc)
 	if (wc->status != IBV_WC_SUCCESS)
 		return 0;
 	if (wrid_is_srq(wc->wr_id))
-		return c->srq != NULL && wrid_srq_buf(wc->wr_id) < srq_area_count(c) && qp_index_of(c, wc->qp_num) >= 0;
+		return srq_recv_is_ours(c, wc);
 	return i < c->num_qp && wc->qp_num == c->qp[i]->qp_num;
 }
 

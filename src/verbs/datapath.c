@@ -110,7 +110,7 @@ static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 	/* SRQ 的接收：wr_id 是标记 + 缓冲区号（可以多于 256 块），哪个QP收到的看 qp_num；
 	 * 其余的完成：wr_id 低 8 位是QP号，qp_num 必须是那个QP的（上面的课 wc_verdict_for） */
 	if (wrid_is_srq(wc->wr_id) ?
-	    conn->srq != NULL && wrid_srq_buf(wc->wr_id) < srq_area_count(conn) && qp_index_of(conn, wc->qp_num) >= 0 :
+	    srq_recv_is_ours(conn, wc) :
 	    v == WC_MINE)
 		return 0;
 	con_error(_("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n"),

@@ -11,12 +11,19 @@
 #include <arpa/inet.h>
 
 #include "types/rdma_types.h"
+#include "verbs/wc_check.h"
 
 /* 忙等（盯内存、基准测试里空轮询 CQ）时每转这么多圈才读一次时钟看超时 */
 #define SPIN_CHECK 4096
 
 /* 完成的 qp_num 是本端第几个QP；不是本端的返回 -1 */
 int qp_index_of(const struct rdma_conn *conn, uint32_t qp_num);
+/* 一个成功的 SRQ 接收完成是不是本端的：wr_id 的缓冲区号在 SRQ 的缓冲区里、qp_num 是本端的某个QP（wr_id 带 SRQ 标记，wc_check.h）。
+ * 取完成的检查（datapath.c）和基准测试的计时循环（bench_lat.c）共用 */
+static inline int srq_recv_is_ours(const struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	return conn->srq != NULL && wrid_srq_buf(wc->wr_id) < srq_area_count(conn) && qp_index_of(conn, wc->qp_num) >= 0;
+}
 /*
  * post_send（rdma_common.c）的几件事：槽位够不够（硬件规则，sq_account.h）、inline 合不合规、把 send_req 变成 ibv_send_wr。
  * 内联：基准测试的计时循环每次投递都经过这里，跨文件的调用每次要多几十条指令（callgrind 数过，docs/bench/README.md）；
