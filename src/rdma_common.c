@@ -20,7 +20,6 @@
 #include "cli/ack_timeout.h"
 #include "verbs/wc_check.h"
 #include "verbs/path_check.h"
-#include "control/tcp_socket.h"
 #include "pure/dev_limits.h"
 #include "device/selection.h"
 
@@ -678,25 +677,14 @@ static void fill_local_hello(struct rdma_conn *conn, struct wire_hello *h)
 int exchange_connection_info(struct rdma_conn *conn)
 {
 	struct wire_hello local;
-	uint8_t buf[WIRE_MAX_LEN];
-	size_t n;
 	char msg[768];   /* GID 类型不同的那句最长（wire_compare） */
 
 	step_title(&conn->trace, &conn->step, _("交换连接信息（控制平面）"));
 	fill_local_hello(conn, &local);
-	if (ctrl_socket(&conn->ctrl) < 0) {
-		/* --cm：HELLO 走控制QP（cm/cm_ctl_qp.c） */
-		if (ctrl_exchange_hello(&conn->ctrl, &local, &conn->remote) != 0)
-			return -1;
-	} else {
-		/* TCP：本端的 HELLO 编码成线上格式（pure/wire.h）写进 TCP 连接，再读对端的（读和校验在 control/ctrl_tcp.c）；
-		 * 多客户端服务端已经先收到了客户端的（clients/sessions.c），只发自己的 */
-		n = wire_encode_hello(&local, buf, sizeof(buf));
-		if (n == 0 || tcp_write_full(ctrl_socket(&conn->ctrl), buf, n, conn->opt->timeout_ms, _("连接信息")) != 0)
-			return -1;
-		if (!conn->remote_ready && ctrl_hello_reply(&conn->ctrl, &local, &conn->remote) != 0)
-			return -1;
-	}
+	/* 经控制平面（control/ctrl.h：TCP 连接，或 --cm 的控制QP）发出本端的 HELLO、收下对端的；线上格式和校验在 pure/wire.c。
+	 * 多客户端服务端已经先收到了客户端的（clients/sessions.c），只发自己的 */
+	if (ctrl_exchange_hello(&conn->ctrl, &local, &conn->remote, conn->remote_ready) != 0)
+		return -1;
 	if (wire_compare(&local, &conn->remote, msg, sizeof(msg)) != 0) {
 		con_error("%s\n", msg);
 		return -1;

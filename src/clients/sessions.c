@@ -61,7 +61,7 @@
 #include "control/ctrl.h"
 #include "ops/op_rounds.h"
 #include "verbs/qp_print.h"
-#include "control/tcp_socket.h"
+#include "tcp/tcp_socket.h"
 #include "trace/trace.h"
 
 /* 一个客户端会话：主线程开线程前填好，线程结束后主线程读 rc */

@@ -36,14 +36,21 @@ int ctrl_establish(struct ctrl *c, unsigned *step)
 	return c->ops->establish(c, step);
 }
 
-int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
+/* 实现支持先收后发 HELLO 吗（多客户端服务端需要）；不支持时打印错误 */
+static int recv_first_supported(const struct ctrl *c)
+{
+	if (c->ops->recv_hello != NULL)
+		return 1;
+	con_error(_("这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n"));
+	return 0;
+}
+
+int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote, int remote_known)
 {
 	int rc;
 
-	if (c->ops->exchange_hello == NULL) {   /* TCP：rdma_common.c 自己写 HELLO，再用 ctrl_hello_reply 读 */
-		con_error(_("这种控制平面没有一步完成的 HELLO 交换（TCP 的在 rdma_common.c 的 exchange_connection_info）\n"));
-		return -1;
-	}
+	if (remote_known)   /* 对端的 HELLO 已经由 ctrl_recv_hello 收到，只发本端的 */
+		return recv_first_supported(c) ? c->ops->exchange_hello(c, local, NULL) : -1;
 	trace_ctrl_hello(&c->trace, 1, local);
 	rc = c->ops->exchange_hello(c, local, remote);
 	if (rc == 0)
@@ -53,11 +60,7 @@ int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct w
 
 int ctrl_recv_hello(struct ctrl *c, struct wire_hello *remote)
 {
-	if (c->ops->recv_hello == NULL) {
-		con_error(_("这种控制平面不支持先收后发 HELLO（多客户端服务端需要）\n"));
-		return -1;
-	}
-	return c->ops->recv_hello(c, remote);
+	return recv_first_supported(c) ? c->ops->recv_hello(c, remote) : -1;
 }
 
 int ctrl_sync_send(struct ctrl *c, uint32_t tag)

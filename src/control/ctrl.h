@@ -3,10 +3,10 @@
  *
  * RDMA 的 QP 在进入 RTR 之前必须知道对端的 QPN/PSN/GID，这些信息只能“带外”传递；
  * 之后每一轮还要交换几个小小的同步消息（“接收已投递”“写完了”）。做这两件事的通道叫控制平面。
- * 这里是它的接口：一张操作表（struct ctrl_ops），两个实现：
- *   TCP（ctrl_tcp.c，包装 tcp_socket.c）：HELLO 和同步消息走一条普通的 TCP 连接；
- *   CM （cm_control.c，--cm）：librdmacm 建立连接；HELLO 和同步消息走一个专用的“控制QP”（见 cm_control.c 开头）。
- * rdma_common.c、op_rounds.c 只调用下面的 ctrl_* 函数，不知道用的是哪一种。
+ * 这里是它的接口：一张操作表（struct ctrl_ops），两个实现，都在课程之上（docs/PROJECT.md 的“层”）：
+ *   TCP（tcp/ctrl_tcp.c，包装 tcp/tcp_socket.c）：HELLO 和同步消息走一条普通的 TCP 连接；
+ *   CM （cm/cm_control.c，--cm）：librdmacm 建立连接；HELLO 和同步消息走一个专用的“控制QP”（见 cm_control.c 开头）。
+ * rdma_common.c、op_rounds.c 只调用下面的 ctrl_* 函数，不知道用的是哪一种；app/program.c 选实现。
  * 出错时实现自己打印中文原因和提示并返回 -1；所有等待都有超时（-t）。
  */
 #ifndef ROCE_CTRL_H
@@ -36,9 +36,9 @@ struct ctrl;
 struct ctrl_ops {
 	/* 建立连接 */
 	int (*establish)(struct ctrl *c, unsigned *step);
-	/* 交换 HELLO（--cm 的控制QP；TCP 的 HELLO 由 rdma_common.c 直接写进 socket，这一项是 NULL） */
+	/* 交换 HELLO：发本端的，收对端的并校验（wire.c 的 wire_decode_hello）；remote 为 NULL 时只发（对端的已经由 recv_hello 收到；只有实现了 recv_hello 的才会收到 NULL） */
 	int (*exchange_hello)(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
-	/* 只收 HELLO（多客户端服务端先收客户端的 HELLO，按它创建资源后再发自己的）；不支持这种顺序的实现设为 NULL */
+	/* 只收 HELLO（多客户端服务端先收客户端的 HELLO，按它创建资源后再只发自己的）；不支持这种顺序的实现设为 NULL */
 	int (*recv_hello)(struct ctrl *c, struct wire_hello *remote);
 	/* 发一个同步消息 / 等一个同步消息 */
 	int (*sync_send)(struct ctrl *c, uint32_t tag);
@@ -53,7 +53,7 @@ struct ctrl_ops {
 	void (*release)(struct ctrl *c);
 };
 
-/* 两种实现各自的状态：只有实现自己（ctrl_tcp.c；cm_control.c 和 cm_qps.c 经 cm_shared.h）看得见里面 */
+/* 两种实现各自的状态：只有实现自己（tcp/ctrl_tcp.c；cm_control.c 和 cm_qps.c 经 cm_shared.h）看得见里面 */
 struct ctrl_tcp;
 struct ctrl_cm;
 
@@ -87,14 +87,14 @@ int ctrl_cm_init(struct ctrl *c, const struct options *opt);
  * step 是步骤计数器。  @post 可以交换 HELLO 和同步消息
  */
 int ctrl_establish(struct ctrl *c, unsigned *step);
-/* --cm：发送本端 HELLO、接收并校验对端 HELLO（两端同时先写后读）；TCP 的交换在 rdma_common.c（写）和 ctrl_hello_reply（读） */
-int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
-/* 只收 HELLO（多客户端服务端用）；实现不支持时打印错误并返回 -1 */
+/*
+ * 交换 HELLO：发送本端的 local，接收并校验对端的写进 remote（两端同时先写后读），写 trace 的两个 hello 事件。
+ * remote_known = 1：对端的 HELLO 已经先收到了（多客户端服务端，ctrl_recv_hello），只发本端的。
+ * 实现不支持先收后发时打印错误并返回 -1
+ */
+int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote, int remote_known);
+/* 只收 HELLO（多客户端服务端先收客户端的，之后 ctrl_exchange_hello(..., 1) 只发自己的）；实现不支持时打印错误并返回 -1 */
 int ctrl_recv_hello(struct ctrl *c, struct wire_hello *remote);
-/* TCP 控制平面的 socket（不是 TCP 时 -1）：交换连接信息时 rdma_common.c 直接把本端的 HELLO 写进去 */
-int ctrl_socket(const struct ctrl *c);
-/* TCP：本端的 HELLO 写出去之后读对端的（校验在 wire.c；刚发完对端就断开时说可能是别的程序），写 trace 的两个 hello 事件 */
-int ctrl_hello_reply(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
 /* 同步点：发送/等待一个带编号的同步消息（SYNC_TAG） */
 int ctrl_sync_send(struct ctrl *c, uint32_t tag);
 int ctrl_sync_wait(struct ctrl *c, uint32_t tag);

@@ -144,7 +144,7 @@ struct rdma_conn {
 	/* --qp ud */
 	struct ibv_ah *ah;              /* 到对端的地址句柄（一个对端一个，N 个QP共用；ud.c 创建） */
 
-	struct ctrl ctrl;               /* 控制平面（现在是 TCP：ctrl_tcp.c） */
+	struct ctrl ctrl;               /* 控制平面（TCP 或 --cm，control/ctrl.h） */
 	struct wire_hello remote;       /* 对端的连接信息 */
 	int remote_ready;               /* 1 = remote 已经收到（多客户端服务端先收客户端的 HELLO） */
 	uint32_t peer_rkey;             /* 单边操作用的对端 rkey（--inject rkey 时故意改错） */

@@ -2,7 +2,7 @@
  * ctrl_tcp.c - 控制平面的 TCP 实现：一条普通的 TCP 连接（socket 操作在 tcp_socket.c）
  *
  *   建立      服务端 listen + accept，客户端 connect（被拒绝时在超时内重试）
- *   HELLO     wire.c 编码的连接信息，两端同时先写后读
+ *   HELLO     wire.c 编码的连接信息，两端同时先写后读；多客户端服务端先收客户端的、后只发自己的
  *   同步消息  wire.c 编码的 4 字节标签
  */
 #include "control/ctrl.h"
@@ -18,8 +18,7 @@
 
 #include "base/verbs_print.h"
 #include "base/conout.h"
-#include "control/tcp_socket.h"
-#include "trace/trace.h"
+#include "tcp/tcp_socket.h"
 
 /* TCP 实现的状态（struct ctrl 里的 tcp） */
 struct ctrl_tcp {
@@ -137,33 +136,27 @@ static int tcp_recv_hello(struct ctrl *c, struct wire_hello *remote)
 	return recv_hello(c, remote) == 0 ? 0 : -1;
 }
 
-/* 本端的 HELLO 发出之后读对端的 */
-static int read_reply(struct ctrl *c, struct wire_hello *remote)
+/*
+ * 两端同时先写后读：本端的 HELLO 编码成线上格式（pure/wire.h）写进 TCP 连接，再读对端的。
+ * remote 为 NULL：多客户端服务端已经先收到了客户端的 HELLO（tcp_recv_hello），只写
+ */
+static int tcp_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
 {
-	int rc = recv_hello(c, remote);
+	uint8_t buf[WIRE_MAX_LEN];
+	size_t n = wire_encode_hello(local, buf, sizeof(buf));
+	int rc;
 
+	if (n == 0 || tcp_write_full(c->tcp->sock, buf, n, c->opt->timeout_ms, _("连接信息")) != 0)
+		return -1;
+	if (remote == NULL)
+		return 0;
+	rc = recv_hello(c, remote);
 	if (rc == -2) {
 		/* 刚发完 HELLO 对端就断开/不回：除了参数不一致，常见的是端口上根本不是 rdma_server */
 		con_eprintf(_("  也可能: 这个端口上是别的程序，例如 ibv_rc_pingpong（它也默认用 TCP 18515，"
 			"收到我们的二进制 HELLO 会直接断开）；用 ss -ltnp 看是谁在监听\n"));
 	}
 	return rc == 0 ? 0 : -1;
-}
-
-int ctrl_socket(const struct ctrl *c)
-{
-	return c->tcp != NULL ? c->tcp->sock : -1;
-}
-
-int ctrl_hello_reply(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote)
-{
-	int rc;
-
-	trace_ctrl_hello(&c->trace, 1, local);     /* 和 ctrl_exchange_hello 一样记下两个 HELLO（ctrl.c） */
-	rc = read_reply(c, remote);
-	if (rc == 0)
-		trace_ctrl_hello(&c->trace, 0, remote);
-	return rc;
 }
 
 static int tcp_sync_send(struct ctrl *c, uint32_t tag)
@@ -214,6 +207,7 @@ static void tcp_close(struct ctrl *c)
 
 static const struct ctrl_ops tcp_ops = {
 	.establish = tcp_establish,
+	.exchange_hello = tcp_exchange_hello,
 	.recv_hello = tcp_recv_hello,
 	.sync_send = tcp_sync_send,
 	.sync_wait = tcp_sync_wait,

@@ -1,7 +1,7 @@
 /*
  * tcp_socket.c - 控制平面的 socket 操作（全部带超时）
  */
-#include "control/tcp_socket.h"
+#include "tcp/tcp_socket.h"
 #include "base/i18n.h"
 
 #include <arpa/inet.h>
