@@ -3,9 +3,9 @@
  *
  * main 只做三件事：建连、数据面、逆序清理。建连有两种（步骤列表与输出中的步骤编号一一对应）：
  *   TCP（默认，下面的 tcp_steps）  1-5 设备、端口、GID、PD → 6-8 MR、CQ、QP → 9 RESET→INIT → 10 TCP 连接服务端
- *               → 11 交换连接信息（QPN、PSN、LID、GID、MTU、地址与 rkey）→ 12-13 RTR、RTS
+ *               → 11 交换连接信息（QPN、PSN、LID、GID、MTU、地址与 rkey）→ 12-13 RTR、RTS → 14 RTS 同步点
  *   --cm        CM 解析地址和路由（源地址决定设备）→ PD → MR、CQ、QP → 每个QP一个 cm_id：INIT/RTR/RTS + rdma_connect
- *               → 控制QP上交换地址与 rkey（两端相同的 cm_steps，app/program.c）
+ *               → 控制QP上交换地址与 rkey → RTS 同步点（两端相同的 cm_steps，app/program.c）
  * 数据面（两端相同的 data_plane，app/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、post_send、
  * poll_completions）；别的操作一轮一轮地交给 ops/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
  * 读的顺序：types/rdma_types.h（结构体）、rdma_common.h（步骤），rdma_common.c（每一步的 verbs 调用），再回到这里。
@@ -35,7 +35,10 @@ static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn)
 	if (exchange_connection_info(conn) != 0)
 		return -1;
 	/* 步骤12-13：有了对端信息，QP 才能 INIT→RTR→RTS */
-	return modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0 ? -1 : 0;
+	if (modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0)
+		return -1;
+	/* 步骤14：同步点，两端的 QP 都到了 RTS 才开始数据面（对端还没到 RTR 时发过去的包会被它丢掉） */
+	return rts_barrier(conn);
 }
 
 /*

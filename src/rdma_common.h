@@ -94,7 +94,7 @@ int modify_qps_to_rts(struct rdma_conn *conn);
 int modify_qp_to_err(struct rdma_conn *conn, int i);
 
 /*
- * 数据面（步骤14 起）：post_receive、post_send（单个或链表）、poll_completions（等齐 n 个）。wr_id 的编法见 rdma_types.h 的 WRID；
+ * 数据面（步骤15 起）：post_receive、post_send（单个或链表）、poll_completions（等齐 n 个）。wr_id 的编法见 rdma_types.h 的 WRID；
  * 等完成的细节（--cq poll|event、超时、槽位记账）在 verbs/datapath.c
  */
 /* 一个接收请求：QP i 的接收队列，--srq 时共用的 SRQ（i 是缓冲区号，完成的 wc.qp_num 才说明是哪个QP收到的） */

@@ -3,9 +3,9 @@
  *
  * main 只做三件事：建连、数据面、逆序清理。建连有两种（步骤列表与输出中的步骤编号一一对应）：
  *   TCP（默认，下面的 tcp_steps）  1-5 设备、端口、GID、PD → 6-8 MR、CQ、QP → 9 RESET→INIT → 10 TCP 监听并接受客户端
- *               → 11 交换连接信息（QPN、PSN、LID、GID、MTU、地址与 rkey）→ 12-13 RTR、RTS
+ *               → 11 交换连接信息（QPN、PSN、LID、GID、MTU、地址与 rkey）→ 12-13 RTR、RTS → 14 RTS 同步点
  *   --cm        rdma_bind_addr/rdma_listen，第一个连接请求到达的地址决定设备 → PD → MR、CQ、QP
- *               → 每个QP一个 cm_id：INIT/RTR/RTS + rdma_accept → 控制QP上交换地址与 rkey（两端相同的 cm_steps，app/program.c）
+ *               → 每个QP一个 cm_id：INIT/RTR/RTS + rdma_accept → 控制QP上交换地址与 rkey → RTS 同步点（两端相同的 cm_steps，app/program.c）
  *   --clients N / --parallel M：步骤1-5 只做一次，之后每个客户端一个线程，走同一张 TCP 步骤列表
  *               （先读客户端的 HELLO，再建这个客户端的 MR/CQ/QP），数据面是同一个 data_plane
  * 数据面（两端相同的 data_plane，app/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、poll_completions、post_send）；
@@ -47,7 +47,10 @@ static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn, struct ses
 	if (exchange_connection_info(conn) != 0)
 		return -1;
 	/* 步骤12-13：有了对端信息，QP 才能 INIT→RTR→RTS */
-	return modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0 ? -1 : 0;
+	if (modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0)
+		return -1;
+	/* 步骤14：同步点，两端的 QP 都到了 RTS 才开始数据面（对端还没到 RTR 时发过去的包会被它丢掉） */
+	return rts_barrier(conn);
 }
 
 /*

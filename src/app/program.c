@@ -178,10 +178,13 @@ int cm_steps(struct rdma_device *dev, struct rdma_conn *conn)
 	if (cm_connect_qps(conn, access) != 0)
 		return -1;
 	/* 单边操作要的地址和 rkey：控制QP上的一条 SEND（private data 只有 56 字节） */
-	return exchange_connection_info(conn);
+	if (exchange_connection_info(conn) != 0)
+		return -1;
+	/* 同步点：两端的 QP 都到了 RTS（控制QP上一来一回），数据面才开始 */
+	return rts_barrier(conn);
 }
 
-/* --bench、--interactive：各自完整的数据面，在 RTS 同步点之后（前后 --counters 的两次读在 data_plane 里） */
+/* --bench、--interactive：各自完整的数据面，在 RTS 同步点之后（--counters 的第二次读在 data_plane 里） */
 static int whole_plane(struct rdma_conn *conn)
 {
 	if (prepare_plane(conn) != 0)
@@ -196,10 +199,8 @@ int data_plane(struct rdma_conn *conn, int (*send_round)(struct rdma_conn *conn,
 {
 	double t0 = 0;
 
-	if (conn->opt->bench != BENCH_NONE || conn->opt->interactive) {
-		plane_begin(conn);
+	if (conn->opt->bench != BENCH_NONE || conn->opt->interactive)
 		return plane_end(conn, whole_plane(conn));
-	}
 	if (rounds_begin(conn, &t0) != 0)
 		return rounds_end(conn, t0, -1);
 	for (long r = 1; r <= conn->opt->iters; r++)

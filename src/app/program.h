@@ -22,13 +22,13 @@ struct program {
  */
 int program_start(struct program *p, int argc, char **argv, enum role role);
 /*
- * --cm（librdmacm）的步骤列表，两端相同：CM 先建连，设备由地址决定（cm/cm_qps.c、cm/cm_control.c）。
+ * --cm（librdmacm）的步骤列表，两端相同：CM 先建连，设备由地址决定（cm/cm_qps.c、cm/cm_control.c），最后是 RTS 同步点。
  * TCP 模式的步骤列表在两个驱动程序里（两端不同：服务端的会话要先读客户端的 HELLO）
  */
 int cm_steps(struct rdma_device *dev, struct rdma_conn *conn);
 /*
- * 数据面（步骤14 起），两端相同：--bench、--interactive 各有自己的数据面；其余的在 RTS 同步点之后一轮一轮地跑
- * （--op send 的一轮是驱动程序自己的 send_round，别的操作是 ops/op_rounds.c 的 op_round），最后打印用时
+ * 数据面（步骤15 起，在步骤列表最后的 RTS 同步点 rts_barrier 之后），两端相同：--bench、--interactive 各有自己的数据面；
+ * 其余的一轮一轮地跑（--op send 的一轮是驱动程序自己的 send_round，别的操作是 ops/op_rounds.c 的 op_round），最后打印用时
  * （--counters 的差值也在这里）。多客户端时每个会话也用它
  */
 int data_plane(struct rdma_conn *conn, int (*send_round)(struct rdma_conn *conn, long r));

@@ -510,15 +510,11 @@ static void print_summary(struct rdma_conn *conn, double secs)
 		   o->cm ? _("控制QP") : "TCP");
 }
 
-/* 数据面之前：RTS 同步点（原子操作的服务端先放好目标字），UD 的地址句柄，--srq 的异步事件 */
+/* 数据面之前（RTS 同步点之后）：UD 的地址句柄，--srq 的异步事件 */
 int prepare_plane(struct rdma_conn *conn)
 {
 	const struct options *o = conn->opt;
 
-	if (is_server(conn) && op_is_atomic(o->op))
-		atomic_server_prepare(conn);
-	if (rts_sync(conn) != 0)
-		return -1;
 	if (o->qp_type == QPK_UD && ud_prepare(conn) != 0)
 		return -1;
 	if (o->srq && events_setup(conn) != 0)
@@ -528,8 +524,8 @@ int prepare_plane(struct rdma_conn *conn)
 	return 0;
 }
 
-/* --counters 的挂钩（plugins/ctr_hook.c，只在给了 --counters 时装上）：数据面开始时读一次端口计数；
- * 结束时再读一次、打印差值，原样返回 rc（失败时也打印：计数能说明出了什么事） */
+/* --counters 的挂钩（plugins/ctr_hook.c，只在给了 --counters 时装上）：RTS 同步点之前（rts_barrier）读一次端口计数；
+ * 数据面结束时再读一次、打印差值，原样返回 rc（失败时也打印：计数能说明出了什么事） */
 void plane_begin(struct rdma_conn *conn)
 {
 	if (conn->hooks->plane_begin != NULL)
@@ -541,11 +537,22 @@ int plane_end(struct rdma_conn *conn, int rc)
 	return conn->hooks->plane_end != NULL ? conn->hooks->plane_end(conn, rc) : rc;
 }
 
+/*
+ * RTS 同步点（步骤列表的最后一步）。之前先做对端一动手就来不及的事：--counters 的起点读数（plane_begin），
+ * 原子操作的服务端放好目标字。同步点失败时计数的终点也读（plane_end），和数据面失败时一样；成功时由数据面读
+ */
+int rts_barrier(struct rdma_conn *conn)
+{
+	plane_begin(conn);
+	if (is_server(conn) && op_is_atomic(conn->opt->op))
+		atomic_server_prepare(conn);
+	return rts_sync(conn) == 0 ? 0 : plane_end(conn, -1);
+}
+
 int rounds_begin(struct rdma_conn *conn, double *t0)
 {
 	const struct options *o = conn->opt;
 
-	plane_begin(conn);
 	if (prepare_plane(conn) != 0)
 		return -1;
 	step_title(&conn->trace, &conn->step, _("数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节"), op_name(o->op),

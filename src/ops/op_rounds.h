@@ -7,15 +7,17 @@
 #include "types/rdma_types.h"
 
 /*
- * 数据面（步骤14 起），由 app/program.c 的 data_plane 一轮一轮地跑：
- *   rounds_begin   --counters 先读一次，RTS 同步点，UD/SRQ 的准备，“数据传输”的标题；*t0 = 开始时刻
+ * 步骤列表的最后一步（两个驱动程序的 tcp_steps、app/program.c 的 cm_steps）：
+ *   rts_barrier    --counters 先读一次（plane_begin），原子操作的服务端放好目标字，再是 RTS 同步点：两端的 QP 都到了 RTS
+ * 之后的数据面由 app/program.c 的 data_plane 一轮一轮地跑：
+ *   rounds_begin   UD/SRQ 的准备（prepare_plane），“数据传输”的标题；*t0 = 开始时刻
  *   每一轮         --op send 是驱动程序自己的 send_round；别的操作 op_round（每种操作、每个角色一个函数）
  *   rounds_end     原子操作的终值确认、用时；--counters 再读一次，打印差值（rc 是前面的结果，失败时也打印）
- * --bench、--interactive 各有完整的数据面（bench/、interactive.c），前后同样是下面三步：
- *   plane_begin    --counters 的挂钩：数据面开始时读一次端口计数
- *   prepare_plane  RTS 同步点（原子操作的服务端先放好目标字），UD 的地址句柄，--srq 的异步事件
+ * --bench、--interactive 各有完整的数据面（bench/、interactive.c），前后同样是：
+ *   prepare_plane  UD 的地址句柄，--srq 的异步事件
  *   plane_end      --counters 的挂钩：再读一次、打印差值，原样返回 rc
  */
+int rts_barrier(struct rdma_conn *conn);
 int rounds_begin(struct rdma_conn *conn, double *t0);
 int op_round(struct rdma_conn *conn, long r);
 int rounds_end(struct rdma_conn *conn, double t0, int rc);

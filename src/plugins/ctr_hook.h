@@ -3,7 +3,7 @@
  *
  * 读和求差在纯模块 counters.c；这里只知道去哪个目录（设备名、端口）、怎样打印、多客户端时计数是共用的。
  * 经 types/rdma_types.h 的挂钩表接进数据面（都在 rdma_common.c 的步骤函数之外，也都在 --bench 的计时循环之外）：
- *   plane_begin / plane_end   数据面的开始（ops/op_rounds.c 的 rounds_begin；--bench、--interactive 时 app/program.c 的 data_plane）和结束（rounds_end；data_plane）
+ *   plane_begin / plane_end   数据面的开始（ops/op_rounds.c 的 rts_barrier，RTS 同步点之前）和结束（rounds_end；--bench、--interactive 时 app/program.c 的 data_plane）
  *   size_begin / size_end     bench/bench.c 的每个大小：计时之前、同步和校验之后（差值进 BENCH_RESULT）
  * 没有 --counters 时挂钩表里这几项是 NULL：不读 sysfs，不睡，这个文件的函数一个也不运行。
  */
