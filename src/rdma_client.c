@@ -37,7 +37,7 @@ static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn)
 	/* 步骤12-13：有了对端信息，QP 才能 INIT→RTR→RTS */
 	if (modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0)
 		return -1;
-	/* 步骤14：同步点，两端的 QP 都到了 RTS 才开始数据面（对端还没到 RTR 时发过去的包会被它丢掉） */
+	/* 步骤14：同步点：告诉服务端本端到了 RTS，等它也到了才开始发（服务端的 QP 还没到 RTR 时发过去的包会被它丢掉） */
 	return rts_barrier(conn);
 }
 

@@ -43,13 +43,13 @@ static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn, struct ses
 	/* 步骤10：控制平面，一条普通的 TCP 连接（服务端 listen/accept，tcp/ctrl_tcp.c）；会话已经有了 */
 	if (s == NULL && ctrl_establish(&conn->ctrl, &conn->step) != 0)
 		return -1;
-	/* 步骤11：交换 QPN/PSN/GID/MTU（以及单边操作要用的地址和 rkey） */
+	/* 步骤11：交换 QPN/PSN/GID/MTU（以及单边操作要用的地址和 rkey）；会话已经读过客户端的 HELLO，这里只发自己的 */
 	if (exchange_connection_info(conn) != 0)
 		return -1;
 	/* 步骤12-13：有了对端信息，QP 才能 INIT→RTR→RTS */
 	if (modify_qps_to_rtr(conn) != 0 || modify_qps_to_rts(conn) != 0)
 		return -1;
-	/* 步骤14：同步点，两端的 QP 都到了 RTS 才开始数据面（对端还没到 RTR 时发过去的包会被它丢掉） */
+	/* 步骤14：同步点：告诉客户端本端到了 RTS（原子操作的目标字这时已经放好），等它也到了才开始数据面 */
 	return rts_barrier(conn);
 }
 
