@@ -369,10 +369,12 @@ proxied_pair() {  # proxied_pair 参数...
     sync_proxy "$ready" both:1 c2s:2 s2c:2 s2c:2 3>&- &
     ppid=$!
     for ((i = 0; i < 100; i++)); do [[ -e $ready ]] && break; sleep 0.1; done
-    # RTS：两个方向都改，两端都说出两个标签
-    proxied_pair --op write --iters 2
+    # RTS：两个方向都改，两端都说出两个标签；--counters 的起点在同步点之前读过，同步点失败时两端照样打印差值
+    proxied_pair --op write --iters 2 --counters
     has "$SLOG" '错误: 同步点错位：期望 0x01000000，收到 0x01000001'
     has "$CLOG" '错误: 同步点错位：期望 0x01000000，收到 0x01000001'
+    has "$SLOG" "端口计数（--counters）: $LAB_DEV0 端口 1"
+    has "$CLOG" "端口计数（--counters）: $LAB_DEV1 端口 1"
     assert_full_cleanup "$SLOG"
     # 第 1 轮的 DONE（客户端 → 服务端）：服务端看出错位；客户端等 ACK 时连接断了
     proxied_pair --op write --iters 2
