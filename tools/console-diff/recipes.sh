@@ -12,36 +12,49 @@ set -euo pipefail
 . tests/docs/update-excerpts.sh
 OUT=${1:?usage: recipes.sh OUTDIR}
 
+# 服务端的就绪标志（--ready-file，不写控制台）：多客户端的服务端不打印 wait_listen 认的那句话
+READY_N=0
+start_ready() {  # start_ready LOG 服务端参数...：后台启动服务端（PID 在 SPID），等它开始接待客户端或退出（最多 60 秒）
+    local log=$1 ready i
+    shift
+    READY_N=$((READY_N + 1))
+    ready=/tmp/console-diff.ready.$READY_N
+    rm -f "$ready"
+    timeout 120 "$SERVER" --ready-file "$ready" "$@" >"$log" 2>&1 &
+    SPID=$!
+    for ((i = 0; i < 600; i++)); do
+        [[ -s $ready ]] && return 0
+        kill -0 "$SPID" 2>/dev/null || return 0
+        sleep 0.1
+    done
+}
+
 # duo NAME "服务端的全部参数" "客户端 10.11.0.1 之后的全部参数" [客户端标准输入的文字]
 # 和 pair 一样，只是不替两边加 -d（--cm 的服务端监听 0.0.0.0，设备由地址决定）
 duo() {
-    local name=$1 sargs cargs spid src=0 crc=0
+    local name=$1 sargs cargs src=0 crc=0
     read -r -a sargs <<<"$2"
     read -r -a cargs <<<"$3"
     echo "recipe $name: $SERVER $2 | $CLIENT 10.11.0.1 $3" >&2
-    timeout 120 "$SERVER" "${sargs[@]}" >"$OUT/$name.server.log" 2>&1 &
-    spid=$!
-    wait_listen "$OUT/$name.server.log" "$spid"
+    start_ready "$OUT/$name.server.log" "${sargs[@]}"
     if (($# >= 4)); then
         printf '%s' "$4" | timeout 120 "$CLIENT" 10.11.0.1 "${cargs[@]}" >"$OUT/$name.client.log" 2>&1 || crc=$?
     else
         timeout 120 "$CLIENT" 10.11.0.1 "${cargs[@]}" >"$OUT/$name.client.log" 2>&1 </dev/null || crc=$?
     fi
-    wait "$spid" || src=$?
+    wait "$SPID" || src=$?
     echo "server=$src client=$crc" >"$OUT/$name.rc"
 }
 
 # many NAME "服务端参数" MODE "客户端1的参数" "客户端2的参数"：--clients 2 的服务端和两个客户端；
 # MODE=seq 一个跑完再跑下一个，MODE=par 两个同时（服务端的行交错，run.sh 的规整按 [客户端N] 分组）
 many() {
-    local name=$1 mode=$3 sargs c1 c2 spid p1 src=0 r1=0 r2=0
+    local name=$1 mode=$3 sargs c1 c2 p1 src=0 r1=0 r2=0
     read -r -a sargs <<<"$2"
     read -r -a c1 <<<"$4"
     read -r -a c2 <<<"$5"
     echo "recipe $name: $SERVER -d rxe0 $2 | 2 × $CLIENT ($mode)" >&2
-    timeout 120 "$SERVER" -d rxe0 "${sargs[@]}" >"$OUT/$name.server.log" 2>&1 &
-    spid=$!
-    wait_listen "$OUT/$name.server.log" "$spid"
+    start_ready "$OUT/$name.server.log" -d rxe0 "${sargs[@]}"
     if [[ $mode == seq ]]; then
         timeout 120 "$CLIENT" 10.11.0.1 -d rxe1 "${c1[@]}" >"$OUT/$name.client1.log" 2>&1 </dev/null || r1=$?
         timeout 120 "$CLIENT" 10.11.0.1 -d rxe1 "${c2[@]}" >"$OUT/$name.client2.log" 2>&1 </dev/null || r2=$?
@@ -51,7 +64,7 @@ many() {
         timeout 120 "$CLIENT" 10.11.0.1 -d rxe1 "${c2[@]}" >"$OUT/$name.client2.log" 2>&1 </dev/null || r2=$?
         wait "$p1" || r1=$?
     fi
-    wait "$spid" || src=$?
+    wait "$SPID" || src=$?
     echo "server=$src client1=$r1 client2=$r2" >"$OUT/$name.rc"
 }
 
