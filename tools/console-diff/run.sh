@@ -26,18 +26,30 @@ LABOUT=logs/console-diff-raw
 usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 # ---------------------------------------------------------------- 规整
-# normalise FILE：规整后的内容写到 stdout。两个客户端同时连的服务端（clients-par）的行交错：按 [客户端N …] 前缀分组，
-# 不带前缀的行排序（两个会话谁先结束不一定）
+# normalise FILE：规整后的内容写到 stdout。
+# 1. normalise.sed 换掉数值；
+# 2. 位置取决于时机的几行挪到文件末尾（文字照比，位置不比）：完成通道第一次等到事件时的三行说明（第一个完成是等事件
+#    等到的还是轮询取到的，看时机），--cm 的断开（对端先断开时本端打印 DISCONNECTED 事件而不再 rdma_disconnect，
+#    两种都换成同一个记号）；
+# 3. 两个客户端同时连的服务端（clients-par）：行交错，按 [客户端N …] 前缀分组，不带前缀的行排序、其中的个数换掉
 normalise() {
     local f=$1
-    if [[ $(basename "$f") == clients-par.server.log ]]; then
-        sed -E -f "$HERE/normalise.sed" "$f" | awk '
-            /^\[客户端[0-9]+ / { k = $1; if (!(k in seen)) { seen[k] = 1; keys[++nk] = k } grp[k] = grp[k] $0 "\n"; next }
-            { print | "sort" }
-            END { close("sort"); for (i = 1; i <= nk; i++) printf "%s", grp[keys[i]] }'
-    else
-        sed -E -f "$HERE/normalise.sed" "$f"
-    fi
+    sed -E -f "$HERE/normalise.sed" "$f" | awk '
+        /^  \[完成通道\] / { fl[++nf] = $0; blk = 1; next }
+        blk && (/^             → / || /^  说明: 先武装、后取空/) { fl[++nf] = $0; next }
+        { blk = 0 }
+        /^  CM事件: RDMA_CM_EVENT_DISCONNECTED（/ || /^rdma_disconnect\(\): / { fl[++nf] = "〈--cm 的断开：本端 rdma_disconnect() 或对端先断开〉"; next }
+        { print }
+        END { if (nf) { print "---- 位置取决于时机的行（console-diff 挪到这里）----"; for (i = 1; i <= nf; i++) print fl[i] } }' |
+        if [[ $(basename "$f") == clients-par.server.log ]]; then
+            sed -E -e 's/（正在服务 [0-9]+ 个）/（正在服务 … 个）/' -e 's/（成功 [0-9]+，失败 [0-9]+，还在服务 [0-9]+ 个）/（成功 …，失败 …，还在服务 … 个）/' |
+                awk '
+                /^\[客户端[0-9]+ / { k = $1; if (!(k in seen)) { seen[k] = 1; keys[++nk] = k } grp[k] = grp[k] $0 "\n"; next }
+                { print | "sort" }
+                END { close("sort"); for (i = 1; i <= nk; i++) printf "%s", grp[keys[i]] }'
+        else
+            cat
+        fi
 }
 
 # normalise_dir RAW NORM：比较的文件 = 控制台日志（*.log）和退出码（*.rc）；--trace 的 JSON Lines 不比（不是控制台）
