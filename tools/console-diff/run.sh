@@ -26,41 +26,58 @@ LABOUT=logs/console-diff-raw
 usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 # ---------------------------------------------------------------- 规整
-# normalise FILE：规整后的内容写到 stdout。
+# normalise FILE [SIDE]：规整后的内容写到 stdout。
 # 1. normalise.sed 换掉数值；
-# 2. 位置取决于时机的几行挪到文件末尾（文字照比，位置不比）：完成通道第一次等到事件时的三行说明（第一个完成是等事件
-#    等到的还是轮询取到的，看时机），--cm 的断开（对端先断开时本端打印 DISCONNECTED 事件而不再 rdma_disconnect，
-#    两种都换成同一个记号）；
-# 3. 两个客户端同时连的服务端（clients-par）：行交错，按 [客户端N …] 前缀分组，不带前缀的行排序、其中的个数换掉
+# 2. 有没有都看时机的行：完成通道第一次等到事件时的三行说明（第一个完成是等事件等到的，还是在武装之前就轮询取到了）、
+#    收尾时“已确认剩下的 N 个完成事件”（N=0 时不打印）。它们从文件里拿出来，追加到 SIDE（normalise_dir 把一次运行
+#    所有文件的这些行去重排序，作为一个配方 timing-lines 来比：文字照比，在哪个配方里出现不比）；没给 SIDE 就打印在末尾；
+# 3. 位置看时机的行挪到文件末尾：--cm 的断开（对端先断开时本端打印 DISCONNECTED 事件而不再 rdma_disconnect，
+#    两种换成同一个记号）；
+# 4. 两个客户端同时连的服务端（clients-par）：行交错。带 [客户端N …] 前缀的行按客户端分组放在后面；“接受第 N 个客户端”
+#    和“会话结束”两种行（先后看时机，其中的个数也是）换掉个数、排序后放在最后；其余的行照原来的顺序
 normalise() {
-    local f=$1
-    sed -E -f "$HERE/normalise.sed" "$f" | awk '
-        /^  \[完成通道\] / { fl[++nf] = $0; blk = 1; next }
-        blk && (/^             → / || /^  说明: 先武装、后取空/) { fl[++nf] = $0; next }
+    local f=$1 side=${2:-}
+    sed -E -f "$HERE/normalise.sed" "$f" | awk -v side="$side" '
+        function away(line) { if (side != "") print line >> side; else tl[++nt] = line }
+        /^  \[完成通道\] / { away($0); blk = 1; next }
+        blk && (/^             → / || /^  说明: 先武装、后取空/) { away($0); next }
         { blk = 0 }
+        /^已确认剩下的 … 个完成事件/ { away($0); next }
         /^  CM事件: RDMA_CM_EVENT_DISCONNECTED（/ || /^rdma_disconnect\(\): / { fl[++nf] = "〈--cm 的断开：本端 rdma_disconnect() 或对端先断开〉"; next }
         { print }
-        END { if (nf) { print "---- 位置取决于时机的行（console-diff 挪到这里）----"; for (i = 1; i <= nf; i++) print fl[i] } }' |
+        END {
+            if (nf) { print "---- 位置取决于时机的行（console-diff 挪到这里）----"; for (i = 1; i <= nf; i++) print fl[i] }
+            if (nt) { print "---- 有没有取决于时机的行（console-diff 挪到这里）----"; for (i = 1; i <= nt; i++) print tl[i] }
+        }' |
         if [[ $(basename "$f") == clients-par.server.log ]]; then
             sed -E -e 's/（正在服务 [0-9]+ 个）/（正在服务 … 个）/' -e 's/（成功 [0-9]+，失败 [0-9]+，还在服务 [0-9]+ 个）/（成功 …，失败 …，还在服务 … 个）/' |
                 awk '
                 /^\[客户端[0-9]+ / { k = $1; if (!(k in seen)) { seen[k] = 1; keys[++nk] = k } grp[k] = grp[k] $0 "\n"; next }
-                { print | "sort" }
-                END { close("sort"); for (i = 1; i <= nk; i++) printf "%s", grp[keys[i]] }'
+                /^接受第 [0-9]+ 个客户端 / || /^客户端[0-9]+ .* 的会话结束: / { fl[++nf] = $0; next }
+                { print }
+                END {
+                    for (i = 1; i <= nk; i++) { print "---- " keys[i] "] 的行（console-diff 按客户端分组）----"; printf "%s", grp[keys[i]] }
+                    print "---- 先后取决于时机的行（console-diff 排了序）----"
+                    for (i = 1; i <= nf; i++) print fl[i] | "LC_ALL=C sort"
+                }'
         else
             cat
         fi
 }
 
-# normalise_dir RAW NORM：比较的文件 = 控制台日志（*.log）和退出码（*.rc）；--trace 的 JSON Lines 不比（不是控制台）
+# normalise_dir RAW NORM：比较的文件 = 控制台日志（*.log）和退出码（*.rc）；--trace 的 JSON Lines 不比（不是控制台）。
+# 有没有看时机的行（见 normalise）去重排序后写成 NORM/timing-lines.log
 normalise_dir() {
-    local raw=$1 norm=$2 f
+    local raw=$1 norm=$2 f side
     rm -rf "$norm"
     mkdir -p "$norm"
+    side=$(mktemp)
     for f in "$raw"/*.log "$raw"/*.rc; do
         [[ -f $f ]] || continue
-        normalise "$f" >"$norm/$(basename "$f")"
+        normalise "$f" "$side" >"$norm/$(basename "$f")"
     done
+    LC_ALL=C sort -u "$side" >"$norm/timing-lines.log"
+    rm -f "$side"
 }
 
 # ---------------------------------------------------------------- 运行一个版本
