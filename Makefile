@@ -289,7 +289,7 @@ docs-excerpts: all
 
 # 控制台输出比较（重构“行为不变”的证据，不在 make test 里；docs/DEVELOPING.md “控制台输出不变”）：BASE 和 REV 两个 git 版本
 # 各在临时 git worktree 里编译、各一次实验室开机跑 tools/console-diff/recipes.sh 的全部配方，规整后逐个配方 diff。
-# BASE 也可以是 tools/console-diff/run.sh --save 存下的目录（有 raw/ 子目录），那样只跑 REV。TCG 下一个版本约 5 分钟
+# BASE 也可以是 tools/console-diff/run.sh --save 存下的目录（有 raw/ 子目录），那样只跑 REV。TCG 下一个版本约 4 分钟
 BASE ?= main
 REV  ?= HEAD
 console-diff:
