@@ -11,9 +11,10 @@
 # 每个版本：在临时目录里 git worktree add（调用者的工作树和 build/ 不动），make，然后一次 lab/run（单虚拟机，
 # rxe0/rxe1）运行 tools/console-diff/recipes.sh 的全部配方，两边的控制台输出和退出码存到 DIR/raw/。
 # 配方、实验室（lab/）和本工具总是用这个脚本所在的树里的那一份，被测的版本只换程序本身（src/、po/、Makefile）
-# 和它的 diagnose.sh/show_gids.sh。比较之前“规整”（normalise.sed）：每次运行都不同的值（QP号、PSN、rkey/lkey、地址、
-# fe80 GID、时间、速率、延迟、计数的值、PID、端口、临时路径）换成占位符，文字（步骤号、标题、verbs 调用名、提示、行序）
-# 不动。打印每个不一样的配方的 unified diff，最后一行 “N 个配方，M 个相同，K 个不同”；有不同的退出 1。
+# 和它的 diagnose.sh/show_gids.sh。比较之前“规整”（normalise.sed 和下面的 normalise）：每次运行都不同的值（QP号、PSN、
+# rkey/lkey、地址、fe80 GID、临时端口、用时、速率、延迟、计数的值；PID、日期和临时路径不出现在这些输出里）换成 …，
+# 文字（步骤号、标题、verbs 调用名、说明、提示、行序）不动；出现与否或位置看时机的几行单独处理（见 normalise）。
+# 打印每个不一样的配方的 unified diff，最后一行 “N 个配方，M 个相同，K 个不同”；有不同的退出 1。
 # 规整总是从 raw/ 重新做：存下的基线在规则改进之后照样能用。
 set -euo pipefail
 
@@ -23,7 +24,7 @@ OUTROOT=$ROOT/logs/console-diff
 # 虚拟机里配方写日志的目录（相对于被测版本的 worktree；出现在 --trace 的路径里，所以每次都一样）
 LABOUT=logs/console-diff-raw
 
-usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 
 # ---------------------------------------------------------------- 规整
 # normalise FILE [SIDE]：规整后的内容写到 stdout。
