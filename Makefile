@@ -53,7 +53,7 @@ export LAB_KERNEL
 NETEM ?=
 export LAB_NETEM ?= $(NETEM)
 
-.PHONY: exercise exercises exercise-reset exercise-objs exercise-objs-here exercise-matrix print-sources all locale po clean rebuild help test test-kernels test-stock test-cloud stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench lossy fuzz impair
+.PHONY: exercise exercises exercise-reset exercise-objs exercise-objs-here exercise-matrix print-sources all locale po clean rebuild help test test-kernels test-stock test-cloud stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench lossy fuzz impair console-diff
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client locale
 
@@ -287,6 +287,15 @@ lossy:
 docs-excerpts: all
 	tests/docs/update-excerpts.sh
 
+# 控制台输出比较（重构“行为不变”的证据，不在 make test 里；docs/DEVELOPING.md “控制台输出不变”）：BASE 和 REV 两个 git 版本
+# 各在临时 git worktree 里编译、各一次实验室开机跑 tools/console-diff/recipes.sh 的全部配方，规整后逐个配方 diff。
+# BASE 也可以是 tools/console-diff/run.sh --save 存下的目录（有 raw/ 子目录），那样只跑 REV。TCG 下一个版本约 4 分钟
+BASE ?= main
+REV  ?= HEAD
+console-diff:
+	bash lab/setup
+	tools/console-diff/run.sh $(if $(wildcard $(BASE)/raw),--base $(BASE),$(BASE)) $(REV)
+
 clean:
 	rm -rf $(BUILD)
 
@@ -323,3 +332,4 @@ help:
 	@echo "make lossy      丢包 0–2% 下本项目 --bench bw、perftest、TCP（iperf3）同一条 veth 上轮流量，写 logs/lossy/（表和图，约 8 分钟，不在 make test 里）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"
 	@echo "make docs-excerpts  在实验室里重跑配方，更新文档中的输出摘录（tests/docs/update-excerpts.sh）"
+	@echo "make console-diff BASE=版本 [REV=HEAD]  两个版本的控制台输出规整后逐个配方比较（重构不改行为的证据；BASE 可以是 --save 存下的目录）"

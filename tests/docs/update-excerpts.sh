@@ -442,6 +442,9 @@ apply_or_check() {
     return 0
 }
 
+# 被 source 时（tools/console-diff/recipes.sh 借用上面的配方函数 pair/single/fake_peer/in_lab）只定义函数
+[[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
+
 case ${1:-} in
     --in-lab) in_lab ;;
     --run) run_recipes ;;
