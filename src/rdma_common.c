@@ -25,7 +25,6 @@
 #include "device/selection.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,6 +306,33 @@ static int check_memory(size_t len)
 	return 0;
 }
 
+/* 课：MR 的权限——网卡替谁碰这块内存。对端的 WRITE/READ/原子要 REMOTE_*；网卡往本地写（接收、READ 的结果、
+ * 原子的原值）要 LOCAL_WRITE；REMOTE_WRITE/REMOTE_ATOMIC 必须同时有 LOCAL_WRITE。只开本操作、本角色需要的 */
+LESSON int mr_access_for(enum rdma_op op, enum role role)
+{
+	if (role == ROLE_CLIENT)   /* 主动方从不开 REMOTE_*；WRITE 的数据源只被网卡读 */
+		return op == OP_WRITE || op == OP_WRITE_IMM ? 0 : IBV_ACCESS_LOCAL_WRITE;
+	switch (op) {
+	case OP_WRITE:
+	case OP_WRITE_IMM:
+		return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	case OP_READ:
+		return IBV_ACCESS_REMOTE_READ;   /* 只被对端读 */
+	case OP_FETCH_ADD:
+	case OP_CMP_SWAP:
+		return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC;
+	default:
+		return IBV_ACCESS_LOCAL_WRITE;   /* SEND：接收的数据写进本地 */
+	}
+}
+
+int mr_access(const struct options *o)
+{
+	int mode = mr_access_mode(o);
+
+	return mode >= 0 ? mode : mr_access_for(o->op, o->role);
+}
+
 int register_mr(struct rdma_conn *conn, int access)
 {
 	char acc[128];
@@ -349,41 +375,6 @@ int register_mr(struct rdma_conn *conn, int access)
 	       access == 0 ? _("（只允许本地读：RDMA WRITE 的数据源只需要被网卡读取）") : "");
 	con_explain(_("注册会锁定这些内存页并交给网卡做地址翻译；lkey 给本端的 WR 用，\n"
 	       "        rkey 是交给对端的“钥匙”，对端凭它直接读写这块内存，所以只开本操作需要的权限\n"));
-	return 0;
-}
-
-/* --cq event：完成通道 = 一个文件描述符；CQ 有新完成（且已武装）时内核往它上面放一个事件 */
-static int create_channel(struct rdma_conn *conn)
-{
-	int flags;
-
-	conn->channel = ibv_create_comp_channel(conn->dev->ctx);
-	if (conn->channel == NULL) {
-		verbs_error("ibv_create_comp_channel()", errno, _("打开的文件太多（ulimit -n）或设备已被删除"));
-		return -1;
-	}
-	/* 非阻塞：等待交给 poll()（带 -t 超时）；ibv_get_cq_event 只在 fd 可读后调用 */
-	flags = fcntl(conn->channel->fd, F_GETFL);
-	if (flags < 0 || fcntl(conn->channel->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-		verbs_error("fcntl(O_NONBLOCK)", errno, _("完成通道的 fd 设置失败"));
-		return -1;
-	}
-	con_printf(_("完成通道已创建（ibv_create_comp_channel）: fd=%d；CQ 有新完成时这个 fd 变为可读\n"),
-		   conn->channel->fd);
-	return 0;
-}
-
-/* 武装：请内核在 CQ 的“下一个”完成到来时发一个事件（只发一次，之后要重新武装） */
-static int arm_cq(struct rdma_conn *conn)
-{
-	int rc = ibv_req_notify_cq(conn->cq, 0);
-
-	if (rc != 0) {
-		verbs_error("ibv_req_notify_cq()", rc, _("CQ 不支持事件通知？"));
-		return -1;
-	}
-	con_printf(_("已武装 CQ（ibv_req_notify_cq, solicited_only=0）：下一个完成到来时在 fd 上产生一个事件\n"
-		   "  说明: 等完成时程序睡在 poll(fd) 上，不占 CPU；代价是每次唤醒要经过内核（延迟更高）\n"));
 	return 0;
 }
 

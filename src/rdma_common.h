@@ -66,6 +66,9 @@ int create_qps(struct rdma_conn *conn);
  * 课（LESSON）：每一步里真正要学的那一点，抽成一个只填属性/WR、返回掩码的函数（不打印、不经挂钩），步骤函数调用它。
  * 练习（exercises/、docs/EXERCISES.md）要学习者自己写的就是这些函数；LESSON 和 LESSON_INLINE 的意思见 types/rdma_types.h
  */
+/* 步骤6：MR 的权限（操作 op、本端的角色 role），IBV_ACCESS_* 的组合；mr_access 在 --interactive 和 write 延迟乒乓时另有规定 */
+LESSON int mr_access_for(enum rdma_op op, enum role role);
+int mr_access(const struct options *o);
 /* 步骤8：QP i 的 ibv_qp_init_attr（类型、CQ、SRQ、队列深度、inline） */
 LESSON void qp_init_attr_for(const struct rdma_conn *conn, struct ibv_qp_init_attr *init);
 /* 步骤9 RESET→INIT：填 attr（MR 的权限 access 推出 QP 的 qp_access_flags），返回 ibv_modify_qp 的掩码 */

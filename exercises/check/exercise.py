@@ -49,6 +49,8 @@ EXERCISES = [
      "client", "--op cmp_swap -q 2"),
     (9, "16", "09-check-wc.c", "wc_verdict_for", ("检查一个完成：成功了吗、是谁的", "Check a completion: did it succeed, whose is it"),
      "client", "--op send -q 2"),
+    (10, "6", "10-mr-access.c", "mr_access_for", ("MR 的权限：谁可以碰这块内存", "The MR's access: who may touch this memory"),
+     "server", "--op write -q 2"),
 ]
 BY_N = {e[0]: e for e in EXERCISES}
 
@@ -417,7 +419,7 @@ def lab_run(n, client, server, peer_ip):
 def compare_with_reference(n):
     """通过之后：参照答案在哪里、和你的写法比一比"""
     func = BY_N[n][3]
-    where = "src/rdma_common.c" if n <= 4 else "src/verbs/datapath.c" if n == 9 else "src/verbs/datapath.h"
+    where = "src/verbs/datapath.c" if n == 9 else "src/verbs/datapath.h" if 5 <= n <= 8 else "src/rdma_common.c"
     path = os.path.join(ROOT, where)
     with open(path) as f:
         text = f.read()
@@ -627,6 +629,7 @@ LAB_MISTAKES = [
     (7, "7-rdma-own-rkey.c", r"remote access error"),
     (8, "8-atomic-own-rkey.c", r"remote access error"),
     (9, "9-wc-success-failed.c", r"(状态|status)=success"),
+    (10, "10-access-write-no-remote.c", r"remote (invalid request|access error)|transport retry counter exceeded"),
 ]
 
 

@@ -332,6 +332,17 @@ static void run_wc(const char *name, int qi, uint64_t seq, enum ibv_wc_status st
 	printf("verdict=%d\n", v);
 }
 
+/* 练习 10：每种操作 × 两个角色 */
+static void run_access(void)
+{
+	for (int op = 0; op < OP_COUNT; op++)
+		for (int role = ROLE_SERVER; role <= ROLE_CLIENT; role++) {
+			printf("scenario %s-%s\n", op_name((enum rdma_op)op), role == ROLE_SERVER ? "server" : "client");
+			printf("ctx.op=%d ctx.role=%d ctx.one_sided=%d\n", op, role, op_is_one_sided((enum rdma_op)op));
+			printf("access=0x%x\n", (unsigned)mr_access_for((enum rdma_op)op, (enum role)role));
+		}
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 0;
@@ -386,8 +397,11 @@ int main(int argc, char **argv)
 		run_wc("wr-id-qp1-qpn-qp3", 3, 0, IBV_WC_SUCCESS, 1);
 		run_wc("wr-id-out-of-range", 3, 0, IBV_WC_SUCCESS, 9);
 		break;
+	case 10:
+		run_access();
+		break;
 	default:
-		fprintf(stderr, "usage: probe 1..9\n");
+		fprintf(stderr, "usage: probe 1..12\n");
 		return 2;
 	}
 	printf("end\n");

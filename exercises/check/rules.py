@@ -38,6 +38,46 @@ TS_INIT = TS + "错误-修改qpi到init状态失败--ibv_modify_qpinit-失败"
 
 # 错误名 → (字段, (提示 中, 英), (解释 中, 英), 链接)
 M = {
+    # ---- 练习 10：MR 的权限 ----
+    "access.remote_missing": ("access",
+        ("--op %(op)s 的%(role_zh)s：MR 没有 %(missing)s，对端要这样访问你的内存（你给了 %(got)s）",
+         "--op %(op)s, %(role_en)s: no %(missing)s on the MR the peer accesses this way (you gave %(got)s)"),
+        ("被动方（服务端）的内存被对端直接访问：WRITE/WRITE_IMM 要 REMOTE_WRITE，READ 要 REMOTE_READ，原子操作要 REMOTE_ATOMIC。"
+         "MR 不开，对端的网卡请求到达时本端网卡查 rkey 的权限不够，回 NAK：对端的完成是 REM_ACCESS_ERR（本程序的 QP 权限跟着 MR 走，"
+         "QP 也没开时是 REM_INV_REQ_ERR；5.10 的 rxe 不回 NAK，请求方重传到 RETRY_EXC_ERR）",
+         "The passive side's (server's) memory is accessed directly by the peer: WRITE/WRITE_IMM need REMOTE_WRITE, READ needs "
+         "REMOTE_READ, atomics need REMOTE_ATOMIC. Without it, the local NIC checks the rkey's rights when the request arrives and "
+         "NAKs: the peer completes with REM_ACCESS_ERR (the QP rights here follow the MR's, so with the QP closed too it is "
+         "REM_INV_REQ_ERR; rxe on 5.10 sends no NAK and the requester retries until RETRY_EXC_ERR)"), GAL + "mr-access"),
+    "access.remote_without_local": ("access",
+        ("--op %(op)s 的%(role_zh)s：%(got)s 带了 REMOTE_WRITE/REMOTE_ATOMIC 却没有 IBV_ACCESS_LOCAL_WRITE",
+         "--op %(op)s, %(role_en)s: %(got)s has REMOTE_WRITE/REMOTE_ATOMIC but no IBV_ACCESS_LOCAL_WRITE"),
+        ("verbs 的规则（ibv_reg_mr(3)）：对端能写（REMOTE_WRITE）或做原子操作（REMOTE_ATOMIC，要写回新值）的内存，本地也必须可写；"
+         "缺了 LOCAL_WRITE，ibv_reg_mr 在步骤6 就以 EINVAL 失败",
+         "The verbs rule (ibv_reg_mr(3)): memory the peer may write (REMOTE_WRITE) or run atomics on (REMOTE_ATOMIC writes the "
+         "new value) must be locally writable too; without LOCAL_WRITE ibv_reg_mr fails in step 6 with EINVAL"),
+        TS + "ibv_reg_mr-失败-invalid-argument-errno22--访问权限组合非法"),
+    "access.local_missing": ("access",
+        ("--op %(op)s 的%(role_zh)s：网卡要往这块内存里写（%(why_zh)s），却没有 IBV_ACCESS_LOCAL_WRITE",
+         "--op %(op)s, %(role_en)s: the NIC writes into this memory (%(why_en)s) but there is no IBV_ACCESS_LOCAL_WRITE"),
+        ("LOCAL_WRITE 是“本端网卡可以写这块内存”：接收的数据、READ 取回的数据、原子操作返回的原值都由本端网卡写进来。"
+         "没有它，那个 WR 的完成是 LOC_PROT_ERR（本地保护错误），数据没有写进来",
+         "LOCAL_WRITE means the local NIC may write this memory: received data, the data a READ brings back and an atomic's "
+         "old value are all written by the local NIC. Without it that WR completes with LOC_PROT_ERR and nothing is written"),
+        GAL + "lkey"),
+    "access.remote_extra": ("access",
+        ("--op %(op)s 的%(role_zh)s：多开了 %(extra)s，这个操作里对端不会这样访问你的内存",
+         "--op %(op)s, %(role_en)s: %(extra)s is more than needed; in this operation the peer never accesses your memory that way"),
+        ("rkey 交给了对端：MR 开了什么，对端（或任何拿到 rkey 的人）就能对这块内存做什么。只开本操作、本角色需要的："
+         "主动方从不需要 REMOTE_*，READ 的被动方只要 REMOTE_READ。多开不会让程序出错，所以只有按规则才查得出来",
+         "The rkey goes to the peer: whatever the MR grants, the peer (or anyone holding the rkey) may do to this memory. Open "
+         "only what this operation and role need: the active side never needs REMOTE_*, a READ's passive side only REMOTE_READ. "
+         "Granting more never makes the program fail, which is why only a rule catches it"), GAL + "mr-access"),
+    "access.roles_swapped": ("access",
+        ("两个角色弄反了：主动方（客户端）开了 REMOTE_*，被动方（服务端）没有", "the roles are swapped: the active side (client) grants REMOTE_*, the passive side (server) does not"),
+        ("ROLE_SERVER 是被动方：单边操作（WRITE/READ/原子）落在它的内存上，它开 REMOTE_*；ROLE_CLIENT 发起这些操作，只要本地的权限",
+         "ROLE_SERVER is the passive side: one-sided operations (WRITE/READ/atomics) land in its memory, so it grants REMOTE_*; "
+         "ROLE_CLIENT issues them and needs only local rights"), GAL + "mr-access"),
     # ---- 练习 1：QP 的形状 ----
     "caps.qp_type": ("qp_type",
         ("qp_type=%(got)s，这条连接要的是 %(want)s（看 conn->opt->qp_type：QPK_RC 还是 QPK_UD）",
@@ -417,6 +457,8 @@ NOTES = {
                     "max_rd_atomic=%(v)s: below the allowed %(max)s, fewer READs/atomics in flight, still correct (your choice)"),
     "init.local_write": ("qp_access_flags 带了 IBV_ACCESS_LOCAL_WRITE：QP 上没有意义（本地写是 MR 的事），无害",
                          "qp_access_flags includes IBV_ACCESS_LOCAL_WRITE: meaningless on a QP (local writes are the MR's business), harmless"),
+    "access.local_extra": ("--op %(op)s 的%(role_zh)s多开了 IBV_ACCESS_LOCAL_WRITE：网卡不往这里写，无害（只开需要的更好）",
+                           "--op %(op)s, %(role_en)s: an extra IBV_ACCESS_LOCAL_WRITE; the NIC never writes here, harmless (opening only what is needed is better)"),
     "caps.depth_more": ("队列比 conn->caps 深：可以，但 CQ 是按 conn->caps 算的容量", "queues deeper than conn->caps: allowed, but the CQ was sized for conn->caps"),
 }
 
@@ -725,7 +767,52 @@ def check_9(sc):
     return out, []
 
 
-CHECKS = {1: check_1, 2: check_2, 3: check_3, 4: check_4, 5: check_5, 6: check_6, 7: check_7, 8: check_8, 9: check_9}
+OP_NAMES = ["send", "write", "read", "write_imm", "fetch_add", "cmp_swap"]
+OP_SEND, OP_WRITE, OP_READ, OP_WRITE_IMM, OP_FADD, OP_CSWAP = range(6)
+ROLE_SERVER, ROLE_CLIENT = 0, 1
+
+
+def access_need(op, role):
+    """(要的 REMOTE_* 位, 网卡往本地写的原因 (中, 英) 或 None)：按谁碰这块内存推出来，不查我们的表"""
+    remote = 0
+    if role == ROLE_SERVER:
+        remote = {OP_WRITE: A_RW, OP_WRITE_IMM: A_RW, OP_READ: A_RR, OP_FADD: A_RA, OP_CSWAP: A_RA}.get(op, 0)
+    why = None
+    if op == OP_SEND:
+        why = ("接收的消息", "the received message") if role == ROLE_SERVER else ("接收服务端的回复", "receiving the server's reply")
+    elif role == ROLE_CLIENT and op == OP_READ:
+        why = ("READ 取回的数据", "the data a READ brings back")
+    elif role == ROLE_CLIENT and op in (OP_FADD, OP_CSWAP):
+        why = ("原子操作返回的原值", "the atomic's old value")
+    return remote, why
+
+
+def check_10(sc):
+    out, notes = [], []
+    got = {(s["ctx"]["op"], s["ctx"]["role"]): s["access"] for s in sc}
+    want = {k: access_need(*k)[0] for k in got}
+    flip = {(op, 1 - role): v for (op, role), v in want.items()}
+    if any(want[k] != flip[k] for k in got) and all(got[k] & ~A_LW == flip[k] for k in got):
+        return [("access.roles_swapped", {})], []
+    for s in sc:
+        op, role, a = s["ctx"]["op"], s["ctx"]["role"], s["access"]
+        remote, why = access_need(op, role)
+        v = {"op": OP_NAMES[op], "role_zh": "服务端（被动方）" if role == ROLE_SERVER else "客户端（主动方）",
+             "role_en": "server (passive side)" if role == ROLE_SERVER else "client (active side)", "got": access_names(a)}
+        if remote & ~a:
+            out.append(("access.remote_missing", dict(v, missing=access_names(remote & ~a))))
+        if a & (A_RW | A_RA) and not a & A_LW:
+            out.append(("access.remote_without_local", v))
+        if why and not a & A_LW:
+            out.append(("access.local_missing", dict(v, why_zh=why[0], why_en=why[1])))
+        if a & (A_RW | A_RR | A_RA) & ~remote:
+            out.append(("access.remote_extra", dict(v, extra=access_names(a & (A_RW | A_RR | A_RA) & ~remote))))
+        elif a & A_LW and not why and not a & (A_RW | A_RA):
+            notes.append(("access.local_extra", v))
+    return out, notes
+
+
+CHECKS = {1: check_1, 2: check_2, 3: check_3, 4: check_4, 5: check_5, 6: check_6, 7: check_7, 8: check_8, 9: check_9, 10: check_10}
 
 
 def note_text(nid, vals, en):
