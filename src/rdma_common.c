@@ -178,6 +178,22 @@ int query_port(struct rdma_device *dev, unsigned *step)
 	return 0;
 }
 
+/* 课：用 GID 表（非空条目 tbl[0..n)）的哪一项。RoCE v2 的包是 UDP/IP，源 IP 就是源 GID 里的地址：它必须是内核通往对端时
+ * 用的源地址 src_ip，类型 RoCE v2（v1 不是 IP 包），索引放得进 8 位的 sgid_index。返回那一项的 GID 索引，没有返回 -1 */
+LESSON int gid_index_for(const struct gid_info *tbl, size_t n, const char *src_ip)
+{
+	char ip[GID_IP_LEN];
+
+	for (size_t i = 0; i < n; i++) {
+		if (tbl[i].kind != GID_KIND_ROCE_V2 || !gid_is_ipv4_mapped(tbl[i].raw) || tbl[i].index > GID_AUTO_MAX_INDEX)
+			continue;
+		gid_to_ip(tbl[i].raw, ip);
+		if (strcmp(ip, src_ip) == 0)
+			return (int)tbl[i].index;
+	}
+	return -1;
+}
+
 int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned *step)
 {
 	struct gid_info *tbl = NULL;
@@ -195,7 +211,8 @@ int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned 
 	if (n > 8)
 		con_printf(_("  ...（其余 %zu 个见 ./show_gids.sh）\n"), n - 8);
 
-	chosen = select_gid(tbl, n, dev->port_attr.gid_tbl_len, dev->opt, peer);
+	chosen = select_gid(tbl, n, dev->port_attr.gid_tbl_len, dev->opt, peer,
+			    peer->want_src[0] ? gid_index_for(tbl, n, peer->want_src) : -1);
 	if (chosen == NULL)
 		goto out;
 	dev->gid = *chosen;

@@ -66,6 +66,8 @@ int create_qps(struct rdma_conn *conn);
  * 课（LESSON）：每一步里真正要学的那一点，抽成一个只填属性/WR、返回掩码的函数（不打印、不经挂钩），步骤函数调用它。
  * 练习（exercises/、docs/EXERCISES.md）要学习者自己写的就是这些函数；LESSON 和 LESSON_INLINE 的意思见 types/rdma_types.h
  */
+/* 步骤4：GID 表里通往对端的那一项（源地址 src_ip 的 RoCE v2 条目）的 GID 索引；没有返回 -1 */
+LESSON int gid_index_for(const struct gid_info *tbl, size_t n, const char *src_ip);
 /* 步骤6：MR 的权限（操作 op、本端的角色 role），IBV_ACCESS_* 的组合；mr_access 在 --interactive 和 write 延迟乒乓时另有规定 */
 LESSON int mr_access_for(enum rdma_op op, enum role role);
 int mr_access(const struct options *o);

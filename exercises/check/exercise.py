@@ -51,6 +51,8 @@ EXERCISES = [
      "client", "--op send -q 2"),
     (10, "6", "10-mr-access.c", "mr_access_for", ("MR 的权限：谁可以碰这块内存", "The MR's access: who may touch this memory"),
      "server", "--op write -q 2"),
+    (11, "4", "11-gid.c", "gid_index_for", ("选 GID：通往对端的那个源地址", "Choosing the GID: the source address towards the peer"),
+     "client", "--op send -q 2"),
 ]
 BY_N = {e[0]: e for e in EXERCISES}
 
@@ -229,6 +231,9 @@ def parse_probe(text):
         if line.startswith("scenario "):
             cur = {"name": line.split()[1], "ctx": {}}
             scen.append(cur)
+        elif cur is not None and line.startswith("entry "):   # 练习 11：GID 表的一项
+            cur.setdefault("entries", []).append({k: (int(v, 0) if k != "raw" else v) for k, _, v in
+                                                  (t.partition("=") for t in line.split()[1:])})
         elif cur is not None and "=" in line:
             for tok in line.split():
                 k, _, v = tok.partition("=")
@@ -354,6 +359,7 @@ def lab_judge(n, logdir):
         if rc not in ("0", ""):
             facts.append(T("%s 退出码 %s" % (who, rc), "%s exited with %s" % (who, rc)))
         for pat in (r"ibv_\w+\([^)]*\)[^\n]*errno=\d+\)?", r"(?:状态|status)=[^(\n]+\(\d+\)",
+                    r"(?:远端的 GID 类型是|the remote GID type is)[^：:\n]*",
                     r"(?:轮询CQ超时|CQ poll timed out)[^\n]*", r"(?:ERROR: AddressSanitizer|runtime error)[^\n]*"):
             m = re.search(pat, text)
             if m:
@@ -630,6 +636,7 @@ LAB_MISTAKES = [
     (8, "8-atomic-own-rkey.c", r"remote access error"),
     (9, "9-wc-success-failed.c", r"(状态|status)=success"),
     (10, "10-access-write-no-remote.c", r"remote (invalid request|access error)|transport retry counter exceeded"),
+    (11, "11-gid-any-kind.c", r"(GID 类型是|GID type is) RoCE v2[^\n]*RoCE v1"),
 ]
 
 

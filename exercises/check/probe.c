@@ -8,6 +8,7 @@
  */
 #include "rdma_common.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,6 +344,66 @@ static void run_access(void)
 		}
 }
 
+/* 练习 11：一张 GID 表（索引不连续：数组里的位置和 GID 索引不同）和路由要的源地址 */
+static void gid_entry(struct gid_info *g, uint32_t index, enum gid_kind kind, const char *addr)
+{
+	memset(g, 0, sizeof(*g));
+	g->index = index;
+	g->kind = kind;
+	if (strchr(addr, ':') != NULL) {
+		inet_pton(AF_INET6, addr, g->raw);
+	} else {
+		g->raw[10] = 0xff;
+		g->raw[11] = 0xff;
+		inet_pton(AF_INET, addr, g->raw + 12);
+	}
+}
+
+static void run_gid(const char *name, const struct gid_info *t, size_t n, const char *src)
+{
+	char hex[33];
+	struct gid_info *tbl = malloc(n * sizeof(*tbl));   /* 正好 n 项：多读一项 ASan 就报出来 */
+
+	memcpy(tbl, t, n * sizeof(*tbl));
+	printf("scenario %s\n", name);
+	printf("ctx.src=%s ctx.n=%zu\n", src, n);
+	for (size_t i = 0; i < n; i++) {
+		gid_hex(tbl[i].raw, hex);
+		printf("entry pos=%zu index=%u kind=%d raw=%s\n", i, tbl[i].index, (int)tbl[i].kind, hex);
+	}
+	printf("got=%d\n", gid_index_for(tbl, n, src));
+	free(tbl);
+}
+
+static void run_gids(void)
+{
+	struct gid_info t[8];
+
+	/* 像 rxe：每个地址一项 v1、一项 v2；中间空了几项（删掉过的地址），第二块网卡的地址在后面 */
+	gid_entry(&t[0], 0, GID_KIND_ROCE_V1, "fe80::5054:ff:fe12:3402");
+	gid_entry(&t[1], 1, GID_KIND_ROCE_V2, "fe80::5054:ff:fe12:3402");
+	gid_entry(&t[2], 8, GID_KIND_ROCE_V1, "10.20.0.5");
+	gid_entry(&t[3], 9, GID_KIND_ROCE_V2, "10.20.0.5");
+	gid_entry(&t[4], 12, GID_KIND_ROCE_V1, "10.11.0.2");
+	gid_entry(&t[5], 13, GID_KIND_ROCE_V2, "10.11.0.2");
+	gid_entry(&t[2], 2, GID_KIND_ROCE_V1, "10.11.0.2");
+	gid_entry(&t[3], 3, GID_KIND_ROCE_V2, "10.11.0.2");
+	run_gid("one-address-like-the-lab", t, 4, "10.11.0.2");
+	gid_entry(&t[2], 8, GID_KIND_ROCE_V1, "10.20.0.5");
+	gid_entry(&t[3], 9, GID_KIND_ROCE_V2, "10.20.0.5");
+	run_gid("route-second-address", t, 6, "10.11.0.2");
+	run_gid("route-first-address", t, 6, "10.20.0.5");
+	run_gid("no-entry-for-route", t, 6, "10.99.0.9");
+	run_gid("route-only-v1", t, 5, "10.11.0.2");
+	/* 一个 IPv6 地址，最后 4 字节碰巧是 10.11.0.2 */
+	gid_entry(&t[2], 2, GID_KIND_ROCE_V2, "fd00::a0b:2");
+	run_gid("ipv6-same-last-bytes", t, 6, "10.11.0.2");
+	/* 路由要的地址只有索引 256 以上的条目：8 位的 sgid_index 放不下 */
+	gid_entry(&t[4], 300, GID_KIND_ROCE_V1, "10.11.0.2");
+	gid_entry(&t[5], 301, GID_KIND_ROCE_V2, "10.11.0.2");
+	run_gid("route-beyond-255", t, 6, "10.11.0.2");
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 0;
@@ -399,6 +460,9 @@ int main(int argc, char **argv)
 		break;
 	case 10:
 		run_access();
+		break;
+	case 11:
+		run_gids();
 		break;
 	default:
 		fprintf(stderr, "usage: probe 1..12\n");

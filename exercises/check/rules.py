@@ -78,6 +78,49 @@ M = {
         ("ROLE_SERVER 是被动方：单边操作（WRITE/READ/原子）落在它的内存上，它开 REMOTE_*；ROLE_CLIENT 发起这些操作，只要本地的权限",
          "ROLE_SERVER is the passive side: one-sided operations (WRITE/READ/atomics) land in its memory, so it grants REMOTE_*; "
          "ROLE_CLIENT issues them and needs only local rights"), GAL + "mr-access"),
+    # ---- 练习 11：选 GID ----
+    "gid.hardcoded": ("返回值", ("每张表都返回 %(got)s：GID 索引要从表里按规则找，不能写死", "you return %(got)s for every table: the GID index must be found in the table by the rule, not hard-coded"),
+        ("GID 表因机器而异：索引 0 常是 fe80 链路本地，rxe 给每个地址一项 RoCE v1、一项 RoCE v2，删掉过的地址留下空位。"
+         "照抄别人机器上的 0、1 或 3 只在某些机器上碰巧对（show_gids.sh 列出这台机器的表）",
+         "GID tables differ between machines: index 0 is often the fe80 link-local entry, rxe gives each address one RoCE v1 and "
+         "one RoCE v2 entry, and removed addresses leave holes. 0, 1 or 3 copied from someone else's machine is right only by "
+         "luck (show_gids.sh lists this machine's table)"), TS + "gid步骤4"),
+    "gid.position": ("返回值", ("返回了 %(got)s，那是条目在数组里的位置；要它的 GID 索引 tbl[i].index（%(want)s）",
+                               "you returned %(got)s, the entry's position in the array; return its GID index tbl[i].index (%(want)s)"),
+        ("tbl 只装着非空的条目，所以数组里的第 i 项不一定是 GID 索引 i（删掉过的地址留下空位）。sgid_index 要的是 GID 表里的索引",
+         "tbl holds only the non-empty entries, so the i-th element is not necessarily GID index i (removed addresses leave "
+         "holes). sgid_index wants the index in the GID table"), TS + "gid步骤4"),
+    "gid.v1": ("kind", ("返回了 %(got)s，地址对了但类型是 RoCE v1；要 RoCE v2 的那一项（%(want)s）",
+                        "you returned %(got)s: the right address but RoCE v1; take the RoCE v2 entry (%(want)s)"),
+        ("同一个地址有两项：RoCE v1 的包是以太网帧（0x8915），不是 IP 包，过不了路由器；RoCE v2 是 UDP 4791 上的 IP 包。"
+         "两端必须用同一种：本程序在步骤11 比较两端的类型，不同就退出（硬件上 v1 对 v2 是没有应答）",
+         "Each address has two entries: a RoCE v1 packet is an Ethernet frame (0x8915), not an IP packet, and crosses no router; "
+         "RoCE v2 is IP over UDP 4791. Both ends must use the same kind: this program compares them in step 11 and exits if "
+         "they differ (on hardware v1 against v2 gets no answer)"), TS + "gid步骤4"),
+    "gid.link_local": ("raw", ("返回了 %(got)s：fe80 链路本地地址，不是路由要的源地址 %(src)s", "you returned %(got)s: an fe80 link-local address, not the route's source address %(src)s"),
+        ("fe80::/10 只在一条链路上有效，对端的 GID 是 IPv4 时两端的类型对不上，RTR 失败或包发不出去；要通往对端的那个 IPv4 地址的条目",
+         "fe80::/10 is valid on one link only; with an IPv4 peer GID the two ends do not match and RTR fails or nothing leaves. "
+         "Take the entry of the IPv4 address towards the peer"), TS + "gid步骤4"),
+    "gid.other_ip": ("raw", ("返回了 %(got)s（地址 %(ip)s），路由要的源地址是 %(src)s", "you returned %(got)s (address %(ip)s), but the route's source address is %(src)s"),
+        ("RoCE v2 的包的源 IP 就是源 GID 里的地址。内核到对端的路由（ip route get）说了用哪个源地址；用别的地址（比如另一块网卡的，"
+         "或者表里第一个 IPv4），对端的回包要么回不来，要么从别的网卡回来被丢掉——机器有两块网卡时最常见的错误",
+         "A RoCE v2 packet's source IP is the address in the source GID. The kernel's route to the peer (ip route get) says "
+         "which source address to use; with another one (another NIC's, or the first IPv4 in the table) the replies do not "
+         "come back or come back on another NIC and are dropped - the most common mistake on machines with two NICs"), TS + "gid步骤4"),
+    "gid.not_ipv4": ("raw", ("返回了 %(got)s：那是一个 IPv6 地址（%(ip)s），只是最后 4 个字节和 %(src)s 一样",
+                              "you returned %(got)s: an IPv6 address (%(ip)s) whose last 4 bytes merely equal %(src)s"),
+        ("IPv4 地址放进 GID 的格式是 ::ffff:a.b.c.d（前 10 字节 0，再两个 0xff）。只比较最后 4 个字节，会把 IPv6 地址也当成它。"
+         "先看 gid_is_ipv4_mapped()，再比较地址（gid_to_ip() 给出点分十进制）",
+         "An IPv4 address sits in a GID as ::ffff:a.b.c.d (10 zero bytes, then two 0xff). Comparing only the last 4 bytes takes an "
+         "IPv6 address for it too. Check gid_is_ipv4_mapped() first, then compare the address (gid_to_ip() gives dotted decimal)"), TS + "gid步骤4"),
+    "gid.beyond_8bit": ("index", ("返回了 %(got)s：大于 255，RTR 的 ah_attr.grh.sgid_index 只有 8 位", "you returned %(got)s: above 255, but RTR's ah_attr.grh.sgid_index has 8 bits"),
+        ("sgid_index 是 uint8_t：索引 300 写进去变成 44，用的是别的条目。这样的条目不能选，返回 -1（程序会说出为什么，不悄悄换成别的地址）",
+         "sgid_index is a uint8_t: index 300 becomes 44 there, a different entry. Such an entry cannot be chosen; return -1 (the "
+         "program then says why instead of silently switching to another address)"), TS + "gid步骤4"),
+    "gid.none": ("返回值", ("返回了 -1，可表里有 %(src)s 的 RoCE v2 条目（索引 %(want)s）", "you returned -1, but the table has a RoCE v2 entry for %(src)s (index %(want)s)"),
+        ("每个非空条目都看一遍：类型 RoCE v2、IPv4 映射、地址等于 src_ip、索引不超过 255 的那一项", "Look at every non-empty entry: the one that is RoCE v2, IPv4-mapped, has address src_ip and index <= 255"), TS + "gid步骤4"),
+    "gid.wrong": ("返回值", ("返回了 %(got)s，路由要的源地址 %(src)s 的 RoCE v2 条目是 %(want)s", "you returned %(got)s; the RoCE v2 entry for the route's source address %(src)s is %(want)s"),
+        ("返回 GID 索引（tbl[i].index），没有合适的条目时返回 -1", "Return the GID index (tbl[i].index), or -1 when no entry fits"), TS + "gid步骤4"),
     # ---- 练习 1：QP 的形状 ----
     "caps.qp_type": ("qp_type",
         ("qp_type=%(got)s，这条连接要的是 %(want)s（看 conn->opt->qp_type：QPK_RC 还是 QPK_UD）",
@@ -812,7 +855,62 @@ def check_10(sc):
     return out, notes
 
 
-CHECKS = {1: check_1, 2: check_2, 3: check_3, 4: check_4, 5: check_5, 6: check_6, 7: check_7, 8: check_8, 9: check_9, 10: check_10}
+def gid_ip(raw):
+    """(是不是 IPv4 映射, 地址文本)；raw 是 32 个十六进制字符"""
+    b = bytes.fromhex(raw)
+    if b[:10] == bytes(10) and b[10:12] == b"\xff\xff":
+        return True, "%d.%d.%d.%d" % tuple(b[12:])
+    import ipaddress
+    return False, str(ipaddress.IPv6Address(b))
+
+
+def check_11(sc):
+    out = []
+    wants, gots = [], []
+    for s in sc:
+        src, ents, got = s["ctx"]["src"], s["entries"], s["got"]
+        want = -1
+        for e in ents:
+            v4, ip = gid_ip(e["raw"])
+            if e["kind"] == 2 and v4 and ip == src and e["index"] <= 255:
+                want = e["index"]
+                break
+        wants.append(want)
+        gots.append(got)
+        if got == want:
+            continue
+        v = {"got": got, "want": want, "src": src}
+        by_index = {e["index"]: e for e in ents}
+        right = [e for e in ents if e["index"] == want]
+        if got == -1:
+            out.append(("gid.none", v))
+        elif right and got == right[0]["pos"]:
+            out.append(("gid.position", v))
+        elif got in by_index:
+            e = by_index[got]
+            v4, ip = gid_ip(e["raw"])
+            v["ip"] = ip
+            same_last = bytes.fromhex(e["raw"])[12:] == bytes(int(x) for x in src.split("."))
+            if v4 and ip == src and e["kind"] != 2:
+                out.append(("gid.v1", v))
+            elif v4 and ip == src and got > 255:
+                out.append(("gid.beyond_8bit", v))
+            elif not v4 and same_last:
+                out.append(("gid.not_ipv4", v))
+            elif not v4 and ip.startswith("fe80"):
+                out.append(("gid.link_local", v))
+            elif v4:
+                out.append(("gid.other_ip", v))
+            else:
+                out.append(("gid.wrong", v))
+        else:
+            out.append(("gid.wrong", v))
+    if len(set(gots)) == 1 and len(set(wants)) > 1 and gots[0] != -1:
+        return [("gid.hardcoded", {"got": gots[0]})], []
+    return out, []
+
+
+CHECKS = {1: check_1, 2: check_2, 3: check_3, 4: check_4, 5: check_5, 6: check_6, 7: check_7, 8: check_8, 9: check_9, 10: check_10, 11: check_11}
 
 
 def note_text(nid, vals, en):
