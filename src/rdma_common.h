@@ -109,6 +109,11 @@ int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 /* 轮询 n 个完成，带超时；任何 WC 错误都打印状态与提示并返回 -1 */
 int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs);
 
+/* 清理一条连接的一步：销毁哪一种对象（课 teardown_order_for 排顺序，conn_destroy 照着做） */
+enum teardown { TD_QPS = 0, TD_SRQ, TD_AH, TD_CQ_EVENTS, TD_CQ, TD_CHANNEL, TD_MR, TD_COUNT };
+/* 最后一步：这条连接的对象按什么顺序销毁，写进 order（至少 TD_COUNT 项），返回个数 */
+LESSON int teardown_order_for(const struct rdma_conn *conn, enum teardown *order);
+
 /* 最后一个步骤“清理资源”：先 conn_destroy，再 device_destroy，最后 ctrl_release（CM 的 cm_id 与事件通道） */
 void destroy_resources(struct rdma_device *dev, struct rdma_conn *conn);
 

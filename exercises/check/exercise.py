@@ -53,6 +53,8 @@ EXERCISES = [
      "server", "--op write -q 2"),
     (11, "4", "11-gid.c", "gid_index_for", ("选 GID：通往对端的那个源地址", "Choosing the GID: the source address towards the peer"),
      "client", "--op send -q 2"),
+    (12, "16", "12-teardown.c", "teardown_order_for", ("清理的顺序：谁先销毁", "Cleanup order: what goes first"),
+     "client", "--op send -q 2 --srq --cq event"),
 ]
 BY_N = {e[0]: e for e in EXERCISES}
 
@@ -241,6 +243,8 @@ def parse_probe(text):
                     val = int(v, 0)
                 except ValueError:
                     val = v
+                if k == "order":   # 练习 12：逗号分开的步骤号
+                    val = [int(x) for x in v.split(",") if x]
                 if k.startswith("ctx."):
                     cur["ctx"][k[4:]] = val
                 else:
@@ -364,6 +368,11 @@ def lab_judge(n, logdir):
             m = re.search(pat, text)
             if m:
                 facts.append("%s: %s" % (who, m.group(0).strip()))
+    if re.search(r"ibv_(?:destroy|dealloc|dereg)\w*\(\)[^\n]*errno=\d+", mine):   # 清理时的 EBUSY：程序照样以 0 退出
+        ok = False
+    if "LeakSanitizer" in mine:
+        facts.append(T("你的程序退出时 ASan 报告了泄漏（有对象没有释放）", "ASan reported leaks when your program exited (objects never freed)"))
+        ok = False
     if "AddressSanitizer" in mine or "runtime error" in mine:
         fr = re.search(r"#\d+ 0x[0-9a-f]+ in (\S+) (\S*(?:exercises|src)/\S+)", mine)
         lib = re.search(r"#0 0x[0-9a-f]+ +(?:in \S+ )?\((\S+?)\+", mine)
@@ -637,6 +646,7 @@ LAB_MISTAKES = [
     (9, "9-wc-success-failed.c", r"(状态|status)=success"),
     (10, "10-access-write-no-remote.c", r"remote (invalid request|access error)|transport retry counter exceeded"),
     (11, "11-gid-any-kind.c", r"(GID 类型是|GID type is) RoCE v2[^\n]*RoCE v1"),
+    (12, "12-teardown-cq-first.c", r"ibv_destroy_cq\(\)[^\n]*errno=16"),
 ]
 
 

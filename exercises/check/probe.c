@@ -404,6 +404,29 @@ static void run_gids(void)
 	run_gid("route-beyond-255", t, 6, "10.11.0.2");
 }
 
+/* 练习 12：一条连接里有哪些对象（SRQ、完成通道和没确认的事件、UD 的 AH），学习者排的销毁顺序 */
+static void run_teardown(const char *name, int srq, int channel, unsigned unacked, int ah)
+{
+	struct world w;
+	enum teardown *order = malloc(TD_COUNT * sizeof(*order));   /* 正好 TD_COUNT 项：多写一项 ASan 就报出来 */
+	int n;
+
+	world_init(&w, 2, IBV_MTU_1024, IBV_MTU_1024);
+	w.conn.srq = srq ? (struct ibv_srq *)(uintptr_t)0x5e0000 : NULL;
+	w.conn.channel = channel ? (struct ibv_comp_channel *)(uintptr_t)0xc4a000 : NULL;
+	w.conn.cq_unacked = unacked;
+	w.conn.ah = ah ? (struct ibv_ah *)(uintptr_t)0xa40000 : NULL;
+	memset(order, POISON, TD_COUNT * sizeof(*order));
+	printf("scenario %s\n", name);
+	printf("ctx.srq=%d ctx.channel=%d ctx.unacked=%u ctx.ah=%d ctx.count=%d\n", srq, channel, unacked, ah, TD_COUNT);
+	n = teardown_order_for(&w.conn, order);
+	printf("n=%d order=", n);
+	for (int k = 0; k < n && k < TD_COUNT; k++)
+		printf("%s%d", k ? "," : "", (int)order[k]);
+	printf("\n");
+	free(order);
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 0;
@@ -463,6 +486,12 @@ int main(int argc, char **argv)
 		break;
 	case 11:
 		run_gids();
+		break;
+	case 12:
+		run_teardown("rc-send", 0, 0, 0, 0);
+		run_teardown("srq-cq-event", 1, 1, 3, 0);
+		run_teardown("cq-event-all-acked", 0, 1, 0, 0);
+		run_teardown("ud", 0, 0, 0, 1);
 		break;
 	default:
 		fprintf(stderr, "usage: probe 1..12\n");

@@ -121,6 +121,57 @@ M = {
         ("每个非空条目都看一遍：类型 RoCE v2、IPv4 映射、地址等于 src_ip、索引不超过 255 的那一项", "Look at every non-empty entry: the one that is RoCE v2, IPv4-mapped, has address src_ip and index <= 255"), TS + "gid步骤4"),
     "gid.wrong": ("返回值", ("返回了 %(got)s，路由要的源地址 %(src)s 的 RoCE v2 条目是 %(want)s", "you returned %(got)s; the RoCE v2 entry for the route's source address %(src)s is %(want)s"),
         ("返回 GID 索引（tbl[i].index），没有合适的条目时返回 -1", "Return the GID index (tbl[i].index), or -1 when no entry fits"), TS + "gid步骤4"),
+    # ---- 练习 12：清理的顺序 ----
+    "cleanup.missing": ("order", ("少了 %(obj)s：这条连接有它，却没有销毁（%(call)s）", "%(obj)s is missing: this connection has one but you never destroy it (%(call)s)"),
+        ("每个建了的对象都要销毁一次。少了一个：它还挂在 PD 上，之后 ibv_dealloc_pd 以 EBUSY 失败（QP、SRQ、MR、AH 都属于 PD）；"
+         "CQ 和完成通道留到进程退出才由内核收回，ASan 报告泄漏。长期运行的服务端每个连接漏一份，直到资源耗尽",
+         "Every object created must be destroyed once. One missing stays attached to the PD, and ibv_dealloc_pd later fails with "
+         "EBUSY (QPs, SRQs, MRs and AHs belong to the PD); a CQ or completion channel stays until the process exits and ASan "
+         "reports a leak. A long-running server leaks one per connection until the resources run out"), TS + "pd--mr--cq--qp步骤59"),
+    "cleanup.twice": ("order", ("%(obj)s 在顺序里出现了 %(k)s 次", "%(obj)s appears %(k)s times in the order"),
+        ("每个对象只销毁一次：销毁之后句柄就失效了，再用它是释放后使用（本程序销毁后把指针置空，才没有出事）",
+         "Destroy each object once: after destruction the handle is gone and using it again is a use-after-free (this program "
+         "sets the pointer to NULL afterwards, which is the only reason nothing happens)"), None),
+    "cleanup.bad_value": ("order", ("顺序里有 %(got)s，不是 enum teardown 的值（0..%(max)s），或者返回的个数 %(n)s 不对", "the order holds %(got)s, not an enum teardown value (0..%(max)s), or the count %(n)s is wrong"),
+        ("order 有 TD_COUNT 项，返回值是写进去的个数", "order has TD_COUNT entries; return how many you wrote"), None),
+    "cleanup.cq_before_qp": ("order", ("CQ 在 QP 之前销毁：QP 还在用它", "the CQ is destroyed before the QPs: they still use it"),
+        ("QP 创建时挂上了 CQ（send_cq、recv_cq），内核给 CQ 记了使用计数：还有 QP 用着它时 ibv_destroy_cq 返回 EBUSY，CQ 就漏掉了。"
+         "先销毁 QP，再销毁它们用的 CQ",
+         "The QPs were attached to the CQ at creation (send_cq, recv_cq) and the kernel counts those users: while a QP still uses "
+         "it, ibv_destroy_cq returns EBUSY and the CQ leaks. Destroy the QPs first, then the CQ they use"), TS + "pd--mr--cq--qp步骤59"),
+    "cleanup.srq_before_qp": ("order", ("SRQ 在 QP 之前销毁：QP 还从它取接收", "the SRQ is destroyed before the QPs: they still take receives from it"),
+        ("挂着 SRQ 的 QP 还在时，ibv_destroy_srq 返回 EBUSY。先销毁 QP（--srq 时本程序还先把 QP 改到 ERR、等 LAST_WQE_REACHED）",
+         "While QPs attached to it exist, ibv_destroy_srq returns EBUSY. Destroy the QPs first (with --srq this program also moves "
+         "them to ERR and waits for LAST_WQE_REACHED)"), "docs/QP-TYPES.md"),
+    "cleanup.channel_before_cq": ("order", ("完成通道在 CQ 之前销毁：CQ 还挂在它上面", "the completion channel is destroyed before the CQ: the CQ is still attached to it"),
+        ("CQ 创建时给了完成通道（--cq event），通道记着用它的 CQ 数：还有 CQ 时 ibv_destroy_comp_channel 返回 EBUSY",
+         "The CQ was created on the completion channel (--cq event), which counts its CQs: while one exists "
+         "ibv_destroy_comp_channel returns EBUSY"), None),
+    "cleanup.unacked": ("order", ("有 %(n)s 个完成事件没确认，却没有在销毁 CQ 之前确认（TD_CQ_EVENTS）", "%(n)s completion events are unacknowledged and you do not acknowledge them before destroying the CQ (TD_CQ_EVENTS)"),
+        ("ibv_get_cq_event 取到的每个事件都要 ibv_ack_cq_events 确认；ibv_destroy_cq 会一直等到全部确认——没确认就永远卡在清理里",
+         "Every event taken with ibv_get_cq_event must be acknowledged with ibv_ack_cq_events; ibv_destroy_cq waits until all "
+         "are - without it the cleanup hangs forever"), None),
+    "cleanup.ack_after_cq": ("order", ("在销毁 CQ 之后才确认完成事件", "completion events acknowledged after the CQ is destroyed"),
+        ("ibv_ack_cq_events 要用 CQ：CQ 销毁了再确认是释放后使用；而没确认的话 ibv_destroy_cq 一直等。先确认，再销毁",
+         "ibv_ack_cq_events needs the CQ: acknowledging after destroying it is a use-after-free, and ibv_destroy_cq waits for "
+         "the acknowledgements anyway. Acknowledge first, then destroy"), None),
+    "cleanup.mr_before_qp": ("order", ("MR 在 QP 之前注销：QP 的接收队列里还有指着它的 WR", "the MR is deregistered before the QPs: WRs in their receive queues still point into it"),
+        ("投递了还没完成的接收 WR（每轮都有）指着 MR 里的缓冲区。先注销 MR，对端这时到达的包会被写进一块不再注册的内存："
+         "网卡报保护错误，或者（没有 IOMMU 时）写进已经还给系统的页。先销毁用它的 QP。rxe 上 ibv_dereg_mr 照样成功，所以只有按规则查得出来",
+         "Posted receive WRs that never completed (there are some every round) point into the MR's buffer. Deregister the MR "
+         "first and a packet arriving from the peer lands in memory that is no longer registered: a protection error, or "
+         "(without an IOMMU) a write into pages already given back. Destroy the QPs that use it first. On rxe ibv_dereg_mr "
+         "succeeds anyway, so only the rule catches it"), None),
+    "cleanup.ah_before_qp": ("order", ("UD 的地址句柄在 QP 之前销毁：发送队列里的 WR 还指着它", "the UD address handle is destroyed before the QPs: WRs in the send queue still point to it"),
+        ("UD 的每个发送 WR 带着 AH（wr.ud.ah）。QP 还在、WR 可能还没发完时销毁 AH，网卡拿到的是失效的句柄。先销毁 QP",
+         "Every UD send WR carries the AH (wr.ud.ah). Destroying it while the QP exists and WRs may still be pending hands the "
+         "NIC a stale handle. Destroy the QPs first"), "docs/QP-TYPES.md"),
+    "cleanup.creation_order": ("order", ("按创建的顺序销毁（MR 最先、QP 最后）：要反过来", "you destroy in creation order (MR first, QPs last): reverse it"),
+        ("后建的用着先建的：QP 用 CQ、SRQ、MR，CQ 用完成通道。销毁按相反的顺序，先销毁用别人的，每一步才没有人还在用它"
+         "（否则 ibv_destroy_cq、ibv_destroy_srq、ibv_destroy_comp_channel 返回 EBUSY，对象漏掉）",
+         "What is created later uses what was created earlier: QPs use the CQ, SRQ and MR; the CQ uses the channel. Destroy in "
+         "the reverse order, users first, so nothing is still in use when its turn comes (otherwise ibv_destroy_cq, "
+         "ibv_destroy_srq, ibv_destroy_comp_channel return EBUSY and the objects leak)"), TS + "pd--mr--cq--qp步骤59"),
     # ---- 练习 1：QP 的形状 ----
     "caps.qp_type": ("qp_type",
         ("qp_type=%(got)s，这条连接要的是 %(want)s（看 conn->opt->qp_type：QPK_RC 还是 QPK_UD）",
@@ -910,7 +961,54 @@ def check_11(sc):
     return out, []
 
 
-CHECKS = {1: check_1, 2: check_2, 3: check_3, 4: check_4, 5: check_5, 6: check_6, 7: check_7, 8: check_8, 9: check_9, 10: check_10, 11: check_11}
+TD = ["TD_QPS", "TD_SRQ", "TD_AH", "TD_CQ_EVENTS", "TD_CQ", "TD_CHANNEL", "TD_MR"]
+TD_QPS, TD_SRQ, TD_AH, TD_CQ_EVENTS, TD_CQ, TD_CHANNEL, TD_MR = range(7)
+TD_CALL = ["ibv_destroy_qp", "ibv_destroy_srq", "ibv_destroy_ah", "ibv_ack_cq_events", "ibv_destroy_cq",
+           "ibv_destroy_comp_channel", "ibv_dereg_mr"]
+# (先, 后, 错误名)：先销毁用别人的
+TD_BEFORE = [(TD_QPS, TD_SRQ, "cleanup.srq_before_qp"), (TD_QPS, TD_CQ, "cleanup.cq_before_qp"),
+             (TD_QPS, TD_MR, "cleanup.mr_before_qp"), (TD_QPS, TD_AH, "cleanup.ah_before_qp"),
+             (TD_CQ_EVENTS, TD_CQ, "cleanup.ack_after_cq"), (TD_CQ, TD_CHANNEL, "cleanup.channel_before_cq")]
+
+
+def check_12(sc):
+    out = []
+    for s in sc:
+        c = s["ctx"]
+        order = s.get("order") or []
+        if isinstance(order, int):
+            order = [order]
+        bad = [v for v in order if not 0 <= v < len(TD)]
+        if bad or not 0 <= s["n"] <= c["count"]:
+            out.append(("cleanup.bad_value", {"got": bad[0] if bad else order, "max": len(TD) - 1, "n": s["n"]}))
+            continue
+        present = {TD_QPS, TD_CQ, TD_MR}
+        present |= {TD_SRQ} if c["srq"] else set()
+        present |= {TD_CHANNEL} if c["channel"] else set()
+        present |= {TD_AH} if c["ah"] else set()
+        present |= {TD_CQ_EVENTS} if c["unacked"] else set()
+        pos = {}
+        for k, v in enumerate(order):
+            pos.setdefault(v, k)
+        for v in sorted(set(order)):
+            if order.count(v) > 1:
+                out.append(("cleanup.twice", {"obj": TD[v], "k": order.count(v)}))
+        if pos.get(TD_QPS, -1) > max(pos.get(TD_MR, 99), pos.get(TD_CQ, 99)) and pos.get(TD_MR, 99) < pos.get(TD_CQ, 99):
+            out.append(("cleanup.creation_order", {}))
+            continue
+        for v in sorted(present):
+            if v not in pos:
+                if v == TD_CQ_EVENTS:
+                    out.append(("cleanup.unacked", {"n": c["unacked"]}))
+                else:
+                    out.append(("cleanup.missing", {"obj": TD[v], "call": TD_CALL[v]}))
+        for a, b, mid in TD_BEFORE:
+            if a in present and b in present and a in pos and b in pos and pos[a] > pos[b]:
+                out.append((mid, {}))
+    return out, []
+
+
+CHECKS = {1: check_1, 2: check_2, 3: check_3, 4: check_4, 5: check_5, 6: check_6, 7: check_7, 8: check_8, 9: check_9, 10: check_10, 11: check_11, 12: check_12}
 
 
 def note_text(nid, vals, en):
