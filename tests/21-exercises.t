@@ -8,6 +8,8 @@
 #   6. 同一个错误第一次只给提示，第二次给完整解释和链接；--lang en 时没有汉字
 #   7. make exercise-reset 从 start/ 复原，旧的副本留在 build/exercises/*.bak；make exercises 的表说出状态和下一个
 #   8. 诊断里的每个链接（rules.py）指向存在的文件和标题（tests/docs/check-links.pl 的规则）
+#   9. 练习 5 在实验室里的先后判断（exercise.py 的 trace_order）：接收在 READY 之前的 --trace 不报；第 2 轮的 READY
+#      早于它的接收、只投了一部分时说出那一轮和个数（实验室里的真例子在 tests/31-lab-exercises.t）
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
@@ -22,7 +24,7 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
 }
 : >"$T/diag"
 EX=exercises/check/exercise.py
-echo "1..8"
+echo "1..9"
 if ! make -s all >/dev/null 2>"$T/build" || ! make -s exercise-objs >/dev/null 2>>"$T/build"; then cat "$T/build"; echo "Bail out! build failed"; exit 1; fi
 
 # 1
@@ -101,3 +103,14 @@ perl tests/docs/check-links.pl .exercise-links.md >>"$T/diag" 2>&1
 rc=$?
 rm -f .exercise-links.md
 ok $rc "every link in a diagnosis points to an existing file and heading ($(wc -l <"$T/links.md") links)"
+
+# 9
+ev() { printf '{"v":2,"ev":"%s","role":"server"%s}\n' "$1" "$2"; }
+{ ev start ',"num_qp":2'; for r in 1 2; do ev post_recv ',"qp":0'; ev post_recv ',"qp":1'; ev ctrl_send ",\"msg\":\"SYNC\",\"kind\":\"READY\",\"round\":$r"; done; } >"$T/good.trace"
+{ ev start ',"num_qp":2'; ev post_recv ',"qp":0'; ev post_recv ',"qp":1'; ev ctrl_send ',"msg":"SYNC","kind":"READY","round":1'
+  ev post_recv ',"qp":0'; ev ctrl_send ',"msg":"SYNC","kind":"READY","round":2'; ev post_recv ',"qp":1'; } >"$T/late.trace"
+got=$(python3 -c "
+import sys; sys.path.insert(0, 'exercises/check'); import exercise as e
+print(e.trace_order('$T/good.trace'), e.trace_order('$T/late.trace'), e.trace_order('$T/missing.trace'))")
+[[ $got == "[] [(2, 1, 2)] None" ]] || echo "trace_order: $got" >>"$T/diag"
+ok "$([[ $got == "[] [(2, 1, 2)] None" ]]; echo $?)" "exercise 5's --trace order: receives before READY pass, READY of round 2 after 1/2 receives is named"
