@@ -31,7 +31,7 @@ if ! make -s all >/dev/null 2>"$T/build" || ! make -s exercise-objs >/dev/null 2
 bad=0
 weak_default=$(nm build/rdma_client | awk '$2 == "W" || $2 == "w"' | grep -c '_for$')
 weak_ex=$(nm build/exercise/obj/rdma_common.o build/exercise/obj/verbs/datapath.o 2>/dev/null | awk '$2 == "W" { print $3 }' | grep '_for$' | sort -u | wc -l)
-NEX=$(ls exercises/start/*.c | wc -l)   # 每个练习一个原样的文件、一个课
+NEX=$(find exercises/start -name '*.c' | wc -l)   # 每个练习一个原样的文件、一个课
 [[ $weak_default == 0 ]] || { echo "普通版有 $weak_default 个弱符号的课" >>"$T/diag"; bad=1; }
 [[ $weak_ex == "$NEX" ]] || { echo "练习版的弱符号课: $weak_ex 个（要 $NEX 个）" >>"$T/diag"; bad=1; }
 ok $bad "default build has no weak lesson symbols, the exercise build has all $NEX weak"
@@ -40,13 +40,13 @@ ok $bad "default build has no weak lesson symbols, the exercise build has all $N
 bad=0
 for i in $(seq 1 "$NEX"); do
     f=$(ls exercises/start/"$(printf %02d "$i")"-*.c)
-    out=$(python3 $EX run $i --file "$f" --no-lab 2>&1); rc=$?
+    out=$(python3 $EX run "$i" --file "$f" --no-lab 2>&1); rc=$?
     if [[ $rc != 1 || $out != *"还没写"* ]]; then echo "练习 $i 原样: rc=$rc" >>"$T/diag"; echo "$out" | tail -3 >>"$T/diag"; bad=1; fi
 done
 ok $bad "every untouched start file says 'not written yet' and exits 1"
 bad=0
 for i in $(seq 1 "$NEX"); do
-    out=$(python3 $EX run $i --ref --no-lab 2>&1); rc=$?
+    out=$(python3 $EX run "$i" --ref --no-lab 2>&1); rc=$?
     if [[ $rc != 0 || $out != *"宿主机的规则全部通过"* ]]; then echo "练习 $i REF=1: rc=$rc" >>"$T/diag"; echo "$out" | tail -5 >>"$T/diag"; bad=1; fi
 done
 ok $bad "REF=1 passes every host rule for all $NEX exercises"
