@@ -347,6 +347,40 @@ def trace_order(path):
     return late
 
 
+def wire_facts(logdir, side, peer):
+    """抓包（lab.sh 的 EX_CAPTURE，tools/trace/decode 解码）：学习者发出的请求发给了对端的哪个 QP、对端应答了没有、
+    同一个 PSN 重发了几次。对端的 QP 号从它打印的 QP[i]: qp_num=… 来。没有抓包时返回 []"""
+    pcap = os.path.join(logdir, "wire.pcap")
+    if not os.path.exists(pcap):
+        return []
+    r = subprocess.run([os.path.join(ROOT, "tools", "trace", "decode"), pcap], capture_output=True, text=True)
+    if r.returncode != 0:
+        return [T("抓包没有解码（tools/trace/decode：%s）" % r.stderr.strip()[:120], "the capture was not decoded (tools/trace/decode: %s)" % r.stderr.strip()[:120])]
+    pkts = [json.loads(ln) for ln in r.stdout.splitlines() if ln.startswith("{")]
+    mine_ip = "10.11.0.2" if side == "client" else "10.11.0.1"   # lab.sh：客户端在 rxe1（veth1），服务端在 rxe0
+    peer_qpn = {int(q, 16) for q in re.findall(r"QP\[\d+\]: qp_num=0x([0-9a-f]+)", peer)}
+    reqs = [p for p in pkts if p.get("src") == mine_ip and "aeth" not in p]
+    answers = [p for p in pkts if p.get("dst") == mine_ip]
+    if not reqs or not peer_qpn:
+        return []
+    stray = [p for p in reqs if p.get("dqpn") not in peer_qpn]
+    if not stray:
+        return []
+    seen, resent = set(), 0
+    for p in stray:
+        k = (p.get("dqpn"), p.get("psn"))
+        resent += k in seen
+        seen.add(k)
+    dq = ", ".join("0x%x" % q for q in sorted({p.get("dqpn") for p in stray}))
+    pq = ", ".join("0x%x" % q for q in sorted(peer_qpn))
+    return [T("抓包：你发出的 %d 个请求发往 QP %s，对端的 QP 是 %s；对端一个包也没有回%s，同一个 PSN 重发了 %d 次"
+              "（没有应答的请求按 timeout 重发，retry_cnt 次之后 RETRY_EXC_ERR）"
+              % (len(stray), dq, pq, "" if not answers else "（它回了 %d 个包，都不是给这些请求的）" % len(answers), resent),
+              "capture: your %d requests went to QP %s, the peer's QPs are %s; the peer answered none of them%s, the same "
+              "PSN was resent %d times (unanswered requests are resent after the timeout, RETRY_EXC_ERR after retry_cnt)"
+              % (len(stray), dq, pq, "" if not answers else " (its %d packets answer something else)" % len(answers), resent))]
+
+
 def lab_judge(n, logdir):
     """学习者的程序在真实 rxe 上：返回码、WC 状态、ibv_query_qp 读回的属性（--qp-state all）、对端的 QP 号"""
     def read(name):
@@ -401,6 +435,10 @@ def lab_judge(n, logdir):
         if fr:
             facts.append(T("你的程序崩溃了：%s（%s）%s" % (fr.group(2).replace(ROOT + "/", ""), fr.group(1), "，在 %s 里面" % os.path.basename(lib.group(1)) if lib else ""),
                            "your program crashed: %s (%s)%s" % (fr.group(2).replace(ROOT + "/", ""), fr.group(1), ", inside %s" % os.path.basename(lib.group(1)) if lib else "")))
+    wf = wire_facts(logdir, BY_N.get(n, (0,) * 6)[5], peer)
+    if wf:
+        facts.extend(wf)
+        ok = ok and not wf[0].startswith(("抓包：你发出的", "capture: your"))
     late = trace_order(os.path.join(logdir, "learner.trace")) if BY_N.get(n, (0,) * 6)[5] == "server" else None
     if late is None and n == 5:
         facts.append(T("没有读到你这一端的 --trace（learner.trace），投递接收和 READY 的先后没有判断",
@@ -447,8 +485,8 @@ def lab_run(n, client, server, peer_ip):
             subprocess.run(["cc", "-O1", "-o", burn, os.path.join(EXDIR, "check", "burn.c"), "-libverbs"], check=True)
         env = dict(os.environ, LAB_QUIET="1", LAB_TIMEOUT="150",
                    EX_SIDE=side, EX_ARGS=args, EX_MINE=os.path.relpath(mine, ROOT), EX_LOG=os.path.relpath(logdir, ROOT),
-                   EX_LANG="en" if EN else "zh",
-                   LAB_PASSENV="EX_SIDE EX_ARGS EX_MINE EX_LOG EX_LANG")
+                   EX_LANG="en" if EN else "zh", EX_CAPTURE="1" if n == 3 else "",
+                   LAB_PASSENV="EX_SIDE EX_ARGS EX_MINE EX_LOG EX_LANG EX_CAPTURE")
         say("实验室（一次开机，TCG 下约 30 秒）：你的%s对参照的%s，%s" % ("客户端" if side == "client" else "服务端",
             "服务端" if side == "client" else "客户端", args),
             "lab (one boot, about 30 s under TCG): your %s against the reference %s, %s" % (side, "server" if side == "client" else "client", args))
@@ -679,7 +717,7 @@ def fixture_verdict(fdir, name):
 LAB_MISTAKES = [
     (1, "1-qp-caps-no-recv-cq.c", r"SEGV|ibv_create_qp\(\)[^\n]*errno=22"),
     (2, "2-init-no-remote.c", r"remote invalid request|transport retry counter exceeded"),
-    (3, "3-rtr-own-qpn.c", r"dest_qp_num=0x[0-9a-f]+.*(你自己的号码|your own number)"),
+    (3, "3-rtr-own-qpn.c", r"(抓包：你发出的|capture: your) \d+ (个请求发往|requests went to)"),
     (4, "4-rts-peer-psn.c", r"transport retry counter exceeded"),
     (5, "5-recv-len-64.c", r"local (length|QP operation) error"),
     (6, "6-send-peer-rkey.c", r"local (protection|QP operation) error"),
@@ -715,7 +753,7 @@ def labcheck(argv):
             return 1
         side, args = BY_N[n][5], BY_N[n][6]
         mine = exes[1] if side == "client" else exes[2]
-        plan.append("%s|%s|%s|%s|build|" % (side, args, rel(mine), rel(os.path.join(base, str(n)))))
+        plan.append("%s|%s|%s|%s|build||%s" % (side, args, rel(mine), rel(os.path.join(base, str(n))), "1" if n == 3 else ""))
     with open(os.path.join(base, "plan"), "w") as f:
         f.write("\n".join(plan) + "\n")
     t0 = time.time()

@@ -5,7 +5,8 @@
 #   EX_PEER_DIR：参照的对端程序所在的目录（默认 build，普通版）
 #   EX_EXTRA：只给学习者那一端的参数（例如 --inject late-recv：看 --trace 的先后判断抓不抓得住）
 #   学习者那一端总是带 --trace $EX_LOG/learner.trace（练习 5：READY 之前投递了接收吗，按事件的先后判断）
-#   EX_PLAN=文件：一次开机跑多对，每行 "SIDE|ARGS|MINE|LOG|PEER_DIR|EXTRA"（tests/31-lab-exercises.t）
+#   EX_CAPTURE=1：这一对在 veth0 上抓包（tools/trace/capture，每个包 128 字节）→ $EX_LOG/wire.pcap（练习 3：请求发给了谁、有没有应答）
+#   EX_PLAN=文件：一次开机跑多对，每行 "SIDE|ARGS|MINE|LOG|PEER_DIR|EXTRA|CAPTURE"（tests/31-lab-exercises.t）
 set -uo pipefail
 stop_after() {   # stop_after PID SECONDS：等它自己结束，到时还没结束就停掉（退出码记成 124）
     local k
@@ -53,12 +54,22 @@ one_pair() {
     fi
 }
 
-if [[ -n ${EX_PLAN:-} ]]; then
-    while IFS="|" read -r EX_SIDE EX_ARGS EX_MINE EX_LOG EX_PEER_DIR EX_EXTRA; do
-        [[ -n $EX_SIDE ]] || continue
+pair() {   # 一对；EX_CAPTURE=1 时由 tools/trace/capture 包着（它先开始抓、等 tcpdump 在听，这一对跑完再停）
+    if [[ ${EX_CAPTURE:-} == 1 ]]; then
+        mkdir -p "$EX_LOG"
+        export EX_SIDE EX_ARGS EX_MINE EX_LOG EX_PEER_DIR EX_EXTRA EX_TMO EX_LANG
+        EX_CAPTURE=0 EX_PLAN="" tools/trace/capture -i veth0 -s 128 -w "$EX_LOG/wire.pcap" -- bash "$0" 2>"$EX_LOG/capture.err"
+    else
         one_pair
+    fi
+}
+
+if [[ -n ${EX_PLAN:-} ]]; then
+    while IFS="|" read -r EX_SIDE EX_ARGS EX_MINE EX_LOG EX_PEER_DIR EX_EXTRA EX_CAPTURE; do
+        [[ -n $EX_SIDE ]] || continue
+        pair
     done <"$EX_PLAN"
 else
-    one_pair
+    pair
 fi
 exit 0
