@@ -5,6 +5,7 @@
 #ifndef ROCE_EXERCISE_H
 #define ROCE_EXERCISE_H
 
+#include <arpa/inet.h>
 #include <string.h>
 #include "rdma_common.h"
 

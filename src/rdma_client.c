@@ -20,7 +20,7 @@
 /* TCP 模式的步骤列表 */
 static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn)
 {
-	int access = mr_access_flags(conn->opt);   /* 只开本操作、本角色需要的 MR/QP 权限 */
+	int access = mr_access(conn->opt);   /* 只开本操作、本角色需要的 MR/QP 权限 */
 
 	/* 步骤1-5：用哪个设备（按到服务端的路由选）、端口、GID，再在设备上分配 PD */
 	if (device_create(dev, &conn->peer, &conn->step) != 0)

@@ -24,14 +24,9 @@
 #include "device/selection.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <sys/resource.h>
-#include <time.h>
-#include <unistd.h>
 
 const struct rdma_hooks no_hooks;
 
@@ -126,13 +121,7 @@ int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step
 		verbs_error("ibv_query_device()", rc, _("设备可能已被删除；ibv_devinfo 看看"));
 		return -1;
 	}
-	con_printf(_("选择设备: %s\n"), dev->dev_name);
-	con_printf(_("  设备能力: 最多 %d 个QP，每个QP最多 %d 个WR，CQ最多 %d 项，原子操作: %s\n"),
-	       dev->dev_attr.max_qp, dev->dev_attr.max_qp_wr, dev->dev_attr.max_cqe,
-	       dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE ? _("不支持") :
-	       dev->dev_attr.atomic_cap == IBV_ATOMIC_HCA ?
-	       _("支持（ATOMIC_HCA：只对经过这块网卡的其它 RDMA 原子操作是原子的，CPU 同时读写同一个字不受保护）") :
-	       _("支持（ATOMIC_GLOB：对 CPU 的访问也是原子的）"));
+	print_device(dev);
 	con_explain(_("ibv_context 是后续所有 verbs 调用的入口（相当于打开的设备句柄）\n"));
 	if (op_is_atomic(dev->opt->op) && dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
 		con_error(_("设备 %s 不支持原子操作（atomic_cap = ATOMIC_NONE），不能用 --op %s\n"
@@ -161,10 +150,7 @@ int query_port(struct rdma_device *dev, unsigned *step)
 		return -1;
 	}
 	hook_note(dev, NULL, HOOK_PORT, "ibv_query_port", -1, 0);
-	con_printf(_("端口 %d: 状态 %s，链路层 %s，active_mtu %s，max_mtu %s，LID 0x%04x，GID表 %d 项\n"),
-	       port, ibv_port_state_str(pa->state),
-	       pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand",
-	       mtu_str(pa->active_mtu), mtu_str(pa->max_mtu), pa->lid, pa->gid_tbl_len);
+	print_port(dev);
 	if (pa->link_layer == IBV_LINK_LAYER_ETHERNET)
 		con_explain(_("以太网端口（RoCE）没有子网管理器，LID 恒为 0，寻址全靠 GID（即IP地址）\n"));
 	else
@@ -178,6 +164,22 @@ int query_port(struct rdma_device *dev, unsigned *step)
 	return 0;
 }
 
+/* 课：用 GID 表（非空条目 tbl[0..n)）的哪一项。RoCE v2 的包是 UDP/IP，源 IP 就是源 GID 里的地址：它必须是内核通往对端时
+ * 用的源地址 src_ip，类型 RoCE v2（v1 不是 IP 包），索引放得进 8 位的 sgid_index。返回那一项的 GID 索引，没有返回 -1 */
+LESSON int gid_index_for(const struct gid_info *tbl, size_t n, const char *src_ip)
+{
+	char ip[GID_IP_LEN];
+
+	for (size_t i = 0; i < n; i++) {
+		if (tbl[i].kind != GID_KIND_ROCE_V2 || !gid_is_ipv4_mapped(tbl[i].raw) || tbl[i].index > GID_AUTO_MAX_INDEX)
+			continue;
+		gid_to_ip(tbl[i].raw, ip);
+		if (strcmp(ip, src_ip) == 0)
+			return (int)tbl[i].index;
+	}
+	return -1;
+}
+
 int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned *step)
 {
 	struct gid_info *tbl = NULL;
@@ -189,13 +191,10 @@ int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned 
 	if (read_gid_table(dev->ctx, dev->opt->ib_port, dev->port_attr.gid_tbl_len,
 			   dev->dev_attr.phys_port_cnt, &tbl, &n) != 0)
 		return -1;
-	con_printf(_("端口 %d 的非空GID条目（共 %zu 个）:\n"), dev->opt->ib_port, n);
-	for (size_t i = 0; i < n && i < 8; i++)
-		gid_print_row(&tbl[i], "");
-	if (n > 8)
-		con_printf(_("  ...（其余 %zu 个见 ./show_gids.sh）\n"), n - 8);
+	gid_print_table(tbl, n, dev->opt->ib_port);
 
-	chosen = select_gid(tbl, n, dev->port_attr.gid_tbl_len, dev->opt, peer);
+	chosen = select_gid(tbl, n, dev->port_attr.gid_tbl_len, dev->opt, peer,
+			    peer->want_src[0] ? gid_index_for(tbl, n, peer->want_src) : -1);
 	if (chosen == NULL)
 		goto out;
 	dev->gid = *chosen;
@@ -290,32 +289,40 @@ void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct opt
 	conn->hooks = dev->hooks;
 }
 
-static int check_memory(size_t len)
+/* 课：MR 的权限——网卡替谁碰这块内存。对端的 WRITE/READ/原子要 REMOTE_*；网卡往本地写（接收、READ 的结果、
+ * 原子的原值）要 LOCAL_WRITE；REMOTE_WRITE/REMOTE_ATOMIC 必须同时有 LOCAL_WRITE。只开本操作、本角色需要的 */
+LESSON int mr_access_for(enum rdma_op op, enum role role)
 {
-	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-	struct rlimit rl;
-
-	if (pages > 0 && psize > 0 && limits_memory(len, (size_t)pages * (size_t)psize) != 0) {
-		con_error(_("需要 %zu 字节缓冲区，超过物理内存的一半\n" CON_HINT "减小 --size 或 -q\n"), len);
-		return -1;
+	if (role == ROLE_CLIENT)   /* 主动方从不开 REMOTE_*；WRITE 的数据源只被网卡读 */
+		return op == OP_WRITE || op == OP_WRITE_IMM ? 0 : IBV_ACCESS_LOCAL_WRITE;
+	switch (op) {
+	case OP_WRITE:
+	case OP_WRITE_IMM:
+		return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	case OP_READ:
+		return IBV_ACCESS_REMOTE_READ;   /* 只被对端读 */
+	case OP_FETCH_ADD:
+	case OP_CMP_SWAP:
+		return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC;
+	default:
+		return IBV_ACCESS_LOCAL_WRITE;   /* SEND：接收的数据写进本地 */
 	}
-	if (geteuid() != 0 && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
-	    rl.rlim_cur != RLIM_INFINITY && len > rl.rlim_cur)
-		con_printf(_("  警告: 需要锁定 %zu 字节，超过 ulimit -l（%llu 字节）；ibv_reg_mr 可能以 ENOMEM 失败\n"),
-		       len, (unsigned long long)rl.rlim_cur);
-	return 0;
+}
+
+int mr_access(const struct options *o)
+{
+	return mr_access_mode(o) >= 0 ? mr_access_mode(o) : mr_access_for(o->op, o->role);
 }
 
 int register_mr(struct rdma_conn *conn, int access)
 {
-	char acc[128];
 	size_t alloc_len;
 
 	step_title(&conn->trace, &conn->step, _("注册内存区域MR ibv_reg_mr()"));
 	conn->slot = slot_size(conn->opt);
 	conn->srq_bufs = srq_recv_buffers(conn->opt);
 	conn->buf_len = (2 * (size_t)conn->num_qp + conn->srq_bufs) * conn->slot;
-	if (check_memory(conn->buf_len) != 0)
+	if (limits_check_memory(conn->buf_len) != 0)
 		return -1;
 	alloc_len = (conn->buf_len + 4095) & ~(size_t)4095;
 	conn->buf = aligned_alloc(4096, alloc_len);
@@ -338,51 +345,9 @@ int register_mr(struct rdma_conn *conn, int access)
 	}
 	conn->mr_access = access;
 	hook_note(NULL, conn, HOOK_MR, "ibv_reg_mr", -1, 0);
-	access_str(access, acc, sizeof(acc));
-	con_printf(_("MR 已注册: addr=%p 长度=%zu（%d 个QP × 每QP %zu 字节 × 2 区）\n"),
-	       (void *)conn->buf, conn->buf_len, conn->num_qp, conn->slot);
-	if (conn->srq_bufs > 0)
-		con_printf(_("  另有 %u 块 × %zu 字节给 SRQ 的接收（每个在途的接收一块：两个QP的消息落进同一块会交错）\n"),
-			   conn->srq_bufs, conn->slot);
-	con_printf(_("  lkey=0x%08x  rkey=0x%08x  权限=%s%s\n"), conn->mr->lkey, conn->mr->rkey, acc,
-	       access == 0 ? _("（只允许本地读：RDMA WRITE 的数据源只需要被网卡读取）") : "");
+	print_mr(conn, access);
 	con_explain(_("注册会锁定这些内存页并交给网卡做地址翻译；lkey 给本端的 WR 用，\n"
 	       "        rkey 是交给对端的“钥匙”，对端凭它直接读写这块内存，所以只开本操作需要的权限\n"));
-	return 0;
-}
-
-/* --cq event：完成通道 = 一个文件描述符；CQ 有新完成（且已武装）时内核往它上面放一个事件 */
-static int create_channel(struct rdma_conn *conn)
-{
-	int flags;
-
-	conn->channel = ibv_create_comp_channel(conn->dev->ctx);
-	if (conn->channel == NULL) {
-		verbs_error("ibv_create_comp_channel()", errno, _("打开的文件太多（ulimit -n）或设备已被删除"));
-		return -1;
-	}
-	/* 非阻塞：等待交给 poll()（带 -t 超时）；ibv_get_cq_event 只在 fd 可读后调用 */
-	flags = fcntl(conn->channel->fd, F_GETFL);
-	if (flags < 0 || fcntl(conn->channel->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
-		verbs_error("fcntl(O_NONBLOCK)", errno, _("完成通道的 fd 设置失败"));
-		return -1;
-	}
-	con_printf(_("完成通道已创建（ibv_create_comp_channel）: fd=%d；CQ 有新完成时这个 fd 变为可读\n"),
-		   conn->channel->fd);
-	return 0;
-}
-
-/* 武装：请内核在 CQ 的“下一个”完成到来时发一个事件（只发一次，之后要重新武装） */
-static int arm_cq(struct rdma_conn *conn)
-{
-	int rc = ibv_req_notify_cq(conn->cq, 0);
-
-	if (rc != 0) {
-		verbs_error("ibv_req_notify_cq()", rc, _("CQ 不支持事件通知？"));
-		return -1;
-	}
-	con_printf(_("已武装 CQ（ibv_req_notify_cq, solicited_only=0）：下一个完成到来时在 fd 上产生一个事件\n"
-		   "  说明: 等完成时程序睡在 poll(fd) 上，不占 CPU；代价是每次唤醒要经过内核（延迟更高）\n"));
 	return 0;
 }
 
@@ -409,27 +374,11 @@ int create_cq(struct rdma_conn *conn)
 }
 
 /*
- * 起始 PSN 取自内核的随机数（getrandom）。以前用 srand48(getpid() ^ time()) + lrand48()：
- * 一秒后启动的另一端 pid 加 1、时间加 1，异或的结果可能一样，两端就拿到了相同的起始 PSN
- * （对 RC 无害，但读输出时容易混淆）；而且 lrand48 的状态是全进程共享的，多客户端服务端的
- * 几个会话线程同时调用并不安全。getrandom 没有共享状态。
- */
-static uint32_t random_psn(void)
-{
-	uint32_t v;
-
-	if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v))
-		v = (uint32_t)getpid() * 2654435761u ^ (uint32_t)time(NULL);
-	return v & 0xffffff;
-}
-
-/*
  * --srq：一个共享接收队列给这条连接的全部 QP。接收请求投递到 SRQ（ibv_post_srq_recv），哪个QP来了消息就从 SRQ 里
  * 取一个；完成的 wc.qp_num 说明是哪个QP收到的。省的是内存：每个QP各自的接收队列都要按最坏情况备满缓冲区。
  */
 int create_srq(struct rdma_conn *conn)
 {
-	uint32_t per_qp = conn->caps.recv_wr;
 	uint32_t want = srq_depth_wanted(conn->opt, &conn->caps);   /* dev_limits.c 说了为什么这么深 */
 	struct ibv_srq_init_attr init = {
 		.attr = { .max_wr = want, .max_sge = 1, .srq_limit = 0 },
@@ -446,14 +395,7 @@ int create_srq(struct rdma_conn *conn)
 	}
 	conn->srq_depth = init.attr.max_wr;   /* ibv_create_srq 写回实际值 */
 	hook_note(NULL, conn, HOOK_SRQ, "ibv_create_srq", -1, 0);
-	con_printf(_("SRQ 已创建: 深度 %u（要了 %u；设备上限 max_srq_wr=%d），%d 个QP共用\n"), conn->srq_depth,
-		   want, conn->dev->dev_attr.max_srq_wr, conn->num_qp);
-	con_printf(_("  内存: 不用 SRQ 时 %d 个QP × 每个接收队列 %u 个 = %u 个接收请求，每个都要一块 %zu 字节的缓冲区（%zu 字节）；\n"
-		   "        用 SRQ 时一个 %u 个的队列（%zu 字节）——%s\n"),
-		   conn->num_qp, per_qp, per_qp * (uint32_t)conn->num_qp, conn->slot,
-		   (size_t)per_qp * (size_t)conn->num_qp * conn->slot, conn->srq_depth, (size_t)conn->srq_depth * conn->slot,
-		   conn->opt->bench != BENCH_NONE ? _("基准测试: 一个接收队列的深度给全部QP共用，像 perftest --use-srq") :
-		   _("本程序每轮每个QP只在途 1 个接收，2×QP数就够"));
+	print_srq(conn, want);
 	con_explain(_("SRQ 不属于哪个QP：接收请求投递到 SRQ，哪个QP来了消息就从 SRQ 里取一个；服务成千上万条连接的\n"
 		    "        服务端靠它按“同时在途的消息数”而不是“连接数 × 最坏情况”准备接收缓冲区\n"));
 	return 0;
@@ -512,7 +454,7 @@ int create_qps(struct rdma_conn *conn)
 		if (check_qp_caps(conn, i, init.cap.max_inline_data) != 0)
 			return -1;
 		/* PSN 随机：避免与旧连接残留的报文混淆（与 rc_pingpong 一样取 24 位） */
-		conn->psn[i] = random_psn();
+		conn->psn[i] = wire_random_psn();
 		hook_note(NULL, conn, HOOK_QP_CREATED, "ibv_create_qp", i, 0);
 		con_printf(_("QP[%d]: qp_num=0x%06x  起始PSN=0x%06x\n"), i, conn->qp[i]->qp_num, conn->psn[i]);
 	}
@@ -923,11 +865,22 @@ int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs)
 
 /* ---------- 清理：先连接（逆序），再设备 ---------- */
 
-void conn_destroy(struct rdma_conn *conn)
+/* 课：一条连接的对象按什么顺序销毁——先销毁用着别人的，再销毁被用的：QP 用着 SRQ、CQ、MR 和（UD 的）AH，CQ 用着
+ * 完成通道；还没确认的完成事件要在 ibv_destroy_cq 之前确认。把顺序写进 order，返回个数（每个对象一次） */
+LESSON int teardown_order_for(const struct rdma_conn *conn, enum teardown *order)
+{
+	static const enum teardown seq[] = { TD_QPS, TD_SRQ, TD_AH, TD_CQ_EVENTS, TD_CQ, TD_CHANNEL, TD_MR };
+
+	(void)conn;   /* 没有的对象（没有 --srq 时的 SRQ……）那一步什么都不做 */
+	memcpy(order, seq, sizeof(seq));
+	return TD_COUNT;
+}
+
+/* 清理的每一步销毁一种对象（没有就什么都不做）；按课 teardown_order_for 排的顺序调用 */
+static void destroy_qps(struct rdma_conn *conn)
 {
 	int freed = 0;
 
-	ctrl_close(&conn->ctrl);
 	if (conn->release_qps != NULL)   /* --srq：QP 先改到 ERR，等 LAST_WQE_REACHED（events.c），再销毁 */
 		conn->release_qps(conn, SRQ_LAST_WQE_WAIT_MS);
 	for (int i = conn->num_qp - 1; i >= 0; i--) {
@@ -943,38 +896,78 @@ void conn_destroy(struct rdma_conn *conn)
 	}
 	if (freed > 0)
 		con_printf(P_("已销毁 %d 个QP（ibv_destroy_qp）\n", "已销毁 %d 个QP（ibv_destroy_qp）\n", freed), freed);
+}
+
+static void destroy_srq(struct rdma_conn *conn)
+{
 	if (conn->srq != NULL) {   /* 在用它的 QP 之后 */
 		report_destroy(NULL, conn, "ibv_destroy_srq", ibv_destroy_srq(conn->srq));
 		conn->srq = NULL;
 		con_printf(_("已销毁SRQ（ibv_destroy_srq）\n"));
 	}
+}
+
+static void destroy_ah(struct rdma_conn *conn)
+{
 	if (conn->ah != NULL) {
 		report_destroy(NULL, conn, "ibv_destroy_ah", ibv_destroy_ah(conn->ah));
 		conn->ah = NULL;
 		con_printf(_("已销毁地址句柄AH（ibv_destroy_ah）\n"));
 	}
+}
+
+static void ack_cq_events(struct rdma_conn *conn)
+{
 	if (conn->cq != NULL && conn->cq_unacked > 0) {
 		ibv_ack_cq_events(conn->cq, conn->cq_unacked);
 		con_printf(_("已确认剩下的 %u 个完成事件（ibv_ack_cq_events；不确认的话 ibv_destroy_cq 会一直等）\n"),
 			   conn->cq_unacked);
 		conn->cq_unacked = 0;
 	}
+}
+
+static void destroy_cq(struct rdma_conn *conn)
+{
 	if (conn->cq != NULL) {
 		report_destroy(NULL, conn, "ibv_destroy_cq", ibv_destroy_cq(conn->cq));
 		conn->cq = NULL;
 		con_printf(_("已销毁CQ（ibv_destroy_cq）\n"));
 	}
+}
+
+static void destroy_channel(struct rdma_conn *conn)
+{
 	if (conn->channel != NULL) {
 		/* 通道要在所有用它的 CQ 之后销毁，否则 EBUSY */
 		report_destroy(NULL, conn, "ibv_destroy_comp_channel", ibv_destroy_comp_channel(conn->channel));
 		conn->channel = NULL;
 		con_printf(_("已销毁完成通道（ibv_destroy_comp_channel，共收到 %lu 个完成事件）\n"), conn->cq_events);
 	}
+}
+
+static void destroy_mr(struct rdma_conn *conn)
+{
 	if (conn->mr != NULL) {
 		report_destroy(NULL, conn, "ibv_dereg_mr", ibv_dereg_mr(conn->mr));
 		conn->mr = NULL;
 		con_printf(_("已注销MR（ibv_dereg_mr）\n"));
 	}
+}
+
+void conn_destroy(struct rdma_conn *conn)
+{
+	static void (*const destroy[TD_COUNT])(struct rdma_conn *) = {
+		[TD_QPS] = destroy_qps, [TD_SRQ] = destroy_srq, [TD_AH] = destroy_ah, [TD_CQ_EVENTS] = ack_cq_events,
+		[TD_CQ] = destroy_cq, [TD_CHANNEL] = destroy_channel, [TD_MR] = destroy_mr,
+	};
+	enum teardown order[TD_COUNT];
+	int n;
+
+	ctrl_close(&conn->ctrl);
+	n = teardown_order_for(conn, order);
+	for (int k = 0; k < n && k < TD_COUNT; k++)
+		if (order[k] >= 0 && order[k] < TD_COUNT)
+			destroy[order[k]](conn);
 	free(conn->buf);
 	conn->buf = NULL;
 }

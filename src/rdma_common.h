@@ -66,6 +66,11 @@ int create_qps(struct rdma_conn *conn);
  * 课（LESSON）：每一步里真正要学的那一点，抽成一个只填属性/WR、返回掩码的函数（不打印、不经挂钩），步骤函数调用它。
  * 练习（exercises/、docs/EXERCISES.md）要学习者自己写的就是这些函数；LESSON 和 LESSON_INLINE 的意思见 types/rdma_types.h
  */
+/* 步骤4：GID 表里通往对端的那一项（源地址 src_ip 的 RoCE v2 条目）的 GID 索引；没有返回 -1 */
+LESSON int gid_index_for(const struct gid_info *tbl, size_t n, const char *src_ip);
+/* 步骤6：MR 的权限（操作 op、本端的角色 role），IBV_ACCESS_* 的组合；mr_access 在 --interactive 和 write 延迟乒乓时另有规定 */
+LESSON int mr_access_for(enum rdma_op op, enum role role);
+int mr_access(const struct options *o);
 /* 步骤8：QP i 的 ibv_qp_init_attr（类型、CQ、SRQ、队列深度、inline） */
 LESSON void qp_init_attr_for(const struct rdma_conn *conn, struct ibv_qp_init_attr *init);
 /* 步骤9 RESET→INIT：填 attr（MR 的权限 access 推出 QP 的 qp_access_flags），返回 ibv_modify_qp 的掩码 */
@@ -103,6 +108,11 @@ int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len);
 int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);
 /* 轮询 n 个完成，带超时；任何 WC 错误都打印状态与提示并返回 -1 */
 int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs);
+
+/* 清理一条连接的一步：销毁哪一种对象（课 teardown_order_for 排顺序，conn_destroy 照着做） */
+enum teardown { TD_QPS = 0, TD_SRQ, TD_AH, TD_CQ_EVENTS, TD_CQ, TD_CHANNEL, TD_MR, TD_COUNT };
+/* 最后一步：这条连接的对象按什么顺序销毁，写进 order（至少 TD_COUNT 项），返回个数 */
+LESSON int teardown_order_for(const struct rdma_conn *conn, enum teardown *order);
 
 /* 最后一个步骤“清理资源”：先 conn_destroy，再 device_destroy，最后 ctrl_release（CM 的 cm_id 与事件通道） */
 void destroy_resources(struct rdma_device *dev, struct rdma_conn *conn);

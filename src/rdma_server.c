@@ -37,7 +37,7 @@ static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn, struct ses
 		return -1;
 	/* 步骤6-8：这条连接自己的 MR、CQ、QP；步骤9：QP RESET→INIT。只开本操作、本角色需要的 MR/QP 权限
 	 * （会话的操作刚从客户端的 HELLO 里定下，所以在这里才算） */
-	access = mr_access_flags(conn->opt);
+	access = mr_access(conn->opt);
 	if (conn_create(conn, access) != 0 || modify_qps_to_init(conn, access) != 0)
 		return -1;
 	/* 步骤10：控制平面，一条普通的 TCP 连接（服务端 listen/accept，tcp/ctrl_tcp.c）；会话已经有了 */

@@ -39,8 +39,8 @@ EXERCISES = [
      "client", "--op send -q 2"),
     (4, "13", "04-rtr-to-rts.c", "rts_attr_for", ("RTR→RTS：本端 PSN 和重传的规矩", "RTR->RTS: local PSN and the retry rules"),
      "client", "--op read -q 2"),
-    (5, "14", "05-recv-wr.c", "recv_wr_for", ("接收 WR：数据放进哪里", "The receive WR: where the data goes"),
-     "client", "--op send -q 2 --size 1K"),
+    (5, "14", "05-recv-wr.c", "recv_wr_for", ("接收 WR：数据放进哪里（和什么时候投递）", "The receive WR: where the data goes (and when it is posted)"),
+     "server", "--op send -q 2 --size 1K"),
     (6, "15", "06-send-wr.c", "send_wr_for", ("发送 WR：sge、wr_id、要不要完成", "The send WR: sge, wr_id, completion or not"),
      "client", "--op send -q 2"),
     (7, "15", "07-rdma-write.c", "rdma_wr_for", ("RDMA WRITE/READ：对端的地址和 rkey", "RDMA WRITE/READ: the peer's address and rkey"),
@@ -49,6 +49,12 @@ EXERCISES = [
      "client", "--op cmp_swap -q 2"),
     (9, "16", "09-check-wc.c", "wc_verdict_for", ("检查一个完成：成功了吗、是谁的", "Check a completion: did it succeed, whose is it"),
      "client", "--op send -q 2"),
+    (10, "6", "10-mr-access.c", "mr_access_for", ("MR 的权限：谁可以碰这块内存", "The MR's access: who may touch this memory"),
+     "server", "--op write -q 2"),
+    (11, "4", "11-gid.c", "gid_index_for", ("选 GID：通往对端的那个源地址", "Choosing the GID: the source address towards the peer"),
+     "client", "--op send -q 2"),
+    (12, "16", "12-teardown.c", "teardown_order_for", ("清理的顺序：谁先销毁", "Cleanup order: what goes first"),
+     "client", "--op send -q 2 --srq --cq event"),
 ]
 BY_N = {e[0]: e for e in EXERCISES}
 
@@ -227,6 +233,9 @@ def parse_probe(text):
         if line.startswith("scenario "):
             cur = {"name": line.split()[1], "ctx": {}}
             scen.append(cur)
+        elif cur is not None and line.startswith("entry "):   # 练习 11：GID 表的一项
+            cur.setdefault("entries", []).append({k: (int(v, 0) if k != "raw" else v) for k, _, v in
+                                                  (t.partition("=") for t in line.split()[1:])})
         elif cur is not None and "=" in line:
             for tok in line.split():
                 k, _, v = tok.partition("=")
@@ -234,6 +243,8 @@ def parse_probe(text):
                     val = int(v, 0)
                 except ValueError:
                     val = v
+                if k == "order":   # 练习 12：逗号分开的步骤号
+                    val = [int(x) for x in v.split(",") if x]
                 if k.startswith("ctx."):
                     cur["ctx"][k[4:]] = val
                 else:
@@ -314,6 +325,62 @@ def show_notes(notes):
 
 # ---------- 实验室一层 ----------
 
+def trace_order(path):
+    """学习者那一端的 --trace（JSON Lines，docs/TRACE.md）：每一轮的 READY 发出之前投递了几个接收。
+    按文件里的先后判断（一个线程顺序写的），不看 RNR 计数（TCG 下重试几次不可重复）。返回 [(轮, 之前投递的接收数, 要的数)] 里不够的"""
+    try:
+        with open(path, errors="replace") as f:
+            evs = [json.loads(ln) for ln in f if ln.strip().startswith("{")]
+    except (OSError, ValueError):
+        return None
+    nqp = next((e.get("num_qp") for e in evs if e.get("ev") == "start"), None)
+    if nqp is None:
+        nqp = len({e.get("qp") for e in evs if e.get("ev") == "post_recv"}) or 1
+    posted, late = 0, []
+    for e in evs:
+        if e.get("ev") == "post_recv":
+            posted += 1
+        elif e.get("ev") == "ctrl_send" and e.get("kind") == "READY":
+            r = int(e.get("round", 0))
+            if posted < r * nqp:
+                late.append((r, posted - (r - 1) * nqp, nqp))
+    return late
+
+
+def wire_facts(logdir, side, peer):
+    """抓包（lab.sh 的 EX_CAPTURE，tools/trace/decode 解码）：学习者发出的请求发给了对端的哪个 QP、对端应答了没有、
+    同一个 PSN 重发了几次。对端的 QP 号从它打印的 QP[i]: qp_num=… 来。没有抓包时返回 []"""
+    pcap = os.path.join(logdir, "wire.pcap")
+    if not os.path.exists(pcap):
+        return []
+    r = subprocess.run([os.path.join(ROOT, "tools", "trace", "decode"), pcap], capture_output=True, text=True)
+    if r.returncode != 0:
+        return [T("抓包没有解码（tools/trace/decode：%s）" % r.stderr.strip()[:120], "the capture was not decoded (tools/trace/decode: %s)" % r.stderr.strip()[:120])]
+    pkts = [json.loads(ln) for ln in r.stdout.splitlines() if ln.startswith("{")]
+    mine_ip = "10.11.0.2" if side == "client" else "10.11.0.1"   # lab.sh：客户端在 rxe1（veth1），服务端在 rxe0
+    peer_qpn = {int(q, 16) for q in re.findall(r"QP\[\d+\]: qp_num=0x([0-9a-f]+)", peer)}
+    reqs = [p for p in pkts if p.get("src") == mine_ip and "aeth" not in p]
+    answers = [p for p in pkts if p.get("dst") == mine_ip]
+    if not reqs or not peer_qpn:
+        return []
+    stray = [p for p in reqs if p.get("dqpn") not in peer_qpn]
+    if not stray:
+        return []
+    seen, resent = set(), 0
+    for p in stray:
+        k = (p.get("dqpn"), p.get("psn"))
+        resent += k in seen
+        seen.add(k)
+    dq = ", ".join("0x%x" % q for q in sorted({p.get("dqpn") for p in stray}))
+    pq = ", ".join("0x%x" % q for q in sorted(peer_qpn))
+    return [T("抓包：你发出的 %d 个请求发往 QP %s，对端的 QP 是 %s；对端一个包也没有回%s，同一个 PSN 重发了 %d 次"
+              "（没有应答的请求按 timeout 重发，retry_cnt 次之后 RETRY_EXC_ERR）"
+              % (len(stray), dq, pq, "" if not answers else "（它回了 %d 个包，都不是给这些请求的）" % len(answers), resent),
+              "capture: your %d requests went to QP %s, the peer's QPs are %s; the peer answered none of them%s, the same "
+              "PSN was resent %d times (unanswered requests are resent after the timeout, RETRY_EXC_ERR after retry_cnt)"
+              % (len(stray), dq, pq, "" if not answers else " (its %d packets answer something else)" % len(answers), resent))]
+
+
 def lab_judge(n, logdir):
     """学习者的程序在真实 rxe 上：返回码、WC 状态、ibv_query_qp 读回的属性（--qp-state all）、对端的 QP 号"""
     def read(name):
@@ -352,16 +419,37 @@ def lab_judge(n, logdir):
         if rc not in ("0", ""):
             facts.append(T("%s 退出码 %s" % (who, rc), "%s exited with %s" % (who, rc)))
         for pat in (r"ibv_\w+\([^)]*\)[^\n]*errno=\d+\)?", r"(?:状态|status)=[^(\n]+\(\d+\)",
+                    r"(?:远端的 GID 类型是|the remote GID type is)[^：:\n]*",
                     r"(?:轮询CQ超时|CQ poll timed out)[^\n]*", r"(?:ERROR: AddressSanitizer|runtime error)[^\n]*"):
             m = re.search(pat, text)
             if m:
                 facts.append("%s: %s" % (who, m.group(0).strip()))
-    if "AddressSanitizer" in mine or "runtime error" in mine:
+    if re.search(r"ibv_(?:destroy|dealloc|dereg)\w*\(\)[^\n]*errno=\d+", mine):   # 清理时的 EBUSY：程序照样以 0 退出
+        ok = False
+    if "LeakSanitizer" in mine:
+        facts.append(T("你的程序退出时 ASan 报告了泄漏（有对象没有释放）", "ASan reported leaks when your program exited (objects never freed)"))
+        ok = False
+    if "ERROR: AddressSanitizer" in mine or "runtime error" in mine:   # LeakSanitizer 的报告里也有 AddressSanitizer（SUMMARY 行）
         fr = re.search(r"#\d+ 0x[0-9a-f]+ in (\S+) (\S*(?:exercises|src)/\S+)", mine)
         lib = re.search(r"#0 0x[0-9a-f]+ +(?:in \S+ )?\((\S+?)\+", mine)
         if fr:
             facts.append(T("你的程序崩溃了：%s（%s）%s" % (fr.group(2).replace(ROOT + "/", ""), fr.group(1), "，在 %s 里面" % os.path.basename(lib.group(1)) if lib else ""),
                            "your program crashed: %s (%s)%s" % (fr.group(2).replace(ROOT + "/", ""), fr.group(1), ", inside %s" % os.path.basename(lib.group(1)) if lib else "")))
+    wf = wire_facts(logdir, BY_N.get(n, (0,) * 6)[5], peer)
+    if wf:
+        facts.extend(wf)
+        ok = ok and not wf[0].startswith(("抓包：你发出的", "capture: your"))
+    late = trace_order(os.path.join(logdir, "learner.trace")) if BY_N.get(n, (0,) * 6)[5] == "server" else None
+    if late is None and n == 5:
+        facts.append(T("没有读到你这一端的 --trace（learner.trace），投递接收和 READY 的先后没有判断",
+                       "your side's --trace (learner.trace) could not be read; the order of the receives and READY was not judged"))
+    for r, k, want in late or []:
+        facts.append(T("--trace: 第 %d 轮的 READY 发出时只投递了 %d/%d 个接收：对端收到 READY 就会发，接收必须先就绪"
+                       "（否则是 RNR NAK 和重发，rnr_retry=0 时 RNR_RETRY_EXC_ERR）" % (r, max(k, 0), want),
+                       "--trace: READY of round %d was sent with only %d/%d receives posted: the peer sends as soon as it gets "
+                       "READY, so the receives must be ready first (otherwise RNR NAKs and resends, RNR_RETRY_EXC_ERR with "
+                       "rnr_retry=0)" % (r, max(k, 0), want)))
+        ok = False
     ctr = re.findall(r"^\s*(\w*(?:err|retry|nak|seq|rnr)\w*)\s*[:=]?\s*\+?(\d+)", mine + peer, re.M)
     moved = sorted({k for k, v in ctr if v != "0"})
     if moved and not ok:
@@ -397,8 +485,8 @@ def lab_run(n, client, server, peer_ip):
             subprocess.run(["cc", "-O1", "-o", burn, os.path.join(EXDIR, "check", "burn.c"), "-libverbs"], check=True)
         env = dict(os.environ, LAB_QUIET="1", LAB_TIMEOUT="150",
                    EX_SIDE=side, EX_ARGS=args, EX_MINE=os.path.relpath(mine, ROOT), EX_LOG=os.path.relpath(logdir, ROOT),
-                   EX_LANG="en" if EN else "zh",
-                   LAB_PASSENV="EX_SIDE EX_ARGS EX_MINE EX_LOG EX_LANG")
+                   EX_LANG="en" if EN else "zh", EX_CAPTURE="1" if n == 3 else "",
+                   LAB_PASSENV="EX_SIDE EX_ARGS EX_MINE EX_LOG EX_LANG EX_CAPTURE")
         say("实验室（一次开机，TCG 下约 30 秒）：你的%s对参照的%s，%s" % ("客户端" if side == "client" else "服务端",
             "服务端" if side == "client" else "客户端", args),
             "lab (one boot, about 30 s under TCG): your %s against the reference %s, %s" % (side, "server" if side == "client" else "client", args))
@@ -417,7 +505,7 @@ def lab_run(n, client, server, peer_ip):
 def compare_with_reference(n):
     """通过之后：参照答案在哪里、和你的写法比一比"""
     func = BY_N[n][3]
-    where = "src/rdma_common.c" if n <= 4 else "src/verbs/datapath.c" if n == 9 else "src/verbs/datapath.h"
+    where = "src/verbs/datapath.c" if n == 9 else "src/verbs/datapath.h" if 5 <= n <= 8 else "src/rdma_common.c"
     path = os.path.join(ROOT, where)
     with open(path) as f:
         text = f.read()
@@ -493,6 +581,15 @@ def run(argv):
         say("✓ 宿主机的规则全部通过（%.1f 秒）" % (time.time() - t0), "✓ every host rule passes (%.1f s)" % (time.time() - t0))
     show_notes(notes)
     if nolab:
+        ent.update(status="passed-host", last="")
+        save_state(st)
+        return 0
+    if n == 11 and not peer:
+        say("-- 真实的 rxe：实验室的一台虚拟机里两个 rxe 在同一台机器上，客户端用 -d rxe1 指定设备，不按路由找源地址，你的函数不在路径上；"
+            "这个练习在实验室里只做宿主机这一层。在两台虚拟机上（PEER=对端IP，不带 -d）步骤4 会调用你的函数",
+            "-- real rxe: in the lab's one VM both rxe devices are on the same machine and the client names its device with "
+            "-d rxe1, so no route source address is looked up and your function is not on the path; in the lab this "
+            "exercise is the host tier only. On two VMs (PEER=the peer's IP, no -d) step 4 calls your function")
         ent.update(status="passed-host", last="")
         save_state(st)
         return 0
@@ -620,13 +717,15 @@ def fixture_verdict(fdir, name):
 LAB_MISTAKES = [
     (1, "1-qp-caps-no-recv-cq.c", r"SEGV|ibv_create_qp\(\)[^\n]*errno=22"),
     (2, "2-init-no-remote.c", r"remote invalid request|transport retry counter exceeded"),
-    (3, "3-rtr-own-qpn.c", r"dest_qp_num=0x[0-9a-f]+.*(你自己的号码|your own number)"),
+    (3, "3-rtr-own-qpn.c", r"(抓包：你发出的|capture: your) \d+ (个请求发往|requests went to)"),
     (4, "4-rts-peer-psn.c", r"transport retry counter exceeded"),
     (5, "5-recv-len-64.c", r"local (length|QP operation) error"),
     (6, "6-send-peer-rkey.c", r"local (protection|QP operation) error"),
     (7, "7-rdma-own-rkey.c", r"remote access error"),
     (8, "8-atomic-own-rkey.c", r"remote access error"),
     (9, "9-wc-success-failed.c", r"(状态|status)=success"),
+    (10, "10-access-write-no-remote.c", r"remote (invalid request|access error)|transport retry counter exceeded"),
+    (12, "12-teardown-cq-first.c", r"ibv_destroy_cq\(\)[^\n]*errno=16"),
 ]
 
 
@@ -642,15 +741,19 @@ def labcheck(argv):
     ref = build(3, None, True, "labref", programs=True)
     if ref is None:
         return 1
-    plan = ["client|--op write -q 2|%s|%s|%s" % (os.path.relpath(ref[1], ROOT), os.path.relpath(os.path.join(base, "ref"), ROOT),
-                                                   os.path.relpath(os.path.dirname(ref[1]), ROOT))]
+    rel = lambda p: os.path.relpath(p, ROOT)   # noqa: E731
+    refdir = rel(os.path.dirname(ref[1]))
+    # 参照：两端都是练习版，学习者一侧是服务端、--op write_imm（客户端的 RDMA WRITE、服务端的接收都用到课）；服务端的 --trace
+    # 里接收在 READY 之前（练习 5 的先后判断不误报）。--inject late-recv（第1轮先 READY、200 ms 后才投递）要被 --trace 抓住
+    plan = ["server|--op write_imm -q 2|%s|%s|%s|" % (rel(ref[2]), rel(os.path.join(base, "ref")), refdir),
+            "server|%s|%s|%s|%s|--inject late-recv" % (BY_N[5][6], rel(ref[2]), rel(os.path.join(base, "late-recv")), refdir)]
     for n, fx, _ in LAB_MISTAKES:
         exes = build(n, os.path.join(fdir, fx), False, "lab-" + fx[:-2], programs="only-" + BY_N[n][5])
         if exes is None:
             return 1
         side, args = BY_N[n][5], BY_N[n][6]
         mine = exes[1] if side == "client" else exes[2]
-        plan.append("%s|%s|%s|%s|build" % (side, args, os.path.relpath(mine, ROOT), os.path.relpath(os.path.join(base, str(n)), ROOT)))
+        plan.append("%s|%s|%s|%s|build||%s" % (side, args, rel(mine), rel(os.path.join(base, str(n))), "1" if n == 3 else ""))
     with open(os.path.join(base, "plan"), "w") as f:
         f.write("\n".join(plan) + "\n")
     t0 = time.time()
@@ -660,9 +763,14 @@ def labcheck(argv):
                        capture_output=True, text=True, timeout=400)
     print("# lab/run exit %d in %.0f s" % (r.returncode, time.time() - t0))
     bad = 0
-    ok, facts = lab_judge(0, os.path.join(base, "ref"))
-    print("%s reference (exercise build on both ends, --op write -q 2)%s" % ("ok  " if ok else "FAIL", "" if ok else ": " + "; ".join(facts)))
+    ok, facts = lab_judge(5, os.path.join(base, "ref"))   # 5：服务端一侧，--trace 的先后也判断
+    print("%s reference (exercise build on both ends, --op write_imm -q 2; the server's --trace has its receives before READY)%s"
+          % ("ok  " if ok else "FAIL", "" if ok else ": " + "; ".join(facts)))
     bad += not ok
+    ok, facts = lab_judge(5, os.path.join(base, "late-recv"))
+    hit = not ok and any(re.search(r"--trace: (第 1 轮的 READY|READY of round 1)", f) for f in facts)
+    print("%s 5 --inject late-recv: the --trace order names READY before the receives %s" % ("ok  " if hit else "FAIL", "; ".join(facts)[:300]))
+    bad += not hit
     for n, fx, want in LAB_MISTAKES:
         ok, facts = lab_judge(n, os.path.join(base, str(n)))
         hit = not ok and any(re.search(want, f) for f in facts)

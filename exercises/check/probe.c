@@ -8,6 +8,7 @@
  */
 #include "rdma_common.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +333,100 @@ static void run_wc(const char *name, int qi, uint64_t seq, enum ibv_wc_status st
 	printf("verdict=%d\n", v);
 }
 
+/* 练习 10：每种操作 × 两个角色 */
+static void run_access(void)
+{
+	for (int op = 0; op < OP_COUNT; op++)
+		for (int role = ROLE_SERVER; role <= ROLE_CLIENT; role++) {
+			printf("scenario %s-%s\n", op_name((enum rdma_op)op), role == ROLE_SERVER ? "server" : "client");
+			printf("ctx.op=%d ctx.role=%d ctx.one_sided=%d\n", op, role, op_is_one_sided((enum rdma_op)op));
+			printf("access=0x%x\n", (unsigned)mr_access_for((enum rdma_op)op, (enum role)role));
+		}
+}
+
+/* 练习 11：一张 GID 表（索引不连续：数组里的位置和 GID 索引不同）和路由要的源地址 */
+static void gid_entry(struct gid_info *g, uint32_t index, enum gid_kind kind, const char *addr)
+{
+	memset(g, 0, sizeof(*g));
+	g->index = index;
+	g->kind = kind;
+	if (strchr(addr, ':') != NULL) {
+		inet_pton(AF_INET6, addr, g->raw);
+	} else {
+		g->raw[10] = 0xff;
+		g->raw[11] = 0xff;
+		inet_pton(AF_INET, addr, g->raw + 12);
+	}
+}
+
+static void run_gid(const char *name, const struct gid_info *t, size_t n, const char *src)
+{
+	char hex[33];
+	struct gid_info *tbl = malloc(n * sizeof(*tbl));   /* 正好 n 项：多读一项 ASan 就报出来 */
+
+	memcpy(tbl, t, n * sizeof(*tbl));
+	printf("scenario %s\n", name);
+	printf("ctx.src=%s ctx.n=%zu\n", src, n);
+	for (size_t i = 0; i < n; i++) {
+		gid_hex(tbl[i].raw, hex);
+		printf("entry pos=%zu index=%u kind=%d raw=%s\n", i, tbl[i].index, (int)tbl[i].kind, hex);
+	}
+	printf("got=%d\n", gid_index_for(tbl, n, src));
+	free(tbl);
+}
+
+static void run_gids(void)
+{
+	struct gid_info t[8];
+
+	/* 像 rxe：每个地址一项 v1、一项 v2；中间空了几项（删掉过的地址），第二块网卡的地址在后面 */
+	gid_entry(&t[0], 0, GID_KIND_ROCE_V1, "fe80::5054:ff:fe12:3402");
+	gid_entry(&t[1], 1, GID_KIND_ROCE_V2, "fe80::5054:ff:fe12:3402");
+	gid_entry(&t[2], 8, GID_KIND_ROCE_V1, "10.20.0.5");
+	gid_entry(&t[3], 9, GID_KIND_ROCE_V2, "10.20.0.5");
+	gid_entry(&t[4], 12, GID_KIND_ROCE_V1, "10.11.0.2");
+	gid_entry(&t[5], 13, GID_KIND_ROCE_V2, "10.11.0.2");
+	gid_entry(&t[2], 2, GID_KIND_ROCE_V1, "10.11.0.2");
+	gid_entry(&t[3], 3, GID_KIND_ROCE_V2, "10.11.0.2");
+	run_gid("one-address-like-the-lab", t, 4, "10.11.0.2");
+	gid_entry(&t[2], 8, GID_KIND_ROCE_V1, "10.20.0.5");
+	gid_entry(&t[3], 9, GID_KIND_ROCE_V2, "10.20.0.5");
+	run_gid("route-second-address", t, 6, "10.11.0.2");
+	run_gid("route-first-address", t, 6, "10.20.0.5");
+	run_gid("no-entry-for-route", t, 6, "10.99.0.9");
+	run_gid("route-only-v1", t, 5, "10.11.0.2");
+	/* 一个 IPv6 地址，最后 4 字节碰巧是 10.11.0.2 */
+	gid_entry(&t[2], 2, GID_KIND_ROCE_V2, "fd00::a0b:2");
+	run_gid("ipv6-same-last-bytes", t, 6, "10.11.0.2");
+	/* 路由要的地址只有索引 256 以上的条目：8 位的 sgid_index 放不下 */
+	gid_entry(&t[4], 300, GID_KIND_ROCE_V1, "10.11.0.2");
+	gid_entry(&t[5], 301, GID_KIND_ROCE_V2, "10.11.0.2");
+	run_gid("route-beyond-255", t, 6, "10.11.0.2");
+}
+
+/* 练习 12：一条连接里有哪些对象（SRQ、完成通道和没确认的事件、UD 的 AH），学习者排的销毁顺序 */
+static void run_teardown(const char *name, int srq, int channel, unsigned unacked, int ah)
+{
+	struct world w;
+	enum teardown *order = malloc(TD_COUNT * sizeof(*order));   /* 正好 TD_COUNT 项：多写一项 ASan 就报出来 */
+	int n;
+
+	world_init(&w, 2, IBV_MTU_1024, IBV_MTU_1024);
+	w.conn.srq = srq ? (struct ibv_srq *)(uintptr_t)0x5e0000 : NULL;
+	w.conn.channel = channel ? (struct ibv_comp_channel *)(uintptr_t)0xc4a000 : NULL;
+	w.conn.cq_unacked = unacked;
+	w.conn.ah = ah ? (struct ibv_ah *)(uintptr_t)0xa40000 : NULL;
+	memset(order, POISON, TD_COUNT * sizeof(*order));
+	printf("scenario %s\n", name);
+	printf("ctx.srq=%d ctx.channel=%d ctx.unacked=%u ctx.ah=%d ctx.count=%d\n", srq, channel, unacked, ah, TD_COUNT);
+	n = teardown_order_for(&w.conn, order);
+	printf("n=%d order=", n);
+	for (int k = 0; k < n && k < TD_COUNT; k++)
+		printf("%s%d", k ? "," : "", (int)order[k]);
+	printf("\n");
+	free(order);
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 0;
@@ -386,8 +481,20 @@ int main(int argc, char **argv)
 		run_wc("wr-id-qp1-qpn-qp3", 3, 0, IBV_WC_SUCCESS, 1);
 		run_wc("wr-id-out-of-range", 3, 0, IBV_WC_SUCCESS, 9);
 		break;
+	case 10:
+		run_access();
+		break;
+	case 11:
+		run_gids();
+		break;
+	case 12:
+		run_teardown("rc-send", 0, 0, 0, 0);
+		run_teardown("srq-cq-event", 1, 1, 3, 0);
+		run_teardown("cq-event-all-acked", 0, 1, 0, 0);
+		run_teardown("ud", 0, 0, 0, 1);
+		break;
 	default:
-		fprintf(stderr, "usage: probe 1..9\n");
+		fprintf(stderr, "usage: probe 1..12\n");
 		return 2;
 	}
 	printf("end\n");

@@ -38,6 +38,140 @@ TS_INIT = TS + "错误-修改qpi到init状态失败--ibv_modify_qpinit-失败"
 
 # 错误名 → (字段, (提示 中, 英), (解释 中, 英), 链接)
 M = {
+    # ---- 练习 10：MR 的权限 ----
+    "access.remote_missing": ("access",
+        ("--op %(op)s 的%(role_zh)s：MR 没有 %(missing)s，对端要这样访问你的内存（你给了 %(got)s）",
+         "--op %(op)s, %(role_en)s: no %(missing)s on the MR the peer accesses this way (you gave %(got)s)"),
+        ("被动方（服务端）的内存被对端直接访问：WRITE/WRITE_IMM 要 REMOTE_WRITE，READ 要 REMOTE_READ，原子操作要 REMOTE_ATOMIC。"
+         "MR 不开，对端的网卡请求到达时本端网卡查 rkey 的权限不够，回 NAK：对端的完成是 REM_ACCESS_ERR（本程序的 QP 权限跟着 MR 走，"
+         "QP 也没开时是 REM_INV_REQ_ERR；5.10 的 rxe 不回 NAK，请求方重传到 RETRY_EXC_ERR）",
+         "The passive side's (server's) memory is accessed directly by the peer: WRITE/WRITE_IMM need REMOTE_WRITE, READ needs "
+         "REMOTE_READ, atomics need REMOTE_ATOMIC. Without it, the local NIC checks the rkey's rights when the request arrives and "
+         "NAKs: the peer completes with REM_ACCESS_ERR (the QP rights here follow the MR's, so with the QP closed too it is "
+         "REM_INV_REQ_ERR; rxe on 5.10 sends no NAK and the requester retries until RETRY_EXC_ERR)"), GAL + "mr-access"),
+    "access.remote_without_local": ("access",
+        ("--op %(op)s 的%(role_zh)s：%(got)s 带了 REMOTE_WRITE/REMOTE_ATOMIC 却没有 IBV_ACCESS_LOCAL_WRITE",
+         "--op %(op)s, %(role_en)s: %(got)s has REMOTE_WRITE/REMOTE_ATOMIC but no IBV_ACCESS_LOCAL_WRITE"),
+        ("verbs 的规则（ibv_reg_mr(3)）：对端能写（REMOTE_WRITE）或做原子操作（REMOTE_ATOMIC，要写回新值）的内存，本地也必须可写；"
+         "缺了 LOCAL_WRITE，ibv_reg_mr 在步骤6 就以 EINVAL 失败",
+         "The verbs rule (ibv_reg_mr(3)): memory the peer may write (REMOTE_WRITE) or run atomics on (REMOTE_ATOMIC writes the "
+         "new value) must be locally writable too; without LOCAL_WRITE ibv_reg_mr fails in step 6 with EINVAL"),
+        TS + "ibv_reg_mr-失败-invalid-argument-errno22--访问权限组合非法"),
+    "access.local_missing": ("access",
+        ("--op %(op)s 的%(role_zh)s：网卡要往这块内存里写（%(why_zh)s），却没有 IBV_ACCESS_LOCAL_WRITE",
+         "--op %(op)s, %(role_en)s: the NIC writes into this memory (%(why_en)s) but there is no IBV_ACCESS_LOCAL_WRITE"),
+        ("LOCAL_WRITE 是“本端网卡可以写这块内存”：接收的数据、READ 取回的数据、原子操作返回的原值都由本端网卡写进来。"
+         "没有它，那个 WR 的完成是 LOC_PROT_ERR（本地保护错误），数据没有写进来",
+         "LOCAL_WRITE means the local NIC may write this memory: received data, the data a READ brings back and an atomic's "
+         "old value are all written by the local NIC. Without it that WR completes with LOC_PROT_ERR and nothing is written"),
+        GAL + "lkey"),
+    "access.remote_extra": ("access",
+        ("--op %(op)s 的%(role_zh)s：多开了 %(extra)s，这个操作里对端不会这样访问你的内存",
+         "--op %(op)s, %(role_en)s: %(extra)s is more than needed; in this operation the peer never accesses your memory that way"),
+        ("rkey 交给了对端：MR 开了什么，对端（或任何拿到 rkey 的人）就能对这块内存做什么。只开本操作、本角色需要的："
+         "主动方从不需要 REMOTE_*，READ 的被动方只要 REMOTE_READ。多开不会让程序出错，所以只有按规则才查得出来",
+         "The rkey goes to the peer: whatever the MR grants, the peer (or anyone holding the rkey) may do to this memory. Open "
+         "only what this operation and role need: the active side never needs REMOTE_*, a READ's passive side only REMOTE_READ. "
+         "Granting more never makes the program fail, which is why only a rule catches it"), GAL + "mr-access"),
+    "access.roles_swapped": ("access",
+        ("两个角色弄反了：主动方（客户端）开了 REMOTE_*，被动方（服务端）没有", "the roles are swapped: the active side (client) grants REMOTE_*, the passive side (server) does not"),
+        ("ROLE_SERVER 是被动方：单边操作（WRITE/READ/原子）落在它的内存上，它开 REMOTE_*；ROLE_CLIENT 发起这些操作，只要本地的权限",
+         "ROLE_SERVER is the passive side: one-sided operations (WRITE/READ/atomics) land in its memory, so it grants REMOTE_*; "
+         "ROLE_CLIENT issues them and needs only local rights"), GAL + "mr-access"),
+    # ---- 练习 11：选 GID ----
+    "gid.hardcoded": ("返回值", ("每张表都返回 %(got)s：GID 索引要从表里按规则找，不能写死", "you return %(got)s for every table: the GID index must be found in the table by the rule, not hard-coded"),
+        ("GID 表因机器而异：索引 0 常是 fe80 链路本地，rxe 给每个地址一项 RoCE v1、一项 RoCE v2，删掉过的地址留下空位。"
+         "照抄别人机器上的 0、1 或 3 只在某些机器上碰巧对（show_gids.sh 列出这台机器的表）",
+         "GID tables differ between machines: index 0 is often the fe80 link-local entry, rxe gives each address one RoCE v1 and "
+         "one RoCE v2 entry, and removed addresses leave holes. 0, 1 or 3 copied from someone else's machine is right only by "
+         "luck (show_gids.sh lists this machine's table)"), TS + "gid步骤4"),
+    "gid.position": ("返回值", ("返回了 %(got)s，那是条目在数组里的位置；要它的 GID 索引 tbl[i].index（%(want)s）",
+                               "you returned %(got)s, the entry's position in the array; return its GID index tbl[i].index (%(want)s)"),
+        ("tbl 只装着非空的条目，所以数组里的第 i 项不一定是 GID 索引 i（删掉过的地址留下空位）。sgid_index 要的是 GID 表里的索引",
+         "tbl holds only the non-empty entries, so the i-th element is not necessarily GID index i (removed addresses leave "
+         "holes). sgid_index wants the index in the GID table"), TS + "gid步骤4"),
+    "gid.v1": ("kind", ("返回了 %(got)s，地址对了但类型是 RoCE v1；要 RoCE v2 的那一项（%(want)s）",
+                        "you returned %(got)s: the right address but RoCE v1; take the RoCE v2 entry (%(want)s)"),
+        ("同一个地址有两项：RoCE v1 的包是以太网帧（0x8915），不是 IP 包，过不了路由器；RoCE v2 是 UDP 4791 上的 IP 包。"
+         "两端必须用同一种：本程序在步骤11 比较两端的类型，不同就退出（硬件上 v1 对 v2 是没有应答）",
+         "Each address has two entries: a RoCE v1 packet is an Ethernet frame (0x8915), not an IP packet, and crosses no router; "
+         "RoCE v2 is IP over UDP 4791. Both ends must use the same kind: this program compares them in step 11 and exits if "
+         "they differ (on hardware v1 against v2 gets no answer)"), TS + "gid步骤4"),
+    "gid.link_local": ("raw", ("返回了 %(got)s：fe80 链路本地地址，不是路由要的源地址 %(src)s", "you returned %(got)s: an fe80 link-local address, not the route's source address %(src)s"),
+        ("fe80::/10 只在一条链路上有效，对端的 GID 是 IPv4 时两端的类型对不上，RTR 失败或包发不出去；要通往对端的那个 IPv4 地址的条目",
+         "fe80::/10 is valid on one link only; with an IPv4 peer GID the two ends do not match and RTR fails or nothing leaves. "
+         "Take the entry of the IPv4 address towards the peer"), TS + "gid步骤4"),
+    "gid.other_ip": ("raw", ("返回了 %(got)s（地址 %(ip)s），路由要的源地址是 %(src)s", "you returned %(got)s (address %(ip)s), but the route's source address is %(src)s"),
+        ("RoCE v2 的包的源 IP 就是源 GID 里的地址。内核到对端的路由（ip route get）说了用哪个源地址；用别的地址（比如另一块网卡的，"
+         "或者表里第一个 IPv4），对端的回包要么回不来，要么从别的网卡回来被丢掉——机器有两块网卡时最常见的错误",
+         "A RoCE v2 packet's source IP is the address in the source GID. The kernel's route to the peer (ip route get) says "
+         "which source address to use; with another one (another NIC's, or the first IPv4 in the table) the replies do not "
+         "come back or come back on another NIC and are dropped - the most common mistake on machines with two NICs"), TS + "gid步骤4"),
+    "gid.not_ipv4": ("raw", ("返回了 %(got)s：那是一个 IPv6 地址（%(ip)s），只是最后 4 个字节和 %(src)s 一样",
+                              "you returned %(got)s: an IPv6 address (%(ip)s) whose last 4 bytes merely equal %(src)s"),
+        ("IPv4 地址放进 GID 的格式是 ::ffff:a.b.c.d（前 10 字节 0，再两个 0xff）。只比较最后 4 个字节，会把 IPv6 地址也当成它。"
+         "先看 gid_is_ipv4_mapped()，再比较地址（gid_to_ip() 给出点分十进制）",
+         "An IPv4 address sits in a GID as ::ffff:a.b.c.d (10 zero bytes, then two 0xff). Comparing only the last 4 bytes takes an "
+         "IPv6 address for it too. Check gid_is_ipv4_mapped() first, then compare the address (gid_to_ip() gives dotted decimal)"), TS + "gid步骤4"),
+    "gid.beyond_8bit": ("index", ("返回了 %(got)s：大于 255，RTR 的 ah_attr.grh.sgid_index 只有 8 位", "you returned %(got)s: above 255, but RTR's ah_attr.grh.sgid_index has 8 bits"),
+        ("sgid_index 是 uint8_t：索引 300 写进去变成 44，用的是别的条目。这样的条目不能选，返回 -1（程序会说出为什么，不悄悄换成别的地址）",
+         "sgid_index is a uint8_t: index 300 becomes 44 there, a different entry. Such an entry cannot be chosen; return -1 (the "
+         "program then says why instead of silently switching to another address)"), TS + "gid步骤4"),
+    "gid.none": ("返回值", ("返回了 -1，可表里有 %(src)s 的 RoCE v2 条目（索引 %(want)s）", "you returned -1, but the table has a RoCE v2 entry for %(src)s (index %(want)s)"),
+        ("每个非空条目都看一遍：类型 RoCE v2、IPv4 映射、地址等于 src_ip、索引不超过 255 的那一项", "Look at every non-empty entry: the one that is RoCE v2, IPv4-mapped, has address src_ip and index <= 255"), TS + "gid步骤4"),
+    "gid.wrong": ("返回值", ("返回了 %(got)s，路由要的源地址 %(src)s 的 RoCE v2 条目是 %(want)s", "you returned %(got)s; the RoCE v2 entry for the route's source address %(src)s is %(want)s"),
+        ("返回 GID 索引（tbl[i].index），没有合适的条目时返回 -1", "Return the GID index (tbl[i].index), or -1 when no entry fits"), TS + "gid步骤4"),
+    # ---- 练习 12：清理的顺序 ----
+    "cleanup.missing": ("order", ("少了 %(obj)s：这条连接有它，却没有销毁（%(call)s）", "%(obj)s is missing: this connection has one but you never destroy it (%(call)s)"),
+        ("每个建了的对象都要销毁一次。少了一个：它还挂在 PD 上，之后 ibv_dealloc_pd 以 EBUSY 失败（QP、SRQ、MR、AH 都属于 PD）；"
+         "CQ 和完成通道留到进程退出才由内核收回，ASan 报告泄漏。长期运行的服务端每个连接漏一份，直到资源耗尽",
+         "Every object created must be destroyed once. One missing stays attached to the PD, and ibv_dealloc_pd later fails with "
+         "EBUSY (QPs, SRQs, MRs and AHs belong to the PD); a CQ or completion channel stays until the process exits and ASan "
+         "reports a leak. A long-running server leaks one per connection until the resources run out"), TS + "pd--mr--cq--qp步骤59"),
+    "cleanup.twice": ("order", ("%(obj)s 在顺序里出现了 %(k)s 次", "%(obj)s appears %(k)s times in the order"),
+        ("每个对象只销毁一次：销毁之后句柄就失效了，再用它是释放后使用（本程序销毁后把指针置空，才没有出事）",
+         "Destroy each object once: after destruction the handle is gone and using it again is a use-after-free (this program "
+         "sets the pointer to NULL afterwards, which is the only reason nothing happens)"), None),
+    "cleanup.bad_value": ("order", ("顺序里有 %(got)s，不是 enum teardown 的值（0..%(max)s），或者返回的个数 %(n)s 不对", "the order holds %(got)s, not an enum teardown value (0..%(max)s), or the count %(n)s is wrong"),
+        ("order 有 TD_COUNT 项，返回值是写进去的个数", "order has TD_COUNT entries; return how many you wrote"), None),
+    "cleanup.cq_before_qp": ("order", ("CQ 在 QP 之前销毁：QP 还在用它", "the CQ is destroyed before the QPs: they still use it"),
+        ("QP 创建时挂上了 CQ（send_cq、recv_cq），内核给 CQ 记了使用计数：还有 QP 用着它时 ibv_destroy_cq 返回 EBUSY，CQ 就漏掉了。"
+         "先销毁 QP，再销毁它们用的 CQ",
+         "The QPs were attached to the CQ at creation (send_cq, recv_cq) and the kernel counts those users: while a QP still uses "
+         "it, ibv_destroy_cq returns EBUSY and the CQ leaks. Destroy the QPs first, then the CQ they use"), TS + "pd--mr--cq--qp步骤59"),
+    "cleanup.srq_before_qp": ("order", ("SRQ 在 QP 之前销毁：QP 还从它取接收", "the SRQ is destroyed before the QPs: they still take receives from it"),
+        ("挂着 SRQ 的 QP 还在时，ibv_destroy_srq 返回 EBUSY。先销毁 QP（--srq 时本程序还先把 QP 改到 ERR、等 LAST_WQE_REACHED）",
+         "While QPs attached to it exist, ibv_destroy_srq returns EBUSY. Destroy the QPs first (with --srq this program also moves "
+         "them to ERR and waits for LAST_WQE_REACHED)"), "docs/QP-TYPES.md"),
+    "cleanup.channel_before_cq": ("order", ("完成通道在 CQ 之前销毁：CQ 还挂在它上面", "the completion channel is destroyed before the CQ: the CQ is still attached to it"),
+        ("CQ 创建时给了完成通道（--cq event），通道记着用它的 CQ 数：还有 CQ 时 ibv_destroy_comp_channel 返回 EBUSY",
+         "The CQ was created on the completion channel (--cq event), which counts its CQs: while one exists "
+         "ibv_destroy_comp_channel returns EBUSY"), None),
+    "cleanup.unacked": ("order", ("有 %(n)s 个完成事件没确认，却没有在销毁 CQ 之前确认（TD_CQ_EVENTS）", "%(n)s completion events are unacknowledged and you do not acknowledge them before destroying the CQ (TD_CQ_EVENTS)"),
+        ("ibv_get_cq_event 取到的每个事件都要 ibv_ack_cq_events 确认；ibv_destroy_cq 会一直等到全部确认——没确认就永远卡在清理里",
+         "Every event taken with ibv_get_cq_event must be acknowledged with ibv_ack_cq_events; ibv_destroy_cq waits until all "
+         "are - without it the cleanup hangs forever"), None),
+    "cleanup.ack_after_cq": ("order", ("在销毁 CQ 之后才确认完成事件", "completion events acknowledged after the CQ is destroyed"),
+        ("ibv_ack_cq_events 要用 CQ：CQ 销毁了再确认是释放后使用；而没确认的话 ibv_destroy_cq 一直等。先确认，再销毁",
+         "ibv_ack_cq_events needs the CQ: acknowledging after destroying it is a use-after-free, and ibv_destroy_cq waits for "
+         "the acknowledgements anyway. Acknowledge first, then destroy"), None),
+    "cleanup.mr_before_qp": ("order", ("MR 在 QP 之前注销：QP 的接收队列里还有指着它的 WR", "the MR is deregistered before the QPs: WRs in their receive queues still point into it"),
+        ("投递了还没完成的接收 WR（每轮都有）指着 MR 里的缓冲区。先注销 MR，对端这时到达的包会被写进一块不再注册的内存："
+         "网卡报保护错误，或者（没有 IOMMU 时）写进已经还给系统的页。先销毁用它的 QP。rxe 上 ibv_dereg_mr 照样成功，所以只有按规则查得出来",
+         "Posted receive WRs that never completed (there are some every round) point into the MR's buffer. Deregister the MR "
+         "first and a packet arriving from the peer lands in memory that is no longer registered: a protection error, or "
+         "(without an IOMMU) a write into pages already given back. Destroy the QPs that use it first. On rxe ibv_dereg_mr "
+         "succeeds anyway, so only the rule catches it"), None),
+    "cleanup.ah_before_qp": ("order", ("UD 的地址句柄在 QP 之前销毁：发送队列里的 WR 还指着它", "the UD address handle is destroyed before the QPs: WRs in the send queue still point to it"),
+        ("UD 的每个发送 WR 带着 AH（wr.ud.ah）。QP 还在、WR 可能还没发完时销毁 AH，网卡拿到的是失效的句柄。先销毁 QP",
+         "Every UD send WR carries the AH (wr.ud.ah). Destroying it while the QP exists and WRs may still be pending hands the "
+         "NIC a stale handle. Destroy the QPs first"), "docs/QP-TYPES.md"),
+    "cleanup.creation_order": ("order", ("按创建的顺序销毁（MR 最先、QP 最后）：要反过来", "you destroy in creation order (MR first, QPs last): reverse it"),
+        ("后建的用着先建的：QP 用 CQ、SRQ、MR，CQ 用完成通道。销毁按相反的顺序，先销毁用别人的，每一步才没有人还在用它"
+         "（否则 ibv_destroy_cq、ibv_destroy_srq、ibv_destroy_comp_channel 返回 EBUSY，对象漏掉）",
+         "What is created later uses what was created earlier: QPs use the CQ, SRQ and MR; the CQ uses the channel. Destroy in "
+         "the reverse order, users first, so nothing is still in use when its turn comes (otherwise ibv_destroy_cq, "
+         "ibv_destroy_srq, ibv_destroy_comp_channel return EBUSY and the objects leak)"), TS + "pd--mr--cq--qp步骤59"),
     # ---- 练习 1：QP 的形状 ----
     "caps.qp_type": ("qp_type",
         ("qp_type=%(got)s，这条连接要的是 %(want)s（看 conn->opt->qp_type：QPK_RC 还是 QPK_UD）",
@@ -417,6 +551,8 @@ NOTES = {
                     "max_rd_atomic=%(v)s: below the allowed %(max)s, fewer READs/atomics in flight, still correct (your choice)"),
     "init.local_write": ("qp_access_flags 带了 IBV_ACCESS_LOCAL_WRITE：QP 上没有意义（本地写是 MR 的事），无害",
                          "qp_access_flags includes IBV_ACCESS_LOCAL_WRITE: meaningless on a QP (local writes are the MR's business), harmless"),
+    "access.local_extra": ("--op %(op)s 的%(role_zh)s多开了 IBV_ACCESS_LOCAL_WRITE：网卡不往这里写，无害（只开需要的更好）",
+                           "--op %(op)s, %(role_en)s: an extra IBV_ACCESS_LOCAL_WRITE; the NIC never writes here, harmless (opening only what is needed is better)"),
     "caps.depth_more": ("队列比 conn->caps 深：可以，但 CQ 是按 conn->caps 算的容量", "queues deeper than conn->caps: allowed, but the CQ was sized for conn->caps"),
 }
 
@@ -725,7 +861,154 @@ def check_9(sc):
     return out, []
 
 
-CHECKS = {1: check_1, 2: check_2, 3: check_3, 4: check_4, 5: check_5, 6: check_6, 7: check_7, 8: check_8, 9: check_9}
+OP_NAMES = ["send", "write", "read", "write_imm", "fetch_add", "cmp_swap"]
+OP_SEND, OP_WRITE, OP_READ, OP_WRITE_IMM, OP_FADD, OP_CSWAP = range(6)
+ROLE_SERVER, ROLE_CLIENT = 0, 1
+
+
+def access_need(op, role):
+    """(要的 REMOTE_* 位, 网卡往本地写的原因 (中, 英) 或 None)：按谁碰这块内存推出来，不查我们的表"""
+    remote = 0
+    if role == ROLE_SERVER:
+        remote = {OP_WRITE: A_RW, OP_WRITE_IMM: A_RW, OP_READ: A_RR, OP_FADD: A_RA, OP_CSWAP: A_RA}.get(op, 0)
+    why = None
+    if op == OP_SEND:
+        why = ("接收的消息", "the received message") if role == ROLE_SERVER else ("接收服务端的回复", "receiving the server's reply")
+    elif role == ROLE_CLIENT and op == OP_READ:
+        why = ("READ 取回的数据", "the data a READ brings back")
+    elif role == ROLE_CLIENT and op in (OP_FADD, OP_CSWAP):
+        why = ("原子操作返回的原值", "the atomic's old value")
+    return remote, why
+
+
+def check_10(sc):
+    out, notes = [], []
+    got = {(s["ctx"]["op"], s["ctx"]["role"]): s["access"] for s in sc}
+    want = {k: access_need(*k)[0] for k in got}
+    flip = {(op, 1 - role): v for (op, role), v in want.items()}
+    if any(want[k] != flip[k] for k in got) and all(got[k] & ~A_LW == flip[k] for k in got):
+        return [("access.roles_swapped", {})], []
+    for s in sc:
+        op, role, a = s["ctx"]["op"], s["ctx"]["role"], s["access"]
+        remote, why = access_need(op, role)
+        v = {"op": OP_NAMES[op], "role_zh": "服务端（被动方）" if role == ROLE_SERVER else "客户端（主动方）",
+             "role_en": "server (passive side)" if role == ROLE_SERVER else "client (active side)", "got": access_names(a)}
+        if remote & ~a:
+            out.append(("access.remote_missing", dict(v, missing=access_names(remote & ~a))))
+        if a & (A_RW | A_RA) and not a & A_LW:
+            out.append(("access.remote_without_local", v))
+        if why and not a & A_LW:
+            out.append(("access.local_missing", dict(v, why_zh=why[0], why_en=why[1])))
+        if a & (A_RW | A_RR | A_RA) & ~remote:
+            out.append(("access.remote_extra", dict(v, extra=access_names(a & (A_RW | A_RR | A_RA) & ~remote))))
+        elif a & A_LW and not why and not a & (A_RW | A_RA):
+            notes.append(("access.local_extra", v))
+    return out, notes
+
+
+def gid_ip(raw):
+    """(是不是 IPv4 映射, 地址文本)；raw 是 32 个十六进制字符"""
+    b = bytes.fromhex(raw)
+    if b[:10] == bytes(10) and b[10:12] == b"\xff\xff":
+        return True, "%d.%d.%d.%d" % tuple(b[12:])
+    import ipaddress
+    return False, str(ipaddress.IPv6Address(b))
+
+
+def check_11(sc):
+    out = []
+    wants, gots = [], []
+    for s in sc:
+        src, ents, got = s["ctx"]["src"], s["entries"], s["got"]
+        want = -1
+        for e in ents:
+            v4, ip = gid_ip(e["raw"])
+            if e["kind"] == 2 and v4 and ip == src and e["index"] <= 255:
+                want = e["index"]
+                break
+        wants.append(want)
+        gots.append(got)
+        if got == want:
+            continue
+        v = {"got": got, "want": want, "src": src}
+        by_index = {e["index"]: e for e in ents}
+        right = [e for e in ents if e["index"] == want]
+        if got == -1:
+            out.append(("gid.none", v))
+        elif right and got == right[0]["pos"]:
+            out.append(("gid.position", v))
+        elif got in by_index:
+            e = by_index[got]
+            v4, ip = gid_ip(e["raw"])
+            v["ip"] = ip
+            same_last = bytes.fromhex(e["raw"])[12:] == bytes(int(x) for x in src.split("."))
+            if v4 and ip == src and e["kind"] != 2:
+                out.append(("gid.v1", v))
+            elif v4 and ip == src and got > 255:
+                out.append(("gid.beyond_8bit", v))
+            elif not v4 and same_last:
+                out.append(("gid.not_ipv4", v))
+            elif not v4 and ip.startswith("fe80"):
+                out.append(("gid.link_local", v))
+            elif v4:
+                out.append(("gid.other_ip", v))
+            else:
+                out.append(("gid.wrong", v))
+        else:
+            out.append(("gid.wrong", v))
+    if len(set(gots)) == 1 and len(set(wants)) > 1 and gots[0] != -1:
+        return [("gid.hardcoded", {"got": gots[0]})], []
+    return out, []
+
+
+TD = ["TD_QPS", "TD_SRQ", "TD_AH", "TD_CQ_EVENTS", "TD_CQ", "TD_CHANNEL", "TD_MR"]
+TD_QPS, TD_SRQ, TD_AH, TD_CQ_EVENTS, TD_CQ, TD_CHANNEL, TD_MR = range(7)
+TD_CALL = ["ibv_destroy_qp", "ibv_destroy_srq", "ibv_destroy_ah", "ibv_ack_cq_events", "ibv_destroy_cq",
+           "ibv_destroy_comp_channel", "ibv_dereg_mr"]
+# (先, 后, 错误名)：先销毁用别人的
+TD_BEFORE = [(TD_QPS, TD_SRQ, "cleanup.srq_before_qp"), (TD_QPS, TD_CQ, "cleanup.cq_before_qp"),
+             (TD_QPS, TD_MR, "cleanup.mr_before_qp"), (TD_QPS, TD_AH, "cleanup.ah_before_qp"),
+             (TD_CQ_EVENTS, TD_CQ, "cleanup.ack_after_cq"), (TD_CQ, TD_CHANNEL, "cleanup.channel_before_cq")]
+
+
+def check_12(sc):
+    out = []
+    for s in sc:
+        c = s["ctx"]
+        order = s.get("order") or []
+        if isinstance(order, int):
+            order = [order]
+        bad = [v for v in order if not 0 <= v < len(TD)]
+        if bad or not 0 <= s["n"] <= c["count"]:
+            out.append(("cleanup.bad_value", {"got": bad[0] if bad else order, "max": len(TD) - 1, "n": s["n"]}))
+            continue
+        present = {TD_QPS, TD_CQ, TD_MR}
+        present |= {TD_SRQ} if c["srq"] else set()
+        present |= {TD_CHANNEL} if c["channel"] else set()
+        present |= {TD_AH} if c["ah"] else set()
+        present |= {TD_CQ_EVENTS} if c["unacked"] else set()
+        pos = {}
+        for k, v in enumerate(order):
+            pos.setdefault(v, k)
+        for v in sorted(set(order)):
+            if order.count(v) > 1:
+                out.append(("cleanup.twice", {"obj": TD[v], "k": order.count(v)}))
+        if pos.get(TD_QPS, -1) > max(pos.get(TD_MR, 99), pos.get(TD_CQ, 99)) and pos.get(TD_MR, 99) < pos.get(TD_CQ, 99):
+            out.append(("cleanup.creation_order", {}))
+            continue
+        for v in sorted(present):
+            if v not in pos:
+                if v == TD_CQ_EVENTS:
+                    out.append(("cleanup.unacked", {"n": c["unacked"]}))
+                else:
+                    out.append(("cleanup.missing", {"obj": TD[v], "call": TD_CALL[v]}))
+        for a, b, mid in TD_BEFORE:
+            if a in present and b in present and a in pos and b in pos and pos[a] > pos[b]:
+                out.append((mid, {}))
+    return out, []
+
+
+CHECKS = {1: check_1, 2: check_2, 3: check_3, 4: check_4, 5: check_5, 6: check_6, 7: check_7, 8: check_8, 9: check_9, 10: check_10, 11: check_11, 12: check_12}
 
 
 def note_text(nid, vals, en):

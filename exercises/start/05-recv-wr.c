@@ -10,7 +10,13 @@
  *   wr    wr_id = WRID(i, 0)（共享 CQ 靠它认出 QP，rdma_common.h）、sg_list、num_sge；其余字段清零（next！）
  *         wr_id = WRID(i, 0) (the shared CQ tells QPs apart by it, rdma_common.h), sg_list, num_sge; zero the rest (next!)
  *
- * 检查：make exercise EX=5 / Check: make exercise EX=5
+ *   什么时候：服务端每一轮先投递接收，再发 READY 告诉对端“可以发了”——对端收到 READY 就发
+ *   when: each round the server posts its receives first and only then sends READY ("you may send") - the peer sends
+ *         as soon as it gets READY
+ *
+ * 检查：make exercise EX=5（你的是服务端；实验室里按你那一端 --trace 的事件先后判断接收是不是在 READY 之前投递的）
+ * Check: make exercise EX=5 (yours is the server; in the lab the order of events in your side's --trace shows whether
+ *        the receives were posted before READY)
  */
 #include "exercise.h"
 

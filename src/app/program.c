@@ -162,7 +162,7 @@ int program_finish(struct program *p, int run_rc)
 
 int cm_steps(struct rdma_device *dev, struct rdma_conn *conn)
 {
-	int access = mr_access_flags(conn->opt);   /* 只开本操作、本角色需要的 MR/QP 权限 */
+	int access = mr_access(conn->opt);   /* 只开本操作、本角色需要的 MR/QP 权限 */
 
 	/* 客户端 rdma_resolve_addr/rdma_resolve_route（源地址决定设备）；服务端 rdma_bind_addr/rdma_listen，
 	 * 等第一个连接请求（它到达的地址决定设备） */

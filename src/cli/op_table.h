@@ -8,7 +8,7 @@
 #ifndef ROCE_OP_TABLE_H
 #define ROCE_OP_TABLE_H
 
-/* 数据面操作类型：决定 MR 权限、握手内容和数据面流程。编号是 op_table 的下标，角色是 op_info.access 的下标；
+/* 数据面操作类型：决定 MR 权限（rdma_common.c 的 mr_access_for）、握手内容和数据面流程。编号是 op_table 的下标；
  * options.h 包含本文件，本文件不包含 options.h（两个模块之间没有环） */
 enum rdma_op {
 	OP_SEND = 0,
@@ -30,7 +30,6 @@ struct op_info {
 	unsigned data_from_server : 1; /* 校验的数据由服务端写出（READ：客户端读服务端的内存） */
 	unsigned bench : 1;         /* --bench lat|bw 支持 */
 	unsigned interactive : 1;   /* --interactive 可以同用（交互模式自己用 WRITE + READ） */
-	int access[2];              /* MR 权限，下标 enum role：[ROLE_SERVER] 被动方，[ROLE_CLIENT] 主动方 */
 };
 
 /* 下标是 enum rdma_op */

@@ -91,7 +91,7 @@ int multi_client(const struct options *o)
 	return o->role == ROLE_SERVER && (o->clients != 1 || o->parallel > 1);
 }
 
-int mr_access_flags(const struct options *o)
+int mr_access_mode(const struct options *o)
 {
 	int server = (o->role == ROLE_SERVER);
 
@@ -101,5 +101,5 @@ int mr_access_flags(const struct options *o)
 	/* write/write_imm 延迟是乒乓：两端都往对端内存里写 */
 	if (o->bench == BENCH_LAT && (o->op == OP_WRITE || o->op == OP_WRITE_IMM))
 		return IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
-	return op_info(o->op)->access[o->role];
+	return -1;
 }

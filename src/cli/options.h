@@ -142,9 +142,9 @@ size_t slot_size(const struct options *o);
 uint32_t srq_recv_buffers(const struct options *o);
 
 /*
- * 本端 MR 需要的访问权限：普通模式查 op_table（op_table.c），交互模式和 write 延迟乒乓另有规定。
- * 被动方（服务端）开放 REMOTE_*；主动方只需要 LOCAL_WRITE（接收/READ结果/原子原值要写进本地内存）。
+ * 模式决定的 MR 权限：交互模式（服务端被写又被读）和 write 延迟乒乓（两端都被写）另有规定；
+ * 返回 -1 = 按操作和角色（课 mr_access_for，rdma_common.c；mr_access 把两者合起来）
  */
-int mr_access_flags(const struct options *o);
+int mr_access_mode(const struct options *o);
 
 #endif

@@ -96,3 +96,12 @@ void gid_print_row(const struct gid_info *g, const char *mark)
 	gid_describe(g, desc, sizeof(desc));
 	con_printf(_("  %s索引 %-3u %s  %s\n"), mark, g->index, s, desc);
 }
+
+void gid_print_table(const struct gid_info *tbl, size_t n, int port)
+{
+	con_printf(_("端口 %d 的非空GID条目（共 %zu 个）:\n"), port, n);
+	for (size_t i = 0; i < n && i < 8; i++)
+		gid_print_row(&tbl[i], "");
+	if (n > 8)
+		con_printf(_("  ...（其余 %zu 个见 ./show_gids.sh）\n"), n - 8);
+}

@@ -22,5 +22,7 @@ int device_port_gids(struct ibv_device *dev, int port, int *active, struct gid_i
 
 /* 打印一行 GID 条目（索引、GID、类型、地址、网卡），mark 放在行首（选中的条目用 "→ "） */
 void gid_print_row(const struct gid_info *g, const char *mark);
+/* 步骤4：端口 port 的非空条目（最多 8 行，其余让 ./show_gids.sh 列） */
+void gid_print_table(const struct gid_info *tbl, size_t n, int port);
 
 #endif

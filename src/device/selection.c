@@ -309,8 +309,9 @@ static const struct gid_info *explicit_gid(const struct gid_info *tbl, size_t n,
 }
 
 const struct gid_info *select_gid(const struct gid_info *tbl, size_t n, int tbl_len, const struct options *opt,
-				  const struct peer_route *peer)
+				  const struct peer_route *peer, int route_index)
 {
+	const struct gid_info *route = route_index >= 0 ? gid_find(tbl, n, (uint32_t)route_index) : NULL;
 	char msg[768];
 	int pick;
 
@@ -319,7 +320,7 @@ const struct gid_info *select_gid(const struct gid_info *tbl, size_t n, int tbl_
 	if (gid_count_unreachable(tbl, n) > 0)
 		con_printf(_("  注意: 跳过了 %zu 个索引大于 %u 的条目：RTR 的 ah_attr.grh.sgid_index 只有 8 位，放不下它们\n"),
 			   gid_count_unreachable(tbl, n), GID_AUTO_MAX_INDEX);
-	pick = peer->want_src[0] ? gid_find_ipv4(tbl, n, peer->want_src) : -1;
+	pick = route != NULL ? (int)(route - tbl) : -1;
 	if (pick < 0 && peer->want_src[0] && gid_route_src_beyond(tbl, n, peer->want_src, msg, sizeof(msg)) >= 0)
 		con_printf(_("  警告: %s\n"), msg);   /* 不悄悄换成别的地址（-d/-g 时是 select_warn_if_off_route） */
 	if (pick >= 0) {

@@ -40,11 +40,12 @@ void select_lookup_server(const struct options *opt, struct peer_route *peer);
 struct ibv_device *select_device(const struct device_set *set, struct peer_route *peer);
 
 /*
- * 步骤4：用 GID 表（非空条目 tbl[0..n)，端口的表长 tbl_len）里的哪一条。-g 给了就检查它；否则按路由要求的
- * 源地址，再按 gid_choose 的分数。打印选中的条目和原因；返回 NULL：已打印错误和提示
+ * 步骤4：用 GID 表（非空条目 tbl[0..n)，端口的表长 tbl_len）里的哪一条。-g 给了就检查它；否则用路由要求的
+ * 源地址的条目（route_index：课程按 peer->want_src 找出的 GID 索引，rdma_common.c 的 gid_index_for；-1 = 没有），
+ * 再按 gid_choose 的分数。打印选中的条目和原因；返回 NULL：已打印错误和提示
  */
 const struct gid_info *select_gid(const struct gid_info *tbl, size_t n, int tbl_len, const struct options *opt,
-				  const struct peer_route *peer);
+				  const struct peer_route *peer, int route_index);
 
 /* 客户端显式给了 -d/-g：选出的 GID 不在通往服务端的路径上时大声警告（不退出，让学习者看到后果） */
 void select_warn_if_off_route(const char *dev_name, const struct gid_info *gid, const struct peer_route *peer);

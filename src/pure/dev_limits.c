@@ -3,8 +3,11 @@
  */
 #include "pure/dev_limits.h"
 #include "base/i18n.h"
+#include "base/conout.h"
 
 #include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 uint32_t srq_depth_wanted(const struct options *o, const struct queue_caps *q)
 {
@@ -66,4 +69,20 @@ int limits_check(const struct options *o, const struct ibv_device_attr *dev,
 int limits_memory(size_t len, size_t phys)
 {
 	return phys == 0 || len <= phys / 2 ? 0 : -1;
+}
+
+int limits_check_memory(size_t len)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	struct rlimit rl;
+
+	if (pages > 0 && psize > 0 && limits_memory(len, (size_t)pages * (size_t)psize) != 0) {
+		con_error(_("需要 %zu 字节缓冲区，超过物理内存的一半\n" CON_HINT "减小 --size 或 -q\n"), len);
+		return -1;
+	}
+	if (geteuid() != 0 && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && len > rl.rlim_cur)
+		con_printf(_("  警告: 需要锁定 %zu 字节，超过 ulimit -l（%llu 字节）；ibv_reg_mr 可能以 ENOMEM 失败\n"),
+		       len, (unsigned long long)rl.rlim_cur);
+	return 0;
 }

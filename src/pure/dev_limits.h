@@ -36,5 +36,7 @@ int limits_check(const struct options *o, const struct ibv_device_attr *dev,
  * 否则机器先开始换页、ibv_reg_mr 再以 ENOMEM 失败。phys 为 0（读不到）时不查。放得下返回 0
  */
 int limits_memory(size_t len, size_t phys);
+/* 步骤6 注册之前：按这台机器的物理内存查 limits_memory（超了打印错误，返回 -1）；超过 ulimit -l 时只警告 */
+int limits_check_memory(size_t len);
 
 #endif

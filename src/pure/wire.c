@@ -9,6 +9,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
 static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)(v >> 16)); put16(p + 2, (uint16_t)v); }
@@ -431,4 +434,19 @@ int wire_is_perftest(const uint8_t *buf, size_t len)
 		if (buf[pos] != 0)
 			return 0;
 	return 1;
+}
+
+/*
+ * 起始 PSN 取自内核的随机数（getrandom）。以前用 srand48(getpid() ^ time()) + lrand48()：
+ * 一秒后启动的另一端 pid 加 1、时间加 1，异或的结果可能一样，两端就拿到了相同的起始 PSN
+ * （对 RC 无害，但读输出时容易混淆）；而且 lrand48 的状态是全进程共享的，多客户端服务端的
+ * 几个会话线程同时调用并不安全。getrandom 没有共享状态。
+ */
+uint32_t wire_random_psn(void)
+{
+	uint32_t v;
+
+	if (getrandom(&v, sizeof(v), 0) != (ssize_t)sizeof(v))
+		v = (uint32_t)getpid() * 2654435761u ^ (uint32_t)time(NULL);
+	return v & 0xffffff;
 }

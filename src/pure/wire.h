@@ -175,4 +175,7 @@ int wire_is_rc_pingpong(const uint8_t *buf, size_t len);
 #define WIRE_PERFTEST_LEN 16
 int wire_is_perftest(const uint8_t *buf, size_t len);
 
+/* 一个 QP 的起始 PSN（24 位，步骤8 选、HELLO 里交给对端），取自内核的随机数 */
+uint32_t wire_random_psn(void);
+
 #endif

@@ -4,6 +4,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
@@ -247,5 +248,40 @@ int wait_cq(struct rdma_conn *conn, long long deadline, unsigned *spins, int got
 	 * 基准测试像 perftest 一样一直转：usleep(50) 在虚拟机里常常睡掉几毫秒，会把延迟放大上百倍 */
 	if (++*spins > 1000 && conn->opt->bench == BENCH_NONE)
 		usleep(50);
+	return 0;
+}
+
+/* --cq event：完成通道 = 一个文件描述符；CQ 有新完成（且已武装）时内核往它上面放一个事件 */
+int create_channel(struct rdma_conn *conn)
+{
+	int flags;
+
+	conn->channel = ibv_create_comp_channel(conn->dev->ctx);
+	if (conn->channel == NULL) {
+		verbs_error("ibv_create_comp_channel()", errno, _("打开的文件太多（ulimit -n）或设备已被删除"));
+		return -1;
+	}
+	/* 非阻塞：等待交给 poll()（带 -t 超时）；ibv_get_cq_event 只在 fd 可读后调用 */
+	flags = fcntl(conn->channel->fd, F_GETFL);
+	if (flags < 0 || fcntl(conn->channel->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+		verbs_error("fcntl(O_NONBLOCK)", errno, _("完成通道的 fd 设置失败"));
+		return -1;
+	}
+	con_printf(_("完成通道已创建（ibv_create_comp_channel）: fd=%d；CQ 有新完成时这个 fd 变为可读\n"),
+		   conn->channel->fd);
+	return 0;
+}
+
+/* 武装：请内核在 CQ 的“下一个”完成到来时发一个事件（只发一次，之后要重新武装） */
+int arm_cq(struct rdma_conn *conn)
+{
+	int rc = ibv_req_notify_cq(conn->cq, 0);
+
+	if (rc != 0) {
+		verbs_error("ibv_req_notify_cq()", rc, _("CQ 不支持事件通知？"));
+		return -1;
+	}
+	con_printf(_("已武装 CQ（ibv_req_notify_cq, solicited_only=0）：下一个完成到来时在 fd 上产生一个事件\n"
+		   "  说明: 等完成时程序睡在 poll(fd) 上，不占 CPU；代价是每次唤醒要经过内核（延迟更高）\n"));
 	return 0;
 }

@@ -142,5 +142,8 @@ int wait_cq(struct rdma_conn *conn, long long deadline_ms, unsigned *spins, int 
 /* CQ 空了、调用者另有别的要看（UD 带宽的服务端还看控制平面）：poll 模式马上返回；event 模式最多睡 ms 毫秒。
  * 睡满了不算错（超时由调用者判断）；出错返回 -1（已打印） */
 int wait_cq_briefly(struct rdma_conn *conn, int ms);
+/* --cq event，create_cq（rdma_common.c）用：建完成通道（fd 设成非阻塞），和武装 CQ（ibv_req_notify_cq）；失败时打印，返回 -1 */
+int create_channel(struct rdma_conn *conn);
+int arm_cq(struct rdma_conn *conn);
 
 #endif

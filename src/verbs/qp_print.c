@@ -127,3 +127,53 @@ void print_qp_states(struct rdma_conn *conn, const char *title)
 		print_qp_state(conn, i, title);
 	hook_note(NULL, conn, HOOK_QP_STATES, NULL, -1, 0);   /* --trace 记下每个QP读回的完整状态 */
 }
+
+void print_mr(const struct rdma_conn *conn, int access)
+{
+	char acc[128];
+
+	access_str(access, acc, sizeof(acc));
+	con_printf(_("MR 已注册: addr=%p 长度=%zu（%d 个QP × 每QP %zu 字节 × 2 区）\n"),
+	       (void *)conn->buf, conn->buf_len, conn->num_qp, conn->slot);
+	if (conn->srq_bufs > 0)
+		con_printf(_("  另有 %u 块 × %zu 字节给 SRQ 的接收（每个在途的接收一块：两个QP的消息落进同一块会交错）\n"),
+			   conn->srq_bufs, conn->slot);
+	con_printf(_("  lkey=0x%08x  rkey=0x%08x  权限=%s%s\n"), conn->mr->lkey, conn->mr->rkey, acc,
+	       access == 0 ? _("（只允许本地读：RDMA WRITE 的数据源只需要被网卡读取）") : "");
+}
+
+void print_srq(const struct rdma_conn *conn, uint32_t want)
+{
+	uint32_t per_qp = conn->caps.recv_wr;
+
+	con_printf(_("SRQ 已创建: 深度 %u（要了 %u；设备上限 max_srq_wr=%d），%d 个QP共用\n"), conn->srq_depth,
+		   want, conn->dev->dev_attr.max_srq_wr, conn->num_qp);
+	con_printf(_("  内存: 不用 SRQ 时 %d 个QP × 每个接收队列 %u 个 = %u 个接收请求，每个都要一块 %zu 字节的缓冲区（%zu 字节）；\n"
+		   "        用 SRQ 时一个 %u 个的队列（%zu 字节）——%s\n"),
+		   conn->num_qp, per_qp, per_qp * (uint32_t)conn->num_qp, conn->slot,
+		   (size_t)per_qp * (size_t)conn->num_qp * conn->slot, conn->srq_depth, (size_t)conn->srq_depth * conn->slot,
+		   conn->opt->bench != BENCH_NONE ? _("基准测试: 一个接收队列的深度给全部QP共用，像 perftest --use-srq") :
+		   _("本程序每轮每个QP只在途 1 个接收，2×QP数就够"));
+}
+
+void print_device(const struct rdma_device *dev)
+{
+	con_printf(_("选择设备: %s\n"), dev->dev_name);
+	con_printf(_("  设备能力: 最多 %d 个QP，每个QP最多 %d 个WR，CQ最多 %d 项，原子操作: %s\n"),
+	       dev->dev_attr.max_qp, dev->dev_attr.max_qp_wr, dev->dev_attr.max_cqe,
+	       dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE ? _("不支持") :
+	       dev->dev_attr.atomic_cap == IBV_ATOMIC_HCA ?
+	       _("支持（ATOMIC_HCA：只对经过这块网卡的其它 RDMA 原子操作是原子的，CPU 同时读写同一个字不受保护）") :
+	       _("支持（ATOMIC_GLOB：对 CPU 的访问也是原子的）"));
+}
+
+void print_port(const struct rdma_device *dev)
+{
+	const struct ibv_port_attr *pa = &dev->port_attr;
+	int port = dev->opt->ib_port;
+
+	con_printf(_("端口 %d: 状态 %s，链路层 %s，active_mtu %s，max_mtu %s，LID 0x%04x，GID表 %d 项\n"),
+	       port, ibv_port_state_str(pa->state),
+	       pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand",
+	       mtu_str(pa->active_mtu), mtu_str(pa->max_mtu), pa->lid, pa->gid_tbl_len);
+}

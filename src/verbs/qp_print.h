@@ -1,6 +1,7 @@
 /*
- * qp_print.h - QP 状态机的打印细节（qp_print.c）：每次转换后用 ibv_query_qp 读回并打印 QP 的实际状态，
- *              交换连接信息后打印两端的 HELLO，RTR 失败时打印证据。转换本身在 rdma_common.c
+ * qp_print.h - 课程的打印细节（qp_print.c）：每次转换后用 ibv_query_qp 读回并打印 QP 的实际状态，
+ *              交换连接信息后打印两端的 HELLO，RTR 失败时打印证据；设备、端口、MR、SRQ 建好后的那几行。
+ *              转换和 verbs 调用本身在 rdma_common.c
  */
 #ifndef ROCE_QP_PRINT_H
 #define ROCE_QP_PRINT_H
@@ -20,5 +21,10 @@ void rtr_debug(struct rdma_conn *conn, int i, int err);
 /* 用 ibv_query_qp 读回并打印 QP 的实际状态 */
 int print_qp_state(struct rdma_conn *conn, int i, const char *title);
 void print_qp_states(struct rdma_conn *conn, const char *title);
+/* 步骤2、3、6、7 之后打印设备的能力、端口、注册好的 MR（access 是注册用的权限）、建好的 SRQ（want 是要的深度） */
+void print_device(const struct rdma_device *dev);
+void print_port(const struct rdma_device *dev);
+void print_mr(const struct rdma_conn *conn, int access);
+void print_srq(const struct rdma_conn *conn, uint32_t want);
 
 #endif
