@@ -5,7 +5,9 @@
  *   - 每个QP的发送 WR 和它的 SGE 在计时之前建好（bench.c 的 build_wrs），循环里只改必须改的：
  *     要不要完成（--signal N 时）、write 的“戳”（缓冲区最后一个字节，不在 WR 里）；接收 WR 也建好，原样补投；
  *   - 每次迭代只读一次时钟（这一次的开始时刻）；超时的期限等到真的空等了 SPIN_CHECK 圈才去读时钟定下来；
- *   - 计时的样本里不碰控制平面：对端只是等 DONE 时（READ），心跳放在两个样本之间，那一段从时间轴上拿掉。
+ *   - 计时的样本里不碰控制平面：对端只是等 DONE 时（READ），心跳放在两个样本之间，那一段从时间轴上拿掉；
+ *   - 一次迭代的每一步都内联在一个循环（lat_steps）里，和 perftest 的 run_iter_lat_* 一样没有每次迭代的函数调用；
+ *     每个QP要用的在循环前取好（struct lat_lane），轮到哪个QP、这次的戳用计数器往下数。
  * 教学程序多做、而且在计时循环里照做的：每个完成的状态都检查（错了打印状态和提示），发送队列按硬件规则记账
  * （sq_account.h：槽只由同一个QP上后来的 signaled 完成释放），--trace 的挂钩；数据在计时之后校验一次（bench.c）。
  */
@@ -25,6 +27,18 @@
 #define LAT_BATCH 4   /* 一次 ibv_poll_cq 最多取的完成数：乒乓里同时最多一个发送完成和一个接收完成 */
 /* 一次迭代的每一步都内联进 lat_steps：每次迭代没有函数调用的进出（callgrind 数过，docs/bench/README.md） */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
+
+/*
+ * 一个QP在计时循环里每次都要用的，计时之前取好（perftest 也是在循环之前定好 WR 和要盯、要写的那两个字节的地址）：
+ * 循环里每调用一次 verbs，编译器都得假定内存可能变了，经 r->c->... 的指针链读的要重读一遍，取好放在栈上的就不必
+ */
+struct lat_lane {
+	struct ibv_qp *qp;
+	struct ibv_send_wr *wr;        /* 建好的发送 WR（bench.c 的 build_send_wrs） */
+	struct sq_account *sq;         /* 这个QP发送队列的账 */
+	const volatile uint8_t *seen;  /* write：对端写来的戳（本端 A 区这条消息的最后一个字节） */
+	uint8_t *stamp;                /* write：要写过去的戳（本端 B 区的同一个位置，RDMA WRITE 把它放进对端 A 区） */
+};
 
 /* 第 k 次（从 0 数，含预热）的戳：同一个QP上相邻两次一定不同，且不为 0（缓冲区初值）。lat_steps 只在开头算一次，之后用计数器 */
 static uint8_t stamp_of(const struct rdma_conn *c, long k)
@@ -130,42 +144,33 @@ ALWAYS_INLINE static int reap(struct run *r, int need_sent, int need_recv)
 	return 0;
 }
 
-/* 投递 QP qp 建好的那个 WR：只改“要不要完成”；先按硬件规则数槽位，投了再记账 */
-ALWAYS_INLINE static int lat_post(struct run *r, int qp, int sig)
+/* 投递 QP qp（ln 是它取好的那些）建好的那个 WR：只改“要不要完成”；先按硬件规则数槽位，投了再记账 */
+ALWAYS_INLINE static int lat_post(struct run *r, const struct lat_lane *ln, int qp, int sig)
 {
-	struct rdma_conn *c = r->c;
-	struct ibv_send_wr *wr = &r->swr[qp], *bad = NULL;
-	struct sq_account *sq = &c->sq[qp];
+	struct ibv_send_wr *bad = NULL;
 	int rc;
 
-	wr->send_flags = r->send_flags | (sig ? IBV_SEND_SIGNALED : 0);
-	if (!sq_account_fits(sq, 1))
-		return bench_sq_full(r, qp, wr, 1);
-	rc = ibv_post_send(c->qp[qp], wr, &bad);
+	ln->wr->send_flags = r->send_flags | (sig ? IBV_SEND_SIGNALED : 0);
+	if (!sq_account_fits(ln->sq, 1))
+		return bench_sq_full(r, qp, ln->wr, 1);
+	rc = ibv_post_send(ln->qp, ln->wr, &bad);
 	if (rc != 0)
 		return bench_post_failed(qp, rc, 1, 0);
-	sq_account_post(sq, sig);
+	sq_account_post(ln->sq, sig);
 	if (r->traced)
-		hook_data(c, HOOK_POST_SEND, qp, c->qp[qp]->qp_num, wr);
+		hook_data(r->c, HOOK_POST_SEND, qp, ln->qp->qp_num, ln->wr);
 	return 0;
 }
 
-/*
- * 一次 write 乒乓：服务端先等客户端的戳，写回同一个戳；客户端写了再等服务端写回。st 是这一次的戳，
- * 写在自己 B 区这条消息的最后一个字节（RDMA WRITE 把它放进对端 A 区的同一位置），对端的戳看自己 A 区的
- */
-ALWAYS_INLINE static int write_step(struct run *r, int qp, int sig, uint8_t st)
+/* 一次 write 乒乓：服务端先等客户端的戳，写回同一个戳；客户端写了再等服务端写回。st 是这一次的戳 */
+ALWAYS_INLINE static int write_step(struct run *r, const struct lat_lane *ln, int qp, int sig, uint8_t st, int srv)
 {
-	struct rdma_conn *c = r->c;
-	const volatile uint8_t *seen = area_a(c, qp) + r->size - 1;
-	int srv = is_server(c);
-
-	if (srv && spin_for_stamp(c, qp, seen, st) != 0)
+	if (srv && spin_for_stamp(r->c, qp, ln->seen, st) != 0)
 		return -1;
-	area_b(c, qp)[r->size - 1] = st;
-	if (lat_post(r, qp, sig) != 0)
+	*ln->stamp = st;
+	if (lat_post(r, ln, qp, sig) != 0)
 		return -1;
-	if (!srv && spin_for_stamp(c, qp, seen, st) != 0)
+	if (!srv && spin_for_stamp(r->c, qp, ln->seen, st) != 0)
 		return -1;
 	return sig ? reap(r, 1, 0) : 0;
 }
@@ -174,13 +179,11 @@ ALWAYS_INLINE static int write_step(struct run *r, int qp, int sig, uint8_t st)
  * 一次 send（或 write_imm）乒乓：服务端先等到客户端的消息再回；客户端发了再等服务端的回复。
  * 对端的 RECV 完成说明消息到了（WRITE_IMM 的数据直接写进对端内存，只消耗一个接收请求）
  */
-ALWAYS_INLINE static int send_step(struct run *r, int qp, int sig)
+ALWAYS_INLINE static int send_step(struct run *r, const struct lat_lane *ln, int qp, int sig, int srv)
 {
-	int srv = is_server(r->c);
-
 	if (srv && reap(r, 0, 1) != 0)
 		return -1;
-	if (lat_post(r, qp, sig) != 0)
+	if (lat_post(r, ln, qp, sig) != 0)
 		return -1;
 	return reap(r, sig, !srv);
 }
@@ -219,19 +222,24 @@ static int beat_between(struct run *r, double now)
 static int lat_steps(struct run *r, long k, long end, double *t)
 {
 	struct rdma_conn *c = r->c;
-	const int nqp = c->num_qp, op = c->opt->op, sig_all = r->sig_all;
+	const int nqp = c->num_qp, op = c->opt->op, sig_all = r->sig_all, srv = is_server(c);
+	struct lat_lane lanes[MAX_QP];
 	int qp = (int)(k % nqp), rc;
 	uint8_t st = stamp_of(c, k);
 
+	for (int q = 0; q < nqp; q++)
+		lanes[q] = (struct lat_lane){ .qp = c->qp[q], .wr = &r->swr[q], .sq = &c->sq[q],
+					      .seen = area_a(c, q) + r->size - 1, .stamp = area_b(c, q) + r->size - 1 };
 	for (; k < end; k++, t++) {
+		const struct lat_lane *ln = &lanes[qp];
 		double now = now_sec();
 		int sig = sig_all || lat_wr_signaled(k, nqp, c->opt->signal_every, r->warm + r->iters);
 
 		if (now >= r->next_alive && beat_between(r, now) != 0)
 			return -1;
 		*t = now - r->paused;
-		rc = op == OP_WRITE ? write_step(r, qp, sig, st) :
-		     op == OP_READ ? (lat_post(r, qp, 1) == 0 ? reap(r, 1, 0) : -1) : send_step(r, qp, sig);
+		rc = op == OP_WRITE ? write_step(r, ln, qp, sig, st, srv) :
+		     op == OP_READ ? (lat_post(r, ln, qp, 1) == 0 ? reap(r, 1, 0) : -1) : send_step(r, ln, qp, sig, srv);
 		if (rc != 0)
 			return lat_failed(c);
 		if (++qp == nqp) {
