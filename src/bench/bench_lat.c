@@ -216,8 +216,10 @@ static int beat_between(struct run *r, double now)
  * 第 k 到 end-1 次（k 是总序号，含预热），每次一个乒乓（或一次 READ），开始时刻依次记进 t[]。
  * 每次迭代读一次时钟：这一次的开始时刻，也是上一次的结束时刻（样本 = 相邻两个时刻之差，和 perftest 的 tposted 一样）。
  * 轮到哪个QP、这一次的戳用计数器往下数（每个QP轮过一遍，戳加一），循环里不做除法。
- * 延迟里的选择性通知（--signal N，默认 1 = 和 perftest 的 ib_*_lat 一样每次都要完成）见 lat_wr_signaled：
- * 按QP数，每 N 个（以及这个QP的最后一个）才要完成，所以 signal_every ≤ tx_depth；READ 每次都要完成（读回的数据到了，只有它的完成能说明）。
+ * 延迟里的选择性通知（--signal N，默认 1 = 和 perftest 的 ib_*_lat 一样每次都要完成，sig_all）：SEND/WRITE 在每个QP上
+ * 每 N 个（以及这个QP的最后一个）才要完成（lat_wr_signaled）——按QP数，因为槽位只由同一个QP上的完成释放（sq_account.h）。
+ * 乒乓本身已经说明对端收到了，不必每次都等自己的发送完成；少生成、少取一个 WC。不要完成的 WR 占着发送队列的槽，
+ * 直到后面一个要了完成的 WR 完成才一起释放，所以 signal_every ≤ tx_depth。READ 每次都要完成：读回的数据到了，只有它的完成能说明。
  */
 static int lat_steps(struct run *r, long k, long end, double *t)
 {
