@@ -17,6 +17,7 @@ struct run {
 	size_t size;
 	long warm, iters;           /* 预热次数、计时次数 */
 	double *t;                  /* lat：每次的开始时刻（iters+1 个） */
+	double paused, next_alive;  /* lat：心跳用掉、从时间轴上拿掉的时间；下一个心跳的时刻（bench_lat.c 的 beat_between） */
 	struct bw_timeline tl;      /* bw：计时 WR 的投递/完成时刻，按发生顺序（stats.h） */
 	double t0, t1, cpu0, cpu1;  /* 计时循环的墙钟与 CPU 时间（bw 客户端 = 时间线的窗口） */
 	long recv_ready;            /* send 延迟：已到达、还没被乒乓用掉的消息数 */
@@ -28,7 +29,7 @@ struct run {
 	struct ibv_send_wr *swr;    /* 发送：lat 每个QP一个；bw 每个QP post_list 个（swr[qp * post_list + j]） */
 	struct ibv_sge *ssge;       /* 发送 WR 的 SGE，一一对应 */
 	int send_flags;             /* 建好的发送 WR 的标志（inline），“要不要完成”每次另加 */
-	int sig_all;                /* lat：每个 WR 都要完成（READ，或 --signal 1），不必每次问 lat_signaled */
+	int sig_all;                /* lat：每个 WR 都要完成（READ，或 --signal 1），不必每次问 lat_wr_signaled */
 	int traced;                 /* 装了 --trace 的挂钩（计时之前看一次；循环里每处只看这一个字段） */
 	struct ibv_recv_wr *rwr;    /* 接收：每块接收缓冲区一个（recv_slots 个），补投时原样再投 */
 	struct ibv_sge *rsge;

@@ -1873,3 +1873,23 @@ fake_ufw() {
     [[ $output == *"迭代数之差 330"* ]]
     [[ $output == *"100.0 Ir/iter     1.00 calls/iter  lat_once"* ]]
 }
+
+# 现在一次迭代全部内联在 lat_steps 里，没有每次迭代调用一次的函数：迭代数 = lat_steps 调用 librxe 的 post_send 的次数
+# （每次迭代正好投递一个 WR）。lat_steps 预热和计时各调用一次，每次迭代自己 90 条、post_send 179 条
+@test "cgfuncs: 循环内联在 lat_steps 里时，每次迭代按它调用 librxe post_send 的次数算" {
+    local n
+    for n in 331 661; do
+        printf '%s\n' '# callgrind format' 'version: 1' 'positions: instr line' 'events: Ir' \
+            'ob=(1) /x/rdma_client' 'fl=(1) ???' 'fn=(1) lat_loop' '0x10 0 5' 'cfn=(2) lat_steps' \
+            'calls=2 0x100 0' "0x11 0 $((n * 269))" 'fn=(2)' "0x100 0 $((n * 90))" \
+            'cob=(2) /x/librxe-rdmav34.so' 'cfn=(3) 0x0000000000003cc0' "calls=$n 0x3cc0 0" "0x101 0 $((n * 179))" \
+            'ob=(2)' 'fn=(3)' "0x3cc0 0 $((n * 179))" \
+            >"$BATS_TEST_TMPDIR/ours-write-$((n == 331 ? 300 : 600)).cg"
+    done
+    run python3 "$REPO/tools/bench/cgfuncs.py" "$BATS_TEST_TMPDIR/ours-write-300.cg" "$BATS_TEST_TMPDIR/ours-write-600.cg"
+    echo "$output"
+    [ "$status" -eq 0 ]
+    [[ $output == *"迭代数之差 330"* ]]
+    [[ $output == *"179.0 Ir/iter     1.00 calls/iter  librxe:post_send"* ]]
+    [[ $output == *"90.0 Ir/iter     0.00 calls/iter  lat_steps"* ]]
+}

@@ -6,10 +6,12 @@ DIR：计数表，send/write × 客户端/服务端（以及两端都在 callgri
 自旋一圈的指令数、循环里的指令数，以及去掉空转之后的工作（= 循环里的 − 空 poll 数 × 一圈 − 自旋圈数 × 一圈）。
 A.cg B.cg：同一个程序 N1、N2 轮的两次运行之差，按函数列出每次迭代的指令数和调用次数。
 
-迭代次数：本项目的 --bench lat 在计时之前还有预热（bench.c 的 warmup_count：iters/10+1 次），用 lat_once 的
-调用次数（300/600 轮是 331/661 次）；perftest 的 ib_*_lat 没有预热（perftest_resources.c 的 run_iter_lat_send、
-run_iter_lat_write 正好 iters 次），用 N。循环里的指令：本项目是调用 lat_once 的包含开销加循环所在的函数（调用 lat_once 的那个：以前内联进了 bench_size，现在是 lat_loop）自己的那部分
-（两次运行之差）和它调用的 clock_gettime；perftest 没有符号、调用边也不全，是 run_iter_lat_* 自己加上每次迭代都
+迭代次数：本项目的 --bench lat 在计时之前还有预热（bench.c 的 warmup_count：iters/10+1 次），300/600 轮是 331/661 次：
+一次迭代全部内联在 lat_steps 里（预热、计时各调用它一次），每次迭代正好投递一个 WR，所以数 lat_steps 调用 librxe 的
+post_send 的次数（以前的代码每次迭代调用一次 lat_once，数它的调用次数；两种 .cg 都认）；perftest 的 ib_*_lat 没有预热
+（perftest_resources.c 的 run_iter_lat_send、run_iter_lat_write 正好 iters 次），用 N。循环里的指令：本项目是 lat_steps 的
+包含开销（以前是 lat_once 的包含开销加调用它的函数自己的那部分和它调用的 clock_gettime）；空 poll 的次数是 cq_empty 的调用
+次数（CQ 空了就调用一次）；perftest 没有符号、调用边也不全，是 run_iter_lat_* 自己加上每次迭代都
 调用的函数。一圈：ir.sh 用 --dump-instr=yes --collect-jumps=yes 跑 callgrind，每条指令的执行次数可知，执行次数
 不少于 poll 次数一半的指令算空轮询的一圈，不少于自旋圈数一半的算自旋的一圈（圈数 = 自旋循环里执行最多的条件跳转）。
 Debian 的 perftest 和 librxe 没有符号，函数按地址命名；librxe 的三个入口见 RXE（从本项目有符号的调用者认出来的）。
@@ -108,9 +110,9 @@ def find(p, short):
 
 
 def loop_of(p, ours):
-    """计时循环的入口函数和迭代次数的来源"""
+    """计时循环的函数：本项目是 lat_steps（一次迭代全部内联在里面；以前的代码每次迭代调用一次 lat_once）"""
     if ours:
-        return [f for f in find(p, 'lat_once')]
+        return find(p, 'lat_once') or find(p, 'lat_steps')
     poll = [f for f in find(p, RXE_ADDR['poll_cq']) if 'librxe' in f]
     callers = collections.Counter({x: n for (x, y), n in p.calls.items() if y in poll})
     return [callers.most_common(1)[0][0]]
@@ -120,9 +122,27 @@ RXE_ADDR = {v: k for k, v in RXE.items()}
 
 
 def loop_host(p):
-    """本项目计时循环所在的函数：调用 lat_once 的那个（lat_loop；它内联进调用者时是调用者，例如以前的 bench_size）"""
+    """以前的代码：计时循环所在的函数，调用 lat_once 的那个（lat_loop；更早内联进了 bench_size）。现在循环就在 lat_steps 里，没有"""
+    if not find(p, 'lat_once'):
+        return []
     roots = loop_of(p, True)
     return list({x for (x, y) in p.calls if y in roots})
+
+
+def iters_ours(p):
+    """本项目的迭代次数：以前是 lat_once 的调用次数；现在是 lat_steps 调用 librxe 的 post_send 的次数（每次迭代正好投递一个 WR）"""
+    if find(p, 'lat_once'):
+        return sum(p.called(f) for f in find(p, 'lat_once'))
+    post = [f for f in find(p, RXE_ADDR['post_send']) if 'librxe' in f]
+    return sum(n for (x, y), n in p.calls.items() if x in loop_of(p, True) and y in post)
+
+
+def empty_polls_ours(p):
+    """本项目的空 poll 次数：现在 CQ 空了就调用一次 cq_empty（bench_lat.c；一次也没空过时没有这个调用边）；以前的代码返回 None"""
+    if find(p, 'lat_once'):
+        return None
+    fs = [f for f in {b for (_, b) in p.calls} if f.split(' @')[0].split('.')[0] == 'cq_empty']
+    return sum(p.called(f) for f in fs)
 
 
 def incl_into(p, f):
@@ -133,7 +153,7 @@ def run_account(p, ours, n, op, bench_self, pt_fns=()):
     """一次运行：循环里每次迭代的指令数（调用边的包含开销，不含建连）、ibv_poll_cq 次数、自旋圈数、各条指令的执行次数"""
     roots = loop_of(p, ours)
     if ours:
-        it = sum(p.called(f) for f in roots)
+        it = iters_ours(p)
         bs = loop_host(p)
         total = sum(incl_into(p, f) for f in roots) + sum(v for (x, y), v in p.incl.items()
                                                          if x in bs and y.startswith('clock_gettime'))
@@ -151,8 +171,12 @@ def run_account(p, ours, n, op, bench_self, pt_fns=()):
         fns = reach(p, roots)
     poll = [f for f in find(p, RXE_ADDR['poll_cq']) if 'librxe' in f]
     C = sum(p.calls[(x, y)] for (x, y) in p.calls if y in poll and x in fns) / it
-    # 取到了东西的 poll：以前的代码每次调用 poll_cq_took，现在的调用 took_wcs（bench_lat.c）
-    NE = (sum(p.called(f) for f in find(p, 'poll_cq_took') + find(p, 'took_wcs')) / it) if ours else (1.0 if op == 'write' else 2.0)
+    # 取到了东西的 poll：现在 = 全部 poll − 空 poll（cq_empty 的调用次数）；以前的代码每次取到东西调用 poll_cq_took 或 took_wcs
+    if ours:
+        empty = empty_polls_ours(p)
+        NE = C - empty / it if empty is not None else sum(p.called(f) for f in find(p, 'poll_cq_took') + find(p, 'took_wcs')) / it
+    else:
+        NE = 1.0 if op == 'write' else 2.0
     S = 0.0
     if op == 'write':
         js = [v for (f, a), v in p.jumps.items() if f in spinfns and abs(v / it - C) > 0.03 * C + 0.1]
@@ -169,9 +193,11 @@ def bench_self_delta(a, b, ours):
     if not ours:
         return 0.0
     bs = loop_host(b)
+    if not bs:
+        return 0.0   # 现在循环就在 lat_steps 里，它的包含开销已经全算了
     da = sum(v for k, v in a.ir.items() if k[0] in bs)
     db = sum(v for k, v in b.ir.items() if k[0] in bs)
-    dn = sum(b.called(f) for f in loop_of(b, True)) - sum(a.called(f) for f in loop_of(a, True))
+    dn = iters_ours(b) - iters_ours(a)
     return (db - da) / dn
 
 
@@ -230,12 +256,12 @@ def table(path):
 
 
 def funcs(fa, fb):
-    """按函数：两次运行之差 / 迭代次数之差（本项目按 lat_once 的调用次数）"""
+    """按函数：两次运行之差 / 迭代次数之差（本项目按 iters_ours）"""
     a, b = Prof(fa), Prof(fb)
-    ours = bool(find(b, 'lat_once'))
+    ours = bool(loop_of(b, True))
     m = re.search(r'-(\d+)[.a-z]*\.cg$', fa), re.search(r'-(\d+)[.a-z]*\.cg$', fb)
     if ours:
-        dn = sum(b.called(f) for f in loop_of(b, True)) - sum(a.called(f) for f in loop_of(a, True))
+        dn = iters_ours(b) - iters_ours(a)
     else:
         dn = int(m[1].group(1)) - int(m[0].group(1))
     fns = reach(b, loop_of(b, ours)) | set(loop_host(b)) | set(find(b, 'clock_gettime@@GLIBC_2.17'))
