@@ -13,19 +13,19 @@
  *   rdma_client.c   客户端：同上
  * 读的顺序：types/rdma_types.h 的结构体、本文件的步骤，再按驱动程序里的步骤列表去看 rdma_common.c 里对应的函数。
  * 其余的（选设备的规则、控制平面和线上格式、别的操作、--cm、多客户端、UD/SRQ、基准测试、trace、故障注入、计数）
- * 在 src/ 的子目录里，地图在 docs/PROJECT.md；trace 和注入只经挂钩表（rdma_types.h 的 struct rdma_hooks）进来。
+ * 在 src/ 的子目录里，地图在 docs/PROJECT.md；trace 和注入只经插桩的接缝（rdma_types.h 的 struct hook_event）进来。
  */
 #ifndef ROCE_RDMA_COMMON_H
 #define ROCE_RDMA_COMMON_H
 
-#include "types/rdma_types.h"   /* 结构体（设备、连接、挂钩）、缓冲区的分区、WRID、struct send_req */
+#include "types/rdma_types.h"   /* 结构体（设备、连接、插桩的接缝）、缓冲区的分区、WRID、struct send_req */
 
 /*
  * 设备。step 是打印步骤号用的计数器（由调用者提供：设备的步骤排在连接的步骤前面）。
  * device_init 之后，无论 device_create 成功、失败在哪一步，device_destroy 都安全。
  */
 void device_init(struct rdma_device *dev, const struct options *opt);
-/* 一张空的挂钩表（没有 --trace、--inject） */
+/* 没有装插件的接缝（没有 --trace、--inject、--counters） */
 extern const struct rdma_hooks no_hooks;
 /* 步骤1-4：用哪个设备、哪个端口、哪个 GID（客户端按到服务端的路由选，记在 peer 里）
  * @post dev->ctx、dev_attr、port_attr（ACTIVE）、gid 有效 */

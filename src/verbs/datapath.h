@@ -39,7 +39,8 @@ static inline int check_sq_room(struct rdma_conn *conn, int i, const struct send
 static inline int check_inline(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 {
 	for (int k = 0; k < n; k++)
-		if (reqs[k].inline_data && reqs[k].len > conn->opt->inline_size && inline_error(conn, i, reqs[k].len) != 0)
+		if (reqs[k].inline_data && reqs[k].len > conn->opt->inline_size && !reqs[k].unchecked &&
+		    inline_error(conn, i, reqs[k].len) != 0)
 			return -1;
 	return 0;
 }
