@@ -92,7 +92,7 @@ static int open_trace(int argc, char **argv, const struct options *opt, struct t
 	tr->conn = 0;
 	if (opt->trace_path == NULL)
 		return 0;
-	tr->t = trace_open(opt->trace_path, opt->role, err, sizeof(err));
+	tr->t = trace_open(opt->trace_path, opt->role == ROLE_SERVER ? "server" : "client", err, sizeof(err));
 	if (tr->t == NULL) {
 		con_error(_("%s\n" CON_HINT "目录存在吗、可写吗？--trace 的文件会被覆盖\n"), err);
 		return -1;

@@ -7,6 +7,7 @@
 #include <arpa/inet.h>
 #include <string.h>
 
+#include "base/i18n.h"
 #include "base/verbs_print.h"
 #include "plugins/trace_ev.h"
 #include "verbs/qp_print.h"
@@ -111,6 +112,38 @@ static int note_device(const struct trace_ref *tr, const struct rdma_device *dev
 	case HOOK_PD: trace_call(tr, "ibv_alloc_pd", "handle", dev->pd->handle, NULL, 0); return 1;
 	default: return 0;
 	}
+}
+
+/* start 事件：这次运行的命令行和主要参数、界面语言（program.c 打开 trace 之后写） */
+void trace_start(const struct trace_ref *r, int argc, char **argv, const struct options *o)
+{
+	struct tj j;
+
+	if (!trace_on(r))
+		return;
+	tj_begin(&j, r, "start");
+	tj_arr(&j, "argv");
+	for (int i = 0; i < argc; i++)
+		tj_item_str(&j, argv[i]);
+	tj_close(&j, ']');
+	tj_obj(&j, "opt");
+	tj_str(&j, "op", op_name(o->op));
+	tj_int(&j, "num_qp", o->num_qp);
+	tj_int(&j, "size", (long long)o->size);
+	tj_int(&j, "iters", o->iters);
+	tj_bool(&j, "interactive", o->interactive);
+	tj_int(&j, "port", o->tcp_port);
+	if (o->dev_name != NULL)
+		tj_str(&j, "dev", o->dev_name);
+	else
+		tj_str(&j, "dev", "auto");
+	if (o->gid_idx == GID_AUTO)
+		tj_str(&j, "gid_idx", "auto");
+	else
+		tj_int(&j, "gid_idx", o->gid_idx);
+	tj_close(&j, '}');
+	tj_str(&j, "lang", i18n_lang_name());   /* 这次运行的语言：页面（tools/trace/render）跟着它 */
+	trace_emit(r, &j);
 }
 
 /* 插件：只记之后的事件（之前的事件是给要改东西的插件的） */

@@ -188,17 +188,9 @@ static inline int hook_on(const struct rdma_conn *conn)
 	return conn->hooks->data != 0;
 }
 
-/* 把一个事件交给每个插件；之前的事件里一个插件给了结果（rc 不再是 HOOK_PASS），后面的插件就不再看它 */
-static inline void hook_emit(const struct rdma_device *dev, struct rdma_conn *conn, struct hook_event *ev)
-{
-	const struct rdma_hooks *h = conn != NULL ? conn->hooks : dev->hooks;
-
-	for (int k = 0; k < h->n; k++) {
-		h->plug[k].fn(h->plug[k].ctx, dev != NULL ? dev : conn->dev, conn, ev);
-		if (ev->when == HOOK_BEFORE && ev->rc != HOOK_PASS)
-			break;
-	}
-}
+/* 把一个事件交给每个插件（types/hook.c：不内联，没有插件时的快路径只有调用者的那一次判断）；
+ * 之前的事件里一个插件给了结果（rc 不再是 HOOK_PASS），后面的插件就不再看它 */
+void hook_emit(const struct rdma_device *dev, struct rdma_conn *conn, struct hook_event *ev);
 
 /* 之后：刚刚发生的一件事（没有插件时什么也不做）；dev 为 NULL 时用 conn 的设备 */
 static inline void hook_note(const struct rdma_device *dev, struct rdma_conn *conn, enum hook_at at,
