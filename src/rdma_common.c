@@ -36,7 +36,7 @@
 
 const struct rdma_hooks no_hooks;
 
-/* 一个 verbs 调用失败：打印调用名、strerror、errno 和该查什么（verbs_print.h），再告诉挂钩（--trace） */
+/* 一个 verbs 调用失败：打印调用名、strerror、errno 和该查什么（verbs_print.h），再告诉插桩（--trace） */
 static void verbs_failed(const struct rdma_device *dev, struct rdma_conn *conn, const char *call, int err,
 			 const char *hint)
 {
@@ -47,7 +47,7 @@ static void verbs_failed(const struct rdma_device *dev, struct rdma_conn *conn, 
 	hook_note(dev, conn, HOOK_FAILED, call, -1, err);
 }
 
-/* 销毁类 verbs 失败不中断清理，只报告（并告诉挂钩） */
+/* 销毁类 verbs 失败不中断清理，只报告（并告诉插桩） */
 static void report_destroy(const struct rdma_device *dev, struct rdma_conn *conn, const char *call, int rc)
 {
 	char what[64];
@@ -58,7 +58,7 @@ static void report_destroy(const struct rdma_device *dev, struct rdma_conn *conn
 	hook_note(dev, conn, HOOK_DESTROYED, call, -1, rc);
 }
 
-/* 销毁一个 QP 之后：失败只报告；挂钩要 QP 号（QP 已经没了，销毁之前读好的） */
+/* 销毁一个 QP 之后：失败只报告；插桩要 QP 号（QP 已经没了，销毁之前读好的） */
 static void report_qp_destroy(struct rdma_conn *conn, int i, uint32_t qpn, int rc)
 {
 	if (rc != 0)

@@ -2,7 +2,7 @@
  * rdma_common.h - RDMA verbs 资源的生命周期和 QP 状态机（服务端与客户端共用）
  *
  * 课程就是 src/ 顶层的四个文件（用户设计卡片上的那四个）：
- *   rdma_common.h   本文件：每一步的函数（它们用的结构体在 types/rdma_types.h：设备、连接、挂钩表、缓冲区的分区）
+ *   rdma_common.h   本文件：每一步的函数（它们用的结构体在 types/rdma_types.h：设备、连接、插桩的接缝、缓冲区的分区）
  *   rdma_common.c   每一步的 verbs 调用，从上到下就是步骤的顺序（生命周期、状态转换）：
  *                     设备列表 → 打开设备 → 端口 → GID → PD                    （struct rdma_device，每个进程一份）
  *                     MR → CQ →（SRQ）→ N 个QP                                 （struct rdma_conn，每个对端一份）
@@ -63,7 +63,7 @@ int create_srq(struct rdma_conn *conn);
 int create_qps(struct rdma_conn *conn);
 
 /*
- * 课（LESSON）：每一步里真正要学的那一点，抽成一个只填属性/WR、返回掩码的函数（不打印、不经挂钩），步骤函数调用它。
+ * 课（LESSON）：每一步里真正要学的那一点，抽成一个只填属性/WR、返回掩码的函数（不打印、不经插桩的接缝），步骤函数调用它。
  * 练习（exercises/、docs/EXERCISES.md）要学习者自己写的就是这些函数；LESSON 和 LESSON_INLINE 的意思见 types/rdma_types.h
  */
 /* 步骤8：QP i 的 ibv_qp_init_attr（类型、CQ、SRQ、队列深度、inline） */

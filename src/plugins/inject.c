@@ -161,7 +161,7 @@ static uint32_t short_recv(struct rdma_conn *conn, int i, long r, uint32_t len)
 	return len;
 }
 
-/* 等到 n 个完成（-t 超时），不检查状态、不还发送队列的槽：就是 poll_completions，其间 reap_wcs 只把完成告诉挂钩 */
+/* 等到 n 个完成（-t 超时），不检查状态、不还发送队列的槽：就是 poll_completions，其间 reap_wcs 只把完成告诉插桩 */
 static int poll_unchecked(struct rdma_conn *conn, struct ibv_wc *wcs, int n)
 {
 	int rc;

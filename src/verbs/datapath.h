@@ -110,7 +110,7 @@ static inline void build_wr(struct rdma_conn *conn, int i, const struct send_req
 		break;
 	}
 }
-/* poll_completions（rdma_common.c）的几件事：取出的 r 个完成告诉挂钩、检查状态、还槽；ibv_poll_cq 返回负数时打印 */
+/* poll_completions（rdma_common.c）的几件事：取出的 r 个完成告诉插桩、检查状态、还槽；ibv_poll_cq 返回负数时打印 */
 int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
 int poll_cq_failed(int r);
 
