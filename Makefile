@@ -29,7 +29,7 @@ DRIVERS := src/rdma_server.c src/rdma_client.c
 # 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试；ctrl 是控制平面的分发层，同步标签的核对在里面；
 # counters 读 hw_counters 目录）
 PURE    := base/i18n cli/ack_timeout cli/options cli/parse cli/inject_kinds cli/usage cli/op_table pure/gid pure/wire verbs/hints pure/payload verbs/wc_check base/conout \
-           pure/adopt trace/trace bench/stats pure/dev_limits pure/sq_account verbs/kernel_note ud/grh control/ctrl pure/counters
+           pure/adopt trace/trace bench/stats pure/dev_limits pure/sq_account verbs/kernel_note ud/grh control/ctrl control/ctrl_trace pure/counters
 # 两个程序共有的全部模块（= 除了两个 main 之外的每个 .c）
 CORE    := $(patsubst src/%.c,%,$(filter-out $(DRIVERS),$(SRC_ALL)))
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))

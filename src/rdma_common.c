@@ -5,7 +5,7 @@
  * （post_receive、post_send、poll_completions）、清理。每个函数只做一件事，对应程序输出里的一个“步骤”：
  * 初始化属性、一次 verbs 调用、它失败时打印调用名、strerror(errno) 与 errno 和该检查什么、再解释它做了什么。
  * 打印的细节在 verbs/qp_print.c，等完成和记账的细节在 verbs/datapath.c，选设备和 GID 的规则在 device/；
- * --trace 和 --inject 只经挂钩表（types/rdma_types.h 的 struct rdma_hooks）进来，这里没有它们的代码。
+ * --trace、--inject、--counters 只经插桩的接缝（types/rdma_types.h 的 hook_before/hook_note）进来，这里没有它们的代码。
  */
 #include "rdma_common.h"
 #include "base/i18n.h"
@@ -30,7 +30,7 @@
 
 const struct rdma_hooks no_hooks;
 
-/* 一个 verbs 调用失败：打印调用名、strerror、errno 和该查什么（verbs_print.h），再告诉挂钩（--trace） */
+/* 一个 verbs 调用失败：打印调用名、strerror、errno 和该查什么（verbs_print.h），再告诉插桩（--trace） */
 static void verbs_failed(const struct rdma_device *dev, struct rdma_conn *conn, const char *call, int err,
 			 const char *hint)
 {
@@ -41,7 +41,7 @@ static void verbs_failed(const struct rdma_device *dev, struct rdma_conn *conn, 
 	hook_note(dev, conn, HOOK_FAILED, call, -1, err);
 }
 
-/* 销毁类 verbs 失败不中断清理，只报告（并告诉挂钩） */
+/* 销毁类 verbs 失败不中断清理，只报告（并告诉插桩） */
 static void report_destroy(const struct rdma_device *dev, struct rdma_conn *conn, const char *call, int rc)
 {
 	char what[64];
@@ -52,15 +52,15 @@ static void report_destroy(const struct rdma_device *dev, struct rdma_conn *conn
 	hook_note(dev, conn, HOOK_DESTROYED, call, -1, rc);
 }
 
-/* 销毁一个 QP 之后：失败只报告；挂钩要 QP 号（QP 已经没了，销毁之前读好的） */
+/* 销毁一个 QP 之后：失败只报告；插桩要 QP 号（QP 已经没了，销毁之前读好的） */
 static void report_qp_destroy(struct rdma_conn *conn, int i, uint32_t qpn, int rc)
 {
 	if (rc != 0)
 		con_eprintf(_("警告: %s 失败: %s (errno=%d)\n"), "ibv_destroy_qp()", strerror(rc), rc);
-	if (conn->hooks->note != NULL) {
-		struct hook_note n = { .at = HOOK_DESTROYED, .call = "ibv_destroy_qp", .qp = i, .rc = rc, .qpn = qpn };
+	if (conn->hooks->n != 0) {
+		struct hook_event ev = { .at = HOOK_DESTROYED, .call = "ibv_destroy_qp", .qp = i, .rc = rc, .qpn = qpn };
 
-		conn->hooks->note(conn->dev, conn, &n);
+		hook_emit(NULL, conn, &ev);
 	}
 }
 
@@ -331,8 +331,7 @@ int register_mr(struct rdma_conn *conn, int access)
 		return -1;
 	}
 	memset(conn->buf, 0, alloc_len);
-	if (conn->hooks->access != NULL)   /* --inject mr-access */
-		access = conn->hooks->access(conn, HOOK_MR, access);
+	hook_before(conn, HOOK_MR, "ibv_reg_mr", -1, 0, &access);   /* 插桩可以改权限（--inject mr-access） */
 	conn->mr = ibv_reg_mr(conn->dev->pd, conn->buf, conn->buf_len, access);
 	if (conn->mr == NULL) {
 		int err = errno;
@@ -411,7 +410,7 @@ static int check_qp_caps(struct rdma_conn *conn, int i, uint32_t max_inline)
 			    i, conn->opt->inline_size, conn->max_inline);
 		return -1;
 	}
-	if (conn->hooks->qp_created != NULL && conn->hooks->qp_created(conn, i) != 0)   /* --inject inline */
+	if (hook_before(conn, HOOK_QP_CAPS, "ibv_create_qp", i, 0, NULL) < 0)   /* 插桩可以拒绝（--inject inline 要更大的 --size） */
 		return -1;
 	if (sq_account_init(&conn->sq[i], conn->caps.send_wr) != 0) {
 		con_error(_("QP[%d] 发送队列记账的内存分配失败（%u 项）\n" CON_HINT "内存不够？减小 --tx-depth\n"),
@@ -569,8 +568,7 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 	if (is_ud(conn))
 		return ud_to_init(conn);
 	mask = init_attr_for(conn, access, &attr);
-	if (conn->hooks->access != NULL)   /* --inject qp-access */
-		attr.qp_access_flags = (unsigned)conn->hooks->access(conn, HOOK_MODIFY, (int)attr.qp_access_flags);
+	hook_before(conn, HOOK_MODIFY, "INIT", -1, 0, &attr);   /* 插桩可以改属性（--inject qp-access） */
 	access_str((int)attr.qp_access_flags, acc, sizeof(acc));
 	con_printf(_("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n"), conn->opt->ib_port, acc);
 	con_explain(_("INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n"));
@@ -636,8 +634,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 	print_exchange(conn, &local);
 	path_check_before_rtr(conn);
 	conn->peer_rkey = conn->remote.rkey;
-	if (conn->hooks->peer != NULL)   /* --inject rkey */
-		conn->hooks->peer(conn);
+	hook_after(conn, HOOK_EXCHANGED, 0, &conn->peer_rkey);   /* 插桩可以改对端的 rkey（--inject rkey） */
 	return 0;
 }
 
@@ -693,8 +690,7 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 		   conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
 	for (int i = 0; i < conn->num_qp; i++) {
 		mask = rtr_attr_for(conn, i, &attr);
-		if (conn->hooks->qp_attr != NULL)   /* --inject qpn */
-			conn->hooks->qp_attr(conn, IBV_QPS_RTR, i, &attr);
+		hook_before(conn, HOOK_MODIFY, "RTR", i, 0, &attr);   /* 插桩可以改属性（--inject qpn） */
 		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
 		hook_note(NULL, conn, HOOK_MODIFY, "RTR", i, rc);
 		if (rc != 0) {
@@ -740,8 +736,7 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 	       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
 	for (int i = 0; i < conn->num_qp; i++) {
 		mask = rts_attr_for(conn, i, &attr);
-		if (conn->hooks->qp_attr != NULL)   /* --inject psn、rnr-retry0 */
-			conn->hooks->qp_attr(conn, IBV_QPS_RTS, i, &attr);
+		hook_before(conn, HOOK_MODIFY, "RTS", i, 0, &attr);   /* 插桩可以改属性（--inject psn、rnr-retry0） */
 		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
 		hook_note(NULL, conn, HOOK_MODIFY, "RTS", i, rc);
 		if (rc != 0) {

@@ -2,7 +2,7 @@
  * rdma_common.h - RDMA verbs 资源的生命周期和 QP 状态机（服务端与客户端共用）
  *
  * 课程就是 src/ 顶层的四个文件（用户设计卡片上的那四个）：
- *   rdma_common.h   本文件：每一步的函数（它们用的结构体在 types/rdma_types.h：设备、连接、挂钩表、缓冲区的分区）
+ *   rdma_common.h   本文件：每一步的函数（它们用的结构体在 types/rdma_types.h：设备、连接、插桩的接缝、缓冲区的分区）
  *   rdma_common.c   每一步的 verbs 调用，从上到下就是步骤的顺序（生命周期、状态转换）：
  *                     设备列表 → 打开设备 → 端口 → GID → PD                    （struct rdma_device，每个进程一份）
  *                     MR → CQ →（SRQ）→ N 个QP                                 （struct rdma_conn，每个对端一份）
@@ -13,19 +13,19 @@
  *   rdma_client.c   客户端：同上
  * 读的顺序：types/rdma_types.h 的结构体、本文件的步骤，再按驱动程序里的步骤列表去看 rdma_common.c 里对应的函数。
  * 其余的（选设备的规则、控制平面和线上格式、别的操作、--cm、多客户端、UD/SRQ、基准测试、trace、故障注入、计数）
- * 在 src/ 的子目录里，地图在 docs/PROJECT.md；trace 和注入只经挂钩表（rdma_types.h 的 struct rdma_hooks）进来。
+ * 在 src/ 的子目录里，地图在 docs/PROJECT.md；trace 和注入只经插桩的接缝（rdma_types.h 的 struct hook_event）进来。
  */
 #ifndef ROCE_RDMA_COMMON_H
 #define ROCE_RDMA_COMMON_H
 
-#include "types/rdma_types.h"   /* 结构体（设备、连接、挂钩）、缓冲区的分区、WRID、struct send_req */
+#include "types/rdma_types.h"   /* 结构体（设备、连接、插桩的接缝）、缓冲区的分区、WRID、struct send_req */
 
 /*
  * 设备。step 是打印步骤号用的计数器（由调用者提供：设备的步骤排在连接的步骤前面）。
  * device_init 之后，无论 device_create 成功、失败在哪一步，device_destroy 都安全。
  */
 void device_init(struct rdma_device *dev, const struct options *opt);
-/* 一张空的挂钩表（没有 --trace、--inject） */
+/* 没有装插件的接缝（没有 --trace、--inject、--counters） */
 extern const struct rdma_hooks no_hooks;
 /* 步骤1-4：用哪个设备、哪个端口、哪个 GID（客户端按到服务端的路由选，记在 peer 里）
  * @post dev->ctx、dev_attr、port_attr（ACTIVE）、gid 有效 */
@@ -63,7 +63,7 @@ int create_srq(struct rdma_conn *conn);
 int create_qps(struct rdma_conn *conn);
 
 /*
- * 课（LESSON）：每一步里真正要学的那一点，抽成一个只填属性/WR、返回掩码的函数（不打印、不经挂钩），步骤函数调用它。
+ * 课（LESSON）：每一步里真正要学的那一点，抽成一个只填属性/WR、返回掩码的函数（不打印、不经插桩的接缝），步骤函数调用它。
  * 练习（exercises/、docs/EXERCISES.md）要学习者自己写的就是这些函数；LESSON 和 LESSON_INLINE 的意思见 types/rdma_types.h
  */
 /* 步骤4：GID 表里通往对端的那一项（源地址 src_ip 的 RoCE v2 条目）的 GID 索引；没有返回 -1 */

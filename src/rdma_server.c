@@ -61,9 +61,11 @@ static int send_round(struct rdma_conn *conn, long r)
 {
 	struct ibv_wc wcs[MAX_QP];
 	struct send_req req;
-	int rc;
+	struct hook_recvs hr = { .area = area_a };
+	/* 这一步之前问一声插桩：插件可以换一种做法做它（rc 是它的结果），否则 HOOK_PASS，照常做 */
+	int rc = hook_before(conn, HOOK_RECVS, NULL, -1, r, &hr);
 
-	if (!round_replaced(conn, r, area_a, &rc)) {   /* --inject late-recv/flush 故意换掉第1轮的这一步 */
+	if (rc == HOOK_PASS) {
 		for (int i = 0; i < conn->num_qp; i++)
 			if (post_receive(conn, i, area_a(conn, i), recv_size(conn, i, r)) != 0)
 				return -1;

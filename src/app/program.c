@@ -92,7 +92,7 @@ static int open_trace(int argc, char **argv, const struct options *opt, struct t
 	tr->conn = 0;
 	if (opt->trace_path == NULL)
 		return 0;
-	tr->t = trace_open(opt->trace_path, opt->role, err, sizeof(err));
+	tr->t = trace_open(opt->trace_path, opt->role == ROLE_SERVER ? "server" : "client", err, sizeof(err));
 	if (tr->t == NULL) {
 		con_error(_("%s\n" CON_HINT "目录存在吗、可写吗？--trace 的文件会被覆盖\n"), err);
 		return -1;
@@ -110,7 +110,8 @@ static void close_trace(struct trace_ref *tr, int exit_code)
 	tr->t = NULL;
 }
 
-/* 挂钩：--trace 记下每一步（plugins/trace_hooks.c），--inject 故意改坏一样东西（plugins/inject.c）；都没有时是空表 */
+/* 插桩的接缝装哪些插件：--trace 记下每一步（plugins/trace_hooks.c），--inject 故意改坏一样东西（plugins/inject.c），
+ * --counters 读端口计数（plugins/ctr_hook.c）；都没有时一个也不装 */
 static void install_hooks(struct program *p)
 {
 	p->hooks = no_hooks;

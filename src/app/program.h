@@ -13,7 +13,7 @@ struct program {
 	struct rdma_device dev;
 	struct rdma_conn conn;
 	struct trace_ref tr;
-	struct rdma_hooks hooks;        /* --trace、--inject 的挂钩（program_start 按命令行装好，设备和连接指向它） */
+	struct rdma_hooks hooks;        /* 插桩的接缝装的插件（--trace、--inject、--counters；program_start 按命令行装好，设备和连接指向它） */
 };
 
 /*

@@ -35,7 +35,6 @@
 #include "base/clock.h"
 #include "base/conout.h"
 #include "base/verbs_print.h"
-#include "pure/counters.h"
 #include "control/ctrl.h"
 #include "verbs/datapath.h"
 #include "cli/op_table.h"
@@ -274,8 +273,8 @@ static int bw_server_ud(struct run *r)
 	long want = ud_sent(r);
 	long long deadline = now_ms() + c->opt->timeout_ms, quiet_until = -1;
 
-	/* --inject late-recv（只有 --qp ud --bench bw 的服务端可以）：第一个大小的接收晚投，之后补投 */
-	if (r->first && c->hooks->recv_delay != NULL && c->hooks->recv_delay(c) && fill_recvs(r) != 0)
+	/* 插桩要求晚投的接收（prepare 里 HOOK_RECVS 的 later；--inject late-recv，只有 --qp ud --bench bw 的服务端可以）：现在投 */
+	if (r->recvs_later && (hook_before(c, HOOK_RECVS_LATE, NULL, -1, 0, NULL), fill_recvs(r) != 0))
 		return -1;
 	r->cpu0 = cpu_s();
 	r->t0 = now_sec();
@@ -367,9 +366,13 @@ static int prepare(struct run *r)
 
 		payload_fill(src, r->size, me, (uint32_t)i, 0);
 	}
-	if (r->first && op_info(c->opt->op)->server_recv && (c->opt->bench == BENCH_LAT || is_server(c)) &&
-	    c->hooks->recv_delay == NULL)   /* --inject late-recv：晚投，bw_server_ud 里补投 */
-		return fill_recvs(r);
+	if (r->first && op_info(c->opt->op)->server_recv && (c->opt->bench == BENCH_LAT || is_server(c))) {
+		struct hook_recvs hr = { .area = NULL };
+
+		hook_before(c, HOOK_RECVS, NULL, -1, 0, &hr);   /* 插桩可以要求晚一点投（bw_server_ud 里投） */
+		r->recvs_later = hr.later;
+		return hr.later ? 0 : fill_recvs(r);
+	}
 	return 0;
 }
 
@@ -457,7 +460,7 @@ static int build_send_wrs(struct run *r)
 	}
 	r->send_flags = (int)(r->swr[0].send_flags & ~(unsigned)IBV_SEND_SIGNALED);
 	r->sig_all = c->opt->op == OP_READ || c->opt->signal_every == 1;
-	r->traced = c->hooks->note != NULL;
+	r->traced = hook_on(c);
 	return 0;
 }
 
@@ -516,13 +519,12 @@ static int bench_size(struct rdma_conn *c, size_t size, uint32_t idx)
 {
 	struct run r = { .c = c, .size = size, .iters = c->opt->iters, .warm = warmup_count(c->opt->iters),
 			 .first = idx == 1 };
-	struct ctr_table ctr_before;    /* --counters：计时之前读一次（不在计时循环里） */
+	struct hook_size hs = { .size = size, .suffix = r.ctr, .len = sizeof(r.ctr) };   /* 插桩（--counters）在计时循环之外的前后 */
 	int rc = -1;
 
 	if (alloc_run(&r) != 0 || prepare(&r) != 0)
 		goto out;
-	if (c->hooks->size_begin != NULL)
-		c->hooks->size_begin(c, &ctr_before);
+	hook_before(c, HOOK_BENCH_SIZE, NULL, -1, 0, &hs);
 	if (ctrl_sync_send(&c->ctrl, SYNC_TAG(SYNC_READY, idx)) != 0 ||
 	    ctrl_sync_wait(&c->ctrl, SYNC_TAG(SYNC_READY, idx)) != 0)
 		goto out;
@@ -533,11 +535,11 @@ static int bench_size(struct rdma_conn *c, size_t size, uint32_t idx)
 		goto out;
 	if (verify_after(&r) != 0)
 		goto out;
-	if (c->hooks->size_end != NULL)
-		c->hooks->size_end(c, &ctr_before, size, r.ctr, sizeof(r.ctr));
-	bench_report(&r);
 	rc = 0;
 out:
+	hook_after(c, HOOK_BENCH_SIZE, rc, &hs);   /* 失败时也说（插件放下前后之间自用的东西，不报告） */
+	if (rc == 0)
+		bench_report(&r);
 	free_run(&r);
 	return rc;
 }

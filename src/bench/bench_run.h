@@ -22,15 +22,16 @@ struct run {
 	double t0, t1, cpu0, cpu1;  /* 计时循环的墙钟与 CPU 时间（bw 客户端 = 时间线的窗口） */
 	long recv_ready;            /* send 延迟：已到达、还没被乒乓用掉的消息数 */
 	int first;                  /* 第一个大小：接收队列要先填满（之后一直保持满） */
+	int recvs_later;            /* 插桩要求第一个大小的接收晚投（HOOK_RECVS 的 later）：bw_server_ud 里同步之后再投 */
 	uint8_t *landed;            /* 收到过消息的接收缓冲区（按 wr_id 里的号，recv_slots 个）：--srq、UD 时只校验它们 */
 	long received;              /* UD 带宽的服务端：收到的消息数（预热 + 计时） */
-	char ctr[1024];             /* --counters：这个大小前后的计数差值，BENCH_RESULT 的后缀（ctr_hook.c） */
+	char ctr[1024];             /* 插桩给 BENCH_RESULT 的后缀（HOOK_BENCH_SIZE：--counters 写这个大小前后的计数差值，ctr_hook.c） */
 	/* 计时之前建好的 WR（build_wrs），计时循环里只改必须改的字段 */
 	struct ibv_send_wr *swr;    /* 发送：lat 每个QP一个；bw 每个QP post_list 个（swr[qp * post_list + j]） */
 	struct ibv_sge *ssge;       /* 发送 WR 的 SGE，一一对应 */
 	int send_flags;             /* 建好的发送 WR 的标志（inline），“要不要完成”每次另加 */
 	int sig_all;                /* lat：每个 WR 都要完成（READ，或 --signal 1），不必每次问 lat_wr_signaled */
-	int traced;                 /* 装了 --trace 的挂钩（计时之前看一次；循环里每处只看这一个字段） */
+	int traced;                 /* 有插件要看每个 WR 和完成（--trace；hook_on，计时之前看一次；循环里每处只看这一个字段） */
 	struct ibv_recv_wr *rwr;    /* 接收：每块接收缓冲区一个（recv_slots 个），补投时原样再投 */
 	struct ibv_sge *rsge;
 };

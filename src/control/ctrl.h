@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "cli/options.h"
-#include "trace/trace.h"
+#include "control/ctrl_trace.h"   /* 控制平面的 trace 事件（trace/ 只是写出的一层） */
 #include "pure/wire.h"
 
 /* 同步标签：高 8 位是种类，低 24 位是轮次 */

@@ -107,11 +107,9 @@ struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, enum ib
 	};
 	if (opcode != IBV_WR_RDMA_READ) {
 		payload_fill(req->local, conn->opt->size, who, (uint32_t)i, (uint32_t)r);
-		if (conn->hooks->payload != NULL)   /* --inject payload */
-			conn->hooks->payload(conn, req->local, i, r);
+		hook_before(conn, HOOK_DATA, NULL, i, r, req->local);   /* 插桩可以改数据（--inject payload） */
 	}
-	if (conn->hooks->send_wr != NULL)       /* --inject lkey、inline */
-		conn->hooks->send_wr(conn, i, r, req);
+	hook_before(conn, HOOK_SEND_REQ, NULL, i, r, req);         /* 插桩可以改 WR（--inject lkey、inline） */
 	if (conn->ah != NULL) {   /* --qp ud：目的地写在 WR 里 */
 		req->ah = conn->ah;
 		req->remote_qpn = conn->remote.qp[i].qpn;
@@ -119,12 +117,13 @@ struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, enum ib
 	return req;
 }
 
-/* 一个接收要给多少字节：整个槽；--inject small-recv 经挂钩改小第1轮 QP[0] 的 */
+/* 一个接收要给多少字节：整个槽；插桩可以改（--inject small-recv 改小第1轮 QP[0] 的） */
 uint32_t recv_size(struct rdma_conn *conn, int i, long r)
 {
 	uint32_t len = (uint32_t)conn->slot;
 
-	return conn->hooks->recv_len != NULL ? conn->hooks->recv_len(conn, i, r, len) : len;
+	hook_before(conn, HOOK_RECV_LEN, NULL, i, r, &len);
+	return len;
 }
 
 /* 每个QP的接收都投了之后：--srq 第1轮说明投到了哪里，并装上 SRQ 的限位（ops/events.c） */
@@ -143,15 +142,6 @@ int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, i
 		if (post_receive(conn, i, area(conn, i), recv_size(conn, i, r)) != 0)
 			return -1;
 	return receives_posted(conn, r);
-}
-
-/* 第 r 轮“先投接收、再说可以发了”这一步被 --inject late-recv/flush 换掉了吗（plugins/inject.c）：换掉了返回 1，*rc 是它的结果 */
-int round_replaced(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int), int *rc)
-{
-	if (conn->hooks->recv_round == NULL)
-		return 0;
-	*rc = conn->hooks->recv_round(conn, r, area);
-	return *rc != HOOK_PASS;
 }
 
 /* 等接收完成时出错：UD 多说一句消息可能被丢掉了（没有重传）；返回 -1 */
@@ -218,12 +208,13 @@ int srq_limit_event(struct rdma_conn *conn, long r)
 	return 0;
 }
 
-/* 服务端：先投递接收，再告诉客户端“可以发了”（READY）。--inject late-recv、flush 经挂钩把第1轮这一步换掉 */
+/* 服务端：先投递接收，再告诉客户端“可以发了”（READY）。这一步之前问一声插桩（HOOK_RECVS）：插件可以自己做这一步 */
 static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
 {
-	int rc;
+	struct hook_recvs hr = { .area = area };
+	int rc = hook_before(conn, HOOK_RECVS, NULL, -1, r, &hr);
 
-	if (round_replaced(conn, r, area, &rc))
+	if (rc != HOOK_PASS)
 		return rc;
 	if (post_recv_all(conn, area, r) != 0)
 		return -1;
@@ -272,8 +263,7 @@ static int read_server_round(struct rdma_conn *conn, long r)
 {
 	for (int i = 0; i < conn->num_qp; i++) {
 		payload_fill(area_a(conn, i), conn->opt->size, "server", (uint32_t)i, (uint32_t)r);
-		if (conn->hooks->payload != NULL)   /* --inject payload（READ 时数据源是服务端） */
-			conn->hooks->payload(conn, area_a(conn, i), i, r);
+		hook_before(conn, HOOK_DATA, NULL, i, r, area_a(conn, i));   /* --inject payload（READ 时数据源是服务端） */
 	}
 	if (r == 1)
 		con_printf(_("服务端把数据准备在自己的内存里，然后通过TCP告诉客户端“可以读了”；\n"
@@ -524,17 +514,17 @@ int prepare_plane(struct rdma_conn *conn)
 	return 0;
 }
 
-/* --counters 的挂钩（plugins/ctr_hook.c，只在给了 --counters 时装上）：RTS 同步点之前（rts_barrier）读一次端口计数；
- * 数据面结束时再读一次、打印差值，原样返回 rc（失败时也打印：计数能说明出了什么事） */
+/* 数据面这一步的前后告诉插桩（HOOK_PLANE：--counters 在 RTS 同步点之前（rts_barrier）读端口计数、数据面结束时打印差值，
+ * 失败时也打印）；原样返回 rc */
 void plane_begin(struct rdma_conn *conn)
 {
-	if (conn->hooks->plane_begin != NULL)
-		conn->hooks->plane_begin(conn);
+	hook_before(conn, HOOK_PLANE, NULL, -1, 0, NULL);
 }
 
 int plane_end(struct rdma_conn *conn, int rc)
 {
-	return conn->hooks->plane_end != NULL ? conn->hooks->plane_end(conn, rc) : rc;
+	hook_after(conn, HOOK_PLANE, rc, NULL);
+	return rc;
 }
 
 /*

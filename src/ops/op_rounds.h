@@ -15,7 +15,7 @@
  *   rounds_end     原子操作的终值确认、用时；--counters 再读一次，打印差值（rc 是前面的结果，失败时也打印）
  * --bench、--interactive 各有完整的数据面（bench/、interactive.c），前后同样是：
  *   prepare_plane  UD 的地址句柄，--srq 的异步事件
- *   plane_end      --counters 的挂钩：再读一次、打印差值，原样返回 rc
+ *   plane_end      告诉插桩数据面结束了（HOOK_PLANE 之后；--counters 再读一次、打印差值），原样返回 rc
  */
 int rts_barrier(struct rdma_conn *conn);
 int rounds_begin(struct rdma_conn *conn, double *t0);
@@ -30,12 +30,10 @@ int plane_end(struct rdma_conn *conn, int rc);
 int verbose(struct rdma_conn *conn, long r);
 /* 第 r 轮 QP[i] 的一个 WR，写进 *req 并返回它：B区是本端的发送源 / READ 的目的地；READ 之外先填好本轮的数据（who = 发送方） */
 struct send_req *round_req(struct rdma_conn *conn, struct send_req *req, enum ibv_wr_opcode opcode, int i, long r, const char *who);
-/* 一个接收要给多少字节（整个槽；--inject small-recv 改小） */
+/* 一个接收要给多少字节（整个槽；插桩可以改，HOOK_RECV_LEN：--inject small-recv 改小） */
 uint32_t recv_size(struct rdma_conn *conn, int i, long r);
 /* 每个QP的接收都投了之后（--srq 第1轮说明并装限位） */
 int receives_posted(struct rdma_conn *conn, long r);
-/* 第 r 轮“先投接收、再说可以发了”被 --inject late-recv/flush 换掉了吗：换掉了返回 1，*rc 是它的结果 */
-int round_replaced(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int), int *rc);
 /* 一个接收完成：长度/标志、UD 的来源和 GRH、数据（who 是发送方，what 是打印用的动作） */
 int check_recv(struct rdma_conn *conn, const struct ibv_wc *wc, long r, const char *who, const char *what);
 /* 等接收完成时出错：UD 多说一句（消息可能被丢掉了）；返回 -1 */

@@ -1,5 +1,5 @@
 /*
- * ctr_hook.c - --counters 的挂钩（说明见 ctr_hook.h，读和含义见 counters.c）
+ * ctr_hook.c - --counters 的插件（说明见 ctr_hook.h，读和含义见 counters.c）
  */
 #include "plugins/ctr_hook.h"
 
@@ -15,7 +15,7 @@
 
 #define CTR_ROOT "/sys/class/infiniband"
 
-/* 挂钩只在给了 --counters 时装上（program.c），这里只看设备是否已经打开（有名字才知道读哪个目录） */
+/* 插件只在给了 --counters 时装上（program.c），这里只看设备是否已经打开（有名字才知道读哪个目录） */
 static int on(const struct rdma_conn *c)
 {
 	return c->dev != NULL && c->dev->dev_name[0] != '\0';
@@ -130,53 +130,77 @@ static void print_block(const struct rdma_conn *c, const struct ctr_table *befor
 		con_printf(_("  注意: --cm 的同步消息也走 RDMA（控制QP），它们的包也算在里面\n"));
 }
 
-static int ctr_hook_end(struct rdma_conn *c, int rc)
+static void ctr_hook_end(struct rdma_conn *c)
 {
 	struct ctr_table after;
 	struct ctr_delta d[CTR_MAX];
 	size_t n;
 
 	if (!on(c) || c->ctr_before == NULL)
-		return rc;
+		return;
 	read_after(c, c->ctr_before, &after);
 	n = ctr_diff(c->ctr_before, &after, d, CTR_MAX);
 	print_block(c, c->ctr_before, &after, d, n);
 	trace_counters(c, "data_plane", 0, &after, d, n);
 	free(c->ctr_before);
 	c->ctr_before = NULL;
-	return rc;
 }
 
-static void ctr_hook_size_start(struct rdma_conn *c, struct ctr_table *before)
+/* 一个大小之前：读一次，读到的表放在事件对象的 state 里（之后那一次用它、释放它） */
+static void ctr_hook_size_start(struct rdma_conn *c, struct hook_size *hs)
 {
 	char dir[256];
 
+	hs->state = NULL;
 	if (!on(c))
 		return;
+	hs->state = calloc(1, sizeof(struct ctr_table));
+	if (hs->state == NULL) {
+		con_error(_("--counters: 内存不够（%zu 字节）\n"), sizeof(struct ctr_table));
+		return;
+	}
 	dir_of(c, dir, sizeof(dir));
-	ctr_read_dir(dir, before);
+	ctr_read_dir(dir, hs->state);
 }
 
-static void ctr_hook_size_end(struct rdma_conn *c, const struct ctr_table *before, size_t size, char *buf, size_t len)
+/* 一个大小之后（rc = 这个大小的结果；失败时只放下之前读的表） */
+static void ctr_hook_size_end(struct rdma_conn *c, struct hook_size *hs, int rc)
 {
-	struct ctr_table after;
+	struct ctr_table after, *before = hs->state;
 	struct ctr_delta d[CTR_MAX];
 	size_t n;
 
-	if (len > 0)
-		buf[0] = '\0';
-	if (!on(c))
+	if (hs->len > 0)
+		hs->suffix[0] = '\0';
+	if (rc != 0 || !on(c) || before == NULL) {
+		free(before);
+		hs->state = NULL;
 		return;
+	}
 	read_after(c, before, &after);
 	n = ctr_diff(before, &after, d, CTR_MAX);
-	ctr_result_suffix(d, n, buf, len);
-	trace_counters(c, "bench_size", size, &after, d, n);
+	ctr_result_suffix(d, n, hs->suffix, hs->len);
+	trace_counters(c, "bench_size", hs->size, &after, d, n);
+	free(before);
+	hs->state = NULL;
+}
+
+/* 插件：只看数据面和 --bench 每个大小的前后 */
+static void ctr_event(void *ctx, const struct rdma_device *dev, struct rdma_conn *c, struct hook_event *ev)
+{
+	(void)ctx;
+	(void)dev;
+	if (c == NULL)
+		return;
+	if (ev->at == HOOK_PLANE)
+		(ev->when == HOOK_BEFORE ? ctr_hook_start : ctr_hook_end)(c);
+	else if (ev->at == HOOK_BENCH_SIZE && ev->when == HOOK_BEFORE)
+		ctr_hook_size_start(c, ev->obj);
+	else if (ev->at == HOOK_BENCH_SIZE)
+		ctr_hook_size_end(c, ev->obj, ev->rc);
 }
 
 void ctr_hooks_install(struct rdma_hooks *h)
 {
-	h->plane_begin = ctr_hook_start;
-	h->plane_end = ctr_hook_end;
-	h->size_begin = ctr_hook_size_start;
-	h->size_end = ctr_hook_size_end;
+	hook_add(h, ctr_event, NULL, 0);
 }

@@ -1,11 +1,12 @@
 /*
- * ctr_hook.h - --counters 的挂钩：数据面开始和结束时读端口的硬件计数，打印动了的计数（每个一行含义），写 trace
+ * ctr_hook.h - --counters 的插件：数据面开始和结束时读端口的硬件计数，打印动了的计数（每个一行含义），写 trace
  *
  * 读和求差在纯模块 counters.c；这里只知道去哪个目录（设备名、端口）、怎样打印、多客户端时计数是共用的。
- * 经 types/rdma_types.h 的挂钩表接进数据面（都在 rdma_common.c 的步骤函数之外，也都在 --bench 的计时循环之外）：
- *   plane_begin / plane_end   数据面的开始（ops/op_rounds.c 的 rts_barrier，RTS 同步点之前）和结束（rounds_end；--bench、--interactive 时 app/program.c 的 data_plane）
- *   size_begin / size_end     bench/bench.c 的每个大小：计时之前、同步和校验之后（差值进 BENCH_RESULT）
- * 没有 --counters 时挂钩表里这几项是 NULL：不读 sysfs，不睡，这个文件的函数一个也不运行。
+ * 经插桩的接缝（types/rdma_types.h 的 struct hook_event）接进数据面（都在 rdma_common.c 的步骤函数之外，也都在 --bench 的计时循环之外）：
+ *   HOOK_PLANE 之前/之后       数据面的开始（ops/op_rounds.c 的 rts_barrier 里的 plane_begin，RTS 同步点之前）
+ *                              和结束（plane_end：rounds_end；data_plane）
+ *   HOOK_BENCH_SIZE 之前/之后  bench/bench.c 的每个大小：计时之前、同步和校验之后（差值进 BENCH_RESULT）
+ * 没有 --counters 时不装这个插件：不读 sysfs，不睡，这个文件的函数一个也不运行。
  */
 #ifndef ROCE_CTR_HOOK_H
 #define ROCE_CTR_HOOK_H
@@ -15,7 +16,7 @@
 #include "pure/counters.h"
 #include "types/rdma_types.h"
 
-/* 把数据面的四个计数挂钩装进 h（program.c，只在给了 --counters 时） */
+/* 把计数的插件装进 h（program.c，只在给了 --counters 时） */
 void ctr_hooks_install(struct rdma_hooks *h);
 
 #endif

@@ -1,12 +1,13 @@
 /*
  * inject.c - --inject：故障画廊（docs/GALLERY.md）的每一种，一个故意的错误，全部在这一个文件里
  *
- * 每一种都经挂钩（types/rdma_types.h 的 struct rdma_hooks）改一样东西，步骤函数本身不知道注入的存在：
- *   MR 或 QP 的权限     mr-access、qp-access                 （access）
- *   一次转换的 QP 属性  qpn（RTR 的 dest_qp_num）、psn（RTS 的 sq_psn）、rnr-retry0（RTS 的 rnr_retry）（qp_attr）
- *   对端的 rkey         rkey                                  （peer）
- *   一个发送 WR         lkey、inline；payload 改的是发出之前的数据 （send_wr、payload、inline_guard、qp_created）
- *   接收的长度和顺序    small-recv、late-recv、flush            （recv_len、recv_round、recv_delay）
+ * 这是插桩的接缝（types/rdma_types.h 的 struct hook_event）上的一个插件：每一种都在一个“之前”的事件里改它给的对象，
+ * 或者自己做那一步；步骤函数本身不知道注入的存在：
+ *   MR 或 QP 的权限     mr-access、qp-access                 （HOOK_MR 的 access、HOOK_MODIFY INIT 的属性）
+ *   一次转换的 QP 属性  qpn（RTR 的 dest_qp_num）、psn（RTS 的 sq_psn）、rnr-retry0（RTS 的 rnr_retry）（HOOK_MODIFY）
+ *   对端的 rkey         rkey                                  （HOOK_EXCHANGED）
+ *   一个发送 WR         lkey、inline；payload 改的是发出之前的数据 （HOOK_SEND_REQ、HOOK_DATA、HOOK_QP_CAPS）
+ *   接收的长度和顺序    small-recv、late-recv、flush            （HOOK_RECV_LEN；HOOK_RECVS、HOOK_RECVS_LATE：自己做这一步）
  * 哪一种配什么操作、哪一端、能不能配 --cm 由命令行检查（cli/inject_kinds.c）；这里只管运行时改什么、说什么。
  * 每一种都在改之前打印一行“故障注入(--inject …)”：改了什么、预期看到什么。
  */
@@ -15,6 +16,7 @@
 #include "base/i18n.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "base/conout.h"
@@ -106,6 +108,15 @@ static void wrong_payload(struct rdma_conn *conn, uint8_t *buf, int i, long r)
 	buf[off] ^= 0xff;
 }
 
+/* inline：投递前跳过本程序的 inline 检查（send_req 的 unchecked），让驱动自己回答 */
+static void post_unchecked(struct rdma_conn *conn, int i, struct send_req *req)
+{
+	req->unchecked = 1;
+	con_printf(_("故障注入(--inject inline): 跳过本程序的 inline 检查（guard bypassed）: QP[%d] 的 WR 有 %u 字节、"
+		   "带 IBV_SEND_INLINE，QP 要的 max_inline_data=%u（驱动写回 %u）；看 ibv_post_send 自己怎么回答\n"),
+		   i, req->len, conn->opt->inline_size, conn->max_inline);
+}
+
 /* lkey / inline：第1轮 QP[0] 的 WR 故意带一个错 */
 static void wrong_wr(struct rdma_conn *conn, int i, long r, struct send_req *req)
 {
@@ -120,6 +131,7 @@ static void wrong_wr(struct rdma_conn *conn, int i, long r, struct send_req *req
 		req->inline_data = 1;
 		con_printf(_("故障注入(--inject inline): 第1轮 QP[0] 的 %u 字节 WR 故意带 IBV_SEND_INLINE（QP 要的 max_inline_data=%u）；"
 			   "预期 ibv_post_send 直接返回错误，不产生完成\n"), req->len, conn->opt->inline_size);
+		post_unchecked(conn, i, req);
 	}
 }
 
@@ -133,15 +145,6 @@ static int inline_needs_size(struct rdma_conn *conn, int i)
 		    "不超过它的 inline WR 会被驱动接受，看不到任何错误\n" CON_HINT "用 --size %u 或更大\n"),
 		  conn->max_inline, conn->max_inline, conn->opt->inline_size, conn->max_inline + 1);
 	return -1;
-}
-
-/* inline：投递前跳过本程序的 inline 检查，让驱动自己回答 */
-static int skip_inline_guard(struct rdma_conn *conn, int i, uint32_t len)
-{
-	con_printf(_("故障注入(--inject inline): 跳过本程序的 inline 检查（guard bypassed）: QP[%d] 的 WR 有 %u 字节、"
-		   "带 IBV_SEND_INLINE，QP 要的 max_inline_data=%u（驱动写回 %u）；看 ibv_post_send 自己怎么回答\n"),
-		   i, len, conn->opt->inline_size, conn->max_inline);
-	return 1;
 }
 
 /* ---------- 接收：small-recv、flush、late-recv ---------- */
@@ -158,7 +161,7 @@ static uint32_t short_recv(struct rdma_conn *conn, int i, long r, uint32_t len)
 	return len;
 }
 
-/* 等到 n 个完成（-t 超时），不检查状态、不还发送队列的槽：就是 poll_completions，其间 reap_wcs 只把完成告诉挂钩 */
+/* 等到 n 个完成（-t 超时），不检查状态、不还发送队列的槽：就是 poll_completions，其间 reap_wcs 只把完成告诉插桩 */
 static int poll_unchecked(struct rdma_conn *conn, struct ibv_wc *wcs, int n)
 {
 	int rc;
@@ -212,45 +215,89 @@ static int late_recvs(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rd
 	return post_recv_all(conn, area, r);
 }
 
-static int recv_round(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
+/* HOOK_RECVS：服务端第1轮“先投接收、再说可以发了”由 flush、late-recv 自己做（返回它的结果）；--bench（round 0）时 late-recv 要晚投 */
+static void own_recvs(struct rdma_conn *conn, struct hook_event *ev)
 {
-	if (r != 1)
-		return HOOK_PASS;
-	return conn->opt->inject == INJECT_FLUSH ? flush_recvs(conn, r, area) : late_recvs(conn, r, area);
+	struct hook_recvs *hr = ev->obj;
+	enum inject k = conn->opt->inject;
+
+	if (k != INJECT_FLUSH && k != INJECT_LATE_RECV)
+		return;
+	if (ev->round == 0)
+		hr->later = k == INJECT_LATE_RECV;
+	else if (ev->round == 1)
+		ev->rc = k == INJECT_FLUSH ? flush_recvs(conn, ev->round, hr->area) : late_recvs(conn, ev->round, hr->area);
 }
 
 /* late-recv 在 --qp ud --bench bw 的服务端：第一个大小的接收晚投（UD 没有 RNR，这期间到达的消息被丢掉） */
-static int late_bench_recvs(struct rdma_conn *conn)
+static void late_bench_recvs(struct rdma_conn *conn)
 {
-	(void)conn;
+	if (conn->opt->inject != INJECT_LATE_RECV)
+		return;
 	con_printf(_("故障注入(--inject late-recv): 已告诉客户端“可以发了”，但 %d 毫秒后才投递接收；"
 		     "预期这期间到达的消息被丢掉（UD 没有 RNR、不重发），客户端照样成功\n"), LATE_RECV_MS);
 	usleep(LATE_RECV_MS * 1000);
-	return 1;
+}
+
+/* 建连时的“之前”：MR 的权限、一次转换的属性、QP 的能力；交换连接信息“之后”的对端 rkey */
+static void setup_event(struct rdma_conn *conn, struct hook_event *ev)
+{
+	struct ibv_qp_attr *attr = ev->obj;
+
+	switch (ev->at) {
+	case HOOK_MR:
+		*(int *)ev->obj = wrong_access(conn, HOOK_MR, *(int *)ev->obj);
+		break;
+	case HOOK_MODIFY:
+		if (strcmp(ev->call, "INIT") == 0)
+			attr->qp_access_flags = (unsigned)wrong_access(conn, HOOK_MODIFY, (int)attr->qp_access_flags);
+		else
+			wrong_qp_attr(conn, strcmp(ev->call, "RTR") == 0 ? IBV_QPS_RTR : IBV_QPS_RTS, ev->qp, attr);
+		break;
+	case HOOK_QP_CAPS:
+		if (conn->opt->inject == INJECT_INLINE && inline_needs_size(conn, ev->qp) != 0)
+			ev->rc = -1;
+		break;
+	default: break;
+	}
+}
+
+/* 数据面的“之前”：数据、发送请求、接收的长度、服务端投递接收的那一步 */
+static void data_event(struct rdma_conn *conn, struct hook_event *ev)
+{
+	enum inject k = conn->opt->inject;
+
+	switch (ev->at) {
+	case HOOK_DATA:
+		if (k == INJECT_PAYLOAD)
+			wrong_payload(conn, ev->obj, ev->qp, ev->round);
+		break;
+	case HOOK_SEND_REQ: wrong_wr(conn, ev->qp, ev->round, ev->obj); break;
+	case HOOK_RECV_LEN:
+		if (k == INJECT_SMALL_RECV)
+			*(uint32_t *)ev->obj = short_recv(conn, ev->qp, ev->round, *(uint32_t *)ev->obj);
+		break;
+	case HOOK_RECVS: own_recvs(conn, ev); break;
+	case HOOK_RECVS_LATE: late_bench_recvs(conn); break;
+	default: setup_event(conn, ev); break;
+	}
+}
+
+/* 插件：只动连接级的事件；对端的 rkey 在交换连接信息之后改，其余都在“之前” */
+static void inject_event(void *ctx, const struct rdma_device *dev, struct rdma_conn *conn, struct hook_event *ev)
+{
+	(void)ctx;
+	(void)dev;
+	if (conn == NULL)
+		return;
+	if (ev->at == HOOK_EXCHANGED && conn->opt->inject == INJECT_RKEY)
+		wrong_rkey(conn);
+	else if (ev->when == HOOK_BEFORE)
+		data_event(conn, ev);
 }
 
 void inject_install(struct rdma_hooks *h, enum inject kind)
 {
-	switch (kind) {
-	case INJECT_MR_ACCESS:
-	case INJECT_QP_ACCESS: h->access = wrong_access; break;
-	case INJECT_QPN:
-	case INJECT_PSN:
-	case INJECT_RNR_RETRY0: h->qp_attr = wrong_qp_attr; break;
-	case INJECT_RKEY: h->peer = wrong_rkey; break;
-	case INJECT_PAYLOAD: h->payload = wrong_payload; break;
-	case INJECT_LKEY: h->send_wr = wrong_wr; break;
-	case INJECT_INLINE:
-		h->send_wr = wrong_wr;
-		h->qp_created = inline_needs_size;
-		h->inline_guard = skip_inline_guard;
-		break;
-	case INJECT_SMALL_RECV: h->recv_len = short_recv; break;
-	case INJECT_FLUSH: h->recv_round = recv_round; break;
-	case INJECT_LATE_RECV:
-		h->recv_round = recv_round;
-		h->recv_delay = late_bench_recvs;
-		break;
-	default: break;
-	}
+	if (kind != INJECT_NONE)
+		hook_add(h, inject_event, NULL, 0);
 }

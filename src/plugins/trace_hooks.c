@@ -1,12 +1,13 @@
 /*
- * trace_hooks.c - --trace 经挂钩（types/rdma_types.h 的 struct rdma_hooks）接进步骤函数：每一件事写成哪个 trace 事件
- * 步骤函数只说“刚刚做完了什么”（enum hook_at），这里从设备和连接里读出要记的值；格式见 docs/TRACE.md
+ * trace_hooks.c - --trace 是插桩的接缝（types/rdma_types.h 的 struct hook_event）上的一个插件：每一件事写成哪个 trace 事件
+ * 步骤函数只说“刚刚做完了什么”（enum hook_at，之后的事件），这里从设备和连接里读出要记的值，交给 trace/ 写出；格式见 docs/TRACE.md
  */
 #include "plugins/trace_hooks.h"
 
 #include <arpa/inet.h>
 #include <string.h>
 
+#include "base/i18n.h"
 #include "base/verbs_print.h"
 #include "plugins/trace_ev.h"
 #include "verbs/qp_print.h"
@@ -52,7 +53,7 @@ static void note_traced_wr(struct rdma_conn *conn, int i, const struct ibv_send_
 }
 
 /* 一次 ibv_modify_qp（rc = 它的返回值） */
-static void note_modify(const struct trace_ref *tr, struct rdma_conn *conn, const struct hook_note *n)
+static void note_modify(const struct trace_ref *tr, struct rdma_conn *conn, const struct hook_event *n)
 {
 	struct tj j;
 
@@ -93,7 +94,7 @@ static void note_mr(const struct trace_ref *tr, const struct rdma_conn *conn)
 	trace_mr(tr, conn->mr, conn->buf_len, acc);
 }
 
-static void note_post_recv(const struct trace_ref *tr, const struct hook_note *n)
+static void note_post_recv(const struct trace_ref *tr, const struct hook_event *n)
 {
 	const struct ibv_recv_wr *wr = n->obj;
 
@@ -101,7 +102,7 @@ static void note_post_recv(const struct trace_ref *tr, const struct hook_note *n
 }
 
 /* 设备级的事：设备列表、打开的设备、端口、GID、PD */
-static int note_device(const struct trace_ref *tr, const struct rdma_device *dev, const struct hook_note *n)
+static int note_device(const struct trace_ref *tr, const struct rdma_device *dev, const struct hook_event *n)
 {
 	switch (n->at) {
 	case HOOK_DEVICE_LIST: trace_device_list(tr, dev->dev_list, dev->num_devices); return 1;
@@ -113,11 +114,45 @@ static int note_device(const struct trace_ref *tr, const struct rdma_device *dev
 	}
 }
 
-static void trace_note(const struct rdma_device *dev, struct rdma_conn *conn, const struct hook_note *n)
+/* start 事件：这次运行的命令行和主要参数、界面语言（program.c 打开 trace 之后写） */
+void trace_start(const struct trace_ref *r, int argc, char **argv, const struct options *o)
+{
+	struct tj j;
+
+	if (!trace_on(r))
+		return;
+	tj_begin(&j, r, "start");
+	tj_arr(&j, "argv");
+	for (int i = 0; i < argc; i++)
+		tj_item_str(&j, argv[i]);
+	tj_close(&j, ']');
+	tj_obj(&j, "opt");
+	tj_str(&j, "op", op_name(o->op));
+	tj_int(&j, "num_qp", o->num_qp);
+	tj_int(&j, "size", (long long)o->size);
+	tj_int(&j, "iters", o->iters);
+	tj_bool(&j, "interactive", o->interactive);
+	tj_int(&j, "port", o->tcp_port);
+	if (o->dev_name != NULL)
+		tj_str(&j, "dev", o->dev_name);
+	else
+		tj_str(&j, "dev", "auto");
+	if (o->gid_idx == GID_AUTO)
+		tj_str(&j, "gid_idx", "auto");
+	else
+		tj_int(&j, "gid_idx", o->gid_idx);
+	tj_close(&j, '}');
+	tj_str(&j, "lang", i18n_lang_name());   /* 这次运行的语言：页面（tools/trace/render）跟着它 */
+	trace_emit(r, &j);
+}
+
+/* 插件：只记之后的事件（之前的事件是给要改东西的插件的） */
+static void trace_note(void *ctx, const struct rdma_device *dev, struct rdma_conn *conn, struct hook_event *n)
 {
 	const struct trace_ref *tr = conn != NULL ? &conn->trace : &dev->trace;
 
-	if (!trace_on(tr) || note_device(tr, dev, n))
+	(void)ctx;
+	if (n->when != HOOK_AFTER || !trace_on(tr) || note_device(tr, dev, n))
 		return;
 	switch (n->at) {
 	case HOOK_FAILED: trace_verbs_simple(tr, n->call, n->rc); break;
@@ -143,5 +178,5 @@ static void trace_note(const struct rdma_device *dev, struct rdma_conn *conn, co
 
 void trace_hooks_install(struct rdma_hooks *h)
 {
-	h->note = trace_note;
+	hook_add(h, trace_note, NULL, 1);   /* 要看数据面的每个 WR 和完成 */
 }

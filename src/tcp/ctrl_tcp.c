@@ -19,6 +19,7 @@
 #include "base/verbs_print.h"
 #include "base/conout.h"
 #include "tcp/tcp_socket.h"
+#include "control/ctrl_trace.h"
 
 /* TCP 实现的状态（struct ctrl 里的 tcp） */
 struct ctrl_tcp {

@@ -4,7 +4,6 @@
 #include "trace/trace.h"
 #include "base/i18n.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -18,7 +17,7 @@ struct trace {
 	pthread_mutex_t lock;
 };
 
-struct trace *trace_open(const char *path, enum role role, char *err, size_t errlen)
+struct trace *trace_open(const char *path, const char *role, char *err, size_t errlen)
 {
 	struct trace *t = calloc(1, sizeof(*t));
 
@@ -32,7 +31,7 @@ struct trace *trace_open(const char *path, enum role role, char *err, size_t err
 		free(t);
 		return NULL;
 	}
-	t->role = role == ROLE_SERVER ? "server" : "client";
+	t->role = role;
 	pthread_mutex_init(&t->lock, NULL);
 	return t;
 }
@@ -248,37 +247,6 @@ uint32_t psn_npkts(uint64_t len, uint32_t mtu_bytes, int is_atomic)
 
 /* ---------- 事件 ---------- */
 
-void trace_start(const struct trace_ref *r, int argc, char **argv, const struct options *o)
-{
-	struct tj j;
-
-	if (!trace_on(r))
-		return;
-	tj_begin(&j, r, "start");
-	tj_arr(&j, "argv");
-	for (int i = 0; i < argc; i++)
-		tj_item_str(&j, argv[i]);
-	tj_close(&j, ']');
-	tj_obj(&j, "opt");
-	tj_str(&j, "op", op_name(o->op));
-	tj_int(&j, "num_qp", o->num_qp);
-	tj_int(&j, "size", (long long)o->size);
-	tj_int(&j, "iters", o->iters);
-	tj_bool(&j, "interactive", o->interactive);
-	tj_int(&j, "port", o->tcp_port);
-	if (o->dev_name != NULL)
-		tj_str(&j, "dev", o->dev_name);
-	else
-		tj_str(&j, "dev", "auto");
-	if (o->gid_idx == GID_AUTO)
-		tj_str(&j, "gid_idx", "auto");
-	else
-		tj_int(&j, "gid_idx", o->gid_idx);
-	tj_close(&j, '}');
-	tj_str(&j, "lang", i18n_lang_name());   /* 这次运行的语言：页面（tools/trace/render）跟着它 */
-	trace_emit(r, &j);
-}
-
 void trace_step(const struct trace_ref *r, unsigned n, const char *title)
 {
 	struct tj j;
@@ -307,62 +275,6 @@ void trace_error(const struct trace_ref *r, const char *msg, const char *hint)
 void trace_error_sink(void *ctx, const char *msg, const char *hint)
 {
 	trace_error(ctx, msg, hint);
-}
-
-static const char *sync_kind_name(uint32_t kind)
-{
-	static const char *const names[] = { "?", "RTS", "READY", "DONE", "ACK", "BYE" };
-
-	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
-}
-
-void trace_ctrl_sync(const struct trace_ref *r, int send, uint32_t tag)
-{
-	struct tj j;
-
-	if (!trace_on(r))
-		return;
-	tj_begin(&j, r, send ? "ctrl_send" : "ctrl_recv");
-	tj_str(&j, "msg", "SYNC");
-	tj_int(&j, "tag", tag);
-	tj_str(&j, "kind", sync_kind_name(tag >> 24));
-	tj_int(&j, "round", tag & 0xffffff);
-	trace_emit(r, &j);
-}
-
-void trace_ctrl_hello(const struct trace_ref *r, int send, const struct wire_hello *h)
-{
-	struct tj j;
-	char ip[INET6_ADDRSTRLEN];
-
-	if (!trace_on(r))
-		return;
-	tj_begin(&j, r, send ? "ctrl_send" : "ctrl_recv");
-	tj_str(&j, "msg", "HELLO");
-	tj_obj(&j, "hello");
-	tj_str(&j, "op", op_name((enum rdma_op)h->op));
-	tj_int(&j, "num_qp", h->num_qp);
-	tj_int(&j, "mtu", wire_mtu_bytes(h->mtu));
-	tj_int(&j, "size", h->size);
-	tj_int(&j, "iters", h->iters);
-	tj_hex(&j, "addr", h->addr, 0);
-	tj_hex(&j, "rkey", h->rkey, 8);
-	tj_int(&j, "slot", h->slot);
-	tj_int(&j, "offset", h->offset);
-	tj_arr(&j, "qps");
-	for (uint32_t i = 0; i < h->num_qp && i < MAX_QP; i++) {
-		tj_obj(&j, NULL);
-		tj_int(&j, "qpn", h->qp[i].qpn);
-		tj_int(&j, "psn", h->qp[i].psn);
-		tj_int(&j, "lid", h->qp[i].lid);
-		if (inet_ntop(AF_INET6, h->qp[i].gid, ip, sizeof(ip)) == NULL)
-			ip[0] = '\0';
-		tj_str(&j, "gid", ip);
-		tj_close(&j, '}');
-	}
-	tj_close(&j, ']');
-	tj_close(&j, '}');
-	trace_emit(r, &j);
 }
 
 void trace_post_send(const struct trace_ref *r, const struct trace_wr *w)

@@ -12,7 +12,8 @@
  * 控制台上的 “错误/提示” 经 con_set_error_sink（conout.h，每个线程自己设）变成 error 事件：program.c 为主线程设好；
  * 服务多个客户端的会话线程要为自己再设一次（ctx = 这个会话的 struct trace_ref）。
  *
- * 本模块不调用 libibverbs（可以单元测试）；要读 verbs 结构体的事件在 trace_ev.c。
+ * 本模块只是写出的一层：不调用 libibverbs（可以单元测试），也不知道命令行和控制平面。要读 verbs 结构体的事件在
+ * plugins/trace_ev.c，记下这次运行的参数的 start 事件在 plugins/trace_hooks.c，控制平面的 HELLO 和同步消息在 control/ctrl_trace.c。
  */
 #ifndef ROCE_TRACE_H
 #define ROCE_TRACE_H
@@ -22,8 +23,6 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "cli/options.h"
-#include "pure/wire.h"
 
 #define TRACE_VERSION 2         /* v2（issue 39）：新增 counters 事件（--counters），其余和 v1 一样 */
 #define TRACE_LINE_MAX 8192     /* 一个事件一行的上限（16 个QP 的 HELLO 也不到 3 KiB） */
@@ -46,10 +45,10 @@ struct tj {
 };
 
 /*
- * 打开/关闭。trace_open 失败时返回 NULL 并把中文原因写进 err。
+ * 打开/关闭。role 是写进每个事件的 "server" 或 "client"（字符串常量，trace 只借用）。trace_open 失败时返回 NULL 并把中文原因写进 err。
  * trace_close 写 end 事件（退出码）并关闭文件；t 为 NULL 时什么也不做。
  */
-struct trace *trace_open(const char *path, enum role role, char *err, size_t errlen);
+struct trace *trace_open(const char *path, const char *role, char *err, size_t errlen);
 void trace_close(struct trace *t, int exit_code);
 
 /* ---------- 拼一个事件 ---------- */
@@ -87,12 +86,8 @@ uint32_t psn_npkts(uint64_t len, uint32_t mtu_bytes, int is_atomic);
 
 /* ---------- 不依赖 verbs 的事件 ---------- */
 
-void trace_start(const struct trace_ref *r, int argc, char **argv, const struct options *o);
 void trace_step(const struct trace_ref *r, unsigned n, const char *title);
 void trace_error(const struct trace_ref *r, const char *msg, const char *hint);
-/* 控制平面：send 非 0 = 发出，0 = 收到 */
-void trace_ctrl_sync(const struct trace_ref *r, int send, uint32_t tag);
-void trace_ctrl_hello(const struct trace_ref *r, int send, const struct wire_hello *h);
 
 /* 一个投递成功的发送 WR（post_send 事件） */
 struct trace_wr {

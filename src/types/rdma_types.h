@@ -1,5 +1,5 @@
 /*
- * rdma_types.h - 课程的类型：设备、连接、挂钩表、缓冲区的分区、wr_id 的编法、一个发送请求
+ * rdma_types.h - 课程的类型：设备、连接、插桩的接缝（seam）、缓冲区的分区、wr_id 的编法、一个发送请求
  *
  * rdma_common.h（课程的步骤）和课程下面的几层（verbs/ 的细节、路径检查、UD）都要这些类型，所以它们单独放在这里，
  * 在课程之下：下面的层只包含本文件，不包含 rdma_common.h，也就不会“往上”依赖课程。
@@ -25,69 +25,83 @@ struct send_req;        /* 下面：一个要投递的发送 WR */
 struct ctr_table;       /* pure/counters.h：--counters 读到的端口计数 */
 
 /*
- * 挂钩：课程以外的两件事从这里接进步骤函数——--trace 把每一步记进文件（plugins/trace_hooks.c），
- * --inject 故意改坏一点东西（故障画廊，plugins/inject.c）。步骤函数只在几个固定的点问一声“有没有人要看/要改”，
- * 不知道 trace 和注入的存在；没有 --trace/--inject 时表里全是 NULL，步骤函数照常往下走。
- * 表由 program.c 按命令行装好，设备和每条连接都指向同一张（只读）。
+ * 插桩的接缝（seam）：课程以外的事（--trace 记下每一步、--inject 故意改坏一样东西、--counters 读端口计数）只从这里接进来。
+ * 步骤函数在一个 verbs 调用或一步的前后说一声“这里发生了什么”：一个事件（struct hook_event）说出是哪一点（enum hook_at）、
+ * 之前还是之后、哪个QP、返回值，并给出一个插件可以改的对象（属性、WR、权限、长度……）。步骤函数不知道有哪些插件；
+ * 插件（src/plugins/）由组装程序的 app/program.c 按命令行装进 struct rdma_hooks，设备和每条连接都指向同一张（只读）。
+ * 没有装插件时每个点只是一次判断（n == 0），基准测试的计时循环也经过它。
  */
 enum hook_at {
-	HOOK_FAILED,            /* 一个 verbs 调用失败：call、rc = errno */
-	HOOK_DEVICE_LIST,       /* 步骤1-5 各自做完：设备列表、打开的设备、端口、GID、PD */
+	HOOK_FAILED,            /* 之后：一个 verbs 调用失败：call、rc = errno */
+	HOOK_DEVICE_LIST,       /* 之后：步骤1-5 各自做完：设备列表、打开的设备、端口、GID、PD */
 	HOOK_OPEN_DEVICE,
 	HOOK_PORT,
 	HOOK_GID,
 	HOOK_PD,
-	HOOK_MR,                /* 步骤6 起：MR、CQ、SRQ、一个 QP（qp） */
-	HOOK_CQ,
+	HOOK_MR,                /* 之前：obj = int *（MR 的 access，可以改）；之后：MR 注册好了 */
+	HOOK_CQ,                /* 之后：CQ、SRQ */
 	HOOK_SRQ,
-	HOOK_QP_CREATED,
-	HOOK_AH,                /* --qp ud 的地址句柄 */
-	HOOK_MODIFY,            /* 一次 ibv_modify_qp：call = 目标状态名，qp，rc */
-	HOOK_QP_STATES,         /* 一次转换之后（每个QP读回的状态） */
-	HOOK_DESTROYED,         /* 一个销毁类 verbs：call、rc；QP 时还有 qp、qpn（QP 已经没了，读不到） */
-	HOOK_POST_RECV,         /* 数据面：obj = struct ibv_recv_wr（qp = 下标，SRQ 时是缓冲区号、qpn = 0） */
-	HOOK_POST_SEND,         /* obj = struct ibv_send_wr */
-	HOOK_WC,                /* obj = struct ibv_wc */
+	HOOK_QP_CAPS,           /* 之前：QP qp 建好、驱动写回了能力，程序接受它之前（插件可以让这一步失败：rc = -1，已说明原因） */
+	HOOK_QP_CREATED,        /* 之后：QP qp 建好并有了起始 PSN */
+	HOOK_AH,                /* 之后：--qp ud 的地址句柄 */
+	HOOK_MODIFY,            /* 一次 ibv_modify_qp，call = 目标状态名。之前：obj = struct ibv_qp_attr *（可以改；INIT 时 qp = -1，
+	                         * 全部QP用同一份属性）；之后：qp，rc */
+	HOOK_QP_STATES,         /* 之后：一次转换之后（每个QP读回的状态） */
+	HOOK_DESTROYED,         /* 之后：一个销毁类 verbs：call、rc；QP 时还有 qp、qpn（QP 已经没了，读不到） */
+	HOOK_EXCHANGED,         /* 之后：交换了连接信息；obj = uint32_t *（单边操作用的对端 rkey，可以改） */
+	HOOK_DATA,              /* 之前：第 round 轮 QP qp 要发出去的数据刚填好（obj = uint8_t *，可以改） */
+	HOOK_SEND_REQ,          /* 之前：第 round 轮 QP qp 的一个发送请求（obj = struct send_req *，可以改） */
+	HOOK_RECV_LEN,          /* 之前：第 round 轮 QP qp 的接收要给多少字节（obj = uint32_t *，可以改） */
+	HOOK_RECVS,             /* 之前：一步，服务端第 round 轮“先投接收、再说可以发了”（obj = struct hook_recvs *）：
+	                         * 插件可以自己做这一步（rc = 它的结果）；--bench（round = 0）时可以要求晚一点投（later） */
+	HOOK_RECVS_LATE,        /* 之前：--bench 里插件要求晚投的接收，现在（同步之后、计时之前）投 */
+	HOOK_POST_RECV,         /* 之后，数据面：obj = struct ibv_recv_wr（qp = 下标，SRQ 时是缓冲区号、qpn = 0） */
+	HOOK_POST_SEND,         /* 之后：obj = struct ibv_send_wr */
+	HOOK_WC,                /* 之后：obj = struct ibv_wc */
+	HOOK_PLANE,             /* 一步：数据面（步骤14 起）的前后；之后 rc = 数据面的结果 */
+	HOOK_BENCH_SIZE,        /* 一步：--bench 的一个大小，计时循环之外的前后（obj = struct hook_size *，前后是同一个） */
 };
 
-struct hook_note {
+enum hook_when { HOOK_AFTER = 0, HOOK_BEFORE = 1 };
+
+/* 一个事件。之前的事件 rc 从 HOOK_PASS 开始：插件把它改成这一步的结果（0 或 -1），就是它做了（或拒绝了）这一步 */
+#define HOOK_PASS 1
+struct hook_event {
 	enum hook_at at;
+	enum hook_when when;
 	const char *call;       /* verbs 调用名（不带括号），HOOK_MODIFY 时是状态名 */
 	int qp;                 /* QP 下标，-1 = 不涉及某个QP */
-	int rc;                 /* 返回值或 errno */
+	int rc;                 /* 之后：返回值或 errno；之前：HOOK_PASS 或插件给的结果 */
 	uint32_t qpn;
-	const void *obj;
+	long round;             /* 数据面的第几轮（0 = 不按轮） */
+	void *obj;              /* 这一点给插件看的对象（见 enum hook_at）；之前的事件里插件可以改它 */
 };
 
-struct rdma_hooks {
-	/* --trace：刚刚发生了一件事（conn 为 NULL = 设备级） */
-	void (*note)(const struct rdma_device *dev, struct rdma_conn *conn, const struct hook_note *n);
-	/* --inject：权限（at = HOOK_MR：MR 的 access；HOOK_MODIFY：INIT 时 QP 的 qp_access_flags），返回要用的值 */
-	int (*access)(struct rdma_conn *conn, enum hook_at at, int access);
-	/* --inject：一次转换（INIT/RTR/RTS）里 QP qp 的属性，在 ibv_modify_qp 之前 */
-	void (*qp_attr)(struct rdma_conn *conn, enum ibv_qp_state to, int qp, struct ibv_qp_attr *attr);
-	/* --inject：交换连接信息之后，单边操作用的对端 rkey（conn->peer_rkey） */
-	void (*peer)(struct rdma_conn *conn);
-	/* --inject：QP qp 建好之后（返回 -1 = 这种注入在这里做不到，已说明原因） */
-	int (*qp_created)(struct rdma_conn *conn, int qp);
-	/* --inject，数据面（ops/、bench/、verbs/datapath.c）：第 round 轮 QP qp 要发出去的数据（buf，发出之前）、
-	 * 一个发送 WR（数据已填好）、一个接收的长度；服务端“先投接收、再说可以发了”这一步（返回 HOOK_PASS = 照常做，
-	 * 否则是这一步的结果）；基准测试第一个大小的接收要不要晚投（1 = 已经等过了，接着补投）；
-	 * 投递前不合规的 inline WR 要不要放过（1 = 放过，已说明） */
-	void (*payload)(struct rdma_conn *conn, uint8_t *buf, int qp, long round);
-	void (*send_wr)(struct rdma_conn *conn, int qp, long round, struct send_req *req);
-	uint32_t (*recv_len)(struct rdma_conn *conn, int qp, long round, uint32_t len);
-	int (*recv_round)(struct rdma_conn *conn, long round, uint8_t *(*area)(struct rdma_conn *, int));
-	int (*recv_delay)(struct rdma_conn *conn);
-	int (*inline_guard)(struct rdma_conn *conn, int qp, uint32_t len);
-	/* --counters（plugins/ctr_hook.c）：数据面开始时、结束时（原样返回 rc）各读一次端口计数；--bench 的每个大小在
-	 * 计时循环之外的前后（before 是调用方的存放处，buf 得到 BENCH_RESULT 的后缀 " ctr_NAME=差值…"） */
-	void (*plane_begin)(struct rdma_conn *conn);
-	int (*plane_end)(struct rdma_conn *conn, int rc);
-	void (*size_begin)(struct rdma_conn *conn, struct ctr_table *before);
-	void (*size_end)(struct rdma_conn *conn, const struct ctr_table *before, size_t size, char *buf, size_t len);
+/* HOOK_RECVS 的对象：接收放在哪（area(conn, i)）；--bench 时插件置 later = 1，接收到 HOOK_RECVS_LATE 再投 */
+struct hook_recvs {
+	uint8_t *(*area)(struct rdma_conn *conn, int i);
+	int later;
 };
-#define HOOK_PASS 1
+
+/* HOOK_BENCH_SIZE 的对象：哪个大小；之后插件可以往 suffix 里写 BENCH_RESULT 行的后缀；state 由插件在前后之间自用 */
+struct hook_size {
+	size_t size;
+	char *suffix;
+	size_t len;
+	void *state;
+};
+
+/* 一个插件：看到每个事件（dev 总是有，conn 为 NULL = 设备级）；ctx 是装它时给的 */
+typedef void (*hook_fn)(void *ctx, const struct rdma_device *dev, struct rdma_conn *conn, struct hook_event *ev);
+#define HOOK_MAX_PLUGINS 4
+struct rdma_hooks {
+	int n;                  /* 装了几个插件（0 = 没有插桩，每个点只是这一次判断） */
+	int data;               /* 其中几个要看数据面的每个 WR 和完成（HOOK_POST_RECV/POST_SEND/WC；0 = 计时循环里不用问） */
+	struct hook_plugin {
+		hook_fn fn;
+		void *ctx;
+	} plug[HOOK_MAX_PLUGINS];
+};
 
 /* 设备：一个打开的 RDMA 设备、它的一个端口和选中的 GID，以及设备上的 PD（步骤1-5） */
 struct rdma_device {
@@ -101,7 +115,7 @@ struct rdma_device {
 	struct gid_info gid;            /* 本端使用的 GID（含索引、所在网卡） */
 	struct ibv_pd *pd;              /* 保护域：这个设备上所有连接的 MR 和 QP 都在里面 */
 	struct trace_ref trace;         /* --trace：设备级事件写到哪里（没有 --trace 时 trace.t 为 NULL） */
-	const struct rdma_hooks *hooks; /* --trace/--inject 的挂钩（device_init 时是一张空表；program.c 换成装好的） */
+	const struct rdma_hooks *hooks; /* 插桩的接缝：装了哪些插件（device_init 时一个也没有；program.c 换成装好的） */
 	int ctx_borrowed;               /* 1 = ctx 是 librdmacm 打开的（--cm，cm_qps.c 接过来），不归我们关闭 */
 };
 
@@ -153,33 +167,71 @@ struct rdma_conn {
 
 	struct peer_route peer;         /* 客户端：到服务端的路径（selection.c 选设备时填写，path_check.c 在 RTR 前检查） */
 	struct trace_ref trace;         /* --trace：这条连接的事件写到哪里、会话号（conn_init 从设备复制） */
-	const struct rdma_hooks *hooks; /* 挂钩（conn_init 从设备复制） */
+	const struct rdma_hooks *hooks; /* 插桩的接缝（conn_init 从设备复制） */
 	int mr_access;                  /* MR 注册时的权限（--trace 记下它） */
 	struct ctr_table *ctr_before;   /* --counters：数据面开始时读到的端口计数（plugins/ctr_hook.c 分配和释放；NULL = 没读） */
 	int wcs_unchecked;              /* 1 = 取出的完成不检查、不还槽（--inject flush 要看每一个出错的完成，plugins/inject.c） */
 };
 
-/* 告诉挂钩刚刚发生的一件事（没有 --trace 时什么也不做）；dev 为 NULL 时用 conn 的设备 */
-static inline void hook_note(const struct rdma_device *dev, struct rdma_conn *conn, enum hook_at at,
-			     const char *call, int qp, int rc)
+/* 装一个插件（app/program.c 按命令行调用：插件按装的顺序看到每个事件）；data = 1：它要看数据面的每个 WR 和完成 */
+static inline void hook_add(struct rdma_hooks *h, hook_fn fn, void *ctx, int data)
 {
-	const struct rdma_hooks *h = conn != NULL ? conn->hooks : dev->hooks;
-
-	if (h->note != NULL) {
-		struct hook_note n = { .at = at, .call = call, .qp = qp, .rc = rc };
-
-		h->note(dev != NULL ? dev : conn->dev, conn, &n);
+	if (h->n < HOOK_MAX_PLUGINS) {
+		h->plug[h->n++] = (struct hook_plugin){ fn, ctx };
+		h->data += data != 0;
 	}
 }
 
-/* 数据面的一件事告诉挂钩（--trace）：一个投递的 WR（qpn = 它的QP号，SRQ 时 0）或一个完成。没有 --trace 时只是一次判断：
+/* 有没有插件要看数据面的每个 WR 和完成（调用者据此跳过只为它们才要做的事，比如计时循环里的 hook_data） */
+static inline int hook_on(const struct rdma_conn *conn)
+{
+	return conn->hooks->data != 0;
+}
+
+/* 把一个事件交给每个插件（types/hook.c：不内联，没有插件时的快路径只有调用者的那一次判断）；
+ * 之前的事件里一个插件给了结果（rc 不再是 HOOK_PASS），后面的插件就不再看它 */
+void hook_emit(const struct rdma_device *dev, struct rdma_conn *conn, struct hook_event *ev);
+
+/* 之后：刚刚发生的一件事（没有插件时什么也不做）；dev 为 NULL 时用 conn 的设备 */
+static inline void hook_note(const struct rdma_device *dev, struct rdma_conn *conn, enum hook_at at,
+			     const char *call, int qp, int rc)
+{
+	if ((conn != NULL ? conn->hooks : dev->hooks)->n != 0) {
+		struct hook_event ev = { .at = at, .call = call, .qp = qp, .rc = rc };
+
+		hook_emit(dev, conn, &ev);
+	}
+}
+
+/* 之后，数据面：一个投递的 WR（qpn = 它的QP号，SRQ 时 0）或一个完成。没有要看它们的插件时只是一次判断：
  * 基准测试的计时循环每次投递都经过这里 */
 static inline void hook_data(struct rdma_conn *conn, enum hook_at at, int i, uint32_t qpn, const void *obj)
 {
-	if (conn->hooks->note != NULL) {
-		struct hook_note n = { .at = at, .qp = i, .qpn = qpn, .obj = obj };
+	if (conn->hooks->data != 0) {
+		struct hook_event ev = { .at = at, .qp = i, .qpn = qpn, .obj = (void *)obj };
 
-		conn->hooks->note(conn->dev, conn, &n);
+		hook_emit(NULL, conn, &ev);
+	}
+}
+
+/* 之前：一个 verbs 调用或一步要做了，插件可以改 obj；返回 HOOK_PASS（照常做），或插件给的这一步的结果 */
+static inline int hook_before(struct rdma_conn *conn, enum hook_at at, const char *call, int qp, long round, void *obj)
+{
+	struct hook_event ev = { .at = at, .when = HOOK_BEFORE, .call = call, .qp = qp, .rc = HOOK_PASS,
+				 .round = round, .obj = obj };
+
+	if (conn->hooks->n != 0)
+		hook_emit(NULL, conn, &ev);
+	return ev.rc;
+}
+
+/* 之后：一步做完了（rc 是它的结果，obj 给插件看） */
+static inline void hook_after(struct rdma_conn *conn, enum hook_at at, int rc, void *obj)
+{
+	if (conn->hooks->n != 0) {
+		struct hook_event ev = { .at = at, .qp = -1, .rc = rc, .obj = obj };
+
+		hook_emit(NULL, conn, &ev);
 	}
 }
 
@@ -226,6 +278,7 @@ struct send_req {
 	int unsignaled;           /* 1 = 不要完成（选择性通知；QP 的 sq_sig_all=0 才有效） */
 	int inline_data;          /* 1 = IBV_SEND_INLINE：CPU 把数据直接拷进 WQE，不用 lkey、返回后缓冲区即可重用 */
 	uint32_t lkey_xor;        /* 0；--inject lkey 时非 0：sge.lkey = MR 的 lkey ^ lkey_xor */
+	int unchecked;            /* 1 = 投递前不做本程序的 inline 检查，让驱动自己回答（插件故意做坏的 WR：--inject inline） */
 	struct ibv_ah *ah;        /* --qp ud 的 SEND：目的地 = 地址句柄 + 对端 QP 号 + Q_Key（NULL = RC） */
 	uint32_t remote_qpn;
 };

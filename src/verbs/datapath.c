@@ -50,12 +50,10 @@ int sq_room_error(struct rdma_conn *conn, int i, const struct send_req *reqs, in
 
 /*
  * 一个 IBV_SEND_INLINE 的 WR 比 QP 要的 max_inline_data（--inline）大：硬件按要的值检查；驱动写回的值可能更大
- * （rxe 把 0 报成 16），那是它自己的取整，不能当成规则。--inject inline 经挂钩故意放过（返回 0），让驱动自己回答。
+ * （rxe 把 0 报成 16），那是它自己的取整，不能当成规则。插件故意做坏的 WR（send_req 的 unchecked）不走到这里。
  */
 int inline_error(struct rdma_conn *conn, int i, uint32_t len)
 {
-	if (conn->hooks->inline_guard != NULL && conn->hooks->inline_guard(conn, i, len))
-		return 0;   /* --inject inline：故意放过，看 ibv_post_send 自己怎么回答 */
 	con_error(_("QP[%d] 的 WR 有 %u 字节、带 IBV_SEND_INLINE，超过 QP 要的 max_inline_data=%u（ibv_post_send 未调用）\n"
 		  CON_HINT "inline 的上限是创建 QP 时要的值（--inline）；驱动写回更大的值是它自己的取整，换一块网卡就不成立\n"),
 		  i, len, conn->opt->inline_size);
@@ -134,7 +132,7 @@ static int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
 /* 取出的 r 个完成：写 trace，检查状态（错误时打印状态与提示），按硬件规则还发送队列的槽 */
 int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
 {
-	for (int k = 0; k < r && conn->hooks->note != NULL; k++)
+	for (int k = 0; k < r && hook_on(conn); k++)
 		hook_data(conn, HOOK_WC, wrid_qp(wcs[k].wr_id), wcs[k].qp_num, &wcs[k]);
 	for (int k = 0; k < r && !conn->wcs_unchecked; k++)
 		if (check_wc(conn, &wcs[k]) != 0 || note_send_done(conn, &wcs[k]) != 0)

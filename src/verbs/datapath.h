@@ -39,7 +39,8 @@ static inline int check_sq_room(struct rdma_conn *conn, int i, const struct send
 static inline int check_inline(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 {
 	for (int k = 0; k < n; k++)
-		if (reqs[k].inline_data && reqs[k].len > conn->opt->inline_size && inline_error(conn, i, reqs[k].len) != 0)
+		if (reqs[k].inline_data && reqs[k].len > conn->opt->inline_size && !reqs[k].unchecked &&
+		    inline_error(conn, i, reqs[k].len) != 0)
 			return -1;
 	return 0;
 }
@@ -109,7 +110,7 @@ static inline void build_wr(struct rdma_conn *conn, int i, const struct send_req
 		break;
 	}
 }
-/* poll_completions（rdma_common.c）的几件事：取出的 r 个完成告诉挂钩、检查状态、还槽；ibv_poll_cq 返回负数时打印 */
+/* poll_completions（rdma_common.c）的几件事：取出的 r 个完成告诉插桩、检查状态、还槽；ibv_poll_cq 返回负数时打印 */
 int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
 int poll_cq_failed(int r);
 

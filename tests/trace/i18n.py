@@ -48,7 +48,7 @@ def trace(src, dst, lang, strip):
         if strip:
             e = plain(e)
         if e.get("ev") == "start" and lang:
-            e["lang"] = lang          # src/trace/trace.c trace_start: the last field of the start record
+            e["lang"] = lang          # src/plugins/trace_hooks.c trace_start: the last field of the start record
         out.append(json.dumps(e, ensure_ascii=False, separators=(",", ":")))
     os.makedirs(os.path.dirname(dst), exist_ok=True)
     with open(dst, "w", encoding="utf-8") as f:

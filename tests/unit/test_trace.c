@@ -150,7 +150,7 @@ static void shared_file_keeps_lines_whole(void **state)
 	(void)state;
 	assert_true(fd >= 0);
 	close(fd);
-	t = trace_open(path, ROLE_SERVER, err, sizeof(err));
+	t = trace_open(path, "server", err, sizeof(err));
 	assert_non_null(t);
 	for (int i = 0; i < 4; i++) {
 		args[i].t = t;
@@ -180,7 +180,7 @@ static void open_failure_says_why(void **state)
 	char err[256];
 
 	(void)state;
-	assert_null(trace_open("/nonexistent-dir/x.jsonl", ROLE_CLIENT, err, sizeof(err)));
+	assert_null(trace_open("/nonexistent-dir/x.jsonl", "client", err, sizeof(err)));
 	assert_non_null(strstr(err, "/nonexistent-dir/x.jsonl"));
 	assert_non_null(strstr(err, "errno=2"));
 }
