@@ -92,7 +92,12 @@ if ((had)); then cp "$T/mine" exercises/05-recv-wr.c; else rm -f exercises/05-re
 echo '{"1": {"status": "passed"}, "2": {"status": "failing", "last": "init.access_missing"}}' >"$EXERCISE_STATE"
 table=$(make -s exercises 2>&1)
 [[ $table == *"通过"*"没通过：init.access_missing"*"没开始"*"下一个: make exercise EX=2"* ]] || { echo "$table" >>"$T/diag"; bad=1; }
-ok $bad "exercise-reset restores the start file and keeps a .bak; the table shows passed/failing/not started and the next one"
+# REF=1 和 FILE= 检查的不是学习者的文件：进度表里练习 3 还是“没开始”
+python3 $EX run 3 --ref --no-lab >/dev/null 2>&1
+python3 $EX run 3 --file tests/exercises/fixtures/3-rtr-own-qpn.c --no-lab >/dev/null 2>&1
+row=$(make -s exercises 2>&1 | grep '^3 ')
+[[ $row == *"没开始"* ]] || { echo "REF=1/FILE= 改了学习者的进度: $row" >>"$T/diag"; bad=1; }
+ok $bad "exercise-reset restores the start file and keeps a .bak; the table shows passed/failing/not started and the next one; REF=1 and FILE= leave the learner's row alone"
 
 # 8
 python3 -c "

@@ -550,7 +550,7 @@ def run(argv):
     t0 = time.time()
     exes = build(n, src, ref, tag, programs=False)
     st = load_state()
-    ent = st.setdefault(str(n), {})
+    ent = {} if (ref or file_) else st.setdefault(str(n), {})   # REF=1、FILE= 检查的不是学习者的文件：不记进进度表
     if exes is None:
         ent.update(status="failing", last="compile")
         save_state(st)
