@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <time.h>
 
-
 #define TRACE_VERSION 2         /* v2（issue 39）：新增 counters 事件（--counters），其余和 v1 一样 */
 #define TRACE_LINE_MAX 8192     /* 一个事件一行的上限（16 个QP 的 HELLO 也不到 3 KiB） */
 #define PSN_MASK 0xffffffu      /* PSN 是 24 位的 */

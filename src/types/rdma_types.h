@@ -254,7 +254,6 @@ static inline int srq_area_count(const struct rdma_conn *c)
 	return c->srq_bufs > 0 ? (int)c->srq_bufs : c->num_qp;
 }
 
-
 /*
  * 数据面的 wr_id：
  *   wr_id = (调用者的序号 << 8) | QP序号：共享 CQ 里的完成靠低 8 位（以及 wc.qp_num）区分来自哪个QP，
