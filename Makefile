@@ -26,14 +26,13 @@ OBJDIR  := $(BUILD)/obj
 SRC_ALL := $(sort $(shell find src -name '*.c'))
 HDRS    := $(sort $(shell find src -name '*.h'))
 DRIVERS := src/rdma_server.c src/rdma_client.c
-# 纯逻辑模块（不调用 libibverbs 的函数，可在没有 RDMA 的机器上单元测试；ctrl 是控制平面的分发层，同步标签的核对在里面；
-# counters 读 hw_counters 目录）
-PURE    := base/i18n cli/ack_timeout cli/options cli/parse cli/inject_kinds cli/usage cli/op_table pure/gid pure/wire verbs/hints pure/payload verbs/wc_check base/conout \
-           pure/adopt trace/trace bench/stats pure/dev_limits pure/sq_account verbs/kernel_note ud/grh control/ctrl control/ctrl_trace pure/counters
 # 两个程序共有的全部模块（= 除了两个 main 之外的每个 .c）
 CORE    := $(patsubst src/%.c,%,$(filter-out $(DRIVERS),$(SRC_ALL)))
 CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
-PURE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(PURE)))
+# 单元测试链接哪些模块不用手写：全部模块打成一个静态库 $(CORE_LIB)，链接器只取单元测试用到的符号所在的 .o
+# （以及它们再用到的）。链接时不给 -libverbs，所以被取进来的模块必须是纯逻辑的（不调用 libibverbs/librdmacm）：
+# 哪个测试用到的模块一调用 ibv_*，单元测试就链接失败并说出那个符号。取进来的是哪些：make print-pure
+CORE_LIB  := $(BUILD)/libroce-core.a
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OBJDIR)/unit/%.o,$(UNIT_SRCS))
 
@@ -53,7 +52,7 @@ export LAB_KERNEL
 NETEM ?=
 export LAB_NETEM ?= $(NETEM)
 
-.PHONY: exercise exercises exercise-reset exercise-objs exercise-objs-here exercise-matrix print-sources all locale po clean rebuild help test test-kernels test-stock test-cloud stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench lossy fuzz impair console-diff
+.PHONY: exercise exercises exercise-reset exercise-objs exercise-objs-here exercise-matrix print-sources print-pure check all locale po clean rebuild help test test-kernels test-stock test-cloud stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench lossy loss-vs-tcp fuzz impair loss-recovery console-diff bench-ab
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client locale
 
@@ -87,9 +86,11 @@ check-deps:
 	@command -v msgfmt >/dev/null || { echo "错误: 找不到 msgfmt（英文界面的消息目录要用它编译）。安装: sudo apt-get install gettext" >&2; echo "error: msgfmt not found (it compiles the English message catalog). Install: sudo apt-get install gettext" >&2; exit 1; }
 	@pkg-config --exists librdmacm || { echo "错误: 找不到 librdmacm（pkg-config librdmacm；--cm 模式要链接它）。安装: sudo apt-get install librdmacm-dev" >&2; echo "error: librdmacm not found (pkg-config librdmacm; --cm links it). Install: sudo apt-get install librdmacm-dev" >&2; exit 1; }
 
-$(OBJDIR)/%.o: src/%.c $(HDRS) | check-deps
+# 头文件依赖由编译器生成（-MMD -MP → 每个 .o 旁边一个 .d）：改一个 .h 只重编真正包含它的 .c
+DEP_FLAGS := -MMD -MP
+$(OBJDIR)/%.o: src/%.c | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(DEP_FLAGS) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/rdma_server: $(OBJDIR)/rdma_server.o $(CORE_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) -lm $(LDLIBS)
@@ -97,14 +98,26 @@ $(BUILD)/rdma_server: $(OBJDIR)/rdma_server.o $(CORE_OBJS)
 $(BUILD)/rdma_client: $(OBJDIR)/rdma_client.o $(CORE_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) -lm $(LDLIBS)
 
-$(OBJDIR)/unit/%.o: tests/unit/%.c tests/unit/*.h $(HDRS)
+$(OBJDIR)/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(DEP_FLAGS) $(ALL_CFLAGS) -c $< -o $@
 
-# 单元测试只链接纯逻辑模块和 cmocka，不需要 RDMA 设备
-$(BUILD)/tests/unit_tests: $(UNIT_OBJS) $(PURE_OBJS)
+-include $(CORE_OBJS:.o=.d) $(OBJDIR)/rdma_server.d $(OBJDIR)/rdma_client.d $(UNIT_OBJS:.o=.d)
+
+$(CORE_LIB): $(CORE_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+# 单元测试只链接纯逻辑模块（从 $(CORE_LIB) 里按需取）和 cmocka，不需要 RDMA 设备
+$(BUILD)/tests/unit_tests: $(UNIT_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lcmocka -lm $(LDLIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(UNIT_OBJS) $(CORE_LIB) -lcmocka -lm $(LDLIBS) -Wl,-Map=$@.map
+
+# 单元测试实际从 $(CORE_LIB) 里取了哪些模块（链接图的 “Archive member included” 一节；ar 只存文件名，
+# tests/18-host-layout.t 保证文件名不重样，这里再按 CORE 还原成目录/名字）
+print-pure: $(BUILD)/tests/unit_tests
+	@sed -n 's|^[^ ]*libroce-core\.a(\([^)]*\)\.o).*|\1|p' $<.map | \
+		while read -r m; do printf '%s\n' $(CORE) | grep -x "\(.*/\)\?$$m"; done | LC_ALL=C sort -u
 
 # GID 规则的 C 一侧（tests/gid-rule/compare.sh 拿它和 scripts/gid_rule.sh 比较同一张表的选择）
 $(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(OBJDIR)/pure/gid.o src/pure/gid.h
@@ -113,11 +126,11 @@ $(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(OBJDIR)/pure/gid.o src/pure/gid
 
 unit: $(BUILD)/tests/unit_tests $(BUILD)/tests/gid_pick
 
-# 带 ASan/UBSan 的服务端、客户端和单元测试，放在 build/asan/（tests/37-lab-asan.t 在实验室里用它们）
+# 带 ASan/UBSan 的服务端、客户端和单元测试，放在 build/asan/（tests/33-lab-asan.t 在实验室里用它们）
 asan:
 	$(MAKE) BUILD=$(BUILD)/asan CC=$(ASAN_CC) SAN_FLAGS="$(ASAN_FLAGS)" all unit
 
-# libFuzzer（make fuzz，不在 make test 里；tests/12-fuzz-smoke.t 只跑几秒）：对端发来的任意字节经过
+# libFuzzer（make fuzz，不在 make test 里；tests/12-host-fuzz-smoke.t 只跑几秒）：对端发来的任意字节经过
 # wire_decode_hello → adopt_client_options → wire_compare，不变量见 tests/fuzz/fuzz_hello.c。要 clang 和 libclang-rt-dev
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
@@ -165,11 +178,15 @@ exercise-reset:
 exercise-matrix: exercise-objs
 	python3 exercises/check/exercise.py matrix
 
-# 唯一的测试命令：prove 依次运行 tests/*.t（单元测试、脚本测试、实验室测试）
+# 完整的测试：prove 依次运行 tests/*.t（宿主机、一台虚拟机、两台虚拟机、原版 Debian 四层，层写在文件名里）
 test: all unit asan
 	tests/prove-all.sh
 
-# 编译进两个程序的全部 .c（tests/18-layout.t 核对它和 src/ 下的文件一致）
+# 快的一层：只跑宿主机上的 tests/*-host-*.t（不开虚拟机，2 分钟以内）；改完代码先跑它
+check: all unit asan
+	tests/prove-all.sh host
+
+# 编译进两个程序的全部 .c（tests/18-host-layout.t 核对它和 src/ 下的文件一致）
 print-sources:
 	@printf '%s\n' $(SRC_ALL)
 
@@ -178,7 +195,7 @@ print-sources:
 stock-images:
 	bash lab/stock-images $(STOCK)
 
-# 在一对原版 Debian 虚拟机里以 learner 原样执行 README 的步骤（tests/64-lab-stock.t；先 make stock-images）。
+# 在一对原版 Debian 虚拟机里以 learner 原样执行 README 的步骤（tests/70-stock-readme.t；先 make stock-images）。
 # 默认 debian12 和 debian13 各三个变体 plain、nftdrop、ufw（Ubuntu 样子的 Debian，镜像 debian1x-ufw：sudo make stock-images STOCK=all），
 # 最后两台重启一次再检查（make test 里只有 debian12 plain、不重启）；STOCK=debian13 FLAVOUR=nftdrop 可选。
 # 然后是克隆的那一例（tests/stock/clone.sh：两台 debian12-ufw 的克隆 + dnsmasq，README 的 clone 块）和
@@ -237,11 +254,15 @@ trace-screenshot:
 
 # 故障画廊（docs/GALLERY.md）：实验室里一次启动，把 tools/gallery/kinds.txt 的每一种错误故意做一遍（两端 --trace，
 # veth0 上抓包），画成 logs/gallery/index.html（和 trace 页面一样的样式）和 logs/gallery/gallery.txt
-# 链路上的损伤在真实 rxe 上的样子（docs/LOSS.md）：一次开机，丢包/只丢应答/高丢包/乱序/延迟 × --ack-timeout/重复，
-# 每个场景两端 --counters + veth0 上抓包，写 logs/impair/（summary.txt、每个场景的日志和 pcap、gbn.svg、seq-*.svg）。不在 make test 里，约 2 分钟
-impair: all
+# 链路上的损伤在真实 rxe 上的样子（docs/LOSS-RECOVERY.md）：一次开机，丢包/只丢应答/高丢包/乱序/延迟 × --ack-timeout/重复，
+# 每个场景两端 --counters + veth0 上抓包，写 logs/loss-recovery/（summary.txt、每个场景的日志和 pcap、gbn.svg、seq-*.svg）。不在 make test 里，约 2 分钟
+# 两个丢包实验：loss-recovery（RC 自己怎样恢复，docs/LOSS-RECOVERY.md）和 loss-vs-tcp（吞吐量和 TCP 比，docs/LOSS-VS-TCP.md）。
+# 旧名字 make impair / make lossy 仍然可用
+impair: loss-recovery
+lossy: loss-vs-tcp
+loss-recovery: all
 	bash lab/setup
-	LAB_PASSENV="$(LOCALE_ENV)" bash lab/impair.sh logs/impair
+	LAB_PASSENV="$(LOCALE_ENV)" bash lab/loss-recovery.sh logs/loss-recovery
 
 gallery: all
 	LAB_TOPOLOGY=single LAB_PASSENV="$(LOCALE_ENV)" lab/run lab/gallery.sh logs/gallery
@@ -273,15 +294,25 @@ bench:
 	LAB_PASSENV="BENCH_CELLS BENCH_SIZES BENCH_TESTS BENCH_LAT_ITERS BENCH_CQ_SIZES BENCH_REPEAT BENCH_KNOB_TESTS BENCH_KNOB_SIZES" lab/run tools/bench/compare.sh
 	tools/bench/report.sh
 
-# RoCE 和 TCP 在同一条有损链路上（不在 make test 里）：一次单机实验室开机，丢包 LOSSY_LOSSES（%）下本项目的 --bench bw、
-# perftest 的 ib_write_bw、iperf3 轮流各跑 LOSSY_REPS 次（默认 5），写 logs/lossy/（reps.csv、results.csv/.md、lossy.svg）；约 8 分钟。
-# 开机的上限是 LAB_TIMEOUT（默认 900 秒）；超时或失败时已经量完的运行照样出表和图，make 再以 lab/run 的退出码失败
-lossy:
+# 一次开机里的 A/B（不在 make test 里；docs/bench/README.md 的“值多少微秒”）：乒乓里每条用户态指令、每次读时钟各值多少纳秒。
+# tools/bench/ab.sh 在实验室里交替跑 base / burn（LD_PRELOAD tools/bench/abshim.c）/ tsc / perftest，再跑 tools/bench/nsir.c；
+# tools/bench/ab.py 在宿主机上汇总 logs/ab/。AB_REPS、AB_BURN、AB_ITERS 传进实验室；约 2 分钟
+bench-ab:
 	bash lab/setup
 	$(MAKE) all
-	rm -rf logs/lossy
-	rc=0; LAB_PASSENV="LOSSY_LOSSES LOSSY_REPS LOSSY_TCP_SECS LOSSY_TOOLS" lab/run tools/lossy/run.sh || rc=$$?; \
-	tools/lossy/report.sh; exit $$rc
+	rm -rf logs/ab
+	LAB_PASSENV="AB_REPS AB_BURN AB_ITERS" lab/run tools/bench/ab.sh logs/ab
+	python3 tools/bench/ab.py logs/ab
+
+# RoCE 和 TCP 在同一条有损链路上（不在 make test 里）：一次单机实验室开机，丢包 LOSSY_LOSSES（%）下本项目的 --bench bw、
+# perftest 的 ib_write_bw、iperf3 轮流各跑 LOSSY_REPS 次（默认 5），写 logs/loss-vs-tcp/（reps.csv、results.csv/.md、lossy.svg）；约 8 分钟。
+# 开机的上限是 LAB_TIMEOUT（默认 900 秒）；超时或失败时已经量完的运行照样出表和图，make 再以 lab/run 的退出码失败
+loss-vs-tcp:
+	bash lab/setup
+	$(MAKE) all
+	rm -rf logs/loss-vs-tcp
+	rc=0; LAB_PASSENV="LOSSY_LOSSES LOSSY_REPS LOSSY_TCP_SECS LOSSY_TOOLS" lab/run tools/loss-vs-tcp/run.sh || rc=$$?; \
+	tools/loss-vs-tcp/report.sh; exit $$rc
 
 # 从实验室的真实运行重新生成文档里的输出摘录（tests/docs/update-excerpts.sh 开头有说明）
 docs-excerpts: all
@@ -310,7 +341,8 @@ help:
 	@echo "make asan       用 clang 的 ASan+UBSan 编译程序和单元测试到 build/asan/（ASAN_CC=gcc 换编译器）"
 	@echo "                调试版: make CFLAGS=\"-O0 -g\"；换编译器: make CC=clang（项目必需的参数总是保留）"
 	@echo "make exercises  练习的进度表；make exercise EX=N 检查 exercises/ 里你写的第 N 个练习（docs/EXERCISES.md）"
-	@echo "make test       编译 + 单元测试 + Soft-RoCE 实验室测试（需先 lab/setup，root）"
+	@echo "make check      快的一层：编译 + 宿主机上的测试（tests/*-host-*.t，不开虚拟机，2 分钟以内）"
+	@echo "make test       编译 + 全部测试：宿主机 + Soft-RoCE 实验室（需先 lab/setup，root）"
 	@echo "make stock-images  用 mmdebstrap 做原版 Debian 12 镜像（STOCK=debian13|all），缓存在 git 之外（root）"
 	@echo "make test-stock    在一对原版 Debian 12 虚拟机里以 learner 原样执行 README 的步骤"
 	@echo "make test-cloud    云内核镜像（Debian 12 cloud，GRUB 启动）上：快速开始失败、QUICKFIX 的修复、重启进通用内核、一对"
@@ -326,10 +358,11 @@ help:
 	@echo "make trace-screenshot  重新生成 docs/EXERCISES.md 里的截图 docs/trace-screenshot.png（实验室 + headless chromium）"
 	@echo "make gallery    故障画廊：实验室里把每一种常见的完成错误故意做一遍（--trace + 抓包），画成 logs/gallery/index.html"
 	@echo "make gallery-docs  重新生成 docs/gallery.html 和截图 docs/gallery-psn.png（docs/GALLERY.md 链到它们）"
-	@echo "make impair     链路上的损伤（丢包、乱序、延迟 × --ack-timeout、重复）在真实 rxe 上：两端计数 + 抓包，写 logs/impair/（docs/LOSS.md；约 2 分钟）"
+	@echo "make loss-recovery  链路上的损伤（丢包、乱序、延迟 × --ack-timeout、重复）在真实 rxe 上：两端计数 + 抓包，写 logs/loss-recovery/（docs/LOSS-RECOVERY.md；约 2 分钟）"
 	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"
 	@echo "make bench      实验室里本项目 --bench 与 perftest 交替对比，写 logs/bench/（results.csv/.md 和图；每格交替 3 次，十几分钟，不在 make test 里）"
-	@echo "make lossy      丢包 0–2% 下本项目 --bench bw、perftest、TCP（iperf3）同一条 veth 上轮流量，写 logs/lossy/（表和图，约 8 分钟，不在 make test 里）"
+	@echo "make bench-ab   一次开机里的 A/B：每条用户态指令、每次读时钟在乒乓里各值多少纳秒，写 logs/ab/（tools/bench/ab.sh，约 2 分钟）"
+	@echo "make loss-vs-tcp    丢包 0–2% 下本项目 --bench bw、perftest、TCP（iperf3）同一条 veth 上轮流量，写 logs/loss-vs-tcp/（表和图，约 8 分钟，不在 make test 里）"
 	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"
 	@echo "make docs-excerpts  在实验室里重跑配方，更新文档中的输出摘录（tests/docs/update-excerpts.sh）"
 	@echo "make console-diff BASE=版本 [REV=HEAD]  两个版本的控制台输出规整后逐个配方比较（重构不改行为的证据；BASE 可以是 --save 存下的目录）"

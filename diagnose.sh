@@ -627,7 +627,7 @@ check_uverbs() {
 # librdmacm（rping、ucmatose、--cm 模式）经 $RDMA_DEV/rdma_cm 和内核的 RDMA CM 通信:
 # 这个字符设备由 rdma_ucm 模块创建，rdma_ucm 依赖 rdma_cm（连接管理器本身，建在 IB CM / iWARP CM 之上）。
 # 本项目现在的程序用 TCP 交换 QP 信息，不需要它，所以这里只有警告，没有失败。
-# 实测（tests/cm-facts/FACTS.md）: rdma_ucm 没加载时，librdmacm（rdma-core ≥ v27，内核 ≥ 5.3）经 NETLINK_RDMA
+# 实测（docs/dev/cm-facts/FACTS.md）: rdma_ucm 没加载时，librdmacm（rdma-core ≥ v27，内核 ≥ 5.3）经 NETLINK_RDMA
 # 询问字符设备，内核按别名 rdma-client-rdma_cm 自动加载 rdma_ucm；只有内核不能加载模块时
 # （容器里、模块文件不在、自动加载被禁用）rdma_create_event_channel() 才失败。
 # rdma-core 的 udev 规则（rdma-ulp-modules.rules → rdma-load-modules@rdma.service）在出现 RDMA 设备时
@@ -1908,7 +1908,7 @@ check_peer() {
 #      找 GID = ::ffff:IP、类型 = 端口的默认类型（RoCE 是 RoCE v2）、网卡 = 第 1 步的网卡 的条目；
 #      一个都没有 → -ENODEV (19)。端口状态不看。
 # rdma_resolve_addr(src=IP) 和 rdma_listen 先做同样的 bind，所以同样失败；不给源地址时按路由得到源地址，
-# 在 RDMA_CM_EVENT_ADDR_ERROR 里报 status -19。实测见 tests/cm-facts/FACTS.md A.1。
+# 在 RDMA_CM_EVENT_ADDR_ERROR 里报 status -19。实测见 docs/dev/cm-facts/FACTS.md A.1。
 # 0.0.0.0 和 127.0.0.0/8 不选设备（cma_any_addr），bind 成功，id->verbs 为 NULL。
 # 结果: CMA_OWNER（地址所在的网卡）、CMA_MATCH（PG 下标，-1 = 没有）
 

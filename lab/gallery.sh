@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lab/gallery.sh [DIR] - 故障画廊：在实验室虚拟机里（lab/run）把每一种错误跑一遍，一次启动（make gallery、tests/58-lab-trace.t）。
+# lab/gallery.sh [DIR] - 故障画廊：在实验室虚拟机里（lab/run）把每一种错误跑一遍，一次启动（make gallery、tests/38-lab-trace.t）。
 # 种类表是 tools/gallery/kinds.txt（名字、参数、错在哪、怎么修）。整个画廊只抓一次包（veth0，DIR/gallery.pcap）：
 # 种类一个接一个地跑，tools/gallery/render 按每一种两端 trace 的时间范围把包分开。每一种写出
 # DIR/NAME-{server,client}.{jsonl,log}（两端的 --trace 和控制台输出）。两端都带 --counters：各自设备端口计数的差值

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# tests/prove-all.sh - make test 的实际内容：prove 依次运行 tests/*.t。
+# tests/prove-all.sh [层] - make test 的实际内容：prove 依次运行 tests/*.t；make check 是 tests/prove-all.sh host，
+# 只跑宿主机这一层（tests/*-host-*.t，不开虚拟机）。文件名里的层：NN-host-*（宿主机）、NN-lab-*（一台虚拟机）、
+# NN-two-vms-*（两台）、NN-stock-*（原版 Debian），见 docs/DEVELOPING.md
 # 完整的 TAP（每个用例的 ok 行，bats 的用例带 “in N ms” 用时）存进 logs/test-output.log；
 # 屏幕上只显示每个 .t 的结果、失败的用例和诊断（TAP 注释），不显示通过的用例。
 # 有失败时在最后再把每个失败的 .t 的 “not ok” 行和诊断打印一遍：
@@ -7,10 +9,14 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 mkdir -p logs
-LOG=logs/test-output.log
+case ${1:-all} in
+    all) TESTS=(tests/*.t) LOG=logs/test-output.log WHAT="make test" ;;
+    host) TESTS=(tests/*-host-*.t) LOG=logs/check-output.log WHAT="make check" ;;
+    *) echo "用法: tests/prove-all.sh [all|host]" >&2; exit 2 ;;
+esac
 
 # 一个接一个地跑。试过两个一起跑（prove -j2）：每个实验室虚拟机本身就用到两个核（-smp 2，两端程序忙等完成），
-# 两台一起跑时每个测试慢 2–3 倍（57-lab-cm.t 155 s → 379 s，59-lab-bench.t 160 s → 446 s），总时间反而更长。
+# 两台一起跑时每个测试慢 2–3 倍（37-lab-cm.t 155 s → 379 s，39-lab-bench.t 160 s → 446 s），总时间反而更长。
 start=$SECONDS
 # 界面语言固定成默认的中文（测试里比较的是中文输出；要英文的用例自己设 --lang en 或 LANG=en_US.UTF-8），
 # 不受跑测试的机器的 LANG/LANGUAGE 影响（src/base/i18n.h）
@@ -20,9 +26,9 @@ export LAB_RETRY_HUNG=1
 unset LANGUAGE LC_ALL LC_MESSAGES
 # 就是 /usr/bin/prove，只多了 $| = 1：输出进管道时 perl 默认攒满 4 KB 才写，CI 里会半天看不到进度
 perl -MApp::Prove -e '$| = 1; my $app = App::Prove->new; $app->process_args(@ARGV); exit($app->run ? 0 : 1)' -- \
-    --exec bash --timer --verbose tests/*.t 2>&1 | tee "$LOG" | grep --line-buffered -vE '^(ok [0-9]+|1\.\.[0-9]+$)'
+    --exec bash --timer --verbose "${TESTS[@]}" 2>&1 | tee "$LOG" | grep --line-buffered -vE '^(ok [0-9]+|1\.\.[0-9]+$)'
 rc=${PIPESTATUS[0]}
-echo "make test: $(((SECONDS - start) / 60)) 分 $(((SECONDS - start) % 60)) 秒" | tee -a "$LOG"
+echo "$WHAT: $(((SECONDS - start) / 60)) 分 $(((SECONDS - start) % 60)) 秒" | tee -a "$LOG"
 if ((rc != 0)); then
     echo
     echo "========== 失败摘要（完整输出: $LOG）=========="

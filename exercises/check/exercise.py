@@ -713,7 +713,7 @@ def fixture_verdict(fdir, name):
     return want, want if want in [k for k, _ in ms] else ms[0][0]
 
 
-# 实验室里每个练习一个典型错误该留下的证据（tests/31-lab-exercises.t）：真实的 rxe 上发生了什么
+# 实验室里每个练习一个典型错误该留下的证据（tests/32-lab-exercises.t）：真实的 rxe 上发生了什么
 LAB_MISTAKES = [
     (1, "1-qp-caps-no-recv-cq.c", r"SEGV|ibv_create_qp\(\)[^\n]*errno=22"),
     (2, "2-init-no-remote.c", r"remote invalid request|transport retry counter exceeded"),

@@ -6,7 +6,7 @@
 #   EX_EXTRA：只给学习者那一端的参数（例如 --inject late-recv：看 --trace 的先后判断抓不抓得住）
 #   学习者那一端总是带 --trace $EX_LOG/learner.trace（练习 5：READY 之前投递了接收吗，按事件的先后判断）
 #   EX_CAPTURE=1：这一对在 veth0 上抓包（tools/trace/capture，每个包 128 字节）→ $EX_LOG/wire.pcap（练习 3：请求发给了谁、有没有应答）
-#   EX_PLAN=文件：一次开机跑多对，每行 "SIDE|ARGS|MINE|LOG|PEER_DIR|EXTRA|CAPTURE"（tests/31-lab-exercises.t）
+#   EX_PLAN=文件：一次开机跑多对，每行 "SIDE|ARGS|MINE|LOG|PEER_DIR|EXTRA|CAPTURE"（tests/32-lab-exercises.t）
 set -uo pipefail
 stop_after() {   # stop_after PID SECONDS：等它自己结束，到时还没结束就停掉（退出码记成 124）
     local k

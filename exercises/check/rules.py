@@ -382,7 +382,7 @@ M = {
         ("timeout 是等 ACK 的时间 4.096 µs × 2^timeout；0 在规范里是“无限”：请求或 ACK 丢了，不会重发，也不会报错。选项 --ack-timeout "
          "在 conn->opt->ack_timeout（默认 14 ≈ 67 ms）",
          "timeout is the ACK wait, 4.096 us x 2^timeout; 0 means infinite in the spec: a lost request or ACK is never resent and "
-         "never reported. The --ack-timeout option is in conn->opt->ack_timeout (default 14 = about 67 ms)"), "docs/LOSS.md"),
+         "never reported. The --ack-timeout option is in conn->opt->ack_timeout (default 14 = about 67 ms)"), "docs/LOSS-RECOVERY.md"),
     "rts.timeout_range": ("timeout", ("timeout=%(got)s 超出 0..31", "timeout=%(got)s is outside 0..31"),
         ("timeout 是 5 位的指数；超出范围 ibv_modify_qp 返回 EINVAL", "timeout is a 5-bit exponent; out of range, ibv_modify_qp returns EINVAL"), None),
     "rts.retry7": ("retry_cnt",

@@ -20,7 +20,7 @@
  * 一个会话的请求都来自第一个请求的地址、带同一个会话号，别的客户端的请求只被拒绝，本会话照常（cm_request_verdict）。
  *
  * 所有等待都有超时（-t；服务端等第一个请求用 --accept-timeout）。地址/路由解析给 CM 的超时是 2 秒：
- * 单机实验室里邻居表是冷的时候，解析恰好要等满这个超时才成功（tests/cm-facts/FACTS.md A.3）。
+ * 单机实验室里邻居表是冷的时候，解析恰好要等满这个超时才成功（docs/dev/cm-facts/FACTS.md A.3）。
  */
 #include "cm/cm_shared.h"
 #include "base/i18n.h"
@@ -125,7 +125,7 @@ static int netdev_of(const char *ip, char *ifname, size_t len)
 
 /*
  * rdma_bind_addr / rdma_resolve_addr 失败的解释。ENODEV 的真实原因（内核 cma.c，实验室里验证过，
- * 见 tests/cm-facts/FACTS.md A.1）：内核先找到拥有这个 IP 的网卡，再逐个 RDMA 设备的端口找
+ * 见 docs/dev/cm-facts/FACTS.md A.1）：内核先找到拥有这个 IP 的网卡，再逐个 RDMA 设备的端口找
  * “GID = ::ffff:IP、类型 RoCE v2、绑定的正是这块网卡”的 GID 条目；找不到就是 ENODEV。
  * 也就是说：地址本身存在，但它所在的网卡上没有 RDMA（rxe）设备。
  */

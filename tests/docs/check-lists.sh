@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/docs/check-lists.sh - 文档里会跟着代码变的几张列表只写在一处，而且和代码一致（tests/50-docs.t 调用）
+# tests/docs/check-lists.sh - 文档里会跟着代码变的几张列表只写在一处，而且和代码一致（tests/26-host-docs.t 调用）
 #
 # 列表都在 docs/OPTIONS.md，夹在 <!-- list: 名字 --> 和 <!-- /list --> 之间:
 #   1. -h 的每个长选项都在 docs/OPTIONS.md 里（参数表没有漏项）

@@ -12,10 +12,10 @@
 #                                                      在哪儿 写成 other-firewall（谁也不执行）
 #   tests/docs/readme-steps.sh lines 名字 [防火墙]      这一步要执行的命令，一行一条（按下面的规则改写过）
 #   tests/docs/readme-steps.sh raw 名字 [防火墙]        这一步的命令原样（只去掉空行、# 注释行和行首缩进；sudo 留着）：
-#                                                      tests/64-lab-stock.t 在原版 Debian 虚拟机里以 learner 运行它们。
+#                                                      tests/70-stock-readme.t 在原版 Debian 虚拟机里以 learner 运行它们。
 #                                                      给了防火墙时，行尾注释正好是另一个防火墙的名字（# ufw、# firewalld、# nft）的行不要
 #
-# 规则（tests/kernels/readme-steps.sh 在两台没有 RDMA 设备的实验室虚拟机里照这些规则执行；make test 里的 tests/64-lab-stock.t
+# 规则（tests/kernels/readme-steps.sh 在两台没有 RDMA 设备的实验室虚拟机里照这些规则执行；make test 里的 tests/70-stock-readme.t
 # 在原版 Debian 上以 learner 用 raw 原样执行，sudo 留着）:
 #   1. 空行和 # 开头的注释行不执行；行尾的 # 注释交给 bash 自己忽略
 #   2. 行首的 sudo 去掉（虚拟机里就是 root，也没有 sudo）
@@ -25,7 +25,7 @@
 #      重启后还在的防火墙规则），README 在块前写明“没有在实验室验证”和出处
 #   4. 服务端块（vm0）的第 i 条命令和客户端块（vm1）的第 i 条配对运行
 #   5. 标了 firewall=X 的块只在管事的防火墙是 X 的机器上执行（list 的第二个参数）：实验室和 Debian 样子的原版镜像是 nft，
-#      tests/64-lab-stock.t 的变体 ufw 是 ufw（那里 firewall-other 块只运行行尾注释是 # ufw 的那一行）
+#      tests/70-stock-readme.t 的变体 ufw 是 ufw（那里 firewall-other 块只运行行尾注释是 # ufw 的那一行）
 set -euo pipefail
 README=${README:-$(dirname "${BASH_SOURCE[0]}")/../../README.md}
 

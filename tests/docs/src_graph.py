@@ -1,4 +1,4 @@
-"""src/ 的模块图（tests/13-include-graph.t 和 tests/19-layers.t 共用）：谁 #include 谁、谁调用谁定义的名字（nm）。"""
+"""src/ 的模块图（tests/13-host-include-graph.t 和 tests/19-host-layers.t 共用）：谁 #include 谁、谁调用谁定义的名字（nm）。"""
 import glob
 import os
 import re

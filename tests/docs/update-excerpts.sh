@@ -15,7 +15,7 @@
 #   tests/docs/update-excerpts.sh            = --run 然后 --apply（make docs-excerpts）
 #   tests/docs/update-excerpts.sh --run      在实验室里跑全部配方（一次 lab/run），完整日志存到 logs/excerpts/
 #   tests/docs/update-excerpts.sh --apply    从 logs/excerpts/ 截取摘录，改写四个文档里“含义变了”的摘录
-#   tests/docs/update-excerpts.sh --check    同 --apply，但只比较不改文件；含义有变化则退出 1（tests/55-lab-docs.t 用）
+#   tests/docs/update-excerpts.sh --check    同 --apply，但只比较不改文件；含义有变化则退出 1（tests/36-lab-docs.t 用）
 #   tests/docs/update-excerpts.sh --mask     把标准输入里每次运行都不同的值换成 …（见 mask）
 #   tests/docs/update-excerpts.sh --list     列出所有摘录名
 #   tests/docs/update-excerpts.sh --in-lab   （由 --run 通过 lab/run 在虚拟机里调用）
@@ -237,10 +237,10 @@ run_recipes() {
     rm -rf "$keep"
     lab/run tests/docs/update-excerpts.sh --in-lab
     # 两台虚拟机之间的路径错误（RDMA 设备建错网卡等）：tests/lab/two-vms-paths.sh 把日志写到 logs/paths-*.log
-    # EXCERPTS_REUSE_PATHS=1（tests/55-lab-docs.t，在 make test 里）：tests/38-lab-two-vms-paths.t 刚用同一个 build
+    # EXCERPTS_REUSE_PATHS=1（tests/36-lab-docs.t，在 make test 里）：tests/62-two-vms-paths.t 刚用同一个 build
     # 跑过这个脚本，它的日志都比两个程序新就直接用，不再开一次两台虚拟机（省 40 秒）
     if [[ ${EXCERPTS_REUSE_PATHS:-0} == 1 ]] && paths_logs_fresh; then
-        echo "两台虚拟机的路径日志: 用 tests/38-lab-two-vms-paths.t 刚留下的 logs/paths-*.log" >&2
+        echo "两台虚拟机的路径日志: 用 tests/62-two-vms-paths.t 刚留下的 logs/paths-*.log" >&2
         cp logs/paths-*.log "$OUT"/
     else
         rm -f logs/paths-*.log

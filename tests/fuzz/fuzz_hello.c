@@ -2,7 +2,7 @@
  * fuzz_hello.c - libFuzzer 目标：对端发来的任意字节 → 解码 + 校验 → 听客户端的参数 → 比较两端
  *
  *   make fuzz                 跑 FUZZ_SECONDS 秒（默认 60），语料在 build/fuzz/corpus
- *   tests/12-fuzz-smoke.t     make test 里只跑几秒
+ *   tests/12-host-fuzz-smoke.t     make test 里只跑几秒
  *
  * 每个输入走一遍服务端收到 HELLO 之后的纯逻辑（wire_decode_hello、adopt_client_options、wire_compare），
  * 再检查几条不变量，违反就 abort()（libFuzzer 把这个输入存成 crash-*）：

@@ -22,6 +22,8 @@ import re
 import shutil
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tap  # noqa: E402  tests/lib/tap.py：共用的 check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -99,12 +101,7 @@ def main():
     tb = trace_check_module()
     g = json.load(open(a.json, encoding="utf-8"))
     kinds = [k["name"] for k in g["kinds"]]
-    failed = 0
-
-    def check(cond, what, detail=""):
-        nonlocal failed
-        print(("ok " if cond else "not ok ") + what + ("" if cond or not detail else "  # " + detail))
-        failed += not cond
+    check = tap.Checks()
 
     page = os.path.abspath(a.html)
     p = tb.run_chromium(a.chromium, ["--dump-dom", "file://" + page])
@@ -163,7 +160,7 @@ def main():
             tb.screenshot(a.chromium, short, out, 1280, 1500, check)   # 两端的计数也在图里
         finally:
             os.unlink(short)
-    return 1 if failed else 0
+    return check.exit_code()
 
 
 if __name__ == "__main__":

@@ -13,8 +13,11 @@ leaving that side. Measured on rxe, kernels 5.10, 6.1 and 6.12 (docs/KERNELS.md,
 kernel differs the expectation says so.
 """
 import json
+import os
 import re
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tap  # noqa: E402  tests/lib/tap.py：共用的 check
 
 def version(kernel):
     m = re.match(r"(\d+)\.(\d+)", kernel)
@@ -148,12 +151,7 @@ def check_counters(check, k, kernel):
 def main():
     g = json.load(open(sys.argv[1], encoding="utf-8"))
     kernel = g["kernel"]
-    failed = 0
-
-    def check(cond, what, detail=""):
-        nonlocal failed
-        print(("ok " if cond else "not ok ") + what + ("" if cond or not detail else "  # " + detail))
-        failed += not cond
+    check = tap.Checks()
 
     names = [k["name"] for k in g["kinds"]]
     check(len(names) >= 10 and all(expect(n, kernel) for n in names), "gallery: every kind has an expectation (%d kinds)" % len(names),
@@ -197,7 +195,7 @@ def main():
     hints = all(er["hint"] for k in g["kinds"] for r in ("server", "client") for er in k["sides"][r]["errors"]
                 if "WC" in er["msg"])
     check(hints, "every WC error in the gallery comes with a hint")
-    return 1 if failed else 0
+    return check.exit_code()
 
 
 if __name__ == "__main__":

@@ -5,10 +5,10 @@
 #   单机 bats，一次启动（tests/kernels/subset.t）：pair.bats 4 个、ops.bats 5 个（含原子操作和错误的 rkey）、
 #     cm.bats 5 个（含每种操作、CM 的输出、没人监听、地址不存在、对端消失）、asan.bats 2 个、scripts.bats 2 个、
 #     bench.bats 1 个、many.bats 1 个、combos.bats 1 个
-#   两台虚拟机：36-lab-two-vms.t（demo）、38-lab-two-vms-paths.t（错网卡、MTU、防火墙 → RETRY_EXC_ERR）、
-#     tests/kernels/readme-steps.sh（LAB_RXE=none，照 README 自己 modprobe rdma_rxe、rdma link add；make test 里是 64-lab-stock.t）
-#   抓包和解码：58-lab-trace.t；终端里的 shell：39-lab-shell.t；实验室本身：00-lab.t
-#   不在子集里：55-lab-docs.t（文档摘录按定义就是默认内核 6.1 的输出）、57-lab-cm-two-vms.t（--cm 已由 cm.bats
+#   两台虚拟机：60-two-vms-pair.t（demo）、62-two-vms-paths.t（错网卡、MTU、防火墙 → RETRY_EXC_ERR）、
+#     tests/kernels/readme-steps.sh（LAB_RXE=none，照 README 自己 modprobe rdma_rxe、rdma link add；make test 里是 70-stock-readme.t）
+#   抓包和解码：38-lab-trace.t；终端里的 shell：34-lab-shell.t；实验室本身：30-lab-smoke.t
+#   不在子集里：36-lab-docs.t（文档摘录按定义就是默认内核 6.1 的输出）、63-two-vms-cm.t（--cm 已由 cm.bats
 #     覆盖）、其余 bats 用例（与内核无关的参数和错误路径，make test 在 6.1 上全跑）
 # 每个内核的完整 TAP 在 logs/test-kernels-<系列>.log；最后打印每个内核一行的摘要。缺缓存时先 lab/setup（root）。
 set -uo pipefail
@@ -18,8 +18,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
 KERNELS=("$@")
 ((${#KERNELS[@]})) || KERNELS=("${LAB_KERNELS[@]}")
 for k in "${KERNELS[@]}"; do lab_kernel_check "$k" || exit 2; done
-FILES=(tests/00-lab.t tests/kernels/subset.t tests/36-lab-two-vms.t tests/38-lab-two-vms-paths.t
-       tests/39-lab-shell.t tests/kernels/readme-steps.sh tests/58-lab-trace.t)
+FILES=(tests/30-lab-smoke.t tests/kernels/subset.t tests/60-two-vms-pair.t tests/62-two-vms-paths.t
+       tests/34-lab-shell.t tests/kernels/readme-steps.sh tests/38-lab-trace.t)
 mkdir -p logs
 summary=()
 rc=0

@@ -19,7 +19,7 @@ PICK=(
     '^bench lat: ' '^8 clients at once' '^--cm × --cq event'
 )
 filter=$(IFS='|'; echo "${PICK[*]}")
-# asan.bats 的最后一个用例要一个故意越界的小程序（同 tests/37-lab-asan.t）
+# asan.bats 的最后一个用例要一个故意越界的小程序（同 tests/33-lab-asan.t）
 printf '#include <stdlib.h>\nint main(void){volatile char *p=malloc(8);p[8]=1;free((void*)p);return 0;}\n' |
     clang -x c -fsanitize=address,undefined -g -o build/asan/planted-overflow -
 exec lab/run bats --tap --timing -f "$filter" tests/lab/pair.bats tests/lab/ops.bats tests/lab/cm.bats \

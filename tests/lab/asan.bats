@@ -127,7 +127,7 @@ no_reports() {
 }
 
 @test "asan: a planted heap overflow is reported (the check can fail)" {
-    # 证明这套检查真的会报警：tests/37-lab-asan.t 在宿主机上编译了一个堆越界的小程序，
+    # 证明这套检查真的会报警：tests/33-lab-asan.t 在宿主机上编译了一个堆越界的小程序，
     # 用同样的 ASAN_OPTIONS/UBSAN_OPTIONS 运行，报告必须出现在 $ASAN_DIR 里，no_reports 必须失败。
     # （ASan 和 UBSan 共用一个运行时，log_path 以后解析的 UBSAN_OPTIONS 为准，所以文件叫 ubsan.PID）
     run build/asan/planted-overflow

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# bench.bats - --bench lat|bw 与 --cq event 在真实 rdma_rxe 上（tests/59-lab-bench.t，一次开机）：
+# bench.bats - --bench lat|bw 与 --cq event 在真实 rdma_rxe 上（tests/39-lab-bench.t，一次开机）：
 # 每种基准形式都跑通、计时后的数据校验通过、表格与 BENCH_RESULT 可解析且数字为正（不断言快慢）；
 # --cq event 下普通模式的每种操作（4 个QP，两端都在 valgrind 里，没有任何报告）；两端设置不一致时两边都报错。
 

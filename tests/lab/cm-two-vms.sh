@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/lab/cm-two-vms.sh - --cm（librdmacm 建连）在两台虚拟机之间（由 tests/57-lab-cm-two-vms.t 通过
+# tests/lab/cm-two-vms.sh - --cm（librdmacm 建连）在两台虚拟机之间（由 tests/63-two-vms-cm.t 通过
 # LAB_TOPOLOGY=two-vms lab/run 调用；两台里都运行本脚本，LAB_VM=0 是服务端 10.11.0.1，1 是客户端 10.11.0.2）。
 # 每台只有一个 rxe0，所以两端都不用 -d/--src：服务端监听 0.0.0.0，客户端的源地址由路由决定。
 #   ops-N        六种操作 × N 个QP（1、4、16），数据校验通过，两端退出 0

@@ -46,7 +46,7 @@ add_plain_nic() {
 }
 
 # 4 个QP（配 --cq event）在 tests/lab/combos.bats 里
-# 1 个QP 在两台虚拟机之间测（57-lab-cm-two-vms.t），4 个QP 在 combos.bats（--cm × --cq event）
+# 1 个QP 在两台虚拟机之间测（63-two-vms-cm.t），4 个QP 在 combos.bats（--cm × --cq event）
 # --cq poll 和 event 轮流（--cm × --cq event 也就在这里；16 个QP 的 --cm 在 ASan 的用例里）
 @test "cm: every operation with data checks at 8 QPs, --cq poll and event in turn" {
     local op size cq=event

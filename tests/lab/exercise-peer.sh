@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/lab/exercise-peer.sh - 两台虚拟机里的 make exercise PEER=（tests/32-lab-exercises-two-vms.t）：
+# tests/lab/exercise-peer.sh - 两台虚拟机里的 make exercise PEER=（tests/61-two-vms-exercises.t）：
 #   VM0 跑检查打印的参照对端命令（加 --ready-file），VM1 跑 exercise.py run 3 --ref --peer 10.11.0.1（宿主机已编好）
 set -uo pipefail
 # shellcheck source=tests/lab/peer.bash

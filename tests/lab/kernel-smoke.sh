@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# tests/lab/kernel-smoke.sh - 一个内核上的开机冒烟（由 tests/62-lab-kernels.t 经 LAB_KERNEL=... lab/run 调用）。
+# tests/lab/kernel-smoke.sh - 一个内核上的开机冒烟（由 tests/40-lab-kernels.t 经 LAB_KERNEL=... lab/run 调用）。
 # 打印 “RESULT 名字 ok|fail 说明” 行：
 #   kernel-<系列>   虚拟机里 uname -r 就是 $1（lab.env 里的内核）
 #   pair-<系列>     一对 write_imm（2 个QP × 4 KiB × 2 轮）两端都退出 0
 #   5.10：atomic-5.10  fetch_add 以 RETRY_EXC_ERR 结束，提示点名这个内核和实测范围（kernel_note.c）
 #   6.12：flush-6.12   --cm 的被动方 rdma_init_qp_attr(INIT) 给 0x30e，程序说出两个 FLUSH 位
 #   qpaccess-<系列>  服务端QP的 qp_access_flags 没有 REMOTE_WRITE（--inject qp-access）：客户端的 WRITE 得到的状态
-#                    （6.1 在故障画廊里测，tests/58-lab-trace.t）
+#                    （6.1 在故障画廊里测，tests/38-lab-trace.t）
 #   srq-<系列>     --srq 的 4 个QP：销毁前改到 ERR，等 IBV_EVENT_QP_LAST_WQE_REACHED 的个数按内核（实测：5.10、6.1 的 rxe
 #                  一个也不发，等满上限；6.12 发，每个QP一个）；两端都打印这一行（6.1 在 tests/lab/qptypes.bats 里查）
 set -uo pipefail

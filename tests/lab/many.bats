@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # many.bats - 多客户端服务端（--clients / --parallel）在真实 rdma_rxe 上：隔离、不泄漏、信号收尾
-# （在 lab/run 里运行，tests/59-lab-bench.t）
+# （在 lab/run 里运行，tests/39-lab-bench.t）
 
 # 变量 SLOG/SPID/SRC 由本文件和 helpers.bash 的函数设置和读取（shellcheck 看不到）
 # shellcheck disable=SC2030,SC2031,SC2034,SC2153

@@ -80,7 +80,7 @@ check_corrupt() {  # check_corrupt OP 注入的一方(server|client) 校验的�
 }
 
 # 接收方的两种校验：SEND 收到的、READ 读到的（WRITE 的“内存中的数据”走同一个 verify()）；
-# 完成错误（rkey、接收缓冲区太小……）在故障画廊里，每个内核都查（tests/58-lab-trace.t）
+# 完成错误（rkey、接收缓冲区太小……）在故障画廊里，每个内核都查（tests/38-lab-trace.t）
 @test "injected payload corruption: the receiver's byte check names the offset; both exit 1 (send, read); --inject inline at a size the driver inlines is refused" {
     check_corrupt send client '收到'
     check_corrupt read server '读到'
@@ -242,7 +242,7 @@ resend_counters() {
 }
 
 # --ack-timeout（RTS 的 timeout 指数）在延迟下：两个方向各 20 ms（往返 ≥ 40 ms），默认的 14（≈67 ms，rxe 取 16 个 jiffy = 64 ms）
-# 几乎不重发；10（≈4.2 ms，rxe 取 1 个 jiffy = 4 ms）在应答回来之前就超时，重发的计数多得多（docs/LOSS.md 量过：10 轮 35 对 5）。
+# 几乎不重发；10（≈4.2 ms，rxe 取 1 个 jiffy = 4 ms）在应答回来之前就超时，重发的计数多得多（docs/LOSS-RECOVERY.md 量过：10 轮 35 对 5）。
 # 只比较两次，不要求具体的数；小的那次可能用完 retry_cnt（RETRY_EXC_ERR），也算——要的是计数动得更多、QP 里读回的真是 10
 @test "--ack-timeout under netem delay 20ms: a small exponent (10) resends far more than the default (14); the value read back from the QP is the one set" {
     local before mid after src0 crc0 dlog=$BATS_TEST_TMPDIR/default-client.log

@@ -87,7 +87,7 @@ run_block() {  # run_block 名字 [之后]：逐条执行，任何一条失败�
 # ---------- 两台都做的步骤（README 里的顺序） ----------
 while IFS=$'\t' read -r name where; do
     [[ $where == both ]] || continue
-    # 持久化的块要 systemd 和可写的 /etc（实验室都没有）：rxe0.service 不执行（tests/64-lab-stock.t 在原版 Debian 上重启验证），
+    # 持久化的块要 systemd 和可写的 /etc（实验室都没有）：rxe0.service 不执行（tests/70-stock-readme.t 在原版 Debian 上重启验证），
     # firewall-save 由 save_restore 改两处后执行
     [[ $name == persist-rxe || $name == firewall-save ]] && continue
     if [[ $name == firewall-nft ]]; then

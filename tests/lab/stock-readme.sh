@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/lab/stock-readme.sh - 在一对原版 Debian 虚拟机里（lab/stock-run，root 运行本脚本；LAB_VM=0 是服务端 10.11.0.1，
-# 1 是客户端 10.11.0.2），以 learner 在登录 shell 里原样执行 README 标记过的步骤（tests/64-lab-stock.t 调用）。
+# 1 是客户端 10.11.0.2），以 learner 在登录 shell 里原样执行 README 标记过的步骤（tests/70-stock-readme.t 调用）。
 #
 # 命令原样来自 README（tests/docs/readme-steps.sh raw：sudo 留着，只有 README 写了 sudo 的地方才用 sudo），
 # 按 README 里标记的顺序执行：both 两台各做；vm0 块和紧跟着的 vm1 块第 i 条配第 i 条（服务端/客户端）；

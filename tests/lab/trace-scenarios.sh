@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# trace-scenarios.sh DIR - 在实验室虚拟机里（lab/run）跑 tests/58-lab-trace.t 的全部场景，一次启动：
+# trace-scenarios.sh DIR - 在实验室虚拟机里（lab/run）跑 tests/38-lab-trace.t 的全部场景，一次启动：
 # 每个场景用 lab/trace.sh 抓包 + 两端 --trace，写到 DIR/NAME-{server,client}.{jsonl,log} 和 DIR/NAME.pcap；
 # 每个场景前后的 rxe RNR 计数写进 DIR/NAME.rnr（“前 后”）。
 # 另外 DIR/plain-{server,client}.log：和 write 场景参数相同、但不加 --trace 的一次运行（比较控制台输出）。

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/lab/two-vms-paths.sh - 两台虚拟机之间“路径”上的错误（由 tests/38-lab-two-vms-paths.t 通过
+# tests/lab/two-vms-paths.sh - 两台虚拟机之间“路径”上的错误（由 tests/62-two-vms-paths.t 通过
 # LAB_TOPOLOGY=two-vms lab/run 调用；两台虚拟机里都运行本脚本，LAB_VM=0 是服务端，1 是客户端）。
 #
 # 每台虚拟机和两台真实的虚拟机一样：eth0 + rxe0。VM1 上依次制造学习者最常见的错误：
@@ -11,7 +11,7 @@
 #   unreachable 连一个不存在的地址 10.11.0.9：在 -t 秒内失败并说明
 #   firewall    VM0 用 nftables 丢弃进来的 UDP 4791：客户端 RETRY_EXC_ERR（提示里有防火墙），
 #               VM0 上的 diagnose.sh 指出这条规则；删掉规则后同一对通过
-# 每个结果打印一行 “RESULT 名字 ok|fail 说明”，tests/38-lab-two-vms-paths.t 把它们变成 TAP。
+# 每个结果打印一行 “RESULT 名字 ok|fail 说明”，tests/62-two-vms-paths.t 把它们变成 TAP。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 

@@ -18,7 +18,7 @@ if [[ $what == cloud ]]; then
 else
     for d in $distros; do
         for f in $flavours; do
-            rows+=("$d $f|STOCK_DISTRO=$d STOCK_FLAVOUR=$f STOCK_REBOOT=1 tests/64-lab-stock.t")
+            rows+=("$d $f|STOCK_DISTRO=$d STOCK_FLAVOUR=$f STOCK_REBOOT=1 tests/70-stock-readme.t")
             if [[ $f == ufw ]]; then need+=("$d-ufw"); else need+=("$d"); fi
         done
     done

@@ -39,10 +39,8 @@ excerpt() {
     awk -v n="<!-- excerpt: $2 -->" '$0 == n { a = 1; next } a && /^```text$/ { p = 1; next } p && /^```$/ { exit } p' "$1" | sed 's/[[:space:]]*$//'
 }
 
-n=0 fails=0
 WHY=""
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1: $WHY"; }
+. tests/lib/tap.bash
 # check 名字 说明 条件函数 参数...：条件函数成功就 ok，否则 not ok（WHY 是它留下的原因）并打印这次演练的输出
 check() {
     local name=$1 what=$2 vm=$3 drill=$4
@@ -50,11 +48,11 @@ check() {
     WHY=""
     if [[ -z $(rc_of "$vm" "$drill") ]]; then
         WHY="没有这次演练的输出（$vm $drill）"
-        notok "$name: $what"
+        notok "$name: $what: $WHY"
         return
     fi
-    if "$@" "$vm" "$drill"; then ok "$name: $what"; else
-        notok "$name: $what"
+    if "$@" "$vm" "$drill"; then pass "$name: $what"; else
+        notok "$name: $what: $WHY"
         body "$vm" "$drill" | sed 's/^/#   | /'
     fi
 }
@@ -116,7 +114,7 @@ setup_ok() { grep -q "^RESULT drill-setup-$1 ok" "$out" || { WHY=$(grep -m1 "^RE
 # 计划行放在最后（TAP 允许）：项数跟着上面的演练走
 for vm in vm0 vm1; do
     n=$((n + 1)); WHY=""
-    if setup_ok "$vm"; then echo "ok $n - setup-$vm: 网络、sudo、代码树"; else echo "not ok $n - setup-$vm: ${WHY:-没有结果}"; fails=$((fails + 1)); fi
+    if setup_ok "$vm"; then echo "ok $n - setup-$vm: 网络、sudo、代码树"; else echo "not ok $n - setup-$vm: ${WHY:-没有结果}"; tap_failed=$((tap_failed + 1)); fi
 done
 Q0="README.md QUICKFIX.md TROUBLESHOOTING.md"
 check einval-vm1 "内核加载不了 rdma_rxe 时 rdma link add 的原话" vm1 einval quoted "$Q0" "error: Invalid argument"
@@ -142,4 +140,4 @@ done
 check fixed-server-vm0 "补上以后同一对：服务端" vm0 fixed-server rc_is 0
 check fixed-client-vm1 "补上以后同一对：客户端完成并校验通过" vm1 fixed-client pair_ok
 echo "1..$n"
-((fails == 0)) || echo "# 完整输出: $out"
+((tap_failed == 0)) || echo "# 完整输出: $out"

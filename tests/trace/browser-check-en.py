@@ -21,6 +21,8 @@ import re
 import shutil
 import sys
 import tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tap  # noqa: E402  tests/lib/tap.py：共用的 check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CJK = re.compile("[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
@@ -55,12 +57,7 @@ def main():
     ap.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     a = ap.parse_args()
     tb = base()
-    failed = []
-
-    def check(cond, what, detail=""):
-        print("%s %s%s" % ("ok" if cond else "not ok", what, (": " + detail) if detail else ""))
-        if not cond:
-            failed.append(what)
+    check = tap.Checks()
 
     traces = {}
     for t in a.trace:
@@ -113,7 +110,7 @@ def main():
             tb.screenshot(a.chromium, a.html, a.png, 1280, 1400, check)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return 1 if failed else 0
+    return check.exit_code()
 
 
 if __name__ == "__main__":

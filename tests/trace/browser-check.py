@@ -29,6 +29,8 @@ import subprocess
 import sys
 import tempfile
 import zlib
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tap  # noqa: E402  tests/lib/tap.py：共用的 check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -138,12 +140,7 @@ def main():
     ap.add_argument("--readme-step", default="15")
     ap.add_argument("--chromium", default=shutil.which("chromium") or "chromium")
     a = ap.parse_args()
-    failed = []
-
-    def check(cond, what, detail=""):
-        print("%s %s%s" % ("ok" if cond else "not ok", what, (": " + detail) if detail else ""))
-        if not cond:
-            failed.append(what)
+    check = tap.Checks()
 
     traces = {}
     for t in a.trace:
@@ -209,7 +206,7 @@ def main():
             screenshot(a.chromium, short, a.readme_png, 1280, 1150, check)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return 1 if failed else 0
+    return check.exit_code()
 
 
 def screenshot(exe, page, out, width, height, check):

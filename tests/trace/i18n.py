@@ -1,5 +1,5 @@
 #!/usr/bin/env -S python3 -S
-"""tests/trace/i18n.py - inputs for the language checks of tests/25-trace-render.t (issue 28), one process.
+"""tests/trace/i18n.py - inputs for the language checks of tests/23-host-trace-render.t (issue 28), one process.
 
   i18n.py prepare OUT NAME...   from tests/trace/fixtures:
       OUT/en/NAME.{server,client}.jsonl   "lang":"en" in the start record (as src/trace/trace.c writes it) and the

@@ -23,16 +23,12 @@ import os
 import re
 import subprocess
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tap  # noqa: E402  tests/lib/tap.py：共用的 check
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MASK = 0xffffff
-failed = []
-
-
-def check(cond, what, detail=""):
-    print("%s %s%s" % ("ok" if cond else "not ok", what, (": " + detail) if detail else ""))
-    if not cond:
-        failed.append(what)
+check = tap.Checks()
 
 
 def load(path):
@@ -256,7 +252,7 @@ def main():
             plain(d)
         else:
             scenario(d, name)
-    return 1 if failed else 0
+    return check.exit_code()
 
 
 if __name__ == "__main__":

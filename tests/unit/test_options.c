@@ -586,7 +586,7 @@ static void ack_timeout_option(void **state)
 
 /*
  * rxe 实际用的定时器长度（jiffies），和 rxe_qp.c 的 rxe_qp_from_attr 一样：nsecs_to_jiffies(4096 << n) 向下取整，
- * 0 个 jiffy 时用 1；n = 0 时没有定时器（0）。程序自己不需要它：它是 docs/LOSS.md 那张表的算法，表里的数在下面核对
+ * 0 个 jiffy 时用 1；n = 0 时没有定时器（0）。程序自己不需要它：它是 docs/LOSS-RECOVERY.md 那张表的算法，表里的数在下面核对
  */
 static unsigned long rxe_jiffies(unsigned n, unsigned hz)
 {
@@ -620,7 +620,7 @@ static void ack_timeout_meaning(void **state)
 	assert_int_equal(rxe_jiffies(11, 250), 2);     /* 8.4 ms */
 	assert_int_equal(rxe_jiffies(14, 250), 16);    /* 67.1 ms → 64 ms */
 	assert_int_equal(rxe_jiffies(14, 1000), 67);
-	/* docs/LOSS.md 表里其余几行（HZ=250） */
+	/* docs/LOSS-RECOVERY.md 表里其余几行（HZ=250） */
 	assert_int_equal(rxe_jiffies(12, 250), 4);
 	assert_int_equal(rxe_jiffies(13, 250), 8);
 	assert_int_equal(rxe_jiffies(15, 250), 33);

@@ -1,4 +1,4 @@
-# tools/lib/listen.bash - 实验室里的工具脚本共用：等本机 TCP 端口进入 LISTEN（被 tools/bench/compare.sh、tools/lossy/run.sh source）
+# tools/lib/listen.bash - 实验室里的工具脚本共用：等本机 TCP 端口进入 LISTEN（被 tools/bench/compare.sh、tools/loss-vs-tcp/run.sh source）
 #
 # wait_listen 端口：端口用十进制写（18515），读 /proc/net/tcp 和 tcp6（perftest 可能只监听在 IPv6 上），
 # 15 秒内没等到就在标准错误上打印一句警告、返回 1；调用者照常往下跑（客户端连不上会自己报错，那一次运行记为失败）。
