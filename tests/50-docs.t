@@ -26,6 +26,9 @@
 #      （tests/docs/check-error-index.py --pair）
 #  16. 给学习者的页面（清单 docs/pages.txt 里的 learner；仓库里每个 .md 都要在清单里）没有本项目的 issue 编号、起草和开发时的用语，
 #      不链接到 tests/；别的项目的出处（“SPDK 的 issue 1697”、canonical/cloud-init#4066）可以（tests/docs/check-learner-pages.py）
+#  17. 学习者页面里会跟着代码变的事实是从代码算出来的那样（tests/docs/check-facts.py，规则写在它开头）：常量名存在、HELLO 的字节数、
+#      CQ 的容量、--tx-depth 的上限、rxe 的计数个数、TROUBLESHOOTING 错误表引用的每一句程序印得出、练习的步骤号和真实运行里的步骤一样、
+#      脚本里说的 README 的某一节存在
 # 摘录与真实运行是否一致，由实验室里的 tests/55-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -47,7 +50,7 @@ ok() {  # ok 失败数 描述（诊断信息在 $T/diag）
     : >"$T/diag"
 }
 : >"$T/diag"
-echo "1..16"
+echo "1..17"
 README_MAX_LINES=300
 README_MAX_BYTES=24000
 
@@ -407,3 +410,8 @@ ok "$bad" "$EN_QF has no Chinese outside link targets, QUICKFIX.md's headings on
 bad=0
 python3 tests/docs/check-learner-pages.py --manifest docs/pages.txt >"$T/lp" 2>&1 || { bad=1; grep -v '^# ' "$T/lp" >>"$T/diag"; }
 ok "$bad" "docs/pages.txt lists every .md; its $(sed -n 's/^# \([0-9]*\) .*/\1/p' "$T/lp") learner pages name none of this project's issues, no drafting or development words and link nothing under tests/"
+
+# ---------- 17. 会跟着代码变的事实 ----------
+bad=0
+python3 tests/docs/check-facts.py >"$T/facts" 2>&1 || { bad=1; grep -v '^# ' "$T/facts" >>"$T/diag"; }
+ok "$bad" "facts in the learner pages agree with the code ($(sed -n 's/^# //p' "$T/facts"))"
