@@ -28,7 +28,7 @@
 #      不链接到 tests/；别的项目的出处（“SPDK 的 issue 1697”、canonical/cloud-init#4066）可以（tests/docs/check-learner-pages.py）
 #  17. 学习者页面里会跟着代码变的事实是从代码算出来的那样（tests/docs/check-facts.py，规则写在它开头）：常量名存在、HELLO 的字节数、
 #      CQ 的容量、--tx-depth 的上限、rxe 的计数个数、TROUBLESHOOTING 错误表引用的每一句程序印得出、练习的步骤号和真实运行里的步骤一样、
-#      脚本里说的 README 的某一节存在
+#      脚本里说的 README 的某一节存在、摘录前面说的 make demo 参数就是录它时用的
 # 摘录与真实运行是否一致，由实验室里的 tests/55-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1

@@ -20,6 +20,7 @@
      第几步（EXERCISE_EVENTS：函数 → 它做出来的事件），就是 docs/EXERCISES.md、docs/EXERCISES.en.md 的表、exercises/start/NN-*.c
      开头的“步骤N/step N”和 exercises/check/exercise.py 的 EXERCISES 里写的步骤号。
   8. 脚本和代码里“路径/README.md 的“X””“README 的“X””（= 顶层 README.md）：X 是那个文件里某个标题（或以粗体开头的段落）的一部分。
+  9. 摘录前面三行里说“`make demo DEMO_ARGS="…"`”的，就是 tests/docs/update-excerpts.sh 录这段摘录时给那一端的参数（pair 的配方）。
 用法: check-facts.py（从仓库根目录运行）；退出码 0 = 都对，1 = 有不对的（逐条打印 文件:行号: 原因）。
 """
 import glob
@@ -348,6 +349,29 @@ def check_readme_refs():
     return n
 
 
+# ---------- 9. 摘录前面说的命令 ----------
+def check_excerpt_commands(pages):
+    recipes = read("tests/docs/update-excerpts.sh")
+    pairs = {m.group(1): (m.group(2), m.group(3)) for m in re.finditer(r'^\s*pair ([\w.-]+) "([^"]*)" "([^"]*)"', recipes, re.M)}
+    n = 0
+    for p in pages:
+        lines = read(p).splitlines()
+        for no, line in enumerate(lines, 1):
+            m = re.match(r"^<!-- excerpt: ([A-Za-z0-9_.-]+) -->$", line)
+            if not m:
+                continue
+            said = re.findall(r'`make (?:demo|trace) DEMO_ARGS="([^"]*)"`', " ".join(lines[max(0, no - 4):no - 1]))
+            cut = re.search(rf"^cut_{re.escape(m.group(1))}\(\) {{ \w+ ([\w.-]+)\.(server|client)\.log", recipes, re.M)
+            if not said or not cut or cut.group(1) not in pairs:
+                continue
+            n += 1
+            ran = pairs[cut.group(1)][0 if cut.group(2) == "server" else 1]
+            if sorted(said[-1].split()) != sorted(ran.split()):
+                bad(f"{p}:{no}", f"正文说摘录 {m.group(1)} 来自 DEMO_ARGS=\"{said[-1]}\"，它是用 \"{ran}\" 录的"
+                                 f"（tests/docs/update-excerpts.sh 的 pair {cut.group(1)}）")
+    return n
+
+
 def main():
     pages = learner_pages()
     lines = list(lines_of(pages))
@@ -355,6 +379,7 @@ def main():
         "constants": check_constants(lines), "hello": check_hello(lines), "cq": check_cq(lines),
         "tx-depth": check_tx_depth(lines), "counters": check_counters(lines), "quotes": check_quotes(),
         "exercise steps": check_steps(), "readme refs": check_readme_refs(),
+        "excerpt commands": check_excerpt_commands(pages),
     }
     for b in BAD:
         print(b)
