@@ -48,7 +48,7 @@ LOCALE_ENV := LANG LANGUAGE LC_ALL LC_MESSAGES
 LAB_KERNEL ?= 6.1
 export LAB_KERNEL
 # RoCE 链路上的损伤（tc netem，两个方向）：make demo NETEM="loss 1%"、make shell NETEM="delay 20ms 5ms"。
-# 空 = 没有损伤；lab/README.md 的“链路上的损伤”一节
+# 空 = 没有损伤；lab/README.md 参数表的 LAB_NETEM 一行，每种损伤的样子见 docs/LOSS.md
 NETEM ?=
 export LAB_NETEM ?= $(NETEM)
 

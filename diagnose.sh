@@ -578,7 +578,7 @@ rxe_not_persistent() {
     unit=/etc/systemd/system/$dev.service
     note $"注意: rxe 设备重启后就没有了（rdma link add 不写任何配置文件），每次开机都要重新执行上面的 rdma link add"
     note $"开机自动创建 $dev（systemd 单元，设置一次即可；rdma link add 会自动加载 rdma_rxe）:"
-    note "  printf '%s\n' '[Unit]' 'Description=Soft-RoCE $dev on $ifname' 'After=network-online.target' 'Wants=network-online.target' '[Service]' 'Type=oneshot' 'RemainAfterExit=yes' 'ExecStart=rdma link add $dev type rxe netdev $ifname' 'ExecStop=rdma link delete $dev' '[Install]' 'WantedBy=multi-user.target' | sudo tee $unit >/dev/null"
+    note "  printf '%s\n' '[Unit]' 'After=network-online.target' 'Wants=network-online.target' '[Service]' 'Type=oneshot' 'RemainAfterExit=yes' 'ExecStart=rdma link add $dev type rxe netdev $ifname' '[Install]' 'WantedBy=multi-user.target' | sudo tee $unit >/dev/null"
     note "  sudo systemctl daemon-reload && sudo systemctl enable $dev.service"
     note $"详见 TROUBLESHOOTING.md「重启后 rxe 设备消失」"
 }

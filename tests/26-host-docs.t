@@ -24,8 +24,11 @@
 #  15. docs/QUICKFIX.en.md 和 QUICKFIX.md 同步：没有中文（链接目标除外）；#–#### 标题一一对应（对照表在这一项里）；QUICKFIX
 #      的每条命令（代码块里的行、正文里以命令开头的 `行内代码`）都在英文页里；QUICKFIX 引用的每一句错误都在英文页的正文里
 #      （tests/docs/check-error-index.py --pair）
-#  16. 给学习者的页面（README、QUICKFIX、TROUBLESHOOTING、QP_STATE_USAGE、docs/ 下除 DEVELOPING.md 以外的 .md）没有本项目的
-#      issue 编号和起草时的用语；别的项目的出处（“SPDK 的 issue 1697”、canonical/cloud-init#4066）可以（tests/docs/check-learner-pages.py）
+#  16. 给学习者的页面（清单 docs/pages.txt 里的 learner；仓库里每个 .md 都要在清单里）没有本项目的 issue 编号、起草和开发时的用语，
+#      不链接到 tests/；别的项目的出处（“SPDK 的 issue 1697”、canonical/cloud-init#4066）可以（tests/docs/check-learner-pages.py）
+#  17. 学习者页面里会跟着代码变的事实是从代码算出来的那样（tests/docs/check-facts.py，规则写在它开头）：常量名存在、HELLO 的字节数、
+#      CQ 的容量、--tx-depth 的上限、rxe 的计数个数、TROUBLESHOOTING 错误表引用的每一句程序印得出、练习的步骤号和真实运行里的步骤一样、
+#      脚本里说的 README 的某一节存在、摘录前面说的 make demo 参数就是录它时用的
 # 摘录与真实运行是否一致，由实验室里的 tests/36-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -38,7 +41,7 @@ trap 'rm -rf "$T"' EXIT
 . tests/lib/tap.bash
 TAP_DIAG=$T/diag  # ok 之后清空；诊断先攒在这里
 : >"$T/diag"
-echo "1..16"
+echo "1..17"
 README_MAX_LINES=300
 README_MAX_BYTES=24000
 
@@ -396,6 +399,10 @@ ok "$bad" "$EN_QF has no Chinese outside link targets, QUICKFIX.md's headings on
 
 # ---------- 16. 给学习者的页面只说项目本身 ----------
 bad=0
-mapfile -t LEARNER < <(printf '%s\n' README.md QUICKFIX.md TROUBLESHOOTING.md QP_STATE_USAGE.md; find docs -name '*.md' ! -name DEVELOPING.md | sort)
-python3 tests/docs/check-learner-pages.py "${LEARNER[@]}" >"$T/lp" 2>&1 || { bad=1; grep -v '^# ' "$T/lp" >>"$T/diag"; }
-ok "$bad" "the ${#LEARNER[@]} learner pages name none of this project's issues and no drafting words (other projects' issues are cited as sources)"
+python3 tests/docs/check-learner-pages.py --manifest docs/pages.txt >"$T/lp" 2>&1 || { bad=1; grep -v '^# ' "$T/lp" >>"$T/diag"; }
+ok "$bad" "docs/pages.txt lists every .md; its $(sed -n 's/^# \([0-9]*\) .*/\1/p' "$T/lp") learner pages name none of this project's issues, no drafting or development words and link nothing under tests/"
+
+# ---------- 17. 会跟着代码变的事实 ----------
+bad=0
+python3 tests/docs/check-facts.py >"$T/facts" 2>&1 || { bad=1; grep -v '^# ' "$T/facts" >>"$T/diag"; }
+ok "$bad" "facts in the learner pages agree with the code ($(sed -n 's/^# //p' "$T/facts"))"

@@ -109,9 +109,9 @@ single_vm_cases() {
 rm -f "$T"/screen[2-5]
 single_vm_cases
 if lockup_seen; then
-    echo "39-lab-shell: the guest kernel reported a soft lockup in the single-VM shell (lab problem, lab/README); its stacks:" >&2
+    echo "34-lab-shell: the guest kernel reported a soft lockup in the single-VM shell (lab problem, lab/README); its stacks:" >&2
     grep -hE -A60 'lab: *kernel:|BUG: soft lockup|Kernel panic' "$T"/screen* 2>/dev/null | head -n 120 >&2
-    echo "39-lab-shell: cases 2-5 once more in a new VM" >&2
+    echo "34-lab-shell: cases 2-5 once more in a new VM" >&2
     : >"$T/screen"
     rm -f "$T"/screen[2-5]
     single_vm_cases

@@ -7,6 +7,9 @@
   - 或者是程序的中文错误（含“失败”，不是诊断脚本的 “[失败]” 标签）：在 po/en.po 里找能印出它的 msgid（%s/%d 当任意文字；
     引用只有冒号前那一段时只比 msgid 冒号前那一段），把同样的值填进 msgstr，得到的英文出现在索引里。
 找不到 msgid 的中文引用写在 EXCEPT 里（英文的写法），现在只有一条。
+README.md 和 QUICKFIX.md 引用的每一句英文错误也要在 TROUBLESHOOTING.md 的正文里（反引号里）：搜英文原话的人落到那里。
+另外，TROUBLESHOOTING.md “## GID（步骤4）”一节每个 ### 标题里引用的中文错误也都要在索引里：“错误: ”“警告: ”换成 error:/warning:，
+引用里 … 之前的部分当作程序那句话的开头，在 po/en.po 里找能以它开头的 msgid，英文取到它用到的最后一个值为止。
 用法: check-error-index.py [仓库目录]；退出码 0 = 全部找到，1 = 有缺的（逐条打印）。
       check-error-index.py --pair 中文页 英文页 [仓库目录]：同样的规则，但找的是英文页的正文（反引号里的每一段，
       代码块和摘录之外；例如 QUICKFIX.md 引用的每一句错误都在 docs/QUICKFIX.en.md 的正文里）。
@@ -97,6 +100,77 @@ def quoted_errors(doc, pairs):
             yield no, q, EXCEPT.get(q) or translate(q, pairs)
 
 
+LABELS = {"错误: ": "error: ", "警告: ": "warning: "}
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+
+
+def translate_prefix(q0, pairs):
+    """q0 是程序某句话的开头（引用里 … 之前的部分）：找能以它开头的 msgid，返回英文里确定的那一段开头
+    （到 q0 用到的最后一个 %s/%d 的值为止；值里还有中文时递归翻译）；找不到时 None。几条都行时取对上的字面文字最多的"""
+    best = (-1, None)
+    for msgid, msgstr in pairs:
+        pieces = FMT.split(msgid.split("\n")[0].split("\037")[0].strip())
+        en_pieces = FMT.split(msgstr.split("\n")[0].split("\037")[0].strip())
+        if len(pieces) != len(en_pieces):
+            continue
+        got = walk(q0, pieces)
+        if got is None or got[0] < 2 or got[0] <= best[0]:
+            continue
+        lit, values, whole = got
+        vals = []
+        for v in values:
+            if CJK.search(v):
+                v = translate_prefix(v, pairs)
+                if v is None:
+                    break
+            vals.append(v)
+        else:
+            en = "".join(en_pieces[i] + vals[i] for i in range(len(vals)))
+            best = (lit, en + en_pieces[-1] if whole else en)
+    return best[1]
+
+
+def walk(q0, pieces):
+    """q0 和 msgid 的字面文字（pieces，%x 分开的）对齐：(对上的字面字数, 用到的值, q0 是不是整句) 或 None"""
+    rest, values, lit = q0, [], 0
+    for k, piece in enumerate(pieces):
+        if not rest.startswith(piece):
+            return (lit + len(rest), values, False) if piece.startswith(rest) else None
+        rest, lit = rest[len(piece):], lit + len(piece)
+        if k == len(pieces) - 1:
+            return (lit, values, True) if rest == "" else None
+        nxt = pieces[k + 1]
+        # 值到哪里为止：第一个让后面的文字和下一段字面文字对得上（或 q0 在那段文字里结束）的位置
+        for c in range(len(rest) + 1):
+            tail = rest[c:]
+            if nxt and (tail.startswith(nxt) or (nxt.startswith(tail) and tail)):
+                break
+        else:
+            c = len(rest)
+        values.append(rest[:c])
+        rest = rest[c:]
+        if rest == "":
+            return (lit, values, False)
+    return None
+
+
+def gid_heading_errors(pairs):
+    """TROUBLESHOOTING.md 的“## GID（步骤4）”一节里每个 ### 标题引用的中文错误: (行号, 引用, 英文里确定的开头)"""
+    section = False
+    for no, line in enumerate((ROOT / "TROUBLESHOOTING.md").read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("## "):
+            section = line.startswith("## GID（")
+        elif section and line.startswith("### "):
+            for q in re.findall(r"`([^`]+)`", line):
+                if not CJK.search(q):
+                    continue
+                label = next((zh for zh in LABELS if q.startswith(zh)), "")
+                whole = translate_prefix(q.split("…")[0], pairs)       # 标签在 msgid 里的（“  警告: 没有 …”）
+                body = translate_prefix(q[len(label):].split("…")[0], pairs)
+                found = [e for e in (whole, body and LABELS.get(label, "") + body) if e and not CJK.search(e)]
+                yield no, q, max(found, key=len) if found else None
+
+
 def check(docs, haystack, where, pairs):
     """docs 引用的每一句错误（… 之前的部分）都在 haystack 里；返回 (缺的条数, 引用的条数)"""
     bad = seen = 0
@@ -127,6 +201,21 @@ def main():
             print("docs/README.en.md 里没有 “## Error index (English)” 一节")
             return 1
         bad, seen = check(("README.md", "QUICKFIX.md"), m.group(1), "docs/README.en.md 的 Error index", pairs)
+        # 学习者搜英文原话时落到 TROUBLESHOOTING：README、QUICKFIX 引用的每一句英文错误那里也有
+        trouble = "\n".join(q for _, q in text_quotes(ROOT / "TROUBLESHOOTING.md"))
+        for doc in ("README.md", "QUICKFIX.md"):
+            for no, q in text_quotes(ROOT / doc):
+                if ENGLISH.match(q) and q.split("…")[0].rstrip() not in trouble:
+                    print(f"{doc}:{no}: 引用的英文错误 “{q}” 不在 TROUBLESHOOTING.md 的正文里（反引号里）")
+                    bad += 1
+        for no, q, want in gid_heading_errors(pairs):
+            seen += 1
+            if want is None:
+                print(f"TROUBLESHOOTING.md:{no}: GID 一节标题里的中文错误在 po/en.po 里找不到 msgid: {q}")
+                bad += 1
+            elif want.split("…")[0].rstrip() not in m.group(1):
+                print(f"TROUBLESHOOTING.md:{no}: GID 一节的错误 “{q}” 不在 docs/README.en.md 的 Error index 里（要找: {want}）")
+                bad += 1
     print(f"# {seen} 句引用的错误")
     return 1 if bad or seen == 0 else 0
 

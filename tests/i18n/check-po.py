@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/i18n/check-po.py FILE.po ... - 每一句都翻译了吗（po/en.po、po/sh/en.po、po/tools/en.po 共用）
 
-规则（和 po 文件开头、docs/GLOSSARY.md 说的一样）：msgstr 不空、不是 fuzzy、里面没有中文；\\037（错误和提示的分隔）
+规则（和 po 文件开头、docs/DEVELOPING.md 的“翻译控制台文字的规则”说的一样）：msgstr 不空、不是 fuzzy、里面没有中文；\\037（错误和提示的分隔）
 个数一样；结尾的换行、开头的空格（控制台上的缩进）和 msgid 一样。有问题的条目逐条打印，退出 1。
 English: every entry translated, not fuzzy, no Chinese left in msgstr,
 same number of \\037 separators, same trailing newline and same leading spaces as the msgid."""

@@ -30,7 +30,8 @@ setup_file() {
     # e664f8b（issue 35）: nft 的 input 链 policy drop、只放行 lo/已建立/ICMP/TCP、没放行 4791 时是“失败”不是“警告”
     # 3c96e4b（diagnose 只看管事的防火墙：ufw 启用 → 只看 ufw、默认拒绝且没放行 4791 是“失败”；firewalld 在运行 → 只看它；出方向那句不再提 firewalld）
     # 5547229（云内核的修复：装通用内核并删掉云内核和它的元包再重启——只装不删时 GRUB 默认启动版本号更大的云内核）
-    ZH_BASE=5547229
+    # 5bdbf8b（issue 54）: 开机自动创建 rxe 的 systemd 单元和 README 第 4 步的一字不差（去掉 Description、ExecStop 两行）
+    ZH_BASE=5bdbf8b
     HEADDIR=$BATS_FILE_TMPDIR/head
     mkdir -p "$HEADDIR/src" "$HEADDIR/scripts"
     if git -C "$REPO" rev-parse --verify -q "$ZH_BASE^{commit}" >/dev/null 2>&1; then
