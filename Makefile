@@ -294,7 +294,7 @@ bench:
 	LAB_PASSENV="BENCH_CELLS BENCH_SIZES BENCH_TESTS BENCH_LAT_ITERS BENCH_CQ_SIZES BENCH_REPEAT BENCH_KNOB_TESTS BENCH_KNOB_SIZES" lab/run tools/bench/compare.sh
 	tools/bench/report.sh
 
-# 一次开机里的 A/B（不在 make test 里；docs/bench/README.md 的“值多少微秒”）：乒乓里每条用户态指令、每次读时钟各值多少纳秒。
+# 一次开机里的 A/B（不在 make test 里；docs/bench/README.md 的“延迟差在哪里”）：乒乓里每条用户态指令、每次读时钟各值多少纳秒。
 # tools/bench/ab.sh 在实验室里交替跑 base / burn（LD_PRELOAD tools/bench/abshim.c）/ tsc / perftest，再跑 tools/bench/nsir.c；
 # tools/bench/ab.py 在宿主机上汇总 logs/ab/。AB_REPS、AB_BURN、AB_ITERS 传进实验室；约 2 分钟
 bench-ab:
