@@ -97,6 +97,7 @@ else
     echo '没找到修复命令（运行一次:  sudo chown -R …）' >>"$T/owned.diag"; bad=1
 fi
 ((bad == 0)) || cat "$T/owned" >>"$T/owned.diag"
+chown -R "$U": "$D"   # 修复命令没找到或没用时也还原：后面的用例测它们自己的事
 ok "$bad" "${NAMES[1]} (make demo stopped after ${took} s; $((SECONDS - t0)) s)" "$T/owned.diag"
 
 # ---- N+2. make demo ----
