@@ -4,7 +4,7 @@
 #      四个文档里的每段摘录与重新截取的一致（--check）
 #   2. tests/docs/key-sentences.txt 里的每句讲解都逐字出现在真实运行的日志里
 #   3-6. README 开头的实验室几行由普通用户 learner 在他自己的克隆里原样运行（tests/lab/learner.sh：lab/setup --check、
-#      属于 root 的文件时 make 给出的修复命令、make demo、make exercise 的一次检查；两次开机，约 1.5 分钟）
+#      属于 root 的文件时 make 给出的修复命令、make demo、make exercise 的一次检查；两次开机，负载 14 时 139 秒）
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 UPDATE=tests/docs/update-excerpts.sh
