@@ -80,7 +80,9 @@ po:
 # libibverbs 的 pkg-config 版本是 1.<ABI>.<rdma-core 版本>：ibv_query_gid_table 从 rdma-core v32（1.11.32）开始才有
 IBV_MIN_VERSION := 1.11.32
 
+# 第一项：这个克隆里 build/、logs/ 你能写吗（以前用 sudo 运行过 make 会留下属于 root 的文件；lab/check-clone 说出修复的命令）
 check-deps:
+	@bash lab/check-clone
 	@pkg-config --exists libibverbs || { echo "错误: 找不到 libibverbs（pkg-config libibverbs）。安装: sudo apt-get install libibverbs-dev pkg-config" >&2; echo "error: libibverbs not found (pkg-config libibverbs). Install: sudo apt-get install libibverbs-dev pkg-config" >&2; exit 1; }
 	@pkg-config --atleast-version=$(IBV_MIN_VERSION) libibverbs || { echo "错误: libibverbs $$(pkg-config --modversion libibverbs) 太旧：需要 rdma-core ≥ v32（libibverbs ≥ $(IBV_MIN_VERSION)，有 ibv_query_gid_table）。Ubuntu ≥ 22.04、Debian ≥ 11 自带的就够；更老的系统请升级 rdma-core" >&2; echo "error: libibverbs $$(pkg-config --modversion libibverbs) is too old: rdma-core >= v32 is needed (libibverbs >= $(IBV_MIN_VERSION), with ibv_query_gid_table). Ubuntu >= 22.04 and Debian >= 11 ship a new enough one; upgrade rdma-core on older systems" >&2; exit 1; }
 	@command -v msgfmt >/dev/null || { echo "错误: 找不到 msgfmt（英文界面的消息目录要用它编译）。安装: sudo apt-get install gettext" >&2; echo "error: msgfmt not found (it compiles the English message catalog). Install: sudo apt-get install gettext" >&2; exit 1; }
@@ -168,10 +170,12 @@ exercise: all exercise-objs
 
 # 练习的进度表：编号、步骤、标题、状态（没开始 / 没通过和最后的诊断 / 通过），以及下一个
 exercises:
+	@bash lab/check-clone
 	@python3 exercises/check/exercise.py table
 
 # 从头再来：exercises/start/ 里的原样复制回 exercises/（旧的存在 build/exercises/*.bak）
 exercise-reset:
+	@bash lab/check-clone
 	@python3 exercises/check/exercise.py reset $(EX)
 
 # 全部错误样例（tests/exercises/fixtures/，每个文件写着它该得到的诊断）在宿主机这一层各得到自己的诊断
@@ -190,7 +194,7 @@ check: all unit asan
 print-sources:
 	@printf '%s\n' $(SRC_ALL)
 
-# 原版 Debian 镜像（mmdebstrap，缓存在 /var/cache/rocev2-lab/stock/，不在 git 里；需要 root）：STOCK=debian12（默认）| debian13 | debian12-ufw | debian12-cloud | all
+# 原版 Debian 镜像（mmdebstrap，缓存在 /var/cache/rocev2-lab/stock/，不在 git 里；需要 root：sudo make stock-images）：STOCK=debian12（默认）| debian13 | debian12-ufw | debian12-cloud | all
 # （连同它的发行版的软件源磁盘，lab/stock-repo）
 stock-images:
 	bash lab/stock-images $(STOCK)
@@ -224,6 +228,8 @@ memcheck: all
 mutation: all
 	tests/mutation/run.sh $(MUTANTS)
 
+# 实验室目标都先运行 bash lab/setup：普通用户时它只检查（准备好了就什么也不做，不要 root；没准备好就说出缺什么和
+# sudo 命令并失败），root（CI）时补上缺的。之后的一切（编译、qemu/TCG、logs/）都不要 root
 demo:
 	bash lab/setup
 	$(MAKE) all
@@ -342,8 +348,8 @@ help:
 	@echo "                调试版: make CFLAGS=\"-O0 -g\"；换编译器: make CC=clang（项目必需的参数总是保留）"
 	@echo "make exercises  练习的进度表；make exercise EX=N 检查 exercises/ 里你写的第 N 个练习（docs/EXERCISES.md）"
 	@echo "make check      快的一层：编译 + 宿主机上的测试（tests/*-host-*.t，不开虚拟机，2 分钟以内）"
-	@echo "make test       编译 + 全部测试：宿主机 + Soft-RoCE 实验室（需先 lab/setup，root）"
-	@echo "make stock-images  用 mmdebstrap 做原版 Debian 12 镜像（STOCK=debian13|all），缓存在 git 之外（root）"
+	@echo "make test       编译 + 全部测试：宿主机 + Soft-RoCE 实验室（先 sudo LAB_KERNEL=all LAB_STOCK=debian12 bash lab/setup 一次）"
+	@echo "sudo make stock-images  用 mmdebstrap 做原版 Debian 12 镜像（STOCK=debian13|all），缓存在 git 之外（要 root）"
 	@echo "make test-stock    在一对原版 Debian 12 虚拟机里以 learner 原样执行 README 的步骤"
 	@echo "make test-cloud    云内核镜像（Debian 12 cloud，GRUB 启动）上：快速开始失败、QUICKFIX 的修复、重启进通用内核、一对"
 	@echo "make test-kernels  在 Debian 的 5.10、6.1、6.12 三个内核上各跑一遍实验室测试的子集（KERNELS=\"5.10\" 只跑一个）"
@@ -363,6 +369,6 @@ help:
 	@echo "make bench      实验室里本项目 --bench 与 perftest 交替对比，写 logs/bench/（results.csv/.md 和图；每格交替 3 次，十几分钟，不在 make test 里）"
 	@echo "make bench-ab   一次开机里的 A/B：每条用户态指令、每次读时钟在乒乓里各值多少纳秒，写 logs/ab/（tools/bench/ab.sh，约 2 分钟）"
 	@echo "make loss-vs-tcp    丢包 0–2% 下本项目 --bench bw、perftest、TCP（iperf3）同一条 veth 上轮流量，写 logs/loss-vs-tcp/（表和图，约 8 分钟，不在 make test 里）"
-	@echo "make lab-setup  安装依赖、准备 qemu 实验室（root）"
+	@echo "sudo make lab-setup  安装依赖、准备 qemu 实验室（= sudo bash lab/setup；只有这一步要 root，lab/setup --check 看缺什么）"
 	@echo "make docs-excerpts  在实验室里重跑配方，更新文档中的输出摘录（tests/docs/update-excerpts.sh）"
 	@echo "make console-diff BASE=版本 [REV=HEAD]  两个版本的控制台输出规整后逐个配方比较（重构不改行为的证据；BASE 可以是 --save 存下的目录）"
