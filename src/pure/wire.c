@@ -202,6 +202,12 @@ static enum wire_status check_memory(const struct wire_hello *h, char *msg, size
 	if (h->slot != slot_size(&o))
 		return bad(msg, msglen, _("slot=%u 与 op=%s size=%u 不符（应为 %zu 字节）"), h->slot, op_name(o.op), h->size,
 			   slot_size(&o));
+	/* 原子操作的目标字在 addr + i×slot + offset（slot、offset 都是 8 的倍数，上面和 check_sizes 查过）：
+	 * 规范要求原子操作的虚拟地址按 8 字节自然对齐，不对齐时响应方回 NAK（无效请求），
+	 * 发起方得到 IBV_WC_REM_INV_REQ_ERR（rxe 也查：6.x 的 rxe_mr.c rxe_mr_do_atomic_op 看 iova 的低 3 位）；在这里就拒绝，说出是哪个字段 */
+	if (op_is_atomic(o.op) && h->addr % 8 != 0)
+		return bad(msg, msglen, _("addr=0x%llx 不行：原子操作的目标字必须按 8 字节对齐（目标字在 addr + QP序号×slot + offset，"
+					  "slot 和 offset 都是 8 的倍数，所以 addr 也必须是）"), (unsigned long long)h->addr);
 	span = (uint64_t)h->num_qp * h->slot;
 	if (h->addr > UINT64_MAX - span)
 		return bad(msg, msglen, _("addr=0x%llx 加上 %u 个QP × slot %u 越过了 64 位地址空间"),
