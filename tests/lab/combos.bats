@@ -179,9 +179,12 @@ PYEOF
     ok_both
     wall=$(sed -n 's/^BENCH_RESULT .* wall_s=\([0-9.]*\).*/\1/p' "$CLOG")
     awk -v w="$wall" 'BEGIN { exit !(w > 2.0) }' || { echo "计时只有 ${wall}s，不比 -t 长：这个用例没测到东西"; return 1; }
-    # 延迟的 READ 也是（服务端网卡应答，服务端程序只等 DONE）：心跳在两个样本之间发，不在任何样本里
-    start_server --bench lat --op read -q 1 --size 1M --iters 150 -t 2
-    run_client "$LAB_IP0" -d "$LAB_DEV1" --bench lat --op read -q 1 --size 1M --iters 150 -t 2
+    # 延迟的 READ 也是（服务端网卡应答，服务端程序只等 DONE）：心跳在两个样本之间发，不在任何样本里。
+    # 64 KiB × 2400（和以前的 1 MiB × 150 一样多的字节）：一个样本就是一次 READ，机器忙时 1 MiB 的应答（1024 个包）
+    # 在 ACK 超时（67 ms）里到不齐，请求方重发、响应方从头再答，见过 RETRY_EXC_ERR 和服务端 2 秒没等到心跳；
+    # 64 个包的应答在忙的时候也远在 67 ms 之内
+    start_server --bench lat --op read -q 1 --size 64K --iters 2400 -t 2
+    run_client "$LAB_IP0" -d "$LAB_DEV1" --bench lat --op read -q 1 --size 64K --iters 2400 -t 2
     wait_server
     ok_both
     wall=$(sed -n 's/^BENCH_RESULT .* wall_s=\([0-9.]*\).*/\1/p' "$CLOG")
