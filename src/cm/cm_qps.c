@@ -32,32 +32,50 @@
 
 /* ---------- 设备：CM 按地址选出（代替步骤1-4） ---------- */
 
-/* 在 GID 表里找 CM 用的源 GID，记下它的索引（RTR 的 sgid_index 就是它） */
-static int adopt_gid(struct rdma_device *dev, const uint8_t sgid[16])
+/*
+ * 在 GID 表里找 CM 用的源 GID（pure/gid.c 的 gid_find_cm），记下它：RTR 的 sgid_index、HELLO 的 gid_type 都是它的。
+ * cm_index = rdma_init_qp_attr(RTR) 给的 sgid_index；设备这一步还不知道，传 -1
+ */
+static int adopt_gid(struct rdma_device *dev, const uint8_t sgid[16], int cm_index)
 {
 	struct gid_info *tbl = NULL;
 	size_t n = 0;
 	char s[GID_STR_LEN];
-	int rc = -1;
+	int k;
 
 	if (read_gid_table(dev->ctx, dev->opt->ib_port, dev->port_attr.gid_tbl_len,
 			   dev->dev_attr.phys_port_cnt, &tbl, &n) != 0)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (memcmp(tbl[i].raw, sgid, 16) == 0 && tbl[i].kind == GID_KIND_ROCE_V2) {
-			dev->gid = tbl[i];
-			gid_print_row(&dev->gid, "→ ");
-			rc = 0;
-			break;
-		}
-	}
-	if (rc != 0) {
+	k = gid_find_cm(tbl, n, sgid, cm_index);
+	if (k >= 0) {
+		dev->gid = tbl[k];
+		gid_print_row(&dev->gid, "→ ");
+	} else if (cm_index < 0) {
 		gid_format(sgid, s);
-		con_error(_("CM 用的源GID %s 不在 %s 端口%d 的 RoCE v2 GID 表里\n"
+		con_error(_("CM 用的源GID %s 不在 %s 端口%d 的 GID 表里（RoCE v1 或 v2 的条目）\n"
 			CON_HINT "./show_gids.sh 看 GID 表；地址刚改过？稍等 GID 表更新再试\n"), s, dev->dev_name, dev->opt->ib_port);
+	} else {
+		gid_format(sgid, s);
+		con_error(_("rdma_init_qp_attr 给的 sgid_index=%d 在 %s 端口%d 的 GID 表里不是 CM 的源GID %s 的 RoCE 条目\n"
+			CON_HINT "./show_gids.sh 看 GID 表；地址刚改过？稍等 GID 表更新再试\n"), cm_index, dev->dev_name,
+			dev->opt->ib_port, s);
 	}
 	free(tbl);
-	return rc;
+	return k >= 0 ? 0 : -1;
+}
+
+/*
+ * RTR：rdma_init_qp_attr 给的 sgid_index 才是 CM 真用的条目。mlx5 上同一个地址有 RoCE v1、v2 两项，CM 按
+ * default_roce_mode（默认 v2，configfs 可改成 v1）选；和设备那一步先取的不同时换成它，HELLO 的 gid_type 报它的类型。
+ * rxe 只有 v2 条目，两者总是相同，这里什么也不打印
+ */
+static int confirm_gid(struct rdma_device *dev, const struct ibv_qp_attr *a)
+{
+	if (!a->ah_attr.is_global || a->ah_attr.grh.sgid_index == dev->gid.index)
+		return 0;
+	con_printf(_("    CM 用的源GID是索引 %u，不是设备那一步先取的 %u（同一地址的 RoCE v1、v2 两项，CM 按 default_roce_mode 选）：本端的 GID 换成它\n"),
+		   a->ah_attr.grh.sgid_index, dev->gid.index);
+	return adopt_gid(dev, dev->gid.raw, a->ah_attr.grh.sgid_index);
 }
 
 /*
@@ -95,7 +113,7 @@ static int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int po
 	con_printf(_("端口 %d: 状态 %s，active_mtu %s，GID表 %d 项；CM 用的源GID:\n"), port,
 		   ibv_port_state_str(dev->port_attr.state), mtu_str(dev->port_attr.active_mtu),
 		   dev->port_attr.gid_tbl_len);
-	if (adopt_gid(dev, sgid) != 0 || check_limits(dev, dev->opt) != 0)
+	if (adopt_gid(dev, sgid, -1) != 0 || check_limits(dev, dev->opt) != 0)
 		return -1;
 	if (op_is_atomic(dev->opt->op) && dev->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
 		con_error(_("设备 %s 不支持原子操作，不能用 --op %s\n"), dev->dev_name, op_name(dev->opt->op));
@@ -220,6 +238,8 @@ static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int
 	}
 	if (show)
 		print_init_attr(qp_state_str(state), mask, &a);
+	if (state == IBV_QPS_RTR && confirm_gid(conn->dev, &a) != 0)
+		return -1;
 	if (state == IBV_QPS_INIT) {
 		a.qp_access_flags = (unsigned)(access & ~IBV_ACCESS_LOCAL_WRITE);
 		if (show) {

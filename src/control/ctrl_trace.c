@@ -39,6 +39,7 @@ void trace_ctrl_hello(const struct trace_ref *r, int send, const struct wire_hel
 	tj_str(&j, "msg", "HELLO");
 	tj_obj(&j, "hello");
 	tj_str(&j, "op", op_name((enum rdma_op)h->op));
+	tj_hex(&j, "flags", h->flags, 2);
 	tj_int(&j, "num_qp", h->num_qp);
 	tj_int(&j, "mtu", wire_mtu_bytes(h->mtu));
 	tj_int(&j, "size", h->size);
@@ -47,6 +48,9 @@ void trace_ctrl_hello(const struct trace_ref *r, int send, const struct wire_hel
 	tj_hex(&j, "rkey", h->rkey, 8);
 	tj_int(&j, "slot", h->slot);
 	tj_int(&j, "offset", h->offset);
+	tj_int(&j, "rd_atom", h->rd_atom);             /* 发送方的 max_qp_rd_atom（≤255） */
+	tj_int(&j, "init_rd_atom", h->init_rd_atom);   /* 发送方的 max_qp_init_rd_atom（≤255） */
+	tj_int(&j, "gid_type", h->gid_type);           /* enum ibv_gid_type 的值：0 IB，1 RoCE v1，2 RoCE v2 */
 	tj_arr(&j, "qps");
 	for (uint32_t i = 0; i < h->num_qp && i < MAX_QP; i++) {
 		tj_obj(&j, NULL);

@@ -208,3 +208,25 @@ int gid_find_ipv4(const struct gid_info *tbl, size_t n, const char *ip)
 	}
 	return -1;
 }
+
+static int is_cm_candidate(const struct gid_info *g, const uint8_t sgid[16])
+{
+	return memcmp(g->raw, sgid, 16) == 0 && (g->kind == GID_KIND_ROCE_V1 || g->kind == GID_KIND_ROCE_V2);
+}
+
+int gid_find_cm(const struct gid_info *tbl, size_t n, const uint8_t sgid[16], int cm_index)
+{
+	int v1 = -1;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!is_cm_candidate(&tbl[i], sgid))
+			continue;
+		if (cm_index >= 0 && tbl[i].index == (uint32_t)cm_index)
+			return (int)i;
+		if (cm_index < 0 && tbl[i].kind == GID_KIND_ROCE_V2)
+			return (int)i;
+		if (cm_index < 0 && v1 < 0)
+			v1 = (int)i;
+	}
+	return v1;
+}

@@ -55,6 +55,15 @@ int gid_find_ipv4(const struct gid_info *tbl, size_t n, const char *ip);
  * 返回那个索引；表里有能用的条目、或者根本没有这个地址时返回 -1（msg 不动）
  */
 int gid_route_src_beyond(const struct gid_info *tbl, size_t n, const char *ip, char *msg, size_t len);
+/*
+ * --cm：CM 用的源 GID 是表里的哪一项（HELLO 的 gid_type 报它的类型，所以必须是 CM 真用的那一项）。
+ * sgid = cm_id 的源 GID；cm_index = rdma_init_qp_attr(RTR) 给的 ah_attr.grh.sgid_index（还没到 RTR 时传 -1）。
+ *   知道 cm_index：就是索引为 cm_index 的那一项，它的内容必须是 sgid、类型是 RoCE v1 或 v2；
+ *   不知道：内容是 sgid 的 RoCE 条目，v1、v2 都有时（mlx5 每个地址一对）先取 v2——内核 CM 的默认
+ *           default_roce_mode；它可以在 configfs 里改成 v1，所以 RTR 时再用 cm_index 确认——只有 v1 的也算。
+ * 返回在数组中的下标，没有返回 -1
+ */
+int gid_find_cm(const struct gid_info *tbl, size_t n, const uint8_t sgid[16], int cm_index);
 /* 按 GID 索引查找；不存在（空条目）返回 NULL */
 const struct gid_info *gid_find(const struct gid_info *tbl, size_t n, uint32_t index);
 

@@ -202,6 +202,14 @@ static enum wire_status check_memory(const struct wire_hello *h, char *msg, size
 	if (h->slot != slot_size(&o))
 		return bad(msg, msglen, _("slot=%u 与 op=%s size=%u 不符（应为 %zu 字节）"), h->slot, op_name(o.op), h->size,
 			   slot_size(&o));
+	/* 原子操作的目标字在 addr + i×slot + offset（slot、offset 都是 8 的倍数，上面和 check_sizes 查过）：
+	 * 规范要求原子操作的虚拟地址按 8 字节自然对齐，不对齐时响应方回 NAK（无效请求）。rxe 更早就拒绝：
+	 * rdma-core 的 rxe 驱动在 ibv_post_send 里查 remote_addr & 7，返回 EINVAL（实验室里量过：不查这一项时
+	 * 客户端的 fetch_add 在 ibv_post_send 失败，提示却只会猜队列满、不在 RTS）；内核的 rxe 响应方也查。
+	 * 所以在这里就拒绝，说出是哪个字段 */
+	if (op_is_atomic(o.op) && h->addr % 8 != 0)
+		return bad(msg, msglen, _("addr=0x%llx 不行：原子操作的目标字必须按 8 字节对齐（目标字在 addr + QP序号×slot + offset，"
+					  "slot 和 offset 都是 8 的倍数，所以 addr 也必须是）"), (unsigned long long)h->addr);
 	span = (uint64_t)h->num_qp * h->slot;
 	if (h->addr > UINT64_MAX - span)
 		return bad(msg, msglen, _("addr=0x%llx 加上 %u 个QP × slot %u 越过了 64 位地址空间"),

@@ -177,7 +177,7 @@ hostile() {  # hostile 第几个客户端 hello的参数...
 
 @test "hostile but well-formed HELLOs: each rejected naming the field and its limit; the server survives and serves the next client" {
     # 每个 HELLO 都能通过解码（魔数、版本、num_qp、op、mtu、QP号都对），只有一个字段是坏的
-    start_many --clients 7 --parallel 2 -t 5
+    start_many --clients 8 --parallel 2 -t 5
     # fetch_add 的目标字在槽外 256 MiB 处（issue 22 里的段错误）
     hostile 1 4 0 8 3 0x7f0000000000 0x1234 64 0x10000000
     # fetch_add 的目标字没按 8 字节对齐
@@ -190,18 +190,21 @@ hostile() {  # hostile 第几个客户端 hello的参数...
     hostile 5 0 0 64 0 0 0 0 0
     # 旧版本（第 1 版，头短 4 字节）的程序
     HELLO_VERSION=1 hostile 6 0 0 64 3 0 0 0 0
-    client_bg 7 --op fetch_add -q 2 --iters 3
+    # fetch_add 的 offset 对齐了，MR 的地址 addr 却没有：目标字 addr + i×slot + offset 不按 8 字节对齐
+    hostile 7 4 0 8 3 0x7f0000000004 0x1234 64 0
+    client_bg 8 --op fetch_add -q 2 --iters 3
     wait_clients
     wait_server
-    [[ $(client_rc 7) == 0 ]] || { cat "$BATS_TEST_TMPDIR/c7.log" "$SLOG"; return 1; }
+    [[ $(client_rc 8) == 0 ]] || { cat "$BATS_TEST_TMPDIR/c8.log" "$SLOG"; return 1; }
     [[ $SRC == 1 ]] || { echo "服务端退出码 $SRC（应为 1：有失败的会话；139 = 段错误）"; cat "$SLOG"; return 1; }
-    has "$SLOG" '接受了 7 个客户端：成功 1 个，失败 6 个'
+    has "$SLOG" '接受了 8 个客户端：成功 1 个，失败 7 个'
     has_re "$SLOG" '^\[客户端1 [0-9.]*\] 错误: 对端发来的连接信息无效: offset=268435456 .*0\.\.56'
     has_re "$SLOG" '^\[客户端2 [0-9.]*\] 错误: 对端发来的连接信息无效: offset=4 .*8 字节对齐'
     has_re "$SLOG" '^\[客户端3 [0-9.]*\] 错误: 对端发来的连接信息无效: size=0 '
     has_re "$SLOG" '^\[客户端4 [0-9.]*\] 错误: 对端发来的连接信息无效: flags=0x80 '
     has_re "$SLOG" '^\[客户端5 [0-9.]*\] 错误: 对端发来的连接信息无效: iters=0 '
     has_re "$SLOG" '^\[客户端6 [0-9.]*\] 错误: 对端发来的连接信息无效: 协议版本不一致：对端是第 1 版，本端是第 3 版'
+    has_re "$SLOG" '^\[客户端7 [0-9.]*\] 错误: 对端发来的连接信息无效: addr=0x7f0000000004 不行：原子操作的目标字必须按 8 字节对齐'
     # 坏的 HELLO 在创建任何资源之前就被拒绝
     [[ $(grep -c 'MR 已注册' "$SLOG") == 1 ]] || { grep 'MR 已注册' "$SLOG"; return 1; }
 }

@@ -5,9 +5,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/conout.h"
 #include "control/ctrl.h"
+#include "control/ctrl_trace.h"
+#include "pure/gid.h"
 #include "unit.h"
 
 /* 核对一条编码好的同步消息（标签 sent），等的是 want；错误输出写进 *err（调用者 free） */
@@ -83,9 +86,50 @@ static void sync_bad_format_rejected(void **state)
 	free(err);
 }
 
+/*
+ * --trace 的 HELLO 事件（ctrl_send/ctrl_recv）带着 HELLO 头的每个字段（src/pure/wire.h 的表，版本号和保留字节除外）：
+ * 读 trace 的人要能看出两端报了什么 READ/原子深度、什么 GID 类型，不能只在控制台上看
+ */
+static void hello_trace_event_carries_every_header_field(void **state)
+{
+	char path[] = "/tmp/test_ctrl_trace_XXXXXX", err[128], line[2048] = "";
+	static const char *const want[] = {
+		"\"op\":\"fetch_add\"", "\"flags\":\"0x08\"", "\"num_qp\":1", "\"mtu\":1024", "\"size\":8",
+		"\"iters\":3", "\"addr\":\"0x7f0000001000\"", "\"rkey\":\"0x00001234\"", "\"slot\":64",
+		"\"offset\":16", "\"rd_atom\":128", "\"init_rd_atom\":16", "\"gid_type\":1",
+	};
+	struct wire_hello h = {
+		.version = WIRE_VERSION, .op = OP_FETCH_ADD, .flags = WIRE_FLAG_CQ_EVENT, .num_qp = 1, .mtu = 3, .size = 8,
+		.iters = 3, .addr = 0x7f0000001000ull, .rkey = 0x1234, .slot = ATOMIC_SLOT, .offset = 16,
+		.rd_atom = 128, .init_rd_atom = 16, .gid_type = GID_KIND_ROCE_V1,
+	};
+	struct trace_ref r = { NULL, 0 };
+	int fd = mkstemp(path);
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	r.t = trace_open(path, "client", err, sizeof(err));
+	assert_non_null(r.t);
+	trace_ctrl_hello(&r, 1, &h);
+	trace_close(r.t, 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f) != NULL && strstr(line, "\"msg\":\"HELLO\"") == NULL)
+		;
+	fclose(f);
+	unlink(path);
+	assert_non_null(strstr(line, "\"ev\":\"ctrl_send\""));
+	for (size_t i = 0; i < COUNT_OF(want); i++)
+		if (strstr(line, want[i]) == NULL)
+			fail_msg("HELLO 事件里没有 %s：%s", want[i], line);
+}
+
 const struct CMUnitTest ctrl_tests[] = {
 	cmocka_unit_test(sync_tag_must_match),
 	cmocka_unit_test(sync_out_of_step_names_both_tags),
 	cmocka_unit_test(sync_bad_format_rejected),
+	cmocka_unit_test(hello_trace_event_carries_every_header_field),
 };
 const size_t ctrl_tests_count = COUNT_OF(ctrl_tests);

@@ -186,6 +186,40 @@ static void explicit_checks(void **state)
 	assert_non_null(strstr(msg, "超出范围"));
 }
 
+/*
+ * --cm：CM 用的源 GID 在表里的哪一项（cm_qps.c 的 adopt_gid）。HELLO 的 gid_type 就是这一项的类型，
+ * 所以它必须是 CM 真用的那一项：CM 的 default_roce_mode 是 v1 时（configfs 可改），mlx5 的表里同一个地址的
+ * v1 条目。rxe 只有 v2 条目，实验室里造不出来，这里用伪造的表
+ */
+static void cm_source_gid_is_the_entry_the_cm_uses(void **state)
+{
+	struct gid_info mlx5[] = {
+		mk(0, GID_KIND_ROCE_V1, LL), mk(1, GID_KIND_ROCE_V2, LL),
+		mk(2, GID_KIND_ROCE_V1, V4_1), mk(3, GID_KIND_ROCE_V2, V4_1),
+	};
+	struct gid_info v1_only[] = { mk(0, GID_KIND_ROCE_V1, LL), mk(1, GID_KIND_ROCE_V1, V4_1) };
+	struct gid_info rxe[] = { mk(0, GID_KIND_ROCE_V2, LL), mk(1, GID_KIND_ROCE_V2, V4_1) };
+	uint8_t sgid[16];
+
+	(void)state;
+	memcpy(sgid, mlx5[2].raw, 16);
+	/* RTR 之前不知道 CM 的选择：v1、v2 都有时先取 v2（内核 CM 的默认 default_roce_mode） */
+	assert_int_equal(gid_find_cm(mlx5, 4, sgid, -1), 3);
+	assert_int_equal(gid_find_cm(rxe, 2, sgid, -1), 1);
+	/* rdma_init_qp_attr(RTR) 的 sgid_index 说 CM 用的是 v1 条目（default_roce_mode = RoCE v1）：就是它 */
+	assert_int_equal(gid_find_cm(mlx5, 4, sgid, 2), 2);
+	assert_int_equal(mlx5[gid_find_cm(mlx5, 4, sgid, 2)].kind, GID_KIND_ROCE_V1);
+	assert_int_equal(gid_find_cm(mlx5, 4, sgid, 3), 3);
+	/* 只有 RoCE v1 条目的端口：CM 建得起连接，GID 也找得到 */
+	assert_int_equal(gid_find_cm(v1_only, 2, sgid, -1), 1);
+	assert_int_equal(gid_find_cm(v1_only, 2, sgid, 1), 1);
+	/* CM 给的索引上不是这个地址（链路本地那一项）、或者表里没有这一项：找不到 */
+	assert_int_equal(gid_find_cm(mlx5, 4, sgid, 1), -1);
+	assert_int_equal(gid_find_cm(mlx5, 4, sgid, 9), -1);
+	memcpy(sgid, mk(0, GID_KIND_ROCE_V2, V6G).raw, 16);
+	assert_int_equal(gid_find_cm(mlx5, 4, sgid, -1), -1);
+}
+
 const struct CMUnitTest gid_tests[] = {
 	cmocka_unit_test(formatting),
 	cmocka_unit_test(classification),
@@ -198,5 +232,6 @@ const struct CMUnitTest gid_tests[] = {
 	cmocka_unit_test(route_source_only_above_255_is_reported),
 	cmocka_unit_test(empty_table),
 	cmocka_unit_test(explicit_checks),
+	cmocka_unit_test(cm_source_gid_is_the_entry_the_cm_uses),
 };
 const size_t gid_tests_count = COUNT_OF(gid_tests);

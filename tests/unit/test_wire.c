@@ -174,6 +174,9 @@ static void every_field_is_checked(void **state)
 	h.offset = UINT32_MAX - 7;      /* offset + 8 在 32 位里回绕成 0 */
 	expect_bad(h, WIRE_BAD_FIELD, "offset=4294967288 不行");
 	h = atomic_sample();
+	h.addr += 4;                    /* 目标字 addr + i×slot + offset 不按 8 字节对齐：对端的网卡回 NAK（无效请求） */
+	expect_bad(h, WIRE_BAD_FIELD, "addr=0x7f1234567004 不行：原子操作的目标字必须按 8 字节对齐");
+	h = atomic_sample();
 	h.size = 16;
 	expect_bad(h, WIRE_BAD_FIELD, "size=16 不对：原子操作固定 8 字节");
 	h = atomic_sample();
