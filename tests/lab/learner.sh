@@ -17,10 +17,8 @@ NAMES=("learner: bash lab/setup --check says ready (and gives the exact sudo com
     "learner: make exercise EX=3 REF=1 passes the host rules and real rxe")
 T=$(mktemp -d)
 U=learner
-ok() {  # ok 0|非0 描述 [诊断文件]
-    n=$((n + 1))
-    if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; [[ -n ${3:-} ]] && sed 's/^/# /' "$3"; fi
-}
+# shellcheck source=tests/lib/tap.bash
+. tests/lib/tap.bash   # ok 0|非0 描述 [诊断文件]（计数接着上面的 n）
 if [[ $EUID -ne 0 ]]; then
     for name in "${NAMES[@]}"; do n=$((n + 1)); echo "ok $n # SKIP 要 root（建用户 $U、runuser）: $name"; done
     rm -rf "$T"
