@@ -17,6 +17,8 @@ IP=10.11.0.1
 CG=(valgrind --tool=callgrind --dump-instr=yes --collect-jumps=yes)
 mkdir -p "$OUT"
 . tools/lib/listen.bash
+# shellcheck source=tools/bench/inline.bash
+. tools/bench/inline.bash
 
 # pingpong 日志前缀 服务端前缀... -- 客户端前缀...：服务端（命令在 SRV 数组）后台、等它监听，客户端（CLI 数组）前台；
 # 前缀是包在命令前面的 valgrind/strace/env
@@ -70,4 +72,16 @@ for op in send write; do
         done
     done
 done
+# 两边的 inline 设置（本项目的表头、perftest 自己的表头；rxe 上两边都是 0，比的是同一件事）：OUT/inline.txt，也打印出来
+: >"$OUT/inline.txt"
+for op in send write; do
+    for tag in "" .srv .both .st; do
+        c=$OUT/ours-$op-$N1$tag.c.log p=$OUT/pt-$op-$N1$tag.c.log
+        if [[ -s $c && -s $p ]]; then
+            inline_note "$c" "$p" "${op}_lat" 2 >>"$OUT/inline.txt"
+            break
+        fi
+    done
+done
+cat "$OUT/inline.txt"
 ls "$OUT"
