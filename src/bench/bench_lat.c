@@ -197,8 +197,10 @@ static int lat_failed(struct rdma_conn *c)
 }
 
 /*
- * 心跳（对端只是等 DONE 时，每 -t/3 一个）放在两个样本之间：now 是上一个样本的结束时刻，心跳之后重新读时钟，
- * 中间这一段加进 r->paused，之后记下的时刻都减去它——所以它不在任何样本里，也不在计时窗口（wall_s）里
+ * 心跳（对端只是等 DONE 时，每 -t/3 一个）放在两个样本之间：now 是上一个样本的结束时刻，调用者已经用心跳之前的
+ * r->paused 把它记下（t[k] = now − paused）；心跳之后重新读时钟，中间这一段 D 加进 r->paused，之后记下的时刻都减去它。
+ * 这一次的开始时刻是 after，after − (paused + D) = now − paused，正是已经记下的 t[k]——所以 D 不在任何样本里，
+ * 也不在计时窗口（wall_s）里。次序不能反：先加 D 再记 t[k]，上一个样本就少了 D、这一个多了 D（D 比一个样本长时样本为负）
  */
 static int beat_between(struct run *r, double now)
 {
@@ -237,9 +239,9 @@ static int lat_steps(struct run *r, long k, long end, double *t)
 		double now = now_sec();
 		int sig = sig_all || lat_wr_signaled(k, nqp, c->opt->signal_every, r->warm + r->iters);
 
+		*t = now - r->paused;   /* 先记下：上一个样本在 now 结束（心跳之前的 paused，见 beat_between） */
 		if (now >= r->next_alive && beat_between(r, now) != 0)
 			return -1;
-		*t = now - r->paused;
 		rc = op == OP_WRITE ? write_step(r, ln, qp, sig, st, srv) :
 		     op == OP_READ ? (lat_post(r, ln, qp, 1) == 0 ? reap(r, 1, 0) : -1) : send_step(r, ln, qp, sig, srv);
 		if (rc != 0)
