@@ -282,7 +282,7 @@ ir:
 	bash lab/setup
 	$(MAKE) all
 	rm -rf $(IR_OUT)
-	LAB_PASSENV="IR_MODES IR_N1 IR_N2" lab/run tools/bench/ir.sh $(IR_OUT)
+	LAB_PASSENV="IR_MODES IR_N1 IR_N2 IR_BUILD IR_SIDES" lab/run tools/bench/ir.sh $(IR_OUT)
 	python3 tools/bench/cgfuncs.py $(IR_OUT)
 	cat $(IR_OUT)/inline.txt
 
