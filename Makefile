@@ -52,7 +52,7 @@ export LAB_KERNEL
 NETEM ?=
 export LAB_NETEM ?= $(NETEM)
 
-.PHONY: exercise exercises exercise-reset exercise-objs exercise-objs-here exercise-matrix print-sources print-pure check all locale po clean rebuild help test test-kernels test-stock test-cloud stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench lossy loss-vs-tcp fuzz impair loss-recovery console-diff bench-ab
+.PHONY: exercise exercises exercise-reset exercise-objs exercise-objs-here exercise-matrix print-sources print-pure check all locale po clean rebuild help test test-kernels test-stock test-cloud stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench lossy loss-vs-tcp fuzz impair loss-recovery console-diff bench-ab ir
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client locale
 
@@ -300,6 +300,19 @@ bench:
 	LAB_PASSENV="BENCH_CELLS BENCH_SIZES BENCH_TESTS BENCH_LAT_ITERS BENCH_CQ_SIZES BENCH_REPEAT BENCH_KNOB_TESTS BENCH_KNOB_SIZES" lab/run tools/bench/compare.sh
 	tools/bench/report.sh
 
+# 计时循环每次乒乓的用户态指令数（不在 make test 里）：一次实验室开机，tools/bench/ir.sh 把 2 字节的 --bench lat 和
+# ib_send_lat/ib_write_lat 放在 callgrind（和 strace）下各跑 IR_N1、IR_N2 轮，写 logs/ir/；再在宿主机上 tools/bench/cgfuncs.py
+# 打印计数表（本项目/perftest，客户端/服务端，send/write），最后是两边的 inline 设置（inline.txt）。IR_MODES 选跑哪几样
+# （默认 client server both strace，约 6 分钟；IR_MODES="client server" 约 3 分钟）。读法：docs/bench/README.md 的“延迟差在哪里”
+IR_OUT ?= logs/ir
+ir:
+	bash lab/setup
+	$(MAKE) all
+	rm -rf $(IR_OUT)
+	LAB_PASSENV="IR_MODES IR_N1 IR_N2 IR_BUILD IR_SIDES" lab/run tools/bench/ir.sh $(IR_OUT)
+	python3 tools/bench/cgfuncs.py $(IR_OUT)
+	cat $(IR_OUT)/inline.txt
+
 # 一次开机里的 A/B（不在 make test 里；docs/bench/README.md 的“延迟差在哪里”）：乒乓里每条用户态指令、每次读时钟各值多少纳秒。
 # tools/bench/ab.sh 在实验室里交替跑 base / burn（LD_PRELOAD tools/bench/abshim.c）/ tsc / perftest，再跑 tools/bench/nsir.c；
 # tools/bench/ab.py 在宿主机上汇总 logs/ab/。AB_REPS、AB_BURN、AB_ITERS 传进实验室；约 2 分钟
@@ -364,6 +377,7 @@ help:
 	@echo "make trace-screenshot  重新生成 docs/EXERCISES.md 里的截图 docs/trace-screenshot.png（实验室 + headless chromium）"
 	@echo "make gallery    故障画廊：实验室里把每一种常见的完成错误故意做一遍（--trace + 抓包），画成 logs/gallery/index.html"
 	@echo "make gallery-docs  重新生成 docs/gallery.html 和截图 docs/gallery-psn.png（docs/GALLERY.md 链到它们）"
+	@echo "make ir         计时循环每次乒乓的用户态指令数，本项目对 perftest（实验室里 callgrind，约 6 分钟；IR_MODES=\"client server\" 快一半）"
 	@echo "make loss-recovery  链路上的损伤（丢包、乱序、延迟 × --ack-timeout、重复）在真实 rxe 上：两端计数 + 抓包，写 logs/loss-recovery/（docs/LOSS-RECOVERY.md；约 2 分钟）"
 	@echo "make shell      进入实验室虚拟机里的 root shell，自己动手（LAB_RXE=none：没有 RDMA 设备，照 README 自己建）"
 	@echo "make bench      实验室里本项目 --bench 与 perftest 交替对比，写 logs/bench/（results.csv/.md 和图；每格交替 3 次，十几分钟，不在 make test 里）"

@@ -4,6 +4,7 @@
 #ifndef ROCE_CLOCK_H
 #define ROCE_CLOCK_H
 
+#include <stdint.h>
 #include <time.h>
 
 /* 毫秒：超时的截止时刻、等了多久 */
@@ -22,6 +23,15 @@ static inline double now_sec(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* 纳秒（整数）：延迟的计时循环每次迭代记一个，循环里只做整数的减法和比较，换算成秒/微秒在循环之后（bench_lat.c） */
+static inline int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 #endif

@@ -490,7 +490,7 @@ static int alloc_run(struct run *r)
 	if (r->landed == NULL || build_send_wrs(r) != 0 || build_recv_wrs(r) != 0)
 		return -1;
 	if (r->c->opt->bench == BENCH_LAT) {
-		r->t = calloc((size_t)r->iters + 1, sizeof(double));
+		r->t = calloc((size_t)r->iters + 1, sizeof(*r->t));
 		return r->t == NULL ? -1 : 0;
 	}
 	r->tl.warm = r->warm;

@@ -28,7 +28,7 @@ static void report_lat(struct run *r)
 		return;
 	/* iters+1 个开始时刻的 iters 个差（perftest 是 iters 个时刻的 iters-1 个差）；丢掉最大的 2 个等统计在 lat_compute（stats.h） */
 	for (long k = 0; k < r->iters; k++)
-		us[k] = (r->t[k + 1] - r->t[k]) * 1e6 / (rtt_half ? 2 : 1);
+		us[k] = (double)(r->t[k + 1] - r->t[k]) / 1e3 / (rtt_half ? 2 : 1);   /* 纳秒 → 微秒 */
 	lat_compute(us, (size_t)r->iters, &s);
 	free(us);
 	con_printf(" %-7zu %-10ld    %-7.2f        %-7.2f        %-7.2f            %-7.2f         %-7.2f           %-7.2f                 %-7.2f\n",

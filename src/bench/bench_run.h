@@ -16,8 +16,8 @@ struct run {
 	struct rdma_conn *c;
 	size_t size;
 	long warm, iters;           /* 预热次数、计时次数 */
-	double *t;                  /* lat：每次的开始时刻（iters+1 个） */
-	double paused, next_alive;  /* lat：心跳用掉、从时间轴上拿掉的时间；下一个心跳的时刻（bench_lat.c 的 beat_between） */
+	int64_t *t;                 /* lat：每次的开始时刻，纳秒（iters+1 个；换算成微秒在循环之后，bench_report.c） */
+	int64_t paused, next_alive; /* lat：心跳用掉、从时间轴上拿掉的纳秒；下一个心跳的时刻（bench_lat.c 的 beat_between） */
 	struct bw_timeline tl;      /* bw：计时 WR 的投递/完成时刻，按发生顺序（stats.h） */
 	double t0, t1, cpu0, cpu1;  /* 计时循环的墙钟与 CPU 时间（bw 客户端 = 时间线的窗口） */
 	long recv_ready;            /* send 延迟：已到达、还没被乒乓用掉的消息数 */

@@ -43,7 +43,9 @@ static inline int sq_account_fits(const struct sq_account *a, uint32_t n)
 static inline void sq_account_post(struct sq_account *a, int signaled)
 {
 	if (signaled && a->n_sig < a->cap) {
-		a->sig[(a->head + a->n_sig) % a->cap] = a->posted;
+		uint32_t at = a->head + a->n_sig;   /* 环里的下一格：head、n_sig 都 < cap，所以最多绕回一次，减一次 cap 就够（不做除法） */
+
+		a->sig[at >= a->cap ? at - a->cap : at] = a->posted;
 		a->n_sig++;
 	}
 	a->posted++;
@@ -55,7 +57,7 @@ static inline int sq_account_complete(struct sq_account *a)
 	if (a->n_sig == 0)
 		return -1;
 	a->freed = a->sig[a->head] + 1;
-	a->head = (a->head + 1) % a->cap;
+	a->head = a->head + 1 == a->cap ? 0 : a->head + 1;   /* 比较再绕回，不做除法（带宽循环里每个完成一次） */
 	a->n_sig--;
 	return 0;
 }

@@ -72,6 +72,20 @@ check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
     has "$CLOG" '不测什么: 建连、注册内存、TCP 同步、打印和数据校验都在计时之外'
 }
 
+# 议题 52（高）：READ 延迟的客户端每 -t/3 发一个心跳（服务端程序只是等 DONE），发心跳那一段 D 要从时间轴上拿掉。
+# 以前先把 D 加进 paused 再记这一次的开始时刻，上一个样本少了 D（D 比一个 READ 长时为负：t_min = −792.55 µs），下一个多了 D。
+# 这里跑得比 -t 长（-t 3：每秒一个心跳；计时窗口至少 2 秒才算测到了几个心跳），最小的样本必须为正、而且和中位数同一个量级
+@test "bench lat read over several heartbeats (-t 3): t_min positive and of the order of t_typical (heartbeat not inside a sample)" {
+    local tmin ttyp wall
+    CMD_TIMEOUT=240 run_pair --bench lat --op read -q 1 --size 64 --iters 60000 -t 3
+    assert_ok_pair
+    tmin=$(field "$CLOG" t_min_us) ttyp=$(field "$CLOG" t_typical_us) wall=$(field "$CLOG" wall_s)
+    echo "# t_min=$tmin t_typical=$ttyp wall_s=$wall" >&3   # 通过时也打印（TAP 的注释行）
+    awk -v w="$wall" 'BEGIN{exit !(w >= 2)}' || { echo "计时窗口只有 $wall 秒，不到两个心跳，这个用例没测到东西"; return 1; }
+    positive t_min_us "$tmin"
+    awk -v a="$tmin" -v b="$ttyp" 'BEGIN{exit !(a >= b / 4)}' || { echo "t_min $tmin 比中位数 $ttyp 的四分之一还小"; show_logs; return 1; }
+}
+
 @test "bench bw: send, write, read, write_imm at 4 QPs (window, selective signaling, batch polling)" {
     for op in send write read; do check_bench bw "$op" 4; done
     # --counters（issue 39）：这个大小前后（计时循环之外，含预热）的计数差值在 BENCH_RESULT 末尾：至少 4 个QP × 200 次 × 4 个包

@@ -1896,3 +1896,20 @@ fake_ufw() {
     [[ $output == *"179.0 Ir/iter     1.00 calls/iter  librxe:post_send"* ]]
     [[ $output == *"90.0 Ir/iter     0.00 calls/iter  lat_steps"* ]]
 }
+
+# tools/bench/inline.bash（ir.sh、compare.sh 用）：两边的 inline 设置从各自的表头读——本项目 “--inline N”（中英文都认），
+# perftest 自己的 “Max inline data : N[B]”；这个大小 inline 没有（≤ 上限）；读不到的写 ?，不猜
+@test "inline.bash: both sides' inline setting read from their own headers (ours --inline, perftest Max inline data)" {
+    local o=$BATS_TEST_TMPDIR/o.log oe=$BATS_TEST_TMPDIR/oe.log p=$BATS_TEST_TMPDIR/p.log
+    printf '旋钮: --signal 1（每个 SEND/WRITE 都等自己的完成）--inline 0（消息 ≤ --inline 时用 IBV_SEND_INLINE；驱动给的 max_inline_data=64）\n' >"$o"
+    printf 'Tune: --signal 1 (x) --inline 64 (messages ≤ --inline use IBV_SEND_INLINE; the driver'"'"'s max_inline_data=64)\n' >"$oe"
+    printf ' Max inline data : 220[B]\n' >"$p"
+    # shellcheck source=tools/bench/inline.bash
+    source "$REPO/tools/bench/inline.bash"
+    run inline_note "$o" "$p" write_lat 2
+    [ "$output" = "INLINE test=write_lat size=2 ours_inline=0 ours_inlined=no perftest_max_inline=220 perftest_inlined=yes" ]
+    run inline_note "$oe" "$p" write_lat 256
+    [ "$output" = "INLINE test=write_lat size=256 ours_inline=64 ours_inlined=no perftest_max_inline=220 perftest_inlined=no" ]
+    run inline_note "$oe" "$BATS_TEST_TMPDIR/none.log" send_lat 64
+    [ "$output" = "INLINE test=send_lat size=64 ours_inline=64 ours_inlined=yes perftest_max_inline=? perftest_inlined=?" ]
+}

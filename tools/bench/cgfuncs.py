@@ -208,6 +208,10 @@ def cell(path, prog, op, suf, n1, n2, costs):
         return None
     a, b = Prof(fa), Prof(fb)
     ours = prog == 'ours'
+    if ours and (iters_ours(a) == 0 or iters_ours(b) == 0):   # 那次运行没走到计时循环（看 .c.log/.s.log）：不算，说出来
+        print('# %s %s%s：%s 里没有一次迭代，这一格不算（运行失败？看同名的 .c.log、.s.log）'
+              % (prog, op, suf, fa if iters_ours(a) == 0 else fb), file=sys.stderr)
+        return None
     bself = bench_self_delta(a, b, ours)
     pt_fns = set()
     if not ours:

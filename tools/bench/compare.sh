@@ -28,6 +28,10 @@ iters_for() {  # iters_for test size
 # wait_listen 端口：等服务端开始监听（tools/lib/listen.bash）
 # shellcheck source=tools/lib/listen.bash
 . tools/lib/listen.bash
+# inline_note：两边的 inline 设置（本项目的表头、perftest 自己的表头），每格第一次写一行进 $OUT/inline.txt，也打印出来
+# shellcheck source=tools/bench/inline.bash
+. tools/bench/inline.bash
+: >"$OUT/inline.txt"
 
 # 整个进程的 CPU 时间（user+sys，秒），来自 /usr/bin/time
 cpu_of() { awk '{printf "%.3f", $1 + $2}' "$1"; }
@@ -109,6 +113,7 @@ for cell in "${CELLS[@]}"; do
         ours "$t" "$s" "$n"
         awk -f tools/bench/consistency.awk "$LAST" >&2 || echo "# 警告: $LAST 的 BENCH_RESULT 和它自己的计数、时间对不上" >&2
         perf "$t" "$s" "$n"
+        if ((rep == 1)); then inline_note "$LAST" "$OUT/logs/perftest-$t-$s.client.log" "$t" "$s" | tee -a "$OUT/inline.txt"; fi
         if [[ $(base_of "$t") == *_lat ]]; then
             # perftest 延迟行：#bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
             read -r -a p <<<"${PROW:-}"

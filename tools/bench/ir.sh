@@ -7,6 +7,8 @@
 #   - 两端都在 callgrind 下：OUT/{ours,pt}-OP-N.both.cg 和 .both.srv.cg（等的一端空转很多圈，量一圈的指令数）
 #   - 客户端在 strace -c -f 下：OUT/{ours,pt}-OP-N.strace（每轮几次系统调用；callgrind 不数内核里的指令）
 # IR_MODES 选跑哪几样（默认 "client server both strace"；经 lab/run 传要 LAB_PASSENV=IR_MODES），约 6 分钟。
+# IR_BUILD：本项目的程序在哪个目录（默认 build；比较两个版本时另编一份，make BUILD=build/x）；
+# IR_SIDES：跑哪一边（默认 "ours pt"；只量本项目的几个临时版本时 "ours"）。
 # 之后在宿主机上：tools/bench/cgfuncs.py OUT 打印计数表，cgfuncs.py A.cg B.cg 按函数列出；
 # 指令折合多少微秒由 tools/bench/ab.sh 量。读法见 docs/bench/README.md 的“延迟差在哪里”。
 set -euo pipefail
@@ -17,6 +19,8 @@ IP=10.11.0.1
 CG=(valgrind --tool=callgrind --dump-instr=yes --collect-jumps=yes)
 mkdir -p "$OUT"
 . tools/lib/listen.bash
+# shellcheck source=tools/bench/inline.bash
+. tools/bench/inline.bash
 
 # pingpong 日志前缀 服务端前缀... -- 客户端前缀...：服务端（命令在 SRV 数组）后台、等它监听，客户端（CLI 数组）前台；
 # 前缀是包在命令前面的 valgrind/strace/env
@@ -37,8 +41,8 @@ pingpong() {
 ours() {  # ours OP N TAG 服务端前缀... -- 客户端前缀...
     local op=$1 n=$2 tag=$3
     shift 3
-    SRV=(build/rdma_server -d rxe0 -q 1 --bench lat --op "$op" --size 2 --iters "$n" -t 300)
-    CLI=(build/rdma_client "$IP" -d rxe1 -q 1 --bench lat --op "$op" --size 2 --iters "$n" -t 300)
+    SRV=("${IR_BUILD:-build}/rdma_server" -d rxe0 -q 1 --bench lat --op "$op" --size 2 --iters "$n" -t 300)
+    CLI=("${IR_BUILD:-build}/rdma_client" "$IP" -d rxe1 -q 1 --bench lat --op "$op" --size 2 --iters "$n" -t 300)
     pingpong "$OUT/ours-$op-$n$tag" "$@"
 }
 
@@ -53,7 +57,7 @@ pt() {  # pt OP N TAG 服务端前缀... -- 客户端前缀...
 MODES=" ${IR_MODES:-client server both strace} "
 for op in send write; do
     for n in "$N1" "$N2"; do
-        for p in ours pt; do
+        for p in ${IR_SIDES:-ours pt}; do
             if [[ $MODES == *" client "* ]]; then
                 "$p" "$op" "$n" "" env -- "${CG[@]}" --callgrind-out-file="$OUT/$p-$op-$n.cg"
             fi
@@ -70,4 +74,16 @@ for op in send write; do
         done
     done
 done
+# 两边的 inline 设置（本项目的表头、perftest 自己的表头；rxe 上两边都是 0，比的是同一件事）：OUT/inline.txt，也打印出来
+: >"$OUT/inline.txt"
+for op in send write; do
+    for tag in "" .srv .both .st; do
+        c=$OUT/ours-$op-$N1$tag.c.log p=$OUT/pt-$op-$N1$tag.c.log
+        if [[ -s $c && -s $p ]]; then
+            inline_note "$c" "$p" "${op}_lat" 2 >>"$OUT/inline.txt"
+            break
+        fi
+    done
+done
+cat "$OUT/inline.txt"
 ls "$OUT"

@@ -53,6 +53,14 @@ awk -F, 'BEGIN { print "test,size,metric,ours,perftest,ratio,ours_min,ours_max,p
     echo "| test | size | metric | ours (min..max) | perftest (min..max) | ratio | reps |"
     echo "| --- | ---: | --- | ---: | ---: | ---: | ---: |"
     tail -n +2 "$OUT/results.csv" | awk -F, '{ printf "| %s | %s | %s | %s (%s..%s) | %s (%s..%s) | %s | %s |\n", $1, $2, $3, $4, $7, $8, $5, $9, $10, $6, $11 }'
+    if [[ -s $OUT/inline.txt ]]; then   # compare.sh 每格一行（tools/bench/inline.bash 的 inline_note）
+        echo
+        t "## 两边的 inline 设置（本项目表头的 --inline，perftest 自己表头的 Max inline data；都是 no 才是同一种量法）"; echo
+        echo
+        echo '```'
+        cat "$OUT/inline.txt"
+        echo '```'
+    fi
     echo
     t "## --cq poll 与 --cq event（计时循环内的 CPU 时间，BENCH_CPU）"; echo
     echo
