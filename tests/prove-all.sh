@@ -10,12 +10,13 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 mkdir -p logs
 case ${1:-all} in
-    all) TESTS=(tests/*.t) LOG=logs/test-output.log WHAT="make test" ;;
-    host) TESTS=(tests/*-host-*.t) LOG=logs/check-output.log WHAT="make check" ;;
+    all) TESTS=(tests/*.t) LOG=logs/test-output.log WHAT="make test" JOBS=1 ;;
+    host) TESTS=(tests/*-host-*.t) LOG=logs/check-output.log WHAT="make check" JOBS=2 ;;
     *) echo "用法: tests/prove-all.sh [all|host]" >&2; exit 2 ;;
 esac
 
-# 一个接一个地跑。试过两个一起跑（prove -j2）：每个实验室虚拟机本身就用到两个核（-smp 2，两端程序忙等完成），
+# make test 一个接一个地跑（宿主机这一层在 make check 里两个一起跑：它们不开虚拟机，互不相干，各自基本只用一个核；
+# prove -j2 把每个文件的输出攒到它跑完再整段打印，所以屏幕和日志里不会交错）。试过实验室的也两个一起跑（prove -j2）：每个实验室虚拟机本身就用到两个核（-smp 2，两端程序忙等完成），
 # 两台一起跑时每个测试慢 2–3 倍（37-lab-cm.t 155 s → 379 s，39-lab-bench.t 160 s → 446 s），总时间反而更长。
 start=$SECONDS
 # 界面语言固定成默认的中文（测试里比较的是中文输出；要英文的用例自己设 --lang en 或 LANG=en_US.UTF-8），
@@ -26,7 +27,7 @@ export LAB_RETRY_HUNG=1
 unset LANGUAGE LC_ALL LC_MESSAGES
 # 就是 /usr/bin/prove，只多了 $| = 1：输出进管道时 perl 默认攒满 4 KB 才写，CI 里会半天看不到进度
 perl -MApp::Prove -e '$| = 1; my $app = App::Prove->new; $app->process_args(@ARGV); exit($app->run ? 0 : 1)' -- \
-    --exec bash --timer --verbose "${TESTS[@]}" 2>&1 | tee "$LOG" | grep --line-buffered -vE '^(ok [0-9]+|1\.\.[0-9]+$)'
+    --exec bash --timer --verbose -j "$JOBS" "${TESTS[@]}" 2>&1 | tee "$LOG" | grep --line-buffered -vE '^(ok [0-9]+|1\.\.[0-9]+$)'
 rc=${PIPESTATUS[0]}
 echo "$WHAT: $(((SECONDS - start) / 60)) 分 $(((SECONDS - start) % 60)) 秒" | tee -a "$LOG"
 if ((rc != 0)); then
