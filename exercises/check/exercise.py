@@ -345,8 +345,16 @@ def touched(err, func):
     if loc or var:
         return [T("你%s了 %s 字节%s：伪造的连接里只有练习说到的字段有效（比如 conn->qp[i] 只对 i < conn->num_qp 有效）" % (rw[0], size, "，" + where_zh if where_zh else ""),
                   "you %s %s bytes%s: in the fake connection only the fields the exercise names are valid (conn->qp[i], for instance, only for i < conn->num_qp)" % (rw[1], size, " " + where_en if where_en else ""))]
+    oob = re.search(r"index (-?\d+) out of bounds for type '([^']+)'", err)
+    if oob:   # UBSan：数组有固定大小的，只能是学习者自己声明的
+        return [T("下标 %s 超出了你自己声明的数组（类型 %s）：检查下标和循环的边界" % (oob.group(1), oob.group(2)),
+                  "index %s is outside an array you declared yourself (type %s): check the index and the loop bounds" % (oob.group(1), oob.group(2)))]
+    if re.search(r"null pointer", err):
+        return [T("这一行经过了一个 NULL 指针：伪造的连接里只有练习说到的字段有效（比如 conn->qp[i] 只对 i < conn->num_qp 有效，之后的是 NULL）",
+                  "this line went through a NULL pointer: in the fake connection only the fields the exercise names are valid "
+                  "(conn->qp[i], for instance, only for i < conn->num_qp; the rest are NULL)")]
     if "SEGV" in err:
-        return [T("你的函数解引用了一个无效的指针（NULL 或没有初始化的指针）", "your function dereferenced an invalid pointer (NULL or never initialised)")]
+        return [T("你的函数解引用了一个无效的指针（没有初始化的或者算错的）", "your function dereferenced an invalid pointer (never initialised or miscomputed)")]
     return []
 
 
@@ -382,7 +390,9 @@ def show_mistakes(n, mistakes, tries):
     for mid, vals in dedup(mistakes):
         field, hint, expl, link = rules.M[mid]
         fz, fe = field if isinstance(field, tuple) else (field, field)
-        if "%(" in fz:
+        if fz == "*":   # 一般规则里“任何字段”：说出是哪几个
+            fz = fe = vals.get("fields", "*")
+        elif "%(" in fz:
             fz, fe = fz % vals, fe % vals
         seen = tries.get(mid, 0)
         tries[mid] = seen + 1
@@ -639,8 +649,8 @@ def run(argv):
     # 提示的次数：学习者的文件记在练习下面，FILE= 的文件按路径另记（不用掉学习者的第一次提示），REF=1 不记
     record = not (ref or file_ or labonly)
     ent = st.setdefault(str(n), {}) if record else {}
-    tries = ({} if ref else st.setdefault("files", {}).setdefault(file_, {}).setdefault("tries", {}) if file_
-             else st.setdefault(str(n), {}).setdefault("tries", {}))
+    tries = ({} if ref or (labonly and not file_) else st.setdefault("files", {}).setdefault(file_, {}).setdefault("tries", {})
+             if file_ else st.setdefault(str(n), {}).setdefault("tries", {}))
     if exes is None:
         ent.update(status="failing", last="compile")
         save_state(st)
@@ -821,6 +831,9 @@ LAB_MISTAKES = [
     (9, "9-wc-success-failed.c", r"(状态|status)=success"),
     (10, "10-access-write-no-remote.c", r"remote (invalid request|access error)|transport retry counter exceeded"),
     (12, "12-teardown-cq-first.c", r"ibv_destroy_cq\(\)[^\n]*errno=16"),
+    # 掩码带了这一步不允许的位：内核的 ib_modify_qp_is_ok() 拒绝（issue 52），lab_judge 的摘要要抓住这一行
+    (3, "3-rtr-mask-forbidden.c", r"(?:修改QP\[0\]到RTR状态失败|Failed to move QP\[0\] to RTR)[^\n]*errno=22"),
+    (4, "4-rts-mask-forbidden.c", r"ibv_modify_qp\(RTS\)[^\n]*errno=22"),
 ]
 
 
@@ -848,7 +861,7 @@ def labcheck(argv):
             return 1
         side, args = BY_N[n][5], BY_N[n][6]
         mine = exes[1] if side == "client" else exes[2]
-        plan.append("%s|%s|%s|%s|build||%s" % (side, args, rel(mine), rel(os.path.join(base, str(n))), "1" if n == 3 else ""))
+        plan.append("%s|%s|%s|%s|build||%s" % (side, args, rel(mine), rel(os.path.join(base, fx[:-2])), "1" if fx == "3-rtr-own-qpn.c" else ""))
     with open(os.path.join(base, "plan"), "w") as f:
         f.write("\n".join(plan) + "\n")
     t0 = time.time()
@@ -867,10 +880,22 @@ def labcheck(argv):
     print("%s 5 --inject late-recv: the --trace order names READY before the receives %s" % ("ok  " if hit else "FAIL", "; ".join(facts)[:300]))
     bad += not hit
     for n, fx, want in LAB_MISTAKES:
-        ok, facts = lab_judge(n, os.path.join(base, str(n)))
+        ok, facts = lab_judge(n, os.path.join(base, fx[:-2]))
         hit = not ok and any(re.search(want, f) for f in facts)
         bad += not hit
         print("%s %d %-28s %s" % ("ok  " if hit else "FAIL", n, fx, "; ".join(facts)[:300]))
+    # 程序的“设置:”行打印的是传给 ibv_modify_qp 的值（学习者的函数填的），不是参照的常数（issue 52）
+    got = []
+    for fx, pat in (("3-rtr-mask-forbidden", r"min_rnr_timer=3\b[^\n]*\n[^\n]*grh\.hop_limit=8\b"),
+                    ("4-rts-mask-forbidden", r"timeout=\d+ retry_cnt=5 rnr_retry=6\b")):
+        try:
+            with open(os.path.join(base, fx, "learner.out"), errors="replace") as f:
+                got.append(bool(re.search(pat, f.read())))
+        except OSError:
+            got.append(False)
+    bad += not all(got)
+    print("%s the program's settings lines print the learner's values (RTR min_rnr_timer=3 hop_limit=8, RTS retry_cnt=5 rnr_retry=6): %s"
+          % ("ok  " if all(got) else "FAIL", got))
     return 1 if bad else 0
 
 

@@ -31,7 +31,7 @@ def mtu(v):
     """path_mtu 写成名字：IBV_MTU_1024（enum ibv_mtu 里不是这个值时说出来）"""
     if v in VR.MTUS:
         return "%s (%d)" % (VR.MTUS[v], v)
-    return "%s (%s)" % (v, "不是 ibv_mtu 的值 / not an ibv_mtu value")
+    return str(v)   # 不是 enum ibv_mtu 的值：rtr.mtu_invalid 的消息自己说出来
 
 
 def access_names(a):
@@ -102,8 +102,8 @@ M = {
          "The table usually starts with the NIC's fe80 link-local address (on rxe it is itself a RoCE v2 entry; mlx5 has a v1 and "
          "a v2 one), so 'the first v2' is nearly always it. With an IPv4 peer GID the address families differ and RTR fails or "
          "nothing leaves. Besides the kind, compare the address: IPv4-mapped and equal to src_ip"), TS + "gid步骤4"),
-    "gid.nothing_fits": (RET, ("返回了 %(got)s，可这张表里没有合适的条目（%(why)s）：没有时返回 -1",
-                               "you returned %(got)s, but no entry in this table fits (%(why)s): return -1 then"),
+    "gid.nothing_fits": (RET, ("返回了 %(got)s，可这张表里没有合适的条目（%(why_zh)s）：没有时返回 -1",
+                               "you returned %(got)s, but no entry in this table fits (%(why_en)s): return -1 then"),
         ("没有合适的条目时返回 -1，程序在步骤4 说出为什么（没有这个地址的 RoCE v2 条目、索引放不进 8 位……），不悄悄换成别的条目："
          "换成的条目地址不对，RTR 或者后面的每个包都会失败，而且更难查",
          "When no entry fits return -1, and the program says why in step 4 (no RoCE v2 entry for the address, an index that "
@@ -1004,6 +1004,9 @@ def check_8(sc):
     return out, []
 
 
+VERDICTS = {0: "WC_MINE", 1: "WC_FAILED", 2: "WC_NOT_MINE"}
+
+
 def check_9(sc):
     out = []
     for s in sc:
@@ -1013,9 +1016,8 @@ def check_9(sc):
             pv = s.get("poisoned", {}).get("verdict")
             if pv:
                 out.append(("wc.undefined", {"status": VR.named(VR.WC_STATUS, c["status"]),
-                                             "what": "verdict=%s %s, verdict=%s %s" % (
-                                                 pv[0], "(opcode=IBV_WC_RECV, byte_len=0xa5a5a5a5)",
-                                                 pv[1], "(opcode=IBV_WC_SEND, byte_len=0x5a5a5a5a)")}))
+                                             "what": "%s (opcode=IBV_WC_RECV, byte_len=0xa5a5a5a5), %s (opcode=IBV_WC_SEND, "
+                                                     "byte_len=0x5a5a5a5a)" % (VERDICTS.get(pv[0], pv[0]), VERDICTS.get(pv[1], pv[1]))}))
             elif v != 1:
                 out.append(("wc.status", {"got": VR.named(VR.WC_STATUS, c["status"])}))
             continue
@@ -1106,7 +1108,7 @@ def check_11(sc):
         first_v2 = next((e for e in ents if e["kind"] == 2), None)
         same_addr = got in by_index and gid_ip(by_index[got]["raw"]) == (True, src)   # 地址对，错在类型或索引：那个名字更具体
         if want == -1 and not same_addr:
-            v["why"] = nothing_fits_why(ents, src)
+            v["why_zh"], v["why_en"] = nothing_fits_why(ents, src)
             out.append(("gid.nothing_fits", v))
         elif first_v2 and got == first_v2["index"] and gid_ip(first_v2["raw"])[1].startswith("fe80"):
             v["ip"] = gid_ip(first_v2["raw"])[1]
@@ -1140,13 +1142,13 @@ def check_11(sc):
 
 
 def nothing_fits_why(ents, src):
-    """为什么这张表里没有合适的条目（中英写在一起：这句只进 %(why)s）"""
+    """为什么这张表里没有合适的条目：(中, 英)"""
     same = [e for e in ents if gid_ip(e["raw"]) == (True, src)]
     if not same:
-        return "没有 %s 的条目 / no entry for %s" % (src, src)
+        return "没有 %s 的条目" % src, "no entry for %s" % src
     if not any(e["kind"] == 2 for e in same):
-        return "%s 只有 RoCE v1 的条目 / only RoCE v1 entries for %s" % (src, src)
-    return "%s 的 RoCE v2 条目索引大于 255 / the RoCE v2 entry for %s has an index above 255" % (src, src)
+        return "%s 只有 RoCE v1 的条目" % src, "only RoCE v1 entries for %s" % src
+    return "%s 的 RoCE v2 条目索引大于 255" % src, "the RoCE v2 entry for %s has an index above 255" % src
 
 
 TD = ["TD_QPS", "TD_SRQ", "TD_AH", "TD_CQ_EVENTS", "TD_CQ", "TD_CHANNEL", "TD_MR"]

@@ -141,12 +141,14 @@ RULES = [
      "condition": {"kind": "flags", "known": {str(k): v for k, v in SEND_FLAGS.items()}},
      "message": ("send_flags=%(got)s 带了不是标志的位 %(bits)s", "send_flags=%(got)s has bits that are no flag: %(bits)s"),
      "reason": ("send_flags 只能是 IBV_SEND_FENCE | SIGNALED | SOLICITED | INLINE | IP_CSUM 的组合；别的位没有定义，驱动可以拒绝整个 WR。"
-                "常见的来历是在没清零的 WR 上写 send_flags |= …：栈上的旧字节里什么位都可能有（包括 INLINE：实验室里 rxe 因此拒绝了"
-                "比 max_inline_data 大的 WR，ibv_post_send 返回 EINVAL）",
+                "常见的来历是在没清零的 WR 上写 send_flags |= …：栈上的旧字节里什么位都可能有。实验室里量过（Debian 12 的 rxe）："
+                "send_flags=0xa5a5a5a7（FENCE、SOLICITED 和不是标志的位）rxe 照样发；0x5a5a5a5a（多了 INLINE）让 64 字节的 SEND "
+                "超过 max_inline_data=16，ibv_post_send 返回 EINVAL——rxe 拒绝的是 INLINE 这一位，不是不认识的位",
                 "send_flags may only combine IBV_SEND_FENCE | SIGNALED | SOLICITED | INLINE | IP_CSUM; other bits are "
                 "undefined and a driver may refuse the whole WR. The usual origin is send_flags |= ... on a WR that was never "
-                "cleared: old stack bytes may hold any bit (INLINE included: in the lab rxe refused such a WR larger than "
-                "max_inline_data, ibv_post_send returned EINVAL)"),
+                "cleared: old stack bytes may hold any bit. Measured in the lab (Debian 12's rxe): send_flags=0xa5a5a5a7 "
+                "(FENCE, SOLICITED and non-flag bits) is sent anyway; 0x5a5a5a5a (INLINE set as well) makes a 64-byte SEND "
+                "exceed max_inline_data=16 and ibv_post_send returns EINVAL - rxe refuses the INLINE bit, not the unknown ones"),
      "source": "enum ibv_send_flags in infiniband/verbs.h; rdma-core providers/rxe/rxe.c validate_send_wr()"},
     {"id": "send.flags_ip_csum", "call": "ibv_post_send", "field": "send_flags",
      "condition": {"kind": "flags", "only_qp_types": ["UD", "RAW_PACKET"], "flag": "IBV_SEND_IP_CSUM"},
