@@ -641,8 +641,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 /* 步骤“INIT->RTR”的“设置:”和说明：打印的是传给 ibv_modify_qp 的 attr（练习版里是学习者的函数填的），不是参照的常数 */
 static void print_rtr_settings(const struct rdma_conn *conn, const struct ibv_qp_attr *a)
 {
-	con_printf(_("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%u min_rnr_timer=%u\n"),
-	       mtu_str(a->path_mtu), a->max_dest_rd_atomic, a->min_rnr_timer);
+	con_printf(_("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%u min_rnr_timer=%u\n"), mtu_str(a->path_mtu), a->max_dest_rd_atomic, a->min_rnr_timer);
 	con_printf(_("      ah_attr.is_global=%u grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=%u dlid=<远端LID>\n"),
 	       a->ah_attr.is_global, a->ah_attr.grh.sgid_index, a->ah_attr.grh.hop_limit);
 	con_explain(_("RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
@@ -716,8 +715,7 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 /* 步骤“RTR->RTS”的“设置:”和说明：传给 ibv_modify_qp 的 attr（练习版里是学习者的函数填的） */
 static void print_rts_settings(const struct rdma_conn *conn, const struct ibv_qp_attr *a, char *why, size_t len)
 {
-	con_printf(_("设置: sq_psn=<本端PSN> timeout=%u retry_cnt=%u rnr_retry=%u max_rd_atomic=%u\n"),
-		   a->timeout, a->retry_cnt, a->rnr_retry, a->max_rd_atomic);
+	con_printf(_("设置: sq_psn=<本端PSN> timeout=%u retry_cnt=%u rnr_retry=%u max_rd_atomic=%u\n"), a->timeout, a->retry_cnt, a->rnr_retry, a->max_rd_atomic);
 	if (a->max_rd_atomic == conn->rd.out && a->retry_cnt == 6 && a->rnr_retry == 7)
 		con_explain(_("%s\n"
 		       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"

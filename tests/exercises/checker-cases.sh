@@ -6,6 +6,8 @@
 #   3. FILE= 的提示次数按文件另记：FILE= 犯过两次的错误，学习者自己的文件第一次犯仍然只给提示
 #   4. 新规则的诊断 --lang en 时没有汉字（字段名“返回值”也是英文）
 #   5. 崩溃的说明指着学习者自己碰了什么：自己声明的数组越界、程序交给的表越界
+#   6. 实验室的结论（lab_judge，用写好的日志）：英文的“Failed to move QP[0] to RTR: … (errno=22)”进摘要；retry_cnt=7 通过，
+#      并说 rxe 把 7 当成无限重试
 # 用法: bash tests/exercises/checker-cases.sh   （EXERCISE_STATE 指向一个临时文件，不碰学习者的进度）
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -60,4 +62,17 @@ c1=$(python3 $EX run 10 --file $FX/10-access-own-array-crash.c --no-lab 2>&1)
 c2=$(python3 $EX run 11 --file $FX/11-gid-crash.c --no-lab 2>&1)
 [[ $c1 == *"你自己声明的数组"* && $c1 != *"conn->qp[i]"* ]] || fail "自己的数组越界: $(grep '✗\|数组' <<<"$c1" | head -3)"
 [[ $c2 == *"程序交给你的数组"* ]] || fail "交给你的表越界: $(grep '✗\|你读' <<<"$c2" | head -3)"
+# 6
+L=$(mktemp -d)
+mkdir -p "$L/rtr" "$L/r7"
+printf 'Set: path_mtu=1024\nerror: Failed to move QP[0] to RTR: Invalid argument (errno=22)\n' >"$L/rtr/learner.out"
+echo 1 >"$L/rtr/learner.rc"; echo 1 >"$L/rtr/peer.rc"; : >"$L/rtr/peer.out"
+printf '设置: sq_psn=<本端PSN> timeout=14 retry_cnt=7 rnr_retry=7 max_rd_atomic=128\n' >"$L/r7/learner.out"
+echo 0 >"$L/r7/learner.rc"; echo 0 >"$L/r7/peer.rc"; : >"$L/r7/peer.out"
+got=$(python3 -c "
+import sys; sys.path.insert(0, 'exercises/check'); import exercise as e
+ok1, f1 = e.lab_judge(3, '$L/rtr'); ok2, f2 = e.lab_judge(4, '$L/r7')
+print(not ok1 and any('Failed to move QP[0] to RTR' in f for f in f1), ok2 and any('retry_cnt=7' in f for f in f2))" 2>&1)
+rm -rf "$L"
+[[ $got == "True True" ]] || fail "lab_judge: $got"
 exit $bad
