@@ -641,6 +641,8 @@ RNR_TIMER_MS = [655.36, 0.01, 0.02, 0.03, 0.04, 0.06, 0.08, 0.12, 0.16, 0.24, 0.
 
 
 def h(v):
+    if isinstance(v, int) and v < 0:   # int 字段（sq_sig_all）里的毒化字节：按 32 位写出来
+        v &= 0xffffffff
     return "0x%x" % v if isinstance(v, int) else str(v)
 
 
@@ -721,7 +723,7 @@ def check_1(sc):
         out += unset_rule(s, lambda f: not (f == "max_recv_wr" or f == "max_recv_sge") or not c["srq"])
         want_t = QPT_UD if c["ud"] else QPT_RC
         if s["qp_type"] != want_t:
-            out.append(("caps.qp_type", {"got": s["qp_type"], "want": "IBV_QPT_UD (4)" if c["ud"] else "IBV_QPT_RC (2)"}))
+            out.append(("caps.qp_type", {"got": VR.named(VR.QP_TYPES, s["qp_type"]), "want": "IBV_QPT_UD (4)" if c["ud"] else "IBV_QPT_RC (2)"}))
         if s["send_cq"] != c["cq"] or s["recv_cq"] != c["cq"]:
             out.append(("caps.cq", {"got": "send_cq=%s recv_cq=%s" % (h(s["send_cq"]), h(s["recv_cq"]))}))
         if s["srq"] != c["srq"]:
@@ -748,7 +750,7 @@ def check_2(sc):
         out += unset_rule(s, lambda f, s=s: attr_used(s, f))
         out += mask_rules(s, ("RESET", "INIT"), "init.mask")
         if s["qp_state"] != QPS_INIT:
-            out.append(("init.state", {"got": s["qp_state"]}))
+            out.append(("init.state", {"got": VR.named(VR.QP_STATES, s["qp_state"])}))
         if s["port_num"] != c["port"]:
             out.append(("init.port", {"got": s["port_num"], "want": c["port"]}))
         if s["pkey_index"] != 0:
@@ -779,7 +781,7 @@ def check_3(sc):
         out += unset_rule(s, lambda f, s=s: attr_used(s, f))
         out += mask_rules(s, ("INIT", "RTR"), "rtr.mask")
         if s["qp_state"] != QPS_RTR:
-            out.append(("rtr.state", {"got": s["qp_state"]}))
+            out.append(("rtr.state", {"got": VR.named(VR.QP_STATES, s["qp_state"])}))
         d = s["dest_qp_num"]
         if d != c["peer_qpn"]:
             kind = "rtr.dqpn_own" if d == c["local_qpn"] else "rtr.dqpn_index" if d == c["peer_qpn0"] else "rtr.dqpn"
@@ -834,7 +836,7 @@ def check_4(sc):
         out += unset_rule(s, lambda f, s=s: attr_used(s, f))
         out += mask_rules(s, ("RTR", "RTS"), "rts.mask")
         if s["qp_state"] != QPS_RTS:
-            out.append(("rts.state", {"got": s["qp_state"]}))
+            out.append(("rts.state", {"got": VR.named(VR.QP_STATES, s["qp_state"])}))
         p = s["sq_psn"]
         if p != c["local_psn"]:
             kind = "rts.sqpsn_peer" if p == c["peer_psn"] else "rts.sqpsn"

@@ -67,6 +67,10 @@ RATES = {0: "IBV_RATE_MAX", 2: "2.5 Gb/s", 5: "5 Gb/s", 3: "10 Gb/s", 6: "20 Gb/
 # enum ibv_send_flags
 SEND_FLAGS = {1: "IBV_SEND_FENCE", 2: "IBV_SEND_SIGNALED", 4: "IBV_SEND_SOLICITED", 8: "IBV_SEND_INLINE",
               16: "IBV_SEND_IP_CSUM"}
+# enum ibv_qp_type / ibv_qp_state（只列这里会出现的）
+QP_TYPES = {2: "IBV_QPT_RC", 3: "IBV_QPT_UC", 4: "IBV_QPT_UD"}
+QP_STATES = {0: "IBV_QPS_RESET", 1: "IBV_QPS_INIT", 2: "IBV_QPS_RTR", 3: "IBV_QPS_RTS", 4: "IBV_QPS_SQD", 5: "IBV_QPS_SQE",
+             6: "IBV_QPS_ERR"}
 # enum ibv_mtu
 MTUS = {1: "IBV_MTU_256", 2: "IBV_MTU_512", 3: "IBV_MTU_1024", 4: "IBV_MTU_2048", 5: "IBV_MTU_4096"}
 # enum ibv_wc_opcode / ibv_wc_status（只列这里会出现的）
@@ -108,7 +112,7 @@ RULES = [
     {"id": "attr.unset", "call": "ibv_modify_qp / ibv_create_qp / ibv_post_send / ibv_post_recv", "field": "*",
      "condition": {"kind": "set"},
      "message": ("%(fields)s 没有赋值：两次探测用了不同的毒化字节（0xa5、0x5a），它的值跟着变（%(vals)s）",
-                 "%(fields)s never set: the two probe runs used different poison bytes (0xa5, 0x5a) and its value followed "
+                 "%(fields)s never set: the two probe runs used different poison bytes (0xa5, 0x5a) and the value followed "
                  "them (%(vals)s)"),
      "reason": ("结构体在栈上没有清零，你没赋值的字段就是上一次留在那里的字节：这一次碰巧是 0，下一次就不是。掩码里的那一组属性"
                 "（比如 IBV_QP_AV 的整个 ah_attr）内核和网卡都会读。先清零（= { 0 }、复合字面量或 memset），再写你要的值",
