@@ -342,12 +342,6 @@ M = {
          "after they leave and all you see is retries and RETRY_EXC_ERR - hence the rule. The program computed "
          "conn->path_mtu = min(local, peer) in step 11"),
         TS + "两台虚拟机的网卡-mtu-不同"),
-    "rtr.mtu_invalid": ("path_mtu",
-        ("path_mtu=%(got)s：不是 enum ibv_mtu 的值（IBV_MTU_256=1 … IBV_MTU_4096=5）", "path_mtu=%(got)s: not an enum ibv_mtu value (IBV_MTU_256=1 ... IBV_MTU_4096=5)"),
-        ("path_mtu 是 enum ibv_mtu 的编码，不是字节数：1024 字节写成 IBV_MTU_1024（3）。0 和大于 5 的值没有定义，ibv_modify_qp 返回 EINVAL。"
-         "用 conn->path_mtu（步骤11 算好的两端 active_mtu 的较小者）",
-         "path_mtu is an enum ibv_mtu code, not a byte count: 1024 bytes is IBV_MTU_1024 (3). 0 and values above 5 are "
-         "undefined and ibv_modify_qp returns EINVAL. Use conn->path_mtu (the smaller active_mtu, computed in step 11)"), None),
     "rtr.mtu_small": ("path_mtu",
         ("path_mtu=%(got)s 比两端商定的 %(want)s 小", "path_mtu=%(got)s is smaller than the %(want)s both ends agreed on"),
         ("两端的 path_mtu 要一样：对端按 conn->path_mtu（两端 active_mtu 的较小者）切包，响应方收到比自己 path_mtu 长的包按规范是"
@@ -402,8 +396,6 @@ M = {
          "between the negotiated depth conn->rd.in and that limit is legal"), None),
     "rtr.ah_port": ("ah_attr.port_num", ("ah_attr.port_num=%(got)s，要 conn->opt->ib_port（%(want)s）", "ah_attr.port_num=%(got)s; use conn->opt->ib_port (%(want)s)"),
         ("地址向量的端口是发包的端口，和 INIT 时绑定的端口一样；端口 0 不存在", "The address vector's port is the sending port, the same as bound in INIT; there is no port 0"), TS_RTR),
-    "rtr.rnr_range": ("min_rnr_timer", ("min_rnr_timer=%(got)s 超出 0..31", "min_rnr_timer=%(got)s is outside 0..31"),
-        ("min_rnr_timer 是 5 位的编码（表见 ibv_modify_qp(3)），超出范围 ibv_modify_qp 返回 EINVAL", "min_rnr_timer is a 5-bit code (table in ibv_modify_qp(3)); out of range, ibv_modify_qp returns EINVAL"), None),
     # ---- 练习 4：RTR→RTS ----
     "rts.mask": ("mask", ("掩码里少了 %(missing)s", "the mask lacks %(missing)s"),
         ("RC 的 RTR→RTS 必须给（规范，ibv_modify_qp(3)）：IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | "
@@ -427,12 +419,6 @@ M = {
          "在 conn->opt->ack_timeout（默认 14 ≈ 67 ms）",
          "timeout is the ACK wait, 4.096 us x 2^timeout; 0 means infinite in the spec: a lost request or ACK is never resent and "
          "never reported. The --ack-timeout option is in conn->opt->ack_timeout (default 14 = about 67 ms)"), "docs/LOSS.md"),
-    "rts.timeout_range": ("timeout", ("timeout=%(got)s 超出 0..31", "timeout=%(got)s is outside 0..31"),
-        ("timeout 是 5 位的指数；超出范围 ibv_modify_qp 返回 EINVAL", "timeout is a 5-bit exponent; out of range, ibv_modify_qp returns EINVAL"), None),
-    "rts.retry_range": ("retry_cnt", ("retry_cnt=%(got)s 超出 0..7", "retry_cnt=%(got)s is outside 0..7"),
-        ("retry_cnt 只有 3 位", "retry_cnt has 3 bits"), None),
-    "rts.rnr_range": ("rnr_retry", ("rnr_retry=%(got)s 超出 0..7", "rnr_retry=%(got)s is outside 0..7"),
-        ("rnr_retry 只有 3 位，7 = 无限重试", "rnr_retry has 3 bits, 7 = retry forever"), GAL + "rnr-retry0"),
     "rts.rd_big": ("max_rd_atomic",
         ("max_rd_atomic=%(got)s 超过对端的 max_dest_rd_atomic（%(want)s）", "max_rd_atomic=%(got)s exceeds the peer's max_dest_rd_atomic (%(want)s)"),
         ("max_rd_atomic 是本端同时在途的 READ/原子请求数，不能超过对端 RTR 的 max_dest_rd_atomic（两端从连接信息算出同一个数，"
@@ -575,6 +561,7 @@ M = {
 
 # 练习专有的提示：一般规则（verbs_rules.py）的消息后面加一句“在这个练习里用什么”，规则本身不知道 conn
 HINTS = {
+    "rtr.mtu_invalid": ("用 conn->path_mtu（步骤11 算好的两端 active_mtu 的较小者）", "use conn->path_mtu (the smaller active_mtu, computed in step 11)"),
     "qp.mask_forbidden": ("每一步只给这一步的属性，别的步骤有自己的函数", "give each step only its own attributes; the other steps have their own functions"),
     "attr.unset": ("先整个赋值：*attr = (struct ibv_qp_attr){ ... }（WR、sge 也一样），再写别的", "assign the whole struct first: *attr = (struct ibv_qp_attr){ ... } (the WR and sge likewise)"),
     "send.flags_unknown": ("send_flags 要完整地写出来：(req->unsignaled ? 0 : IBV_SEND_SIGNALED) | …，不要 |= 在没清零的 WR 上", "write send_flags whole: (req->unsignaled ? 0 : IBV_SEND_SIGNALED) | ..., never |= on a WR that was not cleared"),
@@ -586,9 +573,12 @@ SOURCES.update({
     "rtr.hop0": "RFC 8200 section 3 (hop limit, decremented by each node that forwards); RFC 1812 5.3.1",
     "init.mask": VR.SRC_QP_TABLE, "rtr.mask": VR.SRC_QP_TABLE, "rts.mask": VR.SRC_QP_TABLE,
     "rtr.rd_big": "ibv_query_device(3) max_qp_rd_atom; Linux rxe_qp_chk_attr()",
-    "rtr.mtu_invalid": "enum ibv_mtu in infiniband/verbs.h",
     "gid.first_v2": "rxe: one RoCE v2 GID per address (Linux rxe); mlx5: a v1 and a v2 entry per address",
 })
+
+
+# 练习专有的链接（项目里的文档）：一般规则本身只带出处
+LINKS = {"rts.rnr_range": GAL + "rnr-retry0"}
 
 
 def _general(rule):
@@ -596,7 +586,7 @@ def _general(rule):
     msg = rule["message"]
     if hint:
         msg = (msg[0] + "（" + hint[0] + "）", msg[1] + " (" + hint[1] + ")")
-    return (rule["field"], msg, rule["reason"], None)
+    return (rule["field"], msg, rule["reason"], LINKS.get(rule["id"]))
 
 
 M.update({r["id"]: _general(r) for r in VR.RULES})
