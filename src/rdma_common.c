@@ -570,7 +570,7 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 	mask = init_attr_for(conn, access, &attr);
 	hook_before(conn, HOOK_MODIFY, "INIT", -1, 0, &attr);   /* 插桩可以改属性（--inject qp-access） */
 	access_str((int)attr.qp_access_flags, acc, sizeof(acc));
-	con_printf(_("设置: port_num=%d pkey_index=0 qp_access_flags=%s\n"), conn->opt->ib_port, acc);
+	con_printf(_("设置: port_num=%u pkey_index=%u qp_access_flags=%s\n"), attr.port_num, attr.pkey_index, acc);   /* 传给 ibv_modify_qp 的值 */
 	con_explain(_("INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n"));
 	for (int i = 0; i < conn->num_qp; i++) {
 		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
@@ -638,6 +638,23 @@ int exchange_connection_info(struct rdma_conn *conn)
 	return 0;
 }
 
+/* 步骤“INIT->RTR”的“设置:”和说明：打印的是传给 ibv_modify_qp 的 attr（练习版里是学习者的函数填的），不是参照的常数 */
+static void print_rtr_settings(const struct rdma_conn *conn, const struct ibv_qp_attr *a)
+{
+	con_printf(_("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%u min_rnr_timer=%u\n"), mtu_str(a->path_mtu), a->max_dest_rd_atomic, a->min_rnr_timer);
+	con_printf(_("      ah_attr.is_global=%u grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=%u dlid=<远端LID>\n"),
+	       a->ah_attr.is_global, a->ah_attr.grh.sgid_index, a->ah_attr.grh.hop_limit);
+	con_explain(_("RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
+	       "        hop_limit 就是 IP 包的 TTL（设为 1 只能在同一网段，跨路由器会丢）\n"));
+	if (a->max_dest_rd_atomic == conn->rd.in)
+		con_explain(_("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)，\n"
+			   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n"),
+			   a->max_dest_rd_atomic, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
+	else
+		con_explain(_("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数；协商的深度是 %u = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)\n"),
+			   a->max_dest_rd_atomic, conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
+}
+
 /* 课：INIT→RTR 告诉 QP i 对端是谁——对端的 QP 号和起始 PSN（步骤11 交换来的）、路径MTU、GRH（RoCE 必须带） */
 LESSON int rtr_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr *attr)
 {
@@ -679,17 +696,10 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	step_title(&conn->trace, &conn->step, _("修改QP状态 INIT->RTR ibv_modify_qp()"));
 	if (is_ud(conn))
 		return ud_to_rtr(conn);
-	con_printf(_("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%u min_rnr_timer=12\n"),
-	       mtu_str(conn->path_mtu), conn->rd.in);
-	con_printf(_("      ah_attr.is_global=1 grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=64 dlid=<远端LID>\n"),
-	       conn->dev->gid.index);
-	con_explain(_("RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
-	       "        hop_limit 就是 IP 包的 TTL（设为 1 只能在同一网段，跨路由器会丢）\n"));
-	con_explain(_("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)，\n"
-		   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n"),
-		   conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
 	for (int i = 0; i < conn->num_qp; i++) {
 		mask = rtr_attr_for(conn, i, &attr);
+		if (i == 0)   /* 课的函数填的值（插桩在这之后才改，它自己会说） */
+			print_rtr_settings(conn, &attr);
 		hook_before(conn, HOOK_MODIFY, "RTR", i, 0, &attr);   /* 插桩可以改属性（--inject qpn） */
 		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
 		hook_note(NULL, conn, HOOK_MODIFY, "RTR", i, rc);
@@ -700,6 +710,25 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	}
 	print_qp_states(conn, "RTR");
 	return 0;
+}
+
+/* 步骤“RTR->RTS”的“设置:”和说明：传给 ibv_modify_qp 的 attr（练习版里是学习者的函数填的） */
+static void print_rts_settings(const struct rdma_conn *conn, const struct ibv_qp_attr *a, char *why, size_t len)
+{
+	con_printf(_("设置: sq_psn=<本端PSN> timeout=%u retry_cnt=%u rnr_retry=%u max_rd_atomic=%u\n"), a->timeout, a->retry_cnt, a->rnr_retry, a->max_rd_atomic);
+	if (a->max_rd_atomic == conn->rd.out && a->retry_cnt == 6 && a->rnr_retry == 7)
+		con_explain(_("%s\n"
+		       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
+		       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；\n"
+		       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n"),
+		       ack_timeout_explain(a->timeout, why, len),
+		       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
+	else   /* 练习版：学习者的函数选了别的值，说明也跟着说它的值 */
+		con_explain(_("%s\n"
+		       "        重传 retry_cnt=%u 次仍无应答则报 RETRY_EXC_ERR（rxe 把 7 当成无限重试）；rnr_retry=%u（7 = 无限重试）；\n"
+		       "        max_rd_atomic=%u（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；协商的深度是 %u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)\n"),
+		       ack_timeout_explain(a->timeout, why, len), a->retry_cnt, a->rnr_retry, a->max_rd_atomic,
+		       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
 }
 
 /* 课：RTR→RTS 定下本端发送的起点（本端的起始 PSN）和重传的规矩（等多久、重传几次、RNR 重试几次、同时在途几个 READ/原子） */
@@ -720,28 +749,22 @@ LESSON int rts_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr 
 int modify_qps_to_rts(struct rdma_conn *conn)
 {
 	struct ibv_qp_attr attr;
-	unsigned to = (unsigned)conn->opt->ack_timeout;
 	char why[512];
 	int mask, rc;
 
 	step_title(&conn->trace, &conn->step, _("修改QP状态 RTR->RTS ibv_modify_qp()"));
 	if (is_ud(conn))
 		return ud_to_rts(conn);
-	con_printf(_("设置: sq_psn=<本端PSN> timeout=%u retry_cnt=6 rnr_retry=7 max_rd_atomic=%u\n"), to, conn->rd.out);
-	con_explain(_("%s\n"
-	       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
-	       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；\n"
-	       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n"),
-	       ack_timeout_explain(to, why, sizeof(why)),
-	       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
 	for (int i = 0; i < conn->num_qp; i++) {
 		mask = rts_attr_for(conn, i, &attr);
+		if (i == 0)   /* 课的函数填的值（插桩在这之后才改，它自己会说） */
+			print_rts_settings(conn, &attr, why, sizeof(why));
 		hook_before(conn, HOOK_MODIFY, "RTS", i, 0, &attr);   /* 插桩可以改属性（--inject psn、rnr-retry0） */
 		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
 		hook_note(NULL, conn, HOOK_MODIFY, "RTS", i, rc);
 		if (rc != 0) {
 			con_error(_("修改QP[%d]到RTS状态失败\n"), i);
-			verbs_error("ibv_modify_qp(RTS)", rc, _("QP 必须先成功进入 RTR；参数超出设备上限？"));
+			verbs_error("ibv_modify_qp(RTS)", rc, _("QP 必须先成功进入 RTR；参数超出设备上限？EINVAL 也可能是掩码：少了 RTS 必需的位，或带了 RTS 不允许的位（比如 RTR 的 IBV_QP_AV、IBV_QP_DEST_QPN）"));
 			return -1;
 		}
 		conn->next_psn[i] = attr.sq_psn;        /* 第一个发送 WR 从 sq_psn 开始 */

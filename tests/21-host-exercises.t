@@ -10,6 +10,8 @@
 #   8. 诊断里的每个链接（rules.py）指向存在的文件和标题（tests/docs/check-links.pl 的规则）
 #   9. 练习 5 在实验室里的先后判断（exercise.py 的 trace_order）：接收在 READY 之前的 --trace 不报；第 2 轮的 READY
 #      早于它的接收、只投了一部分时说出那一轮和个数（实验室里的真例子在 tests/32-lab-exercises.t）
+#  10. 检查本身（tests/exercises/checker-cases.sh）：规则是能载入的数据、LABONLY/FILE= 不改进度和提示次数、新规则的英文、
+#      崩溃的说明指着学习者自己碰了什么
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 
@@ -20,7 +22,7 @@ export EXERCISE_STATE=$T/state.json
 TAP_DIAG=$T/diag  # 诊断先攒在这里，ok 打印后清空
 : >"$T/diag"
 EX=exercises/check/exercise.py
-echo "1..9"
+echo "1..10"
 if ! make -s all >/dev/null 2>"$T/build" || ! make -s exercise-objs >/dev/null 2>>"$T/build"; then cat "$T/build"; echo "Bail out! build failed"; exit 1; fi
 
 # 1
@@ -115,3 +117,7 @@ import sys; sys.path.insert(0, 'exercises/check'); import exercise as e
 print(e.trace_order('$T/good.trace'), e.trace_order('$T/late.trace'), e.trace_order('$T/missing.trace'))")
 [[ $got == "[] [(2, 1, 2)] None" ]] || echo "trace_order: $got" >>"$T/diag"
 ok "$([[ $got == "[] [(2, 1, 2)] None" ]]; echo $?)" "exercise 5's --trace order: receives before READY pass, READY of round 2 after 1/2 receives is named"
+
+# 10
+bash tests/exercises/checker-cases.sh >>"$T/diag" 2>&1
+ok $? "the checker's own cases: rules load as data, LABONLY/FILE= leave progress and hint counts alone, English only, crash advice names what was touched"

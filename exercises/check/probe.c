@@ -4,6 +4,8 @@
  * 对不对由 exercises/check/exercise.py 按规则判断（规范、对端、硬件要求的），不和我们的代码逐字比较。
  *
  *   probe N      练习 N 的全部场景；每个场景一行 "scenario NAME"，后面是字段
+ *   PROBE_POISON=0x5a probe N   交给学习者的结构体先用这个字节填满（默认 0xa5）。exercise.py 用两个不同的字节各跑一次：
+ *                值跟着毒化字节变的字段就是学习者没有赋值的（垃圾，不是选择）；练习 9 里失败的完成的未定义字段也跟着它变
  * 学习者的函数没写（还是 TODO）时 exercise_todo() 打印 "todo"。崩溃由 ASan 报告（exercise.py 找出学习者文件里的行）。
  */
 #include "rdma_common.h"
@@ -27,7 +29,9 @@ void send_wr_for(const struct rdma_conn *conn, int i, const struct send_req *req
 void rdma_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr);
 void atomic_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr);
 
-#define POISON 0xa5
+/* 毒化字节：PROBE_POISON（默认 0xa5）；只在 main 里读一次，之后只读 */
+static int poison_byte = 0xa5;
+#define POISON poison_byte
 
 /* 一个伪造的世界：本端（学习者这一侧）和对端的值全都不同，拿错了一侧的值一定看得出来 */
 struct world {
@@ -55,7 +59,9 @@ static void world_init(struct world *w, int num_qp, enum ibv_mtu local_mtu, enum
 	w->dev.opt = &w->opt;
 	w->dev.port_attr.link_layer = IBV_LINK_LAYER_ETHERNET;
 	w->dev.port_attr.active_mtu = local_mtu;
-	w->dev.gid.index = 3;                 /* 不是 0、1：索引照抄常见值也看得出来 */
+	w->dev.gid.index = 3;                 /* 不是 0、1：索引照抄常见值也看得出来（场景里还会换成别的） */
+	w->dev.dev_attr.max_qp_rd_atom = 16;  /* 设备上限：max_dest_rd_atomic 在协商的深度和它之间是合法的选择 */
+	w->dev.dev_attr.max_qp_init_rd_atom = 16;
 	memcpy(w->dev.gid.raw, local_gid, 16);
 	w->conn.dev = &w->dev;
 	w->conn.opt = &w->opt;
@@ -110,13 +116,13 @@ static void print_world(const struct world *w, int i)
 	       "ctx.local_psn=0x%x ctx.peer_psn=0x%x ctx.peer_psn0=0x%x ctx.local_mtu=%d ctx.peer_mtu=%u ctx.path_mtu=%d "
 	       "ctx.sgid_index=%u ctx.local_gid=%s ctx.peer_gid=%s ctx.rd_in=%u ctx.rd_out=%u ctx.ack_timeout=%d "
 	       "ctx.lkey=0x%x ctx.rkey=0x%x ctx.peer_rkey=0x%x ctx.send_wr=%u ctx.recv_wr=%u ctx.inline=%u "
-	       "ctx.ud=%d ctx.cq=0x%lx ctx.srq=0x%lx ctx.op=%d\n",
+	       "ctx.ud=%d ctx.cq=0x%lx ctx.srq=0x%lx ctx.op=%d ctx.max_rd_atom=%d ctx.poison=0x%x\n",
 	       i, w->conn.num_qp, w->opt.ib_port, w->qp[i].qp_num, w->conn.remote.qp[i].qpn, w->conn.remote.qp[0].qpn,
 	       w->conn.psn[i], w->conn.remote.qp[i].psn, w->conn.remote.qp[0].psn, (int)w->dev.port_attr.active_mtu,
 	       w->conn.remote.mtu, (int)w->conn.path_mtu, w->dev.gid.index, lg, pg, w->conn.rd.in, w->conn.rd.out,
 	       w->opt.ack_timeout, w->mr.lkey, w->mr.rkey, w->conn.peer_rkey, w->conn.caps.send_wr, w->conn.caps.recv_wr,
 	       w->opt.inline_size, w->opt.qp_type == QPK_UD, (unsigned long)(uintptr_t)w->cq,
-	       (unsigned long)(uintptr_t)w->srq, (int)w->opt.op);
+	       (unsigned long)(uintptr_t)w->srq, (int)w->opt.op, w->dev.dev_attr.max_qp_rd_atom, POISON);
 }
 
 static void print_qp_attr(const struct ibv_qp_attr *a)
@@ -127,11 +133,12 @@ static void print_qp_attr(const struct ibv_qp_attr *a)
 	printf("qp_state=%d pkey_index=%u port_num=%u qp_access_flags=0x%x path_mtu=%d dest_qp_num=0x%x rq_psn=0x%x "
 	       "max_dest_rd_atomic=%u min_rnr_timer=%u ah.is_global=%u ah.port_num=%u ah.dlid=%u ah.sl=%u "
 	       "grh.sgid_index=%u grh.hop_limit=%u grh.dgid=%s grh.traffic_class=%u sq_psn=0x%x timeout=%u retry_cnt=%u "
-	       "rnr_retry=%u max_rd_atomic=%u\n",
+	       "rnr_retry=%u max_rd_atomic=%u ah.static_rate=%u ah.src_path_bits=%u grh.flow_label=0x%x\n",
 	       (int)a->qp_state, a->pkey_index, a->port_num, a->qp_access_flags, (int)a->path_mtu, a->dest_qp_num,
 	       a->rq_psn, a->max_dest_rd_atomic, a->min_rnr_timer, a->ah_attr.is_global, a->ah_attr.port_num,
 	       a->ah_attr.dlid, a->ah_attr.sl, a->ah_attr.grh.sgid_index, a->ah_attr.grh.hop_limit, dg,
-	       a->ah_attr.grh.traffic_class, a->sq_psn, a->timeout, a->retry_cnt, a->rnr_retry, a->max_rd_atomic);
+	       a->ah_attr.grh.traffic_class, a->sq_psn, a->timeout, a->retry_cnt, a->rnr_retry, a->max_rd_atomic,
+	       a->ah_attr.static_rate, a->ah_attr.src_path_bits, a->ah_attr.grh.flow_label);
 }
 
 static void run_caps(const char *name, int ud, int srq, uint32_t inl)
@@ -158,13 +165,14 @@ static void run_caps(const char *name, int ud, int srq, uint32_t inl)
 	       init.cap.max_send_sge, init.cap.max_recv_sge, init.cap.max_inline_data);
 }
 
-static void run_init(const char *name, enum rdma_op op, enum role role, int access)
+static void run_init(const char *name, enum rdma_op op, enum role role, int access, int port)
 {
 	struct world w;
 	struct ibv_qp_attr attr;
 	int mask;
 
 	world_init(&w, 1, IBV_MTU_1024, IBV_MTU_1024);
+	w.opt.ib_port = port;     /* 端口在场景之间变：照抄 1 看得出来 */
 	w.opt.op = op;
 	w.opt.role = role;
 	printf("scenario %s\n", name);
@@ -175,7 +183,9 @@ static void run_init(const char *name, enum rdma_op op, enum role role, int acce
 	print_qp_attr(&attr);
 }
 
-static void run_rtr(const char *name, int i, enum ibv_mtu local_mtu, enum ibv_mtu peer_mtu, enum rdma_op op)
+/* 端口、GID 索引、READ 深度、路径 MTU 在两个场景里都不同：照抄任何一个常数都看得出来 */
+static void run_rtr(const char *name, int i, enum ibv_mtu local_mtu, enum ibv_mtu peer_mtu, enum rdma_op op, int port,
+		    uint32_t gid_index, uint8_t rd_in)
 {
 	struct world w;
 	struct ibv_qp_attr attr;
@@ -184,6 +194,9 @@ static void run_rtr(const char *name, int i, enum ibv_mtu local_mtu, enum ibv_mt
 	world_init(&w, 2, local_mtu, local_mtu < peer_mtu ? local_mtu : peer_mtu);
 	w.conn.remote.mtu = (uint32_t)peer_mtu;
 	w.opt.op = op;
+	w.opt.ib_port = port;
+	w.dev.gid.index = gid_index;
+	w.conn.rd.in = rd_in;
 	printf("scenario %s\n", name);
 	print_world(&w, i);
 	memset(&attr, POISON, sizeof(attr));
@@ -192,7 +205,7 @@ static void run_rtr(const char *name, int i, enum ibv_mtu local_mtu, enum ibv_mt
 	print_qp_attr(&attr);
 }
 
-static void run_rts(const char *name, int i, int ack_timeout, enum rdma_op op)
+static void run_rts(const char *name, int i, int ack_timeout, enum rdma_op op, uint8_t rd_out)
 {
 	struct world w;
 	struct ibv_qp_attr attr;
@@ -200,6 +213,7 @@ static void run_rts(const char *name, int i, int ack_timeout, enum rdma_op op)
 
 	world_init(&w, 2, IBV_MTU_1024, IBV_MTU_1024);
 	w.opt.ack_timeout = ack_timeout;
+	w.conn.rd.out = rd_out;
 	w.opt.op = op;
 	printf("scenario %s\n", name);
 	print_world(&w, i);
@@ -322,13 +336,22 @@ static void run_wc(const char *name, int qi, uint64_t seq, enum ibv_wc_status st
 
 	world_init(&w, 4, IBV_MTU_1024, IBV_MTU_1024);
 	memset(&wc, 0, sizeof(wc));
-	wc.status = st;
 	wc.opcode = IBV_WC_SEND;
+	wc.byte_len = 200;
+	if (st != IBV_WC_SUCCESS) {
+		/* 失败的完成：只有 wr_id、status、qp_num、vendor_err 有定义（ibv_poll_cq(3)）。别的字段填毒化字节，
+		 * opcode 在两次运行里是两个像样的值（0xa5 时 IBV_WC_RECV，0x5a 时 IBV_WC_SEND）：读了它们的判断会跟着变 */
+		memset(&wc, POISON, sizeof(wc));
+		wc.opcode = POISON == 0xa5 ? IBV_WC_RECV : IBV_WC_SEND;
+		wc.vendor_err = 0x81;
+	}
+	wc.status = st;
 	wc.wr_id = (seq << 8) | (uint64_t)(wr_low >= 0 ? wr_low : qi < 0 ? 1 : qi);
 	wc.qp_num = qi < 0 ? w.conn.remote.qp[1].qpn : w.qp[qi].qp_num;
 	printf("scenario %s\n", name);
 	print_world(&w, qi < 0 ? 1 : qi);
-	printf("ctx.status=%d ctx.mine=%d ctx.seq=%llu ctx.wr_low=%d\n", (int)st, qi >= 0 && wr_low < 0, (unsigned long long)seq, wr_low);
+	printf("ctx.wc_opcode=%d ctx.status=%d ctx.mine=%d ctx.seq=%llu ctx.wr_low=%d\n", (int)wc.opcode, (int)st, qi >= 0 && wr_low < 0,
+	       (unsigned long long)seq, wr_low);
 	v = (int)wc_verdict_for(&w.conn, &wc);
 	printf("verdict=%d\n", v);
 }
@@ -379,18 +402,20 @@ static void run_gids(void)
 {
 	struct gid_info t[8];
 
-	/* 像 rxe：每个地址一项 v1、一项 v2；中间空了几项（删掉过的地址），第二块网卡的地址在后面 */
+	/* 像 rxe：只有 RoCE v2 的条目（每个地址一项）；表头是网卡的 fe80 链路本地地址，所以“第一个 v2”是它 */
+	gid_entry(&t[0], 0, GID_KIND_ROCE_V2, "fe80::5054:ff:fe12:3402");
+	gid_entry(&t[1], 1, GID_KIND_ROCE_V2, "10.11.0.2");
+	run_gid("rxe-one-address", t, 2, "10.11.0.2");
+	/* 像 mlx5：每个地址一项 v1、一项 v2；中间空了几项（删掉过的地址），第二块网卡的地址在后面 */
 	gid_entry(&t[0], 0, GID_KIND_ROCE_V1, "fe80::5054:ff:fe12:3402");
 	gid_entry(&t[1], 1, GID_KIND_ROCE_V2, "fe80::5054:ff:fe12:3402");
+	gid_entry(&t[2], 2, GID_KIND_ROCE_V1, "10.11.0.2");
+	gid_entry(&t[3], 3, GID_KIND_ROCE_V2, "10.11.0.2");
+	run_gid("mlx5-one-address", t, 4, "10.11.0.2");
 	gid_entry(&t[2], 8, GID_KIND_ROCE_V1, "10.20.0.5");
 	gid_entry(&t[3], 9, GID_KIND_ROCE_V2, "10.20.0.5");
 	gid_entry(&t[4], 12, GID_KIND_ROCE_V1, "10.11.0.2");
 	gid_entry(&t[5], 13, GID_KIND_ROCE_V2, "10.11.0.2");
-	gid_entry(&t[2], 2, GID_KIND_ROCE_V1, "10.11.0.2");
-	gid_entry(&t[3], 3, GID_KIND_ROCE_V2, "10.11.0.2");
-	run_gid("one-address-like-the-lab", t, 4, "10.11.0.2");
-	gid_entry(&t[2], 8, GID_KIND_ROCE_V1, "10.20.0.5");
-	gid_entry(&t[3], 9, GID_KIND_ROCE_V2, "10.20.0.5");
 	run_gid("route-second-address", t, 6, "10.11.0.2");
 	run_gid("route-first-address", t, 6, "10.20.0.5");
 	run_gid("no-entry-for-route", t, 6, "10.99.0.9");
@@ -402,6 +427,12 @@ static void run_gids(void)
 	gid_entry(&t[4], 300, GID_KIND_ROCE_V1, "10.11.0.2");
 	gid_entry(&t[5], 301, GID_KIND_ROCE_V2, "10.11.0.2");
 	run_gid("route-beyond-255", t, 6, "10.11.0.2");
+	/* 像 rxe 在两块网卡上：两个 fe80、两个 IPv4，只有 v2；路由要第二块网卡的 */
+	gid_entry(&t[0], 0, GID_KIND_ROCE_V2, "fe80::5054:ff:fe12:3402");
+	gid_entry(&t[1], 1, GID_KIND_ROCE_V2, "10.20.0.5");
+	gid_entry(&t[2], 4, GID_KIND_ROCE_V2, "fe80::5054:ff:fe12:3499");
+	gid_entry(&t[3], 5, GID_KIND_ROCE_V2, "10.11.0.2");
+	run_gid("rxe-two-netdevs", t, 4, "10.11.0.2");
 }
 
 /* 练习 12：一条连接里有哪些对象（SRQ、完成通道和没确认的事件、UD 的 AH），学习者排的销毁顺序 */
@@ -430,7 +461,10 @@ static void run_teardown(const char *name, int srq, int channel, unsigned unacke
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 0;
+	const char *pb = getenv("PROBE_POISON");
 
+	if (pb != NULL)
+		poison_byte = (int)strtol(pb, NULL, 0) & 0xff;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	switch (n) {
 	case 1:
@@ -440,19 +474,19 @@ int main(int argc, char **argv)
 		run_caps("ud", 1, 0, 0);
 		break;
 	case 2:
-		run_init("write-server", OP_WRITE, ROLE_SERVER, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-		run_init("read-server", OP_READ, ROLE_SERVER, IBV_ACCESS_REMOTE_READ);
-		run_init("atomic-server", OP_FETCH_ADD, ROLE_SERVER, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC);
-		run_init("send-client", OP_SEND, ROLE_CLIENT, IBV_ACCESS_LOCAL_WRITE);
-		run_init("write-client", OP_WRITE, ROLE_CLIENT, 0);
+		run_init("write-server", OP_WRITE, ROLE_SERVER, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, 1);
+		run_init("read-server-port2", OP_READ, ROLE_SERVER, IBV_ACCESS_REMOTE_READ, 2);
+		run_init("atomic-server", OP_FETCH_ADD, ROLE_SERVER, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_ATOMIC, 1);
+		run_init("send-client-port2", OP_SEND, ROLE_CLIENT, IBV_ACCESS_LOCAL_WRITE, 2);
+		run_init("write-client", OP_WRITE, ROLE_CLIENT, 0, 1);
 		break;
 	case 3:
-		run_rtr("qp0", 0, IBV_MTU_1024, IBV_MTU_4096, OP_SEND);
-		run_rtr("qp1-peer-mtu-small", 1, IBV_MTU_4096, IBV_MTU_1024, OP_READ);
+		run_rtr("qp0", 0, IBV_MTU_2048, IBV_MTU_4096, OP_SEND, 1, 3, 12);
+		run_rtr("qp1-peer-mtu-small-port2", 1, IBV_MTU_4096, IBV_MTU_1024, OP_READ, 2, 5, 8);
 		break;
 	case 4:
-		run_rts("qp0", 0, 14, OP_SEND);
-		run_rts("qp1-timeout-18", 1, 18, OP_READ);
+		run_rts("qp0", 0, 14, OP_SEND, 10);
+		run_rts("qp1-timeout-18", 1, 18, OP_READ, 6);
 		break;
 	case 5:
 		run_recv("qp0", 0, 0, 512);

@@ -14,6 +14,7 @@
  *   sq_sig_all         每个 WR 自己决定要不要完成？ / does each WR decide whether it completes?
  *   cap                队列深度在 conn->caps（send_wr、recv_wr），每个 WR 1 个 SGE，inline 上限 conn->opt->inline_size
  *                      queue depths are in conn->caps (send_wr, recv_wr), 1 SGE per WR, inline limit conn->opt->inline_size
+ *                      （更深也可以：程序最多投 conn->caps 个 / deeper is fine: the program posts at most conn->caps）
  *
  * 检查：make exercise EX=1    重来：make exercise-reset EX=1    说明：docs/EXERCISES.md
  * Check: make exercise EX=1   start over: make exercise-reset EX=1   guide: docs/EXERCISES.en.md

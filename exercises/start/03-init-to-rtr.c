@@ -12,7 +12,9 @@
  *                        还有 port_num
  *                        RoCE must carry a GRH: is_global, grh.sgid_index (the local GID chosen, conn->dev->gid), grh.dgid,
  *                        grh.hop_limit; and port_num
- *   max_dest_rd_atomic   本端同时为对端处理几个 READ/原子：conn->rd.in / READs/atomics served at once: conn->rd.in
+ *   max_dest_rd_atomic   本端同时为对端处理几个 READ/原子：conn->rd.in（协商的深度；到设备的 max_qp_rd_atom 为止更多也合法）
+ *                        READs/atomics served at once: conn->rd.in (the negotiated depth; more, up to the device's
+ *                        max_qp_rd_atom, is legal too)
  *   min_rnr_timer        对端收到 RNR NAK 后等多久（自由选择）/ how long the peer waits after an RNR NAK (your choice)
  *
  * 本端自己的值在 conn->qp[i]->qp_num、conn->psn[i]、conn->dev->gid —— 这一步要的是对端的。

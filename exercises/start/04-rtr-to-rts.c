@@ -9,7 +9,8 @@
  *                   the PSN of this end's first packet: chosen at random in step 8 and told to the peer in step 11
  *   timeout         等 ACK 4.096 µs × 2^timeout；选项 --ack-timeout 在 conn->opt->ack_timeout
  *                   ACK wait 4.096 us x 2^timeout; the --ack-timeout option is conn->opt->ack_timeout
- *   retry_cnt       超时/序列错误后重发几次（3 位）/ resends after a timeout or sequence error (3 bits)
+ *   retry_cnt       超时/序列错误后重发几次（3 位，0..7 都合法；rxe 把 7 当成无限，规范和 mlx5 上是 7 次）
+ *                   resends after a timeout or sequence error (3 bits, 0..7 all legal; rxe makes 7 infinite, the spec and mlx5 7 times)
  *   rnr_retry       对端没投递接收（RNR NAK）时重试几次，7 = 无限 / retries after an RNR NAK, 7 = forever
  *   max_rd_atomic   本端同时在途的 READ/原子请求：conn->rd.out / READs/atomics in flight: conn->rd.out
  *

@@ -22,8 +22,11 @@
  *   (and the object leaks).
  *   PD 和设备在这之后由程序释放 / the PD and the device are released by the program afterwards.
  *
- * 检查：make exercise EX=12（你的是客户端：--srq --cq event，所有对象都有）
- * Check: make exercise EX=12 (yours is the client: --srq --cq event, so every object exists)
+ * 检查：make exercise EX=12（你的是客户端：--srq --cq event，有 SRQ、完成通道和没确认的事件；AH 只在 --qp ud 时有，UD 又不能配 SRQ，
+ *       所以 AH 的顺序只在本机这一层的场景里查）
+ * Check: make exercise EX=12 (yours is the client: --srq --cq event, so there are an SRQ, a completion channel and
+ *        unacknowledged events; an AH exists only with --qp ud, which excludes an SRQ, so the AH's place is checked on
+ *        the host tier's scenarios only)
  */
 #include "exercise.h"
 

@@ -58,7 +58,7 @@ void rtr_debug(struct rdma_conn *conn, int i, int err)
 		con_hint(_("两端GID的地址族不同（本端%s、远端%s）：RoCE v2 报文的源/目的必须同为IPv4或同为IPv6。两端都去掉 -g（自动选择）或用 ./show_gids.sh 选同类条目\n"),
 			gid_is_ipv4_mapped(conn->dev->gid.raw) ? "IPv4" : "IPv6", gid_is_ipv4_mapped(conn->remote.qp[i].gid) ? "IPv4" : "IPv6");
 	else if (err == EINVAL)
-		con_hint(_("EINVAL 多半是 GID 索引不对（空条目/类型不符）或端口不是 ACTIVE\n"));
+		con_hint(_("EINVAL 多半是 GID 索引不对（空条目/类型不符）、端口不是 ACTIVE，或掩码不对：少了 RTR 必需的位，或带了 RTR 不允许的位（比如 RTS 的 IBV_QP_SQ_PSN、IBV_QP_TIMEOUT；内核的 ib_modify_qp_is_ok() 查它）\n"));
 	else if (err == ETIMEDOUT || err == ENETUNREACH || err == EHOSTUNREACH)
 		con_hint(_("%s 表示内核解析不到去往远端GID的路由/邻居：本端GID索引与网卡不匹配，或两端不在可达网络上\n"),
 			strerror(err));
