@@ -14,6 +14,14 @@ case ${1:-all} in
     host) TESTS=(tests/*-host-*.t) LOG=logs/check-output.log WHAT="make check" JOBS=2 ;;
     *) echo "用法: tests/prove-all.sh [all|host]" >&2; exit 2 ;;
 esac
+if ((JOBS > 1)); then
+    # 两个一起跑时最长的几个先开始（只是排队的先后，不挑测试）：20（shellcheck + bats，约 65 s）、21（练习的样例）、
+    # 26（文档）、15（四种编译）排在最后时，别的早跑完了，剩一个核空着（2026-11-29：排在前面 87 s，按编号 133 s）
+    slow=(tests/20-host-*.t tests/21-host-*.t tests/26-host-*.t tests/15-host-*.t)
+    rest=()
+    for t in "${TESTS[@]}"; do [[ " ${slow[*]} " == *" $t "* ]] || rest+=("$t"); done
+    TESTS=("${slow[@]}" "${rest[@]}")
+fi
 
 # make test 一个接一个地跑（宿主机这一层在 make check 里两个一起跑：它们不开虚拟机，互不相干，各自基本只用一个核；
 # prove -j2 把每个文件的输出攒到它跑完再整段打印，所以屏幕和日志里不会交错）。试过实验室的也两个一起跑（prove -j2）：每个实验室虚拟机本身就用到两个核（-smp 2，两端程序忙等完成），
