@@ -13,17 +13,6 @@ teardown() {
 }
 
 
-# 等文件里出现一句（固定字符串），最多 N 秒；没等到就说出来
-until_line() {  # until_line 文件 字符串 秒
-    local i
-    for ((i = 0; i < $3 * 10; i++)); do
-        grep -qF -- "$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    echo "$3 秒内 $1 里没出现: $2"
-    return 1
-}
-
 # 等设备端口 1 的 sent_pkts（rxe 的 hw_counters）从现在起再涨 N 个包，最多 S 秒
 until_sent() {  # until_sent 设备 包数 秒
     local f="/sys/class/infiniband/$1/ports/1/hw_counters/sent_pkts" base now i
@@ -198,11 +187,11 @@ PYEOF
     timeout 60 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --bench bw --op write -q 1 --size 1M --iters 100000 --tx-depth 4 -t 2 >"$CLOG" 2>&1 &
     cpid=$!
     stopped=$(child_pid "$cpid")
-    until_line "$CLOG" 'BW peak[MB/sec]' 60 || { show_logs; return 1; }
+    wait_for "$CLOG" 'BW peak[MB/sec]' 60 || { show_logs; return 1; }
     until_sent "$LAB_DEV1" $((25 * 1024)) 60 || { show_logs; return 1; }
     t0=$EPOCHREALTIME
     kill -STOP "$stopped"
-    until_line "$SLOG" '错误: 等待对端的同步消息超时（2 秒' 30 || { kill -9 "$stopped"; show_logs; return 1; }
+    wait_for "$SLOG" '错误: 等待对端的同步消息超时（2 秒' 30 || { kill -9 "$stopped"; show_logs; return 1; }
     dt=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
     wait_server
     kill -9 "$stopped"

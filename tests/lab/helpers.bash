@@ -109,6 +109,18 @@ child_pid() {  # child_pid 外层PID
     return 1
 }
 
+# 等文件里出现某个固定字符串（最多 $3 秒）；没等到就说出来，并打印那个文件
+wait_for() {  # wait_for 文件 字符串 秒
+    local i
+    for ((i = 0; i < $3 * 10; i++)); do
+        grep -qF -- "$2" "$1" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "$3 秒内 $1 里没出现: $2"
+    cat "$1"
+    return 1
+}
+
 kill_server() {
     if [[ -n "${SPID:-}" ]]; then
         kill "$SPID" 2>/dev/null || true

@@ -61,18 +61,6 @@ client_rc() {
     cat "$BATS_TEST_TMPDIR/c$1.rc"
 }
 
-# 等文件里出现某个固定字符串（最多 $3 秒）
-wait_for() {  # wait_for 文件 字符串 秒
-    local i
-    for ((i = 0; i < $3 * 10; i++)); do
-        grep -qF -- "$2" "$1" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    echo "$3 秒内 $1 里没出现: $2"
-    cat "$1"
-    return 1
-}
-
 # 服务端进程（不是外面的 timeout）的 fd 数、VmRSS(kB)、以及全部 rxe 设备上的 rdma 资源计数
 snapshot() {  # snapshot PID → 输出 "fds rss pd cq qp mr"
     local pid=$1 fds rss
