@@ -221,7 +221,8 @@ def build(n, src, ref, tag, programs=True):
     # 练习版的程序在 build/exercises/TAG/ 下，按自己的位置找 locale（--lang en）
     loc = os.path.join(d, "locale")
     if not os.path.lexists(loc) and os.path.isdir(os.path.join(ROOT, "build", "locale")):
-        os.symlink(os.path.join(ROOT, "build", "locale"), loc)
+        # 相对的链接：克隆整个搬走或复制（tests/lab/learner.sh）以后仍然指向自己的 build/locale
+        os.symlink(os.path.relpath(os.path.join(ROOT, "build", "locale"), d), loc)
     return [out.get("probe"), out.get("rdma_client"), out.get("rdma_server")]
 
 
