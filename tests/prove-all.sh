@@ -9,23 +9,22 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
 mkdir -p logs
+# 宿主机这一层（tests/*-host-*.t）两个一起跑：它们不开虚拟机，互不相干，各自基本只用一个核；prove -j2 把每个文件的输出
+# 攒到它跑完再整段打印，所以屏幕和日志里不会交错。最长的几个先开始（只是排队的先后，不挑测试）：20（shellcheck + bats，
+# 约 65 s）、21（练习的样例）、26（文档）、15（四种编译）排在最后时，别的早跑完了，剩一个核空着（2026-11-29：排在前面 87 s，
+# 按编号 133 s，一个接一个 4 分半）。
+# 实验室的几层（一台、两台虚拟机、原版镜像）在宿主机这一层之后一个接一个地跑。试过两个一起跑（prove -j2）：每个实验室虚拟机
+# 本身就用到两个核（-smp 2，两端程序忙等完成），两台一起跑时每个测试慢 2–3 倍（37-lab-cm.t 155 s → 379 s，
+# 39-lab-bench.t 160 s → 446 s），总时间反而更长。
+HOST=(tests/20-host-*.t tests/21-host-*.t tests/26-host-*.t tests/15-host-*.t)
+for t in tests/*-host-*.t; do [[ " ${HOST[*]} " == *" $t "* ]] || HOST+=("$t"); done
+LAB=()
+for t in tests/*.t; do [[ $t == tests/*-host-*.t ]] || LAB+=("$t"); done
 case ${1:-all} in
-    all) TESTS=(tests/*.t) LOG=logs/test-output.log WHAT="make test" JOBS=1 ;;
-    host) TESTS=(tests/*-host-*.t) LOG=logs/check-output.log WHAT="make check" JOBS=2 ;;
+    all) LOG=logs/test-output.log WHAT="make test" ;;
+    host) LAB=() LOG=logs/check-output.log WHAT="make check" ;;
     *) echo "用法: tests/prove-all.sh [all|host]" >&2; exit 2 ;;
 esac
-if ((JOBS > 1)); then
-    # 两个一起跑时最长的几个先开始（只是排队的先后，不挑测试）：20（shellcheck + bats，约 65 s）、21（练习的样例）、
-    # 26（文档）、15（四种编译）排在最后时，别的早跑完了，剩一个核空着（2026-11-29：排在前面 87 s，按编号 133 s）
-    slow=(tests/20-host-*.t tests/21-host-*.t tests/26-host-*.t tests/15-host-*.t)
-    rest=()
-    for t in "${TESTS[@]}"; do [[ " ${slow[*]} " == *" $t "* ]] || rest+=("$t"); done
-    TESTS=("${slow[@]}" "${rest[@]}")
-fi
-
-# make test 一个接一个地跑（宿主机这一层在 make check 里两个一起跑：它们不开虚拟机，互不相干，各自基本只用一个核；
-# prove -j2 把每个文件的输出攒到它跑完再整段打印，所以屏幕和日志里不会交错）。试过实验室的也两个一起跑（prove -j2）：每个实验室虚拟机本身就用到两个核（-smp 2，两端程序忙等完成），
-# 两台一起跑时每个测试慢 2–3 倍（37-lab-cm.t 155 s → 379 s，39-lab-bench.t 160 s → 446 s），总时间反而更长。
 start=$SECONDS
 # 界面语言固定成默认的中文（测试里比较的是中文输出；要英文的用例自己设 --lang en 或 LANG=en_US.UTF-8），
 # 不受跑测试的机器的 LANG/LANGUAGE 影响（src/base/i18n.h）
@@ -33,10 +32,19 @@ export LANG=C.UTF-8
 # 客户机内核偶尔会卡死（lab/README“见过的挂起”：6.1 的 rxe 或 TCG，不是被测程序的问题）：单机的实验室运行在新虚拟机里重跑一次
 export LAB_RETRY_HUNG=1
 unset LANGUAGE LC_ALL LC_MESSAGES
-# 就是 /usr/bin/prove，只多了 $| = 1：输出进管道时 perl 默认攒满 4 KB 才写，CI 里会半天看不到进度
-perl -MApp::Prove -e '$| = 1; my $app = App::Prove->new; $app->process_args(@ARGV); exit($app->run ? 0 : 1)' -- \
-    --exec bash --timer --verbose -j "$JOBS" "${TESTS[@]}" 2>&1 | tee "$LOG" | grep --line-buffered -vE '^(ok [0-9]+|1\.\.[0-9]+$)'
-rc=${PIPESTATUS[0]}
+# 就是 /usr/bin/prove，只多了 $| = 1：输出进管道时 perl 默认攒满 4 KB 才写，CI 里会半天看不到进度。
+# run_prove 几个一起 文件...：完整的 TAP 追加到 $LOG，屏幕上去掉通过的用例；返回 prove 的退出码
+run_prove() {
+    local jobs=$1
+    shift
+    perl -MApp::Prove -e '$| = 1; my $app = App::Prove->new; $app->process_args(@ARGV); exit($app->run ? 0 : 1)' -- \
+        --exec bash --timer --verbose -j "$jobs" "$@" 2>&1 | tee -a "$LOG" | grep --line-buffered -vE '^(ok [0-9]+|1\.\.[0-9]+$)'
+    return "${PIPESTATUS[0]}"
+}
+: >"$LOG"
+rc=0
+run_prove 2 "${HOST[@]}" || rc=1
+if ((${#LAB[@]})); then run_prove 1 "${LAB[@]}" || rc=1; fi
 echo "$WHAT: $(((SECONDS - start) / 60)) 分 $(((SECONDS - start) % 60)) 秒" | tee -a "$LOG"
 if ((rc != 0)); then
     echo
