@@ -1,17 +1,55 @@
-"""verbs_rules.py - verbs 调用的一般规则，写成数据：哪个调用、哪个字段、什么条件、说什么、为什么、出处。
+"""verbs_rules.py - verbs 调用的一般规则，写成数据：哪个调用、哪个字段、什么条件、多严重、说什么、为什么、出处、链接。
 
-练习的检查（rules.py）用它们判断学习者的函数填出来的属性和 WR；别的检查 verbs 调用的工具也可以载入：
-    import verbs_rules; verbs_rules.RULES; verbs_rules.QP_TRANSITIONS
+这里只有一般规则（对任何 verbs 程序都成立）；练习专有的提示（用哪个 conn-> 字段、哪一课）在 rules.py，按规则 id 分开放。
+练习的检查（rules.py）和检查真实程序的 verbs 调用日志的工具（issue 57 的 verbs-check）用同一个接口：
+
+    import verbs_rules
+    verbs_rules.check(record, lang) -> [finding]      # lang: "en" 或 "zh"
+    verbs_rules.RULES / BY_ID / QP_TRANSITIONS         # 规则本身（数据）
     python3 exercises/check/verbs_rules.py --json      # 同样的内容，JSON
-这里只有一般规则（对任何程序都成立）；练习专有的提示（用哪个 conn-> 字段）在 rules.py 的 M 里，和规则分开。
 
-条件（condition）是数据，不是代码：
-    {"kind": "mask_allowed", "transition": [from, to]}   掩码只能有 QP_TRANSITIONS 里这一步的必需位 + 可选位 + IBV_QP_STATE
-    {"kind": "bits", "bits": N}                           值要放得进 N 位
-    {"kind": "enum", "values": [...]}                     值要是其中之一
-    {"kind": "flags", "known": {...}}                     标志位只能是这些
-    {"kind": "set", "field_group": ...}                   字段要被赋值（两次探测用两种毒化字节，值跟着毒化字节变就是没赋值）
-    {"kind": "note_if_nonzero"}                           合法的选择：通过，附一句它的意思
+稳定的接口：以后只加（记录的键、发现的键、规则、条件的种类），不改名、不删。
+
+记录（record）：一个普通的 dict，描述看到的一次 verbs 调用。字段名和 verbs.h 的结构体成员一样；嵌套的结构体可以写成嵌套的
+dict，也可以写成点分的键（{"ah_attr": {"grh": {"flow_label": 1}}} 和 {"ah_attr.grh.flow_label": 1} 一样）。没给的键不判断。
+    {"call": "ibv_modify_qp", "qp_type": "RC" | "UD", "from": "INIT", "to": "RTR",   # 状态：RESET INIT RTR RTS
+     "mask": int,                                    # attr_mask（IBV_QP_* 位）
+     "attr": {"qp_state": 2, "path_mtu": 3, "min_rnr_timer": 12, "timeout": 14, "retry_cnt": 6, "rnr_retry": 7,
+              "ah_attr": {"sl": 0, "static_rate": 0, "src_path_bits": 0, "is_global": 1, "port_num": 1,
+                          "grh": {"sgid_index": 1, "hop_limit": 64, "traffic_class": 0, "flow_label": 0, "dgid": "…"}}, …},
+     "port": {"active_mtu": 3, "link_layer": "Ethernet", "gid_tbl_len": 16, "pkey_tbl_len": 1},     # ibv_query_port（可选）
+     "device": {"max_qp_rd_atom": 128, "max_qp_init_rd_atom": 128, …},                            # ibv_query_device（可选）
+     "unset": {"ah_attr.sl": [0xa5, 0x5a]}}          # 可选：知道没有赋值的字段（比如两次毒化字节不同的探测）
+    只判断调用会读的字段：modify_qp 只读掩码里有的那一组（ah_attr.* 是 IBV_QP_AV，ah_attr.grh.* 还要 is_global=1）。
+    {"call": "ibv_create_qp", "qp_type": "RC", "init_attr": {"qp_type": 2, "send_cq": …, "srq": 0,
+                                                           "cap": {"max_send_wr": …, "max_recv_wr": …, …}, "sq_sig_all": 0},
+     "device": {…}, "unset": {…}}                    # SRQ 时 cap.max_recv_wr/max_recv_sge 不读
+    {"call": "ibv_post_send", "qp_type": "RC", "wr": {"wr_id": …, "opcode": 2, "send_flags": 2, "num_sge": 1,
+                                                      "sg_list": {"addr": …, "length": …, "lkey": …}, "imm_data": …,
+                                                      "wr": {"rdma": {"remote_addr": …, "rkey": …}}},
+     "qp_cap": {"max_inline_data": 16, …}, "unset": {…}}   # imm_data 只在 *_WITH_IMM 时读，wr.rdma.* 只在 RDMA 时读
+    {"call": "ibv_post_recv", "wr": {…}, "unset": {…}}
+    {"call": "ibv_poll_cq", "wc": {"status": 12, "opcode": …, …},
+     "used": ["opcode", "byte_len"],                 # 程序的判断用到了哪些字段
+     "evidence": "…"}                                # 可选：怎么知道的（写进消息）
+    {"call": "ibv_reg_mr", "access": int}            # 规则以后加（MR 的权限组合）
+    {"call": "gid_choice", …}                        # 规则以后加（选的 GID 条目）
+
+发现（finding）：{"id", "field", "seen", "severity", "message", "reason", "source", "link", "values"}
+    severity "error" 是设备或内核会拒绝、或者规范说没有定义的；"note" 是合法的选择，附一句它的意思。
+    message、reason 按 lang；每条规则两种语言都有（RULES 里是 (中, 英)）。link 是 TROUBLESHOOTING.md 或 docs/GALLERY.md
+    的标题（相对项目根目录），没有合适的标题时是 None。values 是填进消息的参数（rules.py 用它加上练习的提示）。
+
+条件（condition）是数据，由这里的一个小求值器（_fires）判断：
+    {"kind": "mask_allowed"}                掩码有 QP_TRANSITIONS 里这一步的必需位 + 可选位 + IBV_QP_STATE 之外的位
+    {"kind": "mask_required"}               掩码少了这一步的必需位（表里没有的转换或 QP 类型不判断）
+    {"kind": "bits", "bits": N}             值放不进 N 位
+    {"kind": "enum", "values": [...]}       值不是其中之一
+    {"kind": "flags", "known": {...}}       有不是这些标志的位
+    {"kind": "flag_qp_types", "flag": F, "only_qp_types": [...]}   标志 F 用在了别的 QP 类型上
+    {"kind": "set"}                         调用会读的字段在记录的 unset 里
+    {"kind": "defined_fields", "fields": [...]}  失败的完成（status != 0）上，程序用了 fields 以外的字段
+    {"kind": "note_nonzero" | "note_flag", "unless": 规则 id}  合法的选择：非零或带了这个标志（同一字段的错误成立时不说）
 """
 import json
 import sys
@@ -109,6 +147,15 @@ RULES = [
                 "alike; seen on real rxe in the lab at RTR and at RTS). Each step's attributes belong to that step: RTS's "
                 "sq_psn/timeout/retry_cnt cannot be given early at RTR, nor RTR's address and peer QPN late at RTS"),
      "source": SRC_QP_TABLE},
+    {"id": "qp.mask_missing", "call": "ibv_modify_qp", "field": "attr_mask",
+     "condition": {"kind": "mask_required", "table": "QP_TRANSITIONS"},
+     "message": ("掩码里少了 %(missing)s：%(qpt)s 的 %(tr)s 必需它", "the mask lacks %(missing)s, which %(qpt)s %(tr)s requires"),
+     "reason": ("内核的 ib_modify_qp_is_ok() 给每一步、每种 QP 类型列了必需的属性（RC 的 RTR 要地址、对端 QP 号、PSN、MTU……）。"
+                "少了一位，ibv_modify_qp 在调用驱动之前就返回 EINVAL；属性里写了值也没用，掩码没有那一位内核就不读它",
+                "The kernel's ib_modify_qp_is_ok() lists the required attributes of each step and QP type (RC's RTR needs the "
+                "address, the peer QPN, the PSN, the MTU...). With one bit missing ibv_modify_qp returns EINVAL before the "
+                "driver is called; a value in the attr does not help, since without its mask bit the kernel never reads it"),
+     "source": SRC_QP_TABLE},
     {"id": "attr.unset", "call": "ibv_modify_qp / ibv_create_qp / ibv_post_send / ibv_post_recv", "field": "*",
      "condition": {"kind": "set"},
      "message": ("%(fields)s 没有赋值：两次探测用了不同的毒化字节（0xa5、0x5a），它的值跟着变（%(vals)s）",
@@ -128,7 +175,7 @@ RULES = [
                 "values are truncated or refused by hardware, neither of which is what you meant"),
      "source": "IBTA spec vol. 1, LRH SL (4 bits); ibv_modify_qp(3)"},
     {"id": "attr.flow_label_range", "call": "ibv_modify_qp", "field": "ah_attr.grh.flow_label",
-     "condition": {"kind": "bits", "bits": 20},
+     "condition": {"kind": "bits", "bits": 20, "hex": True},
      "message": ("grh.flow_label=%(got)s：流标签只有 20 位", "grh.flow_label=%(got)s: the flow label has 20 bits"),
      "reason": ("flow_label 是 GRH（IPv6 头）的 20 位字段；RoCE v2 上 rxe 和 mlx5 用它算 UDP 源端口（ECMP 分流）。超出 20 位不是合法的值",
                 "flow_label is the GRH's (IPv6 header's) 20-bit field; on RoCE v2 rxe and mlx5 derive the UDP source port "
@@ -178,7 +225,7 @@ RULES = [
                 "exceed max_inline_data=16 and ibv_post_send returns EINVAL - rxe refuses the INLINE bit, not the unknown ones"),
      "source": "enum ibv_send_flags in infiniband/verbs.h; rdma-core providers/rxe/rxe.c validate_send_wr()"},
     {"id": "send.flags_ip_csum", "call": "ibv_post_send", "field": "send_flags",
-     "condition": {"kind": "flags", "only_qp_types": ["UD", "RAW_PACKET"], "flag": "IBV_SEND_IP_CSUM"},
+     "condition": {"kind": "flag_qp_types", "flag": 16, "only_qp_types": ["UD", "RAW_PACKET"]},
      "message": ("send_flags 带了 IBV_SEND_IP_CSUM：只给 UD/RAW_PACKET 的 QP、而且设备支持时用", "send_flags has IBV_SEND_IP_CSUM: it is for UD/RAW_PACKET QPs on devices that support it"),
      "reason": ("IP_CSUM 让网卡算 IP/TCP/UDP 校验和（IP over IB、RAW_PACKET）；RC 的 WR 带它没有意义，驱动可以拒绝",
                 "IP_CSUM has the NIC compute IP/TCP/UDP checksums (IPoIB, RAW_PACKET); on an RC WR it means nothing and a "
@@ -195,22 +242,218 @@ RULES = [
      "source": "ibv_poll_cq(3): 'Not all wc attributes are always valid. If the completion status is other than "
                "IBV_WC_SUCCESS, only the following attributes are valid: wr_id, status, qp_num, and vendor_err'"},
 ]
+# 一般规则的严重程度和文档里的链接（TROUBLESHOOTING.md / docs/GALLERY.md 的标题；没有合适的标题时是 None）
+_TS_RTR = "TROUBLESHOOTING.md#qp-转到-rtr-失败"
+_LINK = {"qp.mask_forbidden": _TS_RTR, "qp.mask_missing": _TS_RTR, "rtr.mtu_invalid": _TS_RTR,
+         "rts.rnr_range": "docs/GALLERY.md#rnr-retry0", "send.flags_unknown": "docs/GALLERY.md#inline"}
+for _r in RULES:
+    _r.setdefault("severity", "error")
+    _r.setdefault("link", _LINK.get(_r["id"]))
+
+# 合法的选择（severity "note"）：通过，附一句它的意思。条件同样是数据
+RULES += [
+    {"id": "attr.static_rate", "call": "ibv_modify_qp", "field": "ah_attr.static_rate", "severity": "note",
+     "condition": {"kind": "note_nonzero", "unless": "attr.static_rate_bad"},
+     "message": ("static_rate=%(v)s：限速到 %(rate)s（0 = 端口全速；合法的选择）",
+                 "static_rate=%(v)s: rate limited to %(rate)s (0 = the port's full rate; a legal choice)"),
+     "reason": ("static_rate 限制这个 QP 的发包速率；不限速写 0（IBV_RATE_MAX）", "static_rate caps this QP's injection rate; 0 "
+                "(IBV_RATE_MAX) means no cap"), "source": "enum ibv_rate in infiniband/verbs.h; ibv_modify_qp(3)", "link": None},
+    {"id": "attr.flow_label", "call": "ibv_modify_qp", "field": "ah_attr.grh.flow_label", "severity": "note",
+     "condition": {"kind": "note_nonzero", "unless": "attr.flow_label_range", "hex": True},
+     "message": ("flow_label=%(v)s：RoCE v2 上用它算 UDP 源端口（ECMP 分流），合法的选择",
+                 "flow_label=%(v)s: on RoCE v2 it selects the UDP source port (ECMP spreading), a legal choice"),
+     "reason": ("0 表示不指定；非零的流标签让同一条流走同一条路径", "0 means unspecified; a non-zero label keeps one flow on one path"),
+     "source": "RFC 8200 (flow label); rdma_get_udp_sport() in Linux include/rdma/ib_verbs.h", "link": None},
+    {"id": "attr.src_path_bits", "call": "ibv_modify_qp", "field": "ah_attr.src_path_bits", "severity": "note",
+     "condition": {"kind": "note_nonzero"},
+     "message": ("src_path_bits=%(v)s：InfiniBand 的 LID 路径位，RoCE 上没有 LID，不起作用",
+                 "src_path_bits=%(v)s: InfiniBand LID path bits; RoCE has no LIDs, so it has no effect"),
+     "reason": ("src_path_bits 选 LMC 给的多个源 LID 之一，只在 InfiniBand 上有意义", "src_path_bits picks one of the source LIDs an "
+                "LMC provides; it only means something on InfiniBand"), "source": "ibv_modify_qp(3); IBTA spec vol. 1 (LMC)",
+     "link": None},
+    {"id": "send.fence", "call": "ibv_post_send", "field": "send_flags", "severity": "note",
+     "condition": {"kind": "note_flag", "flag": 1, "unless": "send.flags_unknown"},
+     "message": ("send_flags 带了 IBV_SEND_FENCE：这个 WR 等前面的 READ/原子操作完成才开始，合法，只是慢一点",
+                 "send_flags has IBV_SEND_FENCE: the WR waits for earlier READs/atomics to finish; legal, only slower"),
+     "reason": ("FENCE 是为了读后写的顺序（先读出再覆盖）；不需要这个顺序时它只让发送变慢",
+                "FENCE orders a WR after earlier READs/atomics (read before overwrite); without that need it only slows sending"),
+     "source": "ibv_post_send(3) (IBV_SEND_FENCE)", "link": None},
+    {"id": "send.solicited", "call": "ibv_post_send", "field": "send_flags", "severity": "note",
+     "condition": {"kind": "note_flag", "flag": 4, "unless": "send.flags_unknown"},
+     "message": ("send_flags 带了 IBV_SEND_SOLICITED：对端用 ibv_req_notify_cq(cq, 1) 只等“请求了事件”的完成时，这一条会叫醒它；合法",
+                 "send_flags has IBV_SEND_SOLICITED: a peer arming its CQ with ibv_req_notify_cq(cq, 1) (solicited only) "
+                 "is woken by it; legal"),
+     "reason": ("SOLICITED 在包头里置 SE 位，只对带接收的操作（SEND、WRITE_WITH_IMM）有意义",
+                "SOLICITED sets the SE bit in the header; it matters only for operations that consume a receive (SEND, "
+                "WRITE_WITH_IMM)"), "source": "ibv_post_send(3); ibv_req_notify_cq(3)", "link": None},
+]
 BY_ID = {r["id"]: r for r in RULES}
 
-# 合法的选择：通过，附一句它的意思（一般的；练习专有的说明在 rules.NOTES）
-NOTES = {
-    "attr.static_rate": ("static_rate=%(v)s：限速到 %(rate)s（0 = 端口全速；合法的选择）",
-                         "static_rate=%(v)s: rate limited to %(rate)s (0 = the port's full rate; a legal choice)"),
-    "attr.flow_label": ("flow_label=%(v)s：RoCE v2 上用它算 UDP 源端口（ECMP 分流），合法的选择",
-                        "flow_label=%(v)s: on RoCE v2 it selects the UDP source port (ECMP spreading), a legal choice"),
-    "attr.src_path_bits": ("src_path_bits=%(v)s：InfiniBand 的 LID 路径位，RoCE 上没有 LID，不起作用",
-                           "src_path_bits=%(v)s: InfiniBand LID path bits; RoCE has no LIDs, so it has no effect"),
-    "send.fence": ("send_flags 带了 IBV_SEND_FENCE：这个 WR 等前面的 READ/原子操作完成才开始，合法，只是慢一点",
-                   "send_flags has IBV_SEND_FENCE: the WR waits for earlier READs/atomics to finish; legal, only slower"),
-    "send.solicited": ("send_flags 带了 IBV_SEND_SOLICITED：对端用 ibv_req_notify_cq(cq, 1) 只等“请求了事件”的完成时，这一条会叫醒它；合法",
-                       "send_flags has IBV_SEND_SOLICITED: a peer arming its CQ with ibv_req_notify_cq(cq, 1) (solicited only) "
-                       "is woken by it; legal"),
-}
+# 合法选择的说明（rules.py 按规则 id 用）
+NOTES = {r["id"]: r["message"] for r in RULES if r["severity"] == "note"}
+
+# ---- 记录（record）：一次 verbs 调用，看到的样子 → 发现（finding） ----
+# ibv_modify_qp 的属性字段 → 让内核读它的掩码位（ah_attr.* 是 IBV_QP_AV；ah_attr.grh.* 还要 is_global=1）
+FIELD_BIT = {"qp_state": QP_STATE, "cur_qp_state": QP_CUR_STATE, "pkey_index": QP_PKEY_INDEX, "port_num": QP_PORT,
+             "qkey": QP_QKEY, "qp_access_flags": QP_ACCESS_FLAGS, "path_mtu": QP_PATH_MTU, "dest_qp_num": QP_DEST_QPN,
+             "rq_psn": QP_RQ_PSN, "max_dest_rd_atomic": QP_MAX_DEST_RD_ATOMIC, "min_rnr_timer": QP_MIN_RNR_TIMER,
+             "sq_psn": QP_SQ_PSN, "timeout": QP_TIMEOUT, "retry_cnt": QP_RETRY_CNT, "rnr_retry": QP_RNR_RETRY,
+             "max_rd_atomic": QP_MAX_QP_RD_ATOMIC, "alt_ah_attr": QP_ALT_PATH, "alt_pkey_index": QP_ALT_PATH,
+             "alt_port_num": QP_ALT_PATH, "alt_timeout": QP_ALT_PATH, "path_mig_state": QP_PATH_MIG_STATE,
+             "cap": QP_CAP, "rate_limit": QP_RATE_LIMIT}
+IMM_OPCODES = (1, 3)            # IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WR_SEND_WITH_IMM
+RDMA_OPCODES = (0, 1, 4)        # WRITE, WRITE_WITH_IMM, READ
+ATOMIC_OPCODES = (5, 6)
+
+
+def flatten(d, prefix=""):
+    """{"ah_attr": {"grh": {"flow_label": 1}}} → {"ah_attr.grh.flow_label": 1}；已经是点分的键原样"""
+    out = {}
+    for k, v in (d or {}).items():
+        if isinstance(v, dict):
+            out.update(flatten(v, prefix + k + "."))
+        else:
+            out[prefix + k] = v
+    return out
+
+
+def fields_of(rec):
+    """记录里这个调用的字段（点分的名字 → 值）：modify_qp 的 attr、post_send/post_recv 的 wr、create_qp 的 init_attr"""
+    key = {"ibv_modify_qp": "attr", "ibv_post_send": "wr", "ibv_post_recv": "wr", "ibv_create_qp": "init_attr",
+           "ibv_poll_cq": "wc"}.get(rec.get("call", ""))
+    if key:
+        return flatten(rec.get(key))
+    return flatten({k: v for k, v in rec.items() if k != "call"})
+
+
+def reads(rec, field):
+    """这个调用会不会读这个字段（不读的字段是什么都无所谓）"""
+    call = rec.get("call", "")
+    if call == "ibv_modify_qp":
+        mask = rec.get("mask", 0)
+        if field.startswith("ah_attr.grh."):
+            return bool(mask & QP_AV) and flatten(rec.get("attr")).get("ah_attr.is_global") == 1
+        if field.startswith("ah_attr."):
+            return bool(mask & QP_AV)
+        return bool(FIELD_BIT.get(field.split(".")[0], 0) & mask)
+    if call == "ibv_create_qp":
+        if field.split(".")[-1] in ("max_recv_wr", "max_recv_sge"):
+            return not flatten(rec.get("init_attr")).get("srq")
+        return True
+    if call == "ibv_post_send":
+        op = flatten(rec.get("wr")).get("opcode")
+        if field in ("imm_data", "imm"):
+            return op in IMM_OPCODES
+        if field.startswith("wr.rdma."):
+            return op in RDMA_OPCODES
+        if field.startswith("wr.atomic."):
+            return op in ATOMIC_OPCODES
+        if field.startswith("wr.ud."):
+            return rec.get("qp_type") == "UD"
+        return True
+    return True
+
+
+def _hex(v):
+    if isinstance(v, int) and v < 0:   # int 字段里的毒化字节：按 32 位写出来
+        v &= 0xffffffff
+    return "0x%x" % v if isinstance(v, int) else str(v)
+
+
+def _value(rec, rule):
+    """规则的字段在这个记录里的值；调用不读的字段、记录说没有赋值的字段（unset）不判断值 → None"""
+    f, fields = rule["field"], fields_of(rec)
+    if f not in fields or f in (rec.get("unset") or {}) or not reads(rec, f):
+        return None
+    return fields[f]
+
+
+def _mask_cond(rec, kind):
+    tr = (rec.get("from"), rec.get("to"))
+    if rec.get("qp_type") not in QP_TRANSITIONS.get(tr, {}) or "mask" not in rec:
+        return None          # 表里没有的转换或 QP 类型：不判断（不猜）
+    miss, extra, allowed = mask_check(tr, rec["qp_type"], rec["mask"])
+    if not (extra if kind == "mask_allowed" else miss):
+        return None
+    return mask_names(rec["mask"]), {"extra": mask_names(extra), "missing": mask_names(miss), "qpt": rec["qp_type"],
+                                     "tr": "->".join(tr), "allowed": mask_names(allowed)}
+
+
+def _unset_cond(rec):
+    un = rec.get("unset") or {}
+    bad = [f for f in sorted(un) if reads(rec, f)]
+    if not bad:
+        return None
+    two = {f: "/".join(_hex(x) for x in un[f]) if isinstance(un[f], (list, tuple)) else _hex(un[f]) for f in bad}
+    return ", ".join(bad), {"fields": ", ".join(bad), "vals": ", ".join("%s=%s" % (f, two[f]) for f in bad[:4])}
+
+
+def _wc_cond(rec, cond):
+    wc = flatten(rec.get("wc"))
+    used = [f for f in rec.get("used", []) if f not in cond["fields"]]
+    if wc.get("status", 0) == 0 or not used:
+        return None
+    return ", ".join(used), {"status": named(WC_STATUS, wc.get("status")), "what": rec.get("evidence") or ", ".join(used)}
+
+
+def _value_cond(rec, rule, cond):
+    """条件只看一个字段的值的种类"""
+    v = _value(rec, rule)
+    if v is None:
+        return None
+    kind = cond["kind"]
+    if kind == "bits":
+        return (v, {"got": _hex(v) if cond.get("hex") else v}) if not 0 <= v < (1 << cond["bits"]) else None
+    if kind == "enum":
+        return (v, {"got": v}) if v not in cond["values"] else None
+    if kind == "flags":
+        known = sum(int(k) for k in cond["known"])
+        return (_hex(v), {"got": _hex(v), "bits": _hex(v & ~known)}) if v & ~known else None
+    if kind == "flag_qp_types":
+        return (_hex(v), {"got": _hex(v)}) if v & cond["flag"] and rec.get("qp_type") not in cond["only_qp_types"] else None
+    if cond.get("unless") and _fires(rec, BY_ID[cond["unless"]]):
+        return None          # 说明只给合法的值：同一个字段的错误已经说了
+    if kind == "note_nonzero":
+        return (v, {"v": _hex(v) if cond.get("hex") else v, "rate": RATES.get(v, "?")}) if v else None
+    if kind == "note_flag":
+        return (_hex(v), {"v": _hex(v)}) if v & cond["flag"] else None
+    raise ValueError("unknown condition kind %r in rule %s" % (kind, rule["id"]))
+
+
+def _fires(rec, rule):
+    """条件成立时给出 (看到的值, 消息的参数)，否则 None；条件的种类在模块说明里"""
+    cond = rule["condition"]
+    if cond["kind"] in ("mask_allowed", "mask_required"):
+        return _mask_cond(rec, cond["kind"])
+    if cond["kind"] == "set":
+        return _unset_cond(rec)
+    if cond["kind"] == "defined_fields":
+        return _wc_cond(rec, cond)
+    return _value_cond(rec, rule, cond)
+
+
+def calls(rule):
+    return [c.strip() for c in rule["call"].split("/")]
+
+
+def evaluate(record):
+    """[(规则, 看到的值, 消息的参数)]：这个记录触发的每条规则（错误和说明），按 RULES 的顺序"""
+    out = []
+    for rule in RULES:
+        if record.get("call") in calls(rule):
+            hit = _fires(record, rule)
+            if hit is not None:
+                out.append((rule, hit[0], hit[1]))
+    return out
+
+
+def check(record, lang="en"):
+    """一次 verbs 调用的记录 → [finding]；finding = {id, field, seen, severity, message, reason, source, link, values}。
+    lang: "en" 或 "zh"。稳定的接口：以后只加键和规则，不改名"""
+    k = 1 if lang == "en" else 0
+    return [{"id": r["id"], "field": r["field"], "seen": seen, "severity": r["severity"], "message": r["message"][k] % vals,
+             "reason": r["reason"][k], "source": r["source"], "link": r["link"], "values": vals}
+            for r, seen, vals in evaluate(record)]
 
 
 def dump():

@@ -22,7 +22,7 @@ import json, sys
 sys.path.insert(0, "exercises/check")
 import subprocess, verbs_rules as VR
 d = json.loads(subprocess.run([sys.executable, "exercises/check/verbs_rules.py", "--json"], capture_output=True, text=True).stdout)
-keys = {"id", "call", "field", "condition", "message", "reason", "source"}
+keys = {"id", "call", "field", "condition", "severity", "message", "reason", "source", "link"}
 bad = [r.get("id") for r in d["rules"] if set(r) != keys or len(r["message"]) != 2 or len(r["reason"]) != 2]
 miss, extra, _ = VR.mask_check(("INIT", "RTR"), "UD", VR.QP_STATE | VR.QP_AV)
 miss2, extra2, _ = VR.mask_check(("INIT", "RTR"), "RC", VR.QP_STATE | VR.QP_AV | VR.QP_PATH_MTU | VR.QP_DEST_QPN | VR.QP_RQ_PSN
