@@ -246,9 +246,6 @@ RULES = [
 _TS_RTR = "TROUBLESHOOTING.md#qp-转到-rtr-失败"
 _LINK = {"qp.mask_forbidden": _TS_RTR, "qp.mask_missing": _TS_RTR, "rtr.mtu_invalid": _TS_RTR,
          "rts.rnr_range": "docs/GALLERY.md#rnr-retry0", "send.flags_unknown": "docs/GALLERY.md#inline"}
-for _r in RULES:
-    _r.setdefault("severity", "error")
-    _r.setdefault("link", _LINK.get(_r["id"]))
 
 # 合法的选择（severity "note"）：通过，附一句它的意思。条件同样是数据
 RULES += [
@@ -287,6 +284,154 @@ RULES += [
                 "SOLICITED sets the SE bit in the header; it matters only for operations that consume a receive (SEND, "
                 "WRITE_WITH_IMM)"), "source": "ibv_post_send(3); ibv_req_notify_cq(3)", "link": None},
 ]
+# 属性的值和设备、端口的上限比（记录里有 port、device、peer 时才判断）
+RULES += [
+    {"id": "rtr.hop0", "call": "ibv_modify_qp", "field": "ah_attr.grh.hop_limit", "condition": {"kind": "equals", "value": 0},
+     "message": ("grh.hop_limit=0：包一出网卡就过期", "grh.hop_limit=0: packets expire as soon as they leave"),
+     "reason": ("hop_limit 就是 IP 包的 TTL（IPv6 的 hop limit）。直接相连的对端不按 TTL 丢包（主机收包时不检查它），所以同一网段里 0 "
+                "碰巧能通；路上只要有一个路由器，它就把 TTL 用完的包丢掉（并回 ICMP 超时），连接建不起来。同一网段用 1 够了，跨路由器要更大（常用 64）",
+                "hop_limit is the IP TTL (the IPv6 hop limit). A directly connected peer does not drop packets by TTL (hosts do not "
+                "check it on receive), so 0 happens to work on one subnet; as soon as a router is on the path it drops the expired "
+                "packets (answering ICMP time exceeded) and the connection never comes up. 1 is enough on one subnet, crossing routers "
+                "needs more (64 is usual)"),
+     "source": "RFC 8200 section 3 (hop limit, decremented by each node that forwards); RFC 1812 5.3.1", "link": None},
+    {"id": "rtr.grh", "call": "ibv_modify_qp", "field": "ah_attr.is_global",
+     "condition": {"kind": "not_equal", "value": 1, "when": {"port.link_layer": "Ethernet"}},
+     "message": ("ah_attr.is_global=%(got)s：RoCE 必须带 GRH（is_global=1，grh.sgid_index、grh.dgid）",
+                 "ah_attr.is_global=%(got)s: RoCE must carry a GRH (is_global=1, grh.sgid_index, grh.dgid)"),
+     "reason": ("RoCE 没有 LID，地址就是 GID：RoCE v2 的包是 UDP/IP，IP 地址来自 GRH 里的源 GID（grh.sgid_index 选的那一项）和目的 GID（grh.dgid）。"
+                "is_global=0 时内核不知道往哪里发，ibv_modify_qp(RTR) 返回 EINVAL",
+                "RoCE has no LID; the address is the GID: a RoCE v2 packet is UDP/IP, and the IP addresses come from the GRH's source "
+                "GID (the entry grh.sgid_index picks) and destination GID (grh.dgid). With is_global=0 the kernel does not know where "
+                "to send, and ibv_modify_qp(RTR) returns EINVAL"),
+     "source": "ibv_modify_qp(3); Linux drivers/infiniband/core/verbs.c ib_resolve_eth_dmac() (RoCE needs IB_AH_GRH)",
+     "link": _TS_RTR},
+    {"id": "init.pkey", "call": "ibv_modify_qp", "field": "pkey_index",
+     "condition": {"kind": "at_least", "limit": "port.pkey_tbl_len"},
+     "message": ("pkey_index=%(got)s：端口的 P_Key 表只有 %(max)s 项（RoCE 只有表项 0）",
+                 "pkey_index=%(got)s: the port's P_Key table has %(max)s entries (RoCE has only entry 0)"),
+     "reason": ("P_Key 表在 RoCE 上只有一项（索引 0，默认分区 0xffff）；别的索引不存在，ibv_modify_qp 返回 EINVAL",
+                "On RoCE the P_Key table has one entry (index 0, the default partition 0xffff); other indexes do not exist and "
+                "ibv_modify_qp returns EINVAL"),
+     "source": "ibv_query_port(3) pkey_tbl_len; Linux rxe (RXE_PORT_PKEY_TBL_LEN = 1)",
+     "link": "TROUBLESHOOTING.md#错误-修改qpi到init状态失败--ibv_modify_qpinit-失败"},
+    {"id": "rtr.mtu_big", "call": "ibv_modify_qp", "field": "path_mtu", "condition": {"kind": "above_path_mtu"},
+     "message": ("path_mtu=%(got)s，但两端 active_mtu 的较小者是 %(want)s（本端 %(local)s、对端 %(peer)s）",
+                 "path_mtu=%(got)s but the smaller of the two ends' active_mtu is %(want)s (local %(local)s, peer %(peer)s)"),
+     "reason": ("路径MTU不能超过路上任何一端的 active_mtu（IB 规范：PMTU 不超过路径上每一段的 MTU）：比对端 MTU 大的包对端收不下，"
+                "比链路 MTU 大的帧链路丢掉。ibv_modify_qp 不一定拒绝它（rxe 接受，实验室里量过；mlx5_ib 里也没有找到这样的检查），"
+                "包发出去后被丢掉，只有重传和 RETRY_EXC_ERR——所以要按规则判",
+                "The path MTU may not exceed the active_mtu of any hop (IB spec: the PMTU is at most every link's MTU): the peer cannot "
+                "take a packet bigger than its MTU, and the link drops a frame bigger than its own. ibv_modify_qp does not necessarily "
+                "refuse it (rxe accepts it, measured in the lab; no such check was found in mlx5_ib either): the packets are dropped "
+                "after they leave and all you see is retries and RETRY_EXC_ERR - hence the rule"),
+     "source": "IBTA spec vol. 1 (path MTU); ibv_query_port(3) active_mtu", "link": "TROUBLESHOOTING.md#两台虚拟机的网卡-mtu-不同"},
+    {"id": "rtr.rd_big", "call": "ibv_modify_qp", "field": "max_dest_rd_atomic",
+     "condition": {"kind": "above", "limit": "device.max_qp_rd_atom"},
+     "message": ("max_dest_rd_atomic=%(got)s 超过本端设备的 max_qp_rd_atom（%(max)s）",
+                 "max_dest_rd_atomic=%(got)s exceeds this device's max_qp_rd_atom (%(max)s)"),
+     "reason": ("max_dest_rd_atomic 是本端为对端保留的 READ/原子资源，设备只有 max_qp_rd_atom 个（ibv_query_device）；超过它 ibv_modify_qp 返回 EINVAL"
+                "（rxe_qp_chk_attr 和硬件驱动都查）",
+                "max_dest_rd_atomic is the READ/atomic resources this end reserves for the peer; the device has max_qp_rd_atom of them "
+                "(ibv_query_device); above it ibv_modify_qp returns EINVAL (rxe_qp_chk_attr and hardware drivers check it)"),
+     "source": "ibv_query_device(3) max_qp_rd_atom; Linux rxe_qp_chk_attr()", "link": None},
+    {"id": "rts.timeout0", "call": "ibv_modify_qp", "field": "timeout", "condition": {"kind": "equals", "value": 0},
+     "message": ("timeout=0：不启用 ACK 定时器，丢一个包就永远等下去", "timeout=0: no ACK timer, one lost packet and it waits forever"),
+     "reason": ("timeout 是等 ACK 的时间 4.096 µs × 2^timeout；0 在规范里是“无限”：请求或 ACK 丢了，不会重发，也不会报错",
+                "timeout is the ACK wait, 4.096 us x 2^timeout; 0 means infinite in the spec: a lost request or ACK is never resent "
+                "and never reported"),
+     "source": "ibv_modify_qp(3) (timeout 0 = infinite); IBTA spec vol. 1 (local ACK timeout)", "link": "docs/LOSS-RECOVERY.md"},
+    {"id": "access.remote_without_local", "call": "ibv_reg_mr", "field": "access",
+     "condition": {"kind": "flags_imply", "if_any": 2 | 8, "need": 1},
+     "message": ("%(got)s 带了 REMOTE_WRITE/REMOTE_ATOMIC 却没有 IBV_ACCESS_LOCAL_WRITE",
+                 "%(got)s has REMOTE_WRITE/REMOTE_ATOMIC but no IBV_ACCESS_LOCAL_WRITE"),
+     "reason": ("verbs 的规则（ibv_reg_mr(3)）：对端能写（REMOTE_WRITE）或做原子操作（REMOTE_ATOMIC，要写回新值）的内存，本地也必须可写；"
+                "缺了 LOCAL_WRITE，ibv_reg_mr 以 EINVAL 失败",
+                "The verbs rule (ibv_reg_mr(3)): memory the peer may write (REMOTE_WRITE) or run atomics on (REMOTE_ATOMIC writes "
+                "the new value) must be locally writable too; without LOCAL_WRITE ibv_reg_mr fails with EINVAL"),
+     "source": "ibv_reg_mr(3); Linux ib_check_mr_access()",
+     "link": "TROUBLESHOOTING.md#ibv_reg_mr-失败-invalid-argument-errno22--访问权限组合非法"},
+]
+# 合法选择的说明里的“意思”：按值算出来的一句话（名字写在条件的 meaning 里）
+RNR_TIMER_MS = [655.36, 0.01, 0.02, 0.03, 0.04, 0.06, 0.08, 0.12, 0.16, 0.24, 0.32, 0.48, 0.64, 0.96, 1.28, 1.92,
+                2.56, 3.84, 5.12, 7.68, 10.24, 15.36, 20.48, 30.72, 40.96, 61.44, 81.92, 122.88, 163.84, 245.76,
+                327.68, 491.52]
+
+
+def _meaning_rnr_timer(v, en):
+    if not 0 <= v < len(RNR_TIMER_MS):
+        return "?"
+    return ("%g ms" % RNR_TIMER_MS[v]) + ((" (0 = the longest, 655 ms)" if en else "（0 是最长的 655 ms）") if v == 0 else "")
+
+
+def _meaning_timeout(v, en):
+    us = 4.096 * (1 << v)
+    return "%.3g ms" % (us / 1000) if us >= 1000 else "%.3g us" % us
+
+
+def _meaning_rnr_retry(v, en):
+    if v == 7:
+        return "retry forever after an RNR NAK" if en else "对端没投递接收时无限重试"
+    if v == 0:
+        return "the first RNR NAK fails the send (RNR_RETRY_EXC_ERR)" if en else "第一个 RNR NAK 就让发送失败（RNR_RETRY_EXC_ERR）"
+    return "at most %d retries after RNR NAKs" % v if en else "RNR NAK 后最多重试 %d 次" % v
+
+
+def _meaning_hop(v, en):
+    if v == 1:
+        return "only on the same subnet" if en else "只能在同一网段"
+    return "may cross up to %d routers" % (v - 1) if en else "最多跨 %d 个路由器" % (v - 1)
+
+
+MEANINGS = {"rnr_timer": _meaning_rnr_timer, "timeout": _meaning_timeout, "rnr_retry": _meaning_rnr_retry, "hop": _meaning_hop}
+
+RULES += [
+    {"id": "rtr.min_rnr", "call": "ibv_modify_qp", "field": "min_rnr_timer", "severity": "note",
+     "condition": {"kind": "note_range", "bits": 5, "meaning": "rnr_timer"},
+     "message": ("min_rnr_timer=%(v)s：%(meaning)s（对端收到 RNR NAK 后至少等这么久再重发；规范允许 0..31，自由选择）",
+                 "min_rnr_timer=%(v)s: %(meaning)s (how long the peer waits after an RNR NAK before resending; the spec allows "
+                 "0..31, your choice)"),
+     "reason": ("min_rnr_timer 是本端接收队列空时让对端等的时间（5 位的编码，表在 ibv_modify_qp(3)）",
+                "min_rnr_timer is how long the peer is told to wait when this end's receive queue is empty (a 5-bit code, "
+                "table in ibv_modify_qp(3))"), "source": "ibv_modify_qp(3)", "link": None},
+    {"id": "rtr.hop", "call": "ibv_modify_qp", "field": "ah_attr.grh.hop_limit", "severity": "note",
+     "condition": {"kind": "note_nonzero", "meaning": "hop"},
+     "message": ("hop_limit=%(v)s：IP 的 TTL，%(meaning)s（自由选择）", "hop_limit=%(v)s: the IP TTL, %(meaning)s (your choice)"),
+     "reason": ("每过一个路由器减一，到 0 被丢掉", "each router decrements it and drops the packet at 0"),
+     "source": "RFC 8200 section 3", "link": None},
+    {"id": "rts.timeout", "call": "ibv_modify_qp", "field": "timeout", "severity": "note",
+     "condition": {"kind": "note_range", "bits": 5, "nonzero": True, "meaning": "timeout"},
+     "message": ("timeout=%(v)s：等 ACK 4.096 µs × 2^%(v)s ≈ %(meaning)s（只管本端，自由选择）",
+                 "timeout=%(v)s: wait 4.096 us x 2^%(v)s = about %(meaning)s for an ACK (local only, your choice)"),
+     "reason": ("太短会在慢的网络上白白重发，太长让丢包的恢复变慢", "too short resends needlessly on a slow network, too long "
+                "slows loss recovery"), "source": "ibv_modify_qp(3)", "link": None},
+    {"id": "rts.retry", "call": "ibv_modify_qp", "field": "retry_cnt", "severity": "note",
+     "condition": {"kind": "note_range", "bits": 3, "except": [7]},
+     "message": ("retry_cnt=%(v)s：超时或序列错误后最多重发 %(v)s 次，之后 RETRY_EXC_ERR（自由选择，0..6）",
+                 "retry_cnt=%(v)s: at most %(v)s resends after a timeout or sequence error, then RETRY_EXC_ERR (your choice, 0..6)"),
+     "reason": ("重发的次数用完，QP 进入错误状态，发送的完成是 RETRY_EXC_ERR", "when the resends run out the QP goes to error and "
+                "the send completes with RETRY_EXC_ERR"), "source": "ibv_modify_qp(3)", "link": None},
+    {"id": "rts.retry7", "call": "ibv_modify_qp", "field": "retry_cnt", "severity": "note",
+     "condition": {"kind": "note_range", "bits": 3, "only": [7]},
+     "message": ("retry_cnt=7：规范和 mlx5 上是 7 次重发，之后 RETRY_EXC_ERR；只有 rxe（rxe_comp.c）把 7 当成无限重试——对端消失时"
+                 "永远等不到 RETRY_EXC_ERR，程序停在轮询里直到自己的超时（合法的选择；用 6 在两种设备上行为一样）",
+                 "retry_cnt=7: 7 resends in the spec and on mlx5, then RETRY_EXC_ERR; only rxe (rxe_comp.c) treats 7 as infinite - "
+                 "when the peer vanishes RETRY_EXC_ERR never comes and the program sits in its poll until its own timeout (a "
+                 "legal choice; 6 behaves the same on both)"),
+     "reason": ("retry_cnt 是 3 位，7 是合法的值；rxe 和硬件对它的理解不同", "retry_cnt has 3 bits and 7 is legal; rxe and "
+                "hardware read it differently"), "source": "ibv_modify_qp(3); Linux drivers/infiniband/sw/rxe/rxe_comp.c",
+     "link": None},
+    {"id": "rts.rnr", "call": "ibv_modify_qp", "field": "rnr_retry", "severity": "note",
+     "condition": {"kind": "note_range", "bits": 3, "meaning": "rnr_retry"},
+     "message": ("rnr_retry=%(v)s：%(meaning)s（自由选择）", "rnr_retry=%(v)s: %(meaning)s (your choice)"),
+     "reason": ("对端的接收队列空时回 RNR NAK；rnr_retry 是之后重发的次数，7 = 无限", "a peer with an empty receive queue answers "
+                "with an RNR NAK; rnr_retry is how often to resend after it, 7 = forever"), "source": "ibv_modify_qp(3)",
+     "link": None},
+]
+# 没写 severity 的是错误；没写 link 的按 _LINK
+for _r in RULES:
+    _r.setdefault("severity", "error")
+    _r.setdefault("link", _LINK.get(_r["id"]))
 BY_ID = {r["id"]: r for r in RULES}
 
 # 合法选择的说明（rules.py 按规则 id 用）
@@ -396,28 +541,81 @@ def _wc_cond(rec, cond):
     return ", ".join(used), {"status": named(WC_STATUS, wc.get("status")), "what": rec.get("evidence") or ", ".join(used)}
 
 
+def _limit(rec, path):
+    """"device.max_qp_rd_atom" → rec["device"]["max_qp_rd_atom"]；记录里没有时 None（不判断）"""
+    d = rec
+    for k in path.split("."):
+        if not isinstance(d, dict) or k not in d:
+            return None
+        d = d[k]
+    return d
+
+
+def _when(rec, cond):
+    return all(_limit(rec, k) == v for k, v in cond.get("when", {}).items())
+
+
+def _note_vals(cond, v, lang_free=True):
+    vals = {"v": _hex(v) if cond.get("hex") else v, "rate": RATES.get(v, "?")}
+    if cond.get("meaning"):
+        vals["meaning"] = {"zh": MEANINGS[cond["meaning"]](v, False), "en": MEANINGS[cond["meaning"]](v, True)}
+    return vals
+
+
 def _value_cond(rec, rule, cond):
-    """条件只看一个字段的值的种类"""
+    """条件只看一个字段的值（和记录里的端口、设备的上限）"""
     v = _value(rec, rule)
-    if v is None:
+    if v is None or not _when(rec, cond):
         return None
     kind = cond["kind"]
     if kind == "bits":
         return (v, {"got": _hex(v) if cond.get("hex") else v}) if not 0 <= v < (1 << cond["bits"]) else None
     if kind == "enum":
         return (v, {"got": v}) if v not in cond["values"] else None
+    if kind == "equals":
+        return (v, {"got": v}) if v == cond["value"] else None
+    if kind == "not_equal":
+        return (v, {"got": v}) if v != cond["value"] else None
+    if kind in ("above", "at_least"):
+        lim = _limit(rec, cond["limit"])
+        if lim is None:
+            return None
+        return (v, {"got": v, "max": lim}) if v > lim or (kind == "at_least" and v == lim) else None
+    if kind == "above_path_mtu":
+        ends = [m for m in (_limit(rec, "port.active_mtu"), _limit(rec, "peer.active_mtu")) if m in MTUS]
+        if v not in MTUS or not ends or v <= min(ends):
+            return None
+        loc, peer = _limit(rec, "port.active_mtu"), _limit(rec, "peer.active_mtu")
+        return v, {"got": mtu_name(v), "want": mtu_name(min(ends)), "local": mtu_name(loc), "peer": mtu_name(peer)}
     if kind == "flags":
         known = sum(int(k) for k in cond["known"])
         return (_hex(v), {"got": _hex(v), "bits": _hex(v & ~known)}) if v & ~known else None
     if kind == "flag_qp_types":
         return (_hex(v), {"got": _hex(v)}) if v & cond["flag"] and rec.get("qp_type") not in cond["only_qp_types"] else None
+    if kind == "flags_imply":
+        return (_hex(v), {"got": access_names(v)}) if v & cond["if_any"] and not v & cond["need"] else None
     if cond.get("unless") and _fires(rec, BY_ID[cond["unless"]]):
         return None          # 说明只给合法的值：同一个字段的错误已经说了
     if kind == "note_nonzero":
-        return (v, {"v": _hex(v) if cond.get("hex") else v, "rate": RATES.get(v, "?")}) if v else None
+        return (v, _note_vals(cond, v)) if v else None
     if kind == "note_flag":
         return (_hex(v), {"v": _hex(v)}) if v & cond["flag"] else None
+    if kind == "note_range":
+        ok = 0 <= v < (1 << cond["bits"]) and not (cond.get("nonzero") and v == 0) and v not in cond.get("except", [])
+        ok = ok and ("only" not in cond or v in cond["only"])
+        return (v, _note_vals(cond, v)) if ok else None
     raise ValueError("unknown condition kind %r in rule %s" % (kind, rule["id"]))
+
+
+def mtu_name(v):
+    """path_mtu 写成名字：IBV_MTU_1024 (3)；不是 enum ibv_mtu 的值时只写数字"""
+    return "%s (%d)" % (MTUS[v], v) if v in MTUS else str(v)
+
+
+def access_names(a):
+    """IBV_ACCESS_LOCAL_WRITE|IBV_ACCESS_REMOTE_WRITE"""
+    names = [n for bit, n in ((1, "LOCAL_WRITE"), (2, "REMOTE_WRITE"), (4, "REMOTE_READ"), (8, "REMOTE_ATOMIC")) if a & bit]
+    return "|".join("IBV_ACCESS_" + n for n in names) or "0"
 
 
 def _fires(rec, rule):
@@ -447,12 +645,18 @@ def evaluate(record):
     return out
 
 
+def localise(vals, lang):
+    """消息参数里按语言不同的值（{"zh": …, "en": …}）取 lang 的那个"""
+    return {k: (v[lang if lang == "en" else "zh"] if isinstance(v, dict) and set(v) == {"zh", "en"} else v) for k, v in vals.items()}
+
+
 def check(record, lang="en"):
     """一次 verbs 调用的记录 → [finding]；finding = {id, field, seen, severity, message, reason, source, link, values}。
     lang: "en" 或 "zh"。稳定的接口：以后只加键和规则，不改名"""
     k = 1 if lang == "en" else 0
-    return [{"id": r["id"], "field": r["field"], "seen": seen, "severity": r["severity"], "message": r["message"][k] % vals,
-             "reason": r["reason"][k], "source": r["source"], "link": r["link"], "values": vals}
+    return [{"id": r["id"], "field": r["field"], "seen": seen, "severity": r["severity"],
+             "message": r["message"][k] % localise(vals, lang), "reason": r["reason"][k], "source": r["source"],
+             "link": r["link"], "values": vals}
             for r, seen, vals in evaluate(record)]
 
 
