@@ -507,6 +507,7 @@ def _general(rule):
     return (rule["field"], msg, rule["reason"], LINKS.get(rule["id"], rule["link"]))
 
 
+OWN_M = set(M)   # 练习自己的规则（tests/exercises/verbs-rules-cases.py 查它们不重复一般规则）
 M.update({r["id"]: _general(r) for r in VR.RULES if r["severity"] == "error"})
 
 # 自由选择的值：通过，附一句它的意思（练习专有的；一般的在 verbs_rules.py，severity "note"）
@@ -528,6 +529,7 @@ NOTES = {
                     "max_dest_rd_atomic=%(v)s: above the negotiated %(want)s, within the device's %(max)s; the peer never has more "
                     "than %(want)s in flight, so the extra resources go unused (legal)"),
 }
+OWN_NOTES = set(NOTES)
 NOTES.update(VR.NOTES)
 
 
