@@ -3,9 +3,19 @@
 每条规则一个错误名（mistake id）：字段、提示（第一次失败时）、完整解释（再次失败时）、链接。中英两种语言并排写。
 check_N(scenarios) 返回 (mistakes, notes)：mistakes 是 [(id, 值)]，notes 是自由选择的值的说明 [(id, 值)]。
 
-一般的 verbs 规则（对任何程序都成立：掩码允许哪些位、字段的位数、标志位、失败的完成里哪些字段有定义）写成数据放在
-verbs_rules.py（id、调用、字段、条件、消息、原因、出处），别的检查 verbs 调用的工具也能载入；这里的 M 用它们的消息和原因，
-再加上练习专有的提示（HINTS：用哪个 conn-> 字段），两者分开。
+一般的 verbs 规则（对任何程序都成立）在 verbs_rules.py，写成数据；这里把探针的结果写成 verbs 调用的记录
+（modify_record() 等：ibv_create_qp、ibv_modify_qp、ibv_post_recv、ibv_post_send、ibv_poll_cq、ibv_reg_mr），交给
+verbs_rules.check()，再加上练习专有的提示（HINTS、NOTE_HINTS，按规则 id：用哪个 conn-> 字段），两者分开。
+这里的 M、NOTES 只有练习专有的规则（OWN_M、OWN_NOTES；tests/exercises/verbs-rules-cases.py 查它们不重复一般规则）。
+它们留在这里的原因：
+  - 和伪造的世界里的值比（“你的函数给了 X，这个世界要 Y”）：caps.*（conn->caps、CQ、SRQ）、*.state（这一步的函数该给的状态；
+    日志里的目标状态就是 attr.qp_state 本身）、init.port、rtr.ah_port、rtr.sgid、rtr.dgid*、rtr.dqpn*、rtr.rqpsn*、rts.sqpsn*、
+    rtr.mtu_small、rtr.rd_small、rts.rd_big、rts.rd_zero 和说明 rtr.rd_more、rts.rd_less、caps.depth_more（协商出来的深度、
+    对端的 QP 号和 PSN：一般的检查要有对端那一半的交换才能判）；recv.*、send.*、rdma.*、atomic.*（和程序交给函数的
+    请求 req->…、伪造的 MR 的 lkey/rkey 比）；
+  - 课的函数自己的约定：wc.*（WC_MINE/WC_FAILED/WC_NOT_MINE，wc.undefined 除外）、gid.*（返回 GID 索引或 -1，数组位置不是索引）、
+    init.access_*（QP 的权限跟着这个程序的 MR 权限）、access.*（这个程序的 --op 里谁是被动方；access.remote_without_local 除外）；
+  - 多个调用的先后：cleanup.*（销毁的顺序）。verbs_rules.check() 一次判断一个调用，先后的规则要另一种记录，以后再加。
 """
 import verbs_rules as VR
 
@@ -512,12 +522,8 @@ M.update({r["id"]: _general(r) for r in VR.RULES if r["severity"] == "error"})
 
 # 自由选择的值：通过，附一句它的意思（练习专有的；一般的在 verbs_rules.py，severity "note"）
 NOTES = {
-    "rtr.sl": ("sl=%(v)s、traffic_class=%(tc)s：服务等级（4 位，RoCE 上映射到 VLAN 优先级）、IP 头的 DSCP/ECN 字节（自由选择）",
-               "sl=%(v)s, traffic_class=%(tc)s: service level (4 bits, mapped to the VLAN priority on RoCE) and the IP header's DSCP/ECN byte (your choice)"),
     "rts.rd_less": ("max_rd_atomic=%(v)s：比允许的 %(max)s 少，READ/原子操作同时在途的少一些，照样正确（自由选择）",
                     "max_rd_atomic=%(v)s: below the allowed %(max)s, fewer READs/atomics in flight, still correct (your choice)"),
-    "init.local_write": ("qp_access_flags 带了 IBV_ACCESS_LOCAL_WRITE：QP 上没有意义（本地写是 MR 的事），无害",
-                         "qp_access_flags includes IBV_ACCESS_LOCAL_WRITE: meaningless on a QP (local writes are the MR's business), harmless"),
     "access.local_extra": ("--op %(op)s 的%(role_zh)s多开了 IBV_ACCESS_LOCAL_WRITE：网卡不往这里写，无害（只开需要的更好）",
                            "--op %(op)s, %(role_en)s: an extra IBV_ACCESS_LOCAL_WRITE; the NIC never writes here, harmless (opening only what is needed is better)"),
     "caps.depth_more": ("max_send_wr=%(send)s max_recv_wr=%(recv)s 比 conn->caps（%(csend)s、%(crecv)s）深：可以。程序的记账照样最多投 conn->caps 个，"
@@ -537,10 +543,6 @@ def h(v):
     if isinstance(v, int) and v < 0:   # int 字段（sq_sig_all）里的毒化字节：按 32 位写出来
         v &= 0xffffffff
     return "0x%x" % v if isinstance(v, int) else str(v)
-
-
-def unset(s):
-    return set(s.get("poisoned", {}))
 
 
 # ---- 探针的结果 → verbs_rules 的记录（一次 verbs 调用看到的样子），再把发现分成错误和说明 ----
@@ -635,8 +637,6 @@ def check_2(sc):
             out.append(("init.access_missing", dict(vals, missing=access_names(want & ~got))))
         elif got & ~want & ~A_LW:
             out.append(("init.access_extra", dict(vals, extra=access_names(got & ~want & ~A_LW))))
-        elif got & A_LW:
-            notes.append(("init.local_write", {}))
     return out, notes
 
 
@@ -671,8 +671,6 @@ def check_3(sc):
             out.append(("rtr.rd_small", rd))
         elif c["rd_in"] < s["max_dest_rd_atomic"] <= c["max_rd_atom"]:   # 超过设备上限：verbs_rules 的 rtr.rd_big
             notes.append(("rtr.rd_more", rd))
-        if (s["ah.sl"] or s["grh.traffic_class"]) and s["ah.sl"] <= 15 and not unset(s) & {"ah.sl", "grh.traffic_class"}:
-            notes.append(("rtr.sl", {"v": s["ah.sl"], "tc": s["grh.traffic_class"]}))
     return out, notes
 
 

@@ -18,6 +18,7 @@ dict，也可以写成点分的键（{"ah_attr": {"grh": {"flow_label": 1}}} 和
               "ah_attr": {"sl": 0, "static_rate": 0, "src_path_bits": 0, "is_global": 1, "port_num": 1,
                           "grh": {"sgid_index": 1, "hop_limit": 64, "traffic_class": 0, "flow_label": 0, "dgid": "…"}}, …},
      "port": {"active_mtu": 3, "link_layer": "Ethernet", "gid_tbl_len": 16, "pkey_tbl_len": 1},     # ibv_query_port（可选）
+     "peer": {"active_mtu": 3},                      # 对端的端口（可选，连接信息里交换来的）
      "device": {"max_qp_rd_atom": 128, "max_qp_init_rd_atom": 128, …},                            # ibv_query_device（可选）
      "unset": {"ah_attr.sl": [0xa5, 0x5a]}}          # 可选：知道没有赋值的字段（比如两次毒化字节不同的探测）
     只判断调用会读的字段：modify_qp 只读掩码里有的那一组（ah_attr.* 是 IBV_QP_AV，ah_attr.grh.* 还要 is_global=1）。
@@ -32,8 +33,8 @@ dict，也可以写成点分的键（{"ah_attr": {"grh": {"flow_label": 1}}} 和
     {"call": "ibv_poll_cq", "wc": {"status": 12, "opcode": …, …},
      "used": ["opcode", "byte_len"],                 # 程序的判断用到了哪些字段
      "evidence": "…"}                                # 可选：怎么知道的（写进消息）
-    {"call": "ibv_reg_mr", "access": int}            # 规则以后加（MR 的权限组合）
-    {"call": "gid_choice", …}                        # 规则以后加（选的 GID 条目）
+    {"call": "ibv_reg_mr", "access": int}            # IBV_ACCESS_* 位
+    别的调用（选 GID、销毁的顺序……）的记录和规则以后加；不认识的 call 没有发现。
 
 发现（finding）：{"id", "field", "seen", "severity", "message", "reason", "source", "link", "values"}
     severity "error" 是设备或内核会拒绝、或者规范说没有定义的；"note" 是合法的选择，附一句它的意思。
@@ -49,7 +50,17 @@ dict，也可以写成点分的键（{"ah_attr": {"grh": {"flow_label": 1}}} 和
     {"kind": "flag_qp_types", "flag": F, "only_qp_types": [...]}   标志 F 用在了别的 QP 类型上
     {"kind": "set"}                         调用会读的字段在记录的 unset 里
     {"kind": "defined_fields", "fields": [...]}  失败的完成（status != 0）上，程序用了 fields 以外的字段
-    {"kind": "note_nonzero" | "note_flag", "unless": 规则 id}  合法的选择：非零或带了这个标志（同一字段的错误成立时不说）
+    {"kind": "equals" | "not_equal", "value": V}          值等于 / 不等于 V
+    {"kind": "above" | "at_least", "limit": "device.max_qp_rd_atom"}   值大于 / 不小于记录里那个上限（记录里没有就不判断）
+    {"kind": "above_path_mtu"}              path_mtu 大于本端 port.active_mtu 和 peer.active_mtu 的较小者
+    {"kind": "flags_imply", "if_any": A, "need": B}   带了 A 里的某一位却没有 B
+    "when": {"port.link_layer": "Ethernet"} 任何条件都可以带：记录里这些值相等时才判断
+    合法的选择（severity "note"）：
+    {"kind": "note_nonzero", "also": {名字: 字段}}   值（或 also 里的字段）非零
+    {"kind": "note_flag", "flag": F}        带了标志 F
+    {"kind": "note_range", "bits": N, "nonzero": bool, "except": [...], "only": [...]}   合法范围里的值
+    "unless": 规则 id（同一字段的错误成立时不说）、"meaning": MEANINGS 里的名字（按值算出的一句话，中英两种）、"hex": 十六进制写
+条件的种类只加不改；真要代码的条件在这里写成有名字的种类（above_path_mtu），不在规则里写代码。
 """
 import json
 import sys
@@ -432,6 +443,23 @@ RULES += [
 for _r in RULES:
     _r.setdefault("severity", "error")
     _r.setdefault("link", _LINK.get(_r["id"]))
+RULES += [
+    {"id": "rtr.sl", "call": "ibv_modify_qp", "field": "ah_attr.sl", "severity": "note",
+     "condition": {"kind": "note_nonzero", "also": {"tc": "ah_attr.grh.traffic_class"}, "unless": "attr.sl_range"},
+     "message": ("sl=%(v)s、traffic_class=%(tc)s：服务等级（4 位，RoCE 上映射到 VLAN 优先级）、IP 头的 DSCP/ECN 字节（自由选择）",
+                 "sl=%(v)s, traffic_class=%(tc)s: service level (4 bits, mapped to the VLAN priority on RoCE) and the IP header's "
+                 "DSCP/ECN byte (your choice)"),
+     "reason": ("两者都只影响交换机怎样排队（优先级、拥塞通知），不影响连接对不对", "both only affect how switches queue the "
+                "packets (priority, congestion marking), not whether the connection works"),
+     "source": "ibv_modify_qp(3); IBTA RoCE v2 annex (traffic class in the IP header)", "link": None},
+    {"id": "init.local_write", "call": "ibv_modify_qp", "field": "qp_access_flags", "severity": "note",
+     "condition": {"kind": "note_flag", "flag": 1},
+     "message": ("qp_access_flags 带了 IBV_ACCESS_LOCAL_WRITE：QP 上没有意义（本地写是 MR 的事），无害",
+                 "qp_access_flags includes IBV_ACCESS_LOCAL_WRITE: meaningless on a QP (local writes are the MR's business), harmless"),
+     "reason": ("QP 的 qp_access_flags 只管对端能做什么（REMOTE_WRITE/READ/ATOMIC）；本地写的权限在 MR 上",
+                "a QP's qp_access_flags only governs what the peer may do (REMOTE_WRITE/READ/ATOMIC); local write rights live on the MR"),
+     "source": "ibv_modify_qp(3) (qp_access_flags: remote access)", "link": None},
+]
 BY_ID = {r["id"]: r for r in RULES}
 
 # 合法选择的说明（rules.py 按规则 id 用）
@@ -597,7 +625,10 @@ def _value_cond(rec, rule, cond):
     if cond.get("unless") and _fires(rec, BY_ID[cond["unless"]]):
         return None          # 说明只给合法的值：同一个字段的错误已经说了
     if kind == "note_nonzero":
-        return (v, _note_vals(cond, v)) if v else None
+        also = {k: (_value(rec, {"field": f}) or 0) for k, f in cond.get("also", {}).items()}
+        if set(cond.get("also", {}).values()) & set(rec.get("unset") or {}):
+            return None      # 一起说的字段没有赋值：attr.unset 说
+        return (v, dict(_note_vals(cond, v), **also)) if v or any(also.values()) else None
     if kind == "note_flag":
         return (_hex(v), {"v": _hex(v)}) if v & cond["flag"] else None
     if kind == "note_range":

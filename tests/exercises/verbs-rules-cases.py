@@ -83,6 +83,8 @@ CASES = {
     "rts.retry": (rts(retry_cnt=6), rts(retry_cnt=7)),
     "rts.retry7": (rts(retry_cnt=7), rts(retry_cnt=6)),
     "rts.rnr": (rts(rnr_retry=0), rts(rnr_retry=8)),
+    "rtr.sl": (rtr(grh={"traffic_class": 0x20}), rtr(ah={"sl": 16})),
+    "init.local_write": (init(qp_access_flags=1 | 2), init()),
 }
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
@@ -109,8 +111,8 @@ def main():
                 bad.append("%s: Chinese in the English finding: %s" % (rid, en["message"]))
             if not HAN.search(zh["message"] + zh["reason"]) or zh["message"] == en["message"]:
                 bad.append("%s: the Chinese finding is not Chinese: %s" % (rid, zh["message"]))
-            if en["severity"] not in ("error", "note") or set(en) < {"id", "field", "seen", "severity", "message",
-                                                                        "reason", "source", "link"}:
+            if en["severity"] not in ("error", "note") or not {"id", "field", "seen", "severity", "message", "reason",
+                                                                     "source", "link"} <= set(en):
                 bad.append("%s: finding keys/severity: %s" % (rid, sorted(en)))
     for rid in set(CASES) - set(ids):
         bad.append("%s: in CASES but not a verbs_rules rule" % rid)
