@@ -142,40 +142,10 @@ M = {
          "sets the pointer to NULL afterwards, which is the only reason nothing happens)"), None),
     "cleanup.bad_value": ("order", ("顺序里有 %(got)s，不是 enum teardown 的值（0..%(max)s），或者返回的个数 %(n)s 不对", "the order holds %(got)s, not an enum teardown value (0..%(max)s), or the count %(n)s is wrong"),
         ("order 有 TD_COUNT 项，返回值是写进去的个数", "order has TD_COUNT entries; return how many you wrote"), None),
-    "cleanup.cq_before_qp": ("order", ("CQ 在 QP 之前销毁：QP 还在用它", "the CQ is destroyed before the QPs: they still use it"),
-        ("QP 创建时挂上了 CQ（send_cq、recv_cq），内核给 CQ 记了使用计数：还有 QP 用着它时 ibv_destroy_cq 返回 EBUSY，CQ 就漏掉了。"
-         "先销毁 QP，再销毁它们用的 CQ",
-         "The QPs were attached to the CQ at creation (send_cq, recv_cq) and the kernel counts those users: while a QP still uses "
-         "it, ibv_destroy_cq returns EBUSY and the CQ leaks. Destroy the QPs first, then the CQ they use"), TS + "pd--mr--cq--qp步骤59"),
-    "cleanup.srq_before_qp": ("order", ("SRQ 在 QP 之前销毁：QP 还从它取接收", "the SRQ is destroyed before the QPs: they still take receives from it"),
-        ("挂着 SRQ 的 QP 还在时，ibv_destroy_srq 返回 EBUSY。先销毁 QP（--srq 时本程序还先把 QP 改到 ERR、等 LAST_WQE_REACHED）",
-         "While QPs attached to it exist, ibv_destroy_srq returns EBUSY. Destroy the QPs first (with --srq this program also moves "
-         "them to ERR and waits for LAST_WQE_REACHED)"), "docs/QP-TYPES.md"),
-    "cleanup.channel_before_cq": ("order", ("完成通道在 CQ 之前销毁：CQ 还挂在它上面", "the completion channel is destroyed before the CQ: the CQ is still attached to it"),
-        ("CQ 创建时给了完成通道（--cq event），通道记着用它的 CQ 数：还有 CQ 时 ibv_destroy_comp_channel 返回 EBUSY",
-         "The CQ was created on the completion channel (--cq event), which counts its CQs: while one exists "
-         "ibv_destroy_comp_channel returns EBUSY"), None),
     "cleanup.unacked": ("order", ("有 %(n)s 个完成事件没确认，却没有在销毁 CQ 之前确认（TD_CQ_EVENTS）", "%(n)s completion events are unacknowledged and you do not acknowledge them before destroying the CQ (TD_CQ_EVENTS)"),
         ("ibv_get_cq_event 取到的每个事件都要 ibv_ack_cq_events 确认；ibv_destroy_cq 会一直等到全部确认——没确认就永远卡在清理里",
          "Every event taken with ibv_get_cq_event must be acknowledged with ibv_ack_cq_events; ibv_destroy_cq waits until all "
          "are - without it the cleanup hangs forever"), None),
-    "cleanup.ack_after_cq": ("order", ("在销毁 CQ 之后才确认完成事件", "completion events acknowledged after the CQ is destroyed"),
-        ("ibv_ack_cq_events 要用 CQ：CQ 销毁了再确认是释放后使用；而没确认的话 ibv_destroy_cq 一直等。先确认，再销毁",
-         "ibv_ack_cq_events needs the CQ: acknowledging after destroying it is a use-after-free, and ibv_destroy_cq waits for "
-         "the acknowledgements anyway. Acknowledge first, then destroy"), None),
-    "cleanup.mr_before_qp": ("order", ("MR 在 QP 之前注销：QP 的接收队列里还有指着它的 WR", "the MR is deregistered before the QPs: WRs in their receive queues still point into it"),
-        ("投递了还没完成的接收 WR（每轮都有）指着 MR 里的缓冲区。注销 MR 时驱动先让它的钥匙失效、再解除内存的锁定，所以不会写进"
-         "还给系统的页；但 QP 还活着：这时到达的包找不到钥匙，对端得到访问错误（REM_ACCESS_ERR）、本端的 QP 进入错误状态，"
-         "一次干净的拆除变成了两端的错误。ibv_dereg_mr 在 rxe 和 mlx5 上都照样成功，所以只有按规则查得出来。先销毁用它的 QP",
-         "Posted receive WRs that never completed (there are some every round) point into the MR's buffer. Deregistration "
-         "invalidates the key before unpinning the memory, so nothing is written into pages already given back; but the QP is "
-         "still alive: a packet arriving now finds no key, the peer gets an access error (REM_ACCESS_ERR) and this QP goes to "
-         "error, turning a clean teardown into errors on both ends. ibv_dereg_mr succeeds on rxe and mlx5 alike, so only the "
-         "rule catches it. Destroy the QPs that use it first"), None),
-    "cleanup.ah_before_qp": ("order", ("UD 的地址句柄在 QP 之前销毁：发送队列里的 WR 还指着它", "the UD address handle is destroyed before the QPs: WRs in the send queue still point to it"),
-        ("UD 的每个发送 WR 带着 AH（wr.ud.ah）。QP 还在、WR 可能还没发完时销毁 AH，网卡拿到的是失效的句柄。先销毁 QP",
-         "Every UD send WR carries the AH (wr.ud.ah). Destroying it while the QP exists and WRs may still be pending hands the "
-         "NIC a stale handle. Destroy the QPs first"), "docs/QP-TYPES.md"),
     "cleanup.creation_order": ("order", ("按创建的顺序销毁（MR 最先、QP 最后）：要反过来", "you destroy in creation order (MR first, QPs last): reverse it"),
         ("后建的用着先建的：QP 用 CQ、SRQ、MR，CQ 用完成通道。销毁按相反的顺序，先销毁用别人的，每一步才没有人还在用它"
          "（否则 ibv_destroy_cq、ibv_destroy_srq、ibv_destroy_comp_channel 返回 EBUSY，对象漏掉）",
@@ -493,6 +463,9 @@ HINTS = {
     "rts.timeout0": ("选项 --ack-timeout 在 conn->opt->ack_timeout（默认 14 ≈ 67 ms）", "the --ack-timeout option is in conn->opt->ack_timeout (default 14 = about 67 ms)"),
     "rtr.rd_big": ("在协商的深度 conn->rd.in 和这个上限之间都是合法的", "anything between the negotiated depth conn->rd.in and that limit is legal"),
     "access.remote_without_local": ("--op %(op)s 的%(role_zh)s", "--op %(op)s, %(role_en)s"),
+    "cleanup.srq_before_qp": ("--srq 时本程序还先把 QP 改到 ERR、等 LAST_WQE_REACHED", "with --srq this program also moves them to ERR and waits for LAST_WQE_REACHED"),
+    "cleanup.channel_before_cq": ("--cq event 时 CQ 挂在完成通道上", "with --cq event the CQ hangs on the completion channel"),
+    "cleanup.mr_before_qp": ("本程序每轮都有投递了还没完成的接收", "this program has posted, unfinished receives every round"),
 }
 # 合法选择的说明后面加的练习专有的一句
 NOTE_HINTS = {
@@ -969,10 +942,22 @@ TD = ["TD_QPS", "TD_SRQ", "TD_AH", "TD_CQ_EVENTS", "TD_CQ", "TD_CHANNEL", "TD_MR
 TD_QPS, TD_SRQ, TD_AH, TD_CQ_EVENTS, TD_CQ, TD_CHANNEL, TD_MR = range(7)
 TD_CALL = ["ibv_destroy_qp", "ibv_destroy_srq", "ibv_destroy_ah", "ibv_ack_cq_events", "ibv_destroy_cq",
            "ibv_destroy_comp_channel", "ibv_dereg_mr"]
-# (先, 后, 错误名)：先销毁用别人的
-TD_BEFORE = [(TD_QPS, TD_SRQ, "cleanup.srq_before_qp"), (TD_QPS, TD_CQ, "cleanup.cq_before_qp"),
-             (TD_QPS, TD_MR, "cleanup.mr_before_qp"), (TD_QPS, TD_AH, "cleanup.ah_before_qp"),
-             (TD_CQ_EVENTS, TD_CQ, "cleanup.ack_after_cq"), (TD_CQ, TD_CHANNEL, "cleanup.channel_before_cq")]
+# enum teardown 的每一项 → verbs_rules 的记录里的对象种类（TD_CQ_EVENTS 不是对象，是确认事件）
+TD_KIND = {TD_QPS: "qp", TD_SRQ: "srq", TD_AH: "ah", TD_CQ: "cq", TD_CHANNEL: "channel", TD_MR: "mr"}
+
+
+def teardown_records(order, present):
+    """按学习者的顺序逐个调用：每个调用一条记录，alive 是那一刻还在的对象（按种类计数）"""
+    alive = {TD_KIND[v]: 1 for v in present if v in TD_KIND}
+    done, recs = set(), []
+    for v in order:
+        if v in done or v not in present:
+            continue
+        done.add(v)
+        recs.append({"call": TD_CALL[v], "alive": dict(alive)})
+        if v in TD_KIND:
+            alive[TD_KIND[v]] = 0
+    return recs
 
 
 def check_12(sc):
@@ -1006,9 +991,8 @@ def check_12(sc):
                     out.append(("cleanup.unacked", {"n": c["unacked"]}))
                 else:
                     out.append(("cleanup.missing", {"obj": TD[v], "call": TD_CALL[v]}))
-        for a, b, mid in TD_BEFORE:
-            if a in present and b in present and a in pos and b in pos and pos[a] > pos[b]:
-                out.append((mid, {}))
+        for rec in teardown_records(order, present):
+            general(rec, out, [])
     return out, []
 
 

@@ -34,7 +34,9 @@ dict，也可以写成点分的键（{"ah_attr": {"grh": {"flow_label": 1}}} 和
      "used": ["opcode", "byte_len"],                 # 程序的判断用到了哪些字段
      "evidence": "…"}                                # 可选：怎么知道的（写进消息）
     {"call": "ibv_reg_mr", "access": int}            # IBV_ACCESS_* 位
-    别的调用（选 GID、销毁的顺序……）的记录和规则以后加；不认识的 call 没有发现。
+    {"call": "ibv_destroy_cq" | "ibv_destroy_srq" | "ibv_destroy_comp_channel" | "ibv_dereg_mr" | "ibv_destroy_ah"
+             | "ibv_ack_cq_events", "alive": {"qp": 2, "cq": 1, …}}   # 调用的这一刻还在的对象，按种类计数（qp srq cq mr ah channel）
+    别的调用（选 GID……）的记录和规则以后加；不认识的 call 没有发现。
 
 发现（finding）：{"id", "field", "seen", "severity", "message", "reason", "source", "link", "values"}
     severity "error" 是设备或内核会拒绝、或者规范说没有定义的；"note" 是合法的选择，附一句它的意思。
@@ -54,6 +56,8 @@ dict，也可以写成点分的键（{"ah_attr": {"grh": {"flow_label": 1}}} 和
     {"kind": "above" | "at_least", "limit": "device.max_qp_rd_atom"}   值大于 / 不小于记录里那个上限（记录里没有就不判断）
     {"kind": "above_path_mtu"}              path_mtu 大于本端 port.active_mtu 和 peer.active_mtu 的较小者
     {"kind": "flags_imply", "if_any": A, "need": B}   带了 A 里的某一位却没有 B
+    {"kind": "users_alive", "users": "qp"}  销毁的时候还有用着它的对象（alive 里这种对象的个数 > 0）
+    {"kind": "object_gone", "object": "cq"} 调用要用的对象已经销毁了（alive 里是 0）
     "when": {"port.link_layer": "Ethernet"} 任何条件都可以带：记录里这些值相等时才判断
     合法的选择（severity "note"）：
     {"kind": "note_nonzero", "also": {名字: 字段}}   值（或 also 里的字段）非零
@@ -439,6 +443,54 @@ RULES += [
                 "with an RNR NAK; rnr_retry is how often to resend after it, 7 = forever"), "source": "ibv_modify_qp(3)",
      "link": None},
 ]
+# 销毁的先后：一次销毁调用的时候，用着它的对象还在不在（记录的 alive：这一刻还在的对象，按种类计数）
+_TS_TEARDOWN = "TROUBLESHOOTING.md#pd--mr--cq--qp步骤59"
+RULES += [
+    {"id": "cleanup.cq_before_qp", "call": "ibv_destroy_cq", "field": "cq", "condition": {"kind": "users_alive", "users": "qp"},
+     "message": ("CQ 在 QP 之前销毁：QP 还在用它", "the CQ is destroyed before the QPs: they still use it"),
+     "reason": ("QP 创建时挂上了 CQ（send_cq、recv_cq），内核给 CQ 记了使用计数：还有 QP 用着它时 ibv_destroy_cq 返回 EBUSY，CQ 就漏掉了。"
+                "先销毁 QP，再销毁它们用的 CQ",
+                "The QPs were attached to the CQ at creation (send_cq, recv_cq) and the kernel counts those users: while a QP still "
+                "uses it, ibv_destroy_cq returns EBUSY and the CQ leaks. Destroy the QPs first, then the CQ they use"),
+     "source": "ibv_destroy_cq(3) (EBUSY); Linux ib_destroy_cq_user() (usecnt)", "link": _TS_TEARDOWN},
+    {"id": "cleanup.srq_before_qp", "call": "ibv_destroy_srq", "field": "srq", "condition": {"kind": "users_alive", "users": "qp"},
+     "message": ("SRQ 在 QP 之前销毁：QP 还从它取接收", "the SRQ is destroyed before the QPs: they still take receives from it"),
+     "reason": ("挂着 SRQ 的 QP 还在时，ibv_destroy_srq 返回 EBUSY。先销毁 QP",
+                "While QPs attached to it exist, ibv_destroy_srq returns EBUSY. Destroy the QPs first"),
+     "source": "ibv_destroy_srq(3) (EBUSY); Linux ib_destroy_srq_user() (usecnt)", "link": "docs/QP-TYPES.md"},
+    {"id": "cleanup.channel_before_cq", "call": "ibv_destroy_comp_channel", "field": "channel",
+     "condition": {"kind": "users_alive", "users": "cq"},
+     "message": ("完成通道在 CQ 之前销毁：CQ 还挂在它上面", "the completion channel is destroyed before the CQ: the CQ is still attached to it"),
+     "reason": ("CQ 创建时给了完成通道，通道记着用它的 CQ 数：还有 CQ 时 ibv_destroy_comp_channel 返回 EBUSY",
+                "The CQ was created on the completion channel, which counts its CQs: while one exists ibv_destroy_comp_channel "
+                "returns EBUSY"),
+     "source": "ibv_create_comp_channel(3) (EBUSY while CQs use it)", "link": None},
+    {"id": "cleanup.mr_before_qp", "call": "ibv_dereg_mr", "field": "mr", "condition": {"kind": "users_alive", "users": "qp"},
+     "message": ("MR 在 QP 之前注销：QP 的接收队列里还有指着它的 WR",
+                 "the MR is deregistered before the QPs: WRs in their receive queues still point into it"),
+     "reason": ("投递了还没完成的接收 WR 指着 MR 里的缓冲区。注销 MR 时驱动先让它的钥匙失效、再解除内存的锁定，所以不会写进"
+                "还给系统的页；但 QP 还活着：这时到达的包找不到钥匙，对端得到访问错误（REM_ACCESS_ERR）、本端的 QP 进入错误状态，"
+                "一次干净的拆除变成了两端的错误。ibv_dereg_mr 在 rxe 和 mlx5 上都照样成功，所以只有按规则查得出来。先销毁用它的 QP",
+                "Posted receive WRs that never completed point into the MR's buffer. Deregistration invalidates the key before "
+                "unpinning the memory, so nothing is written into pages already given back; but the QP is still alive: a packet "
+                "arriving now finds no key, the peer gets an access error (REM_ACCESS_ERR) and this QP goes to error, turning a "
+                "clean teardown into errors on both ends. ibv_dereg_mr succeeds on rxe and mlx5 alike, so only the rule catches "
+                "it. Destroy the QPs that use it first"),
+     "source": "ibv_dereg_mr(3); IBTA spec vol. 1 (access to an invalid key: remote access error)", "link": None},
+    {"id": "cleanup.ah_before_qp", "call": "ibv_destroy_ah", "field": "ah", "condition": {"kind": "users_alive", "users": "qp"},
+     "message": ("UD 的地址句柄在 QP 之前销毁：发送队列里的 WR 还指着它",
+                 "the UD address handle is destroyed before the QPs: WRs in the send queue still point to it"),
+     "reason": ("UD 的每个发送 WR 带着 AH（wr.ud.ah）。QP 还在、WR 可能还没发完时销毁 AH，网卡拿到的是失效的句柄。先销毁 QP",
+                "Every UD send WR carries the AH (wr.ud.ah). Destroying it while the QP exists and WRs may still be pending hands "
+                "the NIC a stale handle. Destroy the QPs first"),
+     "source": "ibv_post_send(3) (wr.ud.ah); ibv_destroy_ah(3)", "link": "docs/QP-TYPES.md"},
+    {"id": "cleanup.ack_after_cq", "call": "ibv_ack_cq_events", "field": "cq", "condition": {"kind": "object_gone", "object": "cq"},
+     "message": ("在销毁 CQ 之后才确认完成事件", "completion events acknowledged after the CQ is destroyed"),
+     "reason": ("ibv_ack_cq_events 要用 CQ：CQ 销毁了再确认是释放后使用；而没确认的话 ibv_destroy_cq 一直等。先确认，再销毁",
+                "ibv_ack_cq_events needs the CQ: acknowledging after destroying it is a use-after-free, and ibv_destroy_cq waits "
+                "for the acknowledgements anyway. Acknowledge first, then destroy"),
+     "source": "ibv_get_cq_event(3) (ibv_destroy_cq waits for every event to be acknowledged)", "link": None},
+]
 # 没写 severity 的是错误；没写 link 的按 _LINK
 for _r in RULES:
     _r.setdefault("severity", "error")
@@ -658,6 +710,13 @@ def _fires(rec, rule):
         return _unset_cond(rec)
     if cond["kind"] == "defined_fields":
         return _wc_cond(rec, cond)
+    if cond["kind"] in ("users_alive", "object_gone"):
+        alive = rec.get("alive")
+        if not isinstance(alive, dict):
+            return None      # 不知道这一刻还有什么：不判断
+        n = alive.get(cond.get("users") or cond["object"], 0)
+        hit = n > 0 if cond["kind"] == "users_alive" else n == 0
+        return (n, {"n": n}) if hit else None
     return _value_cond(rec, rule, cond)
 
 

@@ -85,6 +85,13 @@ CASES = {
     "rts.rnr": (rts(rnr_retry=0), rts(rnr_retry=8)),
     "rtr.sl": (rtr(grh={"traffic_class": 0x20}), rtr(ah={"sl": 16})),
     "init.local_write": (init(qp_access_flags=1 | 2), init()),
+    "cleanup.cq_before_qp": ({"call": "ibv_destroy_cq", "alive": {"qp": 2, "cq": 1}}, {"call": "ibv_destroy_cq", "alive": {"qp": 0, "cq": 1}}),
+    "cleanup.srq_before_qp": ({"call": "ibv_destroy_srq", "alive": {"qp": 1}}, {"call": "ibv_destroy_srq", "alive": {"cq": 1}}),
+    "cleanup.channel_before_cq": ({"call": "ibv_destroy_comp_channel", "alive": {"cq": 1}},
+                                  {"call": "ibv_destroy_comp_channel", "alive": {"qp": 0, "cq": 0}}),
+    "cleanup.mr_before_qp": ({"call": "ibv_dereg_mr", "alive": {"qp": 1}}, {"call": "ibv_dereg_mr", "alive": {"qp": 0}}),
+    "cleanup.ah_before_qp": ({"call": "ibv_destroy_ah", "alive": {"qp": 1}}, {"call": "ibv_destroy_ah", "alive": {}}),
+    "cleanup.ack_after_cq": ({"call": "ibv_ack_cq_events", "alive": {"cq": 0}}, {"call": "ibv_ack_cq_events", "alive": {"cq": 1}}),
 }
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
