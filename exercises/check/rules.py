@@ -4,7 +4,8 @@
 check_N(scenarios) 返回 (mistakes, notes)：mistakes 是 [(id, 值)]，notes 是自由选择的值的说明 [(id, 值)]。
 
 一般的 verbs 规则（对任何程序都成立）在 verbs_rules.py，写成数据；这里把探针的结果写成 verbs 调用的记录
-（modify_record() 等：ibv_create_qp、ibv_modify_qp、ibv_post_recv、ibv_post_send、ibv_poll_cq、ibv_reg_mr），交给
+（modify_record() 等：ibv_create_qp、ibv_modify_qp、ibv_post_recv、ibv_post_send、ibv_poll_cq、ibv_reg_mr、
+各个销毁调用），交给
 verbs_rules.check()，再加上练习专有的提示（HINTS、NOTE_HINTS，按规则 id：用哪个 conn-> 字段），两者分开。
 这里的 M、NOTES 只有练习专有的规则（OWN_M、OWN_NOTES；tests/exercises/verbs-rules-cases.py 查它们不重复一般规则）。
 它们留在这里的原因：
@@ -13,9 +14,11 @@ verbs_rules.check()，再加上练习专有的提示（HINTS、NOTE_HINTS，按�
     rtr.mtu_small、rtr.rd_small、rts.rd_big、rts.rd_zero 和说明 rtr.rd_more、rts.rd_less、caps.depth_more（协商出来的深度、
     对端的 QP 号和 PSN：一般的检查要有对端那一半的交换才能判）；recv.*、send.*、rdma.*、atomic.*（和程序交给函数的
     请求 req->…、伪造的 MR 的 lkey/rkey 比）；
-  - 课的函数自己的约定：wc.*（WC_MINE/WC_FAILED/WC_NOT_MINE，wc.undefined 除外）、gid.*（返回 GID 索引或 -1，数组位置不是索引）、
+  - 课的函数自己的约定：wc.*（WC_MINE/WC_FAILED/WC_NOT_MINE，wc.undefined 除外）、gid.*（返回 GID 索引或 -1，数组位置不是索引；几种错误里挑最具体的一个名字。一般的 GID 规则——条目的地址不是路由的源地址、v1/v2、索引放不进 8 位——要一种“选了哪个条目”的记录，还没有写成 verbs_rules 的规则）、
     init.access_*（QP 的权限跟着这个程序的 MR 权限）、access.*（这个程序的 --op 里谁是被动方；access.remote_without_local 除外）；
-  - 多个调用的先后：cleanup.*（销毁的顺序）。verbs_rules.check() 一次判断一个调用，先后的规则要另一种记录，以后再加。
+  - 销毁的顺序里只属于这个练习的：cleanup.bad_value、twice、missing、unacked（enum teardown 的值、这条连接有哪些对象）和
+    cleanup.creation_order（把几条一般规则归成一句“按创建的顺序销毁了”）。“用着它的还在时销毁”的那几条是一般规则：
+    teardown_records() 按学习者的顺序给每个调用一条带 alive 的记录。
 """
 import verbs_rules as VR
 
