@@ -483,6 +483,8 @@ SOURCES.update({
 
 # 练习专有的链接，盖过一般规则自己的链接（现在没有）
 LINKS = {}
+# 学习者在这个练习里填的字段和一般规则说的字段不同时：销毁的规则说对象（cq、mr……），练习 12 里学习者填的是 order
+FIELDS = {r["id"]: "order" for r in VR.RULES if r["id"].startswith("cleanup.")}
 
 
 def _general(rule):
@@ -490,7 +492,7 @@ def _general(rule):
     msg = rule["message"]
     if hint:
         msg = (msg[0] + "（" + hint[0] + "）", msg[1] + " (" + hint[1] + ")")
-    return (rule["field"], msg, rule["reason"], LINKS.get(rule["id"], rule["link"]))
+    return (FIELDS.get(rule["id"], rule["field"]), msg, rule["reason"], LINKS.get(rule["id"], rule["link"]))
 
 
 OWN_M = set(M)   # 练习自己的规则（tests/exercises/verbs-rules-cases.py 查它们不重复一般规则）
