@@ -303,7 +303,7 @@ bench:
 # 计时循环每次乒乓的用户态指令数（不在 make test 里）：一次实验室开机，tools/bench/ir.sh 把 2 字节的 --bench lat 和
 # ib_send_lat/ib_write_lat 放在 callgrind（和 strace）下各跑 IR_N1、IR_N2 轮，写 logs/ir/；再在宿主机上 tools/bench/cgfuncs.py
 # 打印计数表（本项目/perftest，客户端/服务端，send/write），最后是两边的 inline 设置（inline.txt）。IR_MODES 选跑哪几样
-# （默认 client server both strace，约 6 分钟；IR_MODES="client server" 约 3 分钟）。读法：docs/bench/README.md 的“延迟差在哪里”
+# （默认 client server both strace，约 6 分钟；IR_MODES="client server" 约 3 分钟）。读法：docs/dev/bench-records.md 的“延迟差在哪里”
 IR_OUT ?= logs/ir
 ir:
 	bash lab/setup
@@ -313,7 +313,7 @@ ir:
 	python3 tools/bench/cgfuncs.py $(IR_OUT)
 	cat $(IR_OUT)/inline.txt
 
-# 一次开机里的 A/B（不在 make test 里；docs/bench/README.md 的“延迟差在哪里”）：乒乓里每条用户态指令、每次读时钟各值多少纳秒。
+# 一次开机里的 A/B（不在 make test 里；docs/dev/bench-records.md 的“延迟差在哪里”）：乒乓里每条用户态指令、每次读时钟各值多少纳秒。
 # tools/bench/ab.sh 在实验室里交替跑 base / burn（LD_PRELOAD tools/bench/abshim.c）/ tsc / perftest，再跑 tools/bench/nsir.c；
 # tools/bench/ab.py 在宿主机上汇总 logs/ab/。AB_REPS、AB_BURN、AB_ITERS 传进实验室；约 2 分钟
 bench-ab:

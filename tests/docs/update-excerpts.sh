@@ -230,7 +230,7 @@ run_recipes() {
     [[ -x $SERVER && -x $CLIENT ]] || { echo "错误: 先运行 make" >&2; exit 1; }
     local keep
     keep=$(mktemp -d)
-    cp "$OUT"/host-enosys.* "$keep"/ 2>/dev/null || true
+    cp "$OUT"/host-enosys.* "$OUT"/host-enosys-en.* "$keep"/ 2>/dev/null || true
     rm -rf "$OUT"
     mkdir -p "$OUT"
     cp "$keep"/* "$OUT"/ 2>/dev/null || true
@@ -250,6 +250,7 @@ run_recipes() {
     # 宿主机（内核没有 RDMA）上的配方
     if [[ ! -e /sys/class/infiniband ]]; then
         single host-enosys "$CLIENT" 10.11.0.1 -q 1
+        single host-enosys-en "$CLIENT" 10.11.0.1 -q 1 --lang en     # docs/KERNELS.en.md
     else
         echo "注意: 这台机器有 /sys/class/infiniband，保留旧的 host-enosys 摘录" >&2
     fi
@@ -305,6 +306,7 @@ cut_qp-rtr() { step send.server.log 'INIT->RTR'; }
 cut_qp-rts() { step send.server.log 'RTR->RTS'; }
 cut_qp-state-0() { step qp-state-0.server.log 'INIT->RTR'; }
 cut_host-enosys() { span host-enosys.log '步骤1:'; }
+cut_host-enosys-en() { span host-enosys-en.log 'Step 1:'; }
 cut_unknown-dev() { step unknown-dev.log '步骤2:'; }
 cut_gid-empty() { step gid-empty.log '步骤4:'; }
 cut_gid-range() { pick gid-range.log '错误:'; }

@@ -10,7 +10,7 @@
 # IR_BUILD：本项目的程序在哪个目录（默认 build；比较两个版本时另编一份，make BUILD=build/x）；
 # IR_SIDES：跑哪一边（默认 "ours pt"；只量本项目的几个临时版本时 "ours"）。
 # 之后在宿主机上：tools/bench/cgfuncs.py OUT 打印计数表，cgfuncs.py A.cg B.cg 按函数列出；
-# 指令折合多少微秒由 tools/bench/ab.sh 量。读法见 docs/bench/README.md 的“延迟差在哪里”。
+# 指令折合多少微秒由 tools/bench/ab.sh 量。读法见 docs/dev/bench-records.md 的“延迟差在哪里”。
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 OUT=${1:-logs/ir}
