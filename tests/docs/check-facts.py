@@ -13,7 +13,7 @@
   4. --tx-depth 的上限：“`--tx-depth` 超过 N”要 N < MAX_QUEUE_DEPTH（超不过上限的事不会发生），“`--tx-depth` 最大 N”要 N = MAX_QUEUE_DEPTH。
   5. 计数的个数：“rxe 的 N 个计数”“它的 N 个计数”里 N = src/pure/counters.c 含义表的条数；“16 个：15 个计数和 `lifespan`”里
      15 也是它、16 = 15 + 1。
-  6. 引用的程序错误：TROUBLESHOOTING.md 表头第一列是“错误信息”的表里，第一列每段反引号里的中文错误都能由程序印出：
+  6. 引用的程序错误：TROUBLESHOOTING.md 和 docs/OPTIONS.md（参数错误的表搬到了那里）表头第一列是“错误信息”的表里，第一列每段反引号里的中文错误都能由程序印出：
      po/en.po 的某个 msgid（或 src/ 里 snprintf(err, errlen, "…") 这样不翻译的格式，它的 %s 可以是另一个 msgid）
      和引用对得上——引用里的 … 可以代替任何一段，msgid 的 %s/%d 可以是 … 或一段不含空白的文字；只比到 msgid 的第一个换行。
   7. 练习的步骤号：每个练习的函数做出来的东西，在真实运行的记录（tests/trace/fixtures/*.jsonl，实验室里的 rxe 录的）里出现在
@@ -247,7 +247,8 @@ def check_quotes():
     plain = [fmt_tokens(x) for x in plain]
     n = 0
     table = False
-    for no, line in enumerate(read("TROUBLESHOOTING.md").splitlines(), 1):
+    for doc, no, line in ((d, no, l) for d in ("TROUBLESHOOTING.md", "docs/OPTIONS.md")
+                          for no, l in enumerate(read(d).splitlines(), 1)):
         if re.match(r"^\| *错误信息 *\|", line):
             table = True
             continue
@@ -266,7 +267,7 @@ def check_quotes():
                 continue
             if any(glob_match(f, qt, tuple(ids)) for f in plain):
                 continue
-            bad(f"TROUBLESHOOTING.md:{no}", f"程序印不出这一句（po/en.po 里没有对得上的 msgid）: `{q}`")
+            bad(f"{doc}:{no}", f"程序印不出这一句（po/en.po 里没有对得上的 msgid）: `{q}`")
     return n
 
 
