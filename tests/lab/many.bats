@@ -128,7 +128,7 @@ snapshot() {  # snapshot PID → 输出 "fds rss pd cq qp mr"
 }
 
 # 大端的 n 字节整数，写成 printf %b 认识的 \xHH 转义，接在变量 H 后面（be 字节数 值）。
-# 不用 $(...)：TCG 里每个子 shell 约 60 ms，一个 HELLO 要几十个，7 个 HELLO 就是十几秒
+# 不用 $(...)：TCG 里每个子 shell 约 60 ms，一个 HELLO 要几十个，7 个 HELLO 就是十几秒（hostile 在一个子 bash 里调用它）
 be() {
     local n=$1 v=$2 i x
     for ((i = n - 1; i >= 0; i--)); do
@@ -160,8 +160,12 @@ hello() {
 hostile() {  # hostile 第几个客户端 hello的参数...
     local n=$1 fd f="$BATS_TEST_TMPDIR/hello$1.bin"
     shift
-    hello "$@"
-    printf '%b' "$H" >"$f"
+    # 在子 bash 里拼：bats 的 DEBUG trap 下每条命令都贵（一个 HELLO 约 200 条），子进程不继承 trap
+    bash -c "$(declare -f be hello)"'
+        HELLO_VERSION=$1
+        shift
+        hello "$@"
+        printf "%b" "$H"' _ "${HELLO_VERSION:-3}" "$@" >"$f"
     exec {fd}<>"/dev/tcp/$LAB_IP0/18515"
     cat "$f" >&"$fd" || true
     wait_for "$SLOG" "客户端$n $LAB_IP0 的会话结束" 30 || { exec {fd}>&-; return 1; }
