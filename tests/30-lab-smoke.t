@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/30-lab-smoke.t：测试 Soft-RoCE 实验环境本身（TAP 输出）。
 # 用法（在仓库根目录）：prove --exec bash tests/30-lab-smoke.t
-# 共启动 6 次虚拟机（单机，其中一次 LAB_RXE=none，三次假装内核卡死）；两台虚拟机的拓扑在 tests/60-two-vms-pair.t。
+# 共启动 4 次虚拟机（单机：一次 CMD 的输出后假装内核卡死、一次 --selftest 加找不到命令、两次是卡死后重跑；LAB_RXE=none 在 34-lab-shell.t）；两台虚拟机的拓扑在 tests/60-two-vms-pair.t。
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -11,76 +11,56 @@ trap 'rm -rf "$T"' EXIT
 
 . tests/lib/tap.bash
 
-echo "1..9"
+echo "1..7"
 
-# 1-2 和 6 共用一次启动：CMD 的退出码原样返回；设备列表（写到 stderr）；stdout 字节不变、stderr 分开、
-# memlock 不受限、/tmp 和项目目录可写（任何一步失败 sh 就以 1 退出，而不是 3）
-rc=0
-"$RUN" sh -c 'printf "a\nb\n"; ibv_devices >&2; printf "E\n" >&2; ulimit -l >&2
-    : >/tmp/w && : >logs/.lab-w && rm logs/.lab-w && exit 3' >"$T/out1" 2>"$T/err1" || rc=$?
-ok "$([[ $rc == 3 ]]; echo $?)" "lab/run returns CMD's exit status (3, got $rc)"
-grep -qw rxe0 "$T/err1" && grep -qw rxe1 "$T/err1"
-st=$?
-ok "$st" "ibv_devices in the guest lists rxe0 and rxe1"
-((st == 0 && rc == 3)) || { diag_file "$T/out1"; diag_file "$T/err1"; }
-rc1=$rc
-
-# 3：selftest（ibv_rc_pingpong rxe0 <-> rxe1）
-rc=0
-"$RUN" --selftest >"$T/out" 2>"$T/err" || rc=$?
-ok "$rc" "lab/run --selftest (ibv_rc_pingpong rxe0<->rxe1) passes"
-((rc == 0)) || { diag_file "$T/out"; diag_file "$T/err"; }
-
-# 4-5：找不到命令 -> 127，报在 stderr；6：第一次启动的 stdout 字节不变、stderr 分开
-rc=0
-"$RUN" /nonexistent-cmd >"$T/out" 2>"$T/err" || rc=$?
-ok "$([[ $rc == 127 ]]; echo $?)" "missing command exits 127 (got $rc)"
-grep -q 'not found' "$T/err"
-ok $? "missing command is reported on stderr"
-printf 'a\nb\n' >"$T/want"
-cmp -s "$T/out1" "$T/want" && ((rc1 == 3)) && grep -qx E "$T/err1" && grep -qx unlimited "$T/err1"
-st=$?
-ok "$st" "stdout is byte-clean, stderr separate, memlock unlimited, /tmp and project writable"
-((st == 0)) || { diag_file "$T/out1"; diag_file "$T/err1"; }
-
-# 两台虚拟机的拓扑由 tests/60-two-vms-pair.t 检查（一对程序跨两台虚拟机，比 ibv_rc_pingpong 更强），这里不再单独开一次
-
-# 7：LAB_RXE=none —— 没有 RDMA 模块和设备；README 的 Soft-RoCE 配置命令原样可用（modprobe 真的能加载模块），
-#    内核自己要模块时（request_module）也能自动加载
-rc=0
-# shellcheck disable=SC2016  # 在虚拟机里展开
-LAB_RXE=none "$RUN" bash -c '
-    [[ ! -e /sys/class/infiniband/rxe0 ]] || { echo "rxe0 already exists"; exit 1; }
-    grep -q "^rdma_rxe " /proc/modules && { echo "rdma_rxe already loaded"; exit 1; }
-    modprobe rdma_rxe || exit 1
-    rdma link add rxe0 type rxe netdev veth0 || exit 1
-    ibv_devices
-    ./show_gids.sh rxe0
-    ip link add d0 type dummy && grep -q "^dummy " /proc/modules && echo "autoload: dummy"' >"$T/out" 2>"$T/err" || rc=$?
-grep -qE '^[[:space:]]+rxe0[[:space:]]+[0-9a-f]{16}$' "$T/out" && grep -q '10.11.0.1       v2      veth0   <== 自动选择' "$T/out" \
-    && grep -q '^autoload: dummy$' "$T/out" && ((rc == 0))
-st=$?
-ok "$st" "LAB_RXE=none: no RDMA until the learner types modprobe rdma_rxe + rdma link add; kernel module autoload works (exit $rc)"
-((st == 0)) || { diag_file "$T/out"; diag_file "$T/err"; }
-
-# 8：客户机内核报 soft lockup 时（CI 里见过两次，lab/README）不干等到超时：guest.sh 的看门狗存下内核日志、
-#    重启虚拟机；lab/run 以 125 结束，把日志（含所有 CPU 的调用栈）打印出来并存进 logs/。
-#    这里往内核日志里写一条假的 soft lockup 记录来触发它
+# 1-3 共用一次启动（LAB_RETRY_HUNG=0：CMD 的输出实时转发的那条路）：设备列表（写到 stderr）；stdout 字节不变、stderr 分开、
+# memlock 不受限、/tmp 和项目目录可写（任何一步失败 sh 就以 1 退出，而不是 125）；然后客户机内核报 soft lockup
+# （CI 里见过两次，lab/README）：不干等到超时，guest.sh 的看门狗存下内核日志、重启虚拟机；lab/run 以 125 结束，
+# 把日志（含所有 CPU 的调用栈）打印出来并存进 logs/。这里往内核日志里写一条假的 soft lockup 记录来触发它。
+# CMD 的退出码原样返回在第 7 项（exit 4）
 rm -f logs/lab-softlockup-guest-*.log
 rc=0
 SECONDS=0
-LAB_RETRY_HUNG=0 "$RUN" bash -c 'echo "lab-test: BUG: soft lockup - CPU#9 stuck for 0s! [fake]" >/dev/kmsg; sleep 300; echo not-reached' \
-    >"$T/out" 2>"$T/err" || rc=$?
+LAB_RETRY_HUNG=0 "$RUN" sh -c 'printf "a\nb\n"; ibv_devices >&2; printf "E\n" >&2; ulimit -l >&2
+    : >/tmp/w && : >logs/.lab-w && rm logs/.lab-w || exit 1
+    echo "lab-test: BUG: soft lockup - CPU#9 stuck for 0s! [fake]" >/dev/kmsg; sleep 300; echo not-reached' \
+    >"$T/out1" 2>"$T/err1" || rc=$?
 secs=$SECONDS
-((rc == 125 && secs < 120)) && grep -qF 'the guest KERNEL reported a soft lockup' "$T/err" \
-    && grep -qF 'NMI backtrace for cpu' "$T/err" && ! grep -q not-reached "$T/out" \
+grep -qw rxe0 "$T/err1" && grep -qw rxe1 "$T/err1"
+st=$?
+ok "$st" "ibv_devices in the guest lists rxe0 and rxe1"
+((st == 0)) || { diag_file "$T/out1"; diag_file "$T/err1"; }
+printf 'a\nb\n' >"$T/want"
+cmp -s "$T/out1" "$T/want" && grep -qx E "$T/err1" && grep -qx unlimited "$T/err1"
+st=$?
+ok "$st" "stdout is byte-clean, stderr separate, memlock unlimited, /tmp and project writable"
+((st == 0)) || { diag_file "$T/out1"; diag_file "$T/err1"; }
+((rc == 125 && secs < 120)) && grep -qF 'the guest KERNEL reported a soft lockup' "$T/err1" \
+    && grep -qF 'NMI backtrace for cpu' "$T/err1" && ! grep -q not-reached "$T/out1" \
     && compgen -G 'logs/lab-softlockup-guest-*.log' >/dev/null
 st=$?
 ok "$st" "a guest kernel soft lockup ends the run at once (125 after ${secs}s), with the kernel's stacks printed and saved"
-((st == 0)) || { diag_file "$T/out"; diag_file "$T/err"; }
+((st == 0)) || { diag_file "$T/out1"; diag_file "$T/err1"; }
 rm -f logs/lab-softlockup-guest-*.log
 
-# 9：LAB_RETRY_HUNG=1（make test 这样跑）：内核卡死的那一次不算，换一台新虚拟机把 CMD 再跑一次（只一次）；
+# 4-6 共用一次启动：--selftest 先跑 ibv_rc_pingpong rxe0 <-> rxe1，再运行 CMD（lab/run 的用法）。CMD 不存在：
+#    selftest 通过了才轮到找 CMD（selftest 失败时 lab/run 以 1 结束，不再找 CMD），所以 127 加上 stdout 上的 OK 一行
+#    两件事都证明了；找不到命令 -> 127，报在 stderr
+rc=0
+"$RUN" --selftest /nonexistent-cmd >"$T/out" 2>"$T/err" || rc=$?
+grep -qx 'selftest: ibv_rc_pingpong OK (single)' "$T/out" && ((rc == 127))
+st=$?
+ok "$st" "lab/run --selftest (ibv_rc_pingpong rxe0<->rxe1) passes, then runs CMD (exit $rc)"
+((st == 0)) || { diag_file "$T/out"; diag_file "$T/err"; }
+ok "$([[ $rc == 127 ]]; echo $?)" "missing command exits 127 (got $rc)"
+grep -q 'not found' "$T/err"
+ok $? "missing command is reported on stderr"
+
+# 两台虚拟机的拓扑由 tests/60-two-vms-pair.t 检查（一对程序跨两台虚拟机，比 ibv_rc_pingpong 更强），这里不再单独开一次
+# LAB_RXE=none（没有 RDMA 模块和设备，README 的 modprobe + rdma link add 原样可用，模块自动加载）在 tests/34-lab-shell.t 的第 6 项：
+# 那里本来就以 LAB_RXE=none 开一次机（--shell），这里不再为它单独开一次
+
+# 7：LAB_RETRY_HUNG=1（make test 这样跑）：内核卡死的那一次不算，换一台新虚拟机把 CMD 再跑一次（只一次）；
 #    第一次的半截输出不转发，stdout 上只有第二次的。这里第一次假装卡死（留一个标记文件），第二次照常结束
 rm -f logs/.lab-hung-once
 rc=0
@@ -91,7 +71,7 @@ LAB_RETRY_HUNG=1 "$RUN" bash -c 'if [[ ! -e logs/.lab-hung-once ]]; then : >logs
 ((rc == 4)) && [[ $(cat "$T/out") == second-try ]] && grep -qF 'running CMD once more in a new VM' "$T/err" \
     && grep -qF 'the guest KERNEL reported a soft lockup' "$T/err"
 st=$?
-ok "$st" "LAB_RETRY_HUNG=1: after a guest kernel hang CMD runs once more in a new VM; only the second run's output and status count (exit $rc)"
+ok "$st" "LAB_RETRY_HUNG=1: after a guest kernel hang CMD runs once more in a new VM; only the second run's output and CMD's exit status count (exit $rc)"
 ((st == 0)) || { diag_file "$T/out"; diag_file "$T/err"; }
 rm -f logs/.lab-hung-once logs/lab-softlockup-guest-*.log
 

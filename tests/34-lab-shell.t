@@ -5,7 +5,8 @@
 #   3. 交互模式一行一行地打字，每行都从服务端内存里显示出来；q 结束
 #   4. Ctrl-C 打断虚拟机里等待中的服务端，提示符回来（qemu 还在）
 #   5. exit 之后虚拟机关机，没有 qemu 留下
-#   6. LAB_RXE=none：README 的 Soft-RoCE 配置命令逐行输入，得到能用的 rxe0
+#   6. LAB_RXE=none：开机时没有 rdma_rxe 模块和 rxe0；README 的 Soft-RoCE 配置命令逐行输入，得到能用的 rxe0；
+#      内核自己要模块时自动加载（ip link add 一个 dummy）
 #   7. 两台虚拟机（在 tmux 里运行时开新窗口，左 VM0 右 VM1）：左边打服务端，右边打客户端（不给 -d），两边都成功；
 #      两个窗格都 exit 后窗口消失，没有 qemu 留下
 set -uo pipefail
@@ -143,17 +144,22 @@ if need_tmux; then
     tm new-session -d -s lab -x 160 -y 50 "LAB_RXE=none lab/run --shell; echo LABRUN-EXIT=\$?; sleep 600"
     if wait_for '[lab ' 120; then
         type_line 'ibv_devices | grep -c rxe'
+        # 开机时模块没加载、也没有 rxe0（屏幕上的结果行是算出来的 42/0，和打进去的命令行不一样）
+        type_line "echo rxe-loaded-\$(grep -c '^rdma_rxe ' /proc/modules); [[ -e /sys/class/infiniband/rxe0 ]] || echo no-rxe0-\$((6*7))"
         type_line 'modprobe rdma_rxe'
         type_line 'rdma link add rxe0 type rxe netdev veth0'
         type_line 'ibv_devices'
         type_line './show_gids.sh rxe0'
+        # 内核自己要模块时（request_module）也能自动加载（以前是 30-lab-smoke.t 的第 7 项，单独开一次机）
+        type_line "ip link add d0 type dummy && grep -q '^dummy ' /proc/modules && echo autoload-\$((6*7))"
         type_line 'exit'
         wait_for 'LABRUN-EXIT=0' 120 && grep -qE '^ +rxe0 +[0-9a-f]{16}' "$T/screen" \
-            && grep -qF '10.11.0.1       v2      veth0   <== 自动选择' "$T/screen" && grep -qF '没有 RDMA 设备' "$T/screen"
+            && grep -qF '10.11.0.1       v2      veth0   <== 自动选择' "$T/screen" && grep -qF '没有 RDMA 设备' "$T/screen" \
+            && grep -q '^rxe-loaded-0 *$' "$T/screen" && grep -q '^no-rxe0-42 *$' "$T/screen" && grep -q '^autoload-42 *$' "$T/screen"
         st=$?
     fi
 fi
-ok "$st" "LAB_RXE=none shell: the README's modprobe + rdma link add typed one by one give a working rxe0" "$T/screen"
+ok "$st" "LAB_RXE=none shell: no rdma_rxe and no rxe0 at boot; the README's modprobe + rdma link add typed one by one give a working rxe0; kernel module autoload works" "$T/screen"
 tm kill-session -t lab 2>/dev/null
 
 # 7. 两台虚拟机。窗格只有半宽（约 100 列）：机器忙的时候，打进去的长命令行（带管道和中文、加上提示符超过一行，

@@ -31,6 +31,10 @@ start=$SECONDS
 export LANG=C.UTF-8
 # 客户机内核偶尔会卡死（lab/README“见过的挂起”：6.1 的 rxe 或 TCG，不是被测程序的问题）：单机的实验室运行在新虚拟机里重跑一次
 export LAB_RETRY_HUNG=1
+# 这次运行开始的标记：比它新的实验室输出是这次 make test 里、用同一个 build 跑出来的。tests/62-two-vms-paths.t 借它直接用
+# tests/36-lab-docs.t 刚跑过的两台虚拟机的那一次（同一个脚本，36 的文档摘录也要它的日志），不再开一次机
+: >logs/.prove-all-start
+export LAB_REUSE_SINCE=$PWD/logs/.prove-all-start
 unset LANGUAGE LC_ALL LC_MESSAGES
 # 就是 /usr/bin/prove，只多了 $| = 1：输出进管道时 perl 默认攒满 4 KB 才写，CI 里会半天看不到进度。
 # run_prove 几个一起 文件...：完整的 TAP 追加到 $LOG，屏幕上去掉通过的用例；返回 prove 的退出码

@@ -189,21 +189,26 @@ in_lab() {
     # 故障注入：客户端在发出之前改坏一个字节 → 服务端的逐字节校验失败
     pair inject-payload "-q 1 --op write --size 4K -t 3" "-q 1 --op write --size 4K -t 3 --inject payload"
     # 对端地址消失：交互模式下两端都到了 RTS，之后删掉服务端网卡的 IPv4 地址（它的 GID 随之消失），
-    # 客户端的 RDMA WRITE 得不到应答。服务端连 TCP（走 lo 到 10.11.0.1）也收不到了，只能靠 timeout 结束
+    # 客户端的 RDMA WRITE 得不到应答。服务端连 TCP（走 lo 到 10.11.0.1）也收不到了，只能等很久才发现（实测约 20 秒）：
+    # 文档只摘客户端这一边，所以客户端结束后就结束服务端，不等它。
+    # 客户端的标准输入是一个管道，地址删掉之后才写进 hello 和 q（不猜时间：以前是先睡 6 秒，服务端慢于 6 秒时 hello 会在删地址之前发出）
     echo "recipe peer-gone" >&2
     src=0 crc=0
     timeout 40 "$SERVER" -d rxe0 -q 1 --interactive >"$OUT/peer-gone.server.log" 2>&1 &
     spid=$!
     wait_listen "$OUT/peer-gone.server.log" "$spid"
-    { sleep 6; printf 'hello\nq\n'; } | timeout 60 "$CLIENT" 10.11.0.1 -d rxe1 -q 1 --interactive -t 20 \
-        >"$OUT/peer-gone.client.log" 2>&1 &
-    local cpid=$! i
-    for ((i = 0; i < 100; i++)); do
+    local cin cpid i
+    exec {cin}> >(exec timeout 60 "$CLIENT" 10.11.0.1 -d rxe1 -q 1 --interactive -t 20 >"$OUT/peer-gone.client.log" 2>&1)
+    cpid=$!
+    for ((i = 0; i < 300; i++)); do
         grep -q '服务端只盯着' "$OUT/peer-gone.server.log" && break
         sleep 0.1
     done
     ip addr del 10.11.0.1/24 dev veth0
+    printf 'hello\nq\n' >&"$cin"
+    exec {cin}>&-
     wait "$cpid" || crc=$?
+    kill "$spid" 2>/dev/null
     wait "$spid" || src=$?
     echo "server=$src client=$crc" >"$OUT/peer-gone.rc"
 
@@ -237,8 +242,9 @@ run_recipes() {
     rm -rf "$keep"
     lab/run tests/docs/update-excerpts.sh --in-lab
     # 两台虚拟机之间的路径错误（RDMA 设备建错网卡等）：tests/lab/two-vms-paths.sh 把日志写到 logs/paths-*.log
-    # EXCERPTS_REUSE_PATHS=1（tests/36-lab-docs.t，在 make test 里）：tests/62-two-vms-paths.t 刚用同一个 build
-    # 跑过这个脚本，它的日志都比两个程序新就直接用，不再开一次两台虚拟机（省 40 秒）
+    # EXCERPTS_REUSE_PATHS=1（tests/36-lab-docs.t）：tests/62-two-vms-paths.t 已经用同一个 build 跑过这个脚本，
+    # 它的日志都比两个程序新就直接用，不再开一次两台虚拟机。make test 里 36 排在 62 前面，所以是反过来的：
+    # 这里跑一次、输出存进 $OUT/two-vms-paths.out，62 在同一次 make test 里直接用它（LAB_REUSE_SINCE，见 62）
     if [[ ${EXCERPTS_REUSE_PATHS:-0} == 1 ]] && paths_logs_fresh; then
         echo "两台虚拟机的路径日志: 用 tests/62-two-vms-paths.t 刚留下的 logs/paths-*.log" >&2
         cp logs/paths-*.log "$OUT"/

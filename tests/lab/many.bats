@@ -127,27 +127,31 @@ snapshot() {  # snapshot PID → 输出 "fds rss pd cq qp mr"
     [[ $(grep -c 'PD 已分配' "$SLOG") == 1 ]]
 }
 
-# 大端的 n 字节整数，写成 printf %b 认识的 \xHH 转义（be 字节数 值）
+# 大端的 n 字节整数，写成 printf %b 认识的 \xHH 转义，接在变量 H 后面（be 字节数 值）。
+# 不用 $(...)：TCG 里每个子 shell 约 60 ms，一个 HELLO 要几十个，7 个 HELLO 就是十几秒（hostile 在一个子 bash 里调用它）
 be() {
-    local n=$1 v=$2 i s=
-    for ((i = n - 1; i >= 0; i--)); do s+=$(printf '\\x%02x' $(((v >> (8 * i)) & 255))); done
-    printf '%s' "$s"
+    local n=$1 v=$2 i x
+    for ((i = n - 1; i >= 0; i--)); do
+        printf -v x '\\x%02x' $(((v >> (8 * i)) & 255))
+        H+=$x
+    done
 }
 
-# 一个格式正确的 HELLO（src/pure/wire.h 的布局，第 3 版）：hello op flags size iters addr rkey slot offset
+# 一个格式正确的 HELLO（src/pure/wire.h 的布局，第 3 版），转义后放进 H：hello op flags size iters addr rkey slot offset
 # num_qp=1、mtu=3（1024）、max_qp_rd_atom/max_qp_init_rd_atom 都是 16、GID 类型 2（RoCE v2）；QP 条目 qpn 0x11、psn 1、lid 0、gid ::ffff:10.11.0.2（rxe1 的地址：
 # 服务端的 RTR 能成功，坏字段才真的会被用到）
 hello() {
-    local s i a b c d
+    local i a b c d
     IFS=. read -r a b c d <<<"10.11.0.2"
-    s="RCV2$(be 2 "${HELLO_VERSION:-3}")$(be 1 "$1")$(be 1 "$2")$(be 4 1)$(be 4 3)$(be 4 "$3")$(be 4 "$4")"
-    s+="$(be 8 "$5")$(be 4 "$6")$(be 4 "$7")$(be 4 "$8")"
+    H=RCV2
+    be 2 "${HELLO_VERSION:-3}"; be 1 "$1"; be 1 "$2"; be 4 1; be 4 3; be 4 "$3"; be 4 "$4"
+    be 8 "$5"; be 4 "$6"; be 4 "$7"; be 4 "$8"
     # 第 1 版的头没有这 4 个字节（HELLO_VERSION=1：旧程序的 HELLO）
-    [[ ${HELLO_VERSION:-3} == 1 ]] || s+="$(be 1 16)$(be 1 16)$(be 1 2)$(be 1 0)"
-    s+="$(be 4 0x11)$(be 4 1)$(be 2 0)$(be 2 0)"
-    for ((i = 0; i < 10; i++)); do s+='\x00'; done
-    s+="\xff\xff$(be 1 "$a")$(be 1 "$b")$(be 1 "$c")$(be 1 "$d")"
-    printf '%s' "$s"
+    [[ ${HELLO_VERSION:-3} == 1 ]] || { be 1 16; be 1 16; be 1 2; be 1 0; }
+    be 4 0x11; be 4 1; be 2 0; be 2 0
+    for ((i = 0; i < 10; i++)); do H+='\x00'; done
+    H+='\xff\xff'
+    be 1 "$a"; be 1 "$b"; be 1 "$c"; be 1 "$d"
 }
 
 # 连上服务端，发一个 HELLO，等服务端把这个会话收尾（第 $1 个客户端），再关连接。
@@ -156,7 +160,12 @@ hello() {
 hostile() {  # hostile 第几个客户端 hello的参数...
     local n=$1 fd f="$BATS_TEST_TMPDIR/hello$1.bin"
     shift
-    printf '%b' "$(hello "$@")" >"$f"
+    # 在子 bash 里拼：bats 的 DEBUG trap 下每条命令都贵（一个 HELLO 约 200 条），子进程不继承 trap
+    bash -c "$(declare -f be hello)"'
+        HELLO_VERSION=$1
+        shift
+        hello "$@"
+        printf "%b" "$H"' _ "${HELLO_VERSION:-3}" "$@" >"$f"
     exec {fd}<>"/dev/tcp/$LAB_IP0/18515"
     cat "$f" >&"$fd" || true
     wait_for "$SLOG" "客户端$n $LAB_IP0 的会话结束" 30 || { exec {fd}>&-; return 1; }
