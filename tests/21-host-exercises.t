@@ -10,7 +10,7 @@
 #   8. 诊断里的每个链接（rules.py）指向存在的文件和标题（tests/docs/check-links.pl 的规则）
 #   9. 练习 5 在实验室里的先后判断（exercise.py 的 trace_order）：接收在 READY 之前的 --trace 不报；第 2 轮的 READY
 #      早于它的接收、只投了一部分时说出那一轮和个数（实验室里的真例子在 tests/32-lab-exercises.t）
-#  10. 检查本身（tests/exercises/checker-cases.sh）：规则是能载入的数据、LABONLY/FILE= 不改进度和提示次数、新规则的英文、
+#  10. 检查本身（tests/exercises/checker-cases.sh）：规则是能载入的数据（每条一般规则一对成立/不成立的记录）、LABONLY/FILE= 不改进度和提示次数、新规则的英文、
 #      崩溃的说明指着学习者自己碰了什么
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1

@@ -8,6 +8,8 @@
 #   5. 崩溃的说明指着学习者自己碰了什么：自己声明的数组越界、程序交给的表越界
 #   6. 实验室的结论（lab_judge，用写好的日志）：英文的“Failed to move QP[0] to RTR: … (errno=22)”进摘要；retry_cnt=7 通过，
 #      并说 rxe 把 7 当成无限重试
+#   7. verbs_rules 的每条规则有一个让它成立的记录和一个不能成立的合法记录，发现两种语言都有；rules.py 不重复一般规则
+#      （tests/exercises/verbs-rules-cases.py）
 # 用法: bash tests/exercises/checker-cases.sh   （EXERCISE_STATE 指向一个临时文件，不碰学习者的进度）
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -22,7 +24,7 @@ import json, sys
 sys.path.insert(0, "exercises/check")
 import subprocess, verbs_rules as VR
 d = json.loads(subprocess.run([sys.executable, "exercises/check/verbs_rules.py", "--json"], capture_output=True, text=True).stdout)
-keys = {"id", "call", "field", "condition", "message", "reason", "source"}
+keys = {"id", "call", "field", "condition", "severity", "message", "reason", "source", "link"}
 bad = [r.get("id") for r in d["rules"] if set(r) != keys or len(r["message"]) != 2 or len(r["reason"]) != 2]
 miss, extra, _ = VR.mask_check(("INIT", "RTR"), "UD", VR.QP_STATE | VR.QP_AV)
 miss2, extra2, _ = VR.mask_check(("INIT", "RTR"), "RC", VR.QP_STATE | VR.QP_AV | VR.QP_PATH_MTU | VR.QP_DEST_QPN | VR.QP_RQ_PSN
@@ -75,4 +77,7 @@ ok1, f1 = e.lab_judge(3, '$L/rtr'); ok2, f2 = e.lab_judge(4, '$L/r7')
 print(not ok1 and any('Failed to move QP[0] to RTR' in f for f in f1), ok2 and any('retry_cnt=7' in f for f in f2))" 2>&1)
 rm -rf "$L"
 [[ $got == "True True" ]] || fail "lab_judge: $got"
+# 7
+vr=$(python3 tests/exercises/verbs-rules-cases.py 2>&1)
+[[ $vr == "ok "* ]] || fail "verbs_rules cases: $vr"
 exit $bad
