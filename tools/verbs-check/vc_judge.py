@@ -74,61 +74,28 @@ def finding(rule, vals, lang, where, seen=None):
 
 
 # ---------- 练习的规则（verbs_rules.py）：一条调用 → 发现 ----------
+LINK_DEFAULT = "docs/VERBS-CHECK.md"
+
+
 def general_check(record, lang):
-    """verbs_rules 的一般规则用在一条调用上。verbs_rules 有 check(record, lang) 时就用它（一个规则来源）；
-    没有时按它的数据（RULES 的条件、QP_TRANSITIONS）在这里判断"""
-    if hasattr(VR, "check"):
-        return VR.check(record, lang)
-    out = []
-    if record["call"] == "ibv_modify_qp":
-        tr, qpt, mask = record.get("transition"), record.get("qp_type"), record["attr_mask"]
-        if tr and tuple(tr) in VR.QP_TRANSITIONS and qpt in VR.QP_TRANSITIONS[tuple(tr)]:
-            miss, extra, allowed = VR.mask_check(tr, qpt, mask)
-            step = {"INIT": "init", "RTR": "rtr", "RTS": "rts"}[tr[1]]
-            if miss:
-                r = dict(R.BY_ID["rtr.mask"], id=step + ".mask")
-                out.append(finding(r, {"missing": VR.mask_names(miss), "qpt": qpt, "tr": "->".join(tr)}, lang, None))
-            if extra:
-                out.append(finding(VR.BY_ID["qp.mask_forbidden"], {"extra": VR.mask_names(extra), "qpt": qpt,
-                                                                    "tr": "->".join(tr), "allowed": VR.mask_names(allowed)},
-                                   lang, None))
-        attrs = record.get("attr", {})
-        for rule in VR.RULES:
-            if rule["call"] != "ibv_modify_qp" or rule["field"] not in attrs:
-                continue
-            v, c = attrs[rule["field"]], rule["condition"]
-            bad = (c["kind"] == "bits" and v >> c["bits"]) or (c["kind"] == "enum" and v not in c["values"])
-            if bad:
-                out.append(finding(rule, {"got": v}, lang, None))
-    elif record["call"] == "ibv_post_send":
-        flags = record["send_flags"]
-        unknown = flags & ~sum(VR.SEND_FLAGS)
-        if unknown:
-            out.append(finding(VR.BY_ID["send.flags_unknown"], {"got": hex(flags), "bits": hex(unknown)}, lang, None))
-        if flags & 16 and record.get("qp_type") not in ("UD", "RAW_PACKET"):
-            out.append(finding(VR.BY_ID["send.flags_ip_csum"], {}, lang, None))
+    """verbs_rules.check(record, lang)：练习和 verbs-check 共用的一般规则（同一个 id、字段、消息、原因）。
+    记录的格式见 verbs_rules.py 的说明；这里把日志里的一条调用写成那样的记录"""
+    out = VR.check(record, lang)
     for f in out:
-        f.setdefault("severity", "error")
+        f["link"] = f.get("link") or LINK_DEFAULT
     return out
 
 
-def general_notes(record, lang):
-    """合法的选择：verbs_rules.NOTES 里的一般说明"""
-    i = 1 if lang == "en" else 0
-    out = []
-    a = record.get("attr", {})
-    if a.get("ah_attr.static_rate"):
-        v = a["ah_attr.static_rate"]
-        out.append(("attr.static_rate", VR.NOTES["attr.static_rate"][i] % {"v": v, "rate": VR.RATES.get(v, "?")}))
-    if a.get("ah_attr.grh.flow_label"):
-        out.append(("attr.flow_label", VR.NOTES["attr.flow_label"][i] % {"v": a["ah_attr.grh.flow_label"]}))
-    if record["call"] == "ibv_post_send":
-        if record["send_flags"] & 1:
-            out.append(("send.fence", VR.NOTES["send.fence"][i]))
-        if record["send_flags"] & 4:
-            out.append(("send.solicited", VR.NOTES["send.solicited"][i]))
-    return [{"id": nid, "field": "", "seen": text, "message": text, "reason": "", "severity": "note",
-             "source": "", "link": "docs/VERBS-CHECK.md"} for nid, text in out]
+def nest(flat):
+    """{"ah_attr.grh.dgid": x} → {"ah_attr": {"grh": {"dgid": x}}}"""
+    out = {}
+    for k, v in flat.items():
+        d = out
+        parts = k.split(".")
+        for p in parts[:-1]:
+            d = d.setdefault(p, {})
+        d[parts[-1]] = v
+    return out
 
 
 # ---------- 日志 ----------
@@ -235,6 +202,9 @@ def step(p, r):  # noqa: C901  一条记录一个分支：按调用分派
     elif t == "reg_mr":
         reg_mr(p, r)
     elif t == "dereg_mr":
+        pd = next((m["pd"] for m in p.mrs if m["mr"] == r["mr"] and m["alive"]), None)
+        order(p, "ibv_dereg_mr", {"qp": sum(1 for q in p.qps.values() if q["alive"] and q["pd"] == pd and
+                                            q.get("by") != "rdmacm")}, r)
         for m in p.mrs:
             if m["mr"] == r["mr"] and m["alive"]:
                 destroyed(p, r, m, "ibv_dereg_mr", "MR")
@@ -243,8 +213,11 @@ def step(p, r):  # noqa: C901  一条记录一个分支：按调用分派
     elif t == "get_cq_event" and r.get("ret") == 0 and r["cq"] in p.cqs:
         p.cqs[r["cq"]]["events"] += 1
     elif t == "ack_cq_events" and r["cq"] in p.cqs:
+        order(p, "ibv_ack_cq_events", {"cq": int(p.cqs[r["cq"]]["alive"])}, r)
         p.cqs[r["cq"]]["acked"] += r["n"]
     elif t == "destroy_cq_begin" and r["cq"] in p.cqs:
+        users = sum(1 for q in p.qps.values() if q["alive"] and r["cq"] in (q["send_cq"], q["recv_cq"]))
+        order(p, "ibv_destroy_cq", {"qp": users}, r)
         c = p.cqs[r["cq"]]
         if c["events"] > c["acked"]:
             p.rule("cleanup.unacked", {"cq": r["cq"], "got": c["events"], "acked": c["acked"]}, r["cq"], "ibv_destroy_cq")
@@ -253,6 +226,7 @@ def step(p, r):  # noqa: C901  一条记录一个分支：按调用分派
     elif t == "create_srq" and "srq" in r:
         p.srqs[r["srq"]] = {"by": r.get("by"), "alive": True, "max_sge": r["max_sge"]}
     elif t == "destroy_srq":
+        order(p, "ibv_destroy_srq", {"qp": sum(1 for q in p.qps.values() if q["alive"] and q["srq"] == r["srq"])}, r)
         destroyed(p, r, p.srqs.get(r["srq"]), "ibv_destroy_srq", "SRQ")
     elif t == "create_qp":
         create_qp(p, r)
@@ -262,9 +236,12 @@ def step(p, r):  # noqa: C901  一条记录一个分支：按调用分派
         destroyed(p, r, p.qps.get(r["qph"]), "ibv_destroy_qp", "QP")
     elif t == "create_ah" and r.get("ah"):
         g = p.gids.get((r["ctx"], r["port_num"] or 1, r["sgid_index"])) if r.get("is_global") else None
-        p.ahs[r["ah"]] = {"by": r.get("by"), "alive": True, "dgid": r["dgid"], "ctx": r["ctx"],
+        p.ahs[r["ah"]] = {"by": r.get("by"), "alive": True, "dgid": r["dgid"], "ctx": r["ctx"], "pd": r["pd"],
                           "sgid": g["gid"] if g else None}
     elif t == "destroy_ah":
+        pd = (p.ahs.get(r["ah"]) or {}).get("pd")
+        order(p, "ibv_destroy_ah", {"qp": sum(1 for q in p.qps.values() if q["alive"] and q["type"] == "UD" and
+                                              q["pd"] == pd)}, r)
         destroyed(p, r, p.ahs.get(r["ah"]), "ibv_destroy_ah", "AH")
     elif t == "post_send":
         post_send(p, r)
@@ -281,11 +258,21 @@ def step(p, r):  # noqa: C901  一条记录一个分支：按调用分派
                "reason": "", "severity": "note", "source": "", "link": "docs/VERBS-CHECK.md"}, r["what"])
 
 
+def order(p, call, alive, r):
+    """销毁的顺序：verbs_rules 的 cleanup.*（这一刻还在用它的对象）"""
+    for f in general_check({"call": call, "alive": alive}, p.lang):
+        f["where"] = "%s, %s" % (p.label, call)
+        p.add(f, (call, r["seq"], f["id"]))
+        p.ordered = r["seq"]
+
+
 def destroyed(p, r, obj, call, kind):
     if r.get("ret", 0) == 0:
         if obj is not None:
             obj["alive"] = False
         return
+    if r.get("errno") == EBUSY and getattr(p, "ordered", None) is not None and r["seq"] - p.ordered <= 1:
+        return   # cleanup.*_before_qp 已经说了为什么
     if r.get("errno") == EBUSY:
         users = users_of(p, r, kind)
         p.rule("cleanup.busy", {"call": call, "what": kind, "users": users}, (call, r["seq"]), call)
@@ -308,10 +295,9 @@ def users_of(p, r, kind):
 
 def reg_mr(p, r):
     a = r["access"]
-    if a & (A_REMOTE_WRITE | A_REMOTE_ATOMIC) and not a & A_LOCAL_WRITE:
-        p.rule("access.remote_without_local", {"got": "%s (%s)" % (hex(a), access_names(a)),
-                                                "remote": access_names(a & (A_REMOTE_WRITE | A_REMOTE_ATOMIC))},
-               ("mr", r["seq"]), "ibv_reg_mr")
+    for f in general_check({"call": "ibv_reg_mr", "access": a}, p.lang):
+        f["where"] = "%s, ibv_reg_mr" % p.label
+        p.add(f, ("mr", r["seq"], f["id"]))
     if "mr" in r:
         p.mrs.append({"mr": r["mr"], "pd": r["pd"], "addr": r["addr"], "len": r["len"], "access": a,
                       "lkey": r["lkey"], "rkey": r["rkey"], "alive": True, "by": r.get("by")})
@@ -350,31 +336,16 @@ def modify_qp(p, r):
     tr = [q["state"], to]
     where = "ibv_modify_qp(QP %s, %s->%s)" % (q["qp"], tr[0], tr[1])
     ah = r.get("ah", {})
-    attr = {k: r[k] for k in ("path_mtu", "min_rnr_timer", "timeout", "retry_cnt", "rnr_retry") if k in r}
-    for k in ("sl", "static_rate"):
-        if k in ah:
-            attr["ah_attr." + k] = ah[k]
-    if ah.get("is_global"):
-        attr["ah_attr.grh.flow_label"] = ah["flow_label"]
-    rec = {"call": "ibv_modify_qp", "qp_type": q["type"], "transition": tr, "attr_mask": mask, "attr": attr,
-           "qp_num": q["qp"]}
+    rec = modify_record(p, q, r, tr)
     for f in general_check(rec, p.lang):
         f["where"] = "%s, %s" % (p.label, where)
-        p.add(f, (q["qp"], f["id"], tuple(tr)))
-    for n in general_notes(rec, p.lang):
-        p.add(n, q["qp"])
+        p.add(f, (q["qp"], f["id"]))
     if "port_num" in r:
         q["port"] = r["port_num"]
     if "qp_access_flags" in r:
         q["access"] = r["qp_access_flags"]
     if to == "RTR" and mask & M_AV and q["type"] in ("RC", "UC"):
         rtr_address(p, q, r, where)
-    if "path_mtu" in r:
-        port = p.port_of({"ctx": q["ctx"], "port": ah.get("port_num") or q["port"]})
-        if port and r["path_mtu"] > port["active_mtu"]:
-            p.rule("rtr.mtu_big", {"got": "%s (%s)" % (r["path_mtu"], MTU_BYTES.get(r["path_mtu"], "?")),
-                                   "port": "%s (%s)" % (port["active_mtu"], MTU_BYTES.get(port["active_mtu"], "?"))},
-                   (q["qp"], "mtu"), where)
     if r.get("ret"):
         p.rule("call.failed", {"call": where, "err": "%s (errno=%s)" % (os.strerror(r["errno"]), r["errno"])},
                (q["qp"], r["seq"]), where)
@@ -383,10 +354,37 @@ def modify_qp(p, r):
     if to == "RTR":
         q["rtr"] = {k: r.get(k) for k in ("dest_qp_num", "rq_psn", "path_mtu", "max_dest_rd_atomic")}
         q["rtr"]["ah"] = ah
+        q["rtr"]["rec"] = r
         q["rtr"]["sgid"] = sgid_of(p, q, ah)
         q["rtr"]["active_mtu"] = p.port_of({"ctx": q["ctx"], "port": ah.get("port_num") or q["port"]}).get("active_mtu")
     if to == "RTS" and q["rts"] is None:
         q["rts"] = {k: r.get(k) for k in ("sq_psn", "max_rd_atomic")}
+
+
+ATTR_KEYS = ("qp_state", "cur_qp_state", "qp_access_flags", "pkey_index", "port_num", "qkey", "path_mtu", "timeout",
+             "retry_cnt", "rnr_retry", "rq_psn", "max_rd_atomic", "min_rnr_timer", "sq_psn", "max_dest_rd_atomic",
+             "dest_qp_num")
+
+
+def modify_record(p, q, r, tr, peer=None):
+    """日志里的一条 modify_qp → verbs_rules 的记录（端口、设备是这个 QP 的；peer 是 --pair 时对端的端口）"""
+    attr = {k: r[k] for k in ATTR_KEYS if k in r}
+    ah = r.get("ah")
+    if ah:
+        attr["ah_attr"] = {k: ah[k] for k in ("is_global", "sl", "static_rate", "port_num", "src_path_bits") if k in ah}
+        attr["ah_attr"]["grh"] = {k: ah[k] for k in ("sgid_index", "hop_limit", "traffic_class", "flow_label", "dgid")
+                                  if k in ah}
+    port = p.port_of({"ctx": q["ctx"], "port": (ah or {}).get("port_num") or r.get("port_num") or q["port"]})
+    rec = {"call": "ibv_modify_qp", "qp_type": q["type"], "from": tr[0], "to": tr[1], "mask": r["mask"], "attr": attr}
+    if port:
+        rec["port"] = {"active_mtu": port["active_mtu"], "gid_tbl_len": port.get("gid_tbl_len"),
+                       "link_layer": {1: "InfiniBand", 2: "Ethernet"}.get(port.get("link_layer"), "?")}
+    dev = p.dev.get(q["ctx"])
+    if dev:
+        rec["device"] = {k: v for k, v in dev.items() if k.startswith("max_") or k == "atomic_cap"}
+    if peer:
+        rec["peer"] = peer
+    return rec
 
 
 def sgid_of(p, q, ah):
@@ -398,11 +396,8 @@ def sgid_of(p, q, ah):
 
 def rtr_address(p, q, r, where):
     ah = r["ah"]
-    port = p.port_of({"ctx": q["ctx"], "port": ah.get("port_num") or q["port"]})
     if not ah.get("is_global"):
-        if port.get("link_layer") == LL_ETHERNET:
-            p.rule("rtr.grh", {}, (q["qp"], "grh"), where)
-        return
+        return     # RoCE 上没有 GRH：verbs_rules 的 rtr.grh
     g = p.gids.get((q["ctx"], ah.get("port_num") or q["port"], ah["sgid_index"]))
     if g is None:
         return   # 程序没有查过这个条目：不猜
@@ -434,13 +429,15 @@ def post_send(p, r):
     if q is None:
         return
     where = "ibv_post_send(QP %s, wr_id=%s)" % (q["qp"], r["wr_id"])
-    rec = {"call": "ibv_post_send", "qp_type": q["type"], "send_flags": r["flags"], "opcode": r["opcode"],
-           "qp_num": q["qp"]}
+    wr = {"wr_id": r["wr_id"], "opcode": r["opcode"], "send_flags": r["flags"], "num_sge": r["num_sge"]}
+    if r.get("sge"):
+        wr["sg_list"] = dict(zip(("addr", "length", "lkey"), r["sge"][0]))
+    if "raddr" in r:
+        wr["wr"] = {"rdma": {"remote_addr": r["raddr"], "rkey": r["rkey"]}}
+    rec = {"call": "ibv_post_send", "qp_type": q["type"], "wr": wr, "qp_cap": q["cap"]}
     for f in general_check(rec, p.lang):
         f["where"] = "%s, %s" % (p.label, where)
         p.add(f, (q["qp"], f["id"]))
-    for n in general_notes(rec, p.lang):
-        p.add(n, q["qp"])
     sges = r.get("sge", [])
     if r["num_sge"] > q["cap"]["max_send_sge"]:
         p.rule("post.sge_count", {"got": r["num_sge"], "cap": "max_send_sge", "max": q["cap"]["max_send_sge"]},
@@ -571,10 +568,12 @@ def judge_pair(a, b, lang):
         if rtr["ah"].get("is_global") and x["rtr"]["sgid"] and rtr["ah"]["dgid"] != x["rtr"]["sgid"]:
             a.rule("rtr.dgid", {"got": gid_text(rtr["ah"]["dgid"]), "pqp": pq, "want": gid_text(x["rtr"]["sgid"])},
                    (q["qp"], "dgid"), where)
-        mine, peer = rtr.get("active_mtu"), x["rtr"].get("active_mtu")
-        if mine and peer and rtr["path_mtu"] and rtr["path_mtu"] > min(mine, peer):
-            a.rule("pair.mtu", {"got": rtr["path_mtu"], "want": min(mine, peer), "mine": mine, "peer": peer},
-                   (q["qp"], "pmtu"), where)
+        if x["rtr"].get("active_mtu"):
+            rec = modify_record(a, q, rtr["rec"], ["INIT", "RTR"], peer={"active_mtu": x["rtr"]["active_mtu"]})
+            for f in general_check(rec, lang):
+                if f["id"] == "rtr.mtu_big":
+                    f["where"] = "%s, %s" % (a.label, where)
+                    a.add(f, (q["qp"], f["id"]))
         if x["rts"] and rtr["max_dest_rd_atomic"] is not None and (x["rts"]["max_rd_atomic"] or 0) > rtr["max_dest_rd_atomic"]:
             a.rule("rtr.rd_small", {"got": rtr["max_dest_rd_atomic"], "pqp": pq, "want": x["rts"]["max_rd_atomic"]},
                    (q["qp"], "rd"), where)
@@ -616,7 +615,7 @@ def render(f, lang):
     sev = T["sev"][i][f["severity"]]
     cnt = " (x%d)" % f["count"] if f.get("count", 1) > 1 else ""
     lines = ["verbs-check: %s %s %s [%s]%s" % (sev, f["id"], f["field"], f.get("where", ""), cnt),
-             "    %s: %s" % (T["seen"][i], f["seen"])]
+             "    %s: %s" % (T["seen"][i], f["message"] or f["seen"])]
     if f.get("reason"):
         lines.append("    %s: %s" % (T["why"][i], f["reason"]))
     tail = []

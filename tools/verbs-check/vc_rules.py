@@ -1,6 +1,7 @@
 """vc_rules.py - verbs-check 自己的规则，写成数据（和 exercises/check/verbs_rules.py 同样的格式）。
 
-一边的规则里，练习也知道的那些（掩码、各字段的范围、send_flags）来自 verbs_rules.py（同一个 id、字段和解释）；
+一边的规则里，练习也知道的那些（掩码、各字段的范围、GRH、path_mtu、send_flags、MR 的权限、销毁的先后）来自
+exercises/check/verbs_rules.py 的 check()（同一个 id、字段和解释）；
 这里是要看整个日志才能判断的（SGE 不在任何 MR 里、不发信号的 WR 太长、销毁的顺序、没确认的事件、泄漏、
 失败的完成），和只有两边的日志放在一起才看得出的（--pair）。id 和练习里同一个错误的 id 相同（rtr.grh、rtr.mtu_big……）。
 
@@ -12,22 +13,6 @@ DOC = "docs/VERBS-CHECK.md#"
 
 RULES = [
     # ---- 一边：QP 的地址和路径 ----
-    {"id": "rtr.mask", "call": "ibv_modify_qp", "field": "attr_mask", "severity": "error",
-     "message": ("%(qpt)s 的 %(tr)s 掩码里少了 %(missing)s", "the %(qpt)s %(tr)s mask lacks %(missing)s"),
-     "reason": ("内核的 ib_modify_qp_is_ok() 要求这一步的必需位一个不少，少了 ibv_modify_qp 返回 EINVAL",
-                "the kernel's ib_modify_qp_is_ok() requires every required bit of the step; without one ibv_modify_qp "
-                "returns EINVAL"),
-     "source": "Linux drivers/infiniband/core/verbs.c: qp_state_table / ib_modify_qp_is_ok()", "link": DOC + "rtrmask"},
-    {"id": "rtr.grh", "call": "ibv_modify_qp", "field": "ah_attr.is_global", "severity": "error",
-     "message": ("RoCE 端口上 ah_attr.is_global=0：没有 GRH", "ah_attr.is_global=0 on a RoCE port: no GRH"),
-     "reason": ("RoCE 没有 LID，包靠 GRH 里的 GID（IP 地址）寻址：RoCE 端口上的 RC/UC 地址必须 is_global=1，并给出 "
-                "grh.sgid_index 和 grh.dgid。没有 GRH 时 rxe 和 mlx5 都拒绝（EINVAL），或者包发不到对端。"
-                "ibv_rc_pingpong 不带 -g 就是这样",
-                "RoCE has no LIDs; packets are addressed by the GIDs (IP addresses) in the GRH: on a RoCE port an RC/UC "
-                "address needs is_global=1 with grh.sgid_index and grh.dgid. Without a GRH rxe and mlx5 refuse it "
-                "(EINVAL) or nothing reaches the peer. ibv_rc_pingpong without -g does exactly this"),
-     "source": "IBTA spec vol. 1 annex A16/A17 (RoCE, RoCEv2: the GRH is mandatory); ibv_modify_qp(3)",
-     "link": TS + "qp-转到-rtr-失败"},
     {"id": "rtr.sgid_empty", "call": "ibv_modify_qp", "field": "ah_attr.grh.sgid_index", "severity": "error",
      "message": ("grh.sgid_index=%(got)s 是空条目（全 0）", "grh.sgid_index=%(got)s is an empty entry (all zeros)"),
      "reason": ("GID 表的空条目后面没有地址：没有源 IP 可用，RTR 返回 EINVAL。GID 索引要从表里按类型和地址选，不要写死",
@@ -55,14 +40,6 @@ RULES = [
                 "a RoCE v2 packet is UDP/IP: source and destination must both be IPv4 (IPv4-mapped GIDs) or both IPv6. "
                 "rxe returns EINVAL at RTR"),
      "source": "IBTA spec vol. 1 annex A17; Linux rxe_av_from_attr()/rdma_gid2ip()", "link": TS + "qp-转到-rtr-失败"},
-    {"id": "rtr.mtu_big", "call": "ibv_modify_qp", "field": "path_mtu", "severity": "error",
-     "message": ("path_mtu=%(got)s 大于端口的 active_mtu %(port)s", "path_mtu=%(got)s is above the port's active_mtu %(port)s"),
-     "reason": ("active_mtu 是链路（网卡的 MTU 减去 RoCE 的头）能带的最大负载；比它大的包被网卡或交换机丢掉，之后只有重传和 "
-                "RETRY_EXC_ERR。path_mtu 取两端 active_mtu 的较小者，不要写死 IBV_MTU_4096",
-                "active_mtu is the largest payload the link carries (the NIC's MTU minus the RoCE headers); larger packets "
-                "are dropped by the NIC or the switch, then come resends and RETRY_EXC_ERR. Use the smaller of the two "
-                "ports' active_mtu, never a hard-coded IBV_MTU_4096"),
-     "source": "ibv_query_port(3) active_mtu; IBTA spec vol. 1 9.7.7 (PMTU); Mooncake#3868", "link": TS + "两台虚拟机的网卡-mtu-不同"},
     # ---- 一边：容量、SGE、对齐 ----
     {"id": "caps.device", "call": "ibv_create_qp", "field": "%(cap)s", "severity": "error",
      "message": ("%(cap)s=%(got)s 超过设备的上限 %(max)s", "%(cap)s=%(got)s exceeds the device's limit %(max)s"),
@@ -111,14 +88,6 @@ RULES = [
                 "ENOMEM. Signal at least one WR in every max_send_wr. rxe is more forgiving (software frees each WR as it "
                 "completes); hardware gets stuck"),
      "source": "ibv_post_send(3) (IBV_SEND_SIGNALED, sq_sig_all); mlx5 provider: SQ slots freed on CQE", "link": DOC + "sendunsignaled_run"},
-    {"id": "access.remote_without_local", "call": "ibv_reg_mr", "field": "access", "severity": "error",
-     "message": ("access=%(got)s 要了 %(remote)s，却没有 IBV_ACCESS_LOCAL_WRITE", "access=%(got)s asks for %(remote)s without IBV_ACCESS_LOCAL_WRITE"),
-     "reason": ("对端写进这块内存（REMOTE_WRITE）或原子地改它（REMOTE_ATOMIC）时，是本端的网卡在写：规范要求同时有 LOCAL_WRITE，"
-                "ibv_reg_mr 返回 EINVAL",
-                "when the peer writes this memory (REMOTE_WRITE) or changes it atomically (REMOTE_ATOMIC), it is the local "
-                "NIC that writes: the spec requires LOCAL_WRITE too and ibv_reg_mr returns EINVAL"),
-     "source": "ibv_reg_mr(3): 'If IBV_ACCESS_REMOTE_WRITE or IBV_ACCESS_REMOTE_ATOMIC is set, then IBV_ACCESS_LOCAL_WRITE must be set too'",
-     "link": TS + "ibv_reg_mr-失败-invalid-argument-errno22--访问权限组合非法"},
     # ---- 一边：生命周期 ----
     {"id": "cleanup.busy", "call": "%(call)s", "field": "%(what)s", "severity": "error",
      "message": ("%(call)s 返回 EBUSY：%(what)s 还被 %(users)s 用着", "%(call)s returned EBUSY: %(what)s is still used by %(users)s"),
@@ -179,13 +148,6 @@ RULES = [
                 "RoCE v2 packets are delivered by dgid (the destination IP): the GID the peer uses as its source must be "
                 "this side's destination, or the packets never reach that port"),
      "source": "IBTA spec vol. 1 annex A17 (RoCEv2 addressing)", "link": TS + "qp-转到-rtr-失败"},
-    {"id": "pair.mtu", "call": "ibv_modify_qp", "field": "path_mtu", "severity": "error",
-     "message": ("path_mtu=%(got)s 大于两端 active_mtu 的较小者 %(want)s（本端 %(mine)s，对端 %(peer)s）",
-                 "path_mtu=%(got)s is above the smaller active_mtu of the two sides, %(want)s (here %(mine)s, peer %(peer)s)"),
-     "reason": ("对端的链路带不了这么大的包：包被丢掉，只有重传和 RETRY_EXC_ERR。两端都用较小的 active_mtu",
-                "the peer's link cannot carry packets this large: they are dropped, then resends and RETRY_EXC_ERR. Both "
-                "sides use the smaller active_mtu"), "source": "IBTA spec vol. 1 9.7.7 (PMTU); nccl-mesh-plugin#12",
-     "link": TS + "两台虚拟机的网卡-mtu-不同"},
     {"id": "rtr.rd_small", "call": "ibv_modify_qp", "field": "max_dest_rd_atomic", "severity": "error",
      "message": ("max_dest_rd_atomic=%(got)s 小于对端 QP %(pqp)s 的 max_rd_atomic=%(want)s",
                  "max_dest_rd_atomic=%(got)s is below the peer QP %(pqp)s's max_rd_atomic=%(want)s"),
@@ -235,8 +197,11 @@ TEXT = {
     "cannot_see": ("verbs-check 看不见：静态链接的程序；ibv_wr_*（ibv_qp_ex）和 ibv_cq_ex 的收发（只记下用了它们）",
                    "verbs-check cannot see: statically linked programs; sends and polls through ibv_wr_* (ibv_qp_ex) and ibv_cq_ex (it only notes that they are used)"),
     "no_log": ("没有记录到任何 verbs 调用：程序是静态链接的，或者没有用 libibverbs", "no verbs call was recorded: the program is statically linked or does not use libibverbs"),
-    "summary": ("verbs-check：%(e)s 个错误、%(w)s 个警告、%(n)s 个说明（日志在 %(dir)s）", "verbs-check: %(e)s errors, %(w)s warnings, %(n)s notes (logs in %(dir)s)"),
+    "summary": ("verbs-check：%(e)s 个错误、%(w)s 个警告、%(n)s 个说明（合法的选择，-v 显示；日志在 %(dir)s）",
+                "verbs-check: %(e)s errors, %(w)s warnings, %(n)s notes (legal choices, -v shows them; logs in %(dir)s)"),
     "clean": ("verbs-check：没有发现问题（日志在 %(dir)s）", "verbs-check: no findings (logs in %(dir)s)"),
+    "clean_notes": ("verbs-check：没有错误和警告，%(n)s 个说明（合法的选择，-v 显示；日志在 %(dir)s）",
+                    "verbs-check: no errors or warnings, %(n)s notes (legal choices, -v shows them; logs in %(dir)s)"),
     "seen": ("看到", "seen"), "why": ("为什么", "why"), "source": ("出处", "source"), "see": ("见", "see"),
     "sev": ({"error": "错误", "warning": "警告", "note": "说明"}, {"error": "error", "warning": "warning", "note": "note"}),
     "pair_hint": ("对端的日志不在这里。两台机器时，把对端的日志复制过来再判断两边：\n    scp PEER:%(dir)s/*.log %(dir)s/ && %(prog)s --pair %(dir)s",
