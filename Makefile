@@ -110,6 +110,13 @@ $(BUILD)/libverbs-check.so: $(VC_DIR)/recorder.c | check-deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fPIC -shared -o $@ $< -ldl $(LDFLAGS)
 
+# 实验室里的全套（不在 make test 里，约 15 分钟）：ibv_rc/ud/srq_pingpong -g 1、rc_pingpong 不带 -g、我们的默认一对、
+# 每种改变 verbs 调用的 --inject、--bench lat 有没有 verbs-check 的中位延迟；每个用例的输出在 logs/verbs-check-lab/
+VC_LAB_CASES := rc rc-nogrh ud srq ours inject:qpn inject:psn inject:rkey inject:mr-access inject:qp-access \
+                inject:lkey inject:inline inject:small-recv inject:flush inject:rnr-retry0 bench
+verbs-check-lab: all
+	lab/run bash tests/verbs-check/lab-run.sh logs/verbs-check-lab $(VC_LAB_CASES)
+
 $(BUILD)/verbs-check: $(VC_DIR)/verbs-check
 	@mkdir -p $(dir $@)
 	cp $< $@ && chmod +x $@

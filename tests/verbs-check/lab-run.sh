@@ -69,3 +69,17 @@ for c in "$@"; do
         done ;;
     esac
 done
+
+# 每个 CASE 一行：两边和 --pair 的退出码、--pair 给出的发现（id 字段）
+for c in "$@"; do
+    d=$OUT/$c
+    if [[ $c == bench ]]; then
+        printf '%-16s t_typical: without %s us, under verbs-check %s us\n' "$c" \
+            "$(sed -n 's/.*t_typical_us=\([0-9.]*\).*/\1/p' "$d/plain-c.out")" \
+            "$(sed -n 's/.*t_typical_us=\([0-9.]*\).*/\1/p' "$d/vc-c.out")"
+        continue
+    fi
+    printf '%-16s %s  %s\n' "$c" "$(cat "$d/rc")" \
+        "$(grep -ho '^verbs-check: \(错误\|警告\|error\|warning\) [^ ]* [^ ]*' "$d/pair.out" "$d/s.err" "$d/c.err" |
+            cut -d' ' -f3,4 | sort -u | tr '\n' ' ')"
+done
