@@ -227,6 +227,8 @@ struct ctx_hooks {
     int (*post_recv)(struct ibv_qp *, struct ibv_recv_wr *, struct ibv_recv_wr **);
     int (*post_srq_recv)(struct ibv_srq *, struct ibv_recv_wr *, struct ibv_recv_wr **);
     int (*query_port)(struct ibv_context *, uint8_t, struct ibv_port_attr *, size_t);
+    struct ibv_qp *(*create_qp_ex)(struct ibv_context *, struct ibv_qp_init_attr_ex *);
+    struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *, struct ibv_cq_init_attr_ex *);
 };
 static struct ctx_hooks hooks[MAX_CTX];
 static atomic_int n_hooks;
@@ -358,6 +360,58 @@ static int wrap_query_port(struct ibv_context *ctx, uint8_t port, struct ibv_por
     return ret;
 }
 
+static void jb_caps(struct jb *j, const char *k, const struct ibv_qp_cap *c);
+
+/* ibv_create_qp_ex（librdmacm 的 rdma_create_qp 也用它）：和 ibv_create_qp 一样记下 QP；要了 ibv_wr_* 的发送接口时
+ * 另记一条“看不见”（经过 ibv_qp_ex 的发送不记） */
+static struct ibv_qp *wrap_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a)
+{
+    void *caller = __builtin_return_address(0);
+    struct ibv_qp_cap asked = a->cap;
+    nested++;
+    struct ibv_qp *qp = hooks_of(ctx)->create_qp_ex(ctx, a);
+    nested--;
+    struct jb j;
+
+    if (nested)
+        return qp;
+    jb_begin(&j, "create_qp");
+    jb_add(&j, ",\"pd\":\"%p\",\"ctx\":\"%p\",\"type\":%d,\"sq_sig_all\":%d,\"send_cq\":\"%p\",\"recv_cq\":\"%p\","
+               "\"srq\":\"%p\",\"ex\":1",
+           (void *)a->pd, (void *)ctx, (int)a->qp_type, a->sq_sig_all, (void *)a->send_cq, (void *)a->recv_cq,
+           (void *)a->srq);
+    jb_caps(&j, "cap_asked", &asked);
+    if (qp) {
+        jb_add(&j, ",\"qph\":\"%p\",\"qp\":%u", (void *)qp, qp->qp_num);
+        jb_caps(&j, "cap", &a->cap);
+    } else {
+        jb_add(&j, ",\"errno\":%d", errno);
+    }
+    jb_by(&j, caller);
+    jb_emit(&j);
+    if (qp && (a->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS) && a->send_ops_flags) {
+        jb_begin(&j, "unseen");
+        jb_add(&j, ",\"what\":\"ibv_qp_ex (ibv_wr_*)\"");
+        jb_emit(&j);
+    }
+    return qp;
+}
+
+static struct ibv_cq_ex *wrap_create_cq_ex(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *a)
+{
+    nested++;
+    struct ibv_cq_ex *cq = hooks_of(ctx)->create_cq_ex(ctx, a);
+    nested--;
+    struct jb j;
+
+    if (cq && !nested) {
+        jb_begin(&j, "unseen");
+        jb_add(&j, ",\"what\":\"ibv_cq_ex (ibv_start_poll)\"");
+        jb_emit(&j);
+    }
+    return cq;
+}
+
 /* 新打开的上下文：记下原来的函数表项，换成包装 */
 static void hook_context(struct ibv_context *ctx)
 {
@@ -374,6 +428,10 @@ static void hook_context(struct ibv_context *ctx)
         h->post_recv = ctx->ops.post_recv;
         h->post_srq_recv = ctx->ops.post_srq_recv;
         h->query_port = v ? v->query_port : NULL;
+        struct verbs_context *vq = verbs_get_ctx_op(ctx, create_qp_ex);
+        struct verbs_context *vc = verbs_get_ctx_op(ctx, create_cq_ex);
+        h->create_qp_ex = vq ? vq->create_qp_ex : NULL;
+        h->create_cq_ex = vc ? vc->create_cq_ex : NULL;
         atomic_store(&n_hooks, n + 1);
         if (h->poll_cq)
             ctx->ops.poll_cq = wrap_poll_cq;
@@ -385,6 +443,10 @@ static void hook_context(struct ibv_context *ctx)
             ctx->ops.post_srq_recv = wrap_post_srq_recv;
         if (v)
             v->query_port = wrap_query_port;
+        if (vq)
+            vq->create_qp_ex = wrap_create_qp_ex;
+        if (vc)
+            vc->create_cq_ex = wrap_create_cq_ex;
     }
     pthread_mutex_unlock(&lk);
 }
@@ -675,9 +737,13 @@ EXPORT struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *
     REAL(r, ibv_create_qp, "IBVERBS_1.1");
     void *caller = __builtin_return_address(0);
     struct ibv_qp_cap asked = a->cap;
+    nested++;
     struct ibv_qp *qp = r(pd, a);
+    nested--;
     struct jb j;
 
+    if (nested)
+        return qp;
     jb_begin(&j, "create_qp");
     jb_add(&j, ",\"pd\":\"%p\",\"ctx\":\"%p\",\"type\":%d,\"sq_sig_all\":%d,\"send_cq\":\"%p\",\"recv_cq\":\"%p\",\"srq\":\"%p\"",
            (void *)pd, (void *)pd->context, (int)a->qp_type, a->sq_sig_all, (void *)a->send_cq, (void *)a->recv_cq,
