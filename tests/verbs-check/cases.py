@@ -197,6 +197,12 @@ def c_busy(a, b):
     insert_before(a, "destroy_qp", [{"t": "destroy_cq_begin", "cq": d["cq"]}, dict(d, ret=16, errno=16)])
 
 
+def c_mr_before_qp(a, b):
+    d = rec(a, "dereg_mr")
+    drop(a, "dereg_mr")
+    insert_before(a, "destroy_qp", d)
+
+
 def c_unacked(a, b):
     cq = rec(a, "create_cq")["cq"]
     insert_before(a, "destroy_qp", [{"t": "get_cq_event", "cq": cq, "ret": 0}, {"t": "get_cq_event", "cq": cq, "ret": 0},
@@ -340,6 +346,7 @@ CASES = {
     "unsignaled run broken by a signalled WR": ("judge", c_unsignaled_ok, []),
     "access.remote_without_local": ("judge", c_remote_no_local, ["access.remote_without_local"]),
     "cleanup.cq_before_qp (EBUSY)": ("judge", c_busy, ["cleanup.cq_before_qp"]),
+    "cleanup.mr_before_qp (the QP posted WRs into it)": ("judge", c_mr_before_qp, ["cleanup.mr_before_qp"]),
     "cleanup.unacked": ("judge", c_unacked, ["cleanup.unacked"]),
     "cq events all acked": ("judge", c_acked, []),
     "cleanup.async_unacked": ("judge", c_async, ["cleanup.async_unacked"]),

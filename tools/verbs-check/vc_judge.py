@@ -202,9 +202,9 @@ def step(p, r):  # noqa: C901  一条记录一个分支：按调用分派
     elif t == "reg_mr":
         reg_mr(p, r)
     elif t == "dereg_mr":
-        pd = next((m["pd"] for m in p.mrs if m["mr"] == r["mr"] and m["alive"]), None)
-        order(p, "ibv_dereg_mr", {"qp": sum(1 for q in p.qps.values() if q["alive"] and q["pd"] == pd and
-                                            q.get("by") != "rdmacm")}, r)
+        # 还在的 QP 里，投递过指向这个 MR 的 WR 的（同一个 PD 里别的 QP 不用它，不算）
+        users = next((m["users"] for m in p.mrs if m["mr"] == r["mr"] and m["alive"]), set())
+        order(p, "ibv_dereg_mr", {"qp": sum(1 for h in users if p.qps.get(h, {}).get("alive"))}, r)
         for m in p.mrs:
             if m["mr"] == r["mr"] and m["alive"]:
                 destroyed(p, r, m, "ibv_dereg_mr", "MR")
@@ -300,7 +300,8 @@ def reg_mr(p, r):
         p.add(f, ("mr", r["seq"], f["id"]))
     if "mr" in r:
         p.mrs.append({"mr": r["mr"], "pd": r["pd"], "addr": r["addr"], "len": r["len"], "access": a,
-                      "lkey": r["lkey"], "rkey": r["rkey"], "alive": True, "by": r.get("by")})
+                      "lkey": r["lkey"], "rkey": r["rkey"], "alive": True, "by": r.get("by"),
+                      "users": set()})
     elif r.get("errno"):
         p.rule("call.failed", {"call": "ibv_reg_mr", "err": os.strerror(r["errno"])}, ("reg_mr", r["seq"]), "ibv_reg_mr")
 
@@ -419,6 +420,8 @@ def sge_in_mr(p, q, r, where, sges):
         if length == 0:
             continue
         mr, code = p.mr_for(lkey, addr, length)
+        if mr is not None and r.get("qph"):
+            mr["users"].add(r["qph"])
         if mr is None:
             p.rule("sge.no_mr", {"i": i, "addr": addr, "len": length, "lkey": lkey, "why": why(code, p.lang)},
                    (q, lkey, code), where)
