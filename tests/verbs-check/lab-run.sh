@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/verbs-check/lab-run.sh - 在实验室虚拟机里（lab/run 之下）让两边都在 verbs-check 下运行，再 --pair 判断两边。
 #   bash tests/verbs-check/lab-run.sh OUTDIR CASE...
-# CASE：rc | rc-nogrh | ud | srq（rdma-core 的 ibv_*_pingpong）；ours（默认的一对）；inject:KIND（我们的程序带 --inject KIND）；
+# CASE：rc | rc-nogrh | ud | srq（rdma-core 的 ibv_*_pingpong）；ours（默认的一对）；ours-cm（--cm：经 librdmacm）；inject:KIND（我们的程序带 --inject KIND）；
 #       bench（--bench lat 的中位延迟，有和没有 verbs-check 各一次）
 # 每个 CASE 在 OUTDIR/CASE/ 里留下：s.err、c.err（两边的输出和一边的发现）、pair.out（--pair 的发现）、rc（两边和 pair 的退出码）
 set -uo pipefail
@@ -13,6 +13,7 @@ DEV0=${LAB_DEV0:-rxe0} DEV1=${LAB_DEV1:-rxe1} IP0=${LAB_IP0:-10.11.0.1}
 
 wait_port() {
     local i
+    [[ $1 == cm ]] && { sleep 5; return 0; }   # RDMA CM 的端口不在 ss 里：给服务端几秒
     for ((i = 0; i < 300; i++)); do
         [[ -n $(ss -Hltn "sport = :$1") ]] && return 0
         sleep 0.1
@@ -46,6 +47,8 @@ for c in "$@"; do
     ud) pair_run "$d" 18515 "ibv_ud_pingpong -d $DEV0 -g 1 -n 20" "ibv_ud_pingpong -d $DEV1 -g 1 -n 20 $IP0" ;;
     srq) pair_run "$d" 18515 "ibv_srq_pingpong -d $DEV0 -g 1 -n 20" "ibv_srq_pingpong -d $DEV1 -g 1 -n 20 $IP0" ;;
     ours) pair_run "$d" 18515 "build/rdma_server -d $DEV0 -t 20" "build/rdma_client $IP0 -d $DEV1 -t 20" ;;
+    # --cm：服务端听 0.0.0.0（同 tests/lab/cm.bats；-d rxe0 绑在 10.11.0.1 上时单机实验室里请求被拒），CM 端口不是 TCP 端口
+    ours-cm) pair_run "$d" cm "build/rdma_server -t 20 --cm" "build/rdma_client $IP0 -d $DEV1 -t 20 --cm" ;;
     inject:*)
         k=${c#inject:} sopt="" copt=""
         case $k in
