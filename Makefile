@@ -112,7 +112,7 @@ $(BUILD)/libverbs-check.so: $(VC_DIR)/recorder.c | check-deps
 
 # 实验室里的全套（不在 make test 里，约 15 分钟）：ibv_rc/ud/srq_pingpong -g 1、rc_pingpong 不带 -g、我们的默认一对、
 # 每种改变 verbs 调用的 --inject、--bench lat 有没有 verbs-check 的中位延迟；每个用例的输出在 logs/verbs-check-lab/
-VC_LAB_CASES := rc rc-nogrh ud srq ours inject:qpn inject:psn inject:rkey inject:mr-access inject:qp-access \
+VC_LAB_CASES := rc rc-nogrh ud srq ours ours-cm inject:qpn inject:psn inject:rkey inject:mr-access inject:qp-access \
                 inject:lkey inject:inline inject:small-recv inject:flush inject:rnr-retry0 bench
 verbs-check-lab: all
 	lab/run bash tests/verbs-check/lab-run.sh logs/verbs-check-lab $(VC_LAB_CASES)
