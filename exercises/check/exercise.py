@@ -390,6 +390,7 @@ def show_mistakes(n, mistakes, tries):
     FILE= 的那个文件各有自己的，REF=1 用一个丢掉的）"""
     for mid, vals in dedup(mistakes):
         field, hint, expl, link = rules.M[mid]
+        link = vals.get("see", link)   # 练习可以给一般规则换一个更近的链接（rules.py 的 general(..., {"see": …})）
         fz, fe = field if isinstance(field, tuple) else (field, field)
         if fz == "*":   # 一般规则里“任何字段”：说出是哪几个
             fz = fe = vals.get("fields", "*")

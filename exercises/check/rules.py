@@ -465,7 +465,7 @@ HINTS = {
     "wc.undefined": ("status 不是 IBV_WC_SUCCESS 时只看 wr_id 和 qp_num", "when status is not IBV_WC_SUCCESS look only at wr_id and qp_num"),
     "rts.timeout0": ("选项 --ack-timeout 在 conn->opt->ack_timeout（默认 14 ≈ 67 ms）", "the --ack-timeout option is in conn->opt->ack_timeout (default 14 = about 67 ms)"),
     "rtr.rd_big": ("在协商的深度 conn->rd.in 和这个上限之间都是合法的", "anything between the negotiated depth conn->rd.in and that limit is legal"),
-    "access.remote_without_local": ("--op %(op)s 的%(role_zh)s", "--op %(op)s, %(role_en)s"),
+    "access.remote_without_local": ("--op %(op)s 的%(role_zh)s；程序在步骤6 注册 MR", "--op %(op)s, %(role_en)s; the program registers the MR in step 6"),
     "cleanup.srq_before_qp": ("--srq 时本程序还先把 QP 改到 ERR、等 LAST_WQE_REACHED", "with --srq this program also moves them to ERR and waits for LAST_WQE_REACHED"),
     "cleanup.channel_before_cq": ("--cq event 时 CQ 挂在完成通道上", "with --cq event the CQ hangs on the completion channel"),
     "cleanup.mr_before_qp": ("本程序每轮都有投递了还没完成的接收", "this program has posted, unfinished receives every round"),
@@ -483,6 +483,8 @@ SOURCES.update({
 
 # 练习专有的链接，盖过一般规则自己的链接（现在没有）
 LINKS = {}
+# 学习者在这个练习里填的字段和一般规则说的字段不同时：销毁的规则说对象（cq、mr……），练习 12 里学习者填的是 order
+FIELDS = {r["id"]: "order" for r in VR.RULES if r["id"].startswith("cleanup.")}
 
 
 def _general(rule):
@@ -490,7 +492,7 @@ def _general(rule):
     msg = rule["message"]
     if hint:
         msg = (msg[0] + "（" + hint[0] + "）", msg[1] + " (" + hint[1] + ")")
-    return (rule["field"], msg, rule["reason"], LINKS.get(rule["id"], rule["link"]))
+    return (FIELDS.get(rule["id"], rule["field"]), msg, rule["reason"], LINKS.get(rule["id"], rule["link"]))
 
 
 OWN_M = set(M)   # 练习自己的规则（tests/exercises/verbs-rules-cases.py 查它们不重复一般规则）
@@ -562,10 +564,18 @@ def modify_record(s, transition):
             "peer": {"active_mtu": c.get("peer_mtu")}, "device": {"max_qp_rd_atom": c.get("max_rd_atom")}}
 
 
-def general(rec, out, notes, extra=None):
-    """verbs_rules.check() 的发现：错误进 out，合法选择的说明进 notes；extra 是练习的提示要的参数"""
+# 练习 2 的掩码错误指向 TROUBLESHOOTING 里 INIT 失败的那一节（一般规则的链接是 RTR 的那一节）
+INIT_LINKS = {"qp.mask_missing": TS_INIT, "qp.mask_forbidden": TS_INIT}
+
+
+def general(rec, out, notes, extra=None, links=None):
+    """verbs_rules.check() 的发现：错误进 out，合法选择的说明进 notes；extra 是练习的提示要的参数，
+    links 按规则 id 换一个这个练习里更近的链接（exercise.py 看参数里的 "see"）"""
     for f in VR.check(rec, "en"):
-        (notes if f["severity"] == "note" else out).append((f["id"], dict(f["values"], **(extra or {}))))
+        vals = dict(f["values"], **(extra or {}))
+        if links and f["id"] in links:
+            vals["see"] = links[f["id"]]
+        (notes if f["severity"] == "note" else out).append((f["id"], vals))
 
 
 def check_1(sc):
@@ -601,7 +611,7 @@ def check_2(sc):
     out, notes = [], []
     for s in sc:
         c = s["ctx"]
-        general(modify_record(s, ("RESET", "INIT")), out, notes)
+        general(modify_record(s, ("RESET", "INIT")), out, notes, links=INIT_LINKS)
         if s["qp_state"] != QPS_INIT:
             out.append(("init.state", {"got": VR.named(VR.QP_STATES, s["qp_state"])}))
         if s["port_num"] != c["port"]:

@@ -164,7 +164,8 @@ RULES = [
      "source": SRC_QP_TABLE},
     {"id": "qp.mask_missing", "call": "ibv_modify_qp", "field": "attr_mask",
      "condition": {"kind": "mask_required", "table": "QP_TRANSITIONS"},
-     "message": ("掩码里少了 %(missing)s：%(qpt)s 的 %(tr)s 必需它", "the mask lacks %(missing)s, which %(qpt)s %(tr)s requires"),
+     "message": ("掩码里少了 %(missing)s：%(qpt)s 的 %(tr)s 必需 %(required)s",
+                 "the mask lacks %(missing)s; %(qpt)s %(tr)s requires %(required)s"),
      "reason": ("内核的 ib_modify_qp_is_ok() 给每一步、每种 QP 类型列了必需的属性（RC 的 RTR 要地址、对端 QP 号、PSN、MTU……）。"
                 "少了一位，ibv_modify_qp 在调用驱动之前就返回 EINVAL；属性里写了值也没用，掩码没有那一位内核就不读它",
                 "The kernel's ib_modify_qp_is_ok() lists the required attributes of each step and QP type (RC's RTR needs the "
@@ -601,7 +602,8 @@ def _mask_cond(rec, kind):
     if not (extra if kind == "mask_allowed" else miss):
         return None
     return mask_names(rec["mask"]), {"extra": mask_names(extra), "missing": mask_names(miss), "qpt": rec["qp_type"],
-                                     "tr": "->".join(tr), "allowed": mask_names(allowed)}
+                                     "tr": "->".join(tr), "allowed": mask_names(allowed),
+                                     "required": mask_names(QP_TRANSITIONS[tr][rec["qp_type"]][0] | QP_STATE)}
 
 
 def _unset_cond(rec):
