@@ -52,9 +52,9 @@ export LAB_KERNEL
 NETEM ?=
 export LAB_NETEM ?= $(NETEM)
 
-.PHONY: exercise exercises exercise-reset exercise-objs exercise-objs-here exercise-matrix print-sources print-pure check all locale po clean rebuild help test test-kernels test-stock test-cloud stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench lossy loss-vs-tcp fuzz impair loss-recovery console-diff bench-ab ir
+.PHONY: verbs-check verbs-check-lab exercise exercises exercise-reset exercise-objs exercise-objs-here exercise-matrix print-sources print-pure check all locale po clean rebuild help test test-kernels test-stock test-cloud stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench lossy loss-vs-tcp fuzz impair loss-recovery console-diff bench-ab ir
 
-all: $(BUILD)/rdma_server $(BUILD)/rdma_client locale
+all: $(BUILD)/rdma_server $(BUILD)/rdma_client locale verbs-check
 
 # 英文界面（--lang en 或 LANG=en_US.UTF-8，见 src/base/i18n.h）：msgfmt 把 po/ 里的译文编译成 build/locale/en/LC_MESSAGES/*.mo，
 # 程序和脚本按自己的位置找到它（build/rdma_server → build/locale）。三个文本域：程序（po/en.po）、
@@ -99,6 +99,27 @@ $(BUILD)/rdma_server: $(OBJDIR)/rdma_server.o $(CORE_OBJS)
 
 $(BUILD)/rdma_client: $(OBJDIR)/rdma_client.o $(CORE_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) -lm $(LDLIBS)
+
+# verbs-check（issue 57，docs/VERBS-CHECK.md）：任何 verbs 程序在记录器（LD_PRELOAD 的 libverbs-check.so）下运行，
+# 判断在 Python 里（tools/verbs-check/，规则和练习共用 exercises/check/verbs_rules.py）。记录器不链接 libibverbs：
+# 真正的函数在运行时按符号版本找（dlvsym），没有用 verbs 的进程里它什么也不做
+VC_DIR := tools/verbs-check
+verbs-check: $(BUILD)/verbs-check $(BUILD)/libverbs-check.so
+
+$(BUILD)/libverbs-check.so: $(VC_DIR)/recorder.c | check-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fPIC -shared -o $@ $< -ldl $(LDFLAGS)
+
+# 实验室里的全套（不在 make test 里，约 15 分钟）：ibv_rc/ud/srq_pingpong -g 1、rc_pingpong 不带 -g、我们的默认一对、
+# 每种改变 verbs 调用的 --inject、--bench lat 有没有 verbs-check 的中位延迟；每个用例的输出在 logs/verbs-check-lab/
+VC_LAB_CASES := rc rc-nogrh ud srq ours ours-cm inject:qpn inject:psn inject:rkey inject:mr-access inject:qp-access \
+                inject:lkey inject:inline inject:small-recv inject:flush inject:rnr-retry0 bench
+verbs-check-lab: all
+	lab/run bash tests/verbs-check/lab-run.sh logs/verbs-check-lab $(VC_LAB_CASES)
+
+$(BUILD)/verbs-check: $(VC_DIR)/verbs-check
+	@mkdir -p $(dir $@)
+	cp $< $@ && chmod +x $@
 
 $(OBJDIR)/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# tests/verbs-check/lab-run.sh - 在实验室虚拟机里（lab/run 之下）让两边都在 verbs-check 下运行，再 --pair 判断两边。
+#   bash tests/verbs-check/lab-run.sh OUTDIR CASE...
+# CASE：rc | rc-nogrh | ud | srq（rdma-core 的 ibv_*_pingpong）；ours（默认的一对）；ours-cm（--cm：经 librdmacm）；inject:KIND（我们的程序带 --inject KIND）；
+#       bench（--bench lat 的中位延迟，有和没有 verbs-check 各一次）
+# 每个 CASE 在 OUTDIR/CASE/ 里留下：s.err、c.err（两边的输出和一边的发现）、pair.out（--pair 的发现）、rc（两边和 pair 的退出码）
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+OUT=$1
+shift
+VC=build/verbs-check
+DEV0=${LAB_DEV0:-rxe0} DEV1=${LAB_DEV1:-rxe1} IP0=${LAB_IP0:-10.11.0.1}
+
+wait_port() {
+    local i
+    [[ $1 == cm ]] && { sleep 5; return 0; }   # RDMA CM 的端口不在 ss 里：给服务端几秒
+    for ((i = 0; i < 300; i++)); do
+        [[ -n $(ss -Hltn "sport = :$1") ]] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# 服务端命令、客户端命令（各一个数组的字符串，用 eval 展开）
+pair_run() {
+    local d=$1 port=$2 scmd=$3 ccmd=$4 src crc prc
+    mkdir -p "$d/logs"
+    eval "timeout 120 $VC --log $d/logs -- $scmd" >"$d/s.out" 2>"$d/s.err" &
+    local spid=$!
+    wait_port "$port" || echo "server did not listen on $port" >>"$d/s.err"
+    eval "timeout 120 $VC --log $d/logs -- $ccmd" >"$d/c.out" 2>"$d/c.err"
+    crc=$?
+    wait "$spid"
+    src=$?
+    timeout 60 $VC --pair "$d/logs" >"$d/pair.out" 2>&1
+    prc=$?
+    echo "server=$src client=$crc pair=$prc" >"$d/rc"
+}
+
+for c in "$@"; do
+    d=$OUT/$c
+    rm -rf "$d"
+    mkdir -p "$d"
+    case $c in
+    rc) pair_run "$d" 18515 "ibv_rc_pingpong -d $DEV0 -g 1 -n 20" "ibv_rc_pingpong -d $DEV1 -g 1 -n 20 $IP0" ;;
+    rc-nogrh) pair_run "$d" 18515 "ibv_rc_pingpong -d $DEV0 -n 5" "ibv_rc_pingpong -d $DEV1 -n 5 $IP0" ;;
+    ud) pair_run "$d" 18515 "ibv_ud_pingpong -d $DEV0 -g 1 -n 20" "ibv_ud_pingpong -d $DEV1 -g 1 -n 20 $IP0" ;;
+    srq) pair_run "$d" 18515 "ibv_srq_pingpong -d $DEV0 -g 1 -n 20" "ibv_srq_pingpong -d $DEV1 -g 1 -n 20 $IP0" ;;
+    ours) pair_run "$d" 18515 "build/rdma_server -d $DEV0 -t 20" "build/rdma_client $IP0 -d $DEV1 -t 20" ;;
+    # --cm：服务端听 0.0.0.0（同 tests/lab/cm.bats；-d rxe0 绑在 10.11.0.1 上时单机实验室里请求被拒），CM 端口不是 TCP 端口
+    ours-cm) pair_run "$d" cm "build/rdma_server -t 20 --cm" "build/rdma_client $IP0 -d $DEV1 -t 20 --cm" ;;
+    inject:*)
+        k=${c#inject:} sopt="" copt=""
+        case $k in
+        rkey) copt="--op write --inject rkey" sopt="--op write" ;;
+        mr-access | qp-access) sopt="--op write --inject $k" copt="--op write" ;;
+        small-recv | flush) sopt="--inject $k" ;;
+        late-recv) sopt="--inject late-recv" ;;
+        rnr-retry0) sopt="--inject late-recv" copt="--inject rnr-retry0" ;;
+        *) copt="--inject $k" ;;
+        esac
+        pair_run "$d" 18515 "build/rdma_server -d $DEV0 -t 20 $sopt" "build/rdma_client $IP0 -d $DEV1 -t 20 $copt" ;;
+    bench)
+        for mode in plain vc; do
+            pre=""
+            [[ $mode == vc ]] && pre="$VC --log $d/logs --"
+            timeout 120 build/rdma_server -d "$DEV0" -t 30 --bench lat >"$d/$mode-s.out" 2>&1 &
+            spid=$!
+            wait_port 18515
+            eval "timeout 120 $pre build/rdma_client $IP0 -d $DEV1 -t 30 --bench lat" >"$d/$mode-c.out" 2>&1
+            wait "$spid"
+        done ;;
+    esac
+done
+
+# 每个 CASE 一行：两边和 --pair 的退出码、--pair 给出的发现（id 字段）
+for c in "$@"; do
+    d=$OUT/$c
+    if [[ $c == bench ]]; then
+        printf '%-16s t_typical: without %s us, under verbs-check %s us\n' "$c" \
+            "$(sed -n 's/.*t_typical_us=\([0-9.]*\).*/\1/p' "$d/plain-c.out")" \
+            "$(sed -n 's/.*t_typical_us=\([0-9.]*\).*/\1/p' "$d/vc-c.out")"
+        continue
+    fi
+    printf '%-16s %s  %s\n' "$c" "$(cat "$d/rc")" \
+        "$(grep -ho '^verbs-check: \(错误\|警告\|error\|warning\) [^ ]* [^ ]*' "$d/pair.out" "$d/s.err" "$d/c.err" |
+            cut -d' ' -f3,4 | sort -u | tr '\n' ' ')"
+done
