@@ -30,6 +30,9 @@
 #  17. 学习者页面里会跟着代码变的事实是从代码算出来的那样（tests/docs/check-facts.py，规则写在它开头）：常量名存在、HELLO 的字节数、
 #      CQ 的容量、--tx-depth 的上限、rxe 的计数个数、TROUBLESHOOTING 错误表引用的每一句程序印得出、练习的步骤号和真实运行里的步骤一样、
 #      脚本里说的 README 的某一节存在、摘录前面说的 make demo 参数就是录它时用的
+#  18. 每个学习者页面（清单 docs/pages.txt）和它的英文版同步（tests/docs/check-parity.py，规则写在它开头）：英文版在约定的位置
+#      （docs/NAME.en.md；子目录的 README 在旁边），两页开头互相链接，英文页没有中文，标题一一对应，命令一样，引用的错误一样；
+#      docs/README.en.md 链接到每一个英文页。脚本生成的数据表（docs/bench/results.md、docs/loss-vs-tcp/results.md）没有英文版
 # 摘录与真实运行是否一致，由实验室里的 tests/36-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -42,7 +45,7 @@ trap 'rm -rf "$T"' EXIT
 . tests/lib/tap.bash
 TAP_DIAG=$T/diag  # ok 之后清空；诊断先攒在这里
 : >"$T/diag"
-echo "1..17"
+echo "1..18"
 README_MAX_LINES=300
 # 24500：issue 54 把实验室的三行和它们的时间、大小放到了开头（学习者没有 RDMA 时的入口）
 README_MAX_BYTES=24500
@@ -241,7 +244,7 @@ ok "$bad8" "each role's -h lists only options that role accepts (checked one by 
 
 # ---------- 8. 相对链接 ----------
 bad9=0
-perl tests/docs/check-links.pl "${DOCS[@]}" lab/README.md >"$T/diag" 2>&1 || bad9=1
+perl tests/docs/check-links.pl "${DOCS[@]}" lab/README*.md docs/bench/README*.md docs/dev/*.md >"$T/diag" 2>&1 || bad9=1
 ok "$bad9" "every relative link in the documents points to an existing file and heading"
 
 
@@ -419,3 +422,8 @@ ok "$bad" "docs/pages.txt lists every .md; its $(sed -n 's/^# \([0-9]*\) .*/\1/p
 bad=0
 python3 tests/docs/check-facts.py >"$T/facts" 2>&1 || { bad=1; grep -v '^# ' "$T/facts" >>"$T/diag"; }
 ok "$bad" "facts in the learner pages agree with the code ($(sed -n 's/^# //p' "$T/facts"))"
+
+# ---------- 18. 每个学习者页面和它的英文版同步 ----------
+bad=0
+python3 tests/docs/check-parity.py --manifest docs/pages.txt >"$T/par" 2>&1 || { bad=1; grep -v '^# ' "$T/par" >>"$T/diag"; }
+ok "$bad" "each of the $(sed -n 's/^# \([0-9]*\) .*/\1/p' "$T/par") learner pages in docs/pages.txt has its English twin in step (language links both ways, no Chinese, headings one to one, the same commands and quoted errors), and docs/README.en.md links every twin"
