@@ -21,7 +21,8 @@
 #  11. README 开头（前 60 行）的“没有 RDMA？从这里开始”块：setup、demo、test 三行在代码块里，每行的注释写着量过的时间（秒/分钟），
 #      docs/README.en.md 开头同样（s/min）；.ci/run 明确要两样（LAB_KERNEL=all LAB_STOCK=debian12 bash lab/setup，然后 make test）
 #  13. README.md 和 QUICKFIX.md 引用的每一句错误（英文的原话，或程序的中文错误经 po/en.po 译成的英文）都在 docs/TROUBLESHOOTING.en.md
-#      开头的英文索引里；TROUBLESHOOTING 改成索引之前引用过的每一句错误（tests/docs/error-lines.txt）还在某个学习者页面里
+#      开头的英文索引里；TROUBLESHOOTING 改成索引之前引用过的每一句错误（tests/docs/error-lines.txt）还在某个学习者页面里；
+#      TROUBLESHOOTING 两种语言的正文里引用的每一句错误都在页首的索引里
 #      （tests/docs/check-error-index.py，规则写在它开头）
 #  14. Makefile 的每条依赖消息 echo "错误: …" >&2 后面紧跟着同一句的英文 echo "error: …" >&2（英文里没有中文）
 #  15. docs/QUICKFIX.en.md 和 QUICKFIX.md 同步：没有中文（链接目标除外）；#–#### 标题一一对应（对照表在这一项里）；QUICKFIX

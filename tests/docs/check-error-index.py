@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """tests/docs/check-error-index.py - README.md 和 QUICKFIX.md 引用的每一句错误，都在英文的错误索引（docs/TROUBLESHOOTING.en.md 开头的
-“## Index: the line you see”）里；以前引用过的每一句错误（tests/docs/error-lines.txt）还在某个学习者页面里
+“## Index: the line you see”）里；以前引用过的每一句错误（tests/docs/error-lines.txt）还在某个学习者页面里；
+TROUBLESHOOTING.md 和它的英文版正文里引用的每一句错误都在各自页首的索引里
 
 哪些算“引用的错误”（机械的规则）：正文里（代码块和摘录之外）反引号中的一段，
   - 以英文的错误开头：error: / Error: / E: / Failed / Couldn't / cannot，前面可以有程序名（modprobe: FATAL、ulimit: …）；
@@ -104,6 +105,24 @@ def quoted_errors(doc, pairs):
 LABELS = {"错误: ": "error: ", "警告: ": "warning: "}
 INDEX_PAGE = "docs/TROUBLESHOOTING.en.md"
 KEPT = "tests/docs/error-lines.txt"
+
+
+def check_ts_index(pairs):
+    """TROUBLESHOOTING.md 和它的英文版：正文里引用的每一句错误都在页首的索引里（索引在 “## 索引”/“## Index” 那一节）"""
+    bad = 0
+    for page, head in (("TROUBLESHOOTING.md", "## 索引："), (INDEX_PAGE, "## Index: ")):
+        text = (ROOT / page).read_text(encoding="utf-8")
+        m = re.search(r"^" + re.escape(head) + r".*?\n(.*?)(?=^## )", text, re.S | re.M)
+        if not m:
+            print(f"{page}: 没有 “{head}” 一节")
+            bad += 1
+            continue
+        first = text[:m.end()].count("\n") + 1
+        for no, q, _ in quoted_errors(page, pairs):
+            if no > first and q not in m.group(1):
+                print(f"{page}:{no}: 引用的错误不在页首的索引里: {q}")
+                bad += 1
+    return bad
 
 
 def check_kept():
@@ -250,6 +269,7 @@ def main():
                 print(f"TROUBLESHOOTING.md:{no}: GID 一节的错误 “{q}” 不在 {INDEX_PAGE} 的索引里（要找: {want}）")
                 bad += 1
         bad += check_kept()
+        bad += check_ts_index(pairs)
     print(f"# {seen} 句引用的错误")
     return 1 if bad or seen == 0 else 0
 
