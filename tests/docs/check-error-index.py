@@ -138,7 +138,7 @@ def check_kept():
         if not line or line.startswith("#"):
             continue
         n += 1
-        if line not in text and not (line.endswith("…") and line[:-1] in text):   # 结尾的 … 是省略的后半句
+        if not found(line, text):   # … 是省略的一段
             print(f"{KEPT}: 这一句错误以前引用过，现在哪个学习者页面里都没有了: {line}")
             bad += 1
     if n < 100:
@@ -219,7 +219,7 @@ def found(want, haystack):
     """want 在 haystack 里；want 里的 … 是省略的一段：各段按顺序出现在同一行里（… 之前的开头至少要有）"""
     parts = [p.strip() for p in want.split("…")]
     if len(parts) == 1:
-        return want in haystack
+        return want.strip() in haystack
     rx = ".*?".join(re.escape(p) for p in parts if p)
     return re.search(rx, haystack) is not None
 

@@ -138,6 +138,7 @@ EXCEPT = {
     "CAS(期望 …) 应成功/应失败…": "CAS(compare …) should succeed",
     "ibv_poll_cq() 失败 (返回 -N)": "ibv_poll_cq() failed (returned -N)",
     "rdma_bind_addr() 失败: No such device": "rdma_bind_addr() failed: No such device",
+    "rdma_bind_addr() 失败: No such device (errno=19)": "rdma_bind_addr() failed: No such device (errno=19)",
     "ibv_get_device_list() 失败: …": "ibv_get_device_list() failed: ",
 }
 
