@@ -12,15 +12,18 @@
 #      HELLO 比较的字段和 flags + --cm，别的文档不再另列；文档里写的 HELLO flags 已定义位 = WIRE_FLAG_* 的并集；参数表的「默认」列 = -h 写的默认值
 #   7. 每个角色的 -h 只列它自己能用的选项：逐个拿来 --dry-run，不能被拒绝成“只用于服务端/客户端”
 #   8. 文档之间的相对链接都指向存在的文件和标题锚点（tests/docs/check-links.pl，GitHub 的锚点规则）
-#   9. README.md 不超过预算（README_MAX_LINES 行、README_MAX_BYTES 字节）：它是入口，细节放在 docs/
+#   9. README.md 不超过预算（README_MAX_LINES 行、README_MAX_BYTES 字节）：它是入口，细节放在 docs/；TROUBLESHOOTING.md 是症状索引，
+#      不超过 TS_MAX_BYTES（40 KiB：长的讲解放在它所属的页面里）
 #  10. README、QUICKFIX、TROUBLESHOOTING 的命令是两台虚拟机的写法：不出现单机实验室的设备名（rxe1，
 #      客户端/服务端的 -d rxe0）。只属于单机实验室的代码块前一行标 <!-- lab-only -->；输出摘录不算命令
 #  12. docs/README.en.md 里没有中文（链接目标里的中文标题锚点除外）；它的 ##–#### 标题和 README 一一对应（个数、顺序，对照表在
 #      这一项里）；README 标了记号的命令块里的每条命令（tests/docs/readme-steps.sh raw）都在它的代码块里
 #  11. README 开头（前 60 行）的“没有 RDMA？从这里开始”块：setup、demo、test 三行在代码块里，每行的注释写着量过的时间（秒/分钟），
 #      docs/README.en.md 开头同样（s/min）；.ci/run 明确要两样（LAB_KERNEL=all LAB_STOCK=debian12 bash lab/setup，然后 make test）
-#  13. README.md 和 QUICKFIX.md 引用的每一句错误（英文的原话，或程序的中文错误经 po/en.po 译成的英文）都在 docs/README.en.md 的
-#      英文错误索引里（tests/docs/check-error-index.py，规则写在它开头）
+#  13. README.md 和 QUICKFIX.md 引用的每一句错误（英文的原话，或程序的中文错误经 po/en.po 译成的英文）都在 docs/TROUBLESHOOTING.en.md
+#      开头的英文索引里；TROUBLESHOOTING 改成索引之前引用过的每一句错误（tests/docs/error-lines.txt）还在某个学习者页面里；
+#      TROUBLESHOOTING 两种语言的正文里引用的每一句错误都在页首的索引里
+#      （tests/docs/check-error-index.py，规则写在它开头）
 #  14. Makefile 的每条依赖消息 echo "错误: …" >&2 后面紧跟着同一句的英文 echo "error: …" >&2（英文里没有中文）
 #  15. docs/QUICKFIX.en.md 和 QUICKFIX.md 同步：没有中文（链接目标除外）；#–#### 标题一一对应（对照表在这一项里）；QUICKFIX
 #      的每条命令（代码块里的行、正文里以命令开头的 `行内代码`）都在英文页里；QUICKFIX 引用的每一句错误都在英文页的正文里
@@ -30,6 +33,11 @@
 #  17. 学习者页面里会跟着代码变的事实是从代码算出来的那样（tests/docs/check-facts.py，规则写在它开头）：常量名存在、HELLO 的字节数、
 #      CQ 的容量、--tx-depth 的上限、rxe 的计数个数、TROUBLESHOOTING 错误表引用的每一句程序印得出、练习的步骤号和真实运行里的步骤一样、
 #      脚本里说的 README 的某一节存在、摘录前面说的 make demo 参数就是录它时用的
+#  18. 每个学习者页面（清单 docs/pages.txt）和它的英文版同步（tests/docs/check-parity.py，规则写在它开头）：英文版在约定的位置
+#      （docs/NAME.en.md；子目录的 README 在旁边），两页开头互相链接，英文页没有中文，标题一一对应，命令一样，引用的错误一样；
+#      docs/README.en.md 链接到每一个英文页。脚本生成的数据表（docs/bench/results.md、docs/loss-vs-tcp/results.md）没有英文版
+#  19. 代码打印的每个页面链接都能打开，中文和英文两种模式（tests/docs/check-code-links.py）：练习检查的 “参见:/see:”
+#      （英文模式经 exercises/check/doclinks.py 换到英文版上）、程序和脚本的文字里提到的页面和「标题」
 # 摘录与真实运行是否一致，由实验室里的 tests/36-lab-docs.t 检查（需要虚拟机）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -42,10 +50,12 @@ trap 'rm -rf "$T"' EXIT
 . tests/lib/tap.bash
 TAP_DIAG=$T/diag  # ok 之后清空；诊断先攒在这里
 : >"$T/diag"
-echo "1..17"
+echo "1..19"
 README_MAX_LINES=300
 # 24500：issue 54 把实验室的三行和它们的时间、大小放到了开头（学习者没有 RDMA 时的入口）
 README_MAX_BYTES=24500
+# 40 KiB：issue 56 把 94.6 KB 的 TROUBLESHOOTING 改成症状索引（开头一张“你看到的那一句 → §”的表，每节 原因/确认/修复）
+TS_MAX_BYTES=40960
 
 # 每个文档的每一行打上类别：CODE（代码块内、摘录外）、CODELAB（标了 <!-- lab-only --> 的代码块）、
 # EXC（摘录内）、TEXT（其它）。输出：类别<TAB>文件:行号<TAB>内容
@@ -241,7 +251,7 @@ ok "$bad8" "each role's -h lists only options that role accepts (checked one by 
 
 # ---------- 8. 相对链接 ----------
 bad9=0
-perl tests/docs/check-links.pl "${DOCS[@]}" lab/README.md >"$T/diag" 2>&1 || bad9=1
+perl tests/docs/check-links.pl "${DOCS[@]}" lab/README*.md docs/bench/README*.md docs/dev/*.md >"$T/diag" 2>&1 || bad9=1
 ok "$bad9" "every relative link in the documents points to an existing file and heading"
 
 
@@ -252,7 +262,12 @@ if ((rl > README_MAX_LINES || rb > README_MAX_BYTES)); then
     echo "README.md 有 $rl 行、$rb 字节，预算是 $README_MAX_LINES 行、$README_MAX_BYTES 字节：把细节移到 docs/，README 里留一段话和链接" >>"$T/diag"
     bad=1
 fi
-ok "$bad" "README.md stays within its budget ($rl/$README_MAX_LINES lines, $rb/$README_MAX_BYTES bytes)"
+tb=$(wc -c <TROUBLESHOOTING.md)
+if ((tb > TS_MAX_BYTES)); then
+    echo "TROUBLESHOOTING.md 有 $tb 字节，预算是 $TS_MAX_BYTES：它是症状索引，长的讲解移到它所属的页面（FLOW、GALLERY、KERNELS、LOSS-*……），这里留一行和链接" >>"$T/diag"
+    bad=1
+fi
+ok "$bad" "README.md and TROUBLESHOOTING.md stay within their budgets ($rl/$README_MAX_LINES lines, $rb/$README_MAX_BYTES bytes; $tb/$TS_MAX_BYTES bytes)"
 
 # ---------- 10. 两台虚拟机的命令里没有单机实验室的设备名 ----------
 # 命令 = 代码块的行（摘录和 <!-- lab-only --> 块除外），以及正文里以命令开头的 `行内代码`。
@@ -322,7 +337,7 @@ HEADINGS=(
     '## 全部参数|## Options'
     '## 更多主题|## More topics'
     '## 出错了怎么办|## What to do when it fails'
-    '## 文档导航|## Where to go next (Chinese documents)'
+    '## 文档导航|## Where to go next'
 )
 EN_ONLY='^## (Error index \(English\)|Getting English output)$'
 printf '%s\n' "${HEADINGS[@]}" | cut -d'|' -f1 >"$T/h-zh-want"
@@ -352,7 +367,7 @@ ok "$bad" "docs/README.en.md has no Chinese outside link targets, README.md's he
 bad=0
 python3 tests/docs/check-error-index.py >"$T/ei" 2>&1 || bad=1
 if [[ $bad != 0 ]]; then sed 's/^/    /' "$T/ei" >>"$T/diag"; fi
-ok "$bad" "every error README.md and QUICKFIX.md quote is in docs/README.en.md's English error index ($(sed -n 's/^# \([0-9]*\) .*/\1/p' "$T/ei") quotes)"
+ok "$bad" "every error README.md and QUICKFIX.md quote is in the English index of docs/TROUBLESHOOTING.en.md, and every line of tests/docs/error-lines.txt is still quoted in a learner page ($(sed -n 's/^# \([0-9]*\) .*/\1/p' "$T/ei") quotes)"
 
 # ---------- 14. Makefile 的依赖消息两种语言都有 ----------
 bad=0
@@ -419,3 +434,13 @@ ok "$bad" "docs/pages.txt lists every .md; its $(sed -n 's/^# \([0-9]*\) .*/\1/p
 bad=0
 python3 tests/docs/check-facts.py >"$T/facts" 2>&1 || { bad=1; grep -v '^# ' "$T/facts" >>"$T/diag"; }
 ok "$bad" "facts in the learner pages agree with the code ($(sed -n 's/^# //p' "$T/facts"))"
+
+# ---------- 18. 每个学习者页面和它的英文版同步 ----------
+bad=0
+python3 tests/docs/check-parity.py --manifest docs/pages.txt >"$T/par" 2>&1 || { bad=1; grep -v '^# ' "$T/par" >>"$T/diag"; }
+ok "$bad" "each of the $(sed -n 's/^# \([0-9]*\) .*/\1/p' "$T/par") learner pages in docs/pages.txt has its English twin in step (language links both ways, no Chinese, headings one to one, the same commands and quoted errors), and docs/README.en.md links every twin"
+
+# ---------- 19. 代码打印的页面链接，两种语言 ----------
+bad=0
+python3 tests/docs/check-code-links.py >"$T/cl" 2>&1 || { bad=1; grep -v '^# ' "$T/cl" >>"$T/diag"; }
+ok "$bad" "every page link the code prints resolves in both languages ($(sed -n 's/^# \([0-9]*\) .*/\1/p' "$T/cl") links: exercise 'see:' lines, pages named in po/en.po and po/sh/en.po)"

@@ -19,6 +19,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doclinks  # noqa: E402
 import rules  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -404,7 +405,7 @@ def show_mistakes(n, mistakes, tries):
             if mid in rules.SOURCES:
                 say("  出处: " + rules.SOURCES[mid], "  source: " + rules.SOURCES[mid])
             if link:
-                say("  参见: " + link, "  see: " + link)
+                say("  参见: " + link, "  see: " + doclinks.en_link(link))   # 英文模式指向英文版（doclinks.py）
         else:
             say("  （再错一次会给出完整的解释）", "  (fail again and you get the full explanation)")
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""tests/docs/check-error-index.py - README.md 和 QUICKFIX.md 引用的每一句错误，都在 docs/README.en.md 的英文错误索引里
+"""tests/docs/check-error-index.py - README.md 和 QUICKFIX.md 引用的每一句错误，都在英文的错误索引（docs/TROUBLESHOOTING.en.md 开头的
+“## Index: the line you see”）里；以前引用过的每一句错误（tests/docs/error-lines.txt）还在某个学习者页面里；
+TROUBLESHOOTING.md 和它的英文版正文里引用的每一句错误都在各自页首的索引里
 
 哪些算“引用的错误”（机械的规则）：正文里（代码块和摘录之外）反引号中的一段，
   - 以英文的错误开头：error: / Error: / E: / Failed / Couldn't / cannot，前面可以有程序名（modprobe: FATAL、ulimit: …）；
@@ -25,7 +27,7 @@ if ARGS[:1] == ["--pair"]:
 ROOT = Path(ARGS[0] if ARGS else Path(__file__).resolve().parents[2])
 ENGLISH = re.compile(r"^((modprobe|modinfo|ulimit)(: [a-z ]+)?: )?(error|Error|ERROR|FATAL|E|Failed|Couldn't|cannot)\b")
 # 引用里省略了一部分（…）的中文错误，po 的 msgid 对不上：中文引用 → 索引里该有的英文
-EXCEPT = {"connect(…) 失败: Connection refused": "connect(10.11.0.1:18515) failed: Connection refused"}
+EXCEPT = {"connect(…) 失败: Connection refused": "connect(…) failed: Connection refused"}
 
 
 def text_quotes(path):
@@ -101,6 +103,48 @@ def quoted_errors(doc, pairs):
 
 
 LABELS = {"错误: ": "error: ", "警告: ": "warning: "}
+INDEX_PAGE = "docs/TROUBLESHOOTING.en.md"
+KEPT = "tests/docs/error-lines.txt"
+
+
+def check_ts_index(pairs):
+    """TROUBLESHOOTING.md 和它的英文版：正文里引用的每一句错误都在页首的索引里（索引在 “## 索引”/“## Index” 那一节）"""
+    bad = 0
+    for page, head in (("TROUBLESHOOTING.md", "## 索引："), (INDEX_PAGE, "## Index: ")):
+        text = (ROOT / page).read_text(encoding="utf-8")
+        m = re.search(r"^" + re.escape(head) + r".*?\n(.*?)(?=^## )", text, re.S | re.M)
+        if not m:
+            print(f"{page}: 没有 “{head}” 一节")
+            bad += 1
+            continue
+        first = text[:m.end()].count("\n") + 1
+        for no, q, _ in quoted_errors(page, pairs):
+            if no > first and q not in m.group(1):
+                print(f"{page}:{no}: 引用的错误不在页首的索引里: {q}")
+                bad += 1
+    return bad
+
+
+def check_kept():
+    """KEPT 里的每一句（TROUBLESHOOTING 改成索引之前引用过的错误）原样在某个学习者页面（docs/pages.txt）里：返回缺的条数"""
+    pages = []
+    for line in (ROOT / "docs/pages.txt").read_text(encoding="utf-8").splitlines():
+        parts = line.split("#", 1)[0].split()
+        if len(parts) == 2 and parts[0] == "learner":
+            pages.append((ROOT / parts[1]).read_text(encoding="utf-8"))
+    text = "\n".join(pages)
+    bad = n = 0
+    for line in (ROOT / KEPT).read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        n += 1
+        if not found(line, text):   # … 是省略的一段
+            print(f"{KEPT}: 这一句错误以前引用过，现在哪个学习者页面里都没有了: {line}")
+            bad += 1
+    if n < 100:
+        print(f"{KEPT} 只有 {n} 句")
+        bad += 1
+    return bad
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
 
 
@@ -171,6 +215,15 @@ def gid_heading_errors(pairs):
                 yield no, q, max(found, key=len) if found else None
 
 
+def found(want, haystack):
+    """want 在 haystack 里；want 里的 … 是省略的一段：各段按顺序出现在同一行里（… 之前的开头至少要有）"""
+    parts = [p.strip() for p in want.split("…")]
+    if len(parts) == 1:
+        return want.strip() in haystack
+    rx = ".*?".join(re.escape(p) for p in parts if p)
+    return re.search(rx, haystack) is not None
+
+
 def check(docs, haystack, where, pairs):
     """docs 引用的每一句错误（… 之前的部分）都在 haystack 里；返回 (缺的条数, 引用的条数)"""
     bad = seen = 0
@@ -181,8 +234,7 @@ def check(docs, haystack, where, pairs):
                 bad += 1
                 continue
             seen += 1
-            want = want.split("…")[0].rstrip()
-            if want not in haystack:
+            if not found(want, haystack):
                 print(f"{doc}:{no}: 引用的错误 “{q}” 不在 {where} 里（要找: {want}）")
                 bad += 1
     return bad, seen
@@ -195,12 +247,12 @@ def main():
         haystack = "\n".join(q for _, q in text_quotes(ROOT / en))
         bad, seen = check([zh], haystack, f"{en} 的正文（反引号里）", pairs)
     else:
-        text = (ROOT / "docs/README.en.md").read_text(encoding="utf-8")
-        m = re.search(r"^## Error index \(English\)\n(.*?)(?=^## )", text, re.S | re.M)
+        text = (ROOT / INDEX_PAGE).read_text(encoding="utf-8")
+        m = re.search(r"^## Index: the line you see\n(.*?)(?=^## )", text, re.S | re.M)
         if not m:
-            print("docs/README.en.md 里没有 “## Error index (English)” 一节")
+            print(f"{INDEX_PAGE} 里没有 “## Index: the line you see” 一节")
             return 1
-        bad, seen = check(("README.md", "QUICKFIX.md"), m.group(1), "docs/README.en.md 的 Error index", pairs)
+        bad, seen = check(("README.md", "QUICKFIX.md"), m.group(1), f"{INDEX_PAGE} 的索引", pairs)
         # 学习者搜英文原话时落到 TROUBLESHOOTING：README、QUICKFIX 引用的每一句英文错误那里也有
         trouble = "\n".join(q for _, q in text_quotes(ROOT / "TROUBLESHOOTING.md"))
         for doc in ("README.md", "QUICKFIX.md"):
@@ -213,9 +265,11 @@ def main():
             if want is None:
                 print(f"TROUBLESHOOTING.md:{no}: GID 一节标题里的中文错误在 po/en.po 里找不到 msgid: {q}")
                 bad += 1
-            elif want.split("…")[0].rstrip() not in m.group(1):
-                print(f"TROUBLESHOOTING.md:{no}: GID 一节的错误 “{q}” 不在 docs/README.en.md 的 Error index 里（要找: {want}）")
+            elif not found(want, m.group(1)):
+                print(f"TROUBLESHOOTING.md:{no}: GID 一节的错误 “{q}” 不在 {INDEX_PAGE} 的索引里（要找: {want}）")
                 bad += 1
+        bad += check_kept()
+        bad += check_ts_index(pairs)
     print(f"# {seen} 句引用的错误")
     return 1 if bad or seen == 0 else 0
 

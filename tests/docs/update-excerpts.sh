@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/docs/update-excerpts.sh - 从实验室的真实运行重新生成文档里的输出摘录
 #
-# 文档（README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md）里的程序输出都不是手写的。
+# 文档（README.md TROUBLESHOOTING.md QUICKFIX.md QP_STATE_USAGE.md docs/*.md，英文版 docs/*.en.md 也在内）里的程序输出都不是手写的。
+# 英文页的摘录名是中文那个加 .en（cut_NAME.en）：同一个配方加 --lang en 再跑一次（只跑英文页用到的几个，实验室里多约 10 秒）。
 # 每段摘录夹在两行标记之间（标记各占一行，在 ``` 代码块外面）：
 #     <!-- excerpt: NAME -->
 #     ```text
@@ -141,6 +142,11 @@ in_lab() {
     # 普通用户、锁页内存只有 64 KiB：ibv_reg_mr 以 ENOMEM 失败（root 有 CAP_IPC_LOCK，不受限制）
     single memlock runuser -u nobody -- bash -c "ulimit -l 64; exec $CLIENT 10.11.0.1 -d rxe1 -q 1 --size 1M"
 
+    # 英文页（docs/*.en.md）的摘录 NAME.en：同一个配方加 --lang en 再跑一次，只跑英文页用到的（这 3 个和最后的 diagnose-port-down.en）
+    single gid-empty.en "$CLIENT" 10.11.0.1 -d rxe1 -g 5 --lang en
+    pair gid-mixed.en "-q 1 -g 0 -t 3 --lang en" "-q 1 -t 3 --lang en"
+    single memlock.en runuser -u nobody -- bash -c "ulimit -l 64; exec $CLIENT 10.11.0.1 -d rxe1 -q 1 --size 1M --lang en"
+
     # ---- 控制平面错误 ----
     single no-server "$CLIENT" 10.11.0.1 -d rxe1 -p 18599 -t 2
     # 英文（issue 28，docs/README.en.md）：一对 --lang en 和没有服务端时的错误+提示
@@ -218,6 +224,7 @@ in_lab() {
     sleep 1
     single port-down "$CLIENT" 10.11.0.1 -d rxe1
     single diagnose-port-down ./diagnose.sh rxe1
+    single diagnose-port-down.en ./diagnose.sh --lang en rxe1
     echo "recipes done" >&2
 }
 
@@ -269,9 +276,9 @@ run_recipes() {
 # 去掉开头和结尾的空行
 trim() { awk 'NF { for (; blank > 0; blank--) print ""; print; started = 1; next } started { blank++ }'; }
 
-# step FILE TITLE：标题含 TITLE 的那个“步骤”块（到下一个步骤标题之前）
+# step FILE TITLE：标题含 TITLE 的那个“步骤”块（到下一个步骤标题之前；英文的日志是 “========== Step N: ”）
 step() {
-    awk -v t="$2" '/^========== 步骤[0-9]+: / { if (on) exit; if (index($0, t)) on = 1 } on' "$OUT/$1" | trim
+    awk -v t="$2" '/^========== (步骤|Step )[0-9]+: / { if (on) exit; if (index($0, t)) on = 1 } on' "$OUT/$1" | trim
 }
 # span FILE START [END]：从第一行含 START 的行，到其后第一行含 END 的行之前（END 为空则到文件尾）
 span() {
@@ -319,6 +326,7 @@ cut_gid-range() { pick gid-range.log '错误:'; }
 cut_gid-ll() { step gid-ll.log '步骤4:'; }
 cut_accept-timeout() { pick gid-ll.log '等待客户端连接超时' '提示: 客户端启动了吗'; }
 cut_gid-mixed-server() { step gid-mixed.server.log 'INIT->RTR'; }
+cut_gid-mixed-debug() { span gid-mixed.server.log '错误: 修改QP[0]到RTR状态失败' '请检查:'; }
 cut_memlock() { step memlock.log '步骤6:'; }
 cut_bad-qp() { whole bad-qp.log; }
 cut_mismatch-qp-server() { step mismatch-qp.server.log '步骤11:'; }
@@ -356,6 +364,11 @@ cut_two-devices-path() { pick paths-two-devices.log '路径检查（RTR 之前�
 cut_peer-gone-client() { step peer-gone.client.log '交互模式'; }
 cut_port-down() { step port-down.log '步骤3:'; }
 cut_diagnose-port-down() { whole diagnose-port-down.log; }
+# 英文页的摘录：名字是中文那个加 .en，取同一个配方加 --lang en 的那次运行（英文页里程序的输出也是真实运行的，不是手译的）
+cut_gid-empty.en() { step gid-empty.en.log 'Step 4:'; }
+cut_gid-mixed-debug.en() { span gid-mixed.en.server.log 'error: Failed to move QP[0] to RTR' 'Please check:'; }
+cut_memlock.en() { step memlock.en.log 'Step 6:'; }
+cut_diagnose-port-down.en() { whole diagnose-port-down.en.log; }
 
 list_names() { declare -F | awk '$3 ~ /^cut_/ { sub(/^cut_/, "", $3); print $3 }'; }
 
