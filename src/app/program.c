@@ -20,6 +20,7 @@
 #include "plugins/trace_hooks.h"
 #include "plugins/inject.h"
 #include "plugins/ctr_hook.h"
+#include "control/ctrl_trace.h"
 #include "cli/ack_timeout.h"
 
 static void print_banner(const struct options *o, const char *title)
@@ -143,7 +144,9 @@ int program_start(struct program *p, int argc, char **argv, enum role role)
 	conn_init(&p->conn, &p->dev, &p->opt);
 	/* 控制平面（交换连接信息、同步消息）：一条 TCP 连接（ctrl_tcp.c），或 --cm 时 librdmacm 的控制QP（cm_control.c） */
 	rc = p->opt.cm ? ctrl_cm_init(&p->conn.ctrl, &p->opt) : ctrl_tcp_init(&p->conn.ctrl, &p->opt);
-	p->conn.ctrl.trace = p->conn.trace;
+	ctrl_trace_observe(&p->conn.ctrl, &p->conn.trace);   /* --trace：HELLO 和同步消息也写成事件 */
+	if (rc == 0 && program_test_plugins != NULL)
+		program_test_plugins(p);
 	return rc == 0 ? -1 : program_finish(p, -1);
 }
 
@@ -167,7 +170,7 @@ int cm_steps(struct rdma_device *dev, struct rdma_conn *conn)
 
 	/* 客户端 rdma_resolve_addr/rdma_resolve_route（源地址决定设备）；服务端 rdma_bind_addr/rdma_listen，
 	 * 等第一个连接请求（它到达的地址决定设备） */
-	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
+	if (ctrl_establish(&conn->ctrl, &conn->trace, &conn->step) != 0)
 		return -1;
 	/* 设备 = cm_id->verbs（代替 TCP 模式的步骤1-4）；PD 和 TCP 模式一样，只是设备上下文是 librdmacm 打开的 */
 	if (cm_adopt_device(conn) != 0 || alloc_pd(dev, &conn->step) != 0)

@@ -32,6 +32,11 @@ int cm_steps(struct rdma_device *dev, struct rdma_conn *conn);
  * （--counters 的差值也在这里）。多客户端时每个会话也用它
  */
 int data_plane(struct rdma_conn *conn, int (*send_round)(struct rdma_conn *conn, long r));
+/*
+ * 测试插件（tests/plugins/，只链接进测试版的程序 build/test/rdma_server、build/test/rdma_client）：program_start 在装好
+ * 插桩和控制平面之后调用它，它可以往 p 上再装自己的观察者。正常的程序里没有定义它（弱符号，地址为 NULL），什么也不调用
+ */
+void program_test_plugins(struct program *p) __attribute__((weak));
 /* main 的最后一步：无论步骤表成败（run_rc）都 destroy_resources() 逆序清理，打印结局；返回进程退出码（0 成功，1 失败） */
 int program_finish(struct program *p, int run_rc);
 #endif

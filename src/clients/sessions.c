@@ -59,6 +59,7 @@
 #include "base/verbs_print.h"
 #include "base/conout.h"
 #include "control/ctrl.h"
+#include "control/ctrl_trace.h"
 #include "ops/op_rounds.h"
 #include "verbs/qp_print.h"
 #include "tcp/tcp_socket.h"
@@ -136,7 +137,7 @@ static int read_client_parameters(struct session *s, struct rdma_conn *conn)
 /* 会话最先的两步：TCP 连接（主线程已 accept）、客户端的 HELLO（决定 -q/--op/--size/--iters） */
 int session_first_steps(struct session *s, struct rdma_conn *conn)
 {
-	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
+	if (ctrl_establish(&conn->ctrl, &conn->trace, &conn->step) != 0)
 		return -1;
 	return read_client_parameters(s, conn);
 }
@@ -155,7 +156,7 @@ static void *session_main(void *arg)
 	s->rc = ctrl_tcp_adopt(&conn.ctrl, &s->opt, s->sock, s->peer);
 	/* --trace：几个会话写同一个文件，每个事件带 "conn": 客户端编号；本线程的错误也进 trace */
 	conn.trace.conn = (int)s->id;
-	conn.ctrl.trace = conn.trace;
+	ctrl_trace_observe(&conn.ctrl, &conn.trace);
 	if (trace_on(&conn.trace))
 		con_set_error_sink(trace_error_sink, &conn.trace);
 	if (s->rc == 0)

@@ -175,10 +175,10 @@ static int pending_reason(struct ctrl *c, struct cm_priv *p)
 	int found = -1;
 
 	while (found != 0 && now_ms() < deadline) {
-		struct pollfd pfd = { .fd = c->cm->ch->fd, .events = POLLIN };
+		struct pollfd pfd = { .fd = cm_of(c)->ch->fd, .events = POLLIN };
 		struct rdma_cm_event *ev;
 
-		if (poll(&pfd, 1, (int)(deadline - now_ms())) <= 0 || rdma_get_cm_event(c->cm->ch, &ev) != 0)
+		if (poll(&pfd, 1, (int)(deadline - now_ms())) <= 0 || rdma_get_cm_event(cm_of(c)->ch, &ev) != 0)
 			break;
 		if (ev->event == RDMA_CM_EVENT_REJECTED)
 			found = priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, p);
@@ -285,7 +285,7 @@ static int wait_event(struct ctrl *c, enum rdma_cm_event_type want, int timeout_
 	long long start = now_ms(), deadline = start + timeout_ms;
 
 	for (;;) {
-		struct pollfd pfd = { .fd = c->cm->ch->fd, .events = POLLIN };
+		struct pollfd pfd = { .fd = cm_of(c)->ch->fd, .events = POLLIN };
 		long long left = deadline - now_ms();
 		struct rdma_cm_event *ev;
 		int r;
@@ -303,7 +303,7 @@ static int wait_event(struct ctrl *c, enum rdma_cm_event_type want, int timeout_
 			con_error(_("等%s超时（%d 秒内没有 %s 事件）\n"), what, timeout_ms / 1000, rdma_event_str(want));
 			return -1;
 		}
-		if (rdma_get_cm_event(c->cm->ch, &ev) != 0) {
+		if (rdma_get_cm_event(cm_of(c)->ch, &ev) != 0) {
 			verbs_error("rdma_get_cm_event()", errno, _("事件通道出错；dmesg 看看"));
 			return -1;
 		}
@@ -321,7 +321,7 @@ static int wait_event(struct ctrl *c, enum rdma_cm_event_type want, int timeout_
 			continue;
 		}
 		if (ev->event == RDMA_CM_EVENT_DISCONNECTED)
-			c->cm->disconnected = 1;
+			cm_of(c)->disconnected = 1;
 		explain_event_error(c, ev, what);
 		rdma_ack_cm_event(ev);
 		return -1;
@@ -424,8 +424,8 @@ static struct rdma_addrinfo *get_addrinfo(const char *node, int port, int passiv
 
 static int open_channel(struct ctrl *c)
 {
-	c->cm->ch = rdma_create_event_channel();
-	if (c->cm->ch == NULL) {
+	cm_of(c)->ch = rdma_create_event_channel();
+	if (cm_of(c)->ch == NULL) {
 		int err = errno;
 
 		verbs_error("rdma_create_event_channel()", err,
@@ -434,14 +434,14 @@ static int open_channel(struct ctrl *c)
 			    "./diagnose.sh");
 		return -1;
 	}
-	con_printf(_("rdma_create_event_channel(): fd=%d（打开 /dev/infiniband/rdma_cm；所有 CM 事件从这里读）\n"), c->cm->ch->fd);
+	con_printf(_("rdma_create_event_channel(): fd=%d（打开 /dev/infiniband/rdma_cm；所有 CM 事件从这里读）\n"), cm_of(c)->ch->fd);
 	return 0;
 }
 
 /* k = -1：控制连接（和监听），k = i：数据QP[i]；k+2 放进 cm_id 的 context，事件里用 cm_index_of 取回 */
 int cm_create_id(struct ctrl *c, struct rdma_cm_id **id, int k)
 {
-	if (rdma_create_id(c->cm->ch, id, (void *)(uintptr_t)(k + 2), RDMA_PS_TCP) != 0) {
+	if (rdma_create_id(cm_of(c)->ch, id, (void *)(uintptr_t)(k + 2), RDMA_PS_TCP) != 0) {
 		verbs_error("rdma_create_id()", errno, _("资源耗尽？./diagnose.sh"));
 		return -1;
 	}
@@ -451,7 +451,7 @@ int cm_create_id(struct ctrl *c, struct rdma_cm_id **id, int k)
 /* private data 里的序号 index 对应的 cm_id 位置：0 = 控制连接，i+1 = QP[i] */
 static struct rdma_cm_id **slot_of(struct ctrl *c, int index)
 {
-	return index == 0 ? &c->cm->ctl_id : &c->cm->qp_id[index - 1];
+	return index == 0 ? &cm_of(c)->ctl_id : &cm_of(c)->qp_id[index - 1];
 }
 
 /* 两个地址的 IP 是否相同（不比端口：同一个客户端的每个 cm_id 端口不同） */
@@ -520,7 +520,7 @@ int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma
 			return -1;
 		ok = priv_decode(ev->param.conn.private_data, ev->param.conn.private_data_len, &p) == 0;
 		/* 不是这个会话的客户端（地址或会话号不同），或者位置已经有人了：拒绝它，接着等自己的客户端 */
-		if (cm_request_verdict(c->cm->session_set, c->cm->nonce, same_ip(rdma_get_peer_addr(ev->id), &c->cm->session_addr),
+		if (cm_request_verdict(cm_of(c)->session_set, cm_of(c)->nonce, same_ip(rdma_get_peer_addr(ev->id), &cm_of(c)->session_addr),
 				       ok, &p, ok && p.index <= c->opt->num_qp && *slot_of(c, p.index) != NULL) == CM_REFUSE_STRAY) {
 			refuse_stray(c, ev);
 			continue;
@@ -529,8 +529,8 @@ int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma
 	}
 	*id = ev->id;
 	/* 事件里的值已经换成本端的视角：initiator_depth = 我最多能向客户端发几个（它的 responder_resources） */
-	c->cm->peer_rd_atom = ev->param.conn.initiator_depth;
-	c->cm->peer_init_rd_atom = ev->param.conn.responder_resources;
+	cm_of(c)->peer_rd_atom = ev->param.conn.initiator_depth;
+	cm_of(c)->peer_init_rd_atom = ev->param.conn.responder_resources;
 	rc = check_request(c, ev->id, &p, ok);
 	rdma_ack_cm_event(ev);
 	if (rc != 0) {
@@ -541,10 +541,10 @@ int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma
 	}
 	*slot_of(c, p.index) = *id;
 	(*id)->context = (void *)(uintptr_t)(p.index + 1);   /* 与客户端 cm_create_id 的 k+2 一致 */
-	if (!c->cm->session_set) {   /* 会话的第一个请求：之后只认这个地址和会话号 */
-		c->cm->session_set = 1;
-		c->cm->nonce = p.nonce;
-		memcpy(&c->cm->session_addr, rdma_get_peer_addr(*id), sizeof(c->cm->session_addr));
+	if (!cm_of(c)->session_set) {   /* 会话的第一个请求：之后只认这个地址和会话号 */
+		cm_of(c)->session_set = 1;
+		cm_of(c)->nonce = p.nonce;
+		memcpy(&cm_of(c)->session_addr, rdma_get_peer_addr(*id), sizeof(cm_of(c)->session_addr));
 		con_printf(_("    会话号 0x%08x：这个客户端其余的连接请求必须来自同一个地址、带同一个会话号，别的一律拒绝\n"), p.nonce);
 	}
 	if (p.index == 0)
@@ -554,31 +554,31 @@ int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma
 	return 0;
 }
 
-static int listen_and_wait(struct ctrl *c, unsigned *step)
+static int listen_and_wait(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
 {
 	const struct options *o = c->opt;
 	char ip[64], a[96], b[96];
 	struct rdma_addrinfo *ai;
 	int rc;
 
-	step_title(&c->trace, step, _("RDMA CM: 监听并等待连接请求 rdma_bind_addr/rdma_listen（代替TCP listen/accept）"));
-	if (open_channel(c) != 0 || cm_create_id(c, &c->cm->listen_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
+	step_title(tr, step, _("RDMA CM: 监听并等待连接请求 rdma_bind_addr/rdma_listen（代替TCP listen/accept）"));
+	if (open_channel(c) != 0 || cm_create_id(c, &cm_of(c)->listen_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
 		return -1;
 	ai = get_addrinfo(ip[0] ? ip : NULL, o->tcp_port, 1);
 	if (ai == NULL)
 		return -1;
-	rc = rdma_bind_addr(c->cm->listen_id, ai->ai_src_addr);
+	rc = rdma_bind_addr(cm_of(c)->listen_id, ai->ai_src_addr);
 	if (rc != 0) {
 		bind_error("rdma_bind_addr()", errno, ip[0] ? ip : "0.0.0.0");
 		rdma_freeaddrinfo(ai);
 		return -1;
 	}
 	rdma_freeaddrinfo(ai);
-	con_printf(_("rdma_bind_addr(%s): 成功，%s\n"), cm_addr_str(rdma_get_local_addr(c->cm->listen_id), a, sizeof(a)),
-		   c->cm->listen_id->verbs ? _("地址所在的设备是 ") : _("通配地址，还没有设备（设备由连接请求到达的地址决定）"));
-	if (c->cm->listen_id->verbs)
-		con_printf(_("  设备 %s\n"), ibv_get_device_name(c->cm->listen_id->verbs->device));
-	if (rdma_listen(c->cm->listen_id, MAX_QP + 1) != 0) {
+	con_printf(_("rdma_bind_addr(%s): 成功，%s\n"), cm_addr_str(rdma_get_local_addr(cm_of(c)->listen_id), a, sizeof(a)),
+		   cm_of(c)->listen_id->verbs ? _("地址所在的设备是 ") : _("通配地址，还没有设备（设备由连接请求到达的地址决定）"));
+	if (cm_of(c)->listen_id->verbs)
+		con_printf(_("  设备 %s\n"), ibv_get_device_name(cm_of(c)->listen_id->verbs->device));
+	if (rdma_listen(cm_of(c)->listen_id, MAX_QP + 1) != 0) {
 		verbs_error("rdma_listen()", errno, "./diagnose.sh");
 		return -1;
 	}
@@ -586,14 +586,14 @@ static int listen_and_wait(struct ctrl *c, unsigned *step)
 		   o->accept_timeout_ms / 1000);
 	con_explain(_("CM 的端口和 TCP 端口是两个空间；CM 的连接请求是 RoCE 报文（UDP 4791），不是 TCP\n"));
 	ctrl_announce_ready(o, "cm");
-	c->cm->num_qp = o->num_qp;   /* qp_id[] 里还是 NULL 的项在清理时跳过 */
-	if (cm_get_request(c, o->accept_timeout_ms, _("客户端的连接请求"), &c->cm->first) != 0) {
+	cm_of(c)->num_qp = o->num_qp;   /* qp_id[] 里还是 NULL 的项在清理时跳过 */
+	if (cm_get_request(c, o->accept_timeout_ms, _("客户端的连接请求"), &cm_of(c)->first) != 0) {
 		con_hint(_("客户端启动了吗？它也用了 --cm 吗（不带 --cm 的客户端连的是 TCP 端口）？-p 一致吗？\n"));
 		return -1;
 	}
 	con_printf(_("第一个连接请求: 来自 %s，到达本端 %s（这个地址决定设备）\n"),
-		   cm_addr_str(rdma_get_peer_addr(c->cm->first), a, sizeof(a)),
-		   cm_addr_str(rdma_get_local_addr(c->cm->first), b, sizeof(b)));
+		   cm_addr_str(rdma_get_peer_addr(cm_of(c)->first), a, sizeof(a)),
+		   cm_addr_str(rdma_get_local_addr(cm_of(c)->first), b, sizeof(b)));
 	return 0;
 }
 
@@ -620,17 +620,17 @@ int cm_resolve(struct ctrl *c, struct rdma_cm_id *id, struct sockaddr *src, stru
 	return cm_wait_event_ack(c, RDMA_CM_EVENT_ROUTE_RESOLVED, CM_RESOLVE_MS + c->opt->timeout_ms, _("路由解析"), NULL);
 }
 
-static int resolve_server(struct ctrl *c, unsigned *step)
+static int resolve_server(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
 {
 	const struct options *o = c->opt;
 	struct rdma_addrinfo *dst, *src = NULL;
 	char ip[64];
 	int rc;
 
-	step_title(&c->trace, step, _("RDMA CM: 解析地址和路由 rdma_resolve_addr/rdma_resolve_route（代替TCP connect）"));
-	if (open_channel(c) != 0 || cm_create_id(c, &c->cm->ctl_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
+	step_title(tr, step, _("RDMA CM: 解析地址和路由 rdma_resolve_addr/rdma_resolve_route（代替TCP connect）"));
+	if (open_channel(c) != 0 || cm_create_id(c, &cm_of(c)->ctl_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
 		return -1;
-	c->cm->first = c->cm->ctl_id;
+	cm_of(c)->first = cm_of(c)->ctl_id;
 	dst = get_addrinfo(o->server_ip, o->tcp_port, 0);
 	if (dst == NULL)
 		return -1;
@@ -640,7 +640,7 @@ static int resolve_server(struct ctrl *c, unsigned *step)
 	}
 	con_printf(_("服务端 %s，RDMA CM 端口 %d；本端地址: %s\n"), o->server_ip, o->tcp_port,
 		   ip[0] ? ip : _("不指定（由路由决定，和 ip route get 一样）"));
-	rc = cm_resolve(c, c->cm->ctl_id, src ? src->ai_src_addr : NULL, dst->ai_dst_addr, ip[0] ? ip : NULL, 1);
+	rc = cm_resolve(c, cm_of(c)->ctl_id, src ? src->ai_src_addr : NULL, dst->ai_dst_addr, ip[0] ? ip : NULL, 1);
 	rdma_freeaddrinfo(dst);
 	if (src != NULL)
 		rdma_freeaddrinfo(src);
@@ -650,35 +650,35 @@ static int resolve_server(struct ctrl *c, unsigned *step)
 	return 0;
 }
 
-int cm_establish(struct ctrl *c, unsigned *step)
+int cm_establish(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
 {
-	return c->opt->role == ROLE_SERVER ? listen_and_wait(c, step) : resolve_server(c, step);
+	return c->opt->role == ROLE_SERVER ? listen_and_wait(c, tr, step) : resolve_server(c, tr, step);
 }
 
 /* 查一下 CM 事件（不阻塞）：DISCONNECTED 记下来并返回 1 */
 int cm_check_events(struct ctrl *c, int wait_ms)
 {
-	struct pollfd pfd = { .fd = c->cm->ch->fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = cm_of(c)->ch->fd, .events = POLLIN };
 	struct rdma_cm_event *ev;
 
-	if (poll(&pfd, 1, wait_ms) <= 0 || rdma_get_cm_event(c->cm->ch, &ev) != 0)
+	if (poll(&pfd, 1, wait_ms) <= 0 || rdma_get_cm_event(cm_of(c)->ch, &ev) != 0)
 		return 0;
 	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
 		print_event(ev, 0);
 		refuse_stray(c, ev);
-		return c->cm->disconnected;
+		return cm_of(c)->disconnected;
 	}
 	if (ev->event == RDMA_CM_EVENT_DISCONNECTED) {
 		print_event(ev, 0);
-		c->cm->disconnected = 1;
+		cm_of(c)->disconnected = 1;
 	}
 	rdma_ack_cm_event(ev);
-	return c->cm->disconnected;
+	return cm_of(c)->disconnected;
 }
 
 int cm_local_ipv4(struct ctrl *c, char *ip, size_t len)
 {
-	const struct sockaddr *sa = c->cm->ctl_id ? rdma_get_local_addr(c->cm->ctl_id) : NULL;
+	const struct sockaddr *sa = cm_of(c)->ctl_id ? rdma_get_local_addr(cm_of(c)->ctl_id) : NULL;
 
 	if (sa == NULL || sa->sa_family != AF_INET ||
 	    inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, ip, (socklen_t)len) == NULL)
@@ -698,29 +698,29 @@ static int rdma_rc(int rc) { return rc != 0 ? errno : 0; }
 /* 断开（发 DREQ）并释放控制QP；数据QP由 conn_destroy 随后销毁 */
 void cm_close(struct ctrl *c)
 {
-	if (c->cm->established && !c->cm->disconnected) {
-		report_cm_destroy(_("rdma_disconnect(控制连接)"), rdma_rc(rdma_disconnect(c->cm->ctl_id)));
-		for (int i = 0; i < c->cm->num_qp; i++)
-			report_cm_destroy(_("rdma_disconnect(数据QP)"), rdma_rc(rdma_disconnect(c->cm->qp_id[i])));
+	if (cm_of(c)->established && !cm_of(c)->disconnected) {
+		report_cm_destroy(_("rdma_disconnect(控制连接)"), rdma_rc(rdma_disconnect(cm_of(c)->ctl_id)));
+		for (int i = 0; i < cm_of(c)->num_qp; i++)
+			report_cm_destroy(_("rdma_disconnect(数据QP)"), rdma_rc(rdma_disconnect(cm_of(c)->qp_id[i])));
 		con_printf(_("rdma_disconnect(): %d 个 cm_id 各发一个 DREQ（对端收到 RDMA_CM_EVENT_DISCONNECTED）\n"),
-			   c->cm->num_qp + 1);
+			   cm_of(c)->num_qp + 1);
 	}
-	c->cm->established = 0;
-	if (c->cm->qp != NULL) {
-		report_cm_destroy(_("ibv_destroy_qp(控制QP)"), ibv_destroy_qp(c->cm->qp));
-		c->cm->qp = NULL;
+	cm_of(c)->established = 0;
+	if (cm_of(c)->qp != NULL) {
+		report_cm_destroy(_("ibv_destroy_qp(控制QP)"), ibv_destroy_qp(cm_of(c)->qp));
+		cm_of(c)->qp = NULL;
 		con_printf(_("已销毁控制QP\n"));
 	}
-	if (c->cm->rcq != NULL)
-		report_cm_destroy(_("ibv_destroy_cq(控制QP的接收CQ)"), ibv_destroy_cq(c->cm->rcq));
-	if (c->cm->scq != NULL)
-		report_cm_destroy(_("ibv_destroy_cq(控制QP的发送CQ)"), ibv_destroy_cq(c->cm->scq));
-	c->cm->rcq = c->cm->scq = NULL;
-	if (c->cm->mr != NULL)
-		report_cm_destroy(_("ibv_dereg_mr(控制QP的MR)"), ibv_dereg_mr(c->cm->mr));
-	c->cm->mr = NULL;
-	free(c->cm->buf);
-	c->cm->buf = NULL;
+	if (cm_of(c)->rcq != NULL)
+		report_cm_destroy(_("ibv_destroy_cq(控制QP的接收CQ)"), ibv_destroy_cq(cm_of(c)->rcq));
+	if (cm_of(c)->scq != NULL)
+		report_cm_destroy(_("ibv_destroy_cq(控制QP的发送CQ)"), ibv_destroy_cq(cm_of(c)->scq));
+	cm_of(c)->rcq = cm_of(c)->scq = NULL;
+	if (cm_of(c)->mr != NULL)
+		report_cm_destroy(_("ibv_dereg_mr(控制QP的MR)"), ibv_dereg_mr(cm_of(c)->mr));
+	cm_of(c)->mr = NULL;
+	free(cm_of(c)->buf);
+	cm_of(c)->buf = NULL;
 }
 
 /* 销毁一个 cm_id（若有）并把指针清零；返回销毁了几个（0 或 1） */
@@ -738,15 +738,15 @@ void cm_release(struct ctrl *c)
 {
 	int n = 0;
 
-	for (int i = c->cm->num_qp - 1; i >= 0; i--)
-		n += destroy_id(&c->cm->qp_id[i]);
-	n += destroy_id(&c->cm->ctl_id);
-	n += destroy_id(&c->cm->listen_id);
+	for (int i = cm_of(c)->num_qp - 1; i >= 0; i--)
+		n += destroy_id(&cm_of(c)->qp_id[i]);
+	n += destroy_id(&cm_of(c)->ctl_id);
+	n += destroy_id(&cm_of(c)->listen_id);
 	if (n > 0)
 		con_printf(P_("已销毁 %d 个 cm_id（rdma_destroy_id）\n", "已销毁 %d 个 cm_id（rdma_destroy_id）\n", n), n);
-	if (c->cm->ch != NULL) {
-		rdma_destroy_event_channel(c->cm->ch);
-		c->cm->ch = NULL;
+	if (cm_of(c)->ch != NULL) {
+		rdma_destroy_event_channel(cm_of(c)->ch);
+		cm_of(c)->ch = NULL;
 		con_printf(_("已关闭CM事件通道（rdma_destroy_event_channel）\n"));
 	}
 }

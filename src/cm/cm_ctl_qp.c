@@ -27,17 +27,17 @@
 _Static_assert(WIRE_MAX_LEN <= CM_MSG_MAX, "控制消息槽放不下最大的 HELLO");
 
 /* buf 的布局：CM_CTL_RECV 个接收槽、1 个发送槽、1 个暂存槽 */
-static uint8_t *recv_slot(struct ctrl *c, int k) { return c->cm->buf + (size_t)k * CM_MSG_MAX; }
-static uint8_t *send_slot(struct ctrl *c) { return c->cm->buf + (size_t)CM_CTL_RECV * CM_MSG_MAX; }
-static uint8_t *stash_slot(struct ctrl *c) { return c->cm->buf + (size_t)(CM_CTL_RECV + 1) * CM_MSG_MAX; }
+static uint8_t *recv_slot(struct ctrl *c, int k) { return cm_of(c)->buf + (size_t)k * CM_MSG_MAX; }
+static uint8_t *send_slot(struct ctrl *c) { return cm_of(c)->buf + (size_t)CM_CTL_RECV * CM_MSG_MAX; }
+static uint8_t *stash_slot(struct ctrl *c) { return cm_of(c)->buf + (size_t)(CM_CTL_RECV + 1) * CM_MSG_MAX; }
 
 /* ---------- 控制QP ---------- */
 
 static int cm_post_ctl_recv(struct ctrl *c, int k)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)recv_slot(c, k), .length = CM_MSG_MAX, .lkey = c->cm->mr->lkey };
+	struct ibv_sge sge = { .addr = (uintptr_t)recv_slot(c, k), .length = CM_MSG_MAX, .lkey = cm_of(c)->mr->lkey };
 	struct ibv_recv_wr wr = { .wr_id = (uint64_t)k, .sg_list = &sge, .num_sge = 1 }, *bad;
-	int rc = ibv_post_recv(c->cm->qp, &wr, &bad);
+	int rc = ibv_post_recv(cm_of(c)->qp, &wr, &bad);
 
 	if (rc != 0)
 		verbs_error(_("ibv_post_recv(控制QP)"), rc, _("QP 状态不对？"));
@@ -57,35 +57,35 @@ int cm_create_ctl_qp(struct ctrl *c, struct ibv_pd *pd, struct ibv_context *ctx)
 	struct ibv_qp_init_attr init;
 	size_t len = (size_t)(CM_CTL_RECV + 2) * CM_MSG_MAX;
 
-	c->cm->buf = calloc(1, len);
-	if (c->cm->buf == NULL) {
+	cm_of(c)->buf = calloc(1, len);
+	if (cm_of(c)->buf == NULL) {
 		con_error(_("分配控制QP缓冲区失败\n"));
 		return -1;
 	}
-	c->cm->mr = ibv_reg_mr(pd, c->cm->buf, len, IBV_ACCESS_LOCAL_WRITE);
-	if (c->cm->mr == NULL) {
+	cm_of(c)->mr = ibv_reg_mr(pd, cm_of(c)->buf, len, IBV_ACCESS_LOCAL_WRITE);
+	if (cm_of(c)->mr == NULL) {
 		verbs_error(_("ibv_reg_mr(控制QP)"), errno, _("ulimit -l 太小？"));
 		return -1;
 	}
-	c->cm->scq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
-	c->cm->rcq = c->cm->scq ? ibv_create_cq(ctx, CM_CTL_RECV, NULL, NULL, 0) : NULL;
-	if (c->cm->rcq == NULL) {
+	cm_of(c)->scq = ibv_create_cq(ctx, 4, NULL, NULL, 0);
+	cm_of(c)->rcq = cm_of(c)->scq ? ibv_create_cq(ctx, CM_CTL_RECV, NULL, NULL, 0) : NULL;
+	if (cm_of(c)->rcq == NULL) {
 		verbs_error(_("ibv_create_cq(控制QP)"), errno, _("设备资源耗尽？"));
 		return -1;
 	}
 	init = (struct ibv_qp_init_attr){
 		.qp_type = IBV_QPT_RC,
-		.send_cq = c->cm->scq,
-		.recv_cq = c->cm->rcq,
+		.send_cq = cm_of(c)->scq,
+		.recv_cq = cm_of(c)->rcq,
 		.cap = { .max_send_wr = 2, .max_recv_wr = CM_CTL_RECV, .max_send_sge = 1, .max_recv_sge = 1 },
 	};
-	c->cm->qp = ibv_create_qp(pd, &init);
-	if (c->cm->qp == NULL) {
+	cm_of(c)->qp = ibv_create_qp(pd, &init);
+	if (cm_of(c)->qp == NULL) {
 		verbs_error(_("ibv_create_qp(控制QP)"), errno, _("设备资源耗尽？"));
 		return -1;
 	}
 	con_printf(_("控制QP: qp_num=0x%06x（自己的两个小CQ和 %d 字节的MR；只传 HELLO 和同步消息）\n"),
-		   c->cm->qp->qp_num, (int)len);
+		   cm_of(c)->qp->qp_num, (int)len);
 	return 0;
 }
 
@@ -96,8 +96,8 @@ static int wait_ctl_send(struct ctrl *c)
 	struct ibv_wc wc;
 
 	for (;;) {
-		struct pollfd pfd = { .fd = c->cm->ch->fd, .events = POLLIN };
-		int r = ibv_poll_cq(c->cm->scq, 1, &wc);
+		struct pollfd pfd = { .fd = cm_of(c)->ch->fd, .events = POLLIN };
+		int r = ibv_poll_cq(cm_of(c)->scq, 1, &wc);
 
 		if (r < 0) {
 			con_error(_("ibv_poll_cq(控制QP) 失败\n"));
@@ -121,17 +121,17 @@ static int wait_ctl_send(struct ctrl *c)
 
 static int ctl_send(struct ctrl *c, const uint8_t *data, size_t len)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)send_slot(c), .length = (uint32_t)len, .lkey = c->cm->mr->lkey };
+	struct ibv_sge sge = { .addr = (uintptr_t)send_slot(c), .length = (uint32_t)len, .lkey = cm_of(c)->mr->lkey };
 	struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
 				  .send_flags = IBV_SEND_SIGNALED }, *bad;
 	int rc;
 
-	if (c->cm->disconnected) {
+	if (cm_of(c)->disconnected) {
 		con_error(_("对端已断开（RDMA_CM_EVENT_DISCONNECTED），不能再发控制消息\n" CON_HINT "看看对端的输出\n"));
 		return -1;
 	}
 	memcpy(send_slot(c), data, len);
-	rc = ibv_post_send(c->cm->qp, &wr, &bad);
+	rc = ibv_post_send(cm_of(c)->qp, &wr, &bad);
 	if (rc != 0) {
 		verbs_error(_("ibv_post_send(控制QP)"), rc, _("QP 不在 RTS？"));
 		return -1;
@@ -145,9 +145,9 @@ static int take_ctl_recv(struct ctrl *c)
 	struct ibv_wc wc;
 	int r;
 
-	if (c->cm->have_msg)
+	if (cm_of(c)->have_msg)
 		return 1;
-	r = ibv_poll_cq(c->cm->rcq, 1, &wc);
+	r = ibv_poll_cq(cm_of(c)->rcq, 1, &wc);
 	if (r <= 0)
 		return r < 0 ? -1 : 0;
 	if (wc.status != IBV_WC_SUCCESS) {
@@ -155,8 +155,8 @@ static int take_ctl_recv(struct ctrl *c)
 		return -1;
 	}
 	memcpy(stash_slot(c), recv_slot(c, (int)wc.wr_id), wc.byte_len);
-	c->cm->msg_len = wc.byte_len;
-	c->cm->have_msg = 1;
+	cm_of(c)->msg_len = wc.byte_len;
+	cm_of(c)->have_msg = 1;
 	return cm_post_ctl_recv(c, (int)wc.wr_id) == 0 ? 1 : -1;
 }
 
@@ -170,13 +170,13 @@ static int ctl_recv(struct ctrl *c, const char *what)
 	long long deadline = now_ms() + c->opt->timeout_ms;
 
 	for (;;) {
-		int gone = c->cm->disconnected;
+		int gone = cm_of(c)->disconnected;
 		int r = take_ctl_recv(c);
 
 		if (r < 0)
 			return -1;
 		if (r == 1) {
-			c->cm->have_msg = 0;
+			cm_of(c)->have_msg = 0;
 			return 0;
 		}
 		if (gone) {
@@ -205,7 +205,7 @@ int cm_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct wir
 	con_printf(_("（--cm：连接信息走控制QP的 SEND；QPN/PSN 已由 CM 交换，这里主要是单边操作要的 addr/rkey/slot）\n"));
 	if (n == 0 || ctl_send(c, buf, n) != 0 || ctl_recv(c, _("连接信息")) != 0)
 		return -1;
-	if (wire_decode_hello(stash_slot(c), c->cm->msg_len, remote, msg, sizeof(msg)) != WIRE_OK) {
+	if (wire_decode_hello(stash_slot(c), cm_of(c)->msg_len, remote, msg, sizeof(msg)) != WIRE_OK) {
 		con_error(_("对端发来的连接信息无效: %s\n"), msg);
 		return -1;
 	}
@@ -227,7 +227,7 @@ int cm_sync_wait(struct ctrl *c, uint32_t tag)
 	do {    /* 心跳（对端还在干活）：接着等，-t 重新算 */
 		if (ctl_recv(c, _("同步消息")) != 0)
 			return -1;
-		r = ctrl_check_sync(stash_slot(c), c->cm->msg_len, tag);
+		r = ctrl_check_sync(stash_slot(c), cm_of(c)->msg_len, tag);
 	} while (r == 1);
 	return r;
 }
@@ -241,7 +241,7 @@ int cm_poll_peer(struct ctrl *c, int wait_ms)
 
 		if (r != 0)
 			return r;
-		if (c->cm->disconnected || cm_check_events(c, 1))
+		if (cm_of(c)->disconnected || cm_check_events(c, 1))
 			return 1;
 	} while (now_ms() < deadline);
 	return 0;
@@ -261,6 +261,5 @@ static const struct ctrl_ops cm_ops = {
 
 int ctrl_cm_init(struct ctrl *c, const struct options *opt)
 {
-	c->cm = ctrl_begin(c, &cm_ops, opt, sizeof(*c->cm));
-	return c->cm != NULL ? 0 : -1;
+	return ctrl_begin(c, &cm_ops, opt, sizeof(struct ctrl_cm)) != NULL ? 0 : -1;
 }

@@ -124,7 +124,7 @@ static int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int po
 
 int cm_adopt_device(struct rdma_conn *conn)
 {
-	struct rdma_cm_id *id = conn->ctrl.cm->first;
+	struct rdma_cm_id *id = cm_of(&conn->ctrl)->first;
 	uint8_t sgid[16];
 
 	memcpy(sgid, id->route.addr.addr.ibaddr.sgid.raw, 16);
@@ -144,12 +144,12 @@ int cm_adopt_device(struct rdma_conn *conn)
 
 static struct rdma_cm_id *id_of(struct ctrl *c, int k)
 {
-	return k < 0 ? c->cm->ctl_id : c->cm->qp_id[k];
+	return k < 0 ? cm_of(c)->ctl_id : cm_of(c)->qp_id[k];
 }
 
 static struct ibv_qp *qp_of(struct rdma_conn *conn, int k)
 {
-	return k < 0 ? conn->ctrl.cm->qp : conn->qp[k];
+	return k < 0 ? cm_of(&conn->ctrl)->qp : conn->qp[k];
 }
 
 /*
@@ -193,7 +193,7 @@ static void print_init_attr(const char *state, int mask, const struct ibv_qp_att
 /* 服务端：RTR/RTS 的 READ/原子深度换成协商后的值（adopt_negotiated_rd 说了为什么），打印换了什么 */
 static void set_negotiated_rd(struct rdma_conn *conn, struct ibv_qp_attr *a, int show)
 {
-	int old = adopt_negotiated_rd(a, conn->ctrl.cm->rd);
+	int old = adopt_negotiated_rd(a, cm_of(&conn->ctrl)->rd);
 
 	if (old < 0 || !show)
 		return;
@@ -282,12 +282,12 @@ static int modify_all(struct rdma_conn *conn, enum ibv_qp_state state, int acces
 
 static void fill_param(struct rdma_conn *conn, int k, struct rdma_conn_param *p, struct cm_priv *priv)
 {
-	cm_priv_encode(priv, k + 1, conn->num_qp, conn->opt->op, CM_OK, conn->ctrl.cm->nonce);
+	cm_priv_encode(priv, k + 1, conn->num_qp, conn->opt->op, CM_OK, cm_of(&conn->ctrl)->nonce);
 	*p = (struct rdma_conn_param){
 		.private_data = priv,
 		.private_data_len = sizeof(*priv),
-		.responder_resources = conn->ctrl.cm->rd.in,
-		.initiator_depth = conn->ctrl.cm->rd.out,
+		.responder_resources = cm_of(&conn->ctrl)->rd.in,
+		.initiator_depth = cm_of(&conn->ctrl)->rd.out,
 		.retry_count = 6,       /* 与 TCP 模式相同：rxe 把 7 当成无限重试 */
 		.rnr_retry_count = 7,   /* 对端没投递接收时无限重试（同 TCP 模式） */
 		.qp_num = qp_of(conn, k)->qp_num,
@@ -318,12 +318,12 @@ static void cm_rd_depth(struct rdma_conn *conn)
 	uint8_t rd = test_rd_cap(wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), server);
 	uint8_t init = test_rd_cap(wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), server);
 
-	c->cm->rd = server ? wire_rd_depth(rd, init, c->cm->peer_rd_atom, c->cm->peer_init_rd_atom)
+	cm_of(c)->rd = server ? wire_rd_depth(rd, init, cm_of(c)->peer_rd_atom, cm_of(c)->peer_init_rd_atom)
 			  : wire_rd_depth(rd, init, UINT8_MAX, UINT8_MAX);
-	con_printf(_("conn_param: initiator_depth=%u responder_resources=%u（READ/原子深度）\n"), c->cm->rd.out, c->cm->rd.in);
+	con_printf(_("conn_param: initiator_depth=%u responder_resources=%u（READ/原子深度）\n"), cm_of(c)->rd.out, cm_of(c)->rd.in);
 	if (server)
 		con_explain(_("= min(本端 max_qp_init_rd_atom %u, 请求里的 initiator_depth %u)、min(本端 max_qp_rd_atom %u, 请求里的 responder_resources %u)\n"),
-			   init, c->cm->peer_rd_atom, rd, c->cm->peer_init_rd_atom);
+			   init, cm_of(c)->peer_rd_atom, rd, cm_of(c)->peer_init_rd_atom);
 	else
 		con_explain(_("本端设备的 max_qp_init_rd_atom / max_qp_rd_atom；服务端 rdma_accept 时取它和自己上限的较小者，\n"
 			   "        收到 REP 之后，RTR/RTS 的 max_dest_rd_atomic/max_rd_atomic 由 rdma_init_qp_attr 给出协商后的值\n"));
@@ -343,20 +343,20 @@ static int client_create_ids(struct rdma_conn *conn)
 {
 	struct ctrl *c = &conn->ctrl;
 	struct sockaddr_storage src;
-	const struct sockaddr *dst = rdma_get_peer_addr(c->cm->ctl_id);
+	const struct sockaddr *dst = rdma_get_peer_addr(cm_of(c)->ctl_id);
 
 	/* 数据QP的 cm_id 用控制连接已经解析出的本端地址做源地址：保证落在同一个设备上 */
-	memcpy(&src, rdma_get_local_addr(c->cm->ctl_id), sizeof(struct sockaddr_in));
+	memcpy(&src, rdma_get_local_addr(cm_of(c)->ctl_id), sizeof(struct sockaddr_in));
 	((struct sockaddr_in *)&src)->sin_port = 0;
 	con_printf(_("为 %d 个数据QP各建一个 cm_id，逐个 rdma_resolve_addr/rdma_resolve_route（源地址同控制连接）\n"),
 		   conn->num_qp);
 	for (int i = 0; i < conn->num_qp; i++) {
-		if (cm_create_id(c, &c->cm->qp_id[i], i) != 0)
+		if (cm_create_id(c, &cm_of(c)->qp_id[i], i) != 0)
 			return -1;
-		c->cm->num_qp = i + 1;
-		if (cm_resolve(c, c->cm->qp_id[i], (struct sockaddr *)&src, (struct sockaddr *)(uintptr_t)dst, NULL, 0) != 0)
+		cm_of(c)->num_qp = i + 1;
+		if (cm_resolve(c, cm_of(c)->qp_id[i], (struct sockaddr *)&src, (struct sockaddr *)(uintptr_t)dst, NULL, 0) != 0)
 			return -1;
-		if (c->cm->qp_id[i]->verbs != conn->dev->ctx) {
+		if (cm_of(c)->qp_id[i]->verbs != conn->dev->ctx) {
 			con_error(_("QP[%d] 的 cm_id 落在了另一个设备上\n"), i);
 			return -1;
 		}
@@ -385,11 +385,11 @@ static int client_connect_all(struct rdma_conn *conn)
 	char a[96];
 
 	step_title(&conn->trace, &conn->step, _("rdma_connect：CM 交换 QPN 和起始PSN（代替TCP模式的“交换连接信息”）"));
-	if (getrandom(&c->cm->nonce, sizeof(c->cm->nonce), 0) != (ssize_t)sizeof(c->cm->nonce))
-		c->cm->nonce = (uint32_t)now_ms() ^ (uint32_t)getpid();
+	if (getrandom(&cm_of(c)->nonce, sizeof(cm_of(c)->nonce), 0) != (ssize_t)sizeof(cm_of(c)->nonce))
+		cm_of(c)->nonce = (uint32_t)now_ms() ^ (uint32_t)getpid();
 	con_printf(_("每个 cm_id 一次 rdma_connect(conn_param.qp_num = 本端QP号，private_data = 20 字节自我介绍，会话号 0x%08x)；\n"
 		   "  说明: CM 发 REQ，服务端回 REP；verbs 路径（QP 是我们自己建的）下主动方收到的是 CONNECT_RESPONSE，\n"
-		   "        之后自己 RTR/RTS，再 rdma_establish 发 RTU。会话号让服务端认出哪些请求是同一个客户端的\n"), c->cm->nonce);
+		   "        之后自己 RTR/RTS，再 rdma_establish 发 RTU。会话号让服务端认出哪些请求是同一个客户端的\n"), cm_of(c)->nonce);
 	for (int k = -1; k < conn->num_qp; k++) {
 		fill_param(conn, k, &p, &priv);
 		if (k >= 0)
@@ -421,7 +421,7 @@ static int client_establish_all(struct rdma_conn *conn)
 			return -1;
 		}
 	}
-	conn->ctrl.cm->established = 1;
+	cm_of(&conn->ctrl)->established = 1;
 	con_printf(_("%d 个 cm_id 都已 rdma_establish（控制连接 + %d 个数据QP）\n"), conn->num_qp + 1, conn->num_qp);
 	print_takeover();
 	return 0;
@@ -486,7 +486,7 @@ static int server_accept_all(struct rdma_conn *conn)
 	for (int n = 0; n <= conn->num_qp; n++)
 		if (cm_wait_event_ack(c, RDMA_CM_EVENT_ESTABLISHED, c->opt->timeout_ms, _("连接建立"), NULL) != 0)
 			return -1;
-	c->cm->established = 1;
+	cm_of(c)->established = 1;
 	con_printf(_("%d 个连接都已 ESTABLISHED\n"), conn->num_qp + 1);
 	print_takeover();
 	return 0;

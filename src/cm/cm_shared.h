@@ -17,7 +17,7 @@
 
 #define CM_CTL_RECV     8               /* 控制QP上预先投递的接收个数 */
 
-/* CM 实现的状态（struct ctrl 里的 cm） */
+/* CM 实现的状态（struct ctrl 的 impl） */
 struct ctrl_cm {
 	struct rdma_event_channel *ch;  /* 事件通道：本连接所有 cm_id 的事件都从这里读 */
 	struct rdma_cm_id *listen_id;   /* 服务端：监听用的 cm_id */
@@ -40,6 +40,9 @@ struct ctrl_cm {
 	int disconnected;               /* 已收到 RDMA_CM_EVENT_DISCONNECTED */
 	int established;                /* 连接已建立（关闭时才需要 rdma_disconnect） */
 };
+
+/* 一条控制平面连接里的 CM 状态（只有 --cm 的连接有） */
+static inline struct ctrl_cm *cm_of(const struct ctrl *c) { return c->impl; }
 
 /* 拒绝原因（服务端 rdma_reject 的 private data 里） */
 enum cm_reason { CM_OK = 0, CM_REJ_NUM_QP = 1, CM_REJ_OP = 2, CM_REJ_UNEXPECTED = 3, CM_REJ_BUSY = 4 };
@@ -99,7 +102,7 @@ int cm_post_ctl_recvs(struct ctrl *c);
 /* 查一下 CM 事件（最多等 wait_ms）：别人的连接请求拒绝掉；DISCONNECTED 记下来并返回 1 */
 int cm_check_events(struct ctrl *c, int wait_ms);
 /* 控制平面（ctrl.h 的 ctrl_ops）里 CM 的四项（cm_control.c）：等连接建好、本端的 IPv4 地址、关闭、释放 cm_id 和事件通道 */
-int cm_establish(struct ctrl *c, unsigned *step);
+int cm_establish(struct ctrl *c, const struct trace_ref *tr, unsigned *step);
 int cm_local_ipv4(struct ctrl *c, char *ip, size_t len);
 void cm_close(struct ctrl *c);
 void cm_release(struct ctrl *c);

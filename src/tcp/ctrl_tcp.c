@@ -19,9 +19,8 @@
 #include "base/verbs_print.h"
 #include "base/conout.h"
 #include "tcp/tcp_socket.h"
-#include "control/ctrl_trace.h"
 
-/* TCP 实现的状态（struct ctrl 里的 tcp） */
+/* TCP 实现的状态（struct ctrl 的 impl） */
 struct ctrl_tcp {
 	int listen_fd;          /* 服务端的监听 socket，-1 = 没有 */
 	int sock;               /* 与对端的 TCP 连接，-1 = 没有 */
@@ -29,32 +28,34 @@ struct ctrl_tcp {
 	char peer[64];          /* 对端地址（adopted 时由主线程给出） */
 };
 
-static int accept_client(struct ctrl *c, unsigned *step)
+static struct ctrl_tcp *tcp_of(const struct ctrl *c) { return c->impl; }
+
+static int accept_client(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
 {
 	const struct options *o = c->opt;
 	char peer[64] = "";
 
-	step_title(&c->trace, step, _("建立TCP连接（控制平面）listen/accept"));
-	c->tcp->listen_fd = tcp_listen(o->tcp_port, 1);     /* 只接待一个客户端 */
-	if (c->tcp->listen_fd < 0)
+	step_title(tr, step, _("建立TCP连接（控制平面）listen/accept"));
+	tcp_of(c)->listen_fd = tcp_listen(o->tcp_port, 1);     /* 只接待一个客户端 */
+	if (tcp_of(c)->listen_fd < 0)
 		return -1;
 	con_printf(_("在TCP端口 %d 等待客户端连接（最多 %d 秒）...\n"), o->tcp_port, o->accept_timeout_ms / 1000);
 	ctrl_announce_ready(o, "tcp");
-	c->tcp->sock = tcp_accept(c->tcp->listen_fd, o->accept_timeout_ms, peer, sizeof(peer));
-	if (c->tcp->sock < 0)
+	tcp_of(c)->sock = tcp_accept(tcp_of(c)->listen_fd, o->accept_timeout_ms, peer, sizeof(peer));
+	if (tcp_of(c)->sock < 0)
 		return -1;
 	con_printf(_("客户端已连接: %s\n"), peer);
 	con_explain(_("这条TCP连接只用来交换QP信息和做同步点，数据不走它\n"));
 	return 0;
 }
 
-static int connect_server(struct ctrl *c, unsigned *step)
+static int connect_server(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
 {
 	const struct options *o = c->opt;
 
-	step_title(&c->trace, step, _("建立TCP连接（控制平面）connect"));
-	c->tcp->sock = tcp_connect(o->server_ip, o->tcp_port, o->timeout_ms);
-	if (c->tcp->sock < 0)
+	step_title(tr, step, _("建立TCP连接（控制平面）connect"));
+	tcp_of(c)->sock = tcp_connect(o->server_ip, o->tcp_port, o->timeout_ms);
+	if (tcp_of(c)->sock < 0)
 		return -1;
 	con_printf(_("已连接服务端 %s:%d\n"), o->server_ip, o->tcp_port);
 	con_explain(_("这条TCP连接只用来交换QP信息和做同步点，数据不走它\n"));
@@ -62,19 +63,19 @@ static int connect_server(struct ctrl *c, unsigned *step)
 }
 
 /* 多客户端服务端：连接在主线程里已经 accept 好了 */
-static int adopted_client(struct ctrl *c, unsigned *step)
+static int adopted_client(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
 {
-	step_title(&c->trace, step, _("TCP连接（控制平面）：主线程已 accept，交给本会话"));
-	con_printf(_("客户端已连接: %s\n"), c->tcp->peer);
+	step_title(tr, step, _("TCP连接（控制平面）：主线程已 accept，交给本会话"));
+	con_printf(_("客户端已连接: %s\n"), tcp_of(c)->peer);
 	con_explain(_("监听 socket 归主线程；每个客户端一条自己的 TCP 连接、一个自己的线程和一套自己的 MR/CQ/QP\n"));
 	return 0;
 }
 
-static int tcp_establish(struct ctrl *c, unsigned *step)
+static int tcp_establish(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
 {
-	if (c->tcp->adopted)
-		return adopted_client(c, step);
-	return c->opt->role == ROLE_SERVER ? accept_client(c, step) : connect_server(c, step);
+	if (tcp_of(c)->adopted)
+		return adopted_client(c, tr, step);
+	return c->opt->role == ROLE_SERVER ? accept_client(c, tr, step) : connect_server(c, tr, step);
 }
 
 /*
@@ -94,7 +95,7 @@ static int read_header(struct ctrl *c, uint8_t *buf)
 {
 	const char *what = _("连接信息头");
 	size_t got;
-	int rc = tcp_read_or_close(c->tcp->sock, buf, WIRE_HEADER_LEN, c->opt->timeout_ms, what, &got);
+	int rc = tcp_read_or_close(tcp_of(c)->sock, buf, WIRE_HEADER_LEN, c->opt->timeout_ms, what, &got);
 
 	if (rc == 0)
 		return 0;
@@ -111,7 +112,7 @@ static int read_header(struct ctrl *c, uint8_t *buf)
 /* 收 HELLO：返回 0 成功；-1 数据无效；-2 没读到（超时或对端断开，原因已打印） */
 static int recv_hello(struct ctrl *c, struct wire_hello *remote)
 {
-	int fd = c->tcp->sock, timeout_ms = c->opt->timeout_ms;
+	int fd = tcp_of(c)->sock, timeout_ms = c->opt->timeout_ms;
 	uint8_t buf[WIRE_MAX_LEN];
 	size_t len = WIRE_HEADER_LEN;
 	char msg[256];
@@ -147,7 +148,7 @@ static int tcp_exchange_hello(struct ctrl *c, const struct wire_hello *local, st
 	size_t n = wire_encode_hello(local, buf, sizeof(buf));
 	int rc;
 
-	if (n == 0 || tcp_write_full(c->tcp->sock, buf, n, c->opt->timeout_ms, _("连接信息")) != 0)
+	if (n == 0 || tcp_write_full(tcp_of(c)->sock, buf, n, c->opt->timeout_ms, _("连接信息")) != 0)
 		return -1;
 	if (remote == NULL)
 		return 0;
@@ -165,7 +166,7 @@ static int tcp_sync_send(struct ctrl *c, uint32_t tag)
 	uint8_t buf[WIRE_SYNC_LEN];
 
 	wire_encode_sync(tag, buf);
-	return tcp_write_full(c->tcp->sock, buf, sizeof(buf), c->opt->timeout_ms, _("同步消息"));
+	return tcp_write_full(tcp_of(c)->sock, buf, sizeof(buf), c->opt->timeout_ms, _("同步消息"));
 }
 
 static int tcp_sync_wait(struct ctrl *c, uint32_t tag)
@@ -174,7 +175,7 @@ static int tcp_sync_wait(struct ctrl *c, uint32_t tag)
 	int r;
 
 	do {    /* 心跳（对端还在干活）：接着等，-t 重新算 */
-		if (tcp_read_full(c->tcp->sock, buf, sizeof(buf), c->opt->timeout_ms, _("同步消息")) != 0)
+		if (tcp_read_full(tcp_of(c)->sock, buf, sizeof(buf), c->opt->timeout_ms, _("同步消息")) != 0)
 			return -1;
 		r = ctrl_check_sync(buf, sizeof(buf), tag);
 	} while (r == 1);
@@ -183,7 +184,7 @@ static int tcp_sync_wait(struct ctrl *c, uint32_t tag)
 
 static int tcp_poll_peer(struct ctrl *c, int wait_ms)
 {
-	return tcp_wait_readable(c->tcp->sock, wait_ms);
+	return tcp_wait_readable(tcp_of(c)->sock, wait_ms);
 }
 
 static int tcp_local_ipv4(struct ctrl *c, char *ip, size_t len)
@@ -191,7 +192,7 @@ static int tcp_local_ipv4(struct ctrl *c, char *ip, size_t len)
 	struct sockaddr_in a;
 	socklen_t alen = sizeof(a);
 
-	if (getsockname(c->tcp->sock, (struct sockaddr *)&a, &alen) != 0 || a.sin_family != AF_INET ||
+	if (getsockname(tcp_of(c)->sock, (struct sockaddr *)&a, &alen) != 0 || a.sin_family != AF_INET ||
 	    inet_ntop(AF_INET, &a.sin_addr, ip, (socklen_t)len) == NULL)
 		return -1;
 	return 0;
@@ -199,11 +200,11 @@ static int tcp_local_ipv4(struct ctrl *c, char *ip, size_t len)
 
 static void tcp_close(struct ctrl *c)
 {
-	if (c->tcp->sock >= 0)
-		close(c->tcp->sock);
-	if (c->tcp->listen_fd >= 0)
-		close(c->tcp->listen_fd);
-	c->tcp->sock = c->tcp->listen_fd = -1;
+	if (tcp_of(c)->sock >= 0)
+		close(tcp_of(c)->sock);
+	if (tcp_of(c)->listen_fd >= 0)
+		close(tcp_of(c)->listen_fd);
+	tcp_of(c)->sock = tcp_of(c)->listen_fd = -1;
 }
 
 static const struct ctrl_ops tcp_ops = {
@@ -219,11 +220,12 @@ static const struct ctrl_ops tcp_ops = {
 
 int ctrl_tcp_init(struct ctrl *c, const struct options *opt)
 {
-	c->tcp = ctrl_begin(c, &tcp_ops, opt, sizeof(*c->tcp));
-	if (c->tcp == NULL)
+	struct ctrl_tcp *t = ctrl_begin(c, &tcp_ops, opt, sizeof(*t));
+
+	if (t == NULL)
 		return -1;
-	c->tcp->listen_fd = -1;
-	c->tcp->sock = -1;
+	t->listen_fd = -1;
+	t->sock = -1;
 	return 0;
 }
 
@@ -231,8 +233,8 @@ int ctrl_tcp_adopt(struct ctrl *c, const struct options *opt, int sock, const ch
 {
 	if (ctrl_tcp_init(c, opt) != 0)
 		return -1;
-	c->tcp->sock = sock;
-	c->tcp->adopted = 1;
-	snprintf(c->tcp->peer, sizeof(c->tcp->peer), "%s", peer);
+	tcp_of(c)->sock = sock;
+	tcp_of(c)->adopted = 1;
+	snprintf(tcp_of(c)->peer, sizeof(tcp_of(c)->peer), "%s", peer);
 	return 0;
 }

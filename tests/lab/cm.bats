@@ -296,9 +296,9 @@ add_plain_nic() {
     (( SECONDS - t0 < 10 )) || { echo "太慢: $((SECONDS - t0)) 秒"; return 1; }
     has "$SLOG" 'CM事件: RDMA_CM_EVENT_DISCONNECTED'
     has "$SLOG" '客户端断开了连接（没有发送 q）'
-    # 服务端被 SIGKILL 时客户端正在等同步消息：服务端每发一个同步消息就停 30 秒（测试钩子，见 ctrl.c），
+    # 服务端被 SIGKILL 时客户端正在等同步消息：服务端每发一个同步消息就停 30 秒（测试版的程序，tests/plugins/sync_delay.c），
     # 客户端发完 SEND 后在控制QP上等 ACK，这时杀掉服务端，客户端应收到 DISCONNECTED
-    ROCE_TEST_SYNC_DELAY_MS=30000 start_server --cm -q 2 -t 60
+    SERVER=$TEST_SERVER ROCE_TEST_SYNC_DELAY_MS=30000 start_server --cm -q 2 -t 60
     CLOG="$BATS_TEST_TMPDIR/client.log"
     timeout 90 "$CLIENT" "$LAB_IP0" --cm -d "$LAB_DEV1" -q 2 -t 60 >"$CLOG" 2>&1 &
     cpid=$!
