@@ -837,6 +837,7 @@ int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 	for (int k = 0; k < n; k++) {
 		build_wr(conn, i, &reqs[k], &wr[k], &sge[k]);
 		wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;
+		hook_before(conn, HOOK_SEND_WR, NULL, i, 0, &wr[k]);   /* 插桩可以改 WR（--inject lkey） */
 	}
 	rc = ibv_post_send(conn->qp[i], wr, &bad);
 	if (rc != 0) {

@@ -119,9 +119,9 @@ static void install_hooks(struct program *p)
 	if (p->tr.t != NULL)
 		trace_hooks_install(&p->hooks);
 	if (p->opt.inject != INJECT_NONE)
-		inject_install(&p->hooks, p->opt.inject);
+		inject_install(&p->hooks, p->opt.inject, &p->inject);
 	if (p->opt.counters)
-		ctr_hooks_install(&p->hooks);
+		ctr_hooks_install(&p->hooks, &p->counters);
 	p->dev.hooks = &p->hooks;
 }
 

@@ -14,9 +14,15 @@
 #include <stddef.h>
 
 #include "pure/counters.h"
+#include "plugins/per_conn.h"
 #include "types/rdma_types.h"
 
-/* 把计数的插件装进 h（program.c，只在给了 --counters 时） */
-void ctr_hooks_install(struct rdma_hooks *h);
+/* 插件的上下文：每条连接在数据面开始时读到的计数（多客户端时每个会话一份） */
+struct ctr_plugin {
+	struct per_conn before;
+};
+
+/* 把计数的插件装进 h，状态放在 p（program.c，只在给了 --counters 时；p 要活到程序结束） */
+void ctr_hooks_install(struct rdma_hooks *h, struct ctr_plugin *p);
 
 #endif

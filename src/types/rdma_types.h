@@ -22,7 +22,6 @@
 struct rdma_device;
 struct rdma_conn;
 struct send_req;        /* 下面：一个要投递的发送 WR */
-struct ctr_table;       /* pure/counters.h：--counters 读到的端口计数 */
 
 /*
  * 插桩的接缝（seam）：课程以外的事（--trace 记下每一步、--inject 故意改坏一样东西、--counters 读端口计数）只从这里接进来。
@@ -51,6 +50,7 @@ enum hook_at {
 	HOOK_EXCHANGED,         /* 之后：交换了连接信息；obj = uint32_t *（单边操作用的对端 rkey，可以改） */
 	HOOK_DATA,              /* 之前：第 round 轮 QP qp 要发出去的数据刚填好（obj = uint8_t *，可以改） */
 	HOOK_SEND_REQ,          /* 之前：第 round 轮 QP qp 的一个发送请求（obj = struct send_req *，可以改） */
+	HOOK_SEND_WR,           /* 之前：post_send 把一个发送请求变成了 WR，ibv_post_send 之前（obj = struct ibv_send_wr *，可以改；qp） */
 	HOOK_RECV_LEN,          /* 之前：第 round 轮 QP qp 的接收要给多少字节（obj = uint32_t *，可以改） */
 	HOOK_RECVS,             /* 之前：一步，服务端第 round 轮“先投接收、再说可以发了”（obj = struct hook_recvs *）：
 	                         * 插件可以自己做这一步（rc = 它的结果）；--bench（round = 0）时可以要求晚一点投（later） */
@@ -169,8 +169,6 @@ struct rdma_conn {
 	struct trace_ref trace;         /* --trace：这条连接的事件写到哪里、会话号（conn_init 从设备复制） */
 	const struct rdma_hooks *hooks; /* 插桩的接缝（conn_init 从设备复制） */
 	int mr_access;                  /* MR 注册时的权限（--trace 记下它） */
-	struct ctr_table *ctr_before;   /* --counters：数据面开始时读到的端口计数（plugins/ctr_hook.c 分配和释放；NULL = 没读） */
-	int wcs_unchecked;              /* 1 = 取出的完成不检查、不还槽（--inject flush 要看每一个出错的完成，plugins/inject.c） */
 };
 
 /* 装一个插件（app/program.c 按命令行调用：插件按装的顺序看到每个事件）；data = 1：它要看数据面的每个 WR 和完成 */
@@ -276,7 +274,6 @@ struct send_req {
 	uint64_t seq;             /* 放进 wr_id 高位的序号（普通模式 0） */
 	int unsignaled;           /* 1 = 不要完成（选择性通知；QP 的 sq_sig_all=0 才有效） */
 	int inline_data;          /* 1 = IBV_SEND_INLINE：CPU 把数据直接拷进 WQE，不用 lkey、返回后缓冲区即可重用 */
-	uint32_t lkey_xor;        /* 0；--inject lkey 时非 0：sge.lkey = MR 的 lkey ^ lkey_xor */
 	int unchecked;            /* 1 = 投递前不做本程序的 inline 检查，让驱动自己回答（插件故意做坏的 WR：--inject inline） */
 	struct ibv_ah *ah;        /* --qp ud 的 SEND：目的地 = 地址句柄 + 对端 QP 号 + Q_Key（NULL = RC） */
 	uint32_t remote_qpn;

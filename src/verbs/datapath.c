@@ -129,14 +129,40 @@ static int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
 	return -1;
 }
 
-/* 取出的 r 个完成：写 trace，检查状态（错误时打印状态与提示），按硬件规则还发送队列的槽 */
-int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
+/* 取出的 r 个完成告诉插桩（--trace 写事件） */
+static void note_wcs(struct rdma_conn *conn, const struct ibv_wc *wcs, int r)
 {
 	for (int k = 0; k < r && hook_on(conn); k++)
 		hook_data(conn, HOOK_WC, wrid_qp(wcs[k].wr_id), wcs[k].qp_num, &wcs[k]);
-	for (int k = 0; k < r && !conn->wcs_unchecked; k++)
+}
+
+/* 取出的 r 个完成：写 trace，检查状态（错误时打印状态与提示），按硬件规则还发送队列的槽 */
+int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
+{
+	note_wcs(conn, wcs, r);
+	for (int k = 0; k < r; k++)
 		if (check_wc(conn, &wcs[k]) != 0 || note_send_done(conn, &wcs[k]) != 0)
 			return -1;
+	return 0;
+}
+
+int poll_wcs_unchecked(struct rdma_conn *conn, int n, struct ibv_wc *wcs)
+{
+	long long deadline = now_ms() + conn->opt->timeout_ms;
+	unsigned spins = 0;
+
+	for (int got = 0; got < n;) {
+		int r = ibv_poll_cq(conn->cq, n - got, wcs + got);
+
+		if (r < 0)
+			return poll_cq_failed(r);
+		note_wcs(conn, wcs + got, r);
+		got += r;
+		if (r > 0)
+			spins = 0;
+		else if (wait_cq(conn, deadline, &spins, got, n) != 0)
+			return -1;
+	}
 	return 0;
 }
 

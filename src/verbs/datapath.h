@@ -88,7 +88,6 @@ static inline void build_wr(struct rdma_conn *conn, int i, const struct send_req
 		     struct ibv_send_wr *wr, struct ibv_sge *sge)
 {
 	send_wr_for(conn, i, req, wr, sge);   /* 课的部分在 rdma_common.c */
-	sge->lkey ^= req->lkey_xor;          /* --inject lkey */
 	if (req->ah != NULL) {   /* UD：每个 WR 自己带目的地 */
 		wr->wr.ud.ah = req->ah;
 		wr->wr.ud.remote_qpn = req->remote_qpn;
@@ -113,6 +112,9 @@ static inline void build_wr(struct rdma_conn *conn, int i, const struct send_req
 }
 /* poll_completions（rdma_common.c）的几件事：取出的 r 个完成告诉插桩、检查状态、还槽；ibv_poll_cq 返回负数时打印 */
 int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
+/* 像 poll_completions 一样等到 n 个完成（-t 超时），但只把它们告诉插桩，不检查状态、不还发送队列的槽：
+ * 要一个个看出错的完成的插件用（--inject flush，plugins/inject.c） */
+int poll_wcs_unchecked(struct rdma_conn *conn, int n, struct ibv_wc *wcs);
 int poll_cq_failed(int r);
 
 /* poll_cq_batch 取到了东西（r ≠ 0）之后：r < 0 打印出错；否则检查每个完成、还发送队列的槽，返回 r 或 -1 */
