@@ -61,17 +61,9 @@ static int send_round(struct rdma_conn *conn, long r)
 {
 	struct ibv_wc wcs[MAX_QP];
 	struct send_req req;
-	struct hook_recvs hr = { .area = area_a };
-	/* 这一步之前问一声插桩：插件可以换一种做法做它（rc 是它的结果），否则 HOOK_PASS，照常做 */
-	int rc = hook_before(conn, HOOK_RECVS, NULL, -1, r, &hr);
 
-	if (rc == HOOK_PASS) {
-		for (int i = 0; i < conn->num_qp; i++)
-			if (post_receive(conn, i, area_a(conn, i), recv_size(conn, i, r)) != 0)
-				return -1;
-		rc = receives_posted(conn, r) != 0 || ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 ? -1 : 0;
-	}
-	if (rc != 0)
+	/* 每个QP post_receive 一个接收（放在 A 区），再发 READY（ops/op_rounds.c，别的操作的服务端也用它） */
+	if (recv_then_ready(conn, r, area_a) != 0)
 		return -1;
 	if (r == 1)
 		con_printf(P_("已为 %d 个QP各投递 1 个接收请求(%s)，并通过TCP告诉客户端“可以发了”（同步点）\n",

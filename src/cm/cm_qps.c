@@ -253,7 +253,12 @@ static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int
 		set_ack_timeout(conn, &a, &mask, show);
 	if (state == IBV_QPS_RTS && k >= 0)
 		conn->psn[k] = a.sq_psn;   /* 起始PSN 是 CM 定的（REQ/REP 里的 starting PSN），HELLO 里报这个 */
+	/* 数据QP的转换和 TCP 模式一样经过插桩的接缝（控制QP 是控制平面的，不经过）：插件可以改属性（--inject qp-access），trace 记下它 */
+	if (k >= 0)
+		hook_before(conn, HOOK_MODIFY, qp_state_str(state), k, 0, &a);
 	rc = ibv_modify_qp(qp_of(conn, k), &a, mask);
+	if (k >= 0)
+		hook_note(NULL, conn, HOOK_MODIFY, qp_state_str(state), k, rc);
 	if (rc != 0) {
 		if (k < 0)
 			con_error(_("修改控制QP到%s失败\n"), qp_state_str(state));

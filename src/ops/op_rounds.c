@@ -208,8 +208,7 @@ int srq_limit_event(struct rdma_conn *conn, long r)
 	return 0;
 }
 
-/* 服务端：先投递接收，再告诉客户端“可以发了”（READY）。这一步之前问一声插桩（HOOK_RECVS）：插件可以自己做这一步 */
-static int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
+int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int))
 {
 	struct hook_recvs hr = { .area = area };
 	int rc = hook_before(conn, HOOK_RECVS, NULL, -1, r, &hr);

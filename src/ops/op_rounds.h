@@ -43,6 +43,9 @@ int srq_limit_event(struct rdma_conn *conn, long r);
 
 /* 每个QP投递一个接收，放进 area(conn, i)；第 r 轮（plugins/inject.c 的 late-recv、flush 也用它） */
 int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, int), long r);
+/* 服务端第 r 轮的一步：每个QP投递一个接收（放进 area(conn, i)），再告诉客户端“可以发了”（READY）。
+ * 这一步之前问一声插桩（HOOK_RECVS）：插件可以自己做这一步（--inject late-recv、flush），驱动程序不用知道 */
+int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int));
 /* ops/ 里共用：等 n 个完成并检查 opcode（RDMA READ 还检查读到的长度 read_len） */
 int wait_wcs(struct rdma_conn *conn, int n, enum ibv_wc_opcode expect, uint32_t read_len);
 /* --interactive（ops/interactive.c）：服务端盯着自己的内存，客户端逐行 WRITE 再 READ 回来 */

@@ -33,7 +33,8 @@ static int first_round_qp0(int i, long r) { return i == 0 && r == 1; }
 
 /* ---------- 权限：mr-access（注册 MR 时）、qp-access（RESET→INIT 时） ---------- */
 
-static int wrong_access(struct rdma_conn *conn, enum hook_at at, int access)
+/* qp：HOOK_MODIFY INIT 的 QP（TCP 模式 -1 = 全部QP一份属性；--cm 每个QP一份，只在 QP[0] 时说一次） */
+static int wrong_access(struct rdma_conn *conn, enum hook_at at, int qp, int access)
 {
 	char acc[128];
 
@@ -44,8 +45,9 @@ static int wrong_access(struct rdma_conn *conn, enum hook_at at, int access)
 		return access & ~(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC);
 	}
 	if (at == HOOK_MODIFY && conn->opt->inject == INJECT_QP_ACCESS) {
-		con_printf(_("故障注入(--inject qp-access): 这个操作要QP允许 %s，故意不给（qp_access_flags=0）；"
-			     "MR 的权限和交给对端的 rkey 都不变，预期对端的请求被本端网卡当成无效请求（REM_INV_REQ_ERR）\n"), acc);
+		if (qp <= 0)
+				con_printf(_("故障注入(--inject qp-access): 这个操作要QP允许 %s，故意不给（qp_access_flags=0）；"
+				     "MR 的权限和交给对端的 rkey 都不变，预期对端的请求被本端网卡当成无效请求（REM_INV_REQ_ERR）\n"), acc);
 		return 0;
 	}
 	return access;
@@ -246,11 +248,11 @@ static void setup_event(struct rdma_conn *conn, struct hook_event *ev)
 
 	switch (ev->at) {
 	case HOOK_MR:
-		*(int *)ev->obj = wrong_access(conn, HOOK_MR, *(int *)ev->obj);
+		*(int *)ev->obj = wrong_access(conn, HOOK_MR, -1, *(int *)ev->obj);
 		break;
 	case HOOK_MODIFY:
 		if (strcmp(ev->call, "INIT") == 0)
-			attr->qp_access_flags = (unsigned)wrong_access(conn, HOOK_MODIFY, (int)attr->qp_access_flags);
+			attr->qp_access_flags = (unsigned)wrong_access(conn, HOOK_MODIFY, ev->qp, (int)attr->qp_access_flags);
 		else
 			wrong_qp_attr(conn, strcmp(ev->call, "RTR") == 0 ? IBV_QPS_RTR : IBV_QPS_RTS, ev->qp, attr);
 		break;
