@@ -12,11 +12,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pure/gid.h"
+
 struct route_info {
 	int local;                  /* 1 = 目的地址是本机自己的地址（内核答 local … dev lo） */
 	char ndev[IF_NAMESIZE];     /* 出口网卡，例如 eth0 */
 	char src[16];               /* 内核会用的源地址（点分十进制），可能为空 */
 	unsigned mtu;               /* 出口网卡的 MTU（字节），查不到为 0 */
+};
+
+/* 客户端：到服务端的路径（device/selection.c 的 select_lookup_server 填写，选设备、选 GID 和 RTR 前的路径检查用；服务端保持全 0） */
+struct peer_route {
+	char server_addr[16];           /* 服务端的 IPv4（解析后）；空 = 不是 IPv4，不做路由检查 */
+	int route_known;                /* 1 = route 有效 */
+	struct route_info route;        /* 内核到服务端的路由（等同 ip route get） */
+	char want_src[GID_IP_LEN];      /* 路由要求的源地址；自动选 GID 时优先选这个地址的条目 */
 };
 
 /*

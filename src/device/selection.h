@@ -14,14 +14,6 @@
 #include "cli/options.h"
 #include "device/route_lookup.h"
 
-/* 客户端：到服务端的路径（select_lookup_server 填写，选设备、选 GID 和 RTR 前的路径检查用；服务端保持全 0） */
-struct peer_route {
-	char server_addr[16];           /* 服务端的 IPv4（解析后）；空 = 不是 IPv4，不做路由检查 */
-	int route_known;                /* 1 = route 有效 */
-	struct route_info route;        /* 内核到服务端的路由（等同 ip route get） */
-	char want_src[GID_IP_LEN];      /* 路由要求的源地址；自动选 GID 时优先选这个地址的条目 */
-};
-
 /* 从哪些设备里选：ibv_get_device_list() 的结果和命令行（-d、-i、角色） */
 struct device_set {
 	struct ibv_device **dev_list;

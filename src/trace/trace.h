@@ -27,13 +27,7 @@
 #define TRACE_LINE_MAX 8192     /* 一个事件一行的上限（16 个QP 的 HELLO 也不到 3 KiB） */
 #define PSN_MASK 0xffffffu      /* PSN 是 24 位的 */
 
-struct trace;
-
-/* 设备和连接持有的引用：写到哪个 trace、哪个会话（0 = 不写 "conn" 字段，单客户端就是这样） */
-struct trace_ref {
-	struct trace *t;
-	int conn;
-};
+#include "trace/trace_ref.h"   /* struct trace_ref：设备和连接持有的引用 */
 
 /* 一个正在拼装的事件（一行 JSON）；空间不够时 overflow=1，整行不写 */
 struct tj {

@@ -11,13 +11,14 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
-#include "control/ctrl.h"
-#include "pure/gid.h"
-#include "cli/options.h"
-#include "device/selection.h"
-#include "pure/sq_account.h"
-#include "trace/trace.h"
-#include "pure/wire.h"
+/* 只包含下面的类型按值用到的：每一行后面是用到的类型 */
+#include "cli/options.h"          /* struct options、struct queue_caps、MAX_QP、UD_GRH_LEN */
+#include "control/ctrl.h"         /* struct ctrl（连接里的控制平面） */
+#include "device/route_lookup.h"  /* struct peer_route（客户端到服务端的路径） */
+#include "pure/gid.h"             /* struct gid_info */
+#include "pure/sq_account.h"      /* struct sq_account */
+#include "pure/wire.h"            /* struct wire_hello、struct wire_rd_depth */
+#include "trace/trace_ref.h"      /* struct trace_ref */
 
 struct rdma_device;
 struct rdma_conn;
