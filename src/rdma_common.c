@@ -23,6 +23,7 @@
 #include "pure/dev_limits.h"
 #include "device/selection.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -788,6 +789,69 @@ int modify_qp_to_err(struct rdma_conn *conn, int i)
 
 /* ---------- 数据面：post_receive、post_send、poll_completions（wr_id 的低 8 位是 QP 序号） ---------- */
 
+/* 课：一个接收 WR——收到的数据放进哪里（本端 MR 里的地址、长度、lkey），wr_id 让完成认出它 */
+LESSON void recv_wr_for(const struct rdma_conn *conn, int i, void *addr, uint32_t len,
+			 struct ibv_recv_wr *wr, struct ibv_sge *sge)
+{
+	*sge = (struct ibv_sge){ .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
+	*wr = (struct ibv_recv_wr){ .wr_id = WRID(i, 0), .sg_list = sge, .num_sge = 1 };
+}
+
+/* 课：一个发送 WR 的公共部分——数据从本端哪里来（sge 用本端的 lkey）、wr_id、操作码、要不要完成、inline */
+LESSON void send_wr_for(const struct rdma_conn *conn, int i, const struct send_req *req,
+			 struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	*sge = (struct ibv_sge){ .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey };
+	*wr = (struct ibv_send_wr){
+		.wr_id = WRID(i, req->seq),
+		.sg_list = sge,
+		.num_sge = 1,
+		.opcode = req->opcode,
+		.send_flags = (req->unsignaled ? 0 : IBV_SEND_SIGNALED) | (req->inline_data ? IBV_SEND_INLINE : 0),
+	};
+}
+
+/* 课：RDMA WRITE/READ 要对端的什么——对端内存的虚拟地址和对端 MR 的 rkey（步骤11 交换来的） */
+LESSON void rdma_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr)
+{
+	wr->wr.rdma.remote_addr = req->remote_addr;
+	wr->wr.rdma.rkey = conn->peer_rkey;
+}
+
+/* 课：原子操作——对端的一个 8 字节对齐的字（地址和 rkey），加数或比较值，以及交换值 */
+LESSON void atomic_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr)
+{
+	wr->wr.atomic.remote_addr = req->remote_addr;
+	wr->wr.atomic.rkey = conn->peer_rkey;
+	wr->wr.atomic.compare_add = req->compare_add;
+	wr->wr.atomic.swap = req->swap;
+}
+
+void build_wr(struct rdma_conn *conn, int i, const struct send_req *req, struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	send_wr_for(conn, i, req, wr, sge);   /* 课：公共部分 */
+	if (req->ah != NULL) {   /* UD：每个 WR 自己带目的地 */
+		wr->wr.ud.ah = req->ah;
+		wr->wr.ud.remote_qpn = req->remote_qpn;
+		wr->wr.ud.remote_qkey = UD_QKEY;
+		return;
+	}
+	switch (req->opcode) {
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		wr->imm_data = htonl(req->imm);   /* 立即数按网络字节序放在报文里 */
+		/* fall through */
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_READ:
+		rdma_wr_for(conn, req, wr);
+		break;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		atomic_wr_for(conn, req, wr);
+		break;
+	default:
+		break;
+	}
+}
 /*
  * 投递一个接收请求：网卡把对端下一条 SEND（或 WRITE_WITH_IMM 的立即数）放进 addr 开始的 len 字节。
  * 没有 --srq 时投到 QP i 自己的接收队列；--srq 时投到 N 个QP共用的 SRQ，i 是缓冲区号（可以多于QP数），
@@ -854,6 +918,63 @@ int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 		hook_data(conn, HOOK_POST_SEND, i, conn->qp[i]->qp_num, &wr[k]);   /* --trace：它的 PSN 由 trace 自己数 */
 	}
 	return 0;
+}
+
+/* 课：状态不是 SUCCESS 就是失败（别的字段这时只有 wr_id、qp_num 可信）；成功的完成靠 wr_id 的低 8 位找到本端的 QP，
+ * 它的 qp_num 必须是那个 QP 的号码 */
+LESSON enum wc_verdict wc_verdict_for(const struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	int i = wrid_qp(wc->wr_id);
+
+	if (wc->status != IBV_WC_SUCCESS)
+		return WC_FAILED;
+	return i < conn->num_qp && wc->qp_num == conn->qp[i]->qp_num ? WC_MINE : WC_NOT_MINE;
+}
+
+static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	enum wc_verdict v = wc_verdict_for(conn, wc);
+
+	if (v == WC_FAILED)
+		return wc_failed(conn, wc);
+	/* SRQ 的接收：wr_id 是标记 + 缓冲区号（可以多于 256 块），哪个QP收到的看 qp_num；
+	 * 其余的完成：wr_id 低 8 位是QP号，qp_num 必须是那个QP的（上面的课 wc_verdict_for） */
+	if (wrid_is_srq(wc->wr_id) ?
+	    srq_recv_is_ours(conn, wc) :
+	    v == WC_MINE)
+		return 0;
+	con_error(_("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n"),
+		  (unsigned long long)wc->wr_id, wc->qp_num);
+	return -1;
+}
+
+/* 一个发送完成（SEND/WRITE/READ/原子）：这个QP最老的在途 signaled WR 和它之前的槽都释放了 */
+static int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	int i = wrid_qp(wc->wr_id);
+
+	if ((wc->opcode & IBV_WC_RECV) || sq_account_complete(&conn->sq[i]) == 0)
+		return 0;
+	con_error(_("QP[%d] 取到一个发送完成（wr_id=%llu），但记账里这个QP没有在途的 signaled WR\n"
+		    CON_HINT "不要完成的 WR 不会产生完成；这是程序的记账错误\n"), i, (unsigned long long)wc->wr_id);
+	return -1;
+}
+
+/* 取出的 r 个完成：写 trace，检查状态（错误时打印状态与提示），按硬件规则还发送队列的槽 */
+int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
+{
+	note_wcs(conn, wcs, r);
+	for (int k = 0; k < r; k++)
+		if (check_wc(conn, &wcs[k]) != 0 || note_send_done(conn, &wcs[k]) != 0)
+			return -1;
+	return 0;
+}
+
+int poll_cq_took(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
+{
+	if (r < 0)
+		return poll_cq_failed(r);
+	return reap_wcs(conn, wcs, r) == 0 ? r : -1;
 }
 
 int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs)

@@ -64,8 +64,17 @@ int create_qps(struct rdma_conn *conn);
 
 /*
  * 课（LESSON）：每一步里真正要学的那一点，抽成一个只填属性/WR、返回掩码的函数（不打印、不经插桩的接缝），步骤函数调用它。
- * 练习（exercises/、docs/EXERCISES.md）要学习者自己写的就是这些函数；LESSON 和 LESSON_INLINE 的意思见 types/rdma_types.h
+ * 练习（exercises/、docs/EXERCISES.md）要学习者自己写的就是这些函数。十二个课都定义在 rdma_common.c、都只在这里声明一次
+ * （exercises/exercise.h 和 exercises/check/probe.c 也包含本文件）。
+ * LESSON 的记号：练习版（-DROCE_EXERCISE）里 LESSON 是弱符号，学习者的同名函数（强符号）在链接时顶替它；
+ * 普通版里 LESSON 是空的，什么都不变（同一个文件里的调用者照样可以内联它们）。学习者的文件不带 -DROCE_EXERCISE 编译
  */
+#ifdef ROCE_EXERCISE
+#define LESSON __attribute__((weak))
+#else
+#define LESSON
+#endif
+
 /* 步骤4：GID 表里通往对端的那一项（源地址 src_ip 的 RoCE v2 条目）的 GID 索引；没有返回 -1 */
 LESSON int gid_index_for(const struct gid_info *tbl, size_t n, const char *src_ip);
 /* 步骤6：MR 的权限（操作 op、本端的角色 role），IBV_ACCESS_* 的组合；mr_access 在 --interactive 和 write 延迟乒乓时另有规定 */
@@ -79,8 +88,6 @@ LESSON int init_attr_for(const struct rdma_conn *conn, int access, struct ibv_qp
 LESSON int rtr_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr *attr);
 /* 步骤13 RTR→RTS：QP i 的属性（本端 PSN、重传），返回掩码 */
 LESSON int rts_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr *attr);
-/* 数据面的课：检查一个完成（wc_verdict_for）在 types/rdma_types.h 声明、verbs/datapath.c 定义；接收 WR、发送 WR、
- * RDMA WRITE/READ 的对端地址和 rkey、原子操作在 verbs/datapath.h（基准测试的计时循环每次投递都经过它们，普通版里是内联的） */
 
 /*
  * QP 状态机（步骤9、11-13）：RESET→INIT →（交换连接信息）→ INIT→RTR → RTR→RTS；RC 和 UD 各自的属性并排写在 rdma_common.c。
@@ -108,6 +115,34 @@ int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len);
 int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);
 /* 轮询 n 个完成，带超时；任何 WC 错误都打印状态与提示并返回 -1 */
 int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs);
+
+/* 数据面的课：步骤15 的接收 WR，发送 WR 的公共部分，RDMA WRITE/READ 的对端地址和 rkey，原子操作的四个值 */
+LESSON void recv_wr_for(const struct rdma_conn *conn, int i, void *addr, uint32_t len, struct ibv_recv_wr *wr,
+			struct ibv_sge *sge);
+LESSON void send_wr_for(const struct rdma_conn *conn, int i, const struct send_req *req, struct ibv_send_wr *wr,
+			struct ibv_sge *sge);
+LESSON void rdma_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr);
+LESSON void atomic_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr);
+/* 数据面的课：取到的一个完成——成功了吗、是不是本端这个 QP 的（--srq 的接收另有规则，见 rdma_common.c 的 check_wc） */
+enum wc_verdict { WC_MINE = 0, WC_FAILED = 1, WC_NOT_MINE = 2 };
+LESSON enum wc_verdict wc_verdict_for(const struct rdma_conn *conn, const struct ibv_wc *wc);
+
+/* 一个 send_req → 一个 ibv_send_wr（用上面的课；sge 由调用者提供，生命期要覆盖 ibv_post_send）。基准测试在计时之前用它建好 WR */
+void build_wr(struct rdma_conn *conn, int i, const struct send_req *req, struct ibv_send_wr *wr, struct ibv_sge *sge);
+/* 取出的 r 个完成：告诉插桩，检查状态（错误时打印状态与提示），按硬件规则还发送队列的槽；有错返回 -1 */
+int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
+/* poll_cq_batch 取到了东西（r ≠ 0）之后：r < 0 打印出错；否则 reap_wcs，返回 r 或 -1 */
+int poll_cq_took(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
+/*
+ * 取出 CQ 里现有的完成（最多 max 个，可能是 0 个），不等待；任何 WC 错误都打印并返回 -1。
+ * 内联：忙等时绝大多数是空轮询，一圈只有 ibv_poll_cq 本身（基准测试的计时循环，docs/bench/README.md）
+ */
+static inline int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max)
+{
+	int r = ibv_poll_cq(conn->cq, max, wcs);
+
+	return r == 0 ? 0 : poll_cq_took(conn, wcs, r);
+}
 
 /* 清理一条连接的一步：销毁哪一种对象（课 teardown_order_for 排顺序，conn_destroy 照着做） */
 enum teardown { TD_QPS = 0, TD_SRQ, TD_AH, TD_CQ_EVENTS, TD_CQ, TD_CHANNEL, TD_MR, TD_COUNT };

@@ -280,21 +280,4 @@ struct send_req {
 	uint32_t remote_qpn;
 };
 
-/*
- * 课（LESSON）的记号：练习版（-DROCE_EXERCISE）里 LESSON 是弱符号，学习者的同名函数（强符号）在链接时顶替它；
- * 普通版里 LESSON 是空的，什么都不变。数据面的课（verbs/datapath.h）是 LESSON_INLINE：普通版里内联，练习版里是弱符号。
- * 放在这里（而不是 rdma_common.h）：课程和它下面的 verbs/ 都要用，下面的层不包含课程的头文件
- */
-#ifdef ROCE_EXERCISE
-#define LESSON __attribute__((weak))
-#define LESSON_INLINE __attribute__((weak))
-#else
-#define LESSON
-#define LESSON_INLINE static inline
-#endif
-
-/* 数据面的课：取到的一个完成——成功了吗、是不是本端这个 QP 的（定义和调用者 check_wc 在 verbs/datapath.c；--srq 的接收另有规则） */
-enum wc_verdict { WC_MINE = 0, WC_FAILED = 1, WC_NOT_MINE = 2 };
-LESSON enum wc_verdict wc_verdict_for(const struct rdma_conn *conn, const struct ibv_wc *wc);
-
 #endif
