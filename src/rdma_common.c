@@ -639,23 +639,6 @@ int exchange_connection_info(struct rdma_conn *conn)
 	return 0;
 }
 
-/* 步骤“INIT->RTR”的“设置:”和说明：打印的是传给 ibv_modify_qp 的 attr（练习版里是学习者的函数填的），不是参照的常数 */
-static void print_rtr_settings(const struct rdma_conn *conn, const struct ibv_qp_attr *a)
-{
-	con_printf(_("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%u min_rnr_timer=%u\n"), mtu_str(a->path_mtu), a->max_dest_rd_atomic, a->min_rnr_timer);
-	con_printf(_("      ah_attr.is_global=%u grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=%u dlid=<远端LID>\n"),
-	       a->ah_attr.is_global, a->ah_attr.grh.sgid_index, a->ah_attr.grh.hop_limit);
-	con_explain(_("RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
-	       "        hop_limit 就是 IP 包的 TTL（设为 1 只能在同一网段，跨路由器会丢）\n"));
-	if (a->max_dest_rd_atomic == conn->rd.in)
-		con_explain(_("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)，\n"
-			   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n"),
-			   a->max_dest_rd_atomic, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
-	else
-		con_explain(_("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数；协商的深度是 %u = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)\n"),
-			   a->max_dest_rd_atomic, conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
-}
-
 /* 课：INIT→RTR 告诉 QP i 对端是谁——对端的 QP 号和起始 PSN（步骤11 交换来的）、路径MTU、GRH（RoCE 必须带） */
 LESSON int rtr_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr *attr)
 {
@@ -711,25 +694,6 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	}
 	print_qp_states(conn, "RTR");
 	return 0;
-}
-
-/* 步骤“RTR->RTS”的“设置:”和说明：传给 ibv_modify_qp 的 attr（练习版里是学习者的函数填的） */
-static void print_rts_settings(const struct rdma_conn *conn, const struct ibv_qp_attr *a, char *why, size_t len)
-{
-	con_printf(_("设置: sq_psn=<本端PSN> timeout=%u retry_cnt=%u rnr_retry=%u max_rd_atomic=%u\n"), a->timeout, a->retry_cnt, a->rnr_retry, a->max_rd_atomic);
-	if (a->max_rd_atomic == conn->rd.out && a->retry_cnt == 6 && a->rnr_retry == 7)
-		con_explain(_("%s\n"
-		       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
-		       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；\n"
-		       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n"),
-		       ack_timeout_explain(a->timeout, why, len),
-		       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
-	else   /* 练习版：学习者的函数选了别的值，说明也跟着说它的值 */
-		con_explain(_("%s\n"
-		       "        重传 retry_cnt=%u 次仍无应答则报 RETRY_EXC_ERR（rxe 把 7 当成无限重试）；rnr_retry=%u（7 = 无限重试）；\n"
-		       "        max_rd_atomic=%u（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；协商的深度是 %u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)\n"),
-		       ack_timeout_explain(a->timeout, why, len), a->retry_cnt, a->rnr_retry, a->max_rd_atomic,
-		       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
 }
 
 /* 课：RTR→RTS 定下本端发送的起点（本端的起始 PSN）和重传的规矩（等多久、重传几次、RNR 重试几次、同时在途几个 READ/原子） */
@@ -945,18 +909,6 @@ static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
 		return 0;
 	con_error(_("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n"),
 		  (unsigned long long)wc->wr_id, wc->qp_num);
-	return -1;
-}
-
-/* 一个发送完成（SEND/WRITE/READ/原子）：这个QP最老的在途 signaled WR 和它之前的槽都释放了 */
-static int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
-{
-	int i = wrid_qp(wc->wr_id);
-
-	if ((wc->opcode & IBV_WC_RECV) || sq_account_complete(&conn->sq[i]) == 0)
-		return 0;
-	con_error(_("QP[%d] 取到一个发送完成（wr_id=%llu），但记账里这个QP没有在途的 signaled WR\n"
-		    CON_HINT "不要完成的 WR 不会产生完成；这是程序的记账错误\n"), i, (unsigned long long)wc->wr_id);
 	return -1;
 }
 

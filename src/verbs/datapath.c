@@ -89,6 +89,18 @@ int wc_failed(struct rdma_conn *conn, const struct ibv_wc *wc)
 	return -1;
 }
 
+/* 一个发送完成（SEND/WRITE/READ/原子）：这个QP最老的在途 signaled WR 和它之前的槽都释放了 */
+int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	int i = wrid_qp(wc->wr_id);
+
+	if ((wc->opcode & IBV_WC_RECV) || sq_account_complete(&conn->sq[i]) == 0)
+		return 0;
+	con_error(_("QP[%d] 取到一个发送完成（wr_id=%llu），但记账里这个QP没有在途的 signaled WR\n"
+		    CON_HINT "不要完成的 WR 不会产生完成；这是程序的记账错误\n"), i, (unsigned long long)wc->wr_id);
+	return -1;
+}
+
 /* 取出的 r 个完成告诉插桩（--trace 写事件） */
 void note_wcs(struct rdma_conn *conn, const struct ibv_wc *wcs, int r)
 {

@@ -49,6 +49,8 @@ static inline int check_inline(struct rdma_conn *conn, int i, const struct send_
  * ibv_poll_cq 返回负数时打印（poll_cq_failed，返回 -1） */
 void note_wcs(struct rdma_conn *conn, const struct ibv_wc *wcs, int r);
 int wc_failed(struct rdma_conn *conn, const struct ibv_wc *wc);
+/* 一个取出的完成是发送完成时，按硬件规则还发送队列的槽（sq_account.h）；账上没有在途的 signaled WR 时打印并返回 -1 */
+int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc);
 int poll_cq_failed(int r);
 /* 像 poll_completions 一样等到 n 个完成（-t 超时），但只把它们告诉插桩，不检查状态、不还发送队列的槽：
  * 要一个个看出错的完成的插件用（--inject flush，plugins/inject.c） */
