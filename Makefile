@@ -57,7 +57,7 @@ export LAB_NETEM ?= $(NETEM)
 
 all: $(BUILD)/rdma_server $(BUILD)/rdma_client $(TEST_BINS) locale
 
-# 英文界面（--lang en 或 LANG=en_US.UTF-8，见 src/base/i18n.h）：msgfmt 把 po/ 里的译文编译成 build/locale/en/LC_MESSAGES/*.mo，
+# 英文界面（--lang en 或 LANG=en_US.UTF-8，见 src/console/i18n.h）：msgfmt 把 po/ 里的译文编译成 build/locale/en/LC_MESSAGES/*.mo，
 # 程序和脚本按自己的位置找到它（build/rdma_server → build/locale）。三个文本域：程序（po/en.po）、
 # diagnose.sh/show_gids.sh（po/sh/en.po）、画页面的工具（po/tools/en.po）。make po 重新抽取要翻译的句子
 LOCALE_DIR := $(BUILD)/locale/en/LC_MESSAGES
@@ -101,7 +101,7 @@ $(BUILD)/rdma_server: $(OBJDIR)/rdma_server.o $(CORE_OBJS)
 $(BUILD)/rdma_client: $(OBJDIR)/rdma_client.o $(CORE_OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) -lm $(LDLIBS)
 
-# 测试版的程序：同样的模块，多链接 tests/plugins/ 里的测试插件（它定义 app/program.h 的弱符号 program_test_plugins，
+# 测试版的程序：同样的模块，多链接 tests/plugins/ 里的测试插件（它定义 program/program.h 的弱符号 program_test_plugins，
 # 比如每发一个同步消息就停一下，tests/lab/ops.bats 用它）。正常的程序里没有测试插件，也不读它们的环境变量
 TEST_PLUGIN_OBJS := $(patsubst tests/plugins/%.c,$(OBJDIR)/testplug/%.o,$(wildcard tests/plugins/*.c))
 $(OBJDIR)/testplug/%.o: tests/plugins/%.c
@@ -138,9 +138,9 @@ print-pure: $(BUILD)/tests/unit_tests
 		while read -r m; do printf '%s\n' $(CORE) | grep -x "\(.*/\)\?$$m"; done | LC_ALL=C sort -u
 
 # GID 规则的 C 一侧（tests/gid-rule/compare.sh 拿它和 scripts/gid_rule.sh 比较同一张表的选择）
-$(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(OBJDIR)/pure/gid.o src/pure/gid.h
+$(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(OBJDIR)/verbs/gid.o src/verbs/gid.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Isrc -o $@ tests/gid-rule/pick.c $(OBJDIR)/pure/gid.o $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Isrc -o $@ tests/gid-rule/pick.c $(OBJDIR)/verbs/gid.o $(LDLIBS)
 
 unit: $(BUILD)/tests/unit_tests $(BUILD)/tests/gid_pick
 
@@ -154,7 +154,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 # -max_len=1024：最长的 HELLO（16 个QP）不到 500 字节，再长的输入也要试（长度必须正好）
 FUZZ_FLAGS   := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
-FUZZ_SRCS    := tests/fuzz/fuzz_hello.c src/pure/wire.c src/pure/gid.c src/pure/adopt.c src/cli/options.c src/cli/parse.c src/cli/inject_kinds.c src/cli/op_table.c src/base/i18n.c
+FUZZ_SRCS    := tests/fuzz/fuzz_hello.c src/control/wire.c src/verbs/gid.c src/control/adopt.c src/cli/options.c src/cli/parse.c src/cli/inject_kinds.c src/cli/op_table.c src/console/i18n.c
 FUZZ_DIR     := $(BUILD)/fuzz
 
 $(FUZZ_DIR)/fuzz_hello: $(FUZZ_SRCS) $(HDRS)

@@ -5,23 +5,23 @@
  * （post_receive、post_send、poll_completions）、清理。每个函数只做一件事，对应程序输出里的一个“步骤”：
  * 初始化属性、一次 verbs 调用、它失败时打印调用名、strerror(errno) 与 errno 和该检查什么、再解释它做了什么。
  * 打印的细节在 verbs/qp_print.c，等完成和记账的细节在 verbs/datapath.c，选设备和 GID 的规则在 device/；
- * --trace、--inject、--counters 只经插桩的接缝（types/rdma_types.h 的 hook_before/hook_note）进来，这里没有它们的代码。
+ * --trace、--inject、--counters 只经插桩的接缝（verbs/rdma_types.h 的 hook_before/hook_note）进来，这里没有它们的代码。
  */
 #include "rdma_common.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
-#include "base/clock.h"
-#include "base/conout.h"
-#include "base/verbs_print.h"
-#include "device/gid_table.h"
+#include "console/clock.h"
+#include "console/conout.h"
+#include "console/verbs_print.h"
+#include "verbs/gid_table.h"
 #include "verbs/datapath.h"
 #include "verbs/hints.h"
 #include "verbs/qp_print.h"
 #include "cli/ack_timeout.h"
 #include "verbs/wc_check.h"
 #include "verbs/path_check.h"
-#include "pure/dev_limits.h"
-#include "device/selection.h"
+#include "verbs/dev_limits.h"
+#include "verbs/selection.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -622,8 +622,8 @@ int exchange_connection_info(struct rdma_conn *conn)
 
 	step_title(&conn->trace, &conn->step, _("交换连接信息（控制平面）"));
 	fill_local_hello(conn, &local);
-	/* 经控制平面（control/ctrl.h：TCP 连接，或 --cm 的控制QP）发出本端的 HELLO、收下对端的；线上格式和校验在 pure/wire.c。
-	 * 多客户端服务端已经先收到了客户端的（clients/sessions.c），只发自己的 */
+	/* 经控制平面（control/ctrl.h：TCP 连接，或 --cm 的控制QP）发出本端的 HELLO、收下对端的；线上格式和校验在 control/wire.c。
+	 * 多客户端服务端已经先收到了客户端的（runs/sessions.c），只发自己的 */
 	if (ctrl_exchange_hello(&conn->ctrl, &local, &conn->remote, conn->remote_ready) != 0)
 		return -1;
 	if (wire_compare(&local, &conn->remote, msg, sizeof(msg)) != 0) {

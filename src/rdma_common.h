@@ -2,7 +2,7 @@
  * rdma_common.h - RDMA verbs 资源的生命周期和 QP 状态机（服务端与客户端共用）
  *
  * 课程就是 src/ 顶层的四个文件（用户设计卡片上的那四个）：
- *   rdma_common.h   本文件：每一步的函数（它们用的结构体在 types/rdma_types.h：设备、连接、插桩的接缝、缓冲区的分区）
+ *   rdma_common.h   本文件：每一步的函数（它们用的结构体在 verbs/rdma_types.h：设备、连接、插桩的接缝、缓冲区的分区）
  *   rdma_common.c   每一步的 verbs 调用，从上到下就是步骤的顺序（生命周期、状态转换）：
  *                     设备列表 → 打开设备 → 端口 → GID → PD                    （struct rdma_device，每个进程一份）
  *                     MR → CQ →（SRQ）→ N 个QP                                 （struct rdma_conn，每个对端一份）
@@ -11,14 +11,14 @@
  *                     清理：先连接、后设备，各自逆序
  *   rdma_server.c   服务端：main = 建连（TCP 或 --cm 的步骤列表）→ 数据面 → 清理；默认 --op send 的一轮
  *   rdma_client.c   客户端：同上
- * 读的顺序：types/rdma_types.h 的结构体、本文件的步骤，再按驱动程序里的步骤列表去看 rdma_common.c 里对应的函数。
+ * 读的顺序：verbs/rdma_types.h 的结构体、本文件的步骤，再按驱动程序里的步骤列表去看 rdma_common.c 里对应的函数。
  * 其余的（选设备的规则、控制平面和线上格式、别的操作、--cm、多客户端、UD/SRQ、基准测试、trace、故障注入、计数）
  * 在 src/ 的子目录里，地图在 docs/PROJECT.md；trace 和注入只经插桩的接缝（rdma_types.h 的 struct hook_event）进来。
  */
 #ifndef ROCE_RDMA_COMMON_H
 #define ROCE_RDMA_COMMON_H
 
-#include "types/rdma_types.h"   /* 结构体（设备、连接、插桩的接缝）、缓冲区的分区、WRID、struct send_req */
+#include "verbs/rdma_types.h"   /* 结构体（设备、连接、插桩的接缝）、缓冲区的分区、WRID、struct send_req */
 
 /*
  * 设备。step 是打印步骤号用的计数器（由调用者提供：设备的步骤排在连接的步骤前面）。
@@ -50,7 +50,7 @@ int check_limits(const struct rdma_device *dev, const struct options *o);
  */
 void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct options *opt);
 /* 步骤6-8：MR、CQ、QP（服务端与客户端完全相同），QP 留在 RESET。
- * 接着由调用者做 RESET→INIT：TCP 模式 modify_qps_to_init（本文件），--cm 按 rdma_init_qp_attr（cm/cm_qps.c 的 cm_connect_qps）
+ * 接着由调用者做 RESET→INIT：TCP 模式 modify_qps_to_init（本文件），--cm 按 rdma_init_qp_attr（connect/cm_qps.c 的 cm_connect_qps）
  * @pre conn->dev 已 device_create  @post 全部 QP 在 RESET；任何一步失败返回 -1 */
 int conn_create(struct rdma_conn *conn, int access);
 /* 关闭控制平面，逆序释放 QP、CQ、MR、缓冲区；只做了一部分也安全（不碰设备） */
@@ -91,7 +91,7 @@ LESSON int rts_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr 
 
 /*
  * QP 状态机（步骤9、11-13）：RESET→INIT →（交换连接信息）→ INIT→RTR → RTR→RTS；RC 和 UD 各自的属性并排写在 rdma_common.c。
- * 每次转换后用 ibv_query_qp 读回并打印（verbs/qp_print.c）。--cm 时属性来自 rdma_init_qp_attr（cm/cm_qps.c）
+ * 每次转换后用 ibv_query_qp 读回并打印（verbs/qp_print.c）。--cm 时属性来自 rdma_init_qp_attr（connect/cm_qps.c）
  */
 /* @pre QP 已创建（RESET）  @post 全部 QP 在 INIT，qp_access_flags = access 去掉 LOCAL_WRITE */
 int modify_qps_to_init(struct rdma_conn *conn, int access);

@@ -3,7 +3,7 @@
  * 只管命令行这一侧（解析、检查、用法）；注入在运行时怎样改 WR、QP 属性或接收的顺序不在这里
  */
 #include "cli/inject_kinds.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 #include "cli/op_table.h"
 
 #include <stdio.h>

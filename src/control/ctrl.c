@@ -2,7 +2,7 @@
  * ctrl.c - 控制平面接口（见 ctrl.h）：把每个操作转给所选的实现，每条 HELLO 和同步消息告诉装上的观察者
  */
 #include "control/ctrl.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/clock.h"
-#include "base/conout.h"
+#include "console/clock.h"
+#include "console/conout.h"
 
 int ctrl_observe(struct ctrl *c, const struct ctrl_observer *o)
 {

@@ -4,9 +4,9 @@
  * RDMA 的 QP 在进入 RTR 之前必须知道对端的 QPN/PSN/GID，这些信息只能“带外”传递；
  * 之后每一轮还要交换几个小小的同步消息（“接收已投递”“写完了”）。做这两件事的通道叫控制平面。
  * 这里是它的接口：一张操作表（struct ctrl_ops），两个实现，都在课程之上（docs/PROJECT.md 的“层”）：
- *   TCP（tcp/ctrl_tcp.c，包装 tcp/tcp_socket.c）：HELLO 和同步消息走一条普通的 TCP 连接；
- *   CM （cm/cm_control.c，--cm）：librdmacm 建立连接；HELLO 和同步消息走一个专用的“控制QP”（见 cm_control.c 开头）。
- * rdma_common.c、op_rounds.c 只调用下面的 ctrl_* 函数，不知道用的是哪一种；app/program.c 选实现。
+ *   TCP（connect/ctrl_tcp.c，包装 connect/tcp_socket.c）：HELLO 和同步消息走一条普通的 TCP 连接；
+ *   CM （connect/cm_control.c，--cm）：librdmacm 建立连接；HELLO 和同步消息走一个专用的“控制QP”（见 cm_control.c 开头）。
+ * rdma_common.c、op_rounds.c 只调用下面的 ctrl_* 函数，不知道用的是哪一种；program/program.c 选实现。
  * 出错时实现自己打印中文原因和提示并返回 -1；所有等待都有超时（-t）。
  */
 #ifndef ROCE_CTRL_H
@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "cli/options.h"
-#include "pure/wire.h"
+#include "control/wire.h"
 
 /* 同步标签：高 8 位是种类，低 24 位是轮次 */
 enum sync_kind {
@@ -30,7 +30,7 @@ enum sync_kind {
 #define SYNC_TAG(kind, round) (((uint32_t)(kind) << 24) | ((uint32_t)(round) & 0xffffff))
 
 struct ctrl;
-struct trace_ref;       /* trace/trace.h：步骤标题属于哪条连接（step_title），控制平面不看里面 */
+struct trace_ref;       /* console/trace.h：步骤标题属于哪条连接（step_title），控制平面不看里面 */
 
 /* 一种控制平面的实现：下面每个 ctrl_* 函数对应一项 */
 struct ctrl_ops {
@@ -55,7 +55,7 @@ struct ctrl_ops {
 
 /*
  * 观察者：每条发出和收到的 HELLO、同步消息之后告诉它（--trace 写事件，plugins/ 的 trace；测试的插件在发出之后停一下）。
- * 控制平面不知道有谁在看：组装程序（app/program.c、clients/sessions.c）用 ctrl_observe 装上；没装时每条消息只是一次判断
+ * 控制平面不知道有谁在看：组装程序（program/program.c、runs/sessions.c）用 ctrl_observe 装上；没装时每条消息只是一次判断
  */
 struct ctrl_observer {
 	void (*hello)(void *ctx, int send, const struct wire_hello *h);   /* send 非 0 = 发出，0 = 收到 */

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "base/conout.h"
-#include "base/i18n.h"
-#include "trace/trace.h"
+#include "console/conout.h"
+#include "console/i18n.h"
+#include "console/trace.h"
 
 #define CTR_ROOT "/sys/class/infiniband"
 

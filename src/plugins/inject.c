@@ -1,7 +1,7 @@
 /*
  * inject.c - --inject：故障画廊（docs/GALLERY.md）的每一种，一个故意的错误，全部在这一个文件里
  *
- * 这是插桩的接缝（types/rdma_types.h 的 struct hook_event）上的一个插件：每一种都在一个“之前”的事件里改它给的对象，
+ * 这是插桩的接缝（verbs/rdma_types.h 的 struct hook_event）上的一个插件：每一种都在一个“之前”的事件里改它给的对象，
  * 或者自己做那一步；步骤函数本身不知道注入的存在：
  *   MR 或 QP 的权限     mr-access、qp-access                 （HOOK_MR 的 access、HOOK_MODIFY INIT 的属性）
  *   一次转换的 QP 属性  qpn（RTR 的 dest_qp_num）、psn（RTS 的 sq_psn）、rnr-retry0（RTS 的 rnr_retry）（HOOK_MODIFY）
@@ -13,17 +13,17 @@
  */
 #include "plugins/inject.h"
 #include "rdma_common.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "base/conout.h"
-#include "base/verbs_print.h"
+#include "console/conout.h"
+#include "console/verbs_print.h"
 #include "control/ctrl.h"
-#include "ops/op_rounds.h"
-#include "trace/trace.h"
+#include "runs/op_rounds.h"
+#include "console/trace.h"
 #include "verbs/datapath.h"
 #include "verbs/hints.h"
 #include "verbs/qp_print.h"

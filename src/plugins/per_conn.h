@@ -9,7 +9,7 @@
 
 #include <pthread.h>
 
-#include "types/rdma_types.h"
+#include "verbs/rdma_types.h"
 
 struct per_conn {
 	pthread_mutex_t lock;

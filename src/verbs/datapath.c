@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "verbs/datapath.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
-#include "base/clock.h"
-#include "base/conout.h"
-#include "base/verbs_print.h"
+#include "console/clock.h"
+#include "console/conout.h"
+#include "console/verbs_print.h"
 #include "verbs/hints.h"
 #include "verbs/kernel_note.h"
 #include "verbs/wc_check.h"

@@ -1,6 +1,6 @@
 /*
  * datapath.h - 数据面的细节：post_send 的几项检查、出错的完成怎样说明、CQ 空了怎样等。
- *   post_receive、post_send、poll_completions 本身、WR 的拼装和取出的完成的检查（课的函数）在 rdma_common.c（wr_id 的编法见 types/rdma_types.h 的 WRID）。
+ *   post_receive、post_send、poll_completions 本身、WR 的拼装和取出的完成的检查（课的函数）在 rdma_common.c（wr_id 的编法见 verbs/rdma_types.h 的 WRID）。
  *
  *   等完成有两种方式（--cq）：poll 忙轮询；event 在完成通道的 fd 上睡眠，被唤醒后
  *   ibv_get_cq_event → ibv_ack_cq_events → ibv_req_notify_cq（重新武装）→ ibv_poll_cq 取空。
@@ -10,7 +10,7 @@
 
 #include <arpa/inet.h>
 
-#include "types/rdma_types.h"
+#include "verbs/rdma_types.h"
 #include "verbs/wc_check.h"
 
 /* 忙等（盯内存、基准测试里空轮询 CQ）时每转这么多圈才读一次时钟看超时 */

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "verbs/qp_print.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
-#include "base/conout.h"
-#include "base/verbs_print.h"
+#include "console/conout.h"
+#include "console/verbs_print.h"
 #include "control/ctrl.h"
 #include "verbs/path_check.h"
 #include "cli/ack_timeout.h"

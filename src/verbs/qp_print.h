@@ -6,7 +6,7 @@
 #ifndef ROCE_QP_PRINT_H
 #define ROCE_QP_PRINT_H
 
-#include "types/rdma_types.h"
+#include "verbs/rdma_types.h"
 
 /* 读回 QP 的全部属性 */
 #define QUERY_ALL (IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | \

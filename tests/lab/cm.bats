@@ -151,7 +151,7 @@ add_plain_nic() {
     has "$CLOG" 'RDMA READ 读回: hello cm'
 }
 
-# --cm 的数据QP的转换和 TCP 模式一样经过插桩的接缝（cm/cm_qps.c 的 cm_modify）：--trace 记下每个QP的 INIT/RTR/RTS，
+# --cm 的数据QP的转换和 TCP 模式一样经过插桩的接缝（connect/cm_qps.c 的 cm_modify）：--trace 记下每个QP的 INIT/RTR/RTS，
 # --inject qp-access 在服务端的 INIT 之前改掉属性（rdma_init_qp_attr 给的之上），客户端的 WRITE 被服务端网卡拒绝
 modify_events_ok() {  # modify_events_ok TRACE文件：QP 0 和 1 各有一个成功的 INIT、RTR、RTS（控制QP不算）
     local q st n

@@ -6,12 +6,12 @@
  *   - READY 发出后才投递接收 → 对端的 SEND 先到，rxe 的 RNR NAK 计数增加；
  *   - 交互模式 ACK 发出后才看文本 → 客户端已经写进了下一行。
  * 正常的程序（build/rdma_server、build/rdma_client）里没有这个文件，也不读这个环境变量：
- * 测试版多链接本文件，它定义 app/program.h 的弱符号 program_test_plugins，往控制平面上装一个观察者（control/ctrl.h）。
+ * 测试版多链接本文件，它定义 program/program.h 的弱符号 program_test_plugins，往控制平面上装一个观察者（control/ctrl.h）。
  */
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "app/program.h"
+#include "program/program.h"
 
 static void delay_after_send(void *ctx, int send, uint32_t tag)
 {
