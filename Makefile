@@ -138,9 +138,10 @@ print-pure: $(BUILD)/tests/unit_tests
 		while read -r m; do printf '%s\n' $(CORE) | grep -x "\(.*/\)\?$$m"; done | LC_ALL=C sort -u
 
 # GID 规则的 C 一侧（tests/gid-rule/compare.sh 拿它和 scripts/gid_rule.sh 比较同一张表的选择）
-$(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(OBJDIR)/verbs/gid.o src/verbs/gid.h
+#   （gid.o 用线上格式 wire.o 的 gid_kind_name：从 $(CORE_LIB) 里按需取）
+$(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(CORE_LIB) src/verbs/gid.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Isrc -o $@ tests/gid-rule/pick.c $(OBJDIR)/verbs/gid.o $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Isrc -o $@ tests/gid-rule/pick.c $(CORE_LIB) $(LDLIBS)
 
 unit: $(BUILD)/tests/unit_tests $(BUILD)/tests/gid_pick
 

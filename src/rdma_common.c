@@ -4,7 +4,7 @@
  * 从上到下就是步骤的顺序：设备（步骤1-5）、连接的资源（步骤6-8）、QP 状态机（步骤9、11-13）、数据面
  * （post_receive、post_send、poll_completions）、清理。每个函数只做一件事，对应程序输出里的一个“步骤”：
  * 初始化属性、一次 verbs 调用、它失败时打印调用名、strerror(errno) 与 errno 和该检查什么、再解释它做了什么。
- * 打印的细节在 verbs/qp_print.c，等完成和记账的细节在 verbs/datapath.c，选设备和 GID 的规则在 device/；
+ * 打印的细节在 verbs/qp_print.c，等完成和记账的细节在 verbs/datapath.c，选设备和 GID 的规则在 verbs/selection.c；
  * --trace、--inject、--counters 只经插桩的接缝（verbs/rdma_types.h 的 hook_before/hook_note）进来，这里没有它们的代码。
  */
 #include "rdma_common.h"

@@ -11,6 +11,7 @@
  * 数据面（两端相同的 data_plane，program/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、poll_completions、post_send）；
  * 别的操作一轮一轮地交给 runs/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
  * 读的顺序：verbs/rdma_types.h（结构体）、rdma_common.h（步骤），rdma_common.c（每一步的 verbs 调用），再回到这里。
+ * src/ 的结构（八个目录、哪一层、为什么这样分）只写在 docs/PROJECT.md。
  */
 #include "rdma_common.h"
 #include "console/i18n.h"

@@ -16,7 +16,7 @@ struct trace_ref;   /* console/trace.h：这一端的事件写到哪个 trace �
 void step_title(const struct trace_ref *tr, unsigned *step, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* 步骤标题的接收者：program.c 装上 trace_step（有 --trace 时写 trace 的 step 事件）；没装 = 只打印。
- * base 在最底层，不能调用上面的 trace/，所以由组装程序的 program.c 把它接上 */
+ * console/ 在最底层，不能调用上面的插件（plugins/trace_hooks.c），所以由组装程序的 program.c 把它接上 */
 typedef void (*step_sink_fn)(const struct trace_ref *tr, unsigned n, const char *title);
 void step_title_sink(step_sink_fn fn);
 

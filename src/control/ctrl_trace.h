@@ -1,7 +1,7 @@
 /*
  * ctrl_trace.h - 控制平面的 trace 事件：发出和收到的 HELLO、同步消息
  *
- * 线上格式和同步标签是控制平面的事，所以这两个事件在这里拼；trace/ 只是写出 JSON Lines 的那一层，
+ * 线上格式和同步标签是控制平面的事，所以这两个事件在这里拼；console/trace.c 只是写出 JSON Lines 的那一层，
  * 不知道控制平面和命令行。控制平面自己不调用这里：有 --trace 时组装程序（program/program.c、runs/sessions.c）
  * 用 ctrl_trace_observe 把它装成控制平面的观察者（ctrl.h 的 struct ctrl_observer），没有 --trace 时一次也不经过它。
  */

@@ -4,7 +4,6 @@
 #include "control/wire.h"
 #include "console/i18n.h"
 #include "cli/op_table.h"
-#include "verbs/gid.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +11,16 @@
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
+
+const char *gid_kind_name(enum gid_kind kind)
+{
+	switch (kind) {
+	case GID_KIND_IB: return "IB";
+	case GID_KIND_ROCE_V1: return "RoCE v1";
+	case GID_KIND_ROCE_V2: return "RoCE v2";
+	}
+	return _("未知");
+}
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
 static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)(v >> 16)); put16(p + 2, (uint16_t)v); }

@@ -44,6 +44,11 @@
 
 #include "cli/options.h"
 
+/* GID 的类型：HELLO 的 gid_type 字段就是这个值；数值与 libibverbs 的 enum ibv_gid_type 相同（verbs/gid.h 按它给 GID 分类） */
+enum gid_kind { GID_KIND_IB = 0, GID_KIND_ROCE_V1 = 1, GID_KIND_ROCE_V2 = 2 };
+/* "IB"、"RoCE v1"、"RoCE v2" */
+const char *gid_kind_name(enum gid_kind kind);
+
 #define WIRE_MAGIC        0x52435632u
 #define WIRE_SYNC_MAGIC   0x53594e43u
 #define WIRE_VERSION      3

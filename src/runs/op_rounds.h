@@ -13,7 +13,7 @@
  *   rounds_begin   UD/SRQ 的准备（prepare_plane），“数据传输”的标题；*t0 = 开始时刻
  *   每一轮         --op send 是驱动程序自己的 send_round；别的操作 op_round（每种操作、每个角色一个函数）
  *   rounds_end     原子操作的终值确认、用时；--counters 再读一次，打印差值（rc 是前面的结果，失败时也打印）
- * --bench、--interactive 各有完整的数据面（bench/、interactive.c），前后同样是：
+ * --bench、--interactive 各有完整的数据面（bench.c、interactive.c），前后同样是：
  *   prepare_plane  UD 的地址句柄，--srq 的异步事件
  *   plane_end      告诉插桩数据面结束了（HOOK_PLANE 之后；--counters 再读一次、打印差值），原样返回 rc
  */
@@ -46,7 +46,7 @@ int post_recv_all(struct rdma_conn *conn, uint8_t *(*area)(struct rdma_conn *, i
 /* 服务端第 r 轮的一步：每个QP投递一个接收（放进 area(conn, i)），再告诉客户端“可以发了”（READY）。
  * 这一步之前问一声插桩（HOOK_RECVS）：插件可以自己做这一步（--inject late-recv、flush），驱动程序不用知道 */
 int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma_conn *, int));
-/* ops/ 里共用：等 n 个完成并检查 opcode（RDMA READ 还检查读到的长度 read_len） */
+/* runs/ 里共用：等 n 个完成并检查 opcode（RDMA READ 还检查读到的长度 read_len） */
 int wait_wcs(struct rdma_conn *conn, int n, enum ibv_wc_opcode expect, uint32_t read_len);
 /* --interactive（runs/interactive.c）：服务端盯着自己的内存，客户端逐行 WRITE 再 READ 回来 */
 int interactive_server(struct rdma_conn *conn);

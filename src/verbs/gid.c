@@ -45,16 +45,6 @@ int gid_score(const struct gid_info *g)
 	return score;
 }
 
-const char *gid_kind_name(enum gid_kind kind)
-{
-	switch (kind) {
-	case GID_KIND_IB: return "IB";
-	case GID_KIND_ROCE_V1: return "RoCE v1";
-	case GID_KIND_ROCE_V2: return "RoCE v2";
-	}
-	return _("未知");
-}
-
 void gid_format(const uint8_t raw[16], char out[GID_STR_LEN])
 {
 	for (int i = 0; i < 8; i++)

@@ -12,8 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 数值与 libibverbs 的 enum ibv_gid_type 相同 */
-enum gid_kind { GID_KIND_IB = 0, GID_KIND_ROCE_V1 = 1, GID_KIND_ROCE_V2 = 2 };
+#include "control/wire.h"   /* enum gid_kind、gid_kind_name：HELLO 的 gid_type 也是这个值，定义在线上格式里 */
 
 struct gid_info {
 	uint32_t index;
@@ -29,7 +28,6 @@ int gid_is_empty(const uint8_t raw[16]);
 int gid_is_ipv4_mapped(const uint8_t raw[16]);
 int gid_is_link_local(const uint8_t raw[16]);
 int gid_score(const struct gid_info *g);
-const char *gid_kind_name(enum gid_kind kind);
 
 /* 0000:0000:0000:0000:0000:ffff:0a0b:0001 */
 void gid_format(const uint8_t raw[16], char out[GID_STR_LEN]);
