@@ -33,6 +33,7 @@ CORE_OBJS := $(addprefix $(OBJDIR)/,$(addsuffix .o,$(CORE)))
 # （以及它们再用到的）。链接时不给 -libverbs，所以被取进来的模块必须是纯逻辑的（不调用 libibverbs/librdmacm）：
 # 哪个测试用到的模块一调用 ibv_*，单元测试就链接失败并说出那个符号。取进来的是哪些：make print-pure
 CORE_LIB  := $(BUILD)/libroce-core.a
+TEST_BINS := $(BUILD)/test/rdma_server $(BUILD)/test/rdma_client
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_OBJS := $(patsubst tests/unit/%.c,$(OBJDIR)/unit/%.o,$(UNIT_SRCS))
 
@@ -54,9 +55,9 @@ export LAB_NETEM ?= $(NETEM)
 
 .PHONY: verbs-check verbs-check-lab exercise exercises exercise-reset exercise-objs exercise-objs-here exercise-matrix print-sources print-pure check all locale po clean rebuild help test test-kernels test-stock test-cloud stock-images memcheck unit asan mutation soak demo trace trace-render trace-screenshot gallery gallery-docs shell lab-setup check-deps docs-excerpts bench lossy loss-vs-tcp fuzz impair loss-recovery console-diff bench-ab ir
 
-all: $(BUILD)/rdma_server $(BUILD)/rdma_client locale verbs-check
+all: $(BUILD)/rdma_server $(BUILD)/rdma_client $(TEST_BINS) locale verbs-check
 
-# 英文界面（--lang en 或 LANG=en_US.UTF-8，见 src/base/i18n.h）：msgfmt 把 po/ 里的译文编译成 build/locale/en/LC_MESSAGES/*.mo，
+# 英文界面（--lang en 或 LANG=en_US.UTF-8，见 src/console/i18n.h）：msgfmt 把 po/ 里的译文编译成 build/locale/en/LC_MESSAGES/*.mo，
 # 程序和脚本按自己的位置找到它（build/rdma_server → build/locale）。三个文本域：程序（po/en.po）、
 # diagnose.sh/show_gids.sh（po/sh/en.po）、画页面的工具（po/tools/en.po）。make po 重新抽取要翻译的句子
 LOCALE_DIR := $(BUILD)/locale/en/LC_MESSAGES
@@ -120,12 +121,26 @@ verbs-check-lab: all
 $(BUILD)/verbs-check: $(VC_DIR)/verbs-check
 	@mkdir -p $(dir $@)
 	cp $< $@ && chmod +x $@
+# 测试版的程序：同样的模块，多链接 tests/plugins/ 里的测试插件（它定义 program/program.h 的弱符号 program_test_plugins，
+# 比如每发一个同步消息就停一下，tests/lab/ops.bats 用它）。正常的程序里没有测试插件，也不读它们的环境变量
+TEST_PLUGIN_OBJS := $(patsubst tests/plugins/%.c,$(OBJDIR)/testplug/%.o,$(wildcard tests/plugins/*.c))
+$(OBJDIR)/testplug/%.o: tests/plugins/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(DEP_FLAGS) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/test/rdma_server: $(OBJDIR)/rdma_server.o $(CORE_OBJS) $(TEST_PLUGIN_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) -lm $(LDLIBS)
+
+$(BUILD)/test/rdma_client: $(OBJDIR)/rdma_client.o $(CORE_OBJS) $(TEST_PLUGIN_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CM_LIBS) $(IBV_LIBS) -lm $(LDLIBS)
 
 $(OBJDIR)/unit/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(DEP_FLAGS) $(ALL_CFLAGS) -c $< -o $@
 
--include $(CORE_OBJS:.o=.d) $(OBJDIR)/rdma_server.d $(OBJDIR)/rdma_client.d $(UNIT_OBJS:.o=.d)
+-include $(CORE_OBJS:.o=.d) $(OBJDIR)/rdma_server.d $(OBJDIR)/rdma_client.d $(UNIT_OBJS:.o=.d) $(TEST_PLUGIN_OBJS:.o=.d)
 
 $(CORE_LIB): $(CORE_OBJS)
 	@rm -f $@
@@ -143,9 +158,10 @@ print-pure: $(BUILD)/tests/unit_tests
 		while read -r m; do printf '%s\n' $(CORE) | grep -x "\(.*/\)\?$$m"; done | LC_ALL=C sort -u
 
 # GID 规则的 C 一侧（tests/gid-rule/compare.sh 拿它和 scripts/gid_rule.sh 比较同一张表的选择）
-$(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(OBJDIR)/pure/gid.o src/pure/gid.h
+#   （gid.o 用线上格式 wire.o 的 gid_kind_name：从 $(CORE_LIB) 里按需取）
+$(BUILD)/tests/gid_pick: tests/gid-rule/pick.c $(CORE_LIB) src/verbs/gid.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Isrc -o $@ tests/gid-rule/pick.c $(OBJDIR)/pure/gid.o $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -Isrc -o $@ tests/gid-rule/pick.c $(CORE_LIB) $(LDLIBS)
 
 unit: $(BUILD)/tests/unit_tests $(BUILD)/tests/gid_pick
 
@@ -159,7 +175,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 # -max_len=1024：最长的 HELLO（16 个QP）不到 500 字节，再长的输入也要试（长度必须正好）
 FUZZ_FLAGS   := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
-FUZZ_SRCS    := tests/fuzz/fuzz_hello.c src/pure/wire.c src/pure/gid.c src/pure/adopt.c src/cli/options.c src/cli/parse.c src/cli/inject_kinds.c src/cli/op_table.c src/base/i18n.c
+FUZZ_SRCS    := tests/fuzz/fuzz_hello.c src/control/wire.c src/verbs/gid.c src/control/adopt.c src/cli/options.c src/cli/parse.c src/cli/inject_kinds.c src/cli/op_table.c src/console/i18n.c
 FUZZ_DIR     := $(BUILD)/fuzz
 
 $(FUZZ_DIR)/fuzz_hello: $(FUZZ_SRCS) $(HDRS)

@@ -33,7 +33,7 @@ SCRIPT_SRC=${BASH_SOURCE[0]}
 if [[ -L $SCRIPT_SRC ]]; then SCRIPT_SRC=$(readlink -f "$SCRIPT_SRC"); fi
 SCRIPT_DIR=.
 if [[ $SCRIPT_SRC == */* ]]; then SCRIPT_DIR=${SCRIPT_SRC%/*}; fi
-# 界面语言（scripts/ui_lang.sh，几个脚本共用，规则与 C 程序的 src/base/i18n.c 相同）：必须在 source gid_rule.sh 和
+# 界面语言（scripts/ui_lang.sh，几个脚本共用，规则与 C 程序的 src/console/i18n.c 相同）：必须在 source gid_rule.sh 和
 # 定义带 $"…" 的函数之前，因为 bash 在解析时就翻译 $"…"；英文时可能把脚本重新 exec 一次（见 scripts/ui_lang.sh）
 # shellcheck source=scripts/ui_lang.sh
 if [[ -r $SCRIPT_DIR/scripts/ui_lang.sh ]]; then

@@ -21,7 +21,7 @@ if [[ -n ${LAB_VM:-} ]]; then
     exec build/rdma_client "$LAB_IP0" -t 60 "${extra[@]}"
 fi
 
-# 横幅的语言跟着程序：DEMO_ARGS 里的 --lang，否则环境变量（scripts/ui_lang.sh，规则同 src/base/i18n.h）
+# 横幅的语言跟着程序：DEMO_ARGS 里的 --lang，否则环境变量（scripts/ui_lang.sh，规则同 src/console/i18n.h）
 # shellcheck source=scripts/ui_lang.sh
 source scripts/ui_lang.sh
 ui_lang_pick "${extra[@]}"

@@ -1,12 +1,12 @@
 # shellcheck shell=bash disable=SC2034  # GT_*、PP_* 等变量是给调用方的结果
 # gid_rule.sh —— GID 选择规则的唯一 shell 实现，show_gids.sh 和 diagnose.sh 都 source 它。
 #
-# 规则必须与 C 程序一致（src/pure/gid.c 的 gid_score / gid_choose / gid_find_ipv4，src/device/route_lookup.c）:
+# 规则必须与 C 程序一致（src/verbs/gid.c 的 gid_score / gid_choose / gid_find_ipv4，src/verbs/route_lookup.c）:
 #
 #   1. 自动选择（不带 -g）: 只看非空条目;
 #        得分 = (类型为 "RoCE v2" ? 4 : 0)
 #             + (IPv4 映射地址 ::ffff:a.b.c.d ? 2 : (不是链路本地 fe80::/10 ? 1 : 0))
-#      得分最高者胜出; 同分取索引最小的。索引大于 255 的条目不选（sgid_index 只有 8 位，见 src/pure/gid.h）。
+#      得分最高者胜出; 同分取索引最小的。索引大于 255 的条目不选（sgid_index 只有 8 位，见 src/verbs/gid.h）。
 #   2. 通往对端 IP: 问内核路由（ip route get IP），得到出口网卡和源地址;
 #      要用的是出口网卡上、地址等于源地址的 RoCE v2 IPv4 GID（同一地址有多条时取索引最小的；同样不超过 255）。
 #      单机实验（两块网卡各有一个 rxe，策略路由让报文走 veth）时内核对 IP 答 local …… dev lo，
@@ -97,7 +97,7 @@ gr_scan_port() {
         GT_KIND+=("$GR_ADDR_KIND")
         GT_SCORE+=("$GR_SCORE")
         # 严格大于: 同分时保留索引更小的（遍历是升序）
-        # 索引 > 255 不参与自动选择: sgid_index 只有 8 位（src/pure/gid.h 的 GID_AUTO_MAX_INDEX）
+        # 索引 > 255 不参与自动选择: sgid_index 只有 8 位（src/verbs/gid.h 的 GID_AUTO_MAX_INDEX）
         if ((GR_SCORE > GT_BEST_SCORE && i <= 255)); then
             GT_BEST=$((${#GT_IDX[@]} - 1))
             GT_BEST_SCORE=$GR_SCORE

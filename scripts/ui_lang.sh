@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/ui_lang.sh —— 脚本的界面语言（diagnose.sh、show_gids.sh、lab/demo.sh、tools/bench/report.sh 共用；规则与 C 程序的 src/base/i18n.c 相同）
+# scripts/ui_lang.sh —— 脚本的界面语言（diagnose.sh、show_gids.sh、lab/demo.sh、tools/bench/report.sh 共用；规则与 C 程序的 src/console/i18n.c 相同）
 #
 # --lang zh|en 优先；否则 LANGUAGE（冒号分隔，第一个以 en 或 zh 开头的为准），再否则 LC_ALL、LC_MESSAGES、LANG
 # 里第一个非空的: 以 en 开头是英文，其余都是中文（默认）。

@@ -5,17 +5,18 @@
  *   TCP（默认，下面的 tcp_steps）  1-5 设备、端口、GID、PD → 6-8 MR、CQ、QP → 9 RESET→INIT → 10 TCP 连接服务端
  *               → 11 交换连接信息（QPN、PSN、LID、GID、MTU、地址与 rkey）→ 12-13 RTR、RTS → 14 RTS 同步点
  *   --cm        CM 解析地址和路由（源地址决定设备）→ PD → MR、CQ、QP → 每个QP一个 cm_id：INIT/RTR/RTS + rdma_connect
- *               → 控制QP上交换地址与 rkey → RTS 同步点（两端相同的 cm_steps，app/program.c）
- * 数据面（两端相同的 data_plane，app/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、post_send、
- * poll_completions）；别的操作一轮一轮地交给 ops/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
- * 读的顺序：types/rdma_types.h（结构体）、rdma_common.h（步骤），rdma_common.c（每一步的 verbs 调用），再回到这里。
+ *               → 控制QP上交换地址与 rkey → RTS 同步点（两端相同的 cm_steps，program/program.c）
+ * 数据面（两端相同的 data_plane，program/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、post_send、
+ * poll_completions）；别的操作一轮一轮地交给 runs/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
+ * 读的顺序：verbs/rdma_types.h（结构体）、rdma_common.h（步骤），rdma_common.c（每一步的 verbs 调用），再回到这里。
+ * src/ 的结构（八个目录、哪一层、为什么这样分）只写在 docs/PROJECT.md。
  */
 #include "rdma_common.h"
-#include "base/i18n.h"
-#include "base/conout.h"
-#include "app/program.h"
+#include "console/i18n.h"
+#include "console/conout.h"
+#include "program/program.h"
 #include "control/ctrl.h"
-#include "ops/op_rounds.h"
+#include "runs/op_rounds.h"
 
 /* TCP 模式的步骤列表 */
 static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn)
@@ -28,8 +29,8 @@ static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn)
 	/* 步骤6-8：这条连接自己的 MR、CQ、QP；步骤9：QP RESET→INIT */
 	if (conn_create(conn, access) != 0 || modify_qps_to_init(conn, access) != 0)
 		return -1;
-	/* 步骤10：控制平面，一条普通的 TCP 连接（客户端 connect，tcp/ctrl_tcp.c） */
-	if (ctrl_establish(&conn->ctrl, &conn->step) != 0)
+	/* 步骤10：控制平面，一条普通的 TCP 连接（客户端 connect，connect/ctrl_tcp.c） */
+	if (ctrl_establish(&conn->ctrl, &conn->trace, &conn->step) != 0)
 		return -1;
 	/* 步骤11：交换 QPN/PSN/GID/MTU（以及单边操作要用的地址和 rkey） */
 	if (exchange_connection_info(conn) != 0)
@@ -94,6 +95,6 @@ int main(int argc, char **argv)
 	rc = p.opt.cm ? cm_steps(&p.dev, &p.conn) : tcp_steps(&p.dev, &p.conn);
 	if (rc == 0)
 		rc = data_plane(&p.conn, send_round);
-	/* 无论成败都逆序清理（app/program.c 的 program_finish → rdma_common.c 的 destroy_resources） */
+	/* 无论成败都逆序清理（program/program.c 的 program_finish → rdma_common.c 的 destroy_resources） */
 	return program_finish(&p, rc);
 }

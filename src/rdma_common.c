@@ -4,25 +4,26 @@
  * 从上到下就是步骤的顺序：设备（步骤1-5）、连接的资源（步骤6-8）、QP 状态机（步骤9、11-13）、数据面
  * （post_receive、post_send、poll_completions）、清理。每个函数只做一件事，对应程序输出里的一个“步骤”：
  * 初始化属性、一次 verbs 调用、它失败时打印调用名、strerror(errno) 与 errno 和该检查什么、再解释它做了什么。
- * 打印的细节在 verbs/qp_print.c，等完成和记账的细节在 verbs/datapath.c，选设备和 GID 的规则在 device/；
- * --trace、--inject、--counters 只经插桩的接缝（types/rdma_types.h 的 hook_before/hook_note）进来，这里没有它们的代码。
+ * 打印的细节在 verbs/qp_print.c，等完成和记账的细节在 verbs/datapath.c，选设备和 GID 的规则在 verbs/selection.c；
+ * --trace、--inject、--counters 只经插桩的接缝（verbs/rdma_types.h 的 hook_before/hook_note）进来，这里没有它们的代码。
  */
 #include "rdma_common.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
-#include "base/clock.h"
-#include "base/conout.h"
-#include "base/verbs_print.h"
-#include "device/gid_table.h"
+#include "console/clock.h"
+#include "console/conout.h"
+#include "console/verbs_print.h"
+#include "verbs/gid_table.h"
 #include "verbs/datapath.h"
 #include "verbs/hints.h"
 #include "verbs/qp_print.h"
 #include "cli/ack_timeout.h"
 #include "verbs/wc_check.h"
 #include "verbs/path_check.h"
-#include "pure/dev_limits.h"
-#include "device/selection.h"
+#include "verbs/dev_limits.h"
+#include "verbs/selection.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -621,8 +622,8 @@ int exchange_connection_info(struct rdma_conn *conn)
 
 	step_title(&conn->trace, &conn->step, _("交换连接信息（控制平面）"));
 	fill_local_hello(conn, &local);
-	/* 经控制平面（control/ctrl.h：TCP 连接，或 --cm 的控制QP）发出本端的 HELLO、收下对端的；线上格式和校验在 pure/wire.c。
-	 * 多客户端服务端已经先收到了客户端的（clients/sessions.c），只发自己的 */
+	/* 经控制平面（control/ctrl.h：TCP 连接，或 --cm 的控制QP）发出本端的 HELLO、收下对端的；线上格式和校验在 control/wire.c。
+	 * 多客户端服务端已经先收到了客户端的（runs/sessions.c），只发自己的 */
 	if (ctrl_exchange_hello(&conn->ctrl, &local, &conn->remote, conn->remote_ready) != 0)
 		return -1;
 	if (wire_compare(&local, &conn->remote, msg, sizeof(msg)) != 0) {
@@ -636,23 +637,6 @@ int exchange_connection_info(struct rdma_conn *conn)
 	conn->peer_rkey = conn->remote.rkey;
 	hook_after(conn, HOOK_EXCHANGED, 0, &conn->peer_rkey);   /* 插桩可以改对端的 rkey（--inject rkey） */
 	return 0;
-}
-
-/* 步骤“INIT->RTR”的“设置:”和说明：打印的是传给 ibv_modify_qp 的 attr（练习版里是学习者的函数填的），不是参照的常数 */
-static void print_rtr_settings(const struct rdma_conn *conn, const struct ibv_qp_attr *a)
-{
-	con_printf(_("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%u min_rnr_timer=%u\n"), mtu_str(a->path_mtu), a->max_dest_rd_atomic, a->min_rnr_timer);
-	con_printf(_("      ah_attr.is_global=%u grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=%u dlid=<远端LID>\n"),
-	       a->ah_attr.is_global, a->ah_attr.grh.sgid_index, a->ah_attr.grh.hop_limit);
-	con_explain(_("RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
-	       "        hop_limit 就是 IP 包的 TTL（设为 1 只能在同一网段，跨路由器会丢）\n"));
-	if (a->max_dest_rd_atomic == conn->rd.in)
-		con_explain(_("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)，\n"
-			   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n"),
-			   a->max_dest_rd_atomic, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
-	else
-		con_explain(_("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数；协商的深度是 %u = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)\n"),
-			   a->max_dest_rd_atomic, conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
 }
 
 /* 课：INIT→RTR 告诉 QP i 对端是谁——对端的 QP 号和起始 PSN（步骤11 交换来的）、路径MTU、GRH（RoCE 必须带） */
@@ -712,25 +696,6 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	return 0;
 }
 
-/* 步骤“RTR->RTS”的“设置:”和说明：传给 ibv_modify_qp 的 attr（练习版里是学习者的函数填的） */
-static void print_rts_settings(const struct rdma_conn *conn, const struct ibv_qp_attr *a, char *why, size_t len)
-{
-	con_printf(_("设置: sq_psn=<本端PSN> timeout=%u retry_cnt=%u rnr_retry=%u max_rd_atomic=%u\n"), a->timeout, a->retry_cnt, a->rnr_retry, a->max_rd_atomic);
-	if (a->max_rd_atomic == conn->rd.out && a->retry_cnt == 6 && a->rnr_retry == 7)
-		con_explain(_("%s\n"
-		       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
-		       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；\n"
-		       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n"),
-		       ack_timeout_explain(a->timeout, why, len),
-		       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
-	else   /* 练习版：学习者的函数选了别的值，说明也跟着说它的值 */
-		con_explain(_("%s\n"
-		       "        重传 retry_cnt=%u 次仍无应答则报 RETRY_EXC_ERR（rxe 把 7 当成无限重试）；rnr_retry=%u（7 = 无限重试）；\n"
-		       "        max_rd_atomic=%u（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；协商的深度是 %u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)\n"),
-		       ack_timeout_explain(a->timeout, why, len), a->retry_cnt, a->rnr_retry, a->max_rd_atomic,
-		       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
-}
-
 /* 课：RTR→RTS 定下本端发送的起点（本端的起始 PSN）和重传的规矩（等多久、重传几次、RNR 重试几次、同时在途几个 READ/原子） */
 LESSON int rts_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr *attr)
 {
@@ -788,6 +753,69 @@ int modify_qp_to_err(struct rdma_conn *conn, int i)
 
 /* ---------- 数据面：post_receive、post_send、poll_completions（wr_id 的低 8 位是 QP 序号） ---------- */
 
+/* 课：一个接收 WR——收到的数据放进哪里（本端 MR 里的地址、长度、lkey），wr_id 让完成认出它 */
+LESSON void recv_wr_for(const struct rdma_conn *conn, int i, void *addr, uint32_t len,
+			 struct ibv_recv_wr *wr, struct ibv_sge *sge)
+{
+	*sge = (struct ibv_sge){ .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
+	*wr = (struct ibv_recv_wr){ .wr_id = WRID(i, 0), .sg_list = sge, .num_sge = 1 };
+}
+
+/* 课：一个发送 WR 的公共部分——数据从本端哪里来（sge 用本端的 lkey）、wr_id、操作码、要不要完成、inline */
+LESSON void send_wr_for(const struct rdma_conn *conn, int i, const struct send_req *req,
+			 struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	*sge = (struct ibv_sge){ .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey };
+	*wr = (struct ibv_send_wr){
+		.wr_id = WRID(i, req->seq),
+		.sg_list = sge,
+		.num_sge = 1,
+		.opcode = req->opcode,
+		.send_flags = (req->unsignaled ? 0 : IBV_SEND_SIGNALED) | (req->inline_data ? IBV_SEND_INLINE : 0),
+	};
+}
+
+/* 课：RDMA WRITE/READ 要对端的什么——对端内存的虚拟地址和对端 MR 的 rkey（步骤11 交换来的） */
+LESSON void rdma_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr)
+{
+	wr->wr.rdma.remote_addr = req->remote_addr;
+	wr->wr.rdma.rkey = conn->peer_rkey;
+}
+
+/* 课：原子操作——对端的一个 8 字节对齐的字（地址和 rkey），加数或比较值，以及交换值 */
+LESSON void atomic_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr)
+{
+	wr->wr.atomic.remote_addr = req->remote_addr;
+	wr->wr.atomic.rkey = conn->peer_rkey;
+	wr->wr.atomic.compare_add = req->compare_add;
+	wr->wr.atomic.swap = req->swap;
+}
+
+void build_wr(struct rdma_conn *conn, int i, const struct send_req *req, struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	send_wr_for(conn, i, req, wr, sge);   /* 课：公共部分 */
+	if (req->ah != NULL) {   /* UD：每个 WR 自己带目的地 */
+		wr->wr.ud.ah = req->ah;
+		wr->wr.ud.remote_qpn = req->remote_qpn;
+		wr->wr.ud.remote_qkey = UD_QKEY;
+		return;
+	}
+	switch (req->opcode) {
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		wr->imm_data = htonl(req->imm);   /* 立即数按网络字节序放在报文里 */
+		/* fall through */
+	case IBV_WR_RDMA_WRITE:
+	case IBV_WR_RDMA_READ:
+		rdma_wr_for(conn, req, wr);
+		break;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		atomic_wr_for(conn, req, wr);
+		break;
+	default:
+		break;
+	}
+}
 /*
  * 投递一个接收请求：网卡把对端下一条 SEND（或 WRITE_WITH_IMM 的立即数）放进 addr 开始的 len 字节。
  * 没有 --srq 时投到 QP i 自己的接收队列；--srq 时投到 N 个QP共用的 SRQ，i 是缓冲区号（可以多于QP数），
@@ -837,6 +865,7 @@ int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 	for (int k = 0; k < n; k++) {
 		build_wr(conn, i, &reqs[k], &wr[k], &sge[k]);
 		wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;
+		hook_before(conn, HOOK_SEND_WR, NULL, i, 0, &wr[k]);   /* 插桩可以改 WR（--inject lkey） */
 	}
 	rc = ibv_post_send(conn->qp[i], wr, &bad);
 	if (rc != 0) {
@@ -853,6 +882,51 @@ int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 		hook_data(conn, HOOK_POST_SEND, i, conn->qp[i]->qp_num, &wr[k]);   /* --trace：它的 PSN 由 trace 自己数 */
 	}
 	return 0;
+}
+
+/* 课：状态不是 SUCCESS 就是失败（别的字段这时只有 wr_id、qp_num 可信）；成功的完成靠 wr_id 的低 8 位找到本端的 QP，
+ * 它的 qp_num 必须是那个 QP 的号码 */
+LESSON enum wc_verdict wc_verdict_for(const struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	int i = wrid_qp(wc->wr_id);
+
+	if (wc->status != IBV_WC_SUCCESS)
+		return WC_FAILED;
+	return i < conn->num_qp && wc->qp_num == conn->qp[i]->qp_num ? WC_MINE : WC_NOT_MINE;
+}
+
+static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
+{
+	enum wc_verdict v = wc_verdict_for(conn, wc);
+
+	if (v == WC_FAILED)
+		return wc_failed(conn, wc);
+	/* SRQ 的接收：wr_id 是标记 + 缓冲区号（可以多于 256 块），哪个QP收到的看 qp_num；
+	 * 其余的完成：wr_id 低 8 位是QP号，qp_num 必须是那个QP的（上面的课 wc_verdict_for） */
+	if (wrid_is_srq(wc->wr_id) ?
+	    srq_recv_is_ours(conn, wc) :
+	    v == WC_MINE)
+		return 0;
+	con_error(_("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n"),
+		  (unsigned long long)wc->wr_id, wc->qp_num);
+	return -1;
+}
+
+/* 取出的 r 个完成：写 trace，检查状态（错误时打印状态与提示），按硬件规则还发送队列的槽 */
+int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
+{
+	note_wcs(conn, wcs, r);
+	for (int k = 0; k < r; k++)
+		if (check_wc(conn, &wcs[k]) != 0 || note_send_done(conn, &wcs[k]) != 0)
+			return -1;
+	return 0;
+}
+
+int poll_cq_took(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
+{
+	if (r < 0)
+		return poll_cq_failed(r);
+	return reap_wcs(conn, wcs, r) == 0 ? r : -1;
 }
 
 int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs)

@@ -2,7 +2,7 @@
  * rdma_common.h - RDMA verbs 资源的生命周期和 QP 状态机（服务端与客户端共用）
  *
  * 课程就是 src/ 顶层的四个文件（用户设计卡片上的那四个）：
- *   rdma_common.h   本文件：每一步的函数（它们用的结构体在 types/rdma_types.h：设备、连接、插桩的接缝、缓冲区的分区）
+ *   rdma_common.h   本文件：每一步的函数（它们用的结构体在 verbs/rdma_types.h：设备、连接、插桩的接缝、缓冲区的分区）
  *   rdma_common.c   每一步的 verbs 调用，从上到下就是步骤的顺序（生命周期、状态转换）：
  *                     设备列表 → 打开设备 → 端口 → GID → PD                    （struct rdma_device，每个进程一份）
  *                     MR → CQ →（SRQ）→ N 个QP                                 （struct rdma_conn，每个对端一份）
@@ -11,14 +11,14 @@
  *                     清理：先连接、后设备，各自逆序
  *   rdma_server.c   服务端：main = 建连（TCP 或 --cm 的步骤列表）→ 数据面 → 清理；默认 --op send 的一轮
  *   rdma_client.c   客户端：同上
- * 读的顺序：types/rdma_types.h 的结构体、本文件的步骤，再按驱动程序里的步骤列表去看 rdma_common.c 里对应的函数。
+ * 读的顺序：verbs/rdma_types.h 的结构体、本文件的步骤，再按驱动程序里的步骤列表去看 rdma_common.c 里对应的函数。
  * 其余的（选设备的规则、控制平面和线上格式、别的操作、--cm、多客户端、UD/SRQ、基准测试、trace、故障注入、计数）
  * 在 src/ 的子目录里，地图在 docs/PROJECT.md；trace 和注入只经插桩的接缝（rdma_types.h 的 struct hook_event）进来。
  */
 #ifndef ROCE_RDMA_COMMON_H
 #define ROCE_RDMA_COMMON_H
 
-#include "types/rdma_types.h"   /* 结构体（设备、连接、插桩的接缝）、缓冲区的分区、WRID、struct send_req */
+#include "verbs/rdma_types.h"   /* 结构体（设备、连接、插桩的接缝）、缓冲区的分区、WRID、struct send_req */
 
 /*
  * 设备。step 是打印步骤号用的计数器（由调用者提供：设备的步骤排在连接的步骤前面）。
@@ -50,7 +50,7 @@ int check_limits(const struct rdma_device *dev, const struct options *o);
  */
 void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct options *opt);
 /* 步骤6-8：MR、CQ、QP（服务端与客户端完全相同），QP 留在 RESET。
- * 接着由调用者做 RESET→INIT：TCP 模式 modify_qps_to_init（本文件），--cm 按 rdma_init_qp_attr（cm/cm_qps.c 的 cm_connect_qps）
+ * 接着由调用者做 RESET→INIT：TCP 模式 modify_qps_to_init（本文件），--cm 按 rdma_init_qp_attr（connect/cm_qps.c 的 cm_connect_qps）
  * @pre conn->dev 已 device_create  @post 全部 QP 在 RESET；任何一步失败返回 -1 */
 int conn_create(struct rdma_conn *conn, int access);
 /* 关闭控制平面，逆序释放 QP、CQ、MR、缓冲区；只做了一部分也安全（不碰设备） */
@@ -64,8 +64,17 @@ int create_qps(struct rdma_conn *conn);
 
 /*
  * 课（LESSON）：每一步里真正要学的那一点，抽成一个只填属性/WR、返回掩码的函数（不打印、不经插桩的接缝），步骤函数调用它。
- * 练习（exercises/、docs/EXERCISES.md）要学习者自己写的就是这些函数；LESSON 和 LESSON_INLINE 的意思见 types/rdma_types.h
+ * 练习（exercises/、docs/EXERCISES.md）要学习者自己写的就是这些函数。十二个课都定义在 rdma_common.c、都只在这里声明一次
+ * （exercises/exercise.h 和 exercises/check/probe.c 也包含本文件）。
+ * LESSON 的记号：练习版（-DROCE_EXERCISE）里 LESSON 是弱符号，学习者的同名函数（强符号）在链接时顶替它；
+ * 普通版里 LESSON 是空的，什么都不变（同一个文件里的调用者照样可以内联它们）。学习者的文件不带 -DROCE_EXERCISE 编译
  */
+#ifdef ROCE_EXERCISE
+#define LESSON __attribute__((weak))
+#else
+#define LESSON
+#endif
+
 /* 步骤4：GID 表里通往对端的那一项（源地址 src_ip 的 RoCE v2 条目）的 GID 索引；没有返回 -1 */
 LESSON int gid_index_for(const struct gid_info *tbl, size_t n, const char *src_ip);
 /* 步骤6：MR 的权限（操作 op、本端的角色 role），IBV_ACCESS_* 的组合；mr_access 在 --interactive 和 write 延迟乒乓时另有规定 */
@@ -79,12 +88,10 @@ LESSON int init_attr_for(const struct rdma_conn *conn, int access, struct ibv_qp
 LESSON int rtr_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr *attr);
 /* 步骤13 RTR→RTS：QP i 的属性（本端 PSN、重传），返回掩码 */
 LESSON int rts_attr_for(const struct rdma_conn *conn, int i, struct ibv_qp_attr *attr);
-/* 数据面的课：检查一个完成（wc_verdict_for）在 types/rdma_types.h 声明、verbs/datapath.c 定义；接收 WR、发送 WR、
- * RDMA WRITE/READ 的对端地址和 rkey、原子操作在 verbs/datapath.h（基准测试的计时循环每次投递都经过它们，普通版里是内联的） */
 
 /*
  * QP 状态机（步骤9、11-13）：RESET→INIT →（交换连接信息）→ INIT→RTR → RTR→RTS；RC 和 UD 各自的属性并排写在 rdma_common.c。
- * 每次转换后用 ibv_query_qp 读回并打印（verbs/qp_print.c）。--cm 时属性来自 rdma_init_qp_attr（cm/cm_qps.c）
+ * 每次转换后用 ibv_query_qp 读回并打印（verbs/qp_print.c）。--cm 时属性来自 rdma_init_qp_attr（connect/cm_qps.c）
  */
 /* @pre QP 已创建（RESET）  @post 全部 QP 在 INIT，qp_access_flags = access 去掉 LOCAL_WRITE */
 int modify_qps_to_init(struct rdma_conn *conn, int access);
@@ -108,6 +115,34 @@ int post_receive(struct rdma_conn *conn, int i, void *addr, uint32_t len);
 int post_send(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);
 /* 轮询 n 个完成，带超时；任何 WC 错误都打印状态与提示并返回 -1 */
 int poll_completions(struct rdma_conn *conn, int n, struct ibv_wc *wcs);
+
+/* 数据面的课：步骤15 的接收 WR，发送 WR 的公共部分，RDMA WRITE/READ 的对端地址和 rkey，原子操作的四个值 */
+LESSON void recv_wr_for(const struct rdma_conn *conn, int i, void *addr, uint32_t len, struct ibv_recv_wr *wr,
+			struct ibv_sge *sge);
+LESSON void send_wr_for(const struct rdma_conn *conn, int i, const struct send_req *req, struct ibv_send_wr *wr,
+			struct ibv_sge *sge);
+LESSON void rdma_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr);
+LESSON void atomic_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr);
+/* 数据面的课：取到的一个完成——成功了吗、是不是本端这个 QP 的（--srq 的接收另有规则，见 rdma_common.c 的 check_wc） */
+enum wc_verdict { WC_MINE = 0, WC_FAILED = 1, WC_NOT_MINE = 2 };
+LESSON enum wc_verdict wc_verdict_for(const struct rdma_conn *conn, const struct ibv_wc *wc);
+
+/* 一个 send_req → 一个 ibv_send_wr（用上面的课；sge 由调用者提供，生命期要覆盖 ibv_post_send）。基准测试在计时之前用它建好 WR */
+void build_wr(struct rdma_conn *conn, int i, const struct send_req *req, struct ibv_send_wr *wr, struct ibv_sge *sge);
+/* 取出的 r 个完成：告诉插桩，检查状态（错误时打印状态与提示），按硬件规则还发送队列的槽；有错返回 -1 */
+int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
+/* poll_cq_batch 取到了东西（r ≠ 0）之后：r < 0 打印出错；否则 reap_wcs，返回 r 或 -1 */
+int poll_cq_took(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
+/*
+ * 取出 CQ 里现有的完成（最多 max 个，可能是 0 个），不等待；任何 WC 错误都打印并返回 -1。
+ * 内联：忙等时绝大多数是空轮询，一圈只有 ibv_poll_cq 本身（基准测试的计时循环，docs/bench/README.md）
+ */
+static inline int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max)
+{
+	int r = ibv_poll_cq(conn->cq, max, wcs);
+
+	return r == 0 ? 0 : poll_cq_took(conn, wcs, r);
+}
 
 /* 清理一条连接的一步：销毁哪一种对象（课 teardown_order_for 排顺序，conn_destroy 照着做） */
 enum teardown { TD_QPS = 0, TD_SRQ, TD_AH, TD_CQ_EVENTS, TD_CQ, TD_CHANNEL, TD_MR, TD_COUNT };

@@ -5,23 +5,24 @@
  *   TCP（默认，下面的 tcp_steps）  1-5 设备、端口、GID、PD → 6-8 MR、CQ、QP → 9 RESET→INIT → 10 TCP 监听并接受客户端
  *               → 11 交换连接信息（QPN、PSN、LID、GID、MTU、地址与 rkey）→ 12-13 RTR、RTS → 14 RTS 同步点
  *   --cm        rdma_bind_addr/rdma_listen，第一个连接请求到达的地址决定设备 → PD → MR、CQ、QP
- *               → 每个QP一个 cm_id：INIT/RTR/RTS + rdma_accept → 控制QP上交换地址与 rkey → RTS 同步点（两端相同的 cm_steps，app/program.c）
+ *               → 每个QP一个 cm_id：INIT/RTR/RTS + rdma_accept → 控制QP上交换地址与 rkey → RTS 同步点（两端相同的 cm_steps，program/program.c）
  *   --clients N / --parallel M：步骤1-5 只做一次，之后每个客户端一个线程，走同一张 TCP 步骤列表
  *               （先读客户端的 HELLO，再建这个客户端的 MR/CQ/QP），数据面是同一个 data_plane
- * 数据面（两端相同的 data_plane，app/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、poll_completions、post_send）；
- * 别的操作一轮一轮地交给 ops/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
- * 读的顺序：types/rdma_types.h（结构体）、rdma_common.h（步骤），rdma_common.c（每一步的 verbs 调用），再回到这里。
+ * 数据面（两端相同的 data_plane，program/program.c）：默认的 --op send 每一轮就是下面的 send_round（post_receive、poll_completions、post_send）；
+ * 别的操作一轮一轮地交给 runs/op_rounds.c，--bench、--interactive 各有自己的数据面。最后逆序清理（无论成功失败）。
+ * 读的顺序：verbs/rdma_types.h（结构体）、rdma_common.h（步骤），rdma_common.c（每一步的 verbs 调用），再回到这里。
+ * src/ 的结构（八个目录、哪一层、为什么这样分）只写在 docs/PROJECT.md。
  */
 #include "rdma_common.h"
-#include "base/i18n.h"
-#include "base/conout.h"
-#include "app/program.h"
-#include "clients/sessions.h"
+#include "console/i18n.h"
+#include "console/conout.h"
+#include "program/program.h"
+#include "runs/sessions.h"
 #include "control/ctrl.h"
-#include "ops/op_rounds.h"
+#include "runs/op_rounds.h"
 
 /*
- * TCP 模式的步骤列表。--clients/--parallel 时每个客户端的会话线程也走这一张（s 不为 NULL，clients/sessions.c）：
+ * TCP 模式的步骤列表。--clients/--parallel 时每个客户端的会话线程也走这一张（s 不为 NULL，runs/sessions.c）：
  * 设备和 PD 主线程已经建好，TCP 连接主线程已经 accept，而且要先读客户端的 HELLO 才知道它要几个QP、
  * 多大的消息——所以会话先做这两步，再建 MR/CQ/QP。s 为 NULL 就是单客户端，从步骤1 做起。
  */
@@ -40,8 +41,8 @@ static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn, struct ses
 	access = mr_access(conn->opt);
 	if (conn_create(conn, access) != 0 || modify_qps_to_init(conn, access) != 0)
 		return -1;
-	/* 步骤10：控制平面，一条普通的 TCP 连接（服务端 listen/accept，tcp/ctrl_tcp.c）；会话已经有了 */
-	if (s == NULL && ctrl_establish(&conn->ctrl, &conn->step) != 0)
+	/* 步骤10：控制平面，一条普通的 TCP 连接（服务端 listen/accept，connect/ctrl_tcp.c）；会话已经有了 */
+	if (s == NULL && ctrl_establish(&conn->ctrl, &conn->trace, &conn->step) != 0)
 		return -1;
 	/* 步骤11：交换 QPN/PSN/GID/MTU（以及单边操作要用的地址和 rkey）；会话已经读过客户端的 HELLO，这里只发自己的 */
 	if (exchange_connection_info(conn) != 0)
@@ -61,17 +62,9 @@ static int send_round(struct rdma_conn *conn, long r)
 {
 	struct ibv_wc wcs[MAX_QP];
 	struct send_req req;
-	struct hook_recvs hr = { .area = area_a };
-	/* 这一步之前问一声插桩：插件可以换一种做法做它（rc 是它的结果），否则 HOOK_PASS，照常做 */
-	int rc = hook_before(conn, HOOK_RECVS, NULL, -1, r, &hr);
 
-	if (rc == HOOK_PASS) {
-		for (int i = 0; i < conn->num_qp; i++)
-			if (post_receive(conn, i, area_a(conn, i), recv_size(conn, i, r)) != 0)
-				return -1;
-		rc = receives_posted(conn, r) != 0 || ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 ? -1 : 0;
-	}
-	if (rc != 0)
+	/* 每个QP post_receive 一个接收（放在 A 区），再发 READY（runs/op_rounds.c，别的操作的服务端也用它） */
+	if (recv_then_ready(conn, r, area_a) != 0)
 		return -1;
 	if (r == 1)
 		con_printf(P_("已为 %d 个QP各投递 1 个接收请求(%s)，并通过TCP告诉客户端“可以发了”（同步点）\n",
@@ -101,7 +94,7 @@ static int serve_session(struct rdma_conn *conn, struct session *s)
 	return tcp_steps(conn->dev, conn, s) != 0 ? -1 : data_plane(conn, send_round);
 }
 
-/* --clients/--parallel：步骤1-5 一次，之后每个客户端一个线程（clients/sessions.c），各自跑 serve_session */
+/* --clients/--parallel：步骤1-5 一次，之后每个客户端一个线程（runs/sessions.c），各自跑 serve_session */
 static int many_clients(struct rdma_device *dev, struct rdma_conn *conn)
 {
 	if (device_create(dev, &conn->peer, &conn->step) != 0)
@@ -122,6 +115,6 @@ int main(int argc, char **argv)
 	rc = p.opt.cm ? cm_steps(&p.dev, &p.conn) : tcp_steps(&p.dev, &p.conn, NULL);
 	if (rc == 0)
 		rc = data_plane(&p.conn, send_round);
-	/* 无论成败都逆序清理（app/program.c 的 program_finish → rdma_common.c 的 destroy_resources） */
+	/* 无论成败都逆序清理（program/program.c 的 program_finish → rdma_common.c 的 destroy_resources） */
 	return program_finish(&p, rc);
 }

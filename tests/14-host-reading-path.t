@@ -130,7 +130,7 @@ for k, (what, main, mid, dst, verb) in enumerate(checks, 1):
     p = via(main, mid, dst)
     extra = ""
     if "--cm" in what:
-        # --cm：main 先调用 cm_steps（CM 建连，cm/），再调用和 TCP 模式同一个 data_plane
+        # --cm：main 先调用 cm_steps（CM 建连，connect/），再调用和 TCP 模式同一个 data_plane
         m, cm, dp = main, resolve("rdma_client.c", "cm_steps"), resolve("rdma_client.c", "data_plane")
         if cm not in edges.get(m, ()) or dp not in edges.get(m, ()):
             p = None

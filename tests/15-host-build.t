@@ -5,7 +5,7 @@
 #   3. make CC=gcc CFLAGS="-O2 -Wno-error"：使用者的参数排在项目参数之后（-Wno-error 能生效）
 #   4. make asan 的输出在 build/asan/ 里，不碰普通版本的 build/obj
 #   5. libibverbs 太旧（rdma-core < v32，没有 ibv_query_gid_table）时 make 在编译前就说清楚
-#   6. 头文件依赖是编译器生成的（-MMD -MP）：改 src/pure/gid.h 时 make 重编的 .c 正好是 cc -MM 说包含它的那些，不是全部
+#   6. 头文件依赖是编译器生成的（-MMD -MP）：改 src/verbs/gid.h 时 make 重编的 .c 正好是 cc -MM 说包含它的那些，不是全部
 #   7. 单元测试的模块不是手写的列表：make print-pure 列出链接器从 libroce-core.a 取的模块，它们的 .o 都不调用
 #      libibverbs/librdmacm；调用的模块（比如 verbs/datapath）不在里面
 set -uo pipefail
@@ -106,7 +106,7 @@ ok "$bad" "make refuses libibverbs older than rdma-core v32 with a clear message
 
 # ---------- 6. 头文件依赖：make -n -W 头文件（假装它刚改过，不碰文件） ----------
 bad=0
-H=src/pure/gid.h
+H=src/verbs/gid.h
 make -s all unit >"$T/dep-build.log" 2>&1 || { cat "$T/dep-build.log" >>"$T/diag"; bad=1; }
 make -n -W "$H" all unit 2>&1 | grep -E '^(cc|gcc|clang) .* -c ' | grep -oE '(src|tests/unit)/[^ ]+\.c' | LC_ALL=C sort -u >"$T/rebuilt"
 for c in $(find src tests/unit -name '*.c' | LC_ALL=C sort); do

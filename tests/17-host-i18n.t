@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/17-host-i18n.t - 英文界面（issue 28）：每句中文都交给了 gettext、每句都有英文、语言按 --lang 和环境变量选（TAP，宿主机，几秒）
 # 跑之前要有 make（build/rdma_server 和 build/locale/en/LC_MESSAGES/rocev2-learn.mo）；make test 会先编译。
-# 这台机器（和一台新的 Debian）没有生成 en_US.UTF-8：英文照样要出来（src/base/i18n.c 换用 C.UTF-8）。
+# 这台机器（和一台新的 Debian）没有生成 en_US.UTF-8：英文照样要出来（src/console/i18n.c 换用 C.UTF-8）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 echo "1..9"

@@ -4,7 +4,8 @@
 #      tests/13-host-include-graph.t、tests/14-host-reading-path.t 列出的文件和 find src 一致；16、17、50 用 grep -r / find
 #   2. src/ 顶层只有卡片上的四个文件（rdma_common.h/.c、rdma_server.c、rdma_client.c）和子目录；脚本的库不在 src/
 #   3. 名字不重样：没有两个源文件同名（不管在哪个目录、.c 还是 .h 算同一个名字的两半）
-#   4. 长度：src/ 里没有超过 60 行的函数（从函数名那一行到右花括号）；rdma_common.c 不超过 1000 行，别的 .c 不超过 800 行
+#   4. 长度：src/ 里没有超过 60 行的函数（从函数名那一行到右花括号）；rdma_common.c 不超过 1100 行（十二个课和它们的
+#      WR 拼装、完成的检查都在这里，issue 55），别的 .c 不超过 800 行
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 T=$(mktemp -d)
@@ -59,7 +60,7 @@ bad, longest = 0, []
 sig = re.compile(r'^[A-Za-z_][\w\s\*,]*?\b(\w+)\(')
 for f in sorted(glob.glob("src/**/*.c", recursive=True)):
     lines = open(f, encoding="utf-8").read().split("\n")
-    cap = 1000 if f == "src/rdma_common.c" else 800
+    cap = 1100 if f == "src/rdma_common.c" else 800
     if len(lines) - 1 > cap:
         print("%s: %d 行（上限 %d）" % (f, len(lines) - 1, cap)); bad = 1
     cand, body = None, None
@@ -85,4 +86,4 @@ PY
 grep -qx OK "$T/diag"
 st=$?
 grep '^函数' "$T/diag" | sed 's/^/# /'
-ok "$st" "no function in src/ over 60 lines; rdma_common.c <= 1000 lines, every other .c <= 800"
+ok "$st" "no function in src/ over 60 lines; rdma_common.c <= 1100 lines, every other .c <= 800"

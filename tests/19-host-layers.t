@@ -4,7 +4,7 @@
 #   依赖 = #include 和目标文件里真正引用的符号（nm，tests/docs/src_graph.py）：在源码里自己写一行 extern 声明绕不过去。
 #   1. src/ 的每个目录和顶层文件都在表里，表里的都存在
 #   2. 没有向上的箭头：一个模块只包含、只调用同一层或更低层的模块（同一层的目录之间没有环由 tests/13-host-include-graph.t 检查）
-#   3. 插桩（plugins/）只由组装程序（app/）装上：别的模块不引用 plugins/ 定义的任何符号
+#   3. 插桩（plugins/）只由组装程序（program/）装上：别的模块不引用 plugins/ 定义的任何符号
 #   4. 两个驱动程序（rdma_server.o、rdma_client.o）不引用 trace 和注入的符号（trace_*、tj_*、inject_*，以及 plugins/ 定义的）
 #   需要 make 编译出的 build/obj/（make test 先 make all）。
 set -uo pipefail
@@ -49,8 +49,8 @@ print("%s 2 - no arrow runs up a layer (%d arrows between modules)" % ("not ok" 
 for u in up:
     print("#   " + u)
 
-plug = [(a, b) for a, bs in edges.items() for b in bs if room_of(b) == "plugins/" and room_of(a) not in ("plugins/", "app/")]
-print("%s 3 - only app/ plugs the instrumentation in (nothing else references plugins/)" % ("not ok" if plug else "ok"))
+plug = [(a, b) for a, bs in edges.items() for b in bs if room_of(b) == "plugins/" and room_of(a) not in ("plugins/", "program/")]
+print("%s 3 - only program/ plugs the instrumentation in (nothing else references plugins/)" % ("not ok" if plug else "ok"))
 for a, b in sorted(plug):
     print("#   %s -> %s: %s" % (a, b, ", ".join(sorted(why[(a, b)]))))
 

@@ -8,7 +8,7 @@
 #   4. 用到的每个 make 目标（代码块和 `行内代码`）在 Makefile 里都存在
 #   5. 摘录里的每个 “========== 步骤N: … ==========” 标题都是程序能打印的（来自 src/*.c 的 step_title 调用）
 #   6. 会跟着代码变的列表只写在 docs/OPTIONS.md 一处，并且和代码一致（tests/docs/check-lists.sh）：-h 的每个长选项都在
-#      参数表里；--inject 的种类和每种的角色和 -h 一样，文档里提到的种类都存在；两端必须一致的选项 = src/pure/wire.h 的
+#      参数表里；--inject 的种类和每种的角色和 -h 一样，文档里提到的种类都存在；两端必须一致的选项 = src/control/wire.h 的
 #      HELLO 比较的字段和 flags + --cm，别的文档不再另列；文档里写的 HELLO flags 已定义位 = WIRE_FLAG_* 的并集；参数表的「默认」列 = -h 写的默认值
 #   7. 每个角色的 -h 只列它自己能用的选项：逐个拿来 --dry-run，不能被拒绝成“只用于服务端/客户端”
 #   8. 文档之间的相对链接都指向存在的文件和标题锚点（tests/docs/check-links.pl，GitHub 的锚点规则）
@@ -213,10 +213,10 @@ done <"$T/lines"
 if ((count == 0)); then echo "摘录里一个步骤标题都没找到" >>"$T/diag"; bad=1; fi
 ok "$bad" "all $count step titles inside excerpts match a step_title() format in src/*.c"
 
-# ---------- 6. 会跟着代码变的列表（docs/OPTIONS.md）和 -h、src/pure/wire.h 一致 ----------
+# ---------- 6. 会跟着代码变的列表（docs/OPTIONS.md）和 -h、src/control/wire.h 一致 ----------
 bad7=0
 tests/docs/check-lists.sh "${DOCS[@]}" >"$T/diag" 2>&1 || bad7=1
-ok "$bad7" "the lists in docs/OPTIONS.md (long options and their defaults, --inject kinds and roles, options both sides must match, HELLO flag bits) agree with -h and src/pure/wire.h, and no other document keeps its own copy"
+ok "$bad7" "the lists in docs/OPTIONS.md (long options and their defaults, --inject kinds and roles, options both sides must match, HELLO flag bits) agree with -h and src/control/wire.h, and no other document keeps its own copy"
 
 # ---------- 7. 每个角色的 -h 只列自己的选项 ----------
 # 帮助里一行一个选项：“  -d, --dev NAME  说明” 或 “      --inject rkey  说明”；占位符换成一个合法的值

@@ -27,7 +27,7 @@ case ${1:-all} in
 esac
 start=$SECONDS
 # 界面语言固定成默认的中文（测试里比较的是中文输出；要英文的用例自己设 --lang en 或 LANG=en_US.UTF-8），
-# 不受跑测试的机器的 LANG/LANGUAGE 影响（src/base/i18n.h）
+# 不受跑测试的机器的 LANG/LANGUAGE 影响（src/console/i18n.h）
 export LANG=C.UTF-8
 # 客户机内核偶尔会卡死（lab/README“见过的挂起”：6.1 的 rxe 或 TCG，不是被测程序的问题）：单机的实验室运行在新虚拟机里重跑一次
 export LAB_RETRY_HUNG=1

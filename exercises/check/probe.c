@@ -21,14 +21,6 @@ void exercise_todo(void)
 	printf("todo\n");
 }
 
-/* 数据面的课在 verbs/datapath.h（练习版里是弱符号）；这里只要它们的原型 */
-void recv_wr_for(const struct rdma_conn *conn, int i, void *addr, uint32_t len, struct ibv_recv_wr *wr,
-		 struct ibv_sge *sge);
-void send_wr_for(const struct rdma_conn *conn, int i, const struct send_req *req, struct ibv_send_wr *wr,
-		 struct ibv_sge *sge);
-void rdma_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr);
-void atomic_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr);
-
 /* 毒化字节：PROBE_POISON（默认 0xa5）；只在 main 里读一次，之后只读 */
 static int poison_byte = 0xa5;
 #define POISON poison_byte

@@ -7,8 +7,8 @@
  *
  *   sge   收进本端 MR 里 addr 开始的 len 字节；本地访问用 MR 的哪把钥匙？（conn->mr）
  *         receive into len bytes at addr inside the local MR; which of the MR's keys is for local access? (conn->mr)
- *   wr    wr_id = WRID(i, 0)（共享 CQ 靠它认出 QP，types/rdma_types.h）、sg_list、num_sge；其余字段清零（next！）
- *         wr_id = WRID(i, 0) (the shared CQ tells QPs apart by it, types/rdma_types.h), sg_list, num_sge; zero the rest (next!)
+ *   wr    wr_id = WRID(i, 0)（共享 CQ 靠它认出 QP，verbs/rdma_types.h）、sg_list、num_sge；其余字段清零（next！）
+ *         wr_id = WRID(i, 0) (the shared CQ tells QPs apart by it, verbs/rdma_types.h), sg_list, num_sge; zero the rest (next!)
  *
  *   什么时候：服务端每一轮先投递接收，再发 READY 告诉对端“可以发了”——对端收到 READY 就发
  *   when: each round the server posts its receives first and only then sends READY ("you may send") - the peer sends

@@ -10,8 +10,8 @@
  *
  *   wc->status    IBV_WC_SUCCESS 才是成功；失败的完成里只有 wr_id、qp_num、status、vendor_err 有定义
  *                 only IBV_WC_SUCCESS is a success; in a failed completion only wr_id, qp_num, status, vendor_err are defined
- *   wc->wr_id     投递时写的 WRID(i, 序号)：wrid_qp(wc->wr_id) 是 QP 序号 i（types/rdma_types.h）
- *                 what was written when posting, WRID(i, sequence): wrid_qp(wc->wr_id) is the QP index i (types/rdma_types.h)
+ *   wc->wr_id     投递时写的 WRID(i, 序号)：wrid_qp(wc->wr_id) 是 QP 序号 i（verbs/rdma_types.h）
+ *                 what was written when posting, WRID(i, sequence): wrid_qp(wc->wr_id) is the QP index i (verbs/rdma_types.h)
  *   wc->qp_num    网卡填的：必须是 conn->qp[i]->qp_num（i 要先和 conn->num_qp 比）
  *                 filled in by the NIC: must be conn->qp[i]->qp_num (compare i with conn->num_qp first)
  *

@@ -2,7 +2,7 @@
  * ack_timeout.c - RTS 的 timeout 指数的含义（纯逻辑，见 ack_timeout.h）
  */
 #include "cli/ack_timeout.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
 #include <stdio.h>
 

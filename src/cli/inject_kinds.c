@@ -3,7 +3,7 @@
  * 只管命令行这一侧（解析、检查、用法）；注入在运行时怎样改 WR、QP 属性或接收的顺序不在这里
  */
 #include "cli/inject_kinds.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 #include "cli/op_table.h"
 
 #include <stdio.h>
@@ -65,8 +65,7 @@ static const struct inject_kind {
 	{ "psn", INJECT_PSN, ROLE_CLIENT, any_op, "", N_("sq_psn 由 librdmacm 设置"),
 	  N_("RTS 时 sq_psn 比告诉对端的大 0x1000，观察对端怎样对待 PSN 不对的包") },
 	{ "qp-access", INJECT_QP_ACCESS, ROLE_SERVER, one_sided_op,
-	  N_("要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：对端的请求要经过本端QP的权限检查）"),
-	  N_("--cm 下 INIT 的属性来自 rdma_init_qp_attr"),
+	  N_("要配合单边/原子操作（--op write/read/write_imm/fetch_add/cmp_swap：对端的请求要经过本端QP的权限检查）"), NULL,
 	  N_("单边/原子操作：INIT 时 QP 的 qp_access_flags 不给远端权限（MR 的权限和 rkey 都对），观察客户端的 REM_INV_REQ_ERR") },
 };
 /* 上面 late-recv 的帮助文字写的是 200 毫秒（一句完整的话才能整句翻译） */

@@ -3,7 +3,7 @@
  *   得到的 struct options 和由它推出的事实在 options.h/.c；--inject 的种类表在 inject_kinds.c
  */
 #include "cli/parse.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 #include "cli/inject_kinds.h"
 #include "cli/op_table.h"
 #include "cli/ack_timeout.h"

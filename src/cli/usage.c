@@ -2,7 +2,7 @@
  * usage.c - -h 的用法说明（两个角色共有的选项、各自独有的、示例）
  */
 #include "cli/parse.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 #include "cli/inject_kinds.h"
 #include "cli/ack_timeout.h"
 

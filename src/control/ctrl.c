@@ -1,39 +1,43 @@
 /*
- * ctrl.c - 控制平面接口（见 ctrl.h）：把每个操作转给所选的实现，
- *          每条消息写一个 trace 事件（有 --trace 时），外加一个所有实现共用的、仅供测试的钩子
+ * ctrl.c - 控制平面接口（见 ctrl.h）：把每个操作转给所选的实现，每条 HELLO 和同步消息告诉装上的观察者
  */
 #include "control/ctrl.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "base/clock.h"
-#include "base/conout.h"
+#include "console/clock.h"
+#include "console/conout.h"
 
-/*
- * 仅供测试：环境变量 ROCE_TEST_SYNC_DELAY_MS 让程序每发出一个同步消息就停这么多毫秒。
- * 同步消息的意思是“我这边准备好了，你可以动了”；之后本端不该再做对端会撞上的事。
- * 停一下就把这类顺序错误放大成每次都发生（tests/lab/ops.bats）：
- *   - READY 发出后才投递接收 → 对端的 SEND 先到，rxe 的 RNR NAK 计数增加；
- *   - 交互模式 ACK 发出后才看文本 → 客户端已经写进了下一行。
- * 正常运行时不设置它，这里什么也不做。
- */
-static void test_only_delay_after_sync(void)
+int ctrl_observe(struct ctrl *c, const struct ctrl_observer *o)
 {
-	const char *ms = getenv("ROCE_TEST_SYNC_DELAY_MS");
-
-	if (ms != NULL && atoi(ms) > 0)
-		usleep((useconds_t)atoi(ms) * 1000);
+	if (c->n_obs >= CTRL_MAX_OBSERVERS)
+		return -1;
+	c->obs[c->n_obs++] = *o;
+	return 0;
 }
 
-int ctrl_establish(struct ctrl *c, unsigned *step)
+static void observe_hello(const struct ctrl *c, int send, const struct wire_hello *h)
 {
-	return c->ops->establish(c, step);
+	for (int k = 0; k < c->n_obs; k++)
+		if (c->obs[k].hello != NULL)
+			c->obs[k].hello(c->obs[k].ctx, send, h);
+}
+
+static void observe_sync(const struct ctrl *c, int send, uint32_t tag)
+{
+	for (int k = 0; k < c->n_obs; k++)
+		if (c->obs[k].sync != NULL)
+			c->obs[k].sync(c->obs[k].ctx, send, tag);
+}
+
+int ctrl_establish(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
+{
+	return c->ops->establish(c, tr, step);
 }
 
 /* 实现支持先收后发 HELLO 吗（多客户端服务端需要）；不支持时打印错误 */
@@ -51,10 +55,10 @@ int ctrl_exchange_hello(struct ctrl *c, const struct wire_hello *local, struct w
 
 	if (remote_known)   /* 对端的 HELLO 已经由 ctrl_recv_hello 收到，只发本端的 */
 		return recv_first_supported(c) ? c->ops->exchange_hello(c, local, NULL) : -1;
-	trace_ctrl_hello(&c->trace, 1, local);
+	observe_hello(c, 1, local);
 	rc = c->ops->exchange_hello(c, local, remote);
 	if (rc == 0)
-		trace_ctrl_hello(&c->trace, 0, remote);
+		observe_hello(c, 0, remote);
 	return rc;
 }
 
@@ -68,10 +72,8 @@ int ctrl_sync_send(struct ctrl *c, uint32_t tag)
 	int rc = c->ops->sync_send(c, tag);
 
 	c->last_alive_ms = now_ms();
-	if (rc == 0) {
-		trace_ctrl_sync(&c->trace, 1, tag);
-		test_only_delay_after_sync();
-	}
+	if (rc == 0)
+		observe_sync(c, 1, tag);
 	return rc;
 }
 
@@ -108,7 +110,7 @@ int ctrl_sync_wait(struct ctrl *c, uint32_t tag)
 	int rc = c->ops->sync_wait(c, tag);
 
 	if (rc == 0)
-		trace_ctrl_sync(&c->trace, 0, tag);
+		observe_sync(c, 0, tag);
 	return rc;
 }
 
@@ -140,6 +142,7 @@ void *ctrl_begin(struct ctrl *c, const struct ctrl_ops *ops, const struct option
 	}
 	c->ops = ops;
 	c->opt = opt;
+	c->impl = state;
 	return state;
 }
 
@@ -147,10 +150,8 @@ void ctrl_release(struct ctrl *c)
 {
 	if (c->ops != NULL && c->ops->release != NULL)
 		c->ops->release(c);
-	free(c->tcp);
-	free(c->cm);
-	c->tcp = NULL;
-	c->cm = NULL;
+	free(c->impl);
+	c->impl = NULL;
 	c->ops = NULL;
 }
 

@@ -4,9 +4,9 @@
  * RDMA 的 QP 在进入 RTR 之前必须知道对端的 QPN/PSN/GID，这些信息只能“带外”传递；
  * 之后每一轮还要交换几个小小的同步消息（“接收已投递”“写完了”）。做这两件事的通道叫控制平面。
  * 这里是它的接口：一张操作表（struct ctrl_ops），两个实现，都在课程之上（docs/PROJECT.md 的“层”）：
- *   TCP（tcp/ctrl_tcp.c，包装 tcp/tcp_socket.c）：HELLO 和同步消息走一条普通的 TCP 连接；
- *   CM （cm/cm_control.c，--cm）：librdmacm 建立连接；HELLO 和同步消息走一个专用的“控制QP”（见 cm_control.c 开头）。
- * rdma_common.c、op_rounds.c 只调用下面的 ctrl_* 函数，不知道用的是哪一种；app/program.c 选实现。
+ *   TCP（connect/ctrl_tcp.c，包装 connect/tcp_socket.c）：HELLO 和同步消息走一条普通的 TCP 连接；
+ *   CM （connect/cm_control.c，--cm）：librdmacm 建立连接；HELLO 和同步消息走一个专用的“控制QP”（见 cm_control.c 开头）。
+ * rdma_common.c、op_rounds.c 只调用下面的 ctrl_* 函数，不知道用的是哪一种；program/program.c 选实现。
  * 出错时实现自己打印中文原因和提示并返回 -1；所有等待都有超时（-t）。
  */
 #ifndef ROCE_CTRL_H
@@ -16,8 +16,7 @@
 #include <stdint.h>
 
 #include "cli/options.h"
-#include "control/ctrl_trace.h"   /* 控制平面的 trace 事件（trace/ 只是写出的一层） */
-#include "pure/wire.h"
+#include "control/wire.h"
 
 /* 同步标签：高 8 位是种类，低 24 位是轮次 */
 enum sync_kind {
@@ -31,11 +30,12 @@ enum sync_kind {
 #define SYNC_TAG(kind, round) (((uint32_t)(kind) << 24) | ((uint32_t)(round) & 0xffffff))
 
 struct ctrl;
+struct trace_ref;       /* console/trace.h：步骤标题属于哪条连接（step_title），控制平面不看里面 */
 
 /* 一种控制平面的实现：下面每个 ctrl_* 函数对应一项 */
 struct ctrl_ops {
 	/* 建立连接 */
-	int (*establish)(struct ctrl *c, unsigned *step);
+	int (*establish)(struct ctrl *c, const struct trace_ref *tr, unsigned *step);
 	/* 交换 HELLO：发本端的，收对端的并校验（wire.c 的 wire_decode_hello）；remote 为 NULL 时只发（对端的已经由 recv_hello 收到；只有实现了 recv_hello 的才会收到 NULL） */
 	int (*exchange_hello)(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
 	/* 只收 HELLO（多客户端服务端先收客户端的 HELLO，按它创建资源后再只发自己的）；不支持这种顺序的实现设为 NULL */
@@ -53,19 +53,29 @@ struct ctrl_ops {
 	void (*release)(struct ctrl *c);
 };
 
-/* 两种实现各自的状态：只有实现自己（tcp/ctrl_tcp.c；cm_control.c 和 cm_qps.c 经 cm_shared.h）看得见里面 */
-struct ctrl_tcp;
-struct ctrl_cm;
+/*
+ * 观察者：每条发出和收到的 HELLO、同步消息之后告诉它（--trace 写事件，plugins/ 的 trace；测试的插件在发出之后停一下）。
+ * 控制平面不知道有谁在看：组装程序（program/program.c、runs/sessions.c）用 ctrl_observe 装上；没装时每条消息只是一次判断
+ */
+struct ctrl_observer {
+	void (*hello)(void *ctx, int send, const struct wire_hello *h);   /* send 非 0 = 发出，0 = 收到 */
+	void (*sync)(void *ctx, int send, uint32_t tag);
+	void *ctx;
+};
+#define CTRL_MAX_OBSERVERS 2
 
 /* 一条控制平面连接 */
 struct ctrl {
 	const struct ctrl_ops *ops;     /* 用哪种实现（ctrl_tcp_init / ctrl_cm_init 设置） */
 	const struct options *opt;      /* 角色、TCP端口、服务端地址、超时（只读） */
-	struct trace_ref trace;         /* --trace：每条消息发出/收到时写一个事件（ctrl.c） */
 	long long last_alive_ms;        /* 上次发心跳（或任何同步消息）的时刻，ctrl_heartbeat 用 */
-	struct ctrl_tcp *tcp;           /* TCP 实现的状态；不是 TCP 时为 NULL */
-	struct ctrl_cm *cm;             /* CM 实现的状态；不是 --cm 时为 NULL */
+	void *impl;                     /* 实现自己的状态（ctrl_begin 分配，只有实现自己看得见里面；ctrl_release 释放） */
+	int n_obs;                      /* 装了几个观察者 */
+	struct ctrl_observer obs[CTRL_MAX_OBSERVERS];
 };
+
+/* 装一个观察者（在 ctrl_*_init/adopt 之后；装满了返回 -1） */
+int ctrl_observe(struct ctrl *c, const struct ctrl_observer *o);
 
 /* 选用 TCP 实现；只分配状态、记下参数，不打开任何 socket（之后 ctrl_close、ctrl_release 总是安全的）；内存不足返回 -1 */
 int ctrl_tcp_init(struct ctrl *c, const struct options *opt);
@@ -75,7 +85,7 @@ int ctrl_tcp_init(struct ctrl *c, const struct options *opt);
  */
 int ctrl_tcp_adopt(struct ctrl *c, const struct options *opt, int sock, const char *peer);
 /*
- * 实现的 init 共用的开头：清空 c，分配 state_size 字节的实现状态（全 0）并返回它，记下操作表和参数。
+ * 实现的 init 共用的开头：清空 c，分配 state_size 字节的实现状态（全 0，记在 c->impl）并返回它，记下操作表和参数。
  * 内存不足时打印错误并返回 NULL（c->ops 保持 NULL，之后 ctrl_close/ctrl_release 什么也不做）
  */
 void *ctrl_begin(struct ctrl *c, const struct ctrl_ops *ops, const struct options *opt, size_t state_size);
@@ -84,9 +94,9 @@ int ctrl_cm_init(struct ctrl *c, const struct options *opt);
 
 /*
  * 建立控制平面连接（服务端 listen+accept，客户端 connect），打印自己的步骤标题和说明；
- * step 是步骤计数器。  @post 可以交换 HELLO 和同步消息
+ * step 是步骤计数器，tr 是这条连接的步骤标题交给谁（step_title 的第一个参数，conn->trace）。  @post 可以交换 HELLO 和同步消息
  */
-int ctrl_establish(struct ctrl *c, unsigned *step);
+int ctrl_establish(struct ctrl *c, const struct trace_ref *tr, unsigned *step);
 /*
  * 交换 HELLO：发送本端的 local，接收并校验对端的写进 remote（两端同时先写后读），写 trace 的两个 hello 事件。
  * remote_known = 1：对端的 HELLO 已经先收到了（多客户端服务端，ctrl_recv_hello），只发本端的。

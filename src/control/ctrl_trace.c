@@ -66,3 +66,21 @@ void trace_ctrl_hello(const struct trace_ref *r, int send, const struct wire_hel
 	tj_close(&j, '}');
 	trace_emit(r, &j);
 }
+
+static void observe_sync(void *ctx, int send, uint32_t tag)
+{
+	trace_ctrl_sync(ctx, send, tag);
+}
+
+static void observe_hello(void *ctx, int send, const struct wire_hello *h)
+{
+	trace_ctrl_hello(ctx, send, h);
+}
+
+void ctrl_trace_observe(struct ctrl *c, const struct trace_ref *r)
+{
+	const struct ctrl_observer o = { .hello = observe_hello, .sync = observe_sync, .ctx = (void *)r };
+
+	if (trace_on(r))
+		ctrl_observe(c, &o);
+}

@@ -1,19 +1,23 @@
 /*
- * ctrl_trace.h - 控制平面的 trace 事件：发出和收到的 HELLO、同步消息（ctrl.c、ctrl_tcp.c 调用）
+ * ctrl_trace.h - 控制平面的 trace 事件：发出和收到的 HELLO、同步消息
  *
- * 线上格式和同步标签是控制平面的事，所以这两个事件在这里拼；trace/ 只是写出 JSON Lines 的那一层，
- * 不知道控制平面和命令行。trace 指针为 NULL（没有 --trace）时什么也不做。
+ * 线上格式和同步标签是控制平面的事，所以这两个事件在这里拼；console/trace.c 只是写出 JSON Lines 的那一层，
+ * 不知道控制平面和命令行。控制平面自己不调用这里：有 --trace 时组装程序（program/program.c、runs/sessions.c）
+ * 用 ctrl_trace_observe 把它装成控制平面的观察者（ctrl.h 的 struct ctrl_observer），没有 --trace 时一次也不经过它。
  */
 #ifndef ROCE_CTRL_TRACE_H
 #define ROCE_CTRL_TRACE_H
 
 #include <stdint.h>
 
-#include "pure/wire.h"
-#include "trace/trace.h"
+#include "control/ctrl.h"
+#include "control/wire.h"
+#include "console/trace.h"
 
 /* send 非 0 = 发出，0 = 收到 */
 void trace_ctrl_sync(const struct trace_ref *r, int send, uint32_t tag);
 void trace_ctrl_hello(const struct trace_ref *r, int send, const struct wire_hello *h);
+/* 把上面两个事件装成 c 的观察者，写到 r（r 要活得比 c 的连接久：它是同一条 rdma_conn 的 trace）；r 没开 trace 时什么也不装 */
+void ctrl_trace_observe(struct ctrl *c, const struct trace_ref *r);
 
 #endif

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "base/conout.h"
-#include "base/i18n.h"
-#include "trace/trace.h"
+#include "console/conout.h"
+#include "console/i18n.h"
+#include "console/trace.h"
 
 #define CTR_ROOT "/sys/class/infiniband"
 
@@ -78,19 +78,23 @@ static void trace_counters(const struct rdma_conn *c, const char *scope, size_t 
 	trace_emit(&c->trace, &j);
 }
 
-static void ctr_hook_start(struct rdma_conn *c)
+/* 数据面开始：读一次，读到的表记在插件自己的表里（按连接；ctr_hook_end 取走、释放） */
+static void ctr_hook_start(struct ctr_plugin *p, struct rdma_conn *c)
 {
 	char dir[256];
+	struct ctr_table *before;
 
 	if (!on(c))
 		return;
 	dir_of(c, dir, sizeof(dir));
-	c->ctr_before = calloc(1, sizeof(*c->ctr_before));   /* ctr_hook_end 释放 */
-	if (c->ctr_before == NULL) {
-		con_error(_("--counters: 内存不够（%zu 字节）\n"), sizeof(*c->ctr_before));
+	before = calloc(1, sizeof(*before));
+	if (before == NULL) {
+		con_error(_("--counters: 内存不够（%zu 字节）\n"), sizeof(*before));
 		return;
 	}
-	ctr_read_dir(dir, c->ctr_before);
+	ctr_read_dir(dir, before);
+	if (per_conn_put(&p->before, c, before) != 0)
+		free(before);
 }
 
 static void print_block(const struct rdma_conn *c, const struct ctr_table *before, const struct ctr_table *after,
@@ -130,20 +134,21 @@ static void print_block(const struct rdma_conn *c, const struct ctr_table *befor
 		con_printf(_("  注意: --cm 的同步消息也走 RDMA（控制QP），它们的包也算在里面\n"));
 }
 
-static void ctr_hook_end(struct rdma_conn *c)
+static void ctr_hook_end(struct ctr_plugin *p, struct rdma_conn *c)
 {
-	struct ctr_table after;
+	struct ctr_table after, *before = per_conn_take(&p->before, c);
 	struct ctr_delta d[CTR_MAX];
 	size_t n;
 
-	if (!on(c) || c->ctr_before == NULL)
+	if (!on(c) || before == NULL) {
+		free(before);
 		return;
-	read_after(c, c->ctr_before, &after);
-	n = ctr_diff(c->ctr_before, &after, d, CTR_MAX);
-	print_block(c, c->ctr_before, &after, d, n);
+	}
+	read_after(c, before, &after);
+	n = ctr_diff(before, &after, d, CTR_MAX);
+	print_block(c, before, &after, d, n);
 	trace_counters(c, "data_plane", 0, &after, d, n);
-	free(c->ctr_before);
-	c->ctr_before = NULL;
+	free(before);
 }
 
 /* 一个大小之前：读一次，读到的表放在事件对象的 state 里（之后那一次用它、释放它） */
@@ -188,19 +193,19 @@ static void ctr_hook_size_end(struct rdma_conn *c, struct hook_size *hs, int rc)
 /* 插件：只看数据面和 --bench 每个大小的前后 */
 static void ctr_event(void *ctx, const struct rdma_device *dev, struct rdma_conn *c, struct hook_event *ev)
 {
-	(void)ctx;
 	(void)dev;
 	if (c == NULL)
 		return;
 	if (ev->at == HOOK_PLANE)
-		(ev->when == HOOK_BEFORE ? ctr_hook_start : ctr_hook_end)(c);
+		(ev->when == HOOK_BEFORE ? ctr_hook_start : ctr_hook_end)(ctx, c);
 	else if (ev->at == HOOK_BENCH_SIZE && ev->when == HOOK_BEFORE)
 		ctr_hook_size_start(c, ev->obj);
 	else if (ev->at == HOOK_BENCH_SIZE)
 		ctr_hook_size_end(c, ev->obj, ev->rc);
 }
 
-void ctr_hooks_install(struct rdma_hooks *h)
+void ctr_hooks_install(struct rdma_hooks *h, struct ctr_plugin *p)
 {
-	hook_add(h, ctr_event, NULL, 0);
+	per_conn_init(&p->before);
+	hook_add(h, ctr_event, p, 0);
 }

@@ -1,29 +1,29 @@
 /*
  * inject.c - --inject：故障画廊（docs/GALLERY.md）的每一种，一个故意的错误，全部在这一个文件里
  *
- * 这是插桩的接缝（types/rdma_types.h 的 struct hook_event）上的一个插件：每一种都在一个“之前”的事件里改它给的对象，
+ * 这是插桩的接缝（verbs/rdma_types.h 的 struct hook_event）上的一个插件：每一种都在一个“之前”的事件里改它给的对象，
  * 或者自己做那一步；步骤函数本身不知道注入的存在：
  *   MR 或 QP 的权限     mr-access、qp-access                 （HOOK_MR 的 access、HOOK_MODIFY INIT 的属性）
  *   一次转换的 QP 属性  qpn（RTR 的 dest_qp_num）、psn（RTS 的 sq_psn）、rnr-retry0（RTS 的 rnr_retry）（HOOK_MODIFY）
  *   对端的 rkey         rkey                                  （HOOK_EXCHANGED）
- *   一个发送 WR         lkey、inline；payload 改的是发出之前的数据 （HOOK_SEND_REQ、HOOK_DATA、HOOK_QP_CAPS）
+ *   一个发送 WR         lkey、inline；payload 改的是发出之前的数据 （HOOK_SEND_REQ、HOOK_SEND_WR、HOOK_DATA、HOOK_QP_CAPS）
  *   接收的长度和顺序    small-recv、late-recv、flush            （HOOK_RECV_LEN；HOOK_RECVS、HOOK_RECVS_LATE：自己做这一步）
  * 哪一种配什么操作、哪一端、能不能配 --cm 由命令行检查（cli/inject_kinds.c）；这里只管运行时改什么、说什么。
  * 每一种都在改之前打印一行“故障注入(--inject …)”：改了什么、预期看到什么。
  */
 #include "plugins/inject.h"
 #include "rdma_common.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "base/conout.h"
-#include "base/verbs_print.h"
+#include "console/conout.h"
+#include "console/verbs_print.h"
 #include "control/ctrl.h"
-#include "ops/op_rounds.h"
-#include "trace/trace.h"
+#include "runs/op_rounds.h"
+#include "console/trace.h"
 #include "verbs/datapath.h"
 #include "verbs/hints.h"
 #include "verbs/qp_print.h"
@@ -33,7 +33,8 @@ static int first_round_qp0(int i, long r) { return i == 0 && r == 1; }
 
 /* ---------- 权限：mr-access（注册 MR 时）、qp-access（RESET→INIT 时） ---------- */
 
-static int wrong_access(struct rdma_conn *conn, enum hook_at at, int access)
+/* qp：HOOK_MODIFY INIT 的 QP（TCP 模式 -1 = 全部QP一份属性；--cm 每个QP一份，只在 QP[0] 时说一次） */
+static int wrong_access(struct rdma_conn *conn, enum hook_at at, int qp, int access)
 {
 	char acc[128];
 
@@ -44,8 +45,9 @@ static int wrong_access(struct rdma_conn *conn, enum hook_at at, int access)
 		return access & ~(IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC);
 	}
 	if (at == HOOK_MODIFY && conn->opt->inject == INJECT_QP_ACCESS) {
-		con_printf(_("故障注入(--inject qp-access): 这个操作要QP允许 %s，故意不给（qp_access_flags=0）；"
-			     "MR 的权限和交给对端的 rkey 都不变，预期对端的请求被本端网卡当成无效请求（REM_INV_REQ_ERR）\n"), acc);
+		if (qp <= 0)
+				con_printf(_("故障注入(--inject qp-access): 这个操作要QP允许 %s，故意不给（qp_access_flags=0）；"
+				     "MR 的权限和交给对端的 rkey 都不变，预期对端的请求被本端网卡当成无效请求（REM_INV_REQ_ERR）\n"), acc);
 		return 0;
 	}
 	return access;
@@ -117,22 +119,33 @@ static void post_unchecked(struct rdma_conn *conn, int i, struct send_req *req)
 		   i, req->len, conn->opt->inline_size, conn->max_inline);
 }
 
-/* lkey / inline：第1轮 QP[0] 的 WR 故意带一个错 */
-static void wrong_wr(struct rdma_conn *conn, int i, long r, struct send_req *req)
+/* lkey：故意用的错 lkey = MR 的 lkey 异或它 */
+#define WRONG_LKEY_XOR 0x5a5a00u
+
+/* lkey / inline：第1轮 QP[0] 的 WR 故意带一个错（lkey 在它变成 WR 时换，见 wrong_lkey） */
+static void wrong_wr(struct inject_plugin *p, struct rdma_conn *conn, int i, long r, struct send_req *req)
 {
 	if (!first_round_qp0(i, r))
 		return;
 	if (conn->opt->inject == INJECT_LKEY) {
-		req->lkey_xor = 0x5a5a00;
+		if (per_conn_put(&p->lkey_due, conn, req) != 0)
+			return;
 		con_printf(_("故障注入(--inject lkey): 第1轮 QP[0] 的 WR 故意用 lkey 0x%08x（MR 的 lkey 是 0x%08x）；"
 			   "预期本端网卡读数据时就发现，线上什么也不发；完成状态：硬件网卡 LOC_PROT_ERR，rxe 随内核不同（docs/GALLERY.md）\n"),
-			   conn->mr->lkey ^ req->lkey_xor, conn->mr->lkey);
+			   conn->mr->lkey ^ WRONG_LKEY_XOR, conn->mr->lkey);
 	} else if (conn->opt->inject == INJECT_INLINE) {
 		req->inline_data = 1;
 		con_printf(_("故障注入(--inject inline): 第1轮 QP[0] 的 %u 字节 WR 故意带 IBV_SEND_INLINE（QP 要的 max_inline_data=%u）；"
 			   "预期 ibv_post_send 直接返回错误，不产生完成\n"), req->len, conn->opt->inline_size);
 		post_unchecked(conn, i, req);
 	}
+}
+
+/* lkey：上面记下的那个发送请求变成了 WR（HOOK_SEND_WR，ibv_post_send 之前）：换掉它的 lkey */
+static void wrong_lkey(struct inject_plugin *p, struct rdma_conn *conn, struct ibv_send_wr *wr)
+{
+	if (per_conn_take(&p->lkey_due, conn) != NULL)
+		wr->sg_list[0].lkey ^= WRONG_LKEY_XOR;
 }
 
 /* inline：消息不超过驱动取整后的 max_inline_data 时驱动照样接受，看不到任何错误，所以要求 --size 更大 */
@@ -161,17 +174,6 @@ static uint32_t short_recv(struct rdma_conn *conn, int i, long r, uint32_t len)
 	return len;
 }
 
-/* 等到 n 个完成（-t 超时），不检查状态、不还发送队列的槽：就是 poll_completions，其间 reap_wcs 只把完成告诉插桩 */
-static int poll_unchecked(struct rdma_conn *conn, struct ibv_wc *wcs, int n)
-{
-	int rc;
-
-	conn->wcs_unchecked = 1;
-	rc = poll_completions(conn, n, wcs);
-	conn->wcs_unchecked = 0;
-	return rc;
-}
-
 /*
  * flush：接收请求投递之后、告诉客户端“可以发了”之前，把全部QP改到 ERR。ERR 状态的QP不再处理任何报文，
  * 它上面每一个没完成的 WR 都由网卡“冲刷”出来，完成状态 WR_FLUSH_ERR。逐个打印，然后按错误结束。
@@ -187,7 +189,7 @@ static int flush_recvs(struct rdma_conn *conn, long r, uint8_t *(*area)(struct r
 	for (int i = 0; i < conn->num_qp; i++)
 		if (modify_qp_to_err(conn, i) != 0)
 			return -1;
-	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 || poll_unchecked(conn, wcs, conn->num_qp) != 0)
+	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r)) != 0 || poll_wcs_unchecked(conn, conn->num_qp, wcs) != 0)
 		return -1;
 	/* 出错的完成里只有 wr_id、status、qp_num、vendor_err 有效（ibv_poll_cq(3)）：opcode、byte_len 不能读 */
 	for (int k = 0; k < conn->num_qp; k++)
@@ -246,11 +248,11 @@ static void setup_event(struct rdma_conn *conn, struct hook_event *ev)
 
 	switch (ev->at) {
 	case HOOK_MR:
-		*(int *)ev->obj = wrong_access(conn, HOOK_MR, *(int *)ev->obj);
+		*(int *)ev->obj = wrong_access(conn, HOOK_MR, -1, *(int *)ev->obj);
 		break;
 	case HOOK_MODIFY:
 		if (strcmp(ev->call, "INIT") == 0)
-			attr->qp_access_flags = (unsigned)wrong_access(conn, HOOK_MODIFY, (int)attr->qp_access_flags);
+			attr->qp_access_flags = (unsigned)wrong_access(conn, HOOK_MODIFY, ev->qp, (int)attr->qp_access_flags);
 		else
 			wrong_qp_attr(conn, strcmp(ev->call, "RTR") == 0 ? IBV_QPS_RTR : IBV_QPS_RTS, ev->qp, attr);
 		break;
@@ -263,7 +265,7 @@ static void setup_event(struct rdma_conn *conn, struct hook_event *ev)
 }
 
 /* 数据面的“之前”：数据、发送请求、接收的长度、服务端投递接收的那一步 */
-static void data_event(struct rdma_conn *conn, struct hook_event *ev)
+static void data_event(struct inject_plugin *p, struct rdma_conn *conn, struct hook_event *ev)
 {
 	enum inject k = conn->opt->inject;
 
@@ -272,7 +274,8 @@ static void data_event(struct rdma_conn *conn, struct hook_event *ev)
 		if (k == INJECT_PAYLOAD)
 			wrong_payload(conn, ev->obj, ev->qp, ev->round);
 		break;
-	case HOOK_SEND_REQ: wrong_wr(conn, ev->qp, ev->round, ev->obj); break;
+	case HOOK_SEND_REQ: wrong_wr(p, conn, ev->qp, ev->round, ev->obj); break;
+	case HOOK_SEND_WR: wrong_lkey(p, conn, ev->obj); break;
 	case HOOK_RECV_LEN:
 		if (k == INJECT_SMALL_RECV)
 			*(uint32_t *)ev->obj = short_recv(conn, ev->qp, ev->round, *(uint32_t *)ev->obj);
@@ -286,18 +289,18 @@ static void data_event(struct rdma_conn *conn, struct hook_event *ev)
 /* 插件：只动连接级的事件；对端的 rkey 在交换连接信息之后改，其余都在“之前” */
 static void inject_event(void *ctx, const struct rdma_device *dev, struct rdma_conn *conn, struct hook_event *ev)
 {
-	(void)ctx;
 	(void)dev;
 	if (conn == NULL)
 		return;
 	if (ev->at == HOOK_EXCHANGED && conn->opt->inject == INJECT_RKEY)
 		wrong_rkey(conn);
 	else if (ev->when == HOOK_BEFORE)
-		data_event(conn, ev);
+		data_event(ctx, conn, ev);
 }
 
-void inject_install(struct rdma_hooks *h, enum inject kind)
+void inject_install(struct rdma_hooks *h, enum inject kind, struct inject_plugin *p)
 {
+	per_conn_init(&p->lkey_due);
 	if (kind != INJECT_NONE)
-		hook_add(h, inject_event, NULL, 0);
+		hook_add(h, inject_event, p, 0);
 }

@@ -1,12 +1,18 @@
 /*
- * inject.h - --inject 装进插桩的接缝（types/rdma_types.h 的 struct rdma_hooks）：program.c 解析完命令行之后调用
+ * inject.h - --inject 装进插桩的接缝（verbs/rdma_types.h 的 struct rdma_hooks）：program.c 解析完命令行之后调用
  */
 #ifndef ROCE_INJECT_H
 #define ROCE_INJECT_H
 
-#include "types/rdma_types.h"
+#include "plugins/per_conn.h"
+#include "verbs/rdma_types.h"
 
 /* 装上注入的插件，它只改 kind 这一种要改的东西（INJECT_NONE 时什么也不装） */
-void inject_install(struct rdma_hooks *h, enum inject kind);
+/* 插件的上下文：哪条连接的下一个发送 WR 要换 lkey（--inject lkey：第1轮 QP[0] 的发送请求之后、它变成 WR 时） */
+struct inject_plugin {
+	struct per_conn lkey_due;
+};
+
+void inject_install(struct rdma_hooks *h, enum inject kind, struct inject_plugin *p);
 
 #endif

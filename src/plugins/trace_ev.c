@@ -5,8 +5,8 @@
 
 #include <arpa/inet.h>
 
-#include "base/verbs_print.h"
-#include "pure/wire.h"
+#include "console/verbs_print.h"
+#include "control/wire.h"
 #include "verbs/wc_check.h"
 
 void tj_gid(struct tj *j, const char *key, const uint8_t raw[16])

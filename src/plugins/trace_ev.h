@@ -6,8 +6,8 @@
 
 #include <infiniband/verbs.h>
 
-#include "pure/gid.h"
-#include "trace/trace.h"
+#include "verbs/gid.h"
+#include "console/trace.h"
 
 /*
  * 一个 verbs 调用：trace_verbs_begin 写 call、ok（失败时还有 errno），打开 "res":{；

@@ -1,14 +1,14 @@
 /*
- * trace_hooks.c - --trace 是插桩的接缝（types/rdma_types.h 的 struct hook_event）上的一个插件：每一件事写成哪个 trace 事件
- * 步骤函数只说“刚刚做完了什么”（enum hook_at，之后的事件），这里从设备和连接里读出要记的值，交给 trace/ 写出；格式见 docs/TRACE.md
+ * trace_hooks.c - --trace 是插桩的接缝（verbs/rdma_types.h 的 struct hook_event）上的一个插件：每一件事写成哪个 trace 事件
+ * 步骤函数只说“刚刚做完了什么”（enum hook_at，之后的事件），这里从设备和连接里读出要记的值，交给 console/trace.c 写出；格式见 docs/TRACE.md
  */
 #include "plugins/trace_hooks.h"
 
 #include <arpa/inet.h>
 #include <string.h>
 
-#include "base/i18n.h"
-#include "base/verbs_print.h"
+#include "console/i18n.h"
+#include "console/verbs_print.h"
 #include "plugins/trace_ev.h"
 #include "verbs/qp_print.h"
 

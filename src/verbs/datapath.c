@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "verbs/datapath.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
-#include "base/clock.h"
-#include "base/conout.h"
-#include "base/verbs_print.h"
+#include "console/clock.h"
+#include "console/conout.h"
+#include "console/verbs_print.h"
 #include "verbs/hints.h"
 #include "verbs/kernel_note.h"
 #include "verbs/wc_check.h"
@@ -77,7 +77,7 @@ static void print_kernel_note(const struct rdma_conn *conn, int i, enum ibv_wc_s
 }
 
 /* 出错的完成：opcode 没有定义，是谁的只看 wr_id（SRQ 的接收带标记，wc_check.h）和 qp_num */
-static int wc_failed(struct rdma_conn *conn, const struct ibv_wc *wc)
+int wc_failed(struct rdma_conn *conn, const struct ibv_wc *wc)
 {
 	char who[96];
 	int i = wc_error_owner(wc->wr_id, wrid_qp(wc->wr_id), qp_index_of(conn, wc->qp_num), who, sizeof(who));
@@ -89,36 +89,8 @@ static int wc_failed(struct rdma_conn *conn, const struct ibv_wc *wc)
 	return -1;
 }
 
-/* 课：状态不是 SUCCESS 就是失败（别的字段这时只有 wr_id、qp_num 可信）；成功的完成靠 wr_id 的低 8 位找到本端的 QP，
- * 它的 qp_num 必须是那个 QP 的号码 */
-LESSON enum wc_verdict wc_verdict_for(const struct rdma_conn *conn, const struct ibv_wc *wc)
-{
-	int i = wrid_qp(wc->wr_id);
-
-	if (wc->status != IBV_WC_SUCCESS)
-		return WC_FAILED;
-	return i < conn->num_qp && wc->qp_num == conn->qp[i]->qp_num ? WC_MINE : WC_NOT_MINE;
-}
-
-static int check_wc(struct rdma_conn *conn, const struct ibv_wc *wc)
-{
-	enum wc_verdict v = wc_verdict_for(conn, wc);
-
-	if (v == WC_FAILED)
-		return wc_failed(conn, wc);
-	/* SRQ 的接收：wr_id 是标记 + 缓冲区号（可以多于 256 块），哪个QP收到的看 qp_num；
-	 * 其余的完成：wr_id 低 8 位是QP号，qp_num 必须是那个QP的（上面的课 wc_verdict_for） */
-	if (wrid_is_srq(wc->wr_id) ?
-	    srq_recv_is_ours(conn, wc) :
-	    v == WC_MINE)
-		return 0;
-	con_error(_("WC 的 wr_id=%llu / qp_num=0x%06x 对不上本端的QP\n"),
-		  (unsigned long long)wc->wr_id, wc->qp_num);
-	return -1;
-}
-
 /* 一个发送完成（SEND/WRITE/READ/原子）：这个QP最老的在途 signaled WR 和它之前的槽都释放了 */
-static int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
+int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
 {
 	int i = wrid_qp(wc->wr_id);
 
@@ -129,14 +101,30 @@ static int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc)
 	return -1;
 }
 
-/* 取出的 r 个完成：写 trace，检查状态（错误时打印状态与提示），按硬件规则还发送队列的槽 */
-int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
+/* 取出的 r 个完成告诉插桩（--trace 写事件） */
+void note_wcs(struct rdma_conn *conn, const struct ibv_wc *wcs, int r)
 {
 	for (int k = 0; k < r && hook_on(conn); k++)
 		hook_data(conn, HOOK_WC, wrid_qp(wcs[k].wr_id), wcs[k].qp_num, &wcs[k]);
-	for (int k = 0; k < r && !conn->wcs_unchecked; k++)
-		if (check_wc(conn, &wcs[k]) != 0 || note_send_done(conn, &wcs[k]) != 0)
+}
+
+int poll_wcs_unchecked(struct rdma_conn *conn, int n, struct ibv_wc *wcs)
+{
+	long long deadline = now_ms() + conn->opt->timeout_ms;
+	unsigned spins = 0;
+
+	for (int got = 0; got < n;) {
+		int r = ibv_poll_cq(conn->cq, n - got, wcs + got);
+
+		if (r < 0)
+			return poll_cq_failed(r);
+		note_wcs(conn, wcs + got, r);
+		got += r;
+		if (r > 0)
+			spins = 0;
+		else if (wait_cq(conn, deadline, &spins, got, n) != 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -144,13 +132,6 @@ int poll_cq_failed(int r)
 {
 	con_error(_("ibv_poll_cq() 失败 (返回 %d)\n" CON_HINT "CQ 溢出（CQ太小）或设备出错；看 dmesg\n"), r);
 	return -1;
-}
-
-int poll_cq_took(struct rdma_conn *conn, struct ibv_wc *wcs, int r)
-{
-	if (r < 0)
-		return poll_cq_failed(r);
-	return reap_wcs(conn, wcs, r) == 0 ? r : -1;
 }
 
 static int timeout_error(struct rdma_conn *conn, int got, int want)

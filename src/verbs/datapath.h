@@ -1,6 +1,6 @@
 /*
- * datapath.h - 数据面的细节：post_send 的几项检查和 WR 的拼装、取出的完成怎样检查、批量取完成、CQ 空了怎样等。
- *   post_receive、post_send、poll_completions 本身在 rdma_common.c（wr_id 的编法见 rdma_common.h 的 WRID）。
+ * datapath.h - 数据面的细节：post_send 的几项检查、出错的完成怎样说明、CQ 空了怎样等。
+ *   post_receive、post_send、poll_completions 本身、WR 的拼装和取出的完成的检查（课的函数）在 rdma_common.c（wr_id 的编法见 verbs/rdma_types.h 的 WRID）。
  *
  *   等完成有两种方式（--cq）：poll 忙轮询；event 在完成通道的 fd 上睡眠，被唤醒后
  *   ibv_get_cq_event → ibv_ack_cq_events → ibv_req_notify_cq（重新武装）→ ibv_poll_cq 取空。
@@ -10,7 +10,7 @@
 
 #include <arpa/inet.h>
 
-#include "types/rdma_types.h"
+#include "verbs/rdma_types.h"
 #include "verbs/wc_check.h"
 
 /* 忙等（盯内存、基准测试里空轮询 CQ）时每转这么多圈才读一次时钟看超时 */
@@ -45,88 +45,17 @@ static inline int check_inline(struct rdma_conn *conn, int i, const struct send_
 			return -1;
 	return 0;
 }
-/* 课：一个接收 WR——收到的数据放进哪里（本端 MR 里的地址、长度、lkey），wr_id 让完成认出它 */
-LESSON_INLINE void recv_wr_for(const struct rdma_conn *conn, int i, void *addr, uint32_t len,
-			struct ibv_recv_wr *wr, struct ibv_sge *sge)
-{
-	*sge = (struct ibv_sge){ .addr = (uintptr_t)addr, .length = len, .lkey = conn->mr->lkey };
-	*wr = (struct ibv_recv_wr){ .wr_id = WRID(i, 0), .sg_list = sge, .num_sge = 1 };
-}
-
-/* 课：一个发送 WR 的公共部分——数据从本端哪里来（sge 用本端的 lkey）、wr_id、操作码、要不要完成、inline */
-LESSON_INLINE void send_wr_for(const struct rdma_conn *conn, int i, const struct send_req *req,
-			struct ibv_send_wr *wr, struct ibv_sge *sge)
-{
-	*sge = (struct ibv_sge){ .addr = (uintptr_t)req->local, .length = req->len, .lkey = conn->mr->lkey };
-	*wr = (struct ibv_send_wr){
-		.wr_id = WRID(i, req->seq),
-		.sg_list = sge,
-		.num_sge = 1,
-		.opcode = req->opcode,
-		.send_flags = (req->unsignaled ? 0 : IBV_SEND_SIGNALED) | (req->inline_data ? IBV_SEND_INLINE : 0),
-	};
-}
-
-/* 课：RDMA WRITE/READ 要对端的什么——对端内存的虚拟地址和对端 MR 的 rkey（步骤11 交换来的） */
-LESSON_INLINE void rdma_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr)
-{
-	wr->wr.rdma.remote_addr = req->remote_addr;
-	wr->wr.rdma.rkey = conn->peer_rkey;
-}
-
-/* 课：原子操作——对端的一个 8 字节对齐的字（地址和 rkey），加数或比较值，以及交换值 */
-LESSON_INLINE void atomic_wr_for(const struct rdma_conn *conn, const struct send_req *req, struct ibv_send_wr *wr)
-{
-	wr->wr.atomic.remote_addr = req->remote_addr;
-	wr->wr.atomic.rkey = conn->peer_rkey;
-	wr->wr.atomic.compare_add = req->compare_add;
-	wr->wr.atomic.swap = req->swap;
-}
-
-/* 一个 send_req → 一个 ibv_send_wr（sge 由调用者提供，生命期要覆盖 ibv_post_send） */
-static inline void build_wr(struct rdma_conn *conn, int i, const struct send_req *req,
-		     struct ibv_send_wr *wr, struct ibv_sge *sge)
-{
-	send_wr_for(conn, i, req, wr, sge);   /* 课的部分在 rdma_common.c */
-	sge->lkey ^= req->lkey_xor;          /* --inject lkey */
-	if (req->ah != NULL) {   /* UD：每个 WR 自己带目的地 */
-		wr->wr.ud.ah = req->ah;
-		wr->wr.ud.remote_qpn = req->remote_qpn;
-		wr->wr.ud.remote_qkey = UD_QKEY;
-		return;
-	}
-	switch (req->opcode) {
-	case IBV_WR_RDMA_WRITE_WITH_IMM:
-		wr->imm_data = htonl(req->imm);   /* 立即数按网络字节序放在报文里 */
-		/* fall through */
-	case IBV_WR_RDMA_WRITE:
-	case IBV_WR_RDMA_READ:
-		rdma_wr_for(conn, req, wr);
-		break;
-	case IBV_WR_ATOMIC_FETCH_AND_ADD:
-	case IBV_WR_ATOMIC_CMP_AND_SWP:
-		atomic_wr_for(conn, req, wr);
-		break;
-	default:
-		break;
-	}
-}
-/* poll_completions（rdma_common.c）的几件事：取出的 r 个完成告诉插桩、检查状态、还槽；ibv_poll_cq 返回负数时打印 */
-int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
+/* poll_completions（rdma_common.c）的几件事：取出的 r 个完成告诉插桩（note_wcs）；出错的完成打印状态、原因和提示（wc_failed，返回 -1）；
+ * ibv_poll_cq 返回负数时打印（poll_cq_failed，返回 -1） */
+void note_wcs(struct rdma_conn *conn, const struct ibv_wc *wcs, int r);
+int wc_failed(struct rdma_conn *conn, const struct ibv_wc *wc);
+/* 一个取出的完成是发送完成时，按硬件规则还发送队列的槽（sq_account.h）；账上没有在途的 signaled WR 时打印并返回 -1 */
+int note_send_done(struct rdma_conn *conn, const struct ibv_wc *wc);
 int poll_cq_failed(int r);
+/* 像 poll_completions 一样等到 n 个完成（-t 超时），但只把它们告诉插桩，不检查状态、不还发送队列的槽：
+ * 要一个个看出错的完成的插件用（--inject flush，plugins/inject.c） */
+int poll_wcs_unchecked(struct rdma_conn *conn, int n, struct ibv_wc *wcs);
 
-/* poll_cq_batch 取到了东西（r ≠ 0）之后：r < 0 打印出错；否则检查每个完成、还发送队列的槽，返回 r 或 -1 */
-int poll_cq_took(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
-/*
- * 取出 CQ 里现有的完成（最多 max 个，可能是 0 个），不等待；任何 WC 错误都打印并返回 -1。
- * 内联：忙等时绝大多数是空轮询，一圈只有 ibv_poll_cq 本身（基准测试的计时循环，docs/bench/README.md）
- */
-static inline int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max)
-{
-	int r = ibv_poll_cq(conn->cq, max, wcs);
-
-	return r == 0 ? 0 : poll_cq_took(conn, wcs, r);
-}
 /*
  * 忙等的一圈空轮询之后要不要调用 wait_cq：event 模式每次都要（睡在完成通道上）；poll 模式的基准测试
  * 每 SPIN_CHECK 圈一次（只为了看超时），普通模式每次（它还管让步）

@@ -2,7 +2,7 @@
  * hints.c - WC 错误状态 → 原因和检查项
  */
 #include "verbs/hints.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
 #include <errno.h>
 

@@ -2,7 +2,7 @@
  * kernel_note.c - rxe 与内核版本有关的 WC 说明（见 kernel_note.h）
  */
 #include "verbs/kernel_note.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
 #include <stdio.h>
 

@@ -4,17 +4,17 @@
  * 只处理 IPv4（RoCE v2 的 IPv4 映射 GID）；IPv6 或查不到路由时只说明、不阻拦。
  */
 #include "verbs/path_check.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/conout.h"
-#include "base/verbs_print.h"
+#include "console/conout.h"
+#include "console/verbs_print.h"
 #include "control/ctrl.h"
-#include "device/gid_table.h"
+#include "verbs/gid_table.h"
 
 /* 最大的 RoCE v2 头部：IPv4 20 + UDP 8 + BTH 12 + RETH 16 + ImmDt 4 + ICRC 4（RDMA WRITE Only with Immediate）；
  * diagnose.sh --peer 的路径 MTU 检查用同一个数 */

@@ -8,7 +8,7 @@
 #ifndef ROCE_PATH_CHECK_H
 #define ROCE_PATH_CHECK_H
 
-#include "types/rdma_types.h"
+#include "verbs/rdma_types.h"
 
 /* 交换连接信息之后：服务端/客户端连的地址与对端GID是否一致；本端GID → 远端GID 的路由与网卡MTU */
 void path_check_before_rtr(struct rdma_conn *conn);

@@ -7,12 +7,13 @@
 #include <string.h>
 
 #include "verbs/qp_print.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
-#include "base/conout.h"
-#include "base/verbs_print.h"
+#include "console/conout.h"
+#include "console/verbs_print.h"
 #include "control/ctrl.h"
 #include "verbs/path_check.h"
+#include "cli/ack_timeout.h"
 
 static void print_hello(const char *who, const struct wire_hello *h, int num_qp)
 {
@@ -176,4 +177,40 @@ void print_port(const struct rdma_device *dev)
 	       port, ibv_port_state_str(pa->state),
 	       pa->link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand",
 	       mtu_str(pa->active_mtu), mtu_str(pa->max_mtu), pa->lid, pa->gid_tbl_len);
+}
+
+/* 步骤“INIT->RTR”的“设置:”和说明：打印的是传给 ibv_modify_qp 的 attr（练习版里是学习者的函数填的），不是参照的常数 */
+void print_rtr_settings(const struct rdma_conn *conn, const struct ibv_qp_attr *a)
+{
+	con_printf(_("设置: path_mtu=%s dest_qp_num=<远端QP号> rq_psn=<远端PSN> max_dest_rd_atomic=%u min_rnr_timer=%u\n"), mtu_str(a->path_mtu), a->max_dest_rd_atomic, a->min_rnr_timer);
+	con_printf(_("      ah_attr.is_global=%u grh.sgid_index=%u grh.dgid=<远端GID> grh.hop_limit=%u dlid=<远端LID>\n"),
+	       a->ah_attr.is_global, a->ah_attr.grh.sgid_index, a->ah_attr.grh.hop_limit);
+	con_explain(_("RTR = Ready To Receive。此时QP才知道对端是谁；RoCE 必须带 GRH（is_global=1），\n"
+	       "        hop_limit 就是 IP 包的 TTL（设为 1 只能在同一网段，跨路由器会丢）\n"));
+	if (a->max_dest_rd_atomic == conn->rd.in)
+		con_explain(_("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数 = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)，\n"
+			   "        两个上限都来自设备（ibv_query_device），对端的那个在 HELLO 里\n"),
+			   a->max_dest_rd_atomic, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
+	else
+		con_explain(_("max_dest_rd_atomic=%u 是本端同时为对端处理的 READ/原子请求数；协商的深度是 %u = min(本端 max_qp_rd_atom %u, 对端 max_qp_init_rd_atom %u)\n"),
+			   a->max_dest_rd_atomic, conn->rd.in, wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), conn->remote.init_rd_atom);
+}
+
+/* 步骤“RTR->RTS”的“设置:”和说明：传给 ibv_modify_qp 的 attr（练习版里是学习者的函数填的） */
+void print_rts_settings(const struct rdma_conn *conn, const struct ibv_qp_attr *a, char *why, size_t len)
+{
+	con_printf(_("设置: sq_psn=<本端PSN> timeout=%u retry_cnt=%u rnr_retry=%u max_rd_atomic=%u\n"), a->timeout, a->retry_cnt, a->rnr_retry, a->max_rd_atomic);
+	if (a->max_rd_atomic == conn->rd.out && a->retry_cnt == 6 && a->rnr_retry == 7)
+		con_explain(_("%s\n"
+		       "        重传 retry_cnt=6 次仍无应答则报 RETRY_EXC_ERR（不用 7：rxe 把 7 当成无限重试）；rnr_retry=7 表示对端没投递接收时无限重试；\n"
+		       "        max_rd_atomic（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；\n"
+		       "        这里 max_rd_atomic=%u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)，正好等于对端算出的 max_dest_rd_atomic\n"),
+		       ack_timeout_explain(a->timeout, why, len),
+		       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
+	else   /* 练习版：学习者的函数选了别的值，说明也跟着说它的值 */
+		con_explain(_("%s\n"
+		       "        重传 retry_cnt=%u 次仍无应答则报 RETRY_EXC_ERR（rxe 把 7 当成无限重试）；rnr_retry=%u（7 = 无限重试）；\n"
+		       "        max_rd_atomic=%u（本端同时在途的 READ/原子请求）不能超过对端的 max_dest_rd_atomic；协商的深度是 %u = min(本端 max_qp_init_rd_atom %u, 对端 max_qp_rd_atom %u)\n"),
+		       ack_timeout_explain(a->timeout, why, len), a->retry_cnt, a->rnr_retry, a->max_rd_atomic,
+		       conn->rd.out, wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), conn->remote.rd_atom);
 }

@@ -6,7 +6,7 @@
 #ifndef ROCE_QP_PRINT_H
 #define ROCE_QP_PRINT_H
 
-#include "types/rdma_types.h"
+#include "verbs/rdma_types.h"
 
 /* 读回 QP 的全部属性 */
 #define QUERY_ALL (IBV_QP_STATE | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | \
@@ -26,5 +26,9 @@ void print_device(const struct rdma_device *dev);
 void print_port(const struct rdma_device *dev);
 void print_mr(const struct rdma_conn *conn, int access);
 void print_srq(const struct rdma_conn *conn, uint32_t want);
+/* 步骤“INIT->RTR”“RTR->RTS”的“设置:”和说明：打印传给 ibv_modify_qp 的 attr（练习版里是学习者的函数填的），不是参照的常数；
+ * why/len 是 RTS 说明 --ack-timeout 的缓冲区 */
+void print_rtr_settings(const struct rdma_conn *conn, const struct ibv_qp_attr *a);
+void print_rts_settings(const struct rdma_conn *conn, const struct ibv_qp_attr *a, char *why, size_t len);
 
 #endif

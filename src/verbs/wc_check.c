@@ -2,7 +2,7 @@
  * wc_check.c - 检查完成(WC)的 opcode、长度、立即数
  */
 #include "verbs/wc_check.h"
-#include "base/i18n.h"
+#include "console/i18n.h"
 
 #include <arpa/inet.h>
 #include <stdio.h>

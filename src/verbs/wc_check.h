@@ -35,7 +35,7 @@ static inline int wrid_srq_buf(uint64_t wr_id) { return (int)(uint32_t)wr_id; }
 
 /*
  * 一个出错的完成是谁的，写成给人看的标签（buf）：“QP[3]”，或 SRQ 的接收“SRQ 的接收（缓冲区 300，QP[1]）”。
- * wr_qp = wr_id 的低 8 位（不是 SRQ 的接收时就是QP序号，types/rdma_types.h 的 wrid_qp），
+ * wr_qp = wr_id 的低 8 位（不是 SRQ 的接收时就是QP序号，verbs/rdma_types.h 的 wrid_qp），
  * qp_by_num = 按 wc.qp_num 找到的本端QP序号（-1 = 不是本端的）。
  * 返回发送 WR 所在的QP序号；SRQ 的接收返回 -1（它不是哪个QP上的发送，缓冲区号更不是QP号）
  */

@@ -7,11 +7,11 @@
      内核的名字（RXE_、RESPST_、COMPST_、AETH_、IB_、CONFIG_ 开头）和 EXTERNAL 里别的程序的环境变量不算。
      （“`CQ_SIZE` 256”这种不存在的常量就在这里被抓到）
   2. HELLO 的大小：“N 个 QP 的连接信息（…）有 M 字节”/“HELLO … N QPs … M bytes”里 M = WIRE_HEADER_LEN + N × WIRE_QP_LEN；
-     “H 字节头 + … × Q 字节”里 H、Q 就是这两个常量（src/pure/wire.h）。
+     “H 字节头 + … × Q 字节”里 H、Q 就是这两个常量（src/control/wire.h）。
   3. CQ 的容量：“N 项的 CQ”里 N 是默认的容量；“默认 Q × (D + D) = C 项”里 Q = DEFAULT_NUM_QP、D = NORMAL_QUEUE_DEPTH、C = Q × 2D（src/cli/options.h、
      options.c 的 queue_caps）；页面里任何 “a × (b + c) = d” 都要算得对。
   4. --tx-depth 的上限：“`--tx-depth` 超过 N”要 N < MAX_QUEUE_DEPTH（超不过上限的事不会发生），“`--tx-depth` 最大 N”要 N = MAX_QUEUE_DEPTH。
-  5. 计数的个数：“rxe 的 N 个计数”“它的 N 个计数”里 N = src/pure/counters.c 含义表的条数；“16 个：15 个计数和 `lifespan`”里
+  5. 计数的个数：“rxe 的 N 个计数”“它的 N 个计数”里 N = src/plugins/counters.c 含义表的条数；“16 个：15 个计数和 `lifespan`”里
      15 也是它、16 = 15 + 1。
   6. 引用的程序错误：TROUBLESHOOTING.md 和 docs/OPTIONS.md（参数错误的表搬到了那里）表头第一列是“错误信息”的表里，第一列每段反引号里的中文错误都能由程序印出：
      po/en.po 的某个 msgid（或 src/ 里 snprintf(err, errlen, "…") 这样不翻译的格式，它的 %s 可以是另一个 msgid）
@@ -92,8 +92,8 @@ def check_constants(lines):
 
 # ---------- 2. HELLO ----------
 def check_hello(lines):
-    hdr = define("WIRE_HEADER_LEN", "src/pure/wire.h")
-    per = define("WIRE_QP_LEN", "src/pure/wire.h")
+    hdr = define("WIRE_HEADER_LEN", "src/control/wire.h")
+    per = define("WIRE_QP_LEN", "src/control/wire.h")
     n = 0
     for where, line in lines:
         for m in re.finditer(r"(\d+) 个 ?QP 的连接信息[^，。；]*?有 (\d+) 字节|HELLO[^.;]*? (\d+) QPs?[^.;]*? (\d+) bytes", line):
@@ -104,7 +104,7 @@ def check_hello(lines):
         for m in re.finditer(r"(\d+) ?字节(?:的)?头 ?\+ ?(?:num_qp|\d+) ?× ?(\d+) ?字节", line):
             n += 1
             if (int(m.group(1)), int(m.group(2))) != (hdr, per):
-                bad(where, f"HELLO 是 {hdr} 字节头 + 每个 QP {per} 字节（src/pure/wire.h），不是 {m.group(0)}")
+                bad(where, f"HELLO 是 {hdr} 字节头 + 每个 QP {per} 字节（src/control/wire.h），不是 {m.group(0)}")
     return n
 
 
@@ -151,7 +151,7 @@ def check_tx_depth(lines):
 
 # ---------- 5. 计数 ----------
 def check_counters(lines):
-    src = read("src/pure/counters.c")
+    src = read("src/plugins/counters.c")
     table = src[src.index("ctr_infos[] = {"):]
     table = table[:table.index("};")]
     count = len(re.findall(r'\{ "[a-z_]+",', table))
@@ -160,7 +160,7 @@ def check_counters(lines):
         for m in re.finditer(r"(?:rxe|它) ?的 ?(\d+) ?个计数", line):
             n += 1
             if int(m.group(1)) != count:
-                bad(where, f"rxe 的计数是 {count} 个（src/pure/counters.c 的含义表），不是 {m.group(1)}")
+                bad(where, f"rxe 的计数是 {count} 个（src/plugins/counters.c 的含义表），不是 {m.group(1)}")
         for m in re.finditer(r"(\d+) ?个：(\d+) ?个计数和 `lifespan`", line):
             n += 1
             if (int(m.group(1)), int(m.group(2))) != (count + 1, count):

@@ -5,7 +5,7 @@
 #   1. -h 的每个长选项都在 docs/OPTIONS.md 里（参数表没有漏项）
 #   2. inject: 种类和两个角色的 -h 列出的一样，“哪一端”和哪个角色的 -h 列出它一致；
 #      所有文档里出现的 `--inject 种类` 都是真的种类；引用“未知的故障注入”这句话时，种类和程序现在打印的一样
-#   3. must-match: 两端必须一致的选项 = src/pure/wire.h 里 HELLO 比较的字段（op、num_qp、size、iters、offset）
+#   3. must-match: 两端必须一致的选项 = src/control/wire.h 里 HELLO 比较的字段（op、num_qp、size、iters、offset）
 #      + flags 每一位对应的选项（wire.h 的布局注释）+ --cm；别的文档不再自己列一遍（一行里列出 3 个以上
 #      这些选项又说“必须相同/必须一致/must match”的，算又列了一遍；`-q/--op/--size` 这样用 / 连起来的也算）
 #   4. HELLO 的 flags: 文档里写的“已定义的位/已定义的只有 0x..”= wire.h 里 WIRE_FLAG_* 的并集
@@ -14,7 +14,7 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 OPT=docs/OPTIONS.md
-WIRE=src/pure/wire.h
+WIRE=src/control/wire.h
 bad=0
 err() { echo "$*"; bad=1; }
 

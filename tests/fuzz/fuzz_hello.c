@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pure/adopt.h"
+#include "control/adopt.h"
 #include "cli/parse.h"
-#include "pure/wire.h"
-#include "pure/gid.h"
+#include "control/wire.h"
+#include "verbs/gid.h"
 
 /* 几种服务端命令行：什么都不给（全听客户端的）、给了 --op fetch_add --offset 8、给了 -q/--size/--iters */
 static int server_options(int k, struct options *o)

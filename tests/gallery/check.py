@@ -61,7 +61,7 @@ def expect(name, kernel):
     }.get(name)
 
 
-# 每一端设备上动了的“错误”计数（收发包、完成数和 ack_deferred 以外的，src/pure/counters.c 的含义表）：
+# 每一端设备上动了的“错误”计数（收发包、完成数和 ack_deferred 以外的，src/plugins/counters.c 的含义表）：
 # {计数: 差值或 (最小, 最大)}，别的错误计数一个也不许动。实测 5.10、6.1、6.12 各两次以上（docs/GALLERY.md 的“计数”）：
 # 没有应答时请求方重传 retry_cnt=6 轮（completer_retry_err，每个 QP 6），然后 retry_exceeded_err（每个 QP 1）。
 # flush 有两个 QP：客户端在 QP[0] 的错误处就结束数据面，QP[1] 最后一轮重传和它的 RETRY_EXC_ERR 可能落在结束时的读之后

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/gid-rule/compare.sh PICK [N] - 同一张 GID 表交给 C 的规则（PICK = build/tests/gid_pick，src/pure/gid.c）和
+# tests/gid-rule/compare.sh PICK [N] - 同一张 GID 表交给 C 的规则（PICK = build/tests/gid_pick，src/verbs/gid.c）和
 # shell 的规则（scripts/gid_rule.sh），比较两边选中的索引：规则 1（自动选择）和规则 2 的后半（地址是某个 IPv4 的 RoCE v2 条目）。
 # 表：几张手写的（平局、只有 v1、只有链路本地、稀疏的大索引、空表……）加 N 张随机的（固定种子，可重现）。
 # 每张表一行结果写到标准输出；有分歧时打印那张表并以 1 退出。
@@ -81,5 +81,5 @@ for ((t = 0; t < N; t++)); do
     unset used
     compare "随机表 $t" "10.0.0.$((RANDOM % 3))"
 done
-echo "$tables 张表，C（src/pure/gid.c）和 shell（scripts/gid_rule.sh）的选择$( ((bad)) && echo 有分歧 || echo 全部一致)"
+echo "$tables 张表，C（src/verbs/gid.c）和 shell（scripts/gid_rule.sh）的选择$( ((bad)) && echo 有分歧 || echo 全部一致)"
 exit "$bad"

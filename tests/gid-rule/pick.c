@@ -1,6 +1,6 @@
 /*
  * tests/gid-rule/pick.c - 把一个 sysfs 端口目录（…/ports/N：gids/、gid_attrs/types/、gid_attrs/ndevs/）的 GID 表
- * 交给 C 程序的规则（src/pure/gid.c 的 gid_choose、gid_find_ipv4），打印选中的 GID 索引（没有选中打印 -1）。
+ * 交给 C 程序的规则（src/verbs/gid.c 的 gid_choose、gid_find_ipv4），打印选中的 GID 索引（没有选中打印 -1）。
  * tests/unit/gid_rules.bats 把同一张表交给 scripts/gid_rule.sh，比较两边的选择。
  *   pick PORT_DIR              规则 1：自动选择
  *   pick PORT_DIR IPV4         规则 2 的后半：地址是 IPV4 的 RoCE v2 条目
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pure/gid.h"
+#include "verbs/gid.h"
 
 #define MAX_GIDS 4096
 

@@ -151,6 +151,35 @@ add_plain_nic() {
     has "$CLOG" 'RDMA READ 读回: hello cm'
 }
 
+# --cm 的数据QP的转换和 TCP 模式一样经过插桩的接缝（connect/cm_qps.c 的 cm_modify）：--trace 记下每个QP的 INIT/RTR/RTS，
+# --inject qp-access 在服务端的 INIT 之前改掉属性（rdma_init_qp_attr 给的之上），客户端的 WRITE 被服务端网卡拒绝
+modify_events_ok() {  # modify_events_ok TRACE文件：QP 0 和 1 各有一个成功的 INIT、RTR、RTS（控制QP不算）
+    local q st n
+    for q in 0 1; do
+        for st in INIT RTR RTS; do
+            n=$(grep -c "\"call\":\"ibv_modify_qp\",\"ok\":true,\"res\":{\"qp\":$q,\"qpn\":[0-9]*,\"state\":\"$st\"}" "$1" || true)
+            [[ $n == 1 ]] || { echo "$1: QP[$q] 的 ibv_modify_qp($st) 事件有 $n 个（应该 1 个）"; return 1; }
+        done
+    done
+}
+
+@test "cm: the data QPs' state changes raise the same modify events as TCP: --trace records them, --inject qp-access acts on INIT" {
+    local st="$BATS_TEST_TMPDIR/s.jsonl" ct="$BATS_TEST_TMPDIR/c.jsonl"
+    start_server --cm -q 2 --op write --iters 1 -t 20 --trace "$st"
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -q 2 --op write --iters 1 -t 20 --trace "$ct"
+    wait_server
+    assert_ok_cm
+    modify_events_ok "$st" || { show_logs; return 1; }
+    modify_events_ok "$ct" || { show_logs; return 1; }
+    start_server --cm -q 2 --op write --iters 1 -t 10 --inject qp-access
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -q 2 --op write --iters 1 -t 10
+    wait_server
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    [[ $(grep -c '故障注入(--inject qp-access)' "$SLOG") == 1 ]] || { echo "注入的说明应该只有一行"; show_logs; return 1; }
+    # 规范（和 6.1、6.12 的 rxe）：对端的请求被当成无效请求，REM_INV_REQ_ERR；5.10 的 rxe 不回 NAK，重传后 RETRY_EXC_ERR（docs/GALLERY.md）
+    grep -qE '状态=(REM_INV_REQ_ERR|remote invalid request error|RETRY_EXC_ERR|transport retry counter exceeded)' "$CLOG" || { show_logs; return 1; }
+}
+
 @test "cm: nobody listening: REJECTED (status 8) at once, hint, exit 1" {
     local t0=$SECONDS
     run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -q 2 -t 20
@@ -296,9 +325,9 @@ add_plain_nic() {
     (( SECONDS - t0 < 10 )) || { echo "太慢: $((SECONDS - t0)) 秒"; return 1; }
     has "$SLOG" 'CM事件: RDMA_CM_EVENT_DISCONNECTED'
     has "$SLOG" '客户端断开了连接（没有发送 q）'
-    # 服务端被 SIGKILL 时客户端正在等同步消息：服务端每发一个同步消息就停 30 秒（测试钩子，见 ctrl.c），
+    # 服务端被 SIGKILL 时客户端正在等同步消息：服务端每发一个同步消息就停 30 秒（测试版的程序，tests/plugins/sync_delay.c），
     # 客户端发完 SEND 后在控制QP上等 ACK，这时杀掉服务端，客户端应收到 DISCONNECTED
-    ROCE_TEST_SYNC_DELAY_MS=30000 start_server --cm -q 2 -t 60
+    SERVER=$TEST_SERVER ROCE_TEST_SYNC_DELAY_MS=30000 start_server --cm -q 2 -t 60
     CLOG="$BATS_TEST_TMPDIR/client.log"
     timeout 90 "$CLIENT" "$LAB_IP0" --cm -d "$LAB_DEV1" -q 2 -t 60 >"$CLOG" 2>&1 &
     cpid=$!

@@ -3,6 +3,11 @@
 
 SERVER=build/rdma_server
 CLIENT=build/rdma_client
+# 测试版的程序（make 的 build/test/）：同样的代码，多链接 tests/plugins/ 的测试插件（ROCE_TEST_SYNC_DELAY_MS：每发一个同步消息停一下）
+# shellcheck disable=SC2034  # 用在 ops.bats、cm.bats
+TEST_SERVER=build/test/rdma_server
+# shellcheck disable=SC2034
+TEST_CLIENT=build/test/rdma_client
 : "${LAB_DEV0:=rxe0}" "${LAB_DEV1:=rxe1}" "${LAB_IP0:=10.11.0.1}"
 
 # 子 bash 里的 nap：睡 0.1 秒而不 fork sleep（在一个没人写的管道上 read -t）。用法：bash -c "$NAP"'...; nap; ...'

@@ -11,13 +11,13 @@ teardown() {
 }
 
 # 一个操作 × QP数 × 大小 × 3 轮：两端都成功，且都报告全部校验通过；
-# 全程没有 RNR NAK（接收方总是先投递接收、再让发送方发）。ROCE_TEST_SYNC_DELAY_MS（仅供测试，src/control/ctrl.c）
-# 让两端每发出一个同步消息就停 30 ms：若 READY 在投递接收之前发出，对端的 SEND 必定先到，RNR 计数一定增加
+# 全程没有 RNR NAK（接收方总是先投递接收、再让发送方发）。测试版的程序（build/test/，tests/plugins/sync_delay.c）按
+# ROCE_TEST_SYNC_DELAY_MS 让两端每发出一个同步消息就停 30 ms：若 READY 在投递接收之前发出，对端的 SEND 必定先到，RNR 计数一定增加
 check_op() {
     local op=$1 nqp=$2 size=$3 rnr
     rnr_count
     rnr=$RNR
-    ROCE_TEST_SYNC_DELAY_MS=30 run_pair --op "$op" -q "$nqp" --size "$size" --iters 3 -t 30
+    SERVER=$TEST_SERVER CLIENT=$TEST_CLIENT ROCE_TEST_SYNC_DELAY_MS=30 run_pair --op "$op" -q "$nqp" --size "$size" --iters 3 -t 30
     assert_ok_pair
     has "$CLOG" "全部 3 轮 × $nqp 个QP 完成并校验通过"
     has "$SLOG" "全部 3 轮 × $nqp 个QP 完成并校验通过"
@@ -140,10 +140,10 @@ atomic_fails_on_old_rxe() {
 }
 
 @test "interactive race forced: server waits 300 ms after each ACK, still sees every line and quits only on q" {
-    # ROCE_TEST_SYNC_DELAY_MS 是仅供测试的延迟（src/control/ctrl.c test_only_delay_after_sync）：每发一个同步消息停 300 ms。
+    # ROCE_TEST_SYNC_DELAY_MS 是测试版程序的延迟（build/test/，tests/plugins/sync_delay.c）：每发一个同步消息停 300 ms。
     # 客户端收到 ACK 后立即写下一行。服务端若在 ACK 之后才比较文本，看到的已是下一行（这里是 q），
     # 就会在处理消息#2 时提前退出、永远不 ACK #3——每次都会，不再是七次里一次。
-    ROCE_TEST_SYNC_DELAY_MS=300 start_server -d "$LAB_DEV0" --interactive -q 2
+    SERVER=$TEST_SERVER ROCE_TEST_SYNC_DELAY_MS=300 start_server -d "$LAB_DEV0" --interactive -q 2
     run_client_stdin 'hello\nworld\nq\n' "$LAB_IP0" -d "$LAB_DEV1" --interactive -q 2
     wait_server
     assert_ok_pair
@@ -154,7 +154,7 @@ atomic_fails_on_old_rxe() {
 }
 
 @test "interactive: the server keeps its QP until the client has read back q (client waits 1 s before each READ)" {
-    # ROCE_TEST_READ_DELAY_MS 是仅供测试的延迟（src/ops/op_rounds.c）：客户端 WRITE 完成后停 1 s 再 READ。
+    # ROCE_TEST_READ_DELAY_MS 是仅供测试的延迟（src/runs/op_rounds.c）：客户端 WRITE 完成后停 1 s 再 READ。
     # 服务端若看到 q 就拆 QP，客户端最后的 READ 没人应答，以 RETRY_EXC_ERR 结束（机器忙时偶尔会这样）
     start_server -d "$LAB_DEV0" --interactive
     ROCE_TEST_READ_DELAY_MS=1000 run_client_stdin 'hello\nq\n' "$LAB_IP0" -d "$LAB_DEV1" --interactive

@@ -298,7 +298,7 @@ stall_mid_transfer() {  # stall_mid_transfer server|client
 }
 
 # 有敌意的对端（issue 37 第 10 条）：客户端连到一个 TCP 代理（$LAB_IP0:18516），代理原样转发到服务端，只把某个方向上
-# 第 n 条同步消息（src/pure/wire.h：魔数 SYNC + 标签，心跳不算）的标签加 1：格式完全正确，只是流程错开了一步。
+# 第 n 条同步消息（src/control/wire.h：魔数 SYNC + 标签，心跳不算）的标签加 1：格式完全正确，只是流程错开了一步。
 # 每个参数是一次连接：方向:n（c2s、s2c 或 both）；方向:v1 不改同步消息，把这个方向的 HELLO 里的 GID 类型（第 46 字节）
 # 改成 1（RoCE v1）。一端断开时代理关掉另一端，谁也不会干等
 sync_proxy() {  # sync_proxy 就绪文件 方向:n...

@@ -9,7 +9,7 @@
 #
 # 程序从 HEAD 的一份干净副本编译（logs/trace-fixtures/head），不受工作区里正在改的 src/ 影响；
 # rnr 和 wrap 两个场景用打了补丁的副本（logs/trace-fixtures/patched）：
-#   tests/mutation/04-ready-before-recv.patch  服务端先发 READY 再投递接收，配合 ROCE_TEST_SYNC_DELAY_MS
+#   tests/mutation/04-ready-before-recv.patch  服务端先发 READY 再投递接收，配合 ROCE_TEST_SYNC_DELAY_MS（测试版的程序 build/test/）
 #                                              让客户端的 SEND 先到 → RNR NAK 和重传
 #   tests/trace/fixture-psn.patch              TRACE_FIXTURE_PSN 固定起始 PSN → 24 位 PSN 回绕
 # 程序支持 --trace 时用它写的真实 trace；还不支持时由 tests/trace/log2trace.py 从带时间戳的控制台输出
@@ -68,6 +68,8 @@ pair() {
     local name=$1 bin trace_s=() trace_c=() senv=() cenv=() src=0 crc=0 spid
     scenario "$name"
     bin=$WORK/$S_BUILD/build
+    # 同步消息的延迟是测试插件（tests/plugins/sync_delay.c），只在测试版的程序里（build/test/）
+    [[ $S_SENV$S_CENV == *ROCE_TEST_SYNC_DELAY_MS* ]] && bin=$bin/test
     read -r -a args <<<"$S_ARGS"
     read -r -a cargs <<<"$S_CARGS"
     [[ -n $S_SENV ]] && senv=("$S_SENV")

@@ -13,7 +13,7 @@ writes NAME.server.jsonl and NAME.client.jsonl in the v1 schema (docs/TRACE.md).
 What comes from the console output: step numbers and titles, device, port, GID, MR addr/len/lkey/rkey,
 QPNs and start PSNs, QP states and the attributes read back (--qp-state all), both HELLOs, path MTU,
 the injected rkey, every error/hint, completions that failed, the exit status. What is derived from
-the program's logic in src/ops/op_rounds.c (the console does not print every verb): the order of post_send /
+the program's logic in src/runs/op_rounds.c (the console does not print every verb): the order of post_send /
 post_recv / poll / SYNC per operation and round, PSN of each WR (start PSN + packets of the earlier
 WRs on that QP, modulo 2^24), remote addresses (addr + i*slot), immediates ((round<<16)|qp) and
 atomic operands. The packet capture is NOT used: tying packets to WRs is what the renderer must do.
@@ -322,7 +322,7 @@ class Side:
             return True
         return False
 
-    # ---------- step 15: the order of src/ops/op_rounds.c ----------
+    # ---------- step 15: the order of src/runs/op_rounds.c ----------
     def slot(self):
         return self.mr["len"] // (2 * self.opt["num_qp"])
 
@@ -369,7 +369,7 @@ class Side:
         self.emit("ctrl_" + direction, t=t, msg="SYNC", tag=(code << 24) | (r & MASK24), kind=kind, round=r)
 
     def data_plane(self, lines):
-        """Walk step 15's console lines; emit the events of src/ops/op_rounds.c in their order."""
+        """Walk step 15's console lines; emit the events of src/runs/op_rounds.c in their order."""
         self.dp_lines = lines
         self.dp_k = 0
         self.failed = False

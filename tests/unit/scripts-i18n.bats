@@ -4,7 +4,7 @@
 #   1. 默认（中文）输出和加英文之前逐字节相同: 同一批伪造环境里跑加英文之前那个提交（ZH_BASE）的脚本和现在的脚本，
 #      stdout、stderr、退出码都一样；中文时 fork 的次数也不多（有 strace 时）
 #   2. --lang en、LANG=en_US.UTF-8（这台机器没生成这个 locale）: 关键行是英文，一个汉字都没有
-#   3. --lang zh 盖过 LANG=en_US.UTF-8；选语言的规则和 C 程序（src/base/i18n.c）一样
+#   3. --lang zh 盖过 LANG=en_US.UTF-8；选语言的规则和 C 程序（src/console/i18n.c）一样
 #   4. --lang 的值不对 → 退出 2
 #   5. po/sh/en.po 齐全（没有空的、fuzzy 的译文），从现在的脚本抽出的每个 msgid 都在里面（po/sh/extract --check）
 #      ——加了没翻译的句子，这一项就失败

@@ -614,12 +614,12 @@ fn_call() {
     grep -q 'ffff:(\[0-9a-f\]{2})' "$REPO/scripts/gid_rule.sh"
 }
 
-@test "gid_rule: C 的规则（src/pure/gid.c）和 shell 的规则（scripts/gid_rule.sh）对同一批 GID 表选得一样（209 张表）" {
+@test "gid_rule: C 的规则（src/verbs/gid.c）和 shell 的规则（scripts/gid_rule.sh）对同一批 GID 表选得一样（209 张表）" {
     [[ -x $REPO/build/tests/gid_pick ]] || { echo "build/tests/gid_pick 不存在：先 make unit"; return 1; }
     run "$REPO/tests/gid-rule/compare.sh" "$REPO/build/tests/gid_pick" 200
     echo "$output"
     [ "$status" -eq 0 ]
-    [[ $output == *"209 张表，C（src/pure/gid.c）和 shell（scripts/gid_rule.sh）的选择全部一致"* ]]
+    [[ $output == *"209 张表，C（src/verbs/gid.c）和 shell（scripts/gid_rule.sh）的选择全部一致"* ]]
 }
 
 @test "gid_rule: GID 类型的名字只有一份（gr_type_label），三处调用都用它" {

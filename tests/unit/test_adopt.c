@@ -1,7 +1,7 @@
 /* test_adopt.c - 多客户端服务端的会话参数：明确给了的不变，没给的听客户端的，超过上限拒绝 */
 #include <string.h>
 
-#include "pure/adopt.h"
+#include "control/adopt.h"
 #include "cli/parse.h"
 #include "unit.h"
 

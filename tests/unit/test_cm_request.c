@@ -1,7 +1,7 @@
 /* test_cm_request.c - --cm 服务端怎样对待一个连接请求（cm_request_verdict）：一个会话只认第一个请求的地址和会话号 */
 #include <string.h>
 
-#include "cm/cm_shared.h"
+#include "connect/cm_shared.h"
 #include "unit.h"
 
 static struct cm_priv req(uint16_t index, uint32_t nonce)

@@ -3,7 +3,7 @@
 #include <unistd.h>
 #include <string.h>
 
-#include "base/conout.h"
+#include "console/conout.h"
 #include "unit.h"
 
 /* 用内存流代替 stdout/stderr，打印完取出内容 */

@@ -1,9 +1,9 @@
-/* test_counters.c - --counters 的纯部分（src/pure/counters.c）：伪造的 hw_counters 目录（tests/unit/fixtures/hw_counters/） */
+/* test_counters.c - --counters 的纯部分（src/plugins/counters.c）：伪造的 hw_counters 目录（tests/unit/fixtures/hw_counters/） */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "pure/counters.h"
+#include "plugins/counters.h"
 #include "unit.h"
 
 #define FIX "tests/unit/fixtures/hw_counters"

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/conout.h"
+#include "console/conout.h"
 #include "control/ctrl.h"
 #include "control/ctrl_trace.h"
-#include "pure/gid.h"
+#include "verbs/gid.h"
 #include "unit.h"
 
 /* 核对一条编码好的同步消息（标签 sent），等的是 want；错误输出写进 *err（调用者 free） */
@@ -87,7 +87,7 @@ static void sync_bad_format_rejected(void **state)
 }
 
 /*
- * --trace 的 HELLO 事件（ctrl_send/ctrl_recv）带着 HELLO 头的每个字段（src/pure/wire.h 的表，版本号和保留字节除外）：
+ * --trace 的 HELLO 事件（ctrl_send/ctrl_recv）带着 HELLO 头的每个字段（src/control/wire.h 的表，版本号和保留字节除外）：
  * 读 trace 的人要能看出两端报了什么 READ/原子深度、什么 GID 类型，不能只在控制台上看
  */
 static void hello_trace_event_carries_every_header_field(void **state)

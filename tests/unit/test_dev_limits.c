@@ -1,7 +1,7 @@
 /* test_limits.c - 选项对设备上限：假的设备属性（硬件网卡那样紧的上限），每一项超了都说出上限和该改的选项 */
 #include <string.h>
 
-#include "pure/dev_limits.h"
+#include "verbs/dev_limits.h"
 #include "cli/parse.h"
 #include "unit.h"
 

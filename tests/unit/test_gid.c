@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "pure/gid.h"
+#include "verbs/gid.h"
 #include "unit.h"
 
 static struct gid_info mk(uint32_t index, enum gid_kind kind, const char *hex16)

@@ -1,7 +1,7 @@
 /* test_grh.c - UD 接收缓冲区前 40 字节的解码：RoCE v2 IPv4（后 20 字节是 IP 头）和 GRH/IPv6 */
 #include <string.h>
 
-#include "ud/grh.h"
+#include "verbs/grh.h"
 #include "unit.h"
 
 /* 实验室里真实的一次 UD 接收（rxe，6.1，客户端 10.11.0.2 → 服务端 10.11.0.1，64 字节消息）的前 40 字节 */

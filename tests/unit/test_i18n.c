@@ -1,5 +1,5 @@
-/* test_i18n.c - 界面语言怎么选（src/base/i18n.c）：--lang 优先，再看 LANGUAGE、LC_ALL、LC_MESSAGES、LANG */
-#include "base/i18n.h"
+/* test_i18n.c - 界面语言怎么选（src/console/i18n.c）：--lang 优先，再看 LANGUAGE、LC_ALL、LC_MESSAGES、LANG */
+#include "console/i18n.h"
 #include "unit.h"
 
 static void nothing_set_is_chinese(void **state)

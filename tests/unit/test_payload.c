@@ -5,7 +5,7 @@
 #include <errno.h>
 
 #include "verbs/hints.h"
-#include "pure/payload.h"
+#include "runs/payload.h"
 #include "unit.h"
 
 static void fill_then_check(void **state)

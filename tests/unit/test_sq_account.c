@@ -1,7 +1,7 @@
 /* test_sq_account.c - 发送队列记账（sq_account.c）：硬件的槽位规则，和延迟乒乓按QP数的 --signal */
 #include "unit.h"
 
-#include "pure/sq_account.h"
+#include "verbs/sq_account.h"
 
 /*
  * 槽位只在“同一个QP上它本身或它之后的一个 signaled WR”的完成取出后释放（s = signaled，u = 不要完成）：

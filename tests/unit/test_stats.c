@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "bench/stats.h"
+#include "runs/stats.h"
 
 /*
  * 按 perftest 的 print_report_lat 手算（stats.h）：排序，丢掉最大的 2 个，m = n - 2。

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/conout.h"
-#include "trace/trace.h"
+#include "console/conout.h"
+#include "console/trace.h"
 #include "unit.h"
 
 static const struct timespec REAL = { 1795348801, 123456789 };   /* 2026-11-22T12:00:01.123456Z */

@@ -2,8 +2,8 @@
 #include <infiniband/verbs.h>
 #include <string.h>
 
-#include "pure/wire.h"
-#include "pure/gid.h"
+#include "control/wire.h"
+#include "verbs/gid.h"
 #include "unit.h"
 
 static struct wire_hello sample(uint32_t num_qp)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # report.sh [--lang zh|en] - 把 compare.sh 的 raw.csv / cq.csv / knobs.csv 变成 results.csv、results.md 和两张图（gnuplot，宿主机上运行）
-# 语言和程序一样（src/base/i18n.c）：--lang zh|en 优先；否则看 LANGUAGE（冒号分隔的列表，第一个 en*/zh* 说了算）、
+# 语言和程序一样（src/console/i18n.c）：--lang zh|en 优先；否则看 LANGUAGE（冒号分隔的列表，第一个 en*/zh* 说了算）、
 # 再看 LC_ALL、LC_MESSAGES、LANG 里第一个设了的：以 en 开头是英文，别的都是中文。英文的句子来自
 # build/locale/en/LC_MESSAGES/rocev2-learn-tools.mo（po/tools/en.po，make locale）；没有它或没有 gettext 命令时照旧是中文。
 # 图的标题和坐标轴本来就是英文，两种语言一样。

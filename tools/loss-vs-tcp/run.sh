@@ -102,7 +102,7 @@ run_ours() {  # run_ours tag iters
     # 本项目自己数的包：BENCH_RESULT 的 ctr_sent_pkts（客户端 = 请求方，rxe1），含预热
     CTR_SENT=$(awk '/^BENCH_RESULT /{for(i=2;i<=NF;i++){split($i,a,"=");if(a[1]=="ctr_sent_pkts")v=a[2]}} END{print v}' \
         "$OUT/logs/$tag.client.log")
-    MSGS=$((n + n / 10 + 1))   # 计时的 n 条 + 预热 n/10+1 条（src/bench/bench.c warmup_count）
+    MSGS=$((n + n / 10 + 1))   # 计时的 n 条 + 预热 n/10+1 条（src/runs/bench.c warmup_count）
     status_of "$OUT/logs/$tag.client.log" "$rc"
 }
 
