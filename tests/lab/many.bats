@@ -137,7 +137,7 @@ be() {
     done
 }
 
-# 一个格式正确的 HELLO（src/pure/wire.h 的布局，第 3 版），转义后放进 H：hello op flags size iters addr rkey slot offset
+# 一个格式正确的 HELLO（src/control/wire.h 的布局，第 3 版），转义后放进 H：hello op flags size iters addr rkey slot offset
 # num_qp=1、mtu=3（1024）、max_qp_rd_atom/max_qp_init_rd_atom 都是 16、GID 类型 2（RoCE v2）；QP 条目 qpn 0x11、psn 1、lid 0、gid ::ffff:10.11.0.2（rxe1 的地址：
 # 服务端的 RTR 能成功，坏字段才真的会被用到）
 hello() {
