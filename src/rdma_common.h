@@ -135,7 +135,7 @@ int reap_wcs(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
 int poll_cq_took(struct rdma_conn *conn, struct ibv_wc *wcs, int r);
 /*
  * 取出 CQ 里现有的完成（最多 max 个，可能是 0 个），不等待；任何 WC 错误都打印并返回 -1。
- * 内联：忙等时绝大多数是空轮询，一圈只有 ibv_poll_cq 本身（基准测试的计时循环，docs/bench/README.md）
+ * 内联：忙等时绝大多数是空轮询，一圈只有 ibv_poll_cq 本身（基准测试的计时循环，docs/dev/bench-records.md）
  */
 static inline int poll_cq_batch(struct rdma_conn *conn, struct ibv_wc *wcs, int max)
 {

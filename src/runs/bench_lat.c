@@ -27,7 +27,7 @@
 #include "verbs/ud.h"
 
 #define LAT_BATCH 4   /* 一次 ibv_poll_cq 最多取的完成数：乒乓里同时最多一个发送完成和一个接收完成 */
-/* 一次迭代的每一步都内联进 lat_steps：每次迭代没有函数调用的进出（callgrind 数过，docs/bench/README.md） */
+/* 一次迭代的每一步都内联进 lat_steps：每次迭代没有函数调用的进出（callgrind 数过，docs/dev/bench-records.md） */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
 /*

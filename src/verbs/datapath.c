@@ -220,7 +220,7 @@ int wait_cq(struct rdma_conn *conn, long long deadline, unsigned *spins, int got
 	if (conn->channel != NULL)
 		return wait_cq_event(conn, deadline, got, want);
 	/* 基准测试的调用者每 SPIN_CHECK 圈才来一次（wait_cq_due）：空轮询的一圈越短，完成到了越早发现
-	 * （callgrind 数过：以前每圈都读时钟，一圈约 145 条指令，perftest 约 55，docs/bench/README.md） */
+	 * （callgrind 数过：以前每圈都读时钟，一圈约 145 条指令，perftest 约 55，docs/dev/bench-records.md） */
 	if (now_ms() > deadline)
 		return timeout_error(conn, got, want);
 	/* 普通模式：先忙轮询一会儿，之后稍作让步，别让 Soft-RoCE 的内核线程抢不到 CPU。

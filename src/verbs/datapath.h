@@ -26,7 +26,7 @@ static inline int srq_recv_is_ours(const struct rdma_conn *conn, const struct ib
 }
 /*
  * post_send（rdma_common.c）的几件事：槽位够不够（硬件规则，sq_account.h）、inline 合不合规、把 send_req 变成 ibv_send_wr。
- * 内联：基准测试的计时循环每次投递都经过这里，跨文件的调用每次要多几十条指令（callgrind 数过，docs/bench/README.md）；
+ * 内联：基准测试的计时循环每次投递都经过这里，跨文件的调用每次要多几十条指令（callgrind 数过，docs/dev/bench-records.md）；
  * 出错时的说明不在快路径上（sq_room_error、inline_error）
  */
 int sq_room_error(struct rdma_conn *conn, int i, const struct send_req *reqs, int n);

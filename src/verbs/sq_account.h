@@ -31,7 +31,7 @@ void sq_account_free(struct sq_account *a);
 static inline uint64_t sq_account_in_use(const struct sq_account *a) { return a->posted - a->freed; }
 /*
  * 下面三个在每次投递、每个发送完成时都要调用（基准测试的计时循环里也是），所以内联：
- * 跨文件的调用每次多十几条指令（callgrind 数过，docs/bench/README.md）
+ * 跨文件的调用每次多十几条指令（callgrind 数过，docs/dev/bench-records.md）
  */
 /* 再投 n 个 WR 会不会超过 cap：1 = 放得下 */
 static inline int sq_account_fits(const struct sq_account *a, uint32_t n)
