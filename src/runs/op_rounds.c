@@ -215,7 +215,11 @@ int recv_then_ready(struct rdma_conn *conn, long r, uint8_t *(*area)(struct rdma
 
 	if (rc != HOOK_PASS)
 		return rc;
-	if (post_recv_all(conn, area, r) != 0)
+	/* 直接调 post_receive（不经 post_recv_all）：读的人从 send_round 一步就看到 ibv_post_recv 的那一课 */
+	for (int i = 0; i < conn->num_qp; i++)
+		if (post_receive(conn, i, area(conn, i), recv_size(conn, i, r)) != 0)
+			return -1;
+	if (receives_posted(conn, r) != 0)
 		return -1;
 	return ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_READY, r));
 }
