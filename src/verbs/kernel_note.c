@@ -65,3 +65,27 @@ const char *rxe_kernel_note(enum ibv_wc_status st, const char *release, int send
 		 release, untested_part(major, minor));
 	return buf;
 }
+
+/*
+ * 6.1 的 rxe，接收走 SRQ：SRQ 被取空（响应方回 RNR NAK）之后发送方重传，响应方偶尔把超过一个接收请求长度的数据
+ * 往同一个接收里放（copy_data 失败：LOC_QP_OP_ERR，回 NAK Remote Operational Error），或者收到操作码顺序不对的包
+ * （回 NAK Invalid Request）。接收请求、消息大小都是对的：同样的运行多数次成功，失败的那次 send_rnr_err 涨了
+ */
+const char *rxe_srq_rnr_note(enum ibv_wc_status st, const char *release, char *buf, size_t len)
+{
+	int major, minor;
+
+	if (kernel_version(release, &major, &minor) != 0 || buf == NULL || len == 0 || major != 6 || minor != 1)
+		return NULL;
+	if (st != IBV_WC_LOC_QP_OP_ERR && st != IBV_WC_REM_OP_ERR && st != IBV_WC_REM_INV_REQ_ERR)
+		return NULL;
+	snprintf(buf, len,
+		 _("这台机器运行的内核是 %s，本程序的接收走 SRQ。如果两端的消息大小、接收缓冲区和 lkey 都对（同样的运行多数次成功），\n"
+		 "      这是 6.1 的 Soft-RoCE（rxe）的已知故障：几个QP共用的 SRQ 被取空、接收方回了 RNR NAK 之后发送方重传，\n"
+		 "      接收方偶尔把超过一个接收请求长度的数据放进同一个接收——它以 LOC_QP_OP_ERR 完成，发送方的这个QP收到 REM_OP_ERR，\n"
+		 "      别的QP上可能是 REM_INV_REQ_ERR（包的操作码顺序对不上）。这次运行里接收方回过 RNR NAK（hw_counters/send_rnr_err 涨了）。\n"
+		 "      实验室实测于 6.1.0-56（Debian 12）：--bench bw --op send -q 4 --srq 在负载下偶尔出现；6.12 上没有出现（docs/KERNELS.md）。\n"
+		 "      避开它：让 SRQ 不被取空（深度 ≥ 所有QP在途的消息数），或换 6.12"),
+		 release);
+	return buf;
+}
