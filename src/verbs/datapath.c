@@ -74,7 +74,7 @@ static void print_kernel_note(const struct rdma_conn *conn, int i, enum ibv_wc_s
 		return;
 	if (rxe_kernel_note(st, u.release, send_in_flight, note, sizeof(note)) != NULL)
 		con_eprintf(_("提示(内核): %s\n"), note);
-	if (conn->srq != NULL && rxe_srq_rnr_note(st, u.release, note, sizeof(note)) != NULL)
+	if (conn->srq != NULL && rxe_srq_retry_note(st, u.release, note, sizeof(note)) != NULL)
 		con_eprintf(_("提示(内核): %s\n"), note);
 }
 
