@@ -63,16 +63,18 @@ int inline_error(struct rdma_conn *conn, int i, uint32_t len)
 /* rxe（Soft-RoCE）报给 ibv_query_device 的 vendor_id（内核 rxe_param.h 的 RXE_VENDOR_ID） */
 #define RXE_VENDOR_ID 0xffffffu
 
-/* 设备是 rxe 时，按运行的内核（uname(2)）补一句与内核版本有关的原因（kernel_note.c）；没有就不打印 */
+/* 设备是 rxe 时，按运行的内核（uname(2)）补一句与内核版本有关的原因（kernel_note.c；接收走 SRQ 时另有一句）；没有就不打印 */
 static void print_kernel_note(const struct rdma_conn *conn, int i, enum ibv_wc_status st)
 {
 	struct utsname u;
-	char note[1536];
+	char note[2048];
 	int send_in_flight = i >= 0 && i < conn->num_qp && conn->sq[i].n_sig > 0;
 
 	if (conn->dev->dev_attr.vendor_id != RXE_VENDOR_ID || uname(&u) != 0)
 		return;
 	if (rxe_kernel_note(st, u.release, send_in_flight, note, sizeof(note)) != NULL)
+		con_eprintf(_("提示(内核): %s\n"), note);
+	if (conn->srq != NULL && rxe_srq_retry_note(st, u.release, note, sizeof(note)) != NULL)
 		con_eprintf(_("提示(内核): %s\n"), note);
 }
 

@@ -65,3 +65,28 @@ const char *rxe_kernel_note(enum ibv_wc_status st, const char *release, int send
 		 release, untested_part(major, minor));
 	return buf;
 }
+
+/*
+ * 6.1 的 rxe，接收走 SRQ：发送方重传（超时，或 SRQ 被取空、接收方回了 RNR NAK）时，接收方偶尔收到和原来对不上的包：
+ * 超过一个接收请求长度的数据放进同一个接收（copy_data 失败：LOC_QP_OP_ERR，回 NAK Remote Operational Error），
+ * 或者操作码顺序不对（回 NAK Invalid Request，接收也以 REM_INV_REQ_ERR 完成）。接收请求、消息大小都是对的：
+ * 同样的运行多数次成功，失败的那次发送方的 completer_retry_err 涨了
+ */
+const char *rxe_srq_retry_note(enum ibv_wc_status st, const char *release, char *buf, size_t len)
+{
+	int major, minor;
+
+	if (kernel_version(release, &major, &minor) != 0 || buf == NULL || len == 0 || major != 6 || minor != 1)
+		return NULL;
+	if (st != IBV_WC_LOC_QP_OP_ERR && st != IBV_WC_REM_OP_ERR && st != IBV_WC_REM_INV_REQ_ERR)
+		return NULL;
+	snprintf(buf, len,
+		 _("这台机器运行的内核是 %s，本程序的接收走 SRQ。如果两端的消息大小、接收缓冲区和 lkey 都对（同样的运行多数次成功），\n"
+		 "      这是 6.1 的 Soft-RoCE（rxe）的已知故障：发送方重传（超时，或几个QP共用的 SRQ 被取空、接收方回了 RNR NAK）时，\n"
+		 "      接收方偶尔收到和原来对不上的包——超过一个接收请求长度的数据放进了同一个接收（它以 LOC_QP_OP_ERR 完成，\n"
+		 "      发送方 REM_OP_ERR），或者包的操作码顺序不对（两边都是 REM_INV_REQ_ERR）。这次运行里发送方重传过\n"
+		 "      （它的 hw_counters/completer_retry_err 涨了）。实验室实测于 6.1.0-56（Debian 12）：负载下 --bench bw --op send -q 4 --srq\n"
+		 "      偶尔出现；6.12 上没有出现（docs/KERNELS.md）。机器不那么忙时重跑，或换 6.12"),
+		 release);
+	return buf;
+}

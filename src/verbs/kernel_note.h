@@ -25,4 +25,11 @@ int kernel_version(const char *release, int *major, int *minor);
  */
 const char *rxe_kernel_note(enum ibv_wc_status st, const char *release, int send_in_flight, char *buf, size_t len);
 
+/*
+ * 本程序的接收走 SRQ（--srq）时，6.1 的 rxe 的已知故障（实验室实测，docs/KERNELS.md）：发送方重传（超时，或几个QP共用的
+ * SRQ 被取空、接收方回了 RNR NAK）时，偶尔一个接收以 LOC_QP_OP_ERR 完成、发送方收到 REM_OP_ERR，或者两边都是
+ * REM_INV_REQ_ERR。st 是这三种之一、内核是 6.1 时把说明写进 buf 并返回它；否则 NULL
+ */
+const char *rxe_srq_retry_note(enum ibv_wc_status st, const char *release, char *buf, size_t len);
+
 #endif

@@ -43,11 +43,39 @@ print(len(ev), sum(1 for e in ev if e["inline"]), sum(1 for e in ev if e["signal
 PYEOF
 }
 
-# 一个基准形式：两端成功、清理完整、表头和一行数据、BENCH_RESULT 的数字为正且自洽、两端都报 CPU
+# 发送方 rxe 设备的重传次数（hw_counters/completer_retry_err），放进 RETRIES（不用命令替换：TCG 里每次 fork 都慢）
+sender_retries() {
+    RETRIES=0
+    read -r RETRIES 2>/dev/null <"/sys/class/infiniband/$LAB_DEV1/ports/1/hw_counters/completer_retry_err" || :
+}
+
+# 刚跑完的一对是不是 6.1 的 rxe 的已知故障（src/verbs/kernel_note.c 的 rxe_srq_retry_note，docs/KERNELS.md）：
+# 发送方重传（超时，或 SRQ 被取空后的 RNR NAK）时，接收方收到和原来对不上的包。只认恰好这个样子：内核 6.1、两边都失败、
+# 服务端是 SRQ 接收的 LOC_QP_OP_ERR 或 REM_INV_REQ_ERR、客户端是 REM_OP_ERR 或 REM_INV_REQ_ERR、两边都打印了点名它的
+# 内核提示、这一次客户端的 rxe1 真的重传过（completer_retry_err 比跑之前大）
+rxe_srq_retry_fault() {  # rxe_srq_retry_fault 跑之前的completer_retry_err
+    local note
+    note="提示(内核): 这台机器运行的内核是 $(uname -r)，本程序的接收走 SRQ"
+    sender_retries
+    [[ $(uname -r) == 6.1.* && $SRC != 0 && $CRC != 0 ]] && ((RETRIES > $1)) &&
+        grep -Eq 'SRQ 的接收（缓冲区 [0-9]+，QP\[[0-9]+\]） 状态=(local QP operation error \(2\)|remote invalid request error \(9\))' "$SLOG" &&
+        grep -Eq '状态=remote (operation error \(11\)|invalid request error \(9\))' "$CLOG" &&
+        grep -qF "$note" "$SLOG" && grep -qF "$note" "$CLOG"
+}
+
+# 一个基准形式：两端成功、清理完整、表头和一行数据、BENCH_RESULT 的数字为正且自洽、两端都报 CPU。
+# --srq 时碰上 6.1 的 rxe 的已知故障（rxe_srq_retry_fault）：记一行 TAP 注释，再跑一次，这一次必须通过
+# （程序自己的错——接收缓冲区、长度、lkey 不对——每次都出现，再跑照样失败）
 check_bench() {  # [SIZE=字节] check_bench lat|bw OP QP数 [更多参数]
-    local mode=$1 op=$2 q=$3 size=${SIZE:-4096}
+    local mode=$1 op=$2 q=$3 size=${SIZE:-4096} retries
     shift 3
+    sender_retries
+    retries=$RETRIES
     run_pair --bench "$mode" --op "$op" -q "$q" --size "$size" --iters 200 -t 30 "$@"
+    if [[ " $* " == *" --srq "* ]] && rxe_srq_retry_fault "$retries"; then
+        echo "# 6.1 的 rxe 的已知故障（重传时收到对不上的包；docs/KERNELS.md）：$(grep -h '错误: 工作完成' "$SLOG" "$CLOG" | tr '\n' ' ')；再跑一次" >&3
+        run_pair --bench "$mode" --op "$op" -q "$q" --size "$size" --iters 200 -t 30 "$@"
+    fi
     assert_ok_pair
     has "$CLOG" "BENCH_RESULT test=${op}_$mode size=$size iters=200 qps=$q"
     has "$SLOG" "BENCH_CPU side=server size=$size"

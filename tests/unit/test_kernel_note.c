@@ -89,6 +89,32 @@ static void flush_note_only_with_a_send_in_flight(void **state)
 	assert_non_null(rxe_kernel_note(IBV_WC_RETRY_EXC_ERR, "5.10.0-32-amd64", 0, buf, sizeof(buf)));
 }
 
+/* 接收走 SRQ、6.1：三种状态（接收方的 LOC_QP_OP_ERR / REM_INV_REQ_ERR、发送方的 REM_OP_ERR / REM_INV_REQ_ERR）都点名内核和已知故障；
+ * 别的内核（5.10、6.12、6.10）、别的状态都不补 */
+static void on_6_1_srq_retry_fault_is_named_for_both_sides(void **state)
+{
+	char buf[2048];
+	enum ibv_wc_status both[] = { IBV_WC_LOC_QP_OP_ERR, IBV_WC_REM_OP_ERR, IBV_WC_REM_INV_REQ_ERR };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(both) / sizeof(both[0]); k++) {
+		const char *n = rxe_srq_retry_note(both[k], "6.1.0-56-amd64", buf, sizeof(buf));
+
+		assert_non_null(n);
+		assert_non_null(strstr(n, "这台机器运行的内核是 6.1.0-56-amd64，本程序的接收走 SRQ"));
+		assert_non_null(strstr(n, "6.1 的 Soft-RoCE（rxe）的已知故障"));
+		assert_non_null(strstr(n, "completer_retry_err"));
+		assert_non_null(strstr(n, "6.12 上没有出现"));
+	}
+	assert_null(rxe_srq_retry_note(IBV_WC_LOC_QP_OP_ERR, "6.12.117+deb13-amd64", buf, sizeof(buf)));
+	assert_null(rxe_srq_retry_note(IBV_WC_LOC_QP_OP_ERR, "5.10.0-32-amd64", buf, sizeof(buf)));
+	assert_null(rxe_srq_retry_note(IBV_WC_REM_OP_ERR, "6.10.3", buf, sizeof(buf)));
+	assert_null(rxe_srq_retry_note(IBV_WC_RETRY_EXC_ERR, "6.1.0-56-amd64", buf, sizeof(buf)));
+	assert_null(rxe_srq_retry_note(IBV_WC_WR_FLUSH_ERR, "6.1.0-56-amd64", buf, sizeof(buf)));
+	assert_null(rxe_srq_retry_note(IBV_WC_LOC_QP_OP_ERR, "garbage", buf, sizeof(buf)));
+	assert_null(rxe_srq_retry_note(IBV_WC_LOC_QP_OP_ERR, "6.1.0", NULL, 0));
+}
+
 const struct CMUnitTest kernel_note_tests[] = {
 	cmocka_unit_test(version_is_read_from_uname_release),
 	cmocka_unit_test(on_5_10_retry_exceeded_names_kernel_and_what_was_measured),
@@ -96,5 +122,6 @@ const struct CMUnitTest kernel_note_tests[] = {
 	cmocka_unit_test(no_note_on_6_1_and_later_or_other_statuses),
 	cmocka_unit_test(on_6_12_flush_may_be_the_first_error),
 	cmocka_unit_test(flush_note_only_with_a_send_in_flight),
+	cmocka_unit_test(on_6_1_srq_retry_fault_is_named_for_both_sides),
 };
 const size_t kernel_note_tests_count = COUNT_OF(kernel_note_tests);
