@@ -197,6 +197,21 @@ static void jb_ret(struct jb *j, int ret)
         jb_add(j, ",\"errno\":%d", ret > 0 ? ret : errno);
 }
 
+/* 一条只带一个句柄的记录开头（释放类的调用：调用之前开，seq 按调用开始的先后） */
+static void jb_handle(struct jb *j, const char *t, const char *key, const void *h)
+{
+    jb_begin(j, t);
+    jb_add(j, ",\"%s\":\"%p\"", key, h);
+}
+
+/* 调用之后：记返回值（和 errno），写出，原样返回 */
+static int jb_done(struct jb *j, int ret)
+{
+    jb_ret(j, ret);
+    jb_emit(j);
+    return ret;
+}
+
 /* 对象是不是 librdmacm 替程序建的（它自己的设备、PD、QP）：看调用者在哪个库里 */
 static void jb_by(struct jb *j, void *caller)
 {
@@ -321,11 +336,8 @@ static int wrap_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
     if (ret == 0)
         return ret; /* 空的 poll 不记：忙等的程序一秒钟能有上百万次 */
     if (ret < 0) {
-        jb_begin(&j, "poll_cq");
-        jb_add(&j, ",\"cq\":\"%p\"", (void *)cq);
-        jb_ret(&j, ret);
-        jb_emit(&j);
-        return ret;
+        jb_handle(&j, "poll_cq", "cq", cq);
+        return jb_done(&j, ret);
     }
     for (int i = 0; i < ret; i++) {
         jb_begin(&j, "wc");
@@ -473,12 +485,8 @@ EXPORT int ibv_close_device(struct ibv_context *ctx)
     REAL(r, ibv_close_device, "IBVERBS_1.1");
     struct jb j;
 
-    jb_begin(&j, "close_device");
-    jb_add(&j, ",\"ctx\":\"%p\"", (void *)ctx);
-    int ret = r(ctx);
-    jb_ret(&j, ret);
-    jb_emit(&j);
-    return ret;
+    jb_handle(&j, "close_device", "ctx", ctx);
+    return jb_done(&j, r(ctx));
 }
 
 EXPORT int ibv_query_device(struct ibv_context *ctx, struct ibv_device_attr *a)
@@ -494,9 +502,7 @@ EXPORT int ibv_query_device(struct ibv_context *ctx, struct ibv_device_attr *a)
                    "\"max_qp_rd_atom\":%d,\"max_qp_init_rd_atom\":%d,\"atomic_cap\":%d",
                a->max_qp_wr, a->max_sge, a->max_cqe, a->max_srq_wr, a->max_srq_sge, a->max_qp_rd_atom,
                a->max_qp_init_rd_atom, (int)a->atomic_cap);
-    jb_ret(&j, ret);
-    jb_emit(&j);
-    return ret;
+    return jb_done(&j, ret);
 }
 
 /* 老的导出入口（没有 verbs_context 的 query_port 时 verbs.h 用它） */
@@ -535,9 +541,7 @@ EXPORT int ibv_query_gid(struct ibv_context *ctx, uint8_t port, int index, union
         jb_gid(&j, "gid", gid);
         jb_gid_entry(&j, ctx, port, (uint32_t)index);
     }
-    jb_ret(&j, ret);
-    jb_emit(&j);
-    return ret;
+    return jb_done(&j, ret);
 }
 
 EXPORT int _ibv_query_gid_ex(struct ibv_context *ctx, uint32_t port, uint32_t index, struct ibv_gid_entry *e,
@@ -556,9 +560,7 @@ EXPORT int _ibv_query_gid_ex(struct ibv_context *ctx, uint32_t port, uint32_t in
         jb_gid(&j, "gid", &e->gid);
         jb_add(&j, ",\"gid_type\":%u,\"ifindex\":%u,\"ifname\":\"%s\"", e->gid_type, e->ndev_ifindex, ifname);
     }
-    jb_ret(&j, ret);
-    jb_emit(&j);
-    return ret;
+    return jb_done(&j, ret);
 }
 
 EXPORT ssize_t _ibv_query_gid_table(struct ibv_context *ctx, struct ibv_gid_entry *e, size_t max, uint32_t flags,
@@ -603,12 +605,8 @@ EXPORT int ibv_dealloc_pd(struct ibv_pd *pd)
     REAL(r, ibv_dealloc_pd, "IBVERBS_1.1");
     struct jb j;
 
-    jb_begin(&j, "dealloc_pd");
-    jb_add(&j, ",\"pd\":\"%p\"", (void *)pd);
-    int ret = r(pd);
-    jb_ret(&j, ret);
-    jb_emit(&j);
-    return ret;
+    jb_handle(&j, "dealloc_pd", "pd", pd);
+    return jb_done(&j, r(pd));
 }
 
 static struct ibv_mr *log_mr(const char *t, struct ibv_pd *pd, void *addr, size_t len, int access, struct ibv_mr *mr,
@@ -658,12 +656,8 @@ EXPORT int ibv_dereg_mr(struct ibv_mr *mr)
     REAL(r, ibv_dereg_mr, "IBVERBS_1.1");
     struct jb j;
 
-    jb_begin(&j, "dereg_mr");
-    jb_add(&j, ",\"mr\":\"%p\"", (void *)mr);
-    int ret = r(mr);
-    jb_ret(&j, ret);
-    jb_emit(&j);
-    return ret;
+    jb_handle(&j, "dereg_mr", "mr", mr);
+    return jb_done(&j, r(mr));
 }
 
 EXPORT struct ibv_cq *ibv_create_cq(struct ibv_context *ctx, int cqe, void *cq_ctx, struct ibv_comp_channel *ch,
@@ -690,15 +684,10 @@ EXPORT int ibv_destroy_cq(struct ibv_cq *cq)
     REAL(r, ibv_destroy_cq, "IBVERBS_1.1");
     struct jb j;
 
-    jb_begin(&j, "destroy_cq_begin"); /* ibv_destroy_cq 在还有没确认的事件时挂住：调用之前先记一条 */
-    jb_add(&j, ",\"cq\":\"%p\"", (void *)cq);
+    jb_handle(&j, "destroy_cq_begin", "cq", cq); /* ibv_destroy_cq 在还有没确认的事件时挂住：调用之前先记一条 */
     jb_emit(&j);
-    jb_begin(&j, "destroy_cq");
-    jb_add(&j, ",\"cq\":\"%p\"", (void *)cq);
-    int ret = r(cq);
-    jb_ret(&j, ret);
-    jb_emit(&j);
-    return ret;
+    jb_handle(&j, "destroy_cq", "cq", cq);
+    return jb_done(&j, r(cq));
 }
 
 EXPORT int ibv_get_cq_event(struct ibv_comp_channel *ch, struct ibv_cq **cq, void **cq_ctx)
@@ -710,9 +699,7 @@ EXPORT int ibv_get_cq_event(struct ibv_comp_channel *ch, struct ibv_cq **cq, voi
     jb_begin(&j, "get_cq_event");
     if (!ret)
         jb_add(&j, ",\"cq\":\"%p\"", (void *)*cq);
-    jb_ret(&j, ret);
-    jb_emit(&j);
-    return ret;
+    return jb_done(&j, ret);
 }
 
 EXPORT void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int n)
@@ -812,9 +799,7 @@ EXPORT int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask)
     if (mask & IBV_QP_CAP)
         jb_caps(&j, "cap", &a->cap);
     jb_by(&j, caller);
-    jb_ret(&j, ret);
-    jb_emit(&j);
-    return ret;
+    return jb_done(&j, ret);
 }
 
 EXPORT int ibv_destroy_qp(struct ibv_qp *qp)
@@ -825,9 +810,7 @@ EXPORT int ibv_destroy_qp(struct ibv_qp *qp)
     jb_begin(&j, "destroy_qp");
     jb_add(&j, ",\"qph\":\"%p\",\"qp\":%u", (void *)qp, qp->qp_num);
     int ret = r(qp);
-    jb_ret(&j, ret);
-    jb_emit(&j);
-    return ret;
+    return jb_done(&j, ret);
 }
 
 EXPORT struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *a)
@@ -854,12 +837,8 @@ EXPORT int ibv_destroy_srq(struct ibv_srq *srq)
     REAL(r, ibv_destroy_srq, "IBVERBS_1.1");
     struct jb j;
 
-    jb_begin(&j, "destroy_srq");
-    jb_add(&j, ",\"srq\":\"%p\"", (void *)srq);
-    int ret = r(srq);
-    jb_ret(&j, ret);
-    jb_emit(&j);
-    return ret;
+    jb_handle(&j, "destroy_srq", "srq", srq);
+    return jb_done(&j, r(srq));
 }
 
 EXPORT struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *a)
@@ -889,9 +868,7 @@ EXPORT int ibv_destroy_ah(struct ibv_ah *ah)
     jb_begin(&j, "destroy_ah");
     jb_add(&j, ",\"ah\":%llu", (unsigned long long)(uintptr_t)ah);
     int ret = r(ah);
-    jb_ret(&j, ret);
-    jb_emit(&j);
-    return ret;
+    return jb_done(&j, ret);
 }
 
 EXPORT int ibv_get_async_event(struct ibv_context *ctx, struct ibv_async_event *ev)
@@ -904,9 +881,7 @@ EXPORT int ibv_get_async_event(struct ibv_context *ctx, struct ibv_async_event *
     jb_add(&j, ",\"ctx\":\"%p\"", (void *)ctx);
     if (!ret)
         jb_add(&j, ",\"event\":%d", (int)ev->event_type);
-    jb_ret(&j, ret);
-    jb_emit(&j);
-    return ret;
+    return jb_done(&j, ret);
 }
 
 EXPORT void ibv_ack_async_event(struct ibv_async_event *ev)
