@@ -10,34 +10,25 @@
     有英文版时必须是英文版。
 用法: check-code-links.py；退出码 0 = 全部能打开，1 = 有打不开的（逐条打印）；最后一行 “# N 个链接”。
 """
+import importlib.util
 import os
 import re
 import sys
+from pathlib import Path
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "exercises", "check"))
 import doclinks  # noqa: E402
 import rules  # noqa: E402
 
+# po 文件的 (msgid, msgstr) 用 check-error-index.py 的 po_pairs（和 check-parity.py 一样载入它）
+_spec = importlib.util.spec_from_file_location("error_index", os.path.join(ROOT, "tests/docs/check-error-index.py"))
+EI = importlib.util.module_from_spec(_spec)
+sys.argv, _argv = sys.argv[:1], sys.argv     # check-error-index 在导入时读 sys.argv
+_spec.loader.exec_module(EI)
+sys.argv = _argv
+
 REF = re.compile(r"((?:[\w.-]+/)*[\w.-]+\.md)(?:「([^」]+)」| \(section: ([^)]+)\))?")
-
-
-def po_pairs(path):
-    pairs, cur, key = [], {}, None
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().splitlines() + [""]
-    for line in lines:
-        m = re.match(r'^(msgid|msgstr) "(.*)"$', line)
-        if m:
-            key = m.group(1)
-            cur[key] = m.group(2)
-        elif line.startswith('"') and key:
-            cur[key] += line[1:-1]
-        else:
-            if cur.get("msgid") and cur.get("msgstr"):
-                pairs.append((cur["msgid"].replace('\\"', '"'), cur["msgstr"].replace('\\"', '"')))
-            cur, key = {}, None
-    return pairs
 
 
 def resolves(link):
@@ -72,7 +63,7 @@ def main():
         if os.path.exists(os.path.join(ROOT, twin)) and not en.startswith(twin):
             bad.append(f"rules.py {mid}: 英文版 {twin} 存在，英文模式却打印 {en}")
     for po in ("po/en.po", "po/sh/en.po"):
-        for msgid, msgstr in po_pairs(os.path.join(ROOT, po)):
+        for msgid, msgstr in EI.po_pairs(Path(ROOT, po)):
             for lang, text in (("zh", msgid), ("en", msgstr)):
                 for m in REF.finditer(text):
                     path, title = m.group(1), m.group(2) or m.group(3)
