@@ -114,9 +114,10 @@ add_plain_nic() {
 }
 
 # 服务端在 rdma_accept 之前转 RTR/RTS：rdma_init_qp_attr 给的是连接请求里客户端的深度（rxe 128），
-# 服务端QP里必须是协商后的值。rxe 两端都是 128 分不出来，所以用测试旋钮把服务端自己的上限压到 16，再读回每个QP
+# 服务端QP里必须是协商后的值。rxe 两端都是 128 分不出来，所以用测试版的程序（build/test/，tests/plugins/cm_rd_atom.c）
+# 把服务端设备自己的两个上限压到 16，再读回每个QP
 @test "cm: the server's QPs get the negotiated READ/atomic depths, not the request's (read back, server capped at 16)" {
-    ROCE_TEST_CM_RD_ATOM=16 start_server --cm -q 2 --op read --qp-state all -t 20
+    SERVER=$TEST_SERVER ROCE_TEST_CM_RD_ATOM=16 start_server --cm -q 2 --op read --qp-state all -t 20
     run_client "$LAB_IP0" --cm --src "$LAB_IP1" -q 2 --op read --qp-state all -t 20
     wait_server
     assert_ok_cm
@@ -285,12 +286,12 @@ modify_events_ok() {  # modify_events_ok TRACE文件：QP 0 和 1 各有一个�
     has "$SLOG" '已销毁 3 个 cm_id（rdma_destroy_id）'
 }
 
-# 一个客户端建连的中途（它的 rdma_connect 之间隔 3 秒：测试旋钮 ROCE_TEST_CM_CONNECT_GAP_MS）又来两个客户端：
+# 一个客户端建连的中途（它的 rdma_connect 之间隔 3 秒：测试版的程序，tests/plugins/cm_connect_gap.c）又来两个客户端：
 # 一个 -q 不同、一个参数完全相同。服务端只拒绝它们（会话号不同），第一个客户端照常建连、传完数据
 @test "cm: clients arriving during another client's setup (other -q, same -q) are refused alone; the first session completes" {
     start_server --cm -q 2 --op write -t 30
     local alog=$BATS_TEST_TMPDIR/a.log apid arc=0 i
-    ROCE_TEST_CM_CONNECT_GAP_MS=3000 timeout 90 "$CLIENT" "$LAB_IP0" --cm --src "$LAB_IP1" -q 2 --op write -t 30 >"$alog" 2>&1 &
+    ROCE_TEST_CM_CONNECT_GAP_MS=3000 timeout 90 "$TEST_CLIENT" "$LAB_IP0" --cm --src "$LAB_IP1" -q 2 --op write -t 30 >"$alog" 2>&1 &
     apid=$!
     for ((i = 0; i < 300; i++)); do grep -q '会话号 0x' "$SLOG" && break; sleep 0.1; done
     has "$SLOG" '↑ 控制连接'
