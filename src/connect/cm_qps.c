@@ -306,7 +306,6 @@ static void fill_param(struct rdma_conn *conn, int k, struct rdma_conn_param *p,
  * 客户端的 RTR/RTS 在收到 REP 之后做，rdma_init_qp_attr 给的就是协商后的值；服务端在 rdma_accept 之前做，
  * rdma_init_qp_attr 给的还是请求里的值，由 set_negotiated_rd 换成这里算出的值。
  */
-
 static void cm_rd_depth(struct rdma_conn *conn)
 {
 	struct ctrl *c = &conn->ctrl;
