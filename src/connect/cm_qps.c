@@ -305,23 +305,13 @@ static void fill_param(struct rdma_conn *conn, int k, struct rdma_conn_param *p,
  * 服务端用连接请求里客户端报的值取较小者（rdma_accept(3)：initiator_depth 不能超过请求里的值）。
  * 客户端的 RTR/RTS 在收到 REP 之后做，rdma_init_qp_attr 给的就是协商后的值；服务端在 rdma_accept 之前做，
  * rdma_init_qp_attr 给的还是请求里的值，由 set_negotiated_rd 换成这里算出的值。
- * 测试用的环境变量 ROCE_TEST_CM_RD_ATOM=N（不在 -h 里）把服务端自己的两个上限压到 N：rxe 的 128 对 128
- * 协商不出差别，压低之后实验室才能读回（ibv_query_qp）服务端QP里的是不是协商值。
  */
-static uint8_t test_rd_cap(uint8_t v, int server)
-{
-	const char *e = server ? getenv("ROCE_TEST_CM_RD_ATOM") : NULL;
-	long cap = e != NULL ? strtol(e, NULL, 10) : -1;
-
-	return cap > 0 && cap < v ? (uint8_t)cap : v;
-}
-
 static void cm_rd_depth(struct rdma_conn *conn)
 {
 	struct ctrl *c = &conn->ctrl;
 	int server = conn->opt->role == ROLE_SERVER;
-	uint8_t rd = test_rd_cap(wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom), server);
-	uint8_t init = test_rd_cap(wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom), server);
+	uint8_t rd = wire_rd_clamp(conn->dev->dev_attr.max_qp_rd_atom);
+	uint8_t init = wire_rd_clamp(conn->dev->dev_attr.max_qp_init_rd_atom);
 
 	cm_of(c)->rd = server ? wire_rd_depth(rd, init, cm_of(c)->peer_rd_atom, cm_of(c)->peer_init_rd_atom)
 			  : wire_rd_depth(rd, init, UINT8_MAX, UINT8_MAX);
@@ -369,19 +359,6 @@ static int client_create_ids(struct rdma_conn *conn)
 	return 0;
 }
 
-/*
- * 测试用的环境变量 ROCE_TEST_CM_CONNECT_GAP_MS=N（不在 -h 里）：每个数据QP的 rdma_connect 之前等 N 毫秒，
- * 让实验室里别的客户端的请求一定落在这个客户端建连的中途（服务端要只拒绝那个客户端，本会话照常）
- */
-static void test_connect_gap(void)
-{
-	const char *e = getenv("ROCE_TEST_CM_CONNECT_GAP_MS");
-	long ms = e != NULL ? strtol(e, NULL, 10) : 0;
-
-	if (ms > 0 && ms <= 10000)
-		usleep((useconds_t)ms * 1000);
-}
-
 static int client_connect_all(struct rdma_conn *conn)
 {
 	struct ctrl *c = &conn->ctrl;
@@ -397,8 +374,8 @@ static int client_connect_all(struct rdma_conn *conn)
 		   "        之后自己 RTR/RTS，再 rdma_establish 发 RTU。会话号让服务端认出哪些请求是同一个客户端的\n"), cm_of(c)->nonce);
 	for (int k = -1; k < conn->num_qp; k++) {
 		fill_param(conn, k, &p, &priv);
-		if (k >= 0)
-			test_connect_gap();
+		if (k >= 0)   /* 数据QP的连接请求经过插桩的接缝（控制连接是控制平面的，不经过）：插件可以看、可以改 conn_param */
+			hook_before(conn, HOOK_CM_CONNECT, "rdma_connect", k, 0, &p);
 		if (rdma_connect(id_of(c, k), &p) != 0) {
 			verbs_error("rdma_connect()", errno, _("private data 超过 56 字节？./diagnose.sh"));
 			return -1;

@@ -8,7 +8,8 @@
  *   对端的 rkey         rkey                                  （HOOK_EXCHANGED）
  *   一个发送 WR         lkey、inline；payload 改的是发出之前的数据 （HOOK_SEND_REQ、HOOK_SEND_WR、HOOK_DATA、HOOK_QP_CAPS）
  *   接收的长度和顺序    small-recv、late-recv、flush            （HOOK_RECV_LEN；HOOK_RECVS、HOOK_RECVS_LATE：自己做这一步）
- * 哪一种配什么操作、哪一端、能不能配 --cm 由命令行检查（cli/inject_kinds.c）；这里只管运行时改什么、说什么。
+ * 哪一种配什么操作、哪一端由命令行检查（cli/inject_kinds.c）；这里只管运行时改什么、说什么。
+ * --cm 下数据QP的转换经过同样的 HOOK_MODIFY（connect/cm_qps.c），改在 rdma_init_qp_attr 给的属性之上。
  * 每一种都在改之前打印一行“故障注入(--inject …)”：改了什么、预期看到什么。
  */
 #include "plugins/inject.h"
@@ -55,12 +56,16 @@ static int wrong_access(struct rdma_conn *conn, enum hook_at at, int qp, int acc
 
 /* ---------- QP 属性：qpn（RTR）、psn 和 rnr-retry0（RTS） ---------- */
 
-/* qpn：本端以后都用这个错的号（线上的包、trace 都是它），所以连 conn->remote 一起改 */
+/*
+ * qpn：本端以后都用这个错的号（线上的包、trace 都是它），所以连 conn->remote 一起改。对的号是 RTR 属性里的：
+ * TCP 模式来自交换的连接信息，--cm 来自 rdma_init_qp_attr（CM 的 REP 里对端的QP号）
+ */
+#define WRONG_QPN_XOR 0x800000u
 static void wrong_dest_qpn(struct rdma_conn *conn, int i, struct ibv_qp_attr *attr)
 {
-	uint32_t good = conn->remote.qp[i].qpn;
+	uint32_t good = attr->dest_qp_num;
 
-	conn->remote.qp[i].qpn = good ^ 0x800000u;
+	conn->remote.qp[i].qpn = good ^ WRONG_QPN_XOR;
 	attr->dest_qp_num = conn->remote.qp[i].qpn;
 	con_printf(_("故障注入(--inject qpn): QP[%d] 的 dest_qp_num 故意用 0x%06x（对端的QP号是 0x%06x）；"
 		   "预期报文到了对端网卡却没有这个QP：被丢掉、没有应答，本端重传 retry_cnt 次后 RETRY_EXC_ERR\n"),
@@ -85,6 +90,13 @@ static void wrong_qp_attr(struct rdma_conn *conn, enum ibv_qp_state to, int i, s
 				   "发送以 RNR_RETRY_EXC_ERR 结束\n"));
 		attr->rnr_retry = 0;
 	}
+}
+
+/* qpn 在 --cm 下：连接信息（HELLO）是 RTS 之后才在控制QP上交换的，收到的是对端真的QP号；本端的QP用的仍是错的，conn->remote 跟着它 */
+static void keep_wrong_qpn(struct rdma_conn *conn)
+{
+	for (int i = 0; i < conn->num_qp; i++)
+		conn->remote.qp[i].qpn ^= WRONG_QPN_XOR;
 }
 
 /* ---------- 对端的 rkey ---------- */
@@ -294,6 +306,8 @@ static void inject_event(void *ctx, const struct rdma_device *dev, struct rdma_c
 		return;
 	if (ev->at == HOOK_EXCHANGED && conn->opt->inject == INJECT_RKEY)
 		wrong_rkey(conn);
+	else if (ev->at == HOOK_EXCHANGED && conn->opt->inject == INJECT_QPN && conn->opt->cm)
+		keep_wrong_qpn(conn);
 	else if (ev->when == HOOK_BEFORE)
 		data_event(ctx, conn, ev);
 }

@@ -66,18 +66,6 @@ int interactive_server(struct rdma_conn *conn)
 	}
 }
 
-/*
- * 仅供测试（tests/lab/ops.bats）：ROCE_TEST_READ_DELAY_MS 让客户端在 WRITE 完成之后、READ 之前停一下，
- * 把“服务端看到 q 就拆 QP，客户端的 READ 没人应答”这类顺序错误放大成每次都发生。正常运行时不设置它
- */
-static void test_only_delay_before_read(void)
-{
-	const char *ms = getenv("ROCE_TEST_READ_DELAY_MS");
-
-	if (ms != NULL && atoi(ms) > 0)
-		usleep((useconds_t)atoi(ms) * 1000);
-}
-
 static int interactive_send_line(struct rdma_conn *conn, const char *line, uint64_t seq)
 {
 	int i = (int)((seq - 1) % (uint64_t)conn->num_qp);
@@ -98,7 +86,6 @@ static int interactive_send_line(struct rdma_conn *conn, const char *line, uint6
 	con_printf(_("  已通过 QP[%d] RDMA WRITE %zu 字节到服务端 0x%llx（先文本、后序号）\n"), i, len,
 	       (unsigned long long)(conn->remote.addr + 8));
 	memset(area_a(conn, 0), 0, len);
-	test_only_delay_before_read();
 	if (post_send(conn, i, &rd, 1) != 0 || wait_wcs(conn, 1, IBV_WC_RDMA_READ, (uint32_t)len) != 0)
 		return -1;
 	if (memcmp(area_a(conn, 0), line, len) != 0) {

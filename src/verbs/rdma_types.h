@@ -47,6 +47,7 @@ enum hook_at {
 	HOOK_MODIFY,            /* 一次 ibv_modify_qp，call = 目标状态名。之前：obj = struct ibv_qp_attr *（可以改；INIT 时 qp = -1，
 	                         * 全部QP用同一份属性）；之后：qp，rc */
 	HOOK_QP_STATES,         /* 之后：一次转换之后（每个QP读回的状态） */
+	HOOK_CM_CONNECT,        /* 之前：--cm 客户端一个数据QP的 rdma_connect（qp；obj = struct rdma_conn_param *，可以改） */
 	HOOK_DESTROYED,         /* 之后：一个销毁类 verbs：call、rc；QP 时还有 qp、qpn（QP 已经没了，读不到） */
 	HOOK_EXCHANGED,         /* 之后：交换了连接信息；obj = uint32_t *（单边操作用的对端 rkey，可以改） */
 	HOOK_DATA,              /* 之前：第 round 轮 QP qp 要发出去的数据刚填好（obj = uint8_t *，可以改） */

@@ -114,9 +114,10 @@ add_plain_nic() {
 }
 
 # 服务端在 rdma_accept 之前转 RTR/RTS：rdma_init_qp_attr 给的是连接请求里客户端的深度（rxe 128），
-# 服务端QP里必须是协商后的值。rxe 两端都是 128 分不出来，所以用测试旋钮把服务端自己的上限压到 16，再读回每个QP
+# 服务端QP里必须是协商后的值。rxe 两端都是 128 分不出来，所以用测试版的程序（build/test/，tests/plugins/cm_rd_atom.c）
+# 把服务端设备自己的两个上限压到 16，再读回每个QP
 @test "cm: the server's QPs get the negotiated READ/atomic depths, not the request's (read back, server capped at 16)" {
-    ROCE_TEST_CM_RD_ATOM=16 start_server --cm -q 2 --op read --qp-state all -t 20
+    SERVER=$TEST_SERVER ROCE_TEST_CM_RD_ATOM=16 start_server --cm -q 2 --op read --qp-state all -t 20
     run_client "$LAB_IP0" --cm --src "$LAB_IP1" -q 2 --op read --qp-state all -t 20
     wait_server
     assert_ok_cm
@@ -178,6 +179,42 @@ modify_events_ok() {  # modify_events_ok TRACE文件：QP 0 和 1 各有一个�
     [[ $(grep -c '故障注入(--inject qp-access)' "$SLOG") == 1 ]] || { echo "注入的说明应该只有一行"; show_logs; return 1; }
     # 规范（和 6.1、6.12 的 rxe）：对端的请求被当成无效请求，REM_INV_REQ_ERR；5.10 的 rxe 不回 NAK，重传后 RETRY_EXC_ERR（docs/GALLERY.md）
     grep -qE '状态=(REM_INV_REQ_ERR|remote invalid request error|RETRY_EXC_ERR|transport retry counter exceeded)' "$CLOG" || { show_logs; return 1; }
+}
+
+# 改 RTR/RTS 属性的三种注入（qpn、psn、rnr-retry0）在 --cm 下也生效：数据QP是程序自己建的，librdmacm 不碰它
+# （rdma_connect/rdma_accept/rdma_establish 只在 id->qp 上改QP，librdmacm/cma.c 的 ucma_modify_qp_rtr/rts），
+# 插件在 cm_modify 的 HOOK_MODIFY 里改 rdma_init_qp_attr 给的属性。看到的和 TCP 模式一样（tests/gallery/check.py 的 expect）：
+# qpn → 客户端 RETRY_EXC_ERR；psn → 客户端 RETRY_EXC_ERR、服务端 out_of_seq_request +1；rnr-retry0 + late-recv → RNR_RETRY_EXC_ERR。
+# --ack-timeout 14（TCP 模式的默认）：CM 给的 19 要重传约 15 秒才结束
+@test "cm: --inject qpn, psn and rnr-retry0 act on the CM's RTR/RTS attributes with the same completion errors as TCP" {
+    local good wrong
+    start_server --cm -q 1 --op write --iters 1 -t 20
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -q 1 --op write --iters 1 -t 20 --ack-timeout 14 --inject qpn --qp-state all
+    wait_server
+    [[ $CRC == 1 && $SRC == 1 ]] || { show_logs; return 1; }
+    # 说出来的“对的号”是服务端 QP[0] 真的QP号（CM 的 REP 给的），用的是它 ^ 0x800000
+    good=$(grep -m1 -oE 'QP\[0\]: QP号 0x[0-9a-f]{6}' "$SLOG" | grep -oE '0x[0-9a-f]{6}')
+    [[ -n $good ]] || { show_logs; return 1; }
+    printf -v wrong '0x%06x' $((good ^ 0x800000))
+    has "$CLOG" "故障注入(--inject qpn): QP[0] 的 dest_qp_num 故意用 $wrong（对端的QP号是 $good）"
+    grep -qE "dest_qp_num=$wrong  " "$CLOG" || { echo "客户端读回的 dest_qp_num 不是 $wrong"; show_logs; return 1; }
+    grep -qE '状态=(RETRY_EXC_ERR|transport retry counter exceeded)' "$CLOG" || { show_logs; return 1; }
+
+    start_server --cm -q 1 --op write --iters 1 -t 20 --counters
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -q 1 --op write --iters 1 -t 20 --ack-timeout 14 --inject psn
+    wait_server
+    [[ $CRC == 1 && $SRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" '故障注入(--inject psn): QP[0] 的 sq_psn 故意用'
+    grep -qE '状态=(RETRY_EXC_ERR|transport retry counter exceeded)' "$CLOG" || { show_logs; return 1; }
+    grep -qE '^  out_of_seq_request +\+1 ' "$SLOG" || { echo "服务端的 out_of_seq_request 没有 +1"; show_logs; return 1; }
+
+    start_server --cm -q 1 --op send --iters 1 -t 20 --inject late-recv
+    run_client "$LAB_IP0" --cm -d "$LAB_DEV1" -q 1 --op send --iters 1 -t 20 --inject rnr-retry0 --qp-state all
+    wait_server
+    [[ $CRC == 1 ]] || { show_logs; return 1; }
+    has "$CLOG" '故障注入(--inject rnr-retry0): rnr_retry 故意设成 0'
+    grep -qE 'rnr_retry=0 ' "$CLOG" || { echo "客户端读回的 rnr_retry 不是 0"; show_logs; return 1; }
+    grep -qE '状态=(RNR_RETRY_EXC_ERR|RNR retry counter exceeded)' "$CLOG" || { show_logs; return 1; }
 }
 
 @test "cm: nobody listening: REJECTED (status 8) at once, hint, exit 1" {
@@ -285,12 +322,12 @@ modify_events_ok() {  # modify_events_ok TRACE文件：QP 0 和 1 各有一个�
     has "$SLOG" '已销毁 3 个 cm_id（rdma_destroy_id）'
 }
 
-# 一个客户端建连的中途（它的 rdma_connect 之间隔 3 秒：测试旋钮 ROCE_TEST_CM_CONNECT_GAP_MS）又来两个客户端：
+# 一个客户端建连的中途（它的 rdma_connect 之间隔 3 秒：测试版的程序，tests/plugins/cm_connect_gap.c）又来两个客户端：
 # 一个 -q 不同、一个参数完全相同。服务端只拒绝它们（会话号不同），第一个客户端照常建连、传完数据
 @test "cm: clients arriving during another client's setup (other -q, same -q) are refused alone; the first session completes" {
     start_server --cm -q 2 --op write -t 30
     local alog=$BATS_TEST_TMPDIR/a.log apid arc=0 i
-    ROCE_TEST_CM_CONNECT_GAP_MS=3000 timeout 90 "$CLIENT" "$LAB_IP0" --cm --src "$LAB_IP1" -q 2 --op write -t 30 >"$alog" 2>&1 &
+    ROCE_TEST_CM_CONNECT_GAP_MS=3000 timeout 90 "$TEST_CLIENT" "$LAB_IP0" --cm --src "$LAB_IP1" -q 2 --op write -t 30 >"$alog" 2>&1 &
     apid=$!
     for ((i = 0; i < 300; i++)); do grep -q '会话号 0x' "$SLOG" && break; sleep 0.1; done
     has "$SLOG" '↑ 控制连接'

@@ -3,7 +3,7 @@
 
 SERVER=build/rdma_server
 CLIENT=build/rdma_client
-# 测试版的程序（make 的 build/test/）：同样的代码，多链接 tests/plugins/ 的测试插件（ROCE_TEST_SYNC_DELAY_MS：每发一个同步消息停一下）
+# 测试版的程序（make 的 build/test/）：同样的代码，多链接 tests/plugins/ 的测试插件（tests/plugins/test_plugins.h：每个插件一个 ROCE_TEST_ 环境变量）
 # shellcheck disable=SC2034  # 用在 ops.bats、cm.bats
 TEST_SERVER=build/test/rdma_server
 # shellcheck disable=SC2034

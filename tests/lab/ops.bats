@@ -154,10 +154,10 @@ atomic_fails_on_old_rxe() {
 }
 
 @test "interactive: the server keeps its QP until the client has read back q (client waits 1 s before each READ)" {
-    # ROCE_TEST_READ_DELAY_MS 是仅供测试的延迟（src/runs/op_rounds.c）：客户端 WRITE 完成后停 1 s 再 READ。
+    # ROCE_TEST_READ_DELAY_MS 是测试版程序的延迟（build/test/，tests/plugins/read_delay.c）：客户端 WRITE 完成后停 1 s 再 READ。
     # 服务端若看到 q 就拆 QP，客户端最后的 READ 没人应答，以 RETRY_EXC_ERR 结束（机器忙时偶尔会这样）
     start_server -d "$LAB_DEV0" --interactive
-    ROCE_TEST_READ_DELAY_MS=1000 run_client_stdin 'hello\nq\n' "$LAB_IP0" -d "$LAB_DEV1" --interactive
+    CLIENT=$TEST_CLIENT ROCE_TEST_READ_DELAY_MS=1000 run_client_stdin 'hello\nq\n' "$LAB_IP0" -d "$LAB_DEV1" --interactive
     wait_server
     assert_ok_pair
     has "$CLOG" 'RDMA READ 读回: q'
