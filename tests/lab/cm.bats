@@ -289,7 +289,7 @@ modify_events_ok() {  # modify_events_ok TRACE文件：QP 0 和 1 各有一个�
 # 一个 -q 不同、一个参数完全相同。服务端只拒绝它们（会话号不同），第一个客户端照常建连、传完数据
 @test "cm: clients arriving during another client's setup (other -q, same -q) are refused alone; the first session completes" {
     start_server --cm -q 2 --op write -t 30
-    local alog=$BATS_TEST_TMPDIR/a.log apid arc=0
+    local alog=$BATS_TEST_TMPDIR/a.log apid arc=0 i
     ROCE_TEST_CM_CONNECT_GAP_MS=3000 timeout 90 "$CLIENT" "$LAB_IP0" --cm --src "$LAB_IP1" -q 2 --op write -t 30 >"$alog" 2>&1 &
     apid=$!
     wait_for "$SLOG" '会话号 0x' 30
