@@ -197,8 +197,9 @@ fuzz: $(FUZZ_DIR)/fuzz_hello $(FUZZ_DIR)/seeds
 # 先在宿主机上按规则检查，再到实验室的真实 rxe 上对参照的对端跑一次。FILE=路径 检查别的文件，REF=1 检查程序自己的函数，
 # PEER=ip 在学习者自己的两台虚拟机上跑（不开实验室），NOLAB=1 只做宿主机这一层
 EX ?=
+# 编译在 flock 下：make test 里宿主机这一层（21）和实验室（32、61）同时跑，两个 make 不能同时写同一个 .o
 exercise-objs:
-	@$(MAKE) --no-print-directory BUILD=build/exercise CC=$(ASAN_CC) SAN_FLAGS="$(ASAN_FLAGS) -DROCE_EXERCISE" exercise-objs-here
+	@mkdir -p build && flock build/.exercise-objs.lock $(MAKE) --no-print-directory BUILD=build/exercise CC=$(ASAN_CC) SAN_FLAGS="$(ASAN_FLAGS) -DROCE_EXERCISE" exercise-objs-here
 
 exercise-objs-here: $(CORE_OBJS) $(OBJDIR)/rdma_server.o $(OBJDIR)/rdma_client.o
 

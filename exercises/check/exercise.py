@@ -132,16 +132,28 @@ def core_objs():
     return sorted(objs)
 
 
+def run_to(cmd, out):
+    """cmd 把结果写到 out：先写到临时名字，成功了再改名。make test 里宿主机这一层（21）和实验室（32、61）同时跑，
+    两个进程可能同时编译同一个 probe.o 或链接同一个 ref3/probe，另一个进程不能读到写了一半的文件"""
+    tmp = "%s.tmp%d" % (out, os.getpid())
+    r = subprocess.run([tmp if a == out else a for a in cmd], capture_output=True, text=True)
+    if r.returncode == 0:
+        os.replace(tmp, out)
+    elif os.path.exists(tmp):
+        os.remove(tmp)
+    return r
+
+
 def cc(src, out, extra=()):
     """学习者的文件、probe.c、support.c：不带 -DROCE_EXERCISE——rdma_common.h 里课的声明在这里不是弱的，学习者的定义就是强符号"""
     cmd = ["clang", "-std=c11", "-D_GNU_SOURCE", "-I" + os.path.join(ROOT, "src"),
            "-I" + EXDIR] + ibv_cflags() + ["-Wall", "-Wextra", "-pthread"] + SAN + list(extra) + ["-c", src, "-o", out]
-    return subprocess.run(cmd, capture_output=True, text=True)
+    return run_to(cmd, out)
 
 
 def link(objs, out):
     cmd = ["clang"] + SAN + ["-pthread", "-o", out] + objs + ["-lrdmacm", "-libverbs", "-lm"]
-    return subprocess.run(cmd, capture_output=True, text=True)
+    return run_to(cmd, out)
 
 
 def fresh(out, inputs):

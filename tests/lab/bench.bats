@@ -261,12 +261,12 @@ clock_reads() {  # clock_reads 计数文件 程序：不在慢路径上的 clock
 # 客户端的 READ 等不到应答，重传 retry_cnt 次之后得到 RETRY_EXC_ERR 的完成——要报出这个状态，不是当成功的完成往下走
 # （send 乒乓里客户端这时在等对端的消息，只会等到超时；READ 每次都在等自己的完成）
 @test "bench lat: an error completion in the timed loop is reported with its status (read, server killed mid-run: RETRY_EXC_ERR)" {
-    local cpid i
+    local cpid
     start_server -d "$LAB_DEV0" --bench lat --op read -q 1 --size 64 --iters 1000000 -t 20
     CLOG="$BATS_TEST_TMPDIR/client.log" CRC=0
     timeout 60 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --bench lat --op read -q 1 --size 64 --iters 1000000 -t 20 >"$CLOG" 2>&1 &
     cpid=$!
-    for ((i = 0; i < 300; i++)); do grep -q 't_min\[usec\]' "$CLOG" 2>/dev/null && break; sleep 0.1; done
+    wait_for "$CLOG" 't_min[usec]' 30
     sleep 1
     kill -9 "$(child_pid "$SPID")"
     wait "$cpid" || CRC=$?

@@ -305,7 +305,7 @@ modify_events_ok() {  # modify_events_ok TRACE文件：QP 0 和 1 各有一个�
     timeout 60 "$CLIENT" "$LAB_IP0" --cm -d "$LAB_DEV1" --interactive -q 1 -t 30 <"$fifo" >"$alog" 2>&1 &
     apid=$!
     exec {fd}>"$fifo"
-    for ((i = 0; i < 300; i++)); do grep -q '发送>' "$alog" 2>/dev/null && break; sleep 0.1; done
+    wait_for "$alog" '发送>' 30
     t0=$SECONDS
     run_client "$LAB_IP0" --cm -d "$LAB_DEV1" --interactive -q 1 -t 20 </dev/null
     (( SECONDS - t0 < 10 )) || { echo "B 等了 $((SECONDS - t0)) 秒才失败（应立即被拒绝）"; show_logs; return 1; }
@@ -329,7 +329,7 @@ modify_events_ok() {  # modify_events_ok TRACE文件：QP 0 和 1 各有一个�
     local alog=$BATS_TEST_TMPDIR/a.log apid arc=0 i
     ROCE_TEST_CM_CONNECT_GAP_MS=3000 timeout 90 "$TEST_CLIENT" "$LAB_IP0" --cm --src "$LAB_IP1" -q 2 --op write -t 30 >"$alog" 2>&1 &
     apid=$!
-    for ((i = 0; i < 300; i++)); do grep -q '会话号 0x' "$SLOG" && break; sleep 0.1; done
+    wait_for "$SLOG" '会话号 0x' 30
     has "$SLOG" '↑ 控制连接'
     run_client "$LAB_IP0" --cm --src "$LAB_IP1" -q 4 --op write -t 10
     [[ $CRC == 1 ]] || { cat "$CLOG"; return 1; }
@@ -353,7 +353,7 @@ modify_events_ok() {  # modify_events_ok TRACE文件：QP 0 和 1 各有一个�
     start_server --cm --interactive -q 1 -t 20
     CLOG="$BATS_TEST_TMPDIR/client.log"
     sleep 60 | timeout 90 "$CLIENT" "$LAB_IP0" --cm -d "$LAB_DEV1" --interactive -q 1 -t 20 >"$CLOG" 2>&1 &
-    for ((i = 0; i < 300; i++)); do grep -q '发送>' "$CLOG" 2>/dev/null && break; sleep 0.1; done
+    wait_for "$CLOG" '发送>' 30
     cpid=$(pgrep -x rdma_client)
     t0=$SECONDS
     kill -9 "$cpid"
@@ -368,7 +368,7 @@ modify_events_ok() {  # modify_events_ok TRACE文件：QP 0 和 1 各有一个�
     CLOG="$BATS_TEST_TMPDIR/client.log"
     timeout 90 "$CLIENT" "$LAB_IP0" --cm -d "$LAB_DEV1" -q 2 -t 60 >"$CLOG" 2>&1 &
     cpid=$!
-    for ((i = 0; i < 300; i++)); do grep -q '数据传输' "$CLOG" 2>/dev/null && break; sleep 0.1; done
+    wait_for "$CLOG" '数据传输' 30
     sleep 1
     t0=$SECONDS
     kill -9 "$(child_pid "$SPID")"

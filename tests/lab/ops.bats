@@ -180,7 +180,7 @@ atomic_fails_on_old_rxe() {
     CRC=0
     timeout 60 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --op write --size 4K --iters 1000000 -t 10 >"$CLOG" 2>&1 &
     local cpid=$!
-    for ((i = 0; i < 300; i++)); do grep -q '第2轮' "$CLOG" && break; sleep 0.1; done
+    wait_for "$CLOG" '第2轮' 30
     # 模拟服务端机器突然消失：SIGKILL 服务端进程本身（不给它任何清理的机会）
     pkill -9 -x rdma_server
     wait "$SPID" 2>/dev/null || true

@@ -272,8 +272,8 @@ stall_mid_transfer() {  # stall_mid_transfer server|client
     CMD_TIMEOUT=30
     start_server -d "$LAB_DEV0" --op write --size 4K --iters 1000000 -t 3
     timeout 30 "$CLIENT" "$LAB_IP0" -d "$LAB_DEV1" --op write --size 4K --iters 1000000 -t 3 >"$CLOG" 2>&1 &
-    local cpid=$! i stopped took
-    for ((i = 0; i < 600; i++)); do grep -q '第2轮' "$CLOG" && break; sleep 0.1; done
+    local cpid=$! stopped took
+    wait_for "$CLOG" '第2轮' 60
     if [[ $1 == server ]]; then stopped=$(child_pid "$SPID"); else stopped=$(child_pid "$cpid"); fi
     kill -STOP "$stopped"
     SECONDS=0
