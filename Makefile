@@ -117,8 +117,14 @@ $(BUILD)/libverbs-check.so: $(VC_DIR)/recorder.c src/verbs/route_lookup.c | chec
 # 每种改变 verbs 调用的 --inject、--bench lat 有没有 verbs-check 的中位延迟；每个用例的输出在 logs/verbs-check-lab/
 VC_LAB_CASES := rc rc-nogrh ud srq ours ours-cm inject:qpn inject:psn inject:rkey inject:mr-access inject:qp-access \
                 inject:lkey inject:inline inject:small-recv inject:flush inject:rnr-retry0 bench
-verbs-check-lab: all
+verbs-check-lab: all $(BUILD)/tests/vc-depth
 	lab/run bash tests/verbs-check/lab-run.sh logs/verbs-check-lab $(VC_LAB_CASES)
+	lab/run bash tests/verbs-check/lab-provoke.sh logs/verbs-check-lab/provoke
+
+# 一个故意犯深度错误的小程序（tests/verbs-check/vc-depth.c）：verbs-check 的深度规则在真实的 rxe 上各触发一次
+$(BUILD)/tests/vc-depth: tests/verbs-check/vc-depth.c | check-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(IBV_LIBS) $(LDFLAGS)
 
 $(BUILD)/verbs-check: $(VC_DIR)/verbs-check
 	@mkdir -p $(dir $@)
