@@ -33,6 +33,7 @@ struct vc {
 	struct ibv_cq *scq, *rcq;
 	struct ibv_qp *qp;
 	struct ibv_ah *ah;
+	struct ibv_qp_cap cap; /* ibv_create_qp 写回的容量（rxe 的 ibv_query_qp 报得更多：那是它自己取整后的队列） */
 	union ibv_gid gid;
 	enum ibv_mtu mtu;
 	int gidx;
@@ -80,6 +81,7 @@ static int make_objects(struct vc *v, int cqe, enum ibv_qp_type type, int max_se
 	ia.send_cq = v->scq;
 	ia.recv_cq = v->rcq;
 	v->qp = ibv_create_qp(v->pd, &ia);
+	v->cap = ia.cap;
 	return v->qp ? 0 : fail("ibv_create_qp", errno, "the device's max_qp_wr/max_sge (ibv_devinfo -v)");
 }
 
@@ -177,13 +179,8 @@ static int drain(struct ibv_cq *cq, int want, int ms)
 
 static int mode_sq(struct vc *v)
 {
-	struct ibv_qp_attr a;
-	struct ibv_qp_init_attr ia;
-	int cap;
+	int cap = (int)v->cap.max_send_wr;
 
-	if (ibv_query_qp(v->qp, &a, IBV_QP_CAP, &ia))
-		return fail("ibv_query_qp", errno, "");
-	cap = (int)a.cap.max_send_wr;
 	for (int i = 0; i < cap; i++)
 		if (post(v, IBV_WR_RDMA_WRITE, (uint64_t)i))
 			return 1;
@@ -196,13 +193,8 @@ static int mode_sq(struct vc *v)
 
 static int mode_rq(struct vc *v)
 {
-	struct ibv_qp_attr a;
-	struct ibv_qp_init_attr ia;
-	int cap;
+	int cap = (int)v->cap.max_recv_wr;
 
-	if (ibv_query_qp(v->qp, &a, IBV_QP_CAP, &ia))
-		return fail("ibv_query_qp", errno, "");
-	cap = (int)a.cap.max_recv_wr;
 	for (int i = 0; i < cap; i++)
 		if (post_recv(v, (uint64_t)(100 + i)))
 			return 1;
