@@ -109,9 +109,11 @@ verbs-check: $(BUILD)/verbs-check $(BUILD)/libverbs-check.so
 
 # 路径检查（源 GID 的网卡和到对端的路由）用程序自己的 src/verbs/route_lookup.c，一起编进去；-fvisibility=hidden：
 # 预载库只导出 verbs 的包装（EXPORT），它的 route_lookup 不会顶替被检查的程序里同名的函数
-$(BUILD)/libverbs-check.so: $(VC_DIR)/recorder.c src/verbs/route_lookup.c | check-deps
+$(BUILD)/libverbs-check.so: $(VC_DIR)/recorder.c src/verbs/route_lookup.c src/verbs/route_lookup.h src/verbs/gid.h \
+                            src/control/wire.h src/console/i18n.h | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -shared -o $@ $^ -ldl $(LDFLAGS)
+	$(CC) $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -shared -o $@ \
+		$(filter %.c,$^) -ldl $(LDFLAGS)
 
 # 实验室里的全套（不在 make test 里，约 15 分钟）：ibv_rc/ud/srq_pingpong -g 1、rc_pingpong 不带 -g、我们的默认一对、
 # 每种改变 verbs 调用的 --inject、--bench lat 有没有 verbs-check 的中位延迟；每个用例的输出在 logs/verbs-check-lab/
