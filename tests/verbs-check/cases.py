@@ -406,6 +406,12 @@ def c_caps_cq(a, b):
     rec(a, "query_device")["max_cqe"] = 16
 
 
+def c_rd_big(a, b):
+    """RTR 的 max_dest_rd_atomic 超过设备的 max_qp_rd_atom（记录器自己问的 ibv_query_device 也算）"""
+    rec(a, "query_device")["by"] = "verbs-check"
+    rec(a, "modify_qp", qp_state=2)["max_dest_rd_atomic"] = 32
+
+
 def c_caps_rd(a, b):
     rec(a, "modify_qp", qp_state=3)["max_rd_atomic"] = 32
 
@@ -569,6 +575,7 @@ CASES = {
     "caps.device (CQ cqe)": ("judge", c_caps_cq, ["caps.device"]),
     "caps.device (SRQ max_wr)": ("judge", c_caps_srq, ["caps.device"]),
     "caps.device (max_rd_atomic at RTS)": ("judge", c_caps_rd, ["caps.device"]),
+    "rtr.rd_big (the recorder's own device query)": ("judge", c_rd_big, ["rtr.rd_big"]),
     "UD pair clean (same QP number on both devices)": ("pair", c_ud_clean, []),
     "ud.remote_qpn": ("pair", c_ud_qpn, ["ud.remote_qpn"]),
     "ud.qkey": ("pair", c_ud_qkey, ["ud.qkey"]),
