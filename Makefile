@@ -107,16 +107,26 @@ $(BUILD)/rdma_client: $(OBJDIR)/rdma_client.o $(CORE_OBJS)
 VC_DIR := tools/verbs-check
 verbs-check: $(BUILD)/verbs-check $(BUILD)/libverbs-check.so
 
-$(BUILD)/libverbs-check.so: $(VC_DIR)/recorder.c | check-deps
+# 路径检查（源 GID 的网卡和到对端的路由）用程序自己的 src/verbs/route_lookup.c，一起编进去；-fvisibility=hidden：
+# 预载库只导出 verbs 的包装（EXPORT），它的 route_lookup 不会顶替被检查的程序里同名的函数
+$(BUILD)/libverbs-check.so: $(VC_DIR)/recorder.c src/verbs/route_lookup.c src/verbs/route_lookup.h src/verbs/gid.h \
+                            src/control/wire.h src/console/i18n.h | check-deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fPIC -shared -o $@ $< -ldl $(LDFLAGS)
+	$(CC) $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -fPIC -fvisibility=hidden -shared -o $@ \
+		$(filter %.c,$^) -ldl $(LDFLAGS)
 
 # 实验室里的全套（不在 make test 里，约 15 分钟）：ibv_rc/ud/srq_pingpong -g 1、rc_pingpong 不带 -g、我们的默认一对、
 # 每种改变 verbs 调用的 --inject、--bench lat 有没有 verbs-check 的中位延迟；每个用例的输出在 logs/verbs-check-lab/
 VC_LAB_CASES := rc rc-nogrh ud srq ours ours-cm inject:qpn inject:psn inject:rkey inject:mr-access inject:qp-access \
                 inject:lkey inject:inline inject:small-recv inject:flush inject:rnr-retry0 bench
-verbs-check-lab: all
+verbs-check-lab: all $(BUILD)/tests/vc-depth
 	lab/run bash tests/verbs-check/lab-run.sh logs/verbs-check-lab $(VC_LAB_CASES)
+	lab/run bash tests/verbs-check/lab-provoke.sh logs/verbs-check-lab/provoke
+
+# 一个故意犯深度错误的小程序（tests/verbs-check/vc-depth.c）：verbs-check 的深度规则在真实的 rxe 上各触发一次
+$(BUILD)/tests/vc-depth: tests/verbs-check/vc-depth.c | check-deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ROCE_CPPFLAGS) $(IBV_CFLAGS) $(ROCE_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(IBV_LIBS) $(LDFLAGS)
 
 $(BUILD)/verbs-check: $(VC_DIR)/verbs-check
 	@mkdir -p $(dir $@)
@@ -262,7 +272,7 @@ soak: all
 memcheck: all
 	lab/run bats --tap --timing --filter-tags memcheck tests/lab/pair.bats tests/lab/cm.bats tests/lab/bench.bats tests/lab/many.bats
 
-# 变异检查：tests/mutation/*.patch 逐个打到副本上，跑各自的测试，打印 caught/MISSED/STALE 表（慢：76 个，2026-11-27 的 65 个约 40 分钟）
+# 变异检查：tests/mutation/*.patch 逐个打到副本上，跑各自的测试，打印 caught/MISSED/STALE 表（慢：77 个，2026-11-27 的 65 个约 40 分钟）
 mutation: all
 	tests/mutation/run.sh $(MUTANTS)
 

@@ -59,6 +59,7 @@ def side(name, pid, dev, ip, peer_ip, qp, peer_qp, sq_psn, rq_psn, mr_addr, lkey
         {"t": "modify_qp", "qph": qh, "qp": qp, "type": 2, "mask": RTR_MASK, "qp_state": 2,
          "ah": {"is_global": 1, "sgid_index": 1, "hop_limit": 64, "traffic_class": 0, "flow_label": 0, "sl": 0,
                 "static_rate": 0, "port_num": 1, "dlid": 0, "src_path_bits": 0, "dgid": v4gid(peer_ip)},
+         "path": {"gid_type": 2, "ndev": "veth0", "sgid": v4gid(ip), "route_ndev": "veth0", "route_local": 0},
          "path_mtu": 3, "rq_psn": rq_psn, "max_dest_rd_atomic": 1, "min_rnr_timer": 12, "dest_qp_num": peer_qp,
          "ret": 0},
         {"t": "modify_qp", "qph": qh, "qp": qp, "type": 2, "mask": RTS_MASK, "qp_state": 3, "timeout": 14,
@@ -68,6 +69,8 @@ def side(name, pid, dev, ip, peer_ip, qp, peer_qp, sq_psn, rq_psn, mr_addr, lkey
         {"t": "post_send", "qph": qh, "qp": qp, "wr_id": 3, "opcode": 0, "flags": 2, "num_sge": 1,
          "sge": [[mr_addr, 64, lkey]], "raddr": peer_mr, "rkey": peer_rkey},
         {"t": "wc", "cq": cq, "wr_id": 2, "status": 0, "qp": qp, "vendor_err": 0, "opcode": 0, "byte_len": 64,
+         "src_qp": 0, "wc_flags": 0},
+        {"t": "wc", "cq": cq, "wr_id": 3, "status": 0, "qp": qp, "vendor_err": 0, "opcode": 1, "byte_len": 64,
          "src_qp": 0, "wc_flags": 0},
         {"t": "wc", "cq": cq, "wr_id": 1, "status": 0, "qp": qp, "vendor_err": 0, "opcode": 128, "byte_len": 64,
          "src_qp": 0, "wc_flags": 0},
@@ -180,12 +183,20 @@ def c_atomic_len(a, b):
     p["opcode"], p["sge"][0][1] = 5, 16
 
 
+def send_wc(s, wr_id):
+    q = rec(s, "create_qp")
+    return {"t": "wc", "cq": q["send_cq"], "wr_id": wr_id, "status": 0, "qp": q["qp"], "vendor_err": 0, "opcode": 0,
+            "byte_len": 64, "src_qp": 0, "wc_flags": 0}
+
+
 def c_unsignaled(a, b):
-    insert_before(a, "wc", sends(a, 16, 0))
+    insert_before(a, "destroy_qp", sends(a, 16, 0))
 
 
 def c_unsignaled_ok(a, b):
-    insert_before(a, "wc", sends(a, 15, 0) + sends(a, 1, 2) + sends(a, 15, 0))
+    """15 个不带信号 + 1 个带信号（它的完成取走了：16 个位置都释放）+ 15 个不带信号：队列从来没有超过 16"""
+    signalled = sends(a, 1, 2)
+    insert_before(a, "destroy_qp", sends(a, 15, 0) + signalled + [send_wc(a, signalled[0]["wr_id"])] + sends(a, 15, 0))
 
 
 def c_remote_no_local(a, b):
@@ -325,6 +336,195 @@ def c_two_qps_psn(a, b):
     rec(a, "modify_qp", qp_state=2, qp=19)["rq_psn"] = 777
 
 
+def c_wrong_ndev(a, b):
+    rec(a, "modify_qp", qp_state=2)["path"]["route_ndev"] = "eth1"
+
+
+def c_ndev_local(a, b):
+    """目的地址是本机的（一台机器上的回环：内核答 local）：不是错的网卡"""
+    rec(a, "modify_qp", qp_state=2)["path"].update(route_ndev="lo", route_local=1)
+
+
+def c_ndev_unknown(a, b):
+    """查不到路由（记录器写 null）：不猜"""
+    rec(a, "modify_qp", qp_state=2)["path"]["route_ndev"] = None
+
+
+def c_wrong_ndev_nogid(a, b):
+    """程序没有查过 GID 表：用记录器自己查的条目（path.sgid）判断"""
+    a["recs"] = [r for r in a["recs"] if r["t"] != "gid"]
+    c_wrong_ndev(a, b)
+
+
+def c_sq_full(a, b):
+    insert_before(a, "destroy_qp", sends(a, 15, 2))     # 加上 wr 2、3 以后……wr 2、3 的完成已取走：15 个，没有超过
+
+
+def c_sq_full_bad(a, b):
+    insert_before(a, "destroy_qp", sends(a, 17, 2))
+
+
+def c_sq_polled(a, b):
+    """16 个带信号的 WR 占满队列，取走第一个的完成，再投一个：还是 16 个"""
+    more = sends(a, 16, 2)
+    insert_before(a, "destroy_qp", more + [send_wc(a, more[0]["wr_id"])] + sends(a, 1, 2))
+
+
+def recvs(s, n, first=100):
+    q = rec(s, "create_qp")
+    mr = rec(s, "reg_mr")
+    return [{"t": "post_recv", "qph": q["qph"], "wr_id": first + i, "num_sge": 1, "sge": [[mr["addr"], 64, mr["lkey"]]]}
+            for i in range(n)]
+
+
+def c_rq_full(a, b):
+    insert_before(a, "destroy_qp", recvs(a, 17))
+
+
+def c_rq_ok(a, b):
+    insert_before(a, "destroy_qp", recvs(a, 16))
+
+
+def c_cq_overflow(a, b):
+    rec(a, "create_cq").update(cqe=8, cqe_asked=8)
+    insert_before(a, "destroy_qp", recvs(a, 9))
+
+
+def c_cq_fits(a, b):
+    rec(a, "create_cq").update(cqe=8, cqe_asked=8)
+    insert_before(a, "destroy_qp", recvs(a, 8))
+
+
+def c_beyond_asked(a, b):
+    """要了 10 个，驱动给了 16 个，用到 12 个：合法（说明）"""
+    q = rec(a, "create_qp")
+    q["cap_asked"] = [10, 16, 1, 1, 0]
+    insert_before(a, "destroy_qp", sends(a, 12, 2))
+
+
+def c_caps_cq(a, b):
+    rec(a, "query_device")["max_cqe"] = 16
+
+
+def c_rd_big(a, b):
+    """RTR 的 max_dest_rd_atomic 超过设备的 max_qp_rd_atom（记录器自己问的 ibv_query_device 也算）"""
+    rec(a, "query_device")["by"] = "verbs-check"
+    rec(a, "modify_qp", qp_state=2)["max_dest_rd_atomic"] = 32
+
+
+def c_caps_rd(a, b):
+    rec(a, "modify_qp", qp_state=3)["max_rd_atomic"] = 32
+
+
+def srq_recs(s, max_wr, n, asked=None):
+    pd, mr = rec(s, "alloc_pd")["pd"], rec(s, "reg_mr")
+    srq = "0x5%d" % s["pid"]
+    return [{"t": "create_srq", "pd": pd, "max_wr_asked": asked or max_wr, "max_sge_asked": 1, "srq": srq,
+             "max_wr": max_wr, "max_sge": 1}] + \
+        [{"t": "post_srq_recv", "srq": srq, "wr_id": 200 + i, "num_sge": 1, "sge": [[mr["addr"], 64, mr["lkey"]]]}
+         for i in range(n)] + [{"t": "destroy_srq", "srq": srq, "ret": 0}]
+
+
+def c_srq_full(a, b):
+    insert_before(a, "destroy_qp", srq_recs(a, 4, 5))
+
+
+def c_srq_ok(a, b):
+    insert_before(a, "destroy_qp", srq_recs(a, 4, 4))
+
+
+def c_caps_srq(a, b):
+    insert_before(a, "destroy_qp", srq_recs(a, 4, 0, asked=4096))
+
+
+# ---- UD：两边各一个 UD QP（QP 号相同，和一台机器上两个设备一样），各有一个指向对端的 AH ----
+UD_INIT = STATE | PKEY | PORT | 64      # IBV_QP_QKEY
+QKEY = 0x11111111
+
+
+def make_ud(s, peer_qp, peer_ip, ip):
+    q = rec(s, "create_qp")
+    c, pd, qh, qp = q["ctx"], q["pd"], q["qph"], q["qp"]
+    q["type"] = 4
+    for r in s["recs"]:
+        if r["t"] == "modify_qp":
+            r["type"] = 4
+    i = s["recs"].index(rec(s, "modify_qp", qp_state=1))
+    j = s["recs"].index(rec(s, "modify_qp", qp_state=3))
+    ah = 7000 + s["pid"]
+    mr = rec(s, "reg_mr")
+    s["recs"][i:j + 1] = [
+        {"t": "modify_qp", "qph": qh, "qp": qp, "type": 4, "mask": UD_INIT, "qp_state": 1, "pkey_index": 0,
+         "port_num": 1, "qkey": QKEY, "ret": 0},
+        {"t": "post_recv", "qph": qh, "wr_id": 1, "num_sge": 1, "sge": [[mr["addr"], 64, mr["lkey"]]]},
+        {"t": "modify_qp", "qph": qh, "qp": qp, "type": 4, "mask": STATE, "qp_state": 2, "ret": 0},
+        {"t": "modify_qp", "qph": qh, "qp": qp, "type": 4, "mask": STATE | SQ_PSN, "qp_state": 3, "sq_psn": 5, "ret": 0},
+        {"t": "create_ah", "pd": pd, "ctx": c, "ah": ah, "is_global": 1, "sgid_index": 1, "port_num": 1,
+         "dgid": v4gid(peer_ip),
+         "path": {"gid_type": 2, "ndev": "veth0", "sgid": v4gid(ip), "route_ndev": "veth0", "route_local": 0}}]
+    s["recs"] = [r for r in s["recs"] if not (r["t"] == "post_send" and r.get("wr_id") == 3)]
+    p = rec(s, "post_send", wr_id=2)
+    p.update(ah=ah, remote_qpn=peer_qp, remote_qkey=QKEY)
+    insert_before(s, "destroy_cq_begin", {"t": "destroy_ah", "ah": ah, "ret": 0})
+    for r in s["recs"]:
+        if r["t"] == "wc" and r["wr_id"] == 3:
+            s["recs"].remove(r)
+            break
+
+
+def ud(a, b):
+    make_ud(a, 17, "10.11.0.2", "10.11.0.1")
+    rec(b, "create_qp")["qp"] = 17
+    for r in b["recs"]:
+        if "qp" in r and r["t"] != "wc":
+            r["qp"] = 17
+        if r["t"] == "wc":
+            r["qp"] = 17
+    make_ud(b, 17, "10.11.0.1", "10.11.0.2")
+
+
+def c_ud_clean(a, b):
+    ud(a, b)
+
+
+def c_ud_qpn(a, b):
+    ud(a, b)
+    rec(a, "post_send", wr_id=2)["remote_qpn"] = 18
+
+
+def c_ud_qkey(a, b):
+    ud(a, b)
+    rec(a, "post_send", wr_id=2)["remote_qkey"] = 0x22222222
+
+
+def c_ud_qkey_own(a, b):
+    """remote_qkey 的最高位是 1：用发送 QP 自己的 qkey（和对端的一样）"""
+    ud(a, b)
+    rec(a, "post_send", wr_id=2)["remote_qkey"] = 0x80000000
+
+
+def c_ud_qkey_own_bad(a, b):
+    ud(a, b)
+    rec(a, "post_send", wr_id=2)["remote_qkey"] = 0x80000000
+    rec(a, "modify_qp", qp_state=1)["qkey"] = 0x33
+
+
+def c_ud_dgid(a, b):
+    """AH 指向自己的 GID（对端交换来的 QP 号是对的）"""
+    ud(a, b)
+    rec(a, "create_ah")["dgid"] = v4gid("10.11.0.1")
+
+
+def c_ud_no_ah(a, b):
+    ud(a, b)
+    rec(a, "post_send", wr_id=2)["ah"] = 0
+
+
+def c_ud_ah_pd(a, b):
+    ud(a, b)
+    rec(a, "create_ah")["pd"] = "0xotherpd"
+
+
 CASES = {
     "clean": ("pair", c_clean, []),
     "rtr.grh": ("judge", c_grh, ["rtr.grh"]),
@@ -358,6 +558,32 @@ CASES = {
     "send.flags_unknown": ("judge", c_flags, ["send.flags_unknown"]),
     "rts.timeout_range": ("judge", c_timeout, ["rts.timeout_range"]),
     "call.failed": ("judge", c_failed, ["call.failed"]),
+    "gid.wrong_ndev": ("judge", c_wrong_ndev, ["gid.wrong_ndev"]),
+    "gid.wrong_ndev from the recorder's own GID lookup": ("judge", c_wrong_ndev_nogid, ["gid.wrong_ndev"]),
+    "destination on this host (loopback, route local): no wrong NIC": ("judge", c_ndev_local, []),
+    "no route found: no wrong-NIC guess": ("judge", c_ndev_unknown, []),
+    "send queue at 15 of 16 after polling": ("judge", c_sq_full, []),
+    "send.sq_full": ("judge", c_sq_full_bad, ["send.sq_full"]),
+    "send queue: a polled signalled completion frees a slot": ("judge", c_sq_polled, []),
+    "recv.rq_full": ("judge", c_rq_full, ["recv.rq_full"]),
+    "receive queue exactly full": ("judge", c_rq_ok, []),
+    "recv.rq_full (SRQ)": ("judge", c_srq_full, ["recv.rq_full"]),
+    "SRQ exactly full": ("judge", c_srq_ok, []),
+    "cq.overflow": ("judge", c_cq_overflow, ["cq.overflow"]),
+    "CQ exactly full": ("judge", c_cq_fits, []),
+    "caps.beyond_asked (note)": ("judge", c_beyond_asked, ["caps.beyond_asked"]),
+    "caps.device (CQ cqe)": ("judge", c_caps_cq, ["caps.device"]),
+    "caps.device (SRQ max_wr)": ("judge", c_caps_srq, ["caps.device"]),
+    "caps.device (max_rd_atomic at RTS)": ("judge", c_caps_rd, ["caps.device"]),
+    "rtr.rd_big (the recorder's own device query)": ("judge", c_rd_big, ["rtr.rd_big"]),
+    "UD pair clean (same QP number on both devices)": ("pair", c_ud_clean, []),
+    "ud.remote_qpn": ("pair", c_ud_qpn, ["ud.remote_qpn"]),
+    "ud.qkey": ("pair", c_ud_qkey, ["ud.qkey"]),
+    "UD remote_qkey with bit 31: the QP's own qkey, equal to the peer's": ("pair", c_ud_qkey_own, []),
+    "ud.qkey (bit 31: the QP's own qkey differs)": ("pair", c_ud_qkey_own_bad, ["ud.qkey"]),
+    "ud.ah_dgid": ("pair", c_ud_dgid, ["ud.ah_dgid"]),
+    "ud.no_ah": ("judge", c_ud_no_ah, ["ud.no_ah"]),
+    "ud.ah_pd": ("judge", c_ud_ah_pd, ["ud.ah_pd"]),
     "rtr.dqpn (own QP number)": ("pair", c_dqpn, ["rtr.dqpn"]),
     "rtr.rqpsn": ("pair", c_rqpsn, ["rtr.rqpsn"]),
     "rtr.dgid": ("pair", c_dgid, ["rtr.dgid"]),

@@ -20,6 +20,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <infiniband/verbs.h>
 #include <net/if.h>
 #include <pthread.h>
@@ -30,6 +31,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "verbs/route_lookup.h"
 
 #undef ibv_query_port
 #undef ibv_reg_mr
@@ -373,6 +376,7 @@ static int wrap_query_port(struct ibv_context *ctx, uint8_t port, struct ibv_por
 }
 
 static void jb_caps(struct jb *j, const char *k, const struct ibv_qp_cap *c);
+static void log_device_limits(struct ibv_context *ctx);
 
 /* ibv_create_qp_ex（librdmacm 的 rdma_create_qp 也用它）：和 ibv_create_qp 一样记下 QP；要了 ibv_wr_* 的发送接口时
  * 另记一条“看不见”（经过 ibv_qp_ex 的发送不记） */
@@ -477,6 +481,8 @@ EXPORT struct ibv_context *ibv_open_device(struct ibv_device *dev)
     jb_add(&j, ",\"dev\":\"%s\",\"ctx\":\"%p\"", dev->name, (void *)ctx);
     jb_by(&j, caller);
     jb_emit(&j);
+    if (ctx && getenv("VERBS_CHECK_LOG"))
+        log_device_limits(ctx);
     return ctx;
 }
 
@@ -489,6 +495,14 @@ EXPORT int ibv_close_device(struct ibv_context *ctx)
     return jb_done(&j, r(ctx));
 }
 
+static void jb_device_attr(struct jb *j, const struct ibv_device_attr *a)
+{
+    jb_add(j, ",\"max_qp_wr\":%d,\"max_sge\":%d,\"max_cqe\":%d,\"max_srq_wr\":%d,\"max_srq_sge\":%d,"
+              "\"max_qp_rd_atom\":%d,\"max_qp_init_rd_atom\":%d,\"atomic_cap\":%d",
+           a->max_qp_wr, a->max_sge, a->max_cqe, a->max_srq_wr, a->max_srq_sge, a->max_qp_rd_atom,
+           a->max_qp_init_rd_atom, (int)a->atomic_cap);
+}
+
 EXPORT int ibv_query_device(struct ibv_context *ctx, struct ibv_device_attr *a)
 {
     REAL(r, ibv_query_device, "IBVERBS_1.1");
@@ -498,11 +512,28 @@ EXPORT int ibv_query_device(struct ibv_context *ctx, struct ibv_device_attr *a)
     jb_begin(&j, "query_device");
     jb_add(&j, ",\"ctx\":\"%p\"", (void *)ctx);
     if (!ret)
-        jb_add(&j, ",\"max_qp_wr\":%d,\"max_sge\":%d,\"max_cqe\":%d,\"max_srq_wr\":%d,\"max_srq_sge\":%d,"
-                   "\"max_qp_rd_atom\":%d,\"max_qp_init_rd_atom\":%d,\"atomic_cap\":%d",
-               a->max_qp_wr, a->max_sge, a->max_cqe, a->max_srq_wr, a->max_srq_sge, a->max_qp_rd_atom,
-               a->max_qp_init_rd_atom, (int)a->atomic_cap);
+        jb_device_attr(&j, a);
     return jb_done(&j, ret);
+}
+
+/* 设备的上限：每个打开的上下文，记录器自己问一次 ibv_query_device（只读的查询，程序看不见它，也不改变程序做的事）：
+ * 程序自己不问时，“容量超过设备的上限”也能判断。记录带 "by":"verbs-check" */
+static void log_device_limits(struct ibv_context *ctx)
+{
+    REAL(r, ibv_query_device, "IBVERBS_1.1");
+    struct ibv_device_attr a;
+    struct jb j;
+    int saved = errno;
+
+    if (!r || r(ctx, &a) != 0) {
+        errno = saved;
+        return;
+    }
+    jb_begin(&j, "query_device");
+    jb_add(&j, ",\"ctx\":\"%p\",\"by\":\"verbs-check\"", (void *)ctx);
+    jb_device_attr(&j, &a);
+    jb_done(&j, 0);
+    errno = saved;
 }
 
 /* 老的导出入口（没有 verbs_context 的 query_port 时 verbs.h 用它） */
@@ -527,6 +558,37 @@ static void jb_gid_entry(struct jb *j, struct ibv_context *ctx, uint8_t port, ui
     if (e.ndev_ifindex)
         if_indextoname(e.ndev_ifindex, ifname);
     jb_add(j, ",\"gid_type\":%u,\"ifindex\":%u,\"ifname\":\"%s\"", e.gid_type, e.ndev_ifindex, ifname);
+}
+
+/* 源 GID 和到对端的路由，用项目自己的路径检查（src/verbs/route_lookup.c：程序在 RTR 之前、diagnose.sh --peer 查的同一件事）：
+ * sgid_index 指的条目（记录器自己从 GID 表查，不信程序：类型、建在哪块网卡上），和内核从这个源地址到 dgid 的路由走哪块网卡
+ * （按源地址查：一台机器的实验室里的策略路由照样算对）。只看 IPv4-mapped 的 GID（路径检查只做 IPv4）；查不到就不记 */
+static void jb_path(struct jb *j, struct ibv_context *ctx, const struct ibv_ah_attr *ah)
+{
+    REAL(ex, _ibv_query_gid_ex, "IBVERBS_1.11");
+    static const uint8_t v4[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+    struct ibv_gid_entry e;
+    struct route_info rt;
+    char ifname[IF_NAMESIZE] = "", sip[16], dip[16], err[256];
+    int saved = errno;
+
+    if (!ah->is_global || !ex || ex(ctx, ah->port_num ? ah->port_num : 1, ah->grh.sgid_index, &e, 0, sizeof(e)) != 0) {
+        errno = saved;
+        return;
+    }
+    if (e.ndev_ifindex)
+        if_indextoname(e.ndev_ifindex, ifname);
+    jb_add(j, ",\"path\":{\"gid_type\":%u,\"ndev\":\"%s\"", e.gid_type, ifname);
+    jb_gid(j, "sgid", &e.gid);
+    if (!memcmp(e.gid.raw, v4, 12) && !memcmp(ah->grh.dgid.raw, v4, 12) &&
+        inet_ntop(AF_INET, e.gid.raw + 12, sip, sizeof(sip)) && inet_ntop(AF_INET, ah->grh.dgid.raw + 12, dip, sizeof(dip))) {
+        if (route_lookup(dip, sip, &rt, err, sizeof(err)) == 0)
+            jb_add(j, ",\"route_ndev\":\"%s\",\"route_local\":%d", rt.ndev, rt.local);
+        else
+            jb_add(j, ",\"route_ndev\":null");
+    }
+    jb_add(j, "}");
+    errno = saved;
 }
 
 EXPORT int ibv_query_gid(struct ibv_context *ctx, uint8_t port, int index, union ibv_gid *gid)
@@ -775,6 +837,7 @@ EXPORT int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask)
                ah->static_rate, ah->port_num, ah->dlid, ah->src_path_bits);
         jb_gid(&j, "dgid", &ah->grh.dgid);
         jb_add(&j, "}");
+        jb_path(&j, qp->context, ah);
     }
     if (mask & IBV_QP_PATH_MTU)
         jb_add(&j, ",\"path_mtu\":%d", (int)a->path_mtu);
@@ -853,6 +916,7 @@ EXPORT struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *a)
            (void *)pd, (void *)pd->context, (unsigned long long)(uintptr_t)ah, a->is_global, a->grh.sgid_index,
            a->port_num);
     jb_gid(&j, "dgid", &a->grh.dgid);
+    jb_path(&j, pd->context, a);
     if (!ah)
         jb_add(&j, ",\"errno\":%d", errno);
     jb_by(&j, caller);

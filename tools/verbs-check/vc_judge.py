@@ -5,6 +5,7 @@
 要看整个日志的规则和两边的规则（judge_pair）在 vc_rules.py。
 发现：{"id", "field", "seen", "severity", "message", "reason", "source", "link", "where"}。
 """
+import collections
 import glob
 import ipaddress
 import json
@@ -208,8 +209,8 @@ def step(p, r):  # noqa: C901  一条记录一个分支：按调用分派
         for m in p.mrs:
             if m["mr"] == r["mr"] and m["alive"]:
                 destroyed(p, r, m, "ibv_dereg_mr", "MR")
-    elif t == "create_cq" and "cq" in r:
-        p.cqs[r["cq"]] = {"ctx": r["ctx"], "by": r.get("by"), "alive": True, "events": 0, "acked": 0}
+    elif t == "create_cq":
+        create_cq(p, r)
     elif t == "get_cq_event" and r.get("ret") == 0 and r["cq"] in p.cqs:
         p.cqs[r["cq"]]["events"] += 1
     elif t == "ack_cq_events" and r["cq"] in p.cqs:
@@ -223,8 +224,8 @@ def step(p, r):  # noqa: C901  一条记录一个分支：按调用分派
             p.rule("cleanup.unacked", {"cq": r["cq"], "got": c["events"], "acked": c["acked"]}, r["cq"], "ibv_destroy_cq")
     elif t == "destroy_cq":
         destroyed(p, r, p.cqs.get(r["cq"]), "ibv_destroy_cq", "CQ")
-    elif t == "create_srq" and "srq" in r:
-        p.srqs[r["srq"]] = {"by": r.get("by"), "alive": True, "max_sge": r["max_sge"]}
+    elif t == "create_srq":
+        create_srq(p, r)
     elif t == "destroy_srq":
         order(p, "ibv_destroy_srq", {"qp": sum(1 for q in p.qps.values() if q["alive"] and q["srq"] == r["srq"])}, r)
         destroyed(p, r, p.srqs.get(r["srq"]), "ibv_destroy_srq", "SRQ")
@@ -236,8 +237,10 @@ def step(p, r):  # noqa: C901  一条记录一个分支：按调用分派
         destroyed(p, r, p.qps.get(r["qph"]), "ibv_destroy_qp", "QP")
     elif t == "create_ah" and r.get("ah"):
         g = p.gids.get((r["ctx"], r["port_num"] or 1, r["sgid_index"])) if r.get("is_global") else None
+        g = g or (r.get("path") if r.get("is_global") else None)
         p.ahs[r["ah"]] = {"by": r.get("by"), "alive": True, "dgid": r["dgid"], "ctx": r["ctx"], "pd": r["pd"],
-                          "sgid": g["gid"] if g else None}
+                          "sgid": (g.get("gid") or g.get("sgid")) if g else None}
+        wrong_ndev(p, r.get("path"), r["sgid_index"], r["dgid"], (r["ah"], "ndev"), "ibv_create_ah")
     elif t == "destroy_ah":
         pd = (p.ahs.get(r["ah"]) or {}).get("pd")
         order(p, "ibv_destroy_ah", {"qp": sum(1 for q in p.qps.values() if q["alive"] and q["type"] == "UD" and
@@ -309,15 +312,42 @@ def reg_mr(p, r):
 CAP_NAMES = ("max_send_wr", "max_recv_wr", "max_send_sge", "max_recv_sge", "max_inline_data")
 
 
+def over_device(p, ctx, call, caps, key):
+    """要的容量超过设备的上限（ibv_query_device；程序不问时记录器在打开设备时问过一次）：caps = [(名字, 要的, 上限的名字)]"""
+    dev = p.dev.get(ctx)
+    if not dev:
+        return
+    for cap, got, lim in caps:
+        if got is not None and dev.get(lim) is not None and got > dev[lim]:
+            p.rule("caps.device", {"call": call, "cap": cap, "got": got, "max": "%s=%s" % (lim, dev[lim])},
+                   (cap, key), call)
+
+
+def create_cq(p, r):
+    over_device(p, r["ctx"], "ibv_create_cq", [("cqe", r.get("cqe_asked"), "max_cqe")], r["seq"])
+    if "cq" not in r:
+        return
+    p.cqs[r["cq"]] = {"ctx": r["ctx"], "by": r.get("by"), "alive": True, "events": 0, "acked": 0,
+                      "cqe": r.get("cqe"), "cqe_asked": r.get("cqe_asked")}
+
+
+def create_srq(p, r):
+    ctx = p.pds.get(r["pd"], {}).get("ctx")
+    over_device(p, ctx, "ibv_create_srq", [("max_wr", r.get("max_wr_asked"), "max_srq_wr"),
+                                           ("max_sge", r.get("max_sge_asked"), "max_srq_sge")], r["seq"])
+    if "srq" not in r:
+        return
+    p.srqs[r["srq"]] = {"by": r.get("by"), "alive": True, "max_sge": r["max_sge"], "max_wr": r.get("max_wr"),
+                        "max_wr_asked": r.get("max_wr_asked"), "rq": collections.deque(), "depth_off": False}
+
+
 def create_qp(p, r):
     asked = dict(zip(CAP_NAMES, r["cap_asked"]))
-    dev = p.dev.get(r["ctx"])
-    if dev:
-        for cap, lim in (("max_send_wr", "max_qp_wr"), ("max_recv_wr", "max_qp_wr"), ("max_send_sge", "max_sge"),
-                         ("max_recv_sge", "max_sge")):
-            if asked[cap] > dev[lim] and not (cap == "max_recv_wr" and r.get("srq") not in (None, "(nil)")):
-                p.rule("caps.device", {"cap": "cap." + cap, "got": asked[cap], "max": "%s=%s" % (lim, dev[lim])},
-                       (cap, r["seq"]), "ibv_create_qp")
+    srq = r.get("srq") not in (None, "(nil)")
+    over_device(p, r["ctx"], "ibv_create_qp",
+                [("cap." + cap, asked[cap], lim) for cap, lim in
+                 (("max_send_wr", "max_qp_wr"), ("max_recv_wr", "max_qp_wr"), ("max_send_sge", "max_sge"),
+                  ("max_recv_sge", "max_sge")) if not (srq and cap in ("max_recv_wr", "max_recv_sge"))], r["seq"])
     if "qph" not in r:
         p.rule("call.failed", {"call": "ibv_create_qp", "err": os.strerror(r.get("errno") or 0)}, ("cq", r["seq"]),
                "ibv_create_qp")
@@ -325,7 +355,10 @@ def create_qp(p, r):
     p.qps[r["qph"]] = {"qp": r["qp"], "type": QPT.get(r["type"], str(r["type"])), "ctx": r["ctx"], "pd": r["pd"],
                        "send_cq": r["send_cq"], "recv_cq": r["recv_cq"], "srq": r["srq"], "sig_all": r["sq_sig_all"],
                        "cap": dict(zip(CAP_NAMES, r["cap"])), "state": "RESET", "alive": True, "by": r.get("by"),
-                       "run": 0, "port": 1, "access": 0, "rtr": None, "rts": None, "sends": []}
+                       "run": 0, "port": 1, "access": 0, "rtr": None, "rts": None, "sends": [], "asked": asked,
+                       # 深度：发送队列里还没释放的 WR（wr_id, 带信号），其中带信号的个数；接收队列里还没完成的 wr_id
+                       "sq": collections.deque(), "sq_sig": 0, "rq": collections.deque(), "depth_off": False,
+                       "qkey": None, "ud_sends": {}}
 
 
 def modify_qp(p, r):
@@ -345,6 +378,10 @@ def modify_qp(p, r):
         q["port"] = r["port_num"]
     if "qp_access_flags" in r:
         q["access"] = r["qp_access_flags"]
+    if "qkey" in r and not r.get("ret"):
+        q["qkey"] = r["qkey"]
+    if "max_rd_atomic" in r:
+        over_device(p, q["ctx"], where, [("max_rd_atomic", r["max_rd_atomic"], "max_qp_init_rd_atom")], q["qp"])
     if to == "RTR" and mask & M_AV and q["type"] in ("RC", "UC"):
         rtr_address(p, q, r, where)
     if r.get("ret"):
@@ -400,8 +437,11 @@ def rtr_address(p, q, r, where):
     if not ah.get("is_global"):
         return     # RoCE 上没有 GRH：verbs_rules 的 rtr.grh
     g = p.gids.get((q["ctx"], ah.get("port_num") or q["port"], ah["sgid_index"]))
+    path = r.get("path")
+    if g is None and path:
+        g = {"gid": path["sgid"], "gid_type": path.get("gid_type")}   # 记录器自己查的条目
     if g is None:
-        return   # 程序没有查过这个条目：不猜
+        return   # 程序没有查过这个条目，记录器也没查到：不猜
     idx = ah["sgid_index"]
     if int(g["gid"], 16) == 0:
         p.rule("rtr.sgid_empty", {"got": idx}, (q["qp"], "sgid"), where)
@@ -413,6 +453,17 @@ def rtr_address(p, q, r, where):
         p.rule("gid.link_local", {"got": idx, "ip": ip}, (q["qp"], "ll"), where)
     if ip is not None and dip is not None and ip.version != dip.version and int(ah["dgid"], 16):
         p.rule("gid.family", {"sgid": ip, "dgid": dip}, (q["qp"], "fam"), where)
+    wrong_ndev(p, path, idx, ah["dgid"], (q["qp"], "ndev"), where)
+
+
+def wrong_ndev(p, path, idx, dgid, key, where):
+    """源 GID 所在的网卡不是内核到对端的路由出去的那块（记录器按源地址查的路由，见 recorder.c 的 jb_path）。
+    目的地址是本机的（同一台机器、同一个设备：回环）、路由查不到的（gid.family、call.failed 说）不判断"""
+    if not path or not path.get("ndev") or not path.get("route_ndev") or path.get("route_local"):
+        return
+    if path["ndev"] != path["route_ndev"]:
+        p.rule("gid.wrong_ndev", {"got": idx, "ip": gid_text(path["sgid"]), "dip": gid_text(dgid), "ndev": path["ndev"],
+                                  "route": path["route_ndev"]}, key, where)
 
 
 def sge_in_mr(p, q, r, where, sges):
@@ -445,6 +496,9 @@ def post_send(p, r):
     if r["num_sge"] > q["cap"]["max_send_sge"]:
         p.rule("post.sge_count", {"got": r["num_sge"], "cap": "max_send_sge", "max": q["cap"]["max_send_sge"]},
                (q["qp"], "sge"), where)
+    elif r["num_sge"] > q["asked"]["max_send_sge"]:
+        beyond(p, "QP %s" % q["qp"], "cap.max_send_sge", r["num_sge"], q["asked"]["max_send_sge"],
+               q["cap"]["max_send_sge"], where)
     if r["flags"] & INLINE:
         total = sum(s[1] for s in sges)
         if total > q["cap"]["max_inline_data"]:
@@ -463,6 +517,10 @@ def post_send(p, r):
                    (q["qp"], "run"), where)
     else:
         q["run"] = 0
+    if q["type"] == "UD":
+        ud_send(p, q, r, where)
+    if not r.get("ret"):
+        send_depth(p, q, r, where)
     if r["opcode"] in NEED:
         q["sends"].append({"op": r["opcode"], "raddr": r.get("raddr", 0), "rkey": r.get("rkey", 0),
                            "len": sum(s[1] for s in sges) if r["opcode"] not in (WR_CAS, WR_FAA) else 8,
@@ -473,6 +531,7 @@ def post_send(p, r):
 
 
 def post_recv(p, r):
+    q = s = None
     if r["t"] == "post_srq_recv":
         s = p.srqs.get(r["srq"])
         maxsge, label, key = (s or {}).get("max_sge", 1 << 30), "ibv_post_srq_recv(SRQ)", r["srq"]
@@ -483,12 +542,124 @@ def post_recv(p, r):
         maxsge, label, key = q["cap"]["max_recv_sge"], "ibv_post_recv(QP %s)" % q["qp"], q["qp"]
     if r["num_sge"] > maxsge:
         p.rule("post.sge_count", {"got": r["num_sge"], "cap": "max_recv_sge", "max": maxsge}, (key, "sge"), label)
+    elif q is not None and r["num_sge"] > q["asked"]["max_recv_sge"]:
+        beyond(p, "QP %s" % q["qp"], "cap.max_recv_sge", r["num_sge"], q["asked"]["max_recv_sge"], maxsge, label)
     sge_in_mr(p, key, r, label, r.get("sge", []))
     if r.get("ret"):
         p.rule("call.failed", {"call": label, "err": os.strerror(abs(r["ret"]))}, (key, "post"), label)
+        return
+    recv_depth(p, q, s, r, label)
+
+
+# ---------- 队列的深度：发送队列、接收队列（SRQ）、CQ ----------
+def beyond(p, what, cap, got, asked, given, where):
+    """用到的比要的多、在驱动给的之内：合法的选择（说明）"""
+    p.rule("caps.beyond_asked", {"what": what, "cap": cap, "got": got, "asked": asked, "max": given}, (what, cap), where)
+
+
+def send_depth(p, q, r, where):
+    """硬件的规则：发送队列的位置要等这个 QP 上一个带信号的完成被取走才释放（它和它前面不带信号的）。
+    程序把 QP 带进了错误状态（失败的完成）以后不再判断：那时的发现是 wc.error"""
+    if q["depth_off"]:
+        return
+    signaled = bool(q["sig_all"] or r["flags"] & SIGNALED)
+    q["sq"].append((r["wr_id"], signaled))
+    q["sq_sig"] += signaled
+    n, mx = len(q["sq"]), q["cap"]["max_send_wr"]
+    if n > mx and q["run"] < mx:      # 一长串不带信号的 WR 是 send.unsignaled_run 说的原因
+        why = ("%d 个带信号、%d 个不带信号" % (q["sq_sig"], n - q["sq_sig"]), "%d signalled, %d unsignalled" % (q["sq_sig"], n - q["sq_sig"]))
+        p.rule("send.sq_full", {"qp": q["qp"], "got": n, "max": mx, "why": why[p.lang == "en"]}, (q["qp"], "sqfull"), where)
+    elif n > q["asked"]["max_send_wr"] and n <= mx:
+        beyond(p, "QP %s" % q["qp"], "cap.max_send_wr", n, q["asked"]["max_send_wr"], mx, where)
+    if signaled:
+        cq_depth(p, q["send_cq"], where)
+
+
+def recv_depth(p, q, s, r, where):
+    if s is not None:
+        if s["depth_off"] or s.get("max_wr") is None:
+            return
+        s["rq"].append(r["wr_id"])
+        if len(s["rq"]) > s["max_wr"]:
+            p.rule("recv.rq_full", {"what": "SRQ", "got": len(s["rq"]), "cap": "max_wr", "max": s["max_wr"]},
+                   (r["srq"], "rqfull"), where)
+        for cq in {x["recv_cq"] for x in p.qps.values() if x["alive"] and x["srq"] == r["srq"]}:
+            cq_depth(p, cq, where)
+        return
+    if q["depth_off"] or q["srq"] in p.srqs:
+        return
+    q["rq"].append(r["wr_id"])
+    n, mx = len(q["rq"]), q["cap"]["max_recv_wr"]
+    if n > mx:
+        p.rule("recv.rq_full", {"what": "QP %s" % q["qp"], "got": n, "cap": "max_recv_wr", "max": mx}, (q["qp"], "rqfull"),
+               where)
+    elif n > q["asked"]["max_recv_wr"]:
+        beyond(p, "QP %s" % q["qp"], "cap.max_recv_wr", n, q["asked"]["max_recv_wr"], mx, where)
+    cq_depth(p, q["recv_cq"], where)
+
+
+def cq_depth(p, cqh, where):
+    """这个 CQ 上最多可能同时有多少完成还没取走：挂在它上面的 QP 的带信号的发送 + 接收 + 它们的 SRQ 里的接收"""
+    c = p.cqs.get(cqh)
+    if c is None or not c.get("cqe"):
+        return
+    qs = [q for q in p.qps.values() if q["alive"] and not q["depth_off"]]
+    sends = sum(q["sq_sig"] for q in qs if q["send_cq"] == cqh)
+    recvs = sum(len(q["rq"]) for q in qs if q["recv_cq"] == cqh)
+    srqs = {q["srq"] for q in qs if q["recv_cq"] == cqh and q["srq"] in p.srqs}
+    recvs += sum(len(p.srqs[x]["rq"]) for x in srqs if not p.srqs[x]["depth_off"])
+    n = sends + recvs
+    if n > c["cqe"]:
+        what = ("%d 个带信号的发送、%d 个接收" % (sends, recvs), "%d signalled sends, %d receives" % (sends, recvs))
+        p.rule("cq.overflow", {"cq": cqh, "got": n, "max": c["cqe"], "what": what[p.lang == "en"]}, (cqh, "cqover"), where)
+    elif c.get("cqe_asked") is not None and n > c["cqe_asked"]:
+        beyond(p, "CQ %s" % cqh, "cqe", n, c["cqe_asked"], c["cqe"], where)
+
+
+def wc_frees(p, r):
+    """一个取走的完成释放的位置：发送的（带信号的）释放它和它前面的；接收的释放它自己（SRQ 的从 SRQ 里）。
+    失败的完成：QP 进了错误状态，这个 QP（和它的 SRQ）的深度不再判断"""
+    qs = [q for q in p.qps.values() if q["alive"] and q["qp"] == r["qp"] and r["cq"] in (q["send_cq"], q["recv_cq"])]
+    if not qs:
+        return
+    q = qs[0]
+    if r["status"] != 0:
+        q["depth_off"] = True
+        q["sq"].clear(), q["rq"].clear()
+        q["sq_sig"] = 0
+        if q["srq"] in p.srqs:
+            p.srqs[q["srq"]]["depth_off"] = True
+        return
+    if r.get("opcode", 0) & 128:   # IBV_WC_RECV、IBV_WC_RECV_RDMA_WITH_IMM
+        rq = p.srqs[q["srq"]]["rq"] if q["srq"] in p.srqs else q["rq"]
+        if r["wr_id"] in rq:
+            rq.remove(r["wr_id"])
+        elif rq:
+            rq.popleft()
+        return
+    sq = q["sq"]
+    idx = next((i for i, (w, sig) in enumerate(sq) if sig and w == r["wr_id"]), None)
+    if idx is None:
+        idx = next((i for i, (w, sig) in enumerate(sq) if sig), None)
+    for _ in range(idx + 1 if idx is not None else 0):
+        q["sq_sig"] -= sq.popleft()[1]
+
+
+# ---------- UD 的发送 ----------
+def ud_send(p, q, r, where):
+    """一边：没有 AH、AH 在另一个 PD；记下每种（remote_qpn, remote_qkey, AH）给 --pair"""
+    ah = r.get("ah")
+    if ah is None:
+        return
+    if ah == 0:
+        p.rule("ud.no_ah", {}, (q["qp"], "noah"), where)
+    elif ah in p.ahs and p.ahs[ah]["pd"] != q["pd"]:
+        p.rule("ud.ah_pd", {"qp": q["qp"], "ahpd": p.ahs[ah]["pd"], "qppd": q["pd"]}, (q["qp"], "ahpd"), where)
+    q["ud_sends"].setdefault((r.get("remote_qpn"), r.get("remote_qkey"), ah), where)
 
 
 def wc(p, r):
+    wc_frees(p, r)
     st = r["status"]
     if st == 0:
         return
@@ -554,6 +725,7 @@ def match_qps(a, b):
 
 def judge_pair(a, b, lang):
     """a 这一边的 QP 按 b 判断（调用两次：a→b、b→a）"""
+    judge_pair_ud(a, b, lang)
     qa, m = match_qps(a, b)
     b_qpns = sorted({q["qp"] for q in b.qps.values() if q["type"] in ("RC", "UC")})
     for q in qa:
@@ -581,6 +753,38 @@ def judge_pair(a, b, lang):
             a.rule("rtr.rd_small", {"got": rtr["max_dest_rd_atomic"], "pqp": pq, "want": x["rts"]["max_rd_atomic"]},
                    (q["qp"], "rd"), where)
         remote_ops(a, b, q, x, lang)
+
+
+def peer_gids(b):
+    """对端的 GID：它用作源的（RTR、AH），和它的 UD QP 所在设备上查到的条目"""
+    ctxs = {x["ctx"] for x in b.qps.values() if x["type"] == "UD"}
+    return src_gids(b) | {g["gid"] for (c, _, _), g in b.gids.items() if c in ctxs and int(g["gid"], 16)}
+
+
+def judge_pair_ud(a, b, lang):
+    """a 的 UD 发送按 b 判断：AH 的 dgid 是 b 的 GID 时 remote_qpn 要是 b 的 UD QP、Q_Key 要是那个 QP 的；
+    remote_qpn 是 b 的 UD QP 而 dgid 不是 b 的 GID 时是 AH 错了。两样都不是 b 的：发给别人的，不判断"""
+    b_ud = {x["qp"]: x for x in b.qps.values() if x["type"] == "UD"}
+    if not b_ud:
+        return
+    gids = peer_gids(b)
+    want = ", ".join(map(str, sorted(b_ud)))
+    for q in [q for q in a.qps.values() if q["type"] == "UD"]:
+        for (rqpn, rqkey, ah), where in q["ud_sends"].items():
+            dgid = (a.ahs.get(ah) or {}).get("dgid")
+            to_b = dgid in gids
+            x = b_ud.get(rqpn)
+            if to_b and x is None:
+                a.rule("ud.remote_qpn", {"got": rqpn, "peer": b.label, "want": want}, (q["qp"], "udqpn", rqpn), where)
+            elif x is not None and dgid is not None and not to_b:
+                a.rule("ud.ah_dgid", {"got": gid_text(dgid), "pqp": x["qp"], "want": ", ".join(sorted(map(gid_text, gids)))},
+                       (q["qp"], "ahdgid", ah), where)
+            if x is None or rqkey is None or x["qkey"] is None:
+                continue
+            eff = q["qkey"] if rqkey & 0x80000000 else rqkey
+            if eff is not None and eff != x["qkey"]:
+                a.rule("ud.qkey", {"got": hex(rqkey), "eff": hex(eff), "pqp": x["qp"], "want": hex(x["qkey"])},
+                       (q["qp"], "qkey", rqkey), where)
 
 
 def remote_ops(a, b, q, x, lang):

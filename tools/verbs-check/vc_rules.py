@@ -40,13 +40,83 @@ RULES = [
                 "a RoCE v2 packet is UDP/IP: source and destination must both be IPv4 (IPv4-mapped GIDs) or both IPv6. "
                 "rxe returns EINVAL at RTR"),
      "source": "IBTA spec vol. 1 annex A17; Linux rxe_av_from_attr()/rdma_gid2ip()", "link": TS + "qp-转到-rtr-失败"},
+    {"id": "gid.wrong_ndev", "call": "ibv_modify_qp / ibv_create_ah", "field": "ah_attr.grh.sgid_index", "severity": "error",
+     "message": ("grh.sgid_index=%(got)s 的源 GID %(ip)s 建在网卡 %(ndev)s 上，但内核从 %(ip)s 到 %(dip)s 的路由走 %(route)s",
+                 "grh.sgid_index=%(got)s: the source GID %(ip)s belongs to %(ndev)s, but the kernel's route from %(ip)s to "
+                 "%(dip)s leaves by %(route)s"),
+     "reason": ("RDMA 设备只从它自己的端口发包：GID 所在的网卡不通往对端时，RoCE 的包从错的网卡出去，到不了对端（RTR 解析不到邻居、"
+                "或者之后 RETRY_EXC_ERR）。常见的来历是两块网卡、rxe 建在了不通往对端的那块上，或者 -d/GID 索引选了另一块网卡的设备。"
+                "用建在路由出口网卡上的设备和它的 GID。记录器在 RTR（UD：ibv_create_ah）时用项目的路径检查（src/verbs/route_lookup.c，"
+                "和 diagnose.sh --peer 一样）按源地址问内核的路由表；rxe 更宽容（它的包跟着内核的路由走），硬件网卡不会",
+                "An RDMA device sends only from its own port: when the GID's netdev does not lead to the peer, RoCE packets leave "
+                "by the wrong NIC and never arrive (RTR cannot resolve the neighbour, or RETRY_EXC_ERR later). The usual origin is "
+                "two NICs with rxe on the one that does not lead to the peer, or -d/a GID index picking another NIC's device. Use "
+                "the device on the route's outgoing NIC and its GID. The recorder asks the kernel's routing table from that "
+                "source address at RTR (UD: ibv_create_ah) with the project's path check (src/verbs/route_lookup.c, as "
+                "diagnose.sh --peer does); rxe is more forgiving (its packets follow the kernel's route), hardware NICs are not"),
+     "source": "ibv_query_gid_ex(3) (ndev_ifindex); ip-route(8) 'ip route get DST from SRC'; IBTA spec vol. 1 annex A17 (RoCEv2)",
+     "link": DOC + "gidwrong_ndev"},
+    # ---- 一边：UD 的发送 ----
+    {"id": "ud.no_ah", "call": "ibv_post_send", "field": "wr.ud.ah", "severity": "error",
+     "message": ("UD 的发送 WR 没有地址句柄（wr.ud.ah=NULL）", "a UD send WR has no address handle (wr.ud.ah=NULL)"),
+     "reason": ("UD 的每个发送 WR 都要带一个 ibv_create_ah 建的 AH：它就是目的地址。没有 AH，驱动读空指针（程序崩溃）或者拒绝这个 WR",
+                "every UD send WR must carry an AH made by ibv_create_ah: it is the destination. Without one the driver "
+                "dereferences NULL (the program crashes) or refuses the WR"),
+     "source": "ibv_post_send(3) (wr.ud.ah); ibv_create_ah(3)", "link": DOC + "udno_ah"},
+    {"id": "ud.ah_pd", "call": "ibv_post_send", "field": "wr.ud.ah", "severity": "error",
+     "message": ("QP %(qp)s 的 UD 发送用了另一个 PD（%(ahpd)s）的 AH；QP 在 PD %(qppd)s 里",
+                 "QP %(qp)s sends with an AH of another PD (%(ahpd)s); the QP is in PD %(qppd)s"),
+     "reason": ("AH 和用它的 QP 必须在同一个保护域里：网卡按 PD 检查，不同时以本地保护错误完成（或者被拒绝）",
+                "an AH and the QP using it must belong to the same protection domain: the NIC checks it and otherwise completes "
+                "with a local protection error (or refuses the WR)"),
+     "source": "IBTA spec vol. 1 (protection domains: an AH serves QPs of its own PD); ibv_create_ah(3), ibv_post_send(3)", "link": DOC + "udah_pd"},
+    # ---- 一边：队列的深度 ----
+    {"id": "send.sq_full", "call": "ibv_post_send", "field": "cap.max_send_wr", "severity": "error",
+     "message": ("QP %(qp)s 的发送队列里有 %(got)s 个还没释放的 WR，超过 max_send_wr=%(max)s（%(why)s）",
+                 "QP %(qp)s has %(got)s send WRs not yet freed, more than max_send_wr=%(max)s (%(why)s)"),
+     "reason": ("发送队列的一个位置要等到这个 QP 上、它或它后面的一个带信号的 WR 的完成被 ibv_poll_cq 取走才释放（不带信号的 WR "
+                "跟着下一个带信号的一起释放）。超过 max_send_wr 时 ibv_post_send 返回 ENOMEM（硬件的规则；rxe 更宽容：它在每个 WR "
+                "做完时就释放）。要先取完成再投递，或者建 QP 时要更大的 max_send_wr",
+                "a send-queue slot is freed only when a signalled completion on this QP, for that WR or a later one, is taken by "
+                "ibv_poll_cq (unsignalled WRs are freed with the next signalled one). Beyond max_send_wr ibv_post_send returns "
+                "ENOMEM (the hardware rule; rxe is more forgiving and frees each WR as it finishes). Poll completions before "
+                "posting more, or create the QP with a larger max_send_wr"),
+     "source": "ibv_post_send(3), ibv_create_qp(3) (cap.max_send_wr); rdma-core providers/mlx5 (SQ tail advanced on poll)",
+     "link": DOC + "sendsq_full"},
+    {"id": "recv.rq_full", "call": "ibv_post_recv / ibv_post_srq_recv", "field": "%(cap)s", "severity": "error",
+     "message": ("%(what)s 里有 %(got)s 个还没完成的接收 WR，超过 %(cap)s=%(max)s",
+                 "%(what)s holds %(got)s receive WRs not yet completed, more than %(cap)s=%(max)s"),
+     "reason": ("每个接收 WR 占接收队列（或 SRQ）的一个位置，直到它的完成被取走；队列满了 ibv_post_recv 返回 ENOMEM",
+                "each receive WR holds a slot of the receive queue (or SRQ) until its completion is polled; a full queue makes "
+                "ibv_post_recv return ENOMEM"),
+     "source": "ibv_post_recv(3), ibv_create_qp(3) (cap.max_recv_wr), ibv_create_srq(3) (max_wr)", "link": DOC + "recvrq_full"},
+    {"id": "cq.overflow", "call": "ibv_post_send / ibv_post_recv / ibv_post_srq_recv", "field": "cqe", "severity": "error",
+     "message": ("CQ %(cq)s 可能有 %(got)s 个完成还没取走，超过它的 cqe=%(max)s（%(what)s）",
+                 "CQ %(cq)s may hold %(got)s completions not yet polled, more than its cqe=%(max)s (%(what)s)"),
+     "reason": ("投递出去、会产生完成（带信号的发送、每个接收）而还没取走的 WR 都可能同时完成；CQ 装不下时溢出：设备报 "
+                "IBV_EVENT_CQ_ERR 异步事件、用这个 CQ 的 QP 进入错误状态。CQ 的 cqe 要不小于所有挂在它上面的队列能同时有的完成数",
+                "every posted WR that produces a completion (signalled sends, every receive) and is not yet polled may complete "
+                "at the same time; a CQ that cannot hold them overflows: the device raises IBV_EVENT_CQ_ERR and the QPs using it "
+                "go to error. A CQ's cqe must cover all completions its queues can have at once"),
+     "source": "ibv_create_cq(3) (cqe), ibv_get_async_event(3) (IBV_EVENT_CQ_ERR); IBTA spec vol. 1 (CQ overrun is an affiliated asynchronous error)",
+     "link": DOC + "cqoverflow"},
+    {"id": "caps.beyond_asked", "call": "ibv_post_send / ibv_post_recv", "field": "%(cap)s", "severity": "note",
+     "message": ("%(what)s 用到 %(got)s，比建它时要的 %(cap)s=%(asked)s 多，在驱动给的 %(max)s 之内（合法）",
+                 "%(what)s uses %(got)s, more than the %(cap)s=%(asked)s asked at creation, within the %(max)s the driver gave (legal)"),
+     "reason": ("ibv_create_qp/ibv_create_cq 可以给得比要的多（取整），写回的值可以用；只是换一个取整不同的设备就不够了。要用多少就要多少",
+                "ibv_create_qp/ibv_create_cq may give more than asked (rounding up) and the value written back may be used; a "
+                "device that rounds differently gives less. Ask for what you use"),
+     "source": "ibv_create_qp(3) ('the values will be greater than or equal to the values requested')", "link": DOC + "capsbeyond_asked"},
     # ---- 一边：容量、SGE、对齐 ----
-    {"id": "caps.device", "call": "ibv_create_qp", "field": "%(cap)s", "severity": "error",
+    {"id": "caps.device", "call": "%(call)s", "field": "%(cap)s", "severity": "error",
      "message": ("%(cap)s=%(got)s 超过设备的上限 %(max)s", "%(cap)s=%(got)s exceeds the device's limit %(max)s"),
-     "reason": ("ibv_query_device 报告的是设备的上限，要多了 ibv_create_qp/ibv_create_cq 失败（EINVAL/ENOMEM）",
-                "ibv_query_device reports the device's limits; asking for more makes ibv_create_qp/ibv_create_cq fail "
-                "(EINVAL/ENOMEM)"),
-     "source": "ibv_query_device(3), ibv_create_qp(3)", "link": DOC + "capsdevice"},
+     "reason": ("ibv_query_device 报告的是设备的上限（程序不问时记录器自己问一次），要多了 ibv_create_qp/ibv_create_cq/"
+                "ibv_create_srq 失败（EINVAL/ENOMEM），max_rd_atomic 超过 max_qp_init_rd_atom 时 RTS 返回 EINVAL",
+                "ibv_query_device reports the device's limits (the recorder asks once itself when the program does not); "
+                "asking for more makes ibv_create_qp/ibv_create_cq/ibv_create_srq fail (EINVAL/ENOMEM), and a max_rd_atomic "
+                "above max_qp_init_rd_atom makes RTS return EINVAL"),
+     "source": "ibv_query_device(3), ibv_create_qp(3), ibv_create_cq(3), ibv_create_srq(3), ibv_modify_qp(3)",
+     "link": DOC + "capsdevice"},
     {"id": "post.sge_count", "call": "ibv_post_send / ibv_post_recv", "field": "num_sge", "severity": "error",
      "message": ("num_sge=%(got)s 超过 QP 的 %(cap)s=%(max)s", "num_sge=%(got)s exceeds the QP's %(cap)s=%(max)s"),
      "reason": ("一个 WR 的 SGE 个数不能超过创建 QP 时要的（ibv_create_qp 返回时写回的）值；驱动返回 EINVAL 或者 ENOMEM",
@@ -157,6 +227,32 @@ RULES = [
                 "max_dest_rd_atomic: the extra ones are refused (REM_INV_REQ_ERR or retries). This side's "
                 "max_dest_rd_atomic must be at least the peer's max_rd_atomic"),
      "source": "IBTA spec vol. 1 9.5 (responder resources); ibv_modify_qp(3)", "link": DOC + "rtrrd_small"},
+    {"id": "ud.remote_qpn", "call": "ibv_post_send", "field": "wr.ud.remote_qpn", "severity": "error",
+     "message": ("remote_qpn=%(got)s 不是对端（%(peer)s）的 UD QP；对端的 UD QP 是 %(want)s",
+                 "remote_qpn=%(got)s is not a UD QP of the peer (%(peer)s); the peer's UD QPs are %(want)s"),
+     "reason": ("UD 没有连接：每个发送 WR 自己写目的 QP 号。对端没有这个号的 UD QP 时包被丢掉，不回任何东西（UD 没有 ACK，"
+                "发送方照样成功完成），对端只是什么也收不到。remote_qpn 要用对端交换过来的 QP 号",
+                "UD has no connection: each send WR names the destination QP itself. When the peer has no UD QP with that "
+                "number the packet is dropped silently (UD has no ACK, the send still completes successfully); the peer simply "
+                "receives nothing. remote_qpn must be the number the peer sent"),
+     "source": "ibv_post_send(3) (wr.ud.remote_qpn); IBTA spec vol. 1 9.6.1.1 (BTH destination QP check)", "link": DOC + "udremote_qpn"},
+    {"id": "ud.qkey", "call": "ibv_post_send", "field": "wr.ud.remote_qkey", "severity": "error",
+     "message": ("remote_qkey=%(got)s（实际用的 Q_Key %(eff)s），对端 QP %(pqp)s 在 INIT 时给的 qkey 是 %(want)s",
+                 "remote_qkey=%(got)s (Q_Key used: %(eff)s), the peer QP %(pqp)s was given qkey %(want)s at INIT"),
+     "reason": ("UD 的接收方比较包里的 Q_Key 和自己 QP 的 qkey，不同就悄悄丢掉。remote_qkey 最高位是 1 时用的是发送 QP 自己的 qkey。"
+                "两边要用同一个 qkey（INIT 的 attr.qkey 和每个 WR 的 wr.ud.remote_qkey）",
+                "a UD receiver compares the packet's Q_Key with its QP's qkey and silently drops a mismatch. With the high-order "
+                "bit of remote_qkey set the sending QP's own qkey is used. Both sides must use one qkey (INIT's attr.qkey and "
+                "each WR's wr.ud.remote_qkey)"),
+     "source": "ibv_post_send(3) (wr.ud.remote_qkey); IBTA spec vol. 1 (Q_Key, controlled Q_Keys); Linux rxe_recv.c check_keys() (drops a mismatch), rxe_req.c (bit 31 set: the QP's qkey)",
+     "link": DOC + "udqkey"},
+    {"id": "ud.ah_dgid", "call": "ibv_create_ah", "field": "ah_attr.grh.dgid", "severity": "error",
+     "message": ("发给对端 QP %(pqp)s 的 AH 的 dgid=%(got)s 不是对端的 GID（%(want)s）",
+                 "the AH used to send to the peer QP %(pqp)s has dgid=%(got)s, not a GID of the peer (%(want)s)"),
+     "reason": ("UD 的包按 AH 的 dgid（目的 IP）投递：它要是对端的 GID（对端交换过来的源 GID），否则包到不了对端那个端口",
+                "UD packets are delivered by the AH's dgid (the destination IP): it must be a GID of the peer (the source GID "
+                "the peer sent), or the packets never reach the peer's port"),
+     "source": "ibv_create_ah(3); IBTA spec vol. 1 annex A17 (RoCEv2 addressing)", "link": DOC + "udah_dgid"},
     {"id": "pair.remote_mr", "call": "ibv_post_send", "field": "wr.rdma.rkey", "severity": "error",
      "message": ("%(op)s 的 [raddr=0x%(raddr)x len=%(len)s rkey=0x%(rkey)x] 不在对端任何 rkey=0x%(rkey)x、带 %(need)s 的 MR 里（%(why)s）",
                  "%(op)s [raddr=0x%(raddr)x len=%(len)s rkey=0x%(rkey)x] is not inside any peer MR with rkey=0x%(rkey)x and %(need)s (%(why)s)"),
