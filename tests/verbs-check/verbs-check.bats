@@ -2,6 +2,7 @@
 # tests/verbs-check/verbs-check.bats - verbs-check（issue 57）在宿主机上：规则在最小的日志上、实验室里记下的真实日志、
 # 和练习同一个错误同一个说法、程序的输出和退出码原样传过来。tests/20-host-scripts.t 运行它（不要设备、不要虚拟机）。
 VC=tools/verbs-check/verbs-check
+bats_require_minimum_version 1.5.0
 
 setup() {
     cd "$BATS_TEST_DIRNAME/../.." || return 1
@@ -68,4 +69,35 @@ setup() {
         [[ $rc1 == "$rc2" ]]
         [[ $output == "$plain"* ]]
     fi
+}
+
+@test "language like the programs: the same LANGUAGE/LC_ALL/LC_MESSAGES/LANG gives verbs-check the language build/rdma_client -h has" {
+    make -s all >/dev/null
+    local envs=("" "LANG=en_US.UTF-8" "LANG=zh_CN.UTF-8" "LANGUAGE=de:en" "LANGUAGE=de LC_ALL=en_US.UTF-8"
+        "LANGUAGE=zh:en LANG=en_US.UTF-8" "LANGUAGE=en:zh LANG=zh_CN.UTF-8" "LC_ALL=C LANG=en_US.UTF-8"
+        "LC_MESSAGES=en_GB.UTF-8 LANG=zh_CN.UTF-8" "LC_ALL=fr_FR.UTF-8" "LANGUAGE=fr LANG=en_US.UTF-8" "LANG=C")
+    local e want got n_en=0
+    for e in "${envs[@]}"; do
+        # （宿主机的 python3 若是 pyenv 的 shell 包装，它会对没生成的 locale 警告：不算）
+        # shellcheck disable=SC2086
+        want=$(env -u LANGUAGE -u LC_ALL -u LC_MESSAGES -u LANG $e build/rdma_client -h 2>&1 | grep -v '^bash: warning: setlocale' | head -1)
+        # shellcheck disable=SC2086
+        got=$(env -u LANGUAGE -u LC_ALL -u LC_MESSAGES -u LANG $e build/verbs-check -h 2>&1 | grep -v '^bash: warning: setlocale' | head -1)
+        echo "[$e] client: ${want%% *}  verbs-check: ${got%% *}"
+        [[ ${want,,} == usage:* && ${got,,} == usage:* || $want == 用法:* && $got == 用法:* ]]
+        [[ $want == Usage:* ]] && n_en=$((n_en + 1))
+    done
+    # 两种语言都出现过（不是总是同一种）
+    ((n_en > 0 && n_en < ${#envs[@]}))
+    # 发现（判断）和它自己的句子也是这种语言；--lang=en 和 --lang en 一样，认不得的 --lang 是用法错误（和程序一样）
+    run env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANGUAGE=de:en LANG=zh_CN.UTF-8 build/verbs-check --judge tests/verbs-check/logs/rc-nogrh/*.log
+    [[ $output == *"error rtr.grh ah_attr.is_global"* && $output == *"cannot see: statically linked"* ]]
+    run build/verbs-check --lang=en --judge tests/verbs-check/logs/rc-nogrh/*.log
+    [[ $output == *"error rtr.grh"* ]]
+    run build/verbs-check --lang fr --judge tests/verbs-check/logs/rc-nogrh/*.log
+    [[ $status == 2 && $output == *"--lang"* ]]
+    run -127 env LANG=en_US.UTF-8 build/verbs-check -- /nonexistent/prog
+    [[ $status == 127 && $output == *"cannot run /nonexistent/prog"* ]]
+    run -127 env LANG=zh_CN.UTF-8 build/verbs-check -- /nonexistent/prog
+    [[ $status == 127 && $output == *"不能运行 /nonexistent/prog"* ]]
 }
