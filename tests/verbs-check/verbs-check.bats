@@ -101,3 +101,42 @@ setup() {
     run -127 env LANG=zh_CN.UTF-8 build/verbs-check -- /nonexistent/prog
     [[ $status == 127 && $output == *"不能运行 /nonexistent/prog"* ]]
 }
+
+@test "two machines: at exit each side prints the copy command (peer's address from its GID, own folder so a same-named log is not overwritten); running it and --pair judges both sides" {
+    make -s verbs-check >/dev/null
+    local t=$BATS_TEST_TMPDIR vm0 vm1 cmd
+    # 两台新开的虚拟机上 pid 常常一样：两边的日志同名（ibv_rc_pingpong.200.log）
+    vm0=$t/vm0 vm1=$t/vc
+    mkdir -p "$vm0" "$t/bin"
+    cp tests/verbs-check/logs/rc/ibv_rc_pingpong.189.log "$vm0/ibv_rc_pingpong.200.log"
+    # “程序”在 verbs-check 给它的目录里留下客户端那一边的日志（在 10.11.0.2 上，对端 10.11.0.1）
+    run --separate-stderr build/verbs-check --lang en --log "$vm1" -- \
+        sh -c 'cp tests/verbs-check/logs/rc/ibv_rc_pingpong.194.log "$VERBS_CHECK_LOG/ibv_rc_pingpong.200.log"; echo out'
+    echo "$stderr"
+    [[ $status == 0 && $output == out ]]
+    cmd=$(grep -A1 "copy it over" <<<"$stderr" | tail -1)
+    echo "command: $cmd"
+    [[ $cmd == *"scp '10.11.0.1:$vm1/*.log' $vm1/10.11.0.1/"* && $cmd == *"build/verbs-check --lang en --pair $vm1" ]]
+    # 学习者原样运行它；scp 的替身从“VM0”（$vm0）复制，只认对端的地址
+    cat >"$t/bin/scp" <<EOS
+#!/bin/bash
+[[ \$1 == 10.11.0.1:$vm1/'*.log' ]] || { echo "scp stand-in: unexpected \$1" >&2; exit 1; }
+cp $vm0/*.log "\$2"
+EOS
+    chmod +x "$t/bin/scp"
+    run env PATH="$t/bin:$PATH" bash -c "$cmd"
+    echo "$output"
+    [[ $status == 0 ]]
+    [[ -f $vm1/ibv_rc_pingpong.200.log && -f $vm1/10.11.0.1/ibv_rc_pingpong.200.log ]]
+    [[ $output == *"pair: 10.11.0.1/ibv_rc_pingpong 189 <-> ibv_rc_pingpong 194"* || $output == *"pair: ibv_rc_pingpong 194 <-> 10.11.0.1/ibv_rc_pingpong 189"* ]]
+    [[ $output == *"no findings"* || $output == *"no errors or warnings"* ]]
+    # 对端的日志是这次运行时写下的（刚复制来）：不再提示复制；以前复制来的（修改时间早一小时）不算，这次运行又要新的
+    touch "$vm1/10.11.0.1/ibv_rc_pingpong.200.log"
+    run --separate-stderr build/verbs-check --lang en --log "$vm1" -- \
+        sh -c 'cp tests/verbs-check/logs/rc/ibv_rc_pingpong.194.log "$VERBS_CHECK_LOG/ibv_rc_pingpong.201.log"'
+    [[ $stderr != *"copy it over"* ]]
+    touch -d '1 hour ago' "$vm1/10.11.0.1/ibv_rc_pingpong.200.log"
+    run --separate-stderr build/verbs-check --lang en --log "$vm1" -- \
+        sh -c 'cp tests/verbs-check/logs/rc/ibv_rc_pingpong.194.log "$VERBS_CHECK_LOG/ibv_rc_pingpong.202.log"'
+    [[ $stderr == *"copy it over"* ]]
+}
