@@ -110,6 +110,7 @@ setup() {
     mkdir -p "$vm0" "$t/bin"
     cp tests/verbs-check/logs/rc/ibv_rc_pingpong.189.log "$vm0/ibv_rc_pingpong.200.log"
     # “程序”在 verbs-check 给它的目录里留下客户端那一边的日志（在 10.11.0.2 上，对端 10.11.0.1）
+    # shellcheck disable=SC2016  # $VERBS_CHECK_LOG 由“程序”的 sh 展开
     run --separate-stderr build/verbs-check --lang en --log "$vm1" -- \
         sh -c 'cp tests/verbs-check/logs/rc/ibv_rc_pingpong.194.log "$VERBS_CHECK_LOG/ibv_rc_pingpong.200.log"; echo out'
     echo "$stderr"
@@ -132,10 +133,12 @@ EOS
     [[ $output == *"no findings"* || $output == *"no errors or warnings"* ]]
     # 对端的日志是这次运行时写下的（刚复制来）：不再提示复制；以前复制来的（修改时间早一小时）不算，这次运行又要新的
     touch "$vm1/10.11.0.1/ibv_rc_pingpong.200.log"
+    # shellcheck disable=SC2016  # $VERBS_CHECK_LOG 由“程序”的 sh 展开
     run --separate-stderr build/verbs-check --lang en --log "$vm1" -- \
         sh -c 'cp tests/verbs-check/logs/rc/ibv_rc_pingpong.194.log "$VERBS_CHECK_LOG/ibv_rc_pingpong.201.log"'
     [[ $stderr != *"copy it over"* ]]
     touch -d '1 hour ago' "$vm1/10.11.0.1/ibv_rc_pingpong.200.log"
+    # shellcheck disable=SC2016  # $VERBS_CHECK_LOG 由“程序”的 sh 展开
     run --separate-stderr build/verbs-check --lang en --log "$vm1" -- \
         sh -c 'cp tests/verbs-check/logs/rc/ibv_rc_pingpong.194.log "$VERBS_CHECK_LOG/ibv_rc_pingpong.202.log"'
     [[ $stderr == *"copy it over"* ]]
