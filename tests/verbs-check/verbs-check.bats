@@ -104,7 +104,7 @@ setup() {
 
 @test "two machines: at exit each side prints the copy command (peer's address from its GID, own folder so a same-named log is not overwritten); running it and --pair judges both sides" {
     make -s verbs-check >/dev/null
-    local t=$BATS_TEST_TMPDIR vm0 vm1 cmd
+    local t=$BATS_TEST_TMPDIR vm0 vm1 cmd stderr=""
     # 两台新开的虚拟机上 pid 常常一样：两边的日志同名（ibv_rc_pingpong.200.log）
     vm0=$t/vm0 vm1=$t/vc
     mkdir -p "$vm0" "$t/bin"
