@@ -432,33 +432,43 @@ for ((m = 0; m < ${#marks[@]}; m++)); do
 done
 
 # ---------- verbs-check（issue 57）：只用 README 装的东西，learner 在 verbs-check 下运行 ibv_rc_pingpong -g 1 ----------
-# 两边干净、每边打印带对端地址的复制命令；VM1 原样运行它（这台原版机器上没有 scp：替身从共享目录复制 VM0 的日志，打印成 STAND-IN），
+# 端口用默认的 18515（README 的防火墙块只放行它和 4791）。两边干净、每边打印带对端地址的复制命令；VM1 原样运行它（这台原版机器上没有 scp：替身从共享目录复制 VM0 的日志，打印成 STAND-IN），
 # --pair 配成一对、干净。TIMING 行是它用的秒数
 stock_vc() {
     local sh=$OUT/vc.sh log=$OUT/vc.log rc=0 ok=1 cmd want
     SECONDS=0
     if [[ $VM == 0 ]]; then
-        echo 'build/verbs-check --log ~/vc -- ibv_rc_pingpong -g 1 -n 20 -p 18517' >"$sh"
+        echo 'build/verbs-check --log ~/vc -- ibv_rc_pingpong -g 1 -n 20' >"$sh"
         chmod 644 "$sh"
         as_learner "$sh" >"$log" 2>&1 &
         SERVE_PID=$!
-        if ! listen_wait 18517 "$SERVE_PID"; then
-            peer_abort "verbs-check-vm0（没有在 18517 上监听）"
+        if ! listen_wait 18515 "$SERVE_PID"; then
+            peer_abort "verbs-check-vm0（没有在 18515 上监听）"
             wait "$SERVE_PID"
-            result verbs-check-vm0 1 "VM0 learner 的 ibv_rc_pingpong 没有在 18517 上监听" "$log"
+            result verbs-check-vm0 1 "VM0 learner 的 ibv_rc_pingpong 没有在 18515 上监听" "$log"
             return
         fi
-        peer_ready vc-18517
-        serve_wait || rc=$?
+        peer_ready vc-18515
+        # 客户端走完（vm1.vc-client-done）后服务端最多再等 30 秒：客户端失败时它不会自己结束（上限还有 as_learner 的 timeout）
+        local left=-1 pp
+        while kill -0 "$SERVE_PID" 2>/dev/null; do
+            ((left < 0)) && [[ -e $LAB_SYNC/vm1.vc-client-done ]] && left=150
+            ((left == 0)) && break
+            ((left > 0)) && left=$((left - 1))
+            peer_nap 0.2
+        done
+        pp=$(pgrep -x ibv_rc_pingpong) && kill -INT "$pp"
+        wait "$SERVE_PID" || rc=$?
         mkdir -p "$LAB_SYNC/stock-vc"
         cp "$HOMEDIR"/vc/*.log "$LAB_SYNC/stock-vc/" 2>/dev/null
         peer_ready vc-logs
         want="scp '10.11.0.2:$HOMEDIR/vc/*.log' $HOMEDIR/vc/10.11.0.2/"
     else
-        need_peer vc-18517 verbs-check-vm1
-        echo 'build/verbs-check --log ~/vc -- ibv_rc_pingpong -g 1 -n 20 -p 18517 10.11.0.1' >"$sh"
+        need_peer vc-18515 verbs-check-vm1
+        echo 'build/verbs-check --log ~/vc -- ibv_rc_pingpong -g 1 -n 20 10.11.0.1' >"$sh"
         chmod 644 "$sh"
         as_learner "$sh" >"$log" 2>&1 || rc=$?
+        peer_ready vc-client-done
         want="scp '10.11.0.1:$HOMEDIR/vc/*.log' $HOMEDIR/vc/10.11.0.1/"
     fi
     sed 's/^/    | /' "$log"
