@@ -104,15 +104,19 @@ setup() {
 
 @test "two machines: at exit each side prints the copy command (peer's address from its GID, own folder so a same-named log is not overwritten); running it and --pair judges both sides" {
     make -s verbs-check >/dev/null
-    local t=$BATS_TEST_TMPDIR vm0 vm1 cmd stderr=""
+    local t=$BATS_TEST_TMPDIR vm0 vm1 cmd stderr="" srv cli
+    # 实验室里记下的一对：服务端（rxe0，不带地址）和客户端（rxe1，连 10.11.0.1）
+    srv=$(grep -l '"argv":"ibv_rc_pingpong -d rxe0 ' tests/verbs-check/logs/rc/*.log)
+    cli=$(grep -l '"argv":"ibv_rc_pingpong -d rxe1 .*10\.11\.0\.1' tests/verbs-check/logs/rc/*.log)
+    [[ -f $srv && -f $cli ]]
     # 两台新开的虚拟机上 pid 常常一样：两边的日志同名（ibv_rc_pingpong.200.log）
     vm0=$t/vm0 vm1=$t/vc
     mkdir -p "$vm0" "$t/bin"
-    cp tests/verbs-check/logs/rc/ibv_rc_pingpong.189.log "$vm0/ibv_rc_pingpong.200.log"
+    cp "$srv" "$vm0/ibv_rc_pingpong.200.log"
     # “程序”在 verbs-check 给它的目录里留下客户端那一边的日志（在 10.11.0.2 上，对端 10.11.0.1）
     # shellcheck disable=SC2016  # $VERBS_CHECK_LOG 由“程序”的 sh 展开
-    run --separate-stderr build/verbs-check --lang en --log "$vm1" -- \
-        sh -c 'cp tests/verbs-check/logs/rc/ibv_rc_pingpong.194.log "$VERBS_CHECK_LOG/ibv_rc_pingpong.200.log"; echo out'
+    run --separate-stderr env CLI="$cli" build/verbs-check --lang en --log "$vm1" -- \
+        sh -c 'cp "$CLI" "$VERBS_CHECK_LOG/ibv_rc_pingpong.200.log"; echo out'
     echo "$stderr"
     [[ $status == 0 && $output == out ]]
     cmd=$(grep -A1 "copy it over" <<<"$stderr" | tail -1)
@@ -129,17 +133,17 @@ EOS
     echo "$output"
     [[ $status == 0 ]]
     [[ -f $vm1/ibv_rc_pingpong.200.log && -f $vm1/10.11.0.1/ibv_rc_pingpong.200.log ]]
-    [[ $output == *"pair: 10.11.0.1/ibv_rc_pingpong 189 <-> ibv_rc_pingpong 194"* || $output == *"pair: ibv_rc_pingpong 194 <-> 10.11.0.1/ibv_rc_pingpong 189"* ]]
+    [[ $output =~ "pair: 10.11.0.1/ibv_rc_pingpong "[0-9]+" <-> ibv_rc_pingpong "[0-9]+ || $output =~ "pair: ibv_rc_pingpong "[0-9]+" <-> 10.11.0.1/ibv_rc_pingpong "[0-9]+ ]]
     [[ $output == *"no findings"* || $output == *"no errors or warnings"* ]]
     # 对端的日志是这次运行时写下的（刚复制来）：不再提示复制；以前复制来的（修改时间早一小时）不算，这次运行又要新的
     touch "$vm1/10.11.0.1/ibv_rc_pingpong.200.log"
     # shellcheck disable=SC2016  # $VERBS_CHECK_LOG 由“程序”的 sh 展开
-    run --separate-stderr build/verbs-check --lang en --log "$vm1" -- \
-        sh -c 'cp tests/verbs-check/logs/rc/ibv_rc_pingpong.194.log "$VERBS_CHECK_LOG/ibv_rc_pingpong.201.log"'
+    run --separate-stderr env CLI="$cli" build/verbs-check --lang en --log "$vm1" -- \
+        sh -c 'cp "$CLI" "$VERBS_CHECK_LOG/ibv_rc_pingpong.201.log"'
     [[ $stderr != *"copy it over"* ]]
     touch -d '1 hour ago' "$vm1/10.11.0.1/ibv_rc_pingpong.200.log"
     # shellcheck disable=SC2016  # $VERBS_CHECK_LOG 由“程序”的 sh 展开
-    run --separate-stderr build/verbs-check --lang en --log "$vm1" -- \
-        sh -c 'cp tests/verbs-check/logs/rc/ibv_rc_pingpong.194.log "$VERBS_CHECK_LOG/ibv_rc_pingpong.202.log"'
+    run --separate-stderr env CLI="$cli" build/verbs-check --lang en --log "$vm1" -- \
+        sh -c 'cp "$CLI" "$VERBS_CHECK_LOG/ibv_rc_pingpong.202.log"'
     [[ $stderr == *"copy it over"* ]]
 }
