@@ -64,6 +64,8 @@ done
 want+=(own-rxe0-vm0 own-rxe0-vm1 diagnose-fw-before-vm0 diagnose-fw-before-vm1 diagnose-fw-after-vm0 diagnose-fw-after-vm1)
 [[ $F == plain ]] && want+=(default-deny-vm0 default-deny-vm1)
 [[ $FW == nft ]] && want+=(firewall-restore-vm0 firewall-restore-vm1)
+# verbs-check（issue 57）只用 README 装的东西：两边 ibv_rc_pingpong -g 1 干净，复制命令原样运行后 --pair 干净
+want+=(verbs-check-vm0 verbs-check-vm1 verbs-check-pair)
 want+=(client-4791-needed machine-ids-differ)
 # STOCK_REBOOT=1（make test-stock）：两台重启后再看一次（覆盖层跨过重启）
 # 重启后：README 的持久化（rxe0.service、firewall-save / ufw）让 rxe0 和放行 4791 的规则回来，README 的第一对再跑一次

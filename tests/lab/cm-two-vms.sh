@@ -6,6 +6,7 @@
 #   interactive  交互模式（管道输入）
 #   vanish       客户端进程被 SIGKILL：服务端收到 DISCONNECTED，退出 1
 #   no-listener  连一个没人监听的 CM 端口：REJECTED status 8，退出 1
+#   vc-*         最后（同一次开机）：verbs-check 在两台上，tests/lab/verbs-check-two-vms.sh
 # 每个结果一行 “RESULT 名字 ok|fail 说明”（服务端的结果由 VM0 打印，客户端的由 VM1 打印）。
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
@@ -81,6 +82,9 @@ if [[ ${LAB_VM:-} == 0 ]]; then
         && has "$OUT/s-van.log" '客户端断开了连接（没有发送 q）' && ok=0
     result vanish "$ok" "客户端被 SIGKILL: 服务端退出码 $rc，收到 DISCONNECTED" "$OUT/s-van.log"
     cp "$OUT/s-van.log" logs/cm-two-vms-vanish.log 2>/dev/null || true
+    # 同一次开机：verbs-check 在两台上（issue 57；RESULT vc-*）
+    # shellcheck source=tests/lab/verbs-check-two-vms.sh
+    . tests/lab/verbs-check-two-vms.sh
     peer_done
     exit 0
 fi
@@ -136,5 +140,8 @@ else
 fi
 pkill -f '^sleep 600$' || true   # 管道里给客户端当标准输入的 sleep：不杀它，最后的 wait 要白等
 wait
+# 同一次开机：verbs-check 在两台上（issue 57；RESULT vc-*）
+# shellcheck source=tests/lab/verbs-check-two-vms.sh
+. tests/lab/verbs-check-two-vms.sh
 peer_done
 exit 0

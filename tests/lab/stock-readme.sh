@@ -431,6 +431,73 @@ for ((m = 0; m < ${#marks[@]}; m++)); do
     need_peer "block-$k" "after-$name-vm$VM"
 done
 
+# ---------- verbs-check（issue 57）：只用 README 装的东西，learner 在 verbs-check 下运行 ibv_rc_pingpong -g 1 ----------
+# 端口用默认的 18515（README 的防火墙块只放行它和 4791）。两边干净、每边打印带对端地址的复制命令；VM1 原样运行它（这台原版机器上没有 scp：替身从共享目录复制 VM0 的日志，打印成 STAND-IN），
+# --pair 配成一对、干净。TIMING 行是它用的秒数
+stock_vc() {
+    local sh=$OUT/vc.sh log=$OUT/vc.log rc=0 ok=1 cmd want
+    SECONDS=0
+    if [[ $VM == 0 ]]; then
+        echo 'build/verbs-check --log ~/vc -- ibv_rc_pingpong -g 1 -n 20' >"$sh"
+        chmod 644 "$sh"
+        as_learner "$sh" >"$log" 2>&1 &
+        SERVE_PID=$!
+        if ! listen_wait 18515 "$SERVE_PID"; then
+            peer_abort "verbs-check-vm0（没有在 18515 上监听）"
+            wait "$SERVE_PID"
+            result verbs-check-vm0 1 "VM0 learner 的 ibv_rc_pingpong 没有在 18515 上监听" "$log"
+            return
+        fi
+        peer_ready vc-18515
+        # 客户端走完（vm1.vc-client-done）后服务端最多再等 30 秒：客户端失败时它不会自己结束（上限还有 as_learner 的 timeout）
+        local left=-1 pp
+        while kill -0 "$SERVE_PID" 2>/dev/null; do
+            ((left < 0)) && [[ -e $LAB_SYNC/vm1.vc-client-done ]] && left=150
+            ((left == 0)) && break
+            ((left > 0)) && left=$((left - 1))
+            peer_nap 0.2
+        done
+        pp=$(pgrep -x ibv_rc_pingpong) && kill -INT "$pp"
+        wait "$SERVE_PID" || rc=$?
+        mkdir -p "$LAB_SYNC/stock-vc"
+        cp "$HOMEDIR"/vc/*.log "$LAB_SYNC/stock-vc/" 2>/dev/null
+        peer_ready vc-logs
+        want="scp '10.11.0.2:$HOMEDIR/vc/*.log' $HOMEDIR/vc/10.11.0.2/"
+    else
+        need_peer vc-18515 verbs-check-vm1
+        echo 'build/verbs-check --log ~/vc -- ibv_rc_pingpong -g 1 -n 20 10.11.0.1' >"$sh"
+        chmod 644 "$sh"
+        as_learner "$sh" >"$log" 2>&1 || rc=$?
+        peer_ready vc-client-done
+        want="scp '10.11.0.1:$HOMEDIR/vc/*.log' $HOMEDIR/vc/10.11.0.1/"
+    fi
+    sed 's/^/    | /' "$log"
+    ((rc == 0)) && grep -qF "$want" "$log" && ! grep -q '^verbs-check: \(错误\|警告\) ' "$log" && ok=0
+    result "verbs-check-vm$VM" "$ok" "VM$VM learner: verbs-check -- ibv_rc_pingpong -g 1 退出码 $rc，没有错误和警告，复制命令里是对端的地址" "$log"
+    [[ $VM == 1 ]] || { echo "TIMING verbs-check-vm0 ${SECONDS}s"; return; }
+    need_peer vc-logs verbs-check-pair
+    cmd=$(grep -A1 '^verbs-check: 对端的日志不在这里' "$log" | sed -n '2s/^ *//p')
+    mkdir -p /tmp/vc-stand-in
+    cp "$LAB_SYNC"/stock-vc/*.log /tmp/vc-stand-in/
+    # shellcheck disable=SC2016  # 替身脚本里的 $1、$2 由替身自己展开
+    printf '#!/bin/bash\n[[ $1 == %q ]] || { echo "scp stand-in: unexpected $1" >&2; exit 1; }\ncp /tmp/vc-stand-in/*.log "$2"\n' \
+        "10.11.0.1:$HOMEDIR/vc/*.log" >/tmp/vc-stand-in/scp
+    chmod -R a+rX /tmp/vc-stand-in
+    chmod 755 /tmp/vc-stand-in/scp
+    stand "verbs-check 的复制命令原样运行，scp 是替身（原版镜像里没有 scp/sshd）：只认 10.11.0.1:$HOMEDIR/vc/*.log，从共享目录复制 VM0 的日志"
+    # shellcheck disable=SC2016  # $PATH 在 learner 的 shell 里展开
+    printf 'PATH=/tmp/vc-stand-in:$PATH\n%s\n' "$cmd" >"$OUT/vc-pair.sh"
+    chmod 644 "$OUT/vc-pair.sh"
+    rc=0
+    as_learner "$OUT/vc-pair.sh" >"$OUT/vc-pair.log" 2>&1 || rc=$?
+    sed 's/^/    | /' "$OUT/vc-pair.log"
+    ok=1
+    ((rc == 0)) && grep -q '^verbs-check: 两边：' "$OUT/vc-pair.log" && ! grep -q '^verbs-check: \(错误\|警告\) ' "$OUT/vc-pair.log" && ok=0
+    result verbs-check-pair "$ok" "VM1 learner 原样运行复制命令（$cmd）：--pair 退出码 $rc，两边配成一对，没有错误和警告" "$OUT/vc-pair.log"
+    echo "TIMING verbs-check-vm1 ${SECONDS}s"
+}
+stock_vc
+
 # ---------- 反证：“两台都要放行 UDP 4791”（测试自己的一步，不是 README 的命令） ----------
 # VM1 另建一张表丢弃进来的 UDP 4791（另一张表里的 drop 不受 README 的 accept 影响），VM0 照旧；
 # 一对 write 必须以 RETRY_EXC_ERR 失败：服务端的 ACK 也是发往客户端的 4791

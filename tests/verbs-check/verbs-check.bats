@@ -2,6 +2,7 @@
 # tests/verbs-check/verbs-check.bats - verbs-check（issue 57）在宿主机上：规则在最小的日志上、实验室里记下的真实日志、
 # 和练习同一个错误同一个说法、程序的输出和退出码原样传过来。tests/20-host-scripts.t 运行它（不要设备、不要虚拟机）。
 VC=tools/verbs-check/verbs-check
+bats_require_minimum_version 1.5.0
 
 setup() {
     cd "$BATS_TEST_DIRNAME/../.." || return 1
@@ -68,4 +69,81 @@ setup() {
         [[ $rc1 == "$rc2" ]]
         [[ $output == "$plain"* ]]
     fi
+}
+
+@test "language like the programs: the same LANGUAGE/LC_ALL/LC_MESSAGES/LANG gives verbs-check the language build/rdma_client -h has" {
+    make -s all >/dev/null
+    local envs=("" "LANG=en_US.UTF-8" "LANG=zh_CN.UTF-8" "LANGUAGE=de:en" "LANGUAGE=de LC_ALL=en_US.UTF-8"
+        "LANGUAGE=zh:en LANG=en_US.UTF-8" "LANGUAGE=en:zh LANG=zh_CN.UTF-8" "LC_ALL=C LANG=en_US.UTF-8"
+        "LC_MESSAGES=en_GB.UTF-8 LANG=zh_CN.UTF-8" "LC_ALL=fr_FR.UTF-8" "LANGUAGE=fr LANG=en_US.UTF-8" "LANG=C")
+    local e want got n_en=0
+    for e in "${envs[@]}"; do
+        # （宿主机的 python3 若是 pyenv 的 shell 包装，它会对没生成的 locale 警告：不算）
+        # shellcheck disable=SC2086
+        want=$(env -u LANGUAGE -u LC_ALL -u LC_MESSAGES -u LANG $e build/rdma_client -h 2>&1 | grep -v '^bash: warning: setlocale' | head -1)
+        # shellcheck disable=SC2086
+        got=$(env -u LANGUAGE -u LC_ALL -u LC_MESSAGES -u LANG $e build/verbs-check -h 2>&1 | grep -v '^bash: warning: setlocale' | head -1)
+        echo "[$e] client: ${want%% *}  verbs-check: ${got%% *}"
+        [[ ${want,,} == usage:* && ${got,,} == usage:* || $want == 用法:* && $got == 用法:* ]]
+        [[ $want == Usage:* ]] && n_en=$((n_en + 1))
+    done
+    # 两种语言都出现过（不是总是同一种）
+    ((n_en > 0 && n_en < ${#envs[@]}))
+    # 发现（判断）和它自己的句子也是这种语言；--lang=en 和 --lang en 一样，认不得的 --lang 是用法错误（和程序一样）
+    run env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANGUAGE=de:en LANG=zh_CN.UTF-8 build/verbs-check --judge tests/verbs-check/logs/rc-nogrh/*.log
+    [[ $output == *"error rtr.grh ah_attr.is_global"* && $output == *"cannot see: statically linked"* ]]
+    run build/verbs-check --lang=en --judge tests/verbs-check/logs/rc-nogrh/*.log
+    [[ $output == *"error rtr.grh"* ]]
+    run build/verbs-check --lang fr --judge tests/verbs-check/logs/rc-nogrh/*.log
+    [[ $status == 2 && $output == *"--lang"* ]]
+    run -127 env LANG=en_US.UTF-8 build/verbs-check -- /nonexistent/prog
+    [[ $status == 127 && $output == *"cannot run /nonexistent/prog"* ]]
+    run -127 env LANG=zh_CN.UTF-8 build/verbs-check -- /nonexistent/prog
+    [[ $status == 127 && $output == *"不能运行 /nonexistent/prog"* ]]
+}
+
+@test "two machines: at exit each side prints the copy command (peer's address from its GID, own folder so a same-named log is not overwritten); running it and --pair judges both sides" {
+    make -s verbs-check >/dev/null
+    local t=$BATS_TEST_TMPDIR vm0 vm1 cmd stderr="" srv cli
+    # 实验室里记下的一对：服务端（rxe0，不带地址）和客户端（rxe1，连 10.11.0.1）
+    srv=$(grep -l '"argv":"ibv_rc_pingpong -d rxe0 ' tests/verbs-check/logs/rc/*.log)
+    cli=$(grep -l '"argv":"ibv_rc_pingpong -d rxe1 .*10\.11\.0\.1' tests/verbs-check/logs/rc/*.log)
+    [[ -f $srv && -f $cli ]]
+    # 两台新开的虚拟机上 pid 常常一样：两边的日志同名（ibv_rc_pingpong.200.log）
+    vm0=$t/vm0 vm1=$t/vc
+    mkdir -p "$vm0" "$t/bin"
+    cp "$srv" "$vm0/ibv_rc_pingpong.200.log"
+    # “程序”在 verbs-check 给它的目录里留下客户端那一边的日志（在 10.11.0.2 上，对端 10.11.0.1）
+    # shellcheck disable=SC2016  # $VERBS_CHECK_LOG 由“程序”的 sh 展开
+    run --separate-stderr env CLI="$cli" build/verbs-check --lang en --log "$vm1" -- \
+        sh -c 'cp "$CLI" "$VERBS_CHECK_LOG/ibv_rc_pingpong.200.log"; echo out'
+    echo "$stderr"
+    [[ $status == 0 && $output == out ]]
+    cmd=$(grep -A1 "copy it over" <<<"$stderr" | tail -1)
+    echo "command: $cmd"
+    [[ $cmd == *"scp '10.11.0.1:$vm1/*.log' $vm1/10.11.0.1/"* && $cmd == *"build/verbs-check --lang en --pair $vm1" ]]
+    # 学习者原样运行它；scp 的替身从“VM0”（$vm0）复制，只认对端的地址
+    cat >"$t/bin/scp" <<EOS
+#!/bin/bash
+[[ \$1 == 10.11.0.1:$vm1/'*.log' ]] || { echo "scp stand-in: unexpected \$1" >&2; exit 1; }
+cp $vm0/*.log "\$2"
+EOS
+    chmod +x "$t/bin/scp"
+    run env PATH="$t/bin:$PATH" bash -c "$cmd"
+    echo "$output"
+    [[ $status == 0 ]]
+    [[ -f $vm1/ibv_rc_pingpong.200.log && -f $vm1/10.11.0.1/ibv_rc_pingpong.200.log ]]
+    [[ $output =~ "pair: 10.11.0.1/ibv_rc_pingpong "[0-9]+" <-> ibv_rc_pingpong "[0-9]+ || $output =~ "pair: ibv_rc_pingpong "[0-9]+" <-> 10.11.0.1/ibv_rc_pingpong "[0-9]+ ]]
+    [[ $output == *"no findings"* || $output == *"no errors or warnings"* ]]
+    # 对端的日志是这次运行时写下的（刚复制来）：不再提示复制；以前复制来的（修改时间早一小时）不算，这次运行又要新的
+    touch "$vm1/10.11.0.1/ibv_rc_pingpong.200.log"
+    # shellcheck disable=SC2016  # $VERBS_CHECK_LOG 由“程序”的 sh 展开
+    run --separate-stderr env CLI="$cli" build/verbs-check --lang en --log "$vm1" -- \
+        sh -c 'cp "$CLI" "$VERBS_CHECK_LOG/ibv_rc_pingpong.201.log"'
+    [[ $stderr != *"copy it over"* ]]
+    touch -d '1 hour ago' "$vm1/10.11.0.1/ibv_rc_pingpong.200.log"
+    # shellcheck disable=SC2016  # $VERBS_CHECK_LOG 由“程序”的 sh 展开
+    run --separate-stderr env CLI="$cli" build/verbs-check --lang en --log "$vm1" -- \
+        sh -c 'cp "$CLI" "$VERBS_CHECK_LOG/ibv_rc_pingpong.202.log"'
+    [[ $stderr == *"copy it over"* ]]
 }

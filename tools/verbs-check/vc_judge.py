@@ -36,9 +36,14 @@ EBUSY = 16
 
 
 def lang_of(argv_lang=None):
+    """界面语言，和程序（src/console/i18n.c）一样选：--lang；否则 LANGUAGE（冒号分隔的优先列表）里第一个认得的；
+    否则 LC_ALL、LC_MESSAGES、LANG 里第一个非空的说了算（像 setlocale：LC_ALL=C 时 LANG=en_US 不起作用），en 开头是英文；默认中文"""
     if argv_lang:
         return "en" if argv_lang.startswith("en") else "zh"
-    for v in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+    for item in os.environ.get("LANGUAGE", "").split(":"):
+        if item.startswith(("en", "zh")):
+            return item[:2]
+    for v in ("LC_ALL", "LC_MESSAGES", "LANG"):
         val = os.environ.get(v)
         if val:
             return "en" if val.startswith("en") else "zh"
