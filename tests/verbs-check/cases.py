@@ -597,6 +597,7 @@ CASES = {
     "two QPs a side: the PSN of the second pair": ("pair", c_two_qps_psn, ["rtr.rqpsn"]),
 }
 
+CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]+")
 ID_RE = re.compile(r"^verbs-check: (?:error|warning|note|错误|警告|说明) (\S+) ")
 
 
@@ -626,6 +627,8 @@ def run_case(name):
         ok = False
     if ok and not want and r.returncode != 0:
         ok = False
+    if CJK.search(r.stderr):          # --lang en：连链接都指向英文版（TROUBLESHOOTING.en.md#gid-step-4，不是 #gid步骤4）
+        ok, got = False, got + ["<Chinese in the English output: %s>" % CJK.search(r.stderr).group(0)]
     return ok, got, r.stderr
 
 

@@ -19,6 +19,7 @@ import vc_rules as R  # noqa: E402
 ROOT = os.environ.get("VERBS_CHECK_ROOT") or os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "exercises", "check"))
 import verbs_rules as VR  # noqa: E402
+import doclinks  # noqa: E402  英文模式下链接指向英文版（exercise.py 也这样）
 
 QPT = {2: "RC", 3: "UC", 4: "UD"}
 STATES = {0: "RESET", 1: "INIT", 2: "RTR", 3: "RTS", 4: "SQD", 5: "SQE", 6: "ERR"}
@@ -834,7 +835,7 @@ def render(f, lang):
     if f.get("source"):
         tail.append("%s: %s" % (T["source"][i], f["source"]))
     if f.get("link"):
-        tail.append("%s: %s" % (T["see"][i], f["link"]))
+        tail.append("%s: %s" % (T["see"][i], doclinks.en_link(f["link"]) if lang == "en" else f["link"]))
     if tail:
         lines.append("    " + "; ".join(tail))
     return "\n".join(lines)
