@@ -122,6 +122,9 @@ VC_LAB_CASES := rc rc-nogrh ud srq ours ours-cm inject:qpn inject:psn inject:rke
 verbs-check-lab: all $(BUILD)/tests/vc-depth
 	lab/run bash tests/verbs-check/lab-run.sh logs/verbs-check-lab $(VC_LAB_CASES)
 	lab/run bash tests/verbs-check/lab-provoke.sh logs/verbs-check-lab/provoke
+	@mkdir -p logs/verbs-check-lab
+	LAB_TOPOLOGY=two-vms lab/run bash tests/verbs-check/two-vms-wrong-nic.sh logs/verbs-check-lab/two-vms | tee logs/verbs-check-lab/two-vms.out
+	grep -q '^RESULT wrong-ndev ok' logs/verbs-check-lab/two-vms.out
 
 # 一个故意犯深度错误的小程序（tests/verbs-check/vc-depth.c）：verbs-check 的深度规则在真实的 rxe 上各触发一次
 $(BUILD)/tests/vc-depth: tests/verbs-check/vc-depth.c | check-deps
