@@ -275,7 +275,6 @@ struct send_req {
 	uint64_t seq;             /* 放进 wr_id 高位的序号（普通模式 0） */
 	int unsignaled;           /* 1 = 不要完成（选择性通知；QP 的 sq_sig_all=0 才有效） */
 	int inline_data;          /* 1 = IBV_SEND_INLINE：CPU 把数据直接拷进 WQE，不用 lkey、返回后缓冲区即可重用 */
-	int unchecked;            /* 1 = 投递前不做本程序的 inline 检查，让驱动自己回答（插件故意做坏的 WR：--inject inline） */
 	struct ibv_ah *ah;        /* --qp ud 的 SEND：目的地 = 地址句柄 + 对端 QP 号 + Q_Key（NULL = RC） */
 	uint32_t remote_qpn;
 };
