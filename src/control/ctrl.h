@@ -55,7 +55,8 @@ struct ctrl_ops {
 
 /*
  * 观察者：每条发出和收到的 HELLO、同步消息之后告诉它（--trace 写事件，plugins/ 的 trace；测试的插件在发出之后停一下）。
- * 控制平面不知道有谁在看：组装程序（program/program.c、runs/sessions.c）用 ctrl_observe 装上；没装时每条消息只是一次判断
+ * 控制平面不知道有谁在看：组装程序（program/program.c）和它装的插件用 ctrl_observe 装上（多客户端的会话：trace 插件在
+ * HOOK_SESSION 里）；没装时每条消息只是一次判断
  */
 struct ctrl_observer {
 	void (*hello)(void *ctx, int send, const struct wire_hello *h);   /* send 非 0 = 发出，0 = 收到 */

@@ -11,7 +11,7 @@
 
 #include "console/conout.h"
 #include "console/i18n.h"
-#include "console/trace.h"
+#include "plugins/trace.h"
 #include "plugins/trace_hooks.h"
 
 #define CTR_ROOT "/sys/class/infiniband"

@@ -23,7 +23,7 @@
 #include "console/verbs_print.h"
 #include "control/ctrl.h"
 #include "runs/op_rounds.h"
-#include "console/trace.h"
+#include "plugins/trace.h"
 #include "verbs/datapath.h"
 #include "verbs/hints.h"
 #include "verbs/qp_print.h"

@@ -1,6 +1,6 @@
 /*
  * trace_hooks.c - --trace 是插桩的接缝（verbs/rdma_types.h 的 struct hook_event）上的一个插件：每一件事写成哪个 trace 事件
- * 步骤函数只说“刚刚做完了什么”（enum hook_at，之后的事件），这里从设备和连接里读出要记的值，交给 console/trace.c 写出；格式见 docs/TRACE.md
+ * 步骤函数只说“刚刚做完了什么”（enum hook_at，之后的事件），这里从设备和连接里读出要记的值，交给 plugins/trace.c 写出；格式见 docs/TRACE.md
  */
 #include "plugins/trace_hooks.h"
 
@@ -10,7 +10,7 @@
 
 #include "console/conout.h"
 #include "console/i18n.h"
-#include "control/ctrl_trace.h"
+#include "plugins/ctrl_trace.h"
 #include "console/verbs_print.h"
 #include "plugins/trace_ev.h"
 #include "verbs/qp_print.h"

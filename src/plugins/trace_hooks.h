@@ -5,7 +5,7 @@
 #define ROCE_TRACE_HOOKS_H
 
 #include "verbs/rdma_types.h"
-#include "console/trace_ref.h"
+#include "plugins/trace_ref.h"
 
 /* 装上 trace 的插件：步骤函数报告的每一件事写成 trace 事件，写到设备或连接的 watch 里的 trace（trace_watch） */
 void trace_hooks_install(struct rdma_hooks *h);

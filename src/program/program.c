@@ -16,11 +16,11 @@
 #include "runs/bench.h"
 #include "connect/cm_qps.h"
 #include "runs/op_rounds.h"
-#include "console/trace.h"
+#include "plugins/trace.h"
 #include "plugins/trace_hooks.h"
 #include "plugins/inject.h"
 #include "plugins/ctr_hook.h"
-#include "control/ctrl_trace.h"
+#include "plugins/ctrl_trace.h"
 #include "cli/ack_timeout.h"
 
 static void print_banner(const struct options *o, const char *title)

@@ -7,7 +7,7 @@
 #include "verbs/rdma_types.h"
 #include "plugins/inject.h"
 #include "plugins/ctr_hook.h"
-#include "console/trace_ref.h"
+#include "plugins/trace_ref.h"
 
 /* 一次运行的全部状态：命令行、设备（步骤1-5）、连接（步骤6 起）、--trace；放在 main 的栈上 */
 struct program {
