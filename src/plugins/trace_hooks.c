@@ -10,8 +10,8 @@
 
 #include "console/conout.h"
 #include "console/i18n.h"
-#include "plugins/ctrl_trace.h"
 #include "console/verbs_print.h"
+#include "plugins/ctrl_trace.h"
 #include "plugins/trace_ev.h"
 #include "verbs/qp_print.h"
 
