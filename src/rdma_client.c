@@ -30,7 +30,7 @@ static int tcp_steps(struct rdma_device *dev, struct rdma_conn *conn)
 	if (conn_create(conn, access) != 0 || modify_qps_to_init(conn, access) != 0)
 		return -1;
 	/* 步骤10：控制平面，一条普通的 TCP 连接（客户端 connect，connect/ctrl_tcp.c） */
-	if (ctrl_establish(&conn->ctrl, &conn->trace, &conn->step) != 0)
+	if (ctrl_establish(&conn->ctrl, &conn->watch, &conn->step) != 0)
 		return -1;
 	/* 步骤11：交换 QPN/PSN/GID/MTU（以及单边操作要用的地址和 rkey） */
 	if (exchange_connection_info(conn) != 0)

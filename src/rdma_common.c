@@ -76,7 +76,7 @@ void device_init(struct rdma_device *dev, const struct options *opt)
 
 int get_device_list(struct rdma_device *dev, unsigned *step)
 {
-	step_title(&dev->trace, step, _("获取RDMA设备列表 ibv_get_device_list()"));
+	step_title(&dev->watch, step, _("获取RDMA设备列表 ibv_get_device_list()"));
 	dev->dev_list = ibv_get_device_list(&dev->num_devices);
 	if (dev->dev_list == NULL) {
 		verbs_failed(dev, NULL, "ibv_get_device_list", errno, device_list_hint(errno));
@@ -103,7 +103,7 @@ int open_device(struct rdma_device *dev, struct peer_route *peer, unsigned *step
 	struct ibv_device *ibdev;
 	int rc;
 
-	step_title(&dev->trace, step, _("选择并打开RDMA设备 ibv_open_device()"));
+	step_title(&dev->watch, step, _("选择并打开RDMA设备 ibv_open_device()"));
 	if (dev->opt->role == ROLE_CLIENT)
 		select_lookup_server(dev->opt, peer);
 	/* 用哪个设备：-d、按路由、按分数（规则在 selection.c） */
@@ -139,7 +139,7 @@ int query_port(struct rdma_device *dev, unsigned *step)
 	int port = dev->opt->ib_port;
 	int rc;
 
-	step_title(&dev->trace, step, _("查询端口属性 ibv_query_port()"));
+	step_title(&dev->watch, step, _("查询端口属性 ibv_query_port()"));
 	if (port > dev->dev_attr.phys_port_cnt) {
 		con_error(_("设备 %s 只有 %d 个端口，没有端口 %d\n" CON_HINT "用 -i 1 指定端口\n"),
 			dev->dev_name, dev->dev_attr.phys_port_cnt, port);
@@ -188,7 +188,7 @@ int choose_gid(struct rdma_device *dev, const struct peer_route *peer, unsigned 
 	const struct gid_info *chosen;
 	int rc = -1;
 
-	step_title(&dev->trace, step, _("选择GID ibv_query_gid_table()"));
+	step_title(&dev->watch, step, _("选择GID ibv_query_gid_table()"));
 	if (read_gid_table(dev->ctx, dev->opt->ib_port, dev->port_attr.gid_tbl_len,
 			   dev->dev_attr.phys_port_cnt, &tbl, &n) != 0)
 		return -1;
@@ -235,7 +235,7 @@ int device_select(struct rdma_device *dev, struct peer_route *peer, unsigned *st
 
 int alloc_pd(struct rdma_device *dev, unsigned *step)
 {
-	step_title(&dev->trace, step, _("分配保护域PD ibv_alloc_pd()"));
+	step_title(&dev->watch, step, _("分配保护域PD ibv_alloc_pd()"));
 	dev->pd = ibv_alloc_pd(dev->ctx);
 	if (dev->pd == NULL) {
 		verbs_failed(dev, NULL, "ibv_alloc_pd", errno, _("设备资源耗尽或设备已被删除"));
@@ -286,7 +286,7 @@ void conn_init(struct rdma_conn *conn, struct rdma_device *dev, const struct opt
 	conn->dev = dev;
 	conn->opt = opt;
 	conn->num_qp = opt->num_qp;
-	conn->trace = dev->trace;
+	conn->watch = dev->watch;
 	conn->hooks = dev->hooks;
 }
 
@@ -319,7 +319,7 @@ int register_mr(struct rdma_conn *conn, int access)
 {
 	size_t alloc_len;
 
-	step_title(&conn->trace, &conn->step, _("注册内存区域MR ibv_reg_mr()"));
+	step_title(&conn->watch, &conn->step, _("注册内存区域MR ibv_reg_mr()"));
 	conn->slot = slot_size(conn->opt);
 	conn->srq_bufs = srq_recv_buffers(conn->opt);
 	conn->buf_len = (2 * (size_t)conn->num_qp + conn->srq_bufs) * conn->slot;
@@ -355,7 +355,7 @@ int create_cq(struct rdma_conn *conn)
 {
 	int event = conn->opt->cq == CQ_EVENT;
 
-	step_title(&conn->trace, &conn->step, _("创建完成队列CQ ibv_create_cq()%s"), event ? _("（带完成通道）") : "");
+	step_title(&conn->watch, &conn->step, _("创建完成队列CQ ibv_create_cq()%s"), event ? _("（带完成通道）") : "");
 	queue_caps(conn->opt, &conn->caps);
 	if (event && create_channel(conn) != 0)
 		return -1;
@@ -386,7 +386,7 @@ int create_srq(struct rdma_conn *conn)
 
 	if (!conn->opt->srq)
 		return 0;
-	step_title(&conn->trace, &conn->step, _("创建共享接收队列SRQ ibv_create_srq()"));
+	step_title(&conn->watch, &conn->step, _("创建共享接收队列SRQ ibv_create_srq()"));
 	conn->srq = ibv_create_srq(conn->dev->pd, &init);
 	if (conn->srq == NULL) {
 		verbs_failed(NULL, conn, "ibv_create_srq", errno,
@@ -440,7 +440,7 @@ int create_qps(struct rdma_conn *conn)
 	struct ibv_qp_init_attr init;
 	int ud = conn->opt->qp_type == QPK_UD;
 
-	step_title(&conn->trace, &conn->step, P_("创建%d个%s QP ibv_create_qp()%s", "创建%d个%s QP ibv_create_qp()%s", conn->num_qp), conn->num_qp, ud ? "UD" : "RC",
+	step_title(&conn->watch, &conn->step, P_("创建%d个%s QP ibv_create_qp()%s", "创建%d个%s QP ibv_create_qp()%s", conn->num_qp), conn->num_qp, ud ? "UD" : "RC",
 		   conn->srq != NULL ? _("（接收用 SRQ）") : "");
 	for (int i = 0; i < conn->num_qp; i++) {
 		qp_init_attr_for(conn, &init);
@@ -565,7 +565,7 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 	char acc[128];
 	int mask, rc;
 
-	step_title(&conn->trace, &conn->step, _("修改QP状态 RESET->INIT ibv_modify_qp()"));
+	step_title(&conn->watch, &conn->step, _("修改QP状态 RESET->INIT ibv_modify_qp()"));
 	if (is_ud(conn))
 		return ud_to_init(conn);
 	mask = init_attr_for(conn, access, &attr);
@@ -620,7 +620,7 @@ int exchange_connection_info(struct rdma_conn *conn)
 	struct wire_hello local;
 	char msg[768];   /* GID 类型不同的那句最长（wire_compare） */
 
-	step_title(&conn->trace, &conn->step, _("交换连接信息（控制平面）"));
+	step_title(&conn->watch, &conn->step, _("交换连接信息（控制平面）"));
 	fill_local_hello(conn, &local);
 	/* 经控制平面（control/ctrl.h：TCP 连接，或 --cm 的控制QP）发出本端的 HELLO、收下对端的；线上格式和校验在 control/wire.c。
 	 * 多客户端服务端已经先收到了客户端的（runs/sessions.c），只发自己的 */
@@ -677,7 +677,7 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 	struct ibv_qp_attr attr;
 	int mask, rc;
 
-	step_title(&conn->trace, &conn->step, _("修改QP状态 INIT->RTR ibv_modify_qp()"));
+	step_title(&conn->watch, &conn->step, _("修改QP状态 INIT->RTR ibv_modify_qp()"));
 	if (is_ud(conn))
 		return ud_to_rtr(conn);
 	for (int i = 0; i < conn->num_qp; i++) {
@@ -717,7 +717,7 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 	char why[512];
 	int mask, rc;
 
-	step_title(&conn->trace, &conn->step, _("修改QP状态 RTR->RTS ibv_modify_qp()"));
+	step_title(&conn->watch, &conn->step, _("修改QP状态 RTR->RTS ibv_modify_qp()"));
 	if (is_ud(conn))
 		return ud_to_rts(conn);
 	for (int i = 0; i < conn->num_qp; i++) {
@@ -1066,7 +1066,7 @@ void conn_destroy(struct rdma_conn *conn)
 
 void destroy_resources(struct rdma_device *dev, struct rdma_conn *conn)
 {
-	step_title(&conn->trace, &conn->step, _("清理资源（与创建顺序相反）"));
+	step_title(&conn->watch, &conn->step, _("清理资源（与创建顺序相反）"));
 	conn_destroy(conn);
 	device_destroy(dev);
 	ctrl_release(&conn->ctrl);

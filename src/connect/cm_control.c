@@ -554,14 +554,14 @@ int cm_get_request(struct ctrl *c, int timeout_ms, const char *what, struct rdma
 	return 0;
 }
 
-static int listen_and_wait(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
+static int listen_and_wait(struct ctrl *c, const struct step_watch *w, unsigned *step)
 {
 	const struct options *o = c->opt;
 	char ip[64], a[96], b[96];
 	struct rdma_addrinfo *ai;
 	int rc;
 
-	step_title(tr, step, _("RDMA CM: 监听并等待连接请求 rdma_bind_addr/rdma_listen（代替TCP listen/accept）"));
+	step_title(w, step, _("RDMA CM: 监听并等待连接请求 rdma_bind_addr/rdma_listen（代替TCP listen/accept）"));
 	if (open_channel(c) != 0 || cm_create_id(c, &cm_of(c)->listen_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
 		return -1;
 	ai = get_addrinfo(ip[0] ? ip : NULL, o->tcp_port, 1);
@@ -620,14 +620,14 @@ int cm_resolve(struct ctrl *c, struct rdma_cm_id *id, struct sockaddr *src, stru
 	return cm_wait_event_ack(c, RDMA_CM_EVENT_ROUTE_RESOLVED, CM_RESOLVE_MS + c->opt->timeout_ms, _("路由解析"), NULL);
 }
 
-static int resolve_server(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
+static int resolve_server(struct ctrl *c, const struct step_watch *w, unsigned *step)
 {
 	const struct options *o = c->opt;
 	struct rdma_addrinfo *dst, *src = NULL;
 	char ip[64];
 	int rc;
 
-	step_title(tr, step, _("RDMA CM: 解析地址和路由 rdma_resolve_addr/rdma_resolve_route（代替TCP connect）"));
+	step_title(w, step, _("RDMA CM: 解析地址和路由 rdma_resolve_addr/rdma_resolve_route（代替TCP connect）"));
 	if (open_channel(c) != 0 || cm_create_id(c, &cm_of(c)->ctl_id, -1) != 0 || local_addr_text(c, ip, sizeof(ip)) != 0)
 		return -1;
 	cm_of(c)->first = cm_of(c)->ctl_id;
@@ -650,9 +650,9 @@ static int resolve_server(struct ctrl *c, const struct trace_ref *tr, unsigned *
 	return 0;
 }
 
-int cm_establish(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
+int cm_establish(struct ctrl *c, const struct step_watch *w, unsigned *step)
 {
-	return c->opt->role == ROLE_SERVER ? listen_and_wait(c, tr, step) : resolve_server(c, tr, step);
+	return c->opt->role == ROLE_SERVER ? listen_and_wait(c, w, step) : resolve_server(c, w, step);
 }
 
 /* 查一下 CM 事件（不阻塞）：DISCONNECTED 记下来并返回 1 */

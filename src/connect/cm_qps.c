@@ -87,7 +87,7 @@ static int device_adopt(struct rdma_device *dev, struct ibv_context *ctx, int po
 {
 	int rc;
 
-	step_title(&dev->trace, step, _("设备由CM决定：cm_id->verbs（代替TCP模式的步骤1-4）"));
+	step_title(&dev->watch, step, _("设备由CM决定：cm_id->verbs（代替TCP模式的步骤1-4）"));
 	dev->ctx = ctx;
 	dev->ctx_borrowed = 1;
 	snprintf(dev->dev_name, sizeof(dev->dev_name), "%s", ibv_get_device_name(ctx->device));
@@ -366,7 +366,7 @@ static int client_connect_all(struct rdma_conn *conn)
 	struct cm_priv priv;
 	char a[96];
 
-	step_title(&conn->trace, &conn->step, _("rdma_connect：CM 交换 QPN 和起始PSN（代替TCP模式的“交换连接信息”）"));
+	step_title(&conn->watch, &conn->step, _("rdma_connect：CM 交换 QPN 和起始PSN（代替TCP模式的“交换连接信息”）"));
 	if (getrandom(&cm_of(c)->nonce, sizeof(cm_of(c)->nonce), 0) != (ssize_t)sizeof(cm_of(c)->nonce))
 		cm_of(c)->nonce = (uint32_t)now_ms() ^ (uint32_t)getpid();
 	con_printf(_("每个 cm_id 一次 rdma_connect(conn_param.qp_num = 本端QP号，private_data = 20 字节自我介绍，会话号 0x%08x)；\n"
@@ -396,7 +396,7 @@ static int client_connect_all(struct rdma_conn *conn)
 
 static int client_establish_all(struct rdma_conn *conn)
 {
-	step_title(&conn->trace, &conn->step, _("rdma_establish：发 RTU，连接建立"));
+	step_title(&conn->watch, &conn->step, _("rdma_establish：发 RTU，连接建立"));
 	for (int k = -1; k < conn->num_qp; k++) {
 		if (rdma_establish(id_of(&conn->ctrl, k)) != 0) {
 			verbs_error("rdma_establish()", errno, _("对端已经走了？"));
@@ -411,17 +411,17 @@ static int client_establish_all(struct rdma_conn *conn)
 
 static int client_connect_qps(struct rdma_conn *conn, int access)
 {
-	step_title(&conn->trace, &conn->step, _("修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）"));
+	step_title(&conn->watch, &conn->step, _("修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）"));
 	if (client_create_ids(conn) != 0 || modify_all(conn, IBV_QPS_INIT, access) != 0)
 		return -1;
 	if (cm_post_ctl_recvs(&conn->ctrl) != 0)
 		return -1;
 	if (client_connect_all(conn) != 0)
 		return -1;
-	step_title(&conn->trace, &conn->step, _("修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr）"));
+	step_title(&conn->watch, &conn->step, _("修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr）"));
 	if (modify_all(conn, IBV_QPS_RTR, access) != 0)
 		return -1;
-	step_title(&conn->trace, &conn->step, _("修改QP状态 RTR->RTS（属性来自 rdma_init_qp_attr）"));
+	step_title(&conn->watch, &conn->step, _("修改QP状态 RTR->RTS（属性来自 rdma_init_qp_attr）"));
 	if (modify_all(conn, IBV_QPS_RTS, access) != 0)
 		return -1;
 	return client_establish_all(conn);
@@ -456,7 +456,7 @@ static int server_accept_all(struct rdma_conn *conn)
 	struct rdma_conn_param p;
 	struct cm_priv priv;
 
-	step_title(&conn->trace, &conn->step, _("rdma_accept：回应每个连接请求，等 ESTABLISHED"));
+	step_title(&conn->watch, &conn->step, _("rdma_accept：回应每个连接请求，等 ESTABLISHED"));
 	con_explain(_("被动方先把QP转到 RTS，再 rdma_accept（CM 回 REP）；客户端回 RTU 后这里收到 ESTABLISHED\n"));
 	for (int k = -1; k < conn->num_qp; k++) {
 		fill_param(conn, k, &p, &priv);
@@ -478,15 +478,15 @@ static int server_connect_qps(struct rdma_conn *conn, int access)
 {
 	if (server_collect_requests(conn) != 0)
 		return -1;
-	step_title(&conn->trace, &conn->step, _("修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）"));
+	step_title(&conn->watch, &conn->step, _("修改QP状态 RESET->INIT（属性来自 rdma_init_qp_attr）"));
 	if (modify_all(conn, IBV_QPS_INIT, access) != 0)
 		return -1;
 	if (cm_post_ctl_recvs(&conn->ctrl) != 0)
 		return -1;
-	step_title(&conn->trace, &conn->step, _("修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr：QPN/PSN 来自连接请求）"));
+	step_title(&conn->watch, &conn->step, _("修改QP状态 INIT->RTR（属性来自 rdma_init_qp_attr：QPN/PSN 来自连接请求）"));
 	if (modify_all(conn, IBV_QPS_RTR, access) != 0)
 		return -1;
-	step_title(&conn->trace, &conn->step, _("修改QP状态 RTR->RTS（属性来自 rdma_init_qp_attr）"));
+	step_title(&conn->watch, &conn->step, _("修改QP状态 RTR->RTS（属性来自 rdma_init_qp_attr）"));
 	if (modify_all(conn, IBV_QPS_RTS, access) != 0)
 		return -1;
 	return server_accept_all(conn);

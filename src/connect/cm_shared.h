@@ -102,7 +102,7 @@ int cm_post_ctl_recvs(struct ctrl *c);
 /* 查一下 CM 事件（最多等 wait_ms）：别人的连接请求拒绝掉；DISCONNECTED 记下来并返回 1 */
 int cm_check_events(struct ctrl *c, int wait_ms);
 /* 控制平面（ctrl.h 的 ctrl_ops）里 CM 的四项（cm_control.c）：等连接建好、本端的 IPv4 地址、关闭、释放 cm_id 和事件通道 */
-int cm_establish(struct ctrl *c, const struct trace_ref *tr, unsigned *step);
+int cm_establish(struct ctrl *c, const struct step_watch *w, unsigned *step);
 int cm_local_ipv4(struct ctrl *c, char *ip, size_t len);
 void cm_close(struct ctrl *c);
 void cm_release(struct ctrl *c);

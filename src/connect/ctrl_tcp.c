@@ -30,12 +30,12 @@ struct ctrl_tcp {
 
 static struct ctrl_tcp *tcp_of(const struct ctrl *c) { return c->impl; }
 
-static int accept_client(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
+static int accept_client(struct ctrl *c, const struct step_watch *w, unsigned *step)
 {
 	const struct options *o = c->opt;
 	char peer[64] = "";
 
-	step_title(tr, step, _("建立TCP连接（控制平面）listen/accept"));
+	step_title(w, step, _("建立TCP连接（控制平面）listen/accept"));
 	tcp_of(c)->listen_fd = tcp_listen(o->tcp_port, 1);     /* 只接待一个客户端 */
 	if (tcp_of(c)->listen_fd < 0)
 		return -1;
@@ -49,11 +49,11 @@ static int accept_client(struct ctrl *c, const struct trace_ref *tr, unsigned *s
 	return 0;
 }
 
-static int connect_server(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
+static int connect_server(struct ctrl *c, const struct step_watch *w, unsigned *step)
 {
 	const struct options *o = c->opt;
 
-	step_title(tr, step, _("建立TCP连接（控制平面）connect"));
+	step_title(w, step, _("建立TCP连接（控制平面）connect"));
 	tcp_of(c)->sock = tcp_connect(o->server_ip, o->tcp_port, o->timeout_ms);
 	if (tcp_of(c)->sock < 0)
 		return -1;
@@ -63,19 +63,19 @@ static int connect_server(struct ctrl *c, const struct trace_ref *tr, unsigned *
 }
 
 /* 多客户端服务端：连接在主线程里已经 accept 好了 */
-static int adopted_client(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
+static int adopted_client(struct ctrl *c, const struct step_watch *w, unsigned *step)
 {
-	step_title(tr, step, _("TCP连接（控制平面）：主线程已 accept，交给本会话"));
+	step_title(w, step, _("TCP连接（控制平面）：主线程已 accept，交给本会话"));
 	con_printf(_("客户端已连接: %s\n"), tcp_of(c)->peer);
 	con_explain(_("监听 socket 归主线程；每个客户端一条自己的 TCP 连接、一个自己的线程和一套自己的 MR/CQ/QP\n"));
 	return 0;
 }
 
-static int tcp_establish(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
+static int tcp_establish(struct ctrl *c, const struct step_watch *w, unsigned *step)
 {
 	if (tcp_of(c)->adopted)
-		return adopted_client(c, tr, step);
-	return c->opt->role == ROLE_SERVER ? accept_client(c, tr, step) : connect_server(c, tr, step);
+		return adopted_client(c, w, step);
+	return c->opt->role == ROLE_SERVER ? accept_client(c, w, step) : connect_server(c, w, step);
 }
 
 /*

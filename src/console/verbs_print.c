@@ -10,14 +10,7 @@
 
 #include "console/conout.h"
 
-static step_sink_fn step_sink;   /* program.c 装上的 trace_step；NULL = 只打印 */
-
-void step_title_sink(step_sink_fn fn)
-{
-	step_sink = fn;
-}
-
-void step_title(const struct trace_ref *tr, unsigned *step, const char *fmt, ...)
+void step_title(const struct step_watch *w, unsigned *step, const char *fmt, ...)
 {
 	va_list ap;
 	char title[256];
@@ -26,8 +19,8 @@ void step_title(const struct trace_ref *tr, unsigned *step, const char *fmt, ...
 	vsnprintf(title, sizeof(title), fmt, ap);
 	va_end(ap);
 	con_printf(_("\n========== 步骤%u: %s ==========\n"), ++*step, title);
-	if (step_sink != NULL)
-		step_sink(tr, *step, title);
+	if (w != NULL && w->note != NULL)
+		w->note(w->ctx, *step, title);
 }
 
 const char *mtu_str(enum ibv_mtu mtu)

@@ -10,15 +10,20 @@
 #include <stddef.h>
 #include <infiniband/verbs.h>
 
-struct trace_ref;   /* console/trace.h：这一端的事件写到哪个 trace 文件（本层不看它里面，只转交） */
+/*
+ * 步骤标题还要告诉谁：观察者的上下文。设备和每条连接各带一个（verbs/rdma_types.h 的 watch），步骤函数原样转交，
+ * 本层不看 ctx 里面。组装程序（program/program.c）填：有 --trace 时是 trace 插件（plugins/trace_hooks.c，写 step 事件），
+ * 多客户端的会话由它在 HOOK_SESSION 里换成这个会话的；note 为 NULL = 只打印。
+ * console/ 在最底层，不能调用上面的插件，所以由组装程序把它接上
+ */
+struct step_watch {
+	void (*note)(void *ctx, unsigned n, const char *title);
+	void *ctx;
+};
 
-/* 打印 “========== 步骤N: 标题 ==========”，N = ++*step；再把标题交给装上的 step_sink（tr 原样转交） */
-void step_title(const struct trace_ref *tr, unsigned *step, const char *fmt, ...)
+/* 打印 “========== 步骤N: 标题 ==========”，N = ++*step；再把标题交给 w 的 note（w 或 note 为 NULL 时只打印） */
+void step_title(const struct step_watch *w, unsigned *step, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* 步骤标题的接收者：program.c 装上 trace_step（有 --trace 时写 trace 的 step 事件）；没装 = 只打印。
- * console/ 在最底层，不能调用上面的插件（plugins/trace_hooks.c），所以由组装程序的 program.c 把它接上 */
-typedef void (*step_sink_fn)(const struct trace_ref *tr, unsigned n, const char *title);
-void step_title_sink(step_sink_fn fn);
 
 /* 打印 “错误: CALL 失败: strerror (errno=N)” 和 “提示: HINT” */
 void verbs_error(const char *call, int err, const char *hint);

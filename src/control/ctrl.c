@@ -35,9 +35,9 @@ static void observe_sync(const struct ctrl *c, int send, uint32_t tag)
 			c->obs[k].sync(c->obs[k].ctx, send, tag);
 }
 
-int ctrl_establish(struct ctrl *c, const struct trace_ref *tr, unsigned *step)
+int ctrl_establish(struct ctrl *c, const struct step_watch *w, unsigned *step)
 {
-	return c->ops->establish(c, tr, step);
+	return c->ops->establish(c, w, step);
 }
 
 /* 实现支持先收后发 HELLO 吗（多客户端服务端需要）；不支持时打印错误 */

@@ -30,12 +30,12 @@ enum sync_kind {
 #define SYNC_TAG(kind, round) (((uint32_t)(kind) << 24) | ((uint32_t)(round) & 0xffffff))
 
 struct ctrl;
-struct trace_ref;       /* console/trace.h：步骤标题属于哪条连接（step_title），控制平面不看里面 */
+struct step_watch;      /* console/verbs_print.h：步骤标题还要告诉谁（step_title），控制平面不看里面 */
 
 /* 一种控制平面的实现：下面每个 ctrl_* 函数对应一项 */
 struct ctrl_ops {
 	/* 建立连接 */
-	int (*establish)(struct ctrl *c, const struct trace_ref *tr, unsigned *step);
+	int (*establish)(struct ctrl *c, const struct step_watch *w, unsigned *step);
 	/* 交换 HELLO：发本端的，收对端的并校验（wire.c 的 wire_decode_hello）；remote 为 NULL 时只发（对端的已经由 recv_hello 收到；只有实现了 recv_hello 的才会收到 NULL） */
 	int (*exchange_hello)(struct ctrl *c, const struct wire_hello *local, struct wire_hello *remote);
 	/* 只收 HELLO（多客户端服务端先收客户端的 HELLO，按它创建资源后再只发自己的）；不支持这种顺序的实现设为 NULL */
@@ -55,7 +55,8 @@ struct ctrl_ops {
 
 /*
  * 观察者：每条发出和收到的 HELLO、同步消息之后告诉它（--trace 写事件，plugins/ 的 trace；测试的插件在发出之后停一下）。
- * 控制平面不知道有谁在看：组装程序（program/program.c、runs/sessions.c）用 ctrl_observe 装上；没装时每条消息只是一次判断
+ * 控制平面不知道有谁在看：组装程序（program/program.c）和它装的插件用 ctrl_observe 装上（多客户端的会话：trace 插件在
+ * HOOK_SESSION 里）；没装时每条消息只是一次判断
  */
 struct ctrl_observer {
 	void (*hello)(void *ctx, int send, const struct wire_hello *h);   /* send 非 0 = 发出，0 = 收到 */
@@ -94,9 +95,9 @@ int ctrl_cm_init(struct ctrl *c, const struct options *opt);
 
 /*
  * 建立控制平面连接（服务端 listen+accept，客户端 connect），打印自己的步骤标题和说明；
- * step 是步骤计数器，tr 是这条连接的步骤标题交给谁（step_title 的第一个参数，conn->trace）。  @post 可以交换 HELLO 和同步消息
+ * step 是步骤计数器，w 是这条连接的步骤标题还要告诉谁（step_title 的第一个参数，&conn->watch）。  @post 可以交换 HELLO 和同步消息
  */
-int ctrl_establish(struct ctrl *c, const struct trace_ref *tr, unsigned *step);
+int ctrl_establish(struct ctrl *c, const struct step_watch *w, unsigned *step);
 /*
  * 交换 HELLO：发送本端的 local，接收并校验对端的写进 remote（两端同时先写后读），写 trace 的两个 hello 事件。
  * remote_known = 1：对端的 HELLO 已经先收到了（多客户端服务端，ctrl_recv_hello），只发本端的。

@@ -11,7 +11,8 @@
 
 #include "console/conout.h"
 #include "console/i18n.h"
-#include "console/trace.h"
+#include "plugins/trace.h"
+#include "plugins/trace_hooks.h"
 
 #define CTR_ROOT "/sys/class/infiniband"
 
@@ -53,11 +54,12 @@ static void read_after(const struct rdma_conn *c, const struct ctr_table *before
 static void trace_counters(const struct rdma_conn *c, const char *scope, size_t size, const struct ctr_table *after,
 			   const struct ctr_delta *d, size_t n)
 {
+	const struct trace_ref *tr = trace_watched(&c->watch);
 	struct tj j;
 
-	if (!trace_on(&c->trace))
+	if (!trace_on(tr))
 		return;
-	tj_begin(&j, &c->trace, "counters");
+	tj_begin(&j, tr, "counters");
 	tj_str(&j, "dev", c->dev->dev_name);
 	tj_int(&j, "port", c->opt->ib_port);
 	tj_str(&j, "scope", scope);
@@ -75,7 +77,7 @@ static void trace_counters(const struct rdma_conn *c, const char *scope, size_t 
 		if (after->e[i].err != 0)
 			tj_item_str(&j, after->e[i].name);
 	tj_close(&j, ']');
-	trace_emit(&c->trace, &j);
+	trace_emit(tr, &j);
 }
 
 /* 数据面开始：读一次，读到的表记在插件自己的表里（按连接；ctr_hook_end 取走、释放） */

@@ -24,7 +24,7 @@
 #include "console/verbs_print.h"
 #include "control/ctrl.h"
 #include "runs/op_rounds.h"
-#include "console/trace.h"
+#include "plugins/trace.h"
 #include "verbs/datapath.h"
 #include "verbs/hints.h"
 #include "verbs/qp_print.h"
@@ -122,10 +122,9 @@ static void wrong_payload(struct rdma_conn *conn, uint8_t *buf, int i, long r)
 	buf[off] ^= 0xff;
 }
 
-/* inline：投递前跳过本程序的 inline 检查（send_req 的 unchecked），让驱动自己回答 */
-static void post_unchecked(struct rdma_conn *conn, int i, struct send_req *req)
+/* inline：本程序的 inline 检查只看发送请求，IBV_SEND_INLINE 到它变成 WR 时才加上（wrong_send_wr），让驱动自己回答 */
+static void say_guard_bypassed(struct rdma_conn *conn, int i, const struct send_req *req)
 {
-	req->unchecked = 1;
 	con_printf(_("故障注入(--inject inline): 跳过本程序的 inline 检查（guard bypassed）: QP[%d] 的 WR 有 %u 字节、"
 		   "带 IBV_SEND_INLINE，QP 要的 max_inline_data=%u（驱动写回 %u）；看 ibv_post_send 自己怎么回答\n"),
 		   i, req->len, conn->opt->inline_size, conn->max_inline);
@@ -134,30 +133,34 @@ static void post_unchecked(struct rdma_conn *conn, int i, struct send_req *req)
 /* lkey：故意用的错 lkey = MR 的 lkey 异或它 */
 #define WRONG_LKEY_XOR 0x5a5a00u
 
-/* lkey / inline：第1轮 QP[0] 的 WR 故意带一个错（lkey 在它变成 WR 时换，见 wrong_lkey） */
+/* lkey / inline：第1轮 QP[0] 的 WR 故意带一个错（在它变成 WR 时才改，见 wrong_send_wr：发送请求里没有为插件留的字段） */
 static void wrong_wr(struct inject_plugin *p, struct rdma_conn *conn, int i, long r, struct send_req *req)
 {
-	if (!first_round_qp0(i, r))
+	enum inject k = conn->opt->inject;
+
+	if ((k != INJECT_LKEY && k != INJECT_INLINE) || !first_round_qp0(i, r) || per_conn_put(&p->wr_due, conn, req) != 0)
 		return;
-	if (conn->opt->inject == INJECT_LKEY) {
-		if (per_conn_put(&p->lkey_due, conn, req) != 0)
-			return;
+	if (k == INJECT_LKEY) {
 		con_printf(_("故障注入(--inject lkey): 第1轮 QP[0] 的 WR 故意用 lkey 0x%08x（MR 的 lkey 是 0x%08x）；"
 			   "预期本端网卡读数据时就发现，线上什么也不发；完成状态：硬件网卡 LOC_PROT_ERR，rxe 随内核不同（docs/GALLERY.md）\n"),
 			   conn->mr->lkey ^ WRONG_LKEY_XOR, conn->mr->lkey);
-	} else if (conn->opt->inject == INJECT_INLINE) {
-		req->inline_data = 1;
+	} else {
 		con_printf(_("故障注入(--inject inline): 第1轮 QP[0] 的 %u 字节 WR 故意带 IBV_SEND_INLINE（QP 要的 max_inline_data=%u）；"
 			   "预期 ibv_post_send 直接返回错误，不产生完成\n"), req->len, conn->opt->inline_size);
-		post_unchecked(conn, i, req);
+		say_guard_bypassed(conn, i, req);
 	}
 }
 
-/* lkey：上面记下的那个发送请求变成了 WR（HOOK_SEND_WR，ibv_post_send 之前）：换掉它的 lkey */
-static void wrong_lkey(struct inject_plugin *p, struct rdma_conn *conn, struct ibv_send_wr *wr)
+/* lkey / inline：上面记下的那个发送请求变成了 WR（HOOK_SEND_WR，post_send 的检查之后、ibv_post_send 之前）：
+ * 换掉它的 lkey，或者给它加上 IBV_SEND_INLINE */
+static void wrong_send_wr(struct inject_plugin *p, struct rdma_conn *conn, struct ibv_send_wr *wr)
 {
-	if (per_conn_take(&p->lkey_due, conn) != NULL)
+	if (per_conn_take(&p->wr_due, conn) == NULL)
+		return;
+	if (conn->opt->inject == INJECT_LKEY)
 		wr->sg_list[0].lkey ^= WRONG_LKEY_XOR;
+	else
+		wr->send_flags |= IBV_SEND_INLINE;
 }
 
 /* inline：消息不超过驱动取整后的 max_inline_data 时驱动照样接受，看不到任何错误，所以要求 --size 更大 */
@@ -287,7 +290,7 @@ static void data_event(struct inject_plugin *p, struct rdma_conn *conn, struct h
 			wrong_payload(conn, ev->obj, ev->qp, ev->round);
 		break;
 	case HOOK_SEND_REQ: wrong_wr(p, conn, ev->qp, ev->round, ev->obj); break;
-	case HOOK_SEND_WR: wrong_lkey(p, conn, ev->obj); break;
+	case HOOK_SEND_WR: wrong_send_wr(p, conn, ev->obj); break;
 	case HOOK_RECV_LEN:
 		if (k == INJECT_SMALL_RECV)
 			*(uint32_t *)ev->obj = short_recv(conn, ev->qp, ev->round, *(uint32_t *)ev->obj);
@@ -314,7 +317,7 @@ static void inject_event(void *ctx, const struct rdma_device *dev, struct rdma_c
 
 void inject_install(struct rdma_hooks *h, enum inject kind, struct inject_plugin *p)
 {
-	per_conn_init(&p->lkey_due);
+	per_conn_init(&p->wr_due);
 	if (kind != INJECT_NONE)
 		hook_add(h, inject_event, p, 0);
 }

@@ -8,9 +8,10 @@
 #include "verbs/rdma_types.h"
 
 /* 装上注入的插件，它只改 kind 这一种要改的东西（INJECT_NONE 时什么也不装） */
-/* 插件的上下文：哪条连接的下一个发送 WR 要换 lkey（--inject lkey：第1轮 QP[0] 的发送请求之后、它变成 WR 时） */
+/* 插件的上下文：哪条连接的下一个发送 WR 要改（第1轮 QP[0] 的发送请求之后、它变成 WR 时：--inject lkey 换 lkey，
+ * --inject inline 加 IBV_SEND_INLINE） */
 struct inject_plugin {
-	struct per_conn lkey_due;
+	struct per_conn wr_due;
 };
 
 void inject_install(struct rdma_hooks *h, enum inject kind, struct inject_plugin *p);

@@ -7,7 +7,7 @@
 #include <infiniband/verbs.h>
 
 #include "verbs/gid.h"
-#include "console/trace.h"
+#include "plugins/trace.h"
 
 /*
  * 一个 verbs 调用：trace_verbs_begin 写 call、ok（失败时还有 errno），打开 "res":{；

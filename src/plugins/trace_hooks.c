@@ -1,14 +1,17 @@
 /*
  * trace_hooks.c - --trace 是插桩的接缝（verbs/rdma_types.h 的 struct hook_event）上的一个插件：每一件事写成哪个 trace 事件
- * 步骤函数只说“刚刚做完了什么”（enum hook_at，之后的事件），这里从设备和连接里读出要记的值，交给 console/trace.c 写出；格式见 docs/TRACE.md
+ * 步骤函数只说“刚刚做完了什么”（enum hook_at，之后的事件），这里从设备和连接里读出要记的值，交给 plugins/trace.c 写出；格式见 docs/TRACE.md
  */
 #include "plugins/trace_hooks.h"
 
 #include <arpa/inet.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "console/conout.h"
 #include "console/i18n.h"
 #include "console/verbs_print.h"
+#include "plugins/ctrl_trace.h"
 #include "plugins/trace_ev.h"
 #include "verbs/qp_print.h"
 
@@ -49,7 +52,7 @@ static void note_traced_wr(struct rdma_conn *conn, int i, const struct ibv_send_
 	};
 
 	conn->next_psn[i] = psn_add(t.psn_first, t.npkts);
-	trace_post_send(&conn->trace, &t);
+	trace_post_send(trace_watched(&conn->watch), &t);
 }
 
 /* 一次 ibv_modify_qp（rc = 它的返回值） */
@@ -146,12 +149,57 @@ void trace_start(const struct trace_ref *r, int argc, char **argv, const struct 
 	trace_emit(r, &j);
 }
 
-/* 插件：只记之后的事件（之前的事件是给要改东西的插件的） */
+/* 步骤标题写成 step 事件：console/ 的 step_title 经设备和连接的 watch 交给它 */
+static void step_note(void *ctx, unsigned n, const char *title)
+{
+	trace_step(ctx, n, title);
+}
+
+struct step_watch trace_watch(const struct trace_ref *r)
+{
+	return (struct step_watch){ .note = step_note, .ctx = (void *)r };
+}
+
+const struct trace_ref *trace_watched(const struct step_watch *w)
+{
+	return w->note == step_note ? w->ctx : NULL;
+}
+
+/*
+ * 多客户端服务端的一个会话（HOOK_SESSION，会话线程里）。之前：几个会话写同一个文件，这个会话自己的引用（每个事件带
+ * "conn": 客户端编号）换进连接的 watch，HELLO 和同步消息、本线程的错误也写到它；之后：收回（还在等提示的错误先写进去）
+ */
+static void note_session(struct rdma_conn *conn, const struct hook_event *n)
+{
+	const struct trace_ref *dev_tr = trace_watched(&conn->dev->watch);
+	struct trace_ref *r;
+
+	if (n->when == HOOK_AFTER) {
+		con_set_error_sink(NULL, NULL);
+		if (trace_watched(&conn->watch) != dev_tr)
+			free((void *)trace_watched(&conn->watch));
+		conn->watch = conn->dev->watch;
+		return;
+	}
+	r = malloc(sizeof(*r));
+	if (r != NULL) {   /* 内存不足时照样写，只是这个会话的事件不带 "conn" */
+		*r = (struct trace_ref){ .t = dev_tr->t, .conn = (int)n->round };
+		conn->watch = trace_watch(r);
+	}
+	ctrl_trace_observe(&conn->ctrl, trace_watched(&conn->watch));
+	con_set_error_sink(trace_error_sink, (void *)trace_watched(&conn->watch));
+}
+
+/* 插件：只记之后的事件（之前的事件是给要改东西的插件的；HOOK_SESSION 的前后都看） */
 static void trace_note(void *ctx, const struct rdma_device *dev, struct rdma_conn *conn, struct hook_event *n)
 {
-	const struct trace_ref *tr = conn != NULL ? &conn->trace : &dev->trace;
+	const struct trace_ref *tr = trace_watched(conn != NULL ? &conn->watch : &dev->watch);
 
 	(void)ctx;
+	if (n->at == HOOK_SESSION && conn != NULL) {
+		note_session(conn, n);
+		return;
+	}
 	if (n->when != HOOK_AFTER || !trace_on(tr) || note_device(tr, dev, n))
 		return;
 	switch (n->at) {

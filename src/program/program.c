@@ -16,11 +16,11 @@
 #include "runs/bench.h"
 #include "connect/cm_qps.h"
 #include "runs/op_rounds.h"
-#include "console/trace.h"
+#include "plugins/trace.h"
 #include "plugins/trace_hooks.h"
 #include "plugins/inject.h"
 #include "plugins/ctr_hook.h"
-#include "control/ctrl_trace.h"
+#include "plugins/ctrl_trace.h"
 #include "cli/ack_timeout.h"
 
 static void print_banner(const struct options *o, const char *title)
@@ -100,7 +100,6 @@ static int open_trace(int argc, char **argv, const struct options *opt, struct t
 	}
 	trace_start(tr, argc, argv, opt);
 	con_set_error_sink(trace_error_sink, tr);
-	step_title_sink(trace_step);          /* 每个步骤标题也写成 step 事件（console/verbs_print.c 只打印） */
 	return 0;
 }
 
@@ -111,13 +110,15 @@ static void close_trace(struct trace_ref *tr, int exit_code)
 	tr->t = NULL;
 }
 
-/* 插桩的接缝装哪些插件：--trace 记下每一步（plugins/trace_hooks.c），--inject 故意改坏一样东西（plugins/inject.c），
- * --counters 读端口计数（plugins/ctr_hook.c）；都没有时一个也不装 */
+/* 插桩的接缝装哪些插件：--trace 记下每一步（plugins/trace_hooks.c；步骤标题经设备的 watch，连接从设备复制），
+ * --inject 故意改坏一样东西（plugins/inject.c），--counters 读端口计数（plugins/ctr_hook.c）；都没有时一个也不装 */
 static void install_hooks(struct program *p)
 {
 	p->hooks = no_hooks;
-	if (p->tr.t != NULL)
+	if (p->tr.t != NULL) {
 		trace_hooks_install(&p->hooks);
+		p->dev.watch = trace_watch(&p->tr);
+	}
 	if (p->opt.inject != INJECT_NONE)
 		inject_install(&p->hooks, p->opt.inject, &p->inject);
 	if (p->opt.counters)
@@ -139,12 +140,11 @@ int program_start(struct program *p, int argc, char **argv, enum role role)
 	if (open_trace(argc, argv, &p->opt, &p->tr) != 0)
 		return 2;
 	device_init(&p->dev, &p->opt);
-	p->dev.trace = p->tr;
 	install_hooks(p);
 	conn_init(&p->conn, &p->dev, &p->opt);
 	/* 控制平面（交换连接信息、同步消息）：一条 TCP 连接（ctrl_tcp.c），或 --cm 时 librdmacm 的控制QP（cm_control.c） */
 	rc = p->opt.cm ? ctrl_cm_init(&p->conn.ctrl, &p->opt) : ctrl_tcp_init(&p->conn.ctrl, &p->opt);
-	ctrl_trace_observe(&p->conn.ctrl, &p->conn.trace);   /* --trace：HELLO 和同步消息也写成事件 */
+	ctrl_trace_observe(&p->conn.ctrl, &p->tr);   /* --trace：HELLO 和同步消息也写成事件 */
 	if (rc == 0 && program_test_plugins != NULL)
 		program_test_plugins(p);
 	return rc == 0 ? -1 : program_finish(p, -1);
@@ -170,7 +170,7 @@ int cm_steps(struct rdma_device *dev, struct rdma_conn *conn)
 
 	/* 客户端 rdma_resolve_addr/rdma_resolve_route（源地址决定设备）；服务端 rdma_bind_addr/rdma_listen，
 	 * 等第一个连接请求（它到达的地址决定设备） */
-	if (ctrl_establish(&conn->ctrl, &conn->trace, &conn->step) != 0)
+	if (ctrl_establish(&conn->ctrl, &conn->watch, &conn->step) != 0)
 		return -1;
 	/* 设备 = cm_id->verbs（代替 TCP 模式的步骤1-4）；PD 和 TCP 模式一样，只是设备上下文是 librdmacm 打开的 */
 	if (cm_adopt_device(conn) != 0 || alloc_pd(dev, &conn->step) != 0)
@@ -195,7 +195,7 @@ static int whole_plane(struct rdma_conn *conn)
 		return -1;
 	if (conn->opt->bench != BENCH_NONE)
 		return run_bench(conn);
-	step_title(&conn->trace, &conn->step, _("交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回"));
+	step_title(&conn->watch, &conn->step, _("交互模式: RDMA WRITE 写入服务端内存，再 RDMA READ 读回"));
 	return conn->opt->role == ROLE_SERVER ? interactive_server(conn) : interactive_client(conn);
 }
 

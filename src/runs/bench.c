@@ -555,7 +555,7 @@ int run_bench(struct rdma_conn *c)
 	const struct options *o = c->opt;
 	uint32_t idx = 1;
 
-	step_title(&c->trace, &c->step, _("基准测试: --bench %s --op %s，%d 个QP"), bench_name(o->bench), op_name(o->op), c->num_qp);
+	step_title(&c->watch, &c->step, _("基准测试: --bench %s --op %s，%d 个QP"), bench_name(o->bench), op_name(o->op), c->num_qp);
 	bench_explain_before(c);
 	if (bench_reports_table(c))
 		bench_print_header(c);

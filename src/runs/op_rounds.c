@@ -483,7 +483,7 @@ static int rts_sync(struct rdma_conn *conn)
 {
 	const char *via = conn->opt->cm ? _("控制QP") : "TCP";
 
-	step_title(&conn->trace, &conn->step, _("同步点: 双方QP都已进入RTS（%s）"), via);
+	step_title(&conn->watch, &conn->step, _("同步点: 双方QP都已进入RTS（%s）"), via);
 	if (ctrl_sync_send(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0 ||
 	    ctrl_sync_wait(&conn->ctrl, SYNC_TAG(SYNC_RTS, 0)) != 0)
 		return -1;
@@ -548,7 +548,7 @@ int rounds_begin(struct rdma_conn *conn, double *t0)
 
 	if (prepare_plane(conn) != 0)
 		return -1;
-	step_title(&conn->trace, &conn->step, _("数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节"), op_name(o->op),
+	step_title(&conn->watch, &conn->step, _("数据传输: %s，%d 个QP × %ld 轮，每次 %zu 字节"), op_name(o->op),
 		   o->num_qp, o->iters, o->size);
 	if (o->size > wire_mtu_bytes(conn->path_mtu) && !op_is_atomic(o->op))
 		con_printf(_("消息 %zu 字节 > 路径MTU %s：网卡把它切成 %u 个包发出，每个包按自己的偏移直接放进接收方的内存（不需要重组缓冲区）\n"),

@@ -59,11 +59,9 @@
 #include "console/verbs_print.h"
 #include "console/conout.h"
 #include "control/ctrl.h"
-#include "control/ctrl_trace.h"
 #include "runs/op_rounds.h"
 #include "verbs/qp_print.h"
 #include "connect/tcp_socket.h"
-#include "console/trace.h"
 
 /* 一个客户端会话：主线程开线程前填好，线程结束后主线程读 rc */
 struct session {
@@ -110,7 +108,7 @@ static int read_client_parameters(struct session *s, struct rdma_conn *conn)
 {
 	char notes[128], why[160];
 
-	step_title(&conn->trace, &conn->step, _("读取客户端的参数（多客户端模式：先听客户端要什么）"));
+	step_title(&conn->watch, &conn->step, _("读取客户端的参数（多客户端模式：先听客户端要什么）"));
 	if (ctrl_recv_hello(&conn->ctrl, &conn->remote) != 0)
 		return -1;
 	conn->remote_ready = 1;
@@ -137,7 +135,7 @@ static int read_client_parameters(struct session *s, struct rdma_conn *conn)
 /* 会话最先的两步：TCP 连接（主线程已 accept）、客户端的 HELLO（决定 -q/--op/--size/--iters） */
 int session_first_steps(struct session *s, struct rdma_conn *conn)
 {
-	if (ctrl_establish(&conn->ctrl, &conn->trace, &conn->step) != 0)
+	if (ctrl_establish(&conn->ctrl, &conn->watch, &conn->step) != 0)
 		return -1;
 	return read_client_parameters(s, conn);
 }
@@ -154,21 +152,18 @@ static void *session_main(void *arg)
 	conn.step = s->first_step;
 	/* 控制平面：主线程 accept 好的 TCP 连接交给这个会话 */
 	s->rc = ctrl_tcp_adopt(&conn.ctrl, &s->opt, s->sock, s->peer);
-	/* --trace：几个会话写同一个文件，每个事件带 "conn": 客户端编号；本线程的错误也进 trace */
-	conn.trace.conn = (int)s->id;
-	ctrl_trace_observe(&conn.ctrl, &conn.trace);
-	if (trace_on(&conn.trace))
-		con_set_error_sink(trace_error_sink, &conn.trace);
+	/* 告诉插桩一个会话开始了（--trace：几个会话写同一个文件，这个会话的每个事件带 "conn": 客户端编号，本线程的错误也进 trace） */
+	hook_before(&conn, HOOK_SESSION, NULL, -1, s->id, NULL);
 	if (s->rc == 0)
 		s->rc = s->serve(&conn, s);   /* 驱动程序的 TCP 步骤列表 + 数据面（rdma_server.c） */
-	step_title(&conn.trace, &conn.step, _("清理本客户端的资源（与创建顺序相反；设备和 PD 留给别的客户端）"));
+	step_title(&conn.watch, &conn.step, _("清理本客户端的资源（与创建顺序相反；设备和 PD 留给别的客户端）"));
 	conn_destroy(&conn);
 	ctrl_release(&conn.ctrl);
 	if (s->rc == 0)
 		con_printf(_("本客户端正常结束\n"));
 	else
 		con_eprintf(_("本客户端失败（见上面的“错误”与“提示”）；不影响其它客户端\n"));
-	con_set_error_sink(NULL, NULL);
+	hook_after(&conn, HOOK_SESSION, s->rc, NULL);
 	con_set_prefix(NULL);
 	/* 告诉主线程“我结束了”：写一个 int，管道保证不超过 PIPE_BUF 的写是原子的 */
 	if (write(s->done_fd, &s->slot, sizeof(s->slot)) != (ssize_t)sizeof(s->slot))
@@ -211,7 +206,7 @@ static int server_open(struct server *srv)
 {
 	const struct options *o = srv->opt;
 
-	step_title(&srv->dev->trace, srv->step, _("建立TCP监听（控制平面）listen：多客户端"));
+	step_title(&srv->dev->watch, srv->step, _("建立TCP监听（控制平面）listen：多客户端"));
 	if (open_signalfd(srv) != 0)
 		return -1;
 	if (pipe2(srv->done_pipe, O_CLOEXEC) != 0) {

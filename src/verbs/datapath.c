@@ -50,7 +50,7 @@ int sq_room_error(struct rdma_conn *conn, int i, const struct send_req *reqs, in
 
 /*
  * 一个 IBV_SEND_INLINE 的 WR 比 QP 要的 max_inline_data（--inline）大：驱动把要的值向上取整（rxe 把 0 报成 16，
- * mlx5 也取整，各不相同），写回的更大的值是这块网卡的取整，不能当成规则；能移植的规则是只用不超过自己要的。插件故意做坏的 WR（send_req 的 unchecked）不走到这里。
+ * mlx5 也取整，各不相同），写回的更大的值是这块网卡的取整，不能当成规则；能移植的规则是只用不超过自己要的。插件故意做坏的 WR（--inject inline 在 HOOK_SEND_WR 才加 IBV_SEND_INLINE）不走到这里。
  */
 int inline_error(struct rdma_conn *conn, int i, uint32_t len)
 {

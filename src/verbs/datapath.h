@@ -36,12 +36,11 @@ static inline int check_sq_room(struct rdma_conn *conn, int i, const struct send
 	return sq_account_fits(&conn->sq[i], (uint32_t)n) ? 0 : sq_room_error(conn, i, reqs, n);
 }
 /* IBV_SEND_INLINE 的 WR 不能比 QP 要的 max_inline_data（--inline）大：驱动把要的值向上取整（rxe、mlx5 都是，各不相同）、
- * 写回更大的值，能移植的规则是只用不超过自己要的 */
+ * 写回更大的值，能移植的规则是只用不超过自己要的（--inject inline 故意做坏的 WR 到 HOOK_SEND_WR 才加 IBV_SEND_INLINE，不经过这里） */
 static inline int check_inline(struct rdma_conn *conn, int i, const struct send_req *reqs, int n)
 {
 	for (int k = 0; k < n; k++)
-		if (reqs[k].inline_data && reqs[k].len > conn->opt->inline_size && !reqs[k].unchecked &&
-		    inline_error(conn, i, reqs[k].len) != 0)
+		if (reqs[k].inline_data && reqs[k].len > conn->opt->inline_size && inline_error(conn, i, reqs[k].len) != 0)
 			return -1;
 	return 0;
 }

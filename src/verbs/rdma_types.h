@@ -18,7 +18,7 @@
 #include "verbs/gid.h"             /* struct gid_info */
 #include "verbs/sq_account.h"      /* struct sq_account */
 #include "control/wire.h"            /* struct wire_hello、struct wire_rd_depth */
-#include "console/trace_ref.h"      /* struct trace_ref */
+#include "console/verbs_print.h"  /* struct step_watch（步骤标题还要告诉谁） */
 
 struct rdma_device;
 struct rdma_conn;
@@ -62,6 +62,8 @@ enum hook_at {
 	HOOK_WC,                /* 之后：obj = struct ibv_wc */
 	HOOK_PLANE,             /* 一步：数据面（步骤14 起）的前后；之后 rc = 数据面的结果 */
 	HOOK_BENCH_SIZE,        /* 一步：--bench 的一个大小，计时循环之外的前后（obj = struct hook_size *，前后是同一个） */
+	HOOK_SESSION,           /* 一步：多客户端服务端的一个会话，在它的线程里。之前：控制平面已接上、步骤还没开始，round = 客户端编号；
+	                         * 之后：会话的资源已清理，rc = 它的结果（--trace 在这两点给会话换上、收回它自己的上下文） */
 };
 
 enum hook_when { HOOK_AFTER = 0, HOOK_BEFORE = 1 };
@@ -116,7 +118,7 @@ struct rdma_device {
 	struct ibv_port_attr port_attr; /* 端口 opt->ib_port 的状态、链路层、active_mtu、LID、GID表长度 */
 	struct gid_info gid;            /* 本端使用的 GID（含索引、所在网卡） */
 	struct ibv_pd *pd;              /* 保护域：这个设备上所有连接的 MR 和 QP 都在里面 */
-	struct trace_ref trace;         /* --trace：设备级事件写到哪里（没有 --trace 时 trace.t 为 NULL） */
+	struct step_watch watch;        /* 步骤标题还要告诉谁（观察者的上下文，program.c 填；没有 --trace 时 note 为 NULL，只打印） */
 	const struct rdma_hooks *hooks; /* 插桩的接缝：装了哪些插件（device_init 时一个也没有；program.c 换成装好的） */
 	int ctx_borrowed;               /* 1 = ctx 是 librdmacm 打开的（--cm，cm_qps.c 接过来），不归我们关闭 */
 };
@@ -168,7 +170,7 @@ struct rdma_conn {
 	struct wire_rd_depth rd;        /* READ/原子深度：rd.out → RTS 的 max_rd_atomic，rd.in → RTR 的 max_dest_rd_atomic（交换连接信息后由两端的设备上限算出） */
 
 	struct peer_route peer;         /* 客户端：到服务端的路径（selection.c 选设备时填写，path_check.c 在 RTR 前检查） */
-	struct trace_ref trace;         /* --trace：这条连接的事件写到哪里、会话号（conn_init 从设备复制） */
+	struct step_watch watch;        /* 同上，这条连接的（conn_init 从设备复制；多客户端的会话由插件在 HOOK_SESSION 换成会话的） */
 	const struct rdma_hooks *hooks; /* 插桩的接缝（conn_init 从设备复制） */
 	int mr_access;                  /* MR 注册时的权限（--trace 记下它） */
 };
@@ -276,7 +278,6 @@ struct send_req {
 	uint64_t seq;             /* 放进 wr_id 高位的序号（普通模式 0） */
 	int unsignaled;           /* 1 = 不要完成（选择性通知；QP 的 sq_sig_all=0 才有效） */
 	int inline_data;          /* 1 = IBV_SEND_INLINE：CPU 把数据直接拷进 WQE，不用 lkey、返回后缓冲区即可重用 */
-	int unchecked;            /* 1 = 投递前不做本程序的 inline 检查，让驱动自己回答（插件故意做坏的 WR：--inject inline） */
 	struct ibv_ah *ah;        /* --qp ud 的 SEND：目的地 = 地址句柄 + 对端 QP 号 + Q_Key（NULL = RC） */
 	uint32_t remote_qpn;
 };

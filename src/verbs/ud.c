@@ -46,7 +46,7 @@ int ud_prepare(struct rdma_conn *conn)
 {
 	uint32_t mtu = wire_mtu_bytes(conn->path_mtu);
 
-	step_title(&conn->trace, &conn->step, _("创建地址句柄AH ibv_create_ah()（UD：每个发送 WR 自己带目的地）"));
+	step_title(&conn->watch, &conn->step, _("创建地址句柄AH ibv_create_ah()（UD：每个发送 WR 自己带目的地）"));
 	if (conn->opt->size > mtu) {
 		con_error(_("UD 的消息 %zu 字节 > 路径MTU %u 字节：UD 不分段，一条消息必须装进一个包\n"
 			  CON_HINT "--size 不超过 %u（路径MTU 是两端 active_mtu 的较小者）；更大的消息用 RC，网卡会按 MTU 切包\n"),

@@ -2,7 +2,7 @@
 """tests/trace/i18n.py - inputs for the language checks of tests/23-host-trace-render.t (issue 28), one process.
 
   i18n.py prepare OUT NAME...   from tests/trace/fixtures:
-      OUT/en/NAME.{server,client}.jsonl   "lang":"en" in the start record (as src/console/trace.c writes it) and the
+      OUT/en/NAME.{server,client}.jsonl   "lang":"en" in the start record (as src/plugins/trace.c writes it) and the
                                           traces' own Chinese text (step titles, errors, hints, res values)
                                           replaced by ASCII: an English run's trace
       OUT/zh/NAME.{server,client}.jsonl   "lang":"zh" added, nothing else changed

@@ -9,7 +9,7 @@
 
 #include "console/conout.h"
 #include "control/ctrl.h"
-#include "control/ctrl_trace.h"
+#include "plugins/ctrl_trace.h"
 #include "verbs/gid.h"
 #include "unit.h"
 

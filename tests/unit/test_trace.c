@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "console/conout.h"
-#include "console/trace.h"
+#include "plugins/trace.h"
 #include "unit.h"
 
 static const struct timespec REAL = { 1795348801, 123456789 };   /* 2026-11-22T12:00:01.123456Z */

@@ -1,7 +1,7 @@
 /*
  * ctrl_trace.c - 控制平面的 trace 事件（见 ctrl_trace.h；格式见 docs/TRACE.md 的 ctrl_send/ctrl_recv）
  */
-#include "control/ctrl_trace.h"
+#include "plugins/ctrl_trace.h"
 
 #include <arpa/inet.h>
 

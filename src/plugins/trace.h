@@ -5,15 +5,15 @@
  * 控制平面消息、错误。tools/trace/render 把两端的 trace 和抓包合成一条时间线。
  * 写 trace 不改变控制台输出的任何一个字节。
  *
- * 没有全局状态：打开的 trace（struct trace）由 program.c 创建，设备和每条连接各持有一个
- * struct trace_ref（trace 指针 + 会话号）。几条连接（多客户端服务端的几个线程）可以共用一个
- * trace 文件：每行在一把互斥锁下整行写出，行与行不会交错；会话号写进每个事件的 "conn" 字段。
- * trace 指针为 NULL（没有 --trace）时下面所有函数什么也不做。
+ * 没有全局状态：打开的 trace（struct trace）由 program.c 创建，写的时候给一个 struct trace_ref（trace 指针 + 会话号）。
+ * 课程的类型里没有它：trace 插件（trace_hooks.c 的 trace_watch）把它放进设备和连接的观察者上下文（struct step_watch）。
+ * 几条连接（多客户端服务端的几个线程）可以共用一个 trace 文件：每行在一把互斥锁下整行写出，行与行不会交错；
+ * 会话号写进每个事件的 "conn" 字段。trace 指针为 NULL（没有 --trace）时下面所有函数什么也不做。
  * 控制台上的 “错误/提示” 经 con_set_error_sink（conout.h，每个线程自己设）变成 error 事件：program.c 为主线程设好；
- * 服务多个客户端的会话线程要为自己再设一次（ctx = 这个会话的 struct trace_ref）。
+ * 多客户端服务端的每个会话线程由 trace 插件在 HOOK_SESSION 里再设一次（ctx = 这个会话的 struct trace_ref）。
  *
  * 本模块只是写出的一层：不调用 libibverbs（可以单元测试），也不知道命令行和控制平面。要读 verbs 结构体的事件在
- * plugins/trace_ev.c，记下这次运行的参数的 start 事件在 plugins/trace_hooks.c，控制平面的 HELLO 和同步消息在 control/ctrl_trace.c。
+ * plugins/trace_ev.c，记下这次运行的参数的 start 事件在 plugins/trace_hooks.c，控制平面的 HELLO 和同步消息在 plugins/ctrl_trace.c。
  */
 #ifndef ROCE_TRACE_H
 #define ROCE_TRACE_H
@@ -27,7 +27,7 @@
 #define TRACE_LINE_MAX 8192     /* 一个事件一行的上限（16 个QP 的 HELLO 也不到 3 KiB） */
 #define PSN_MASK 0xffffffu      /* PSN 是 24 位的 */
 
-#include "console/trace_ref.h"   /* struct trace_ref：设备和连接持有的引用 */
+#include "plugins/trace_ref.h"   /* struct trace_ref：写到哪个 trace、哪个会话 */
 
 /* 一个正在拼装的事件（一行 JSON）；空间不够时 overflow=1，整行不写 */
 struct tj {

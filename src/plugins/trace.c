@@ -1,7 +1,7 @@
 /*
  * trace.c - --trace FILE 的写入：JSON 拼装、时间戳、整行加锁写出、PSN 计数（见 trace.h、docs/TRACE.md）
  */
-#include "console/trace.h"
+#include "plugins/trace.h"
 #include "console/i18n.h"
 
 #include <errno.h>
