@@ -545,16 +545,12 @@ proxied_pair() {  # proxied_pair 参数...
 
 # 我们的默认一对在 verbs-check 下干净：make verbs-check-lab（和 UD/SRQ、每种 --inject 一起；省下 make test 里约 30 秒），
 # 它录下的日志在 tests/verbs-check/ 里，宿主机上每次都判一遍（tests/20-host-scripts.t）
-@test "verbs-check (issue 57): ibv_rc_pingpong -g 1 clean on each side and in --pair; our --inject qpn named as rtr.dqpn" {
-    local d=$BATS_TEST_TMPDIR/vc c
-    bash tests/verbs-check/lab-run.sh "$d" rc inject:qpn >"$d.summary" 2>&1 || true
+@test "verbs-check (issue 57): our --inject qpn named as rtr.dqpn by --pair" {
+    local d=$BATS_TEST_TMPDIR/vc
+    # rdma-core 的 ibv_rc_pingpong 两边干净、--pair 干净：两台虚拟机上（63-two-vms-cm.t 的 vc-rc-server、vc-rc、vc-pair）
+    # 和原版 Debian 上（70-stock-readme.t）证明，make verbs-check-lab 是全套；这里只剩我们的一个错误
+    bash tests/verbs-check/lab-run.sh "$d" inject:qpn >"$d.summary" 2>&1 || true
     cat "$d.summary"
-    # 两边正常结束（输出和退出码是程序自己的），两边的日志配成一对，没有错误和警告
-    c=$d/rc
-    [[ $(cat "$c/rc") == "server=0 client=0 pair=0" ]] || { cat "$c"/*.err "$c/pair.out"; return 1; }
-    has "$c/pair.out" '两边：'
-    ! grep -q '^verbs-check: \(错误\|警告\)' "$c/s.err" "$c/c.err" "$c/pair.out" || { cat "$c/pair.out"; return 1; }
-    has "$d/rc/c.out" 'bytes in'
     # 客户端 RTR 时 dest_qp_num 用了错的（对端 QP 号 ^ 0x800000）：--pair 说出是哪个字段，一边看到的是 RETRY_EXC_ERR
     has "$d/inject:qpn/pair.out" '错误 rtr.dqpn dest_qp_num'
     has "$d/inject:qpn/c.err" 'IBV_WC_RETRY_EXC_ERR'
