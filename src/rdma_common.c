@@ -489,7 +489,7 @@ static int modify_all(struct rdma_conn *conn, struct ibv_qp_attr *attr, int mask
 	for (int i = 0; i < conn->num_qp; i++) {
 		int rc = ibv_modify_qp(conn->qp[i], attr, mask);
 
-		hook_note(NULL, conn, HOOK_MODIFY, state, i, rc);
+		hook_modified(conn, state, i, rc, attr);
 		if (rc != 0) {
 			char call[48];
 
@@ -536,12 +536,11 @@ static int ud_to_rts(struct rdma_conn *conn)
 
 		attr.sq_psn = conn->psn[i];
 		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
-		hook_note(NULL, conn, HOOK_MODIFY, "RTS", i, rc);
+		hook_modified(conn, "RTS", i, rc, &attr);
 		if (rc != 0) {
 			verbs_error_qp(i, "ibv_modify_qp(RTS)", rc, _("UD 的 RTS 只要 sq_psn；QP 必须先在 RTR"));
 			return -1;
 		}
-		conn->next_psn[i] = conn->psn[i];
 	}
 	print_qp_states(conn, "RTS");
 	return 0;
@@ -575,7 +574,7 @@ int modify_qps_to_init(struct rdma_conn *conn, int access)
 	con_explain(_("INIT 只绑定端口并声明“对端可以对我做什么”（远端读/写/原子权限，与 MR 的 REMOTE_* 一致）\n"));
 	for (int i = 0; i < conn->num_qp; i++) {
 		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
-		hook_note(NULL, conn, HOOK_MODIFY, "INIT", i, rc);
+		hook_modified(conn, "INIT", i, rc, &attr);
 		if (rc != 0) {
 			con_error(_("修改QP[%d]到INIT状态失败\n"), i);
 			verbs_error("ibv_modify_qp(INIT)", rc, _("端口号（-i）是否存在？访问权限是否被设备支持？"));
@@ -686,7 +685,7 @@ int modify_qps_to_rtr(struct rdma_conn *conn)
 			print_rtr_settings(conn, &attr);
 		hook_before(conn, HOOK_MODIFY, "RTR", i, 0, &attr);   /* 插桩可以改属性（--inject qpn） */
 		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
-		hook_note(NULL, conn, HOOK_MODIFY, "RTR", i, rc);
+		hook_modified(conn, "RTR", i, rc, &attr);
 		if (rc != 0) {
 			rtr_debug(conn, i, rc);
 			return -1;
@@ -726,13 +725,12 @@ int modify_qps_to_rts(struct rdma_conn *conn)
 			print_rts_settings(conn, &attr, why, sizeof(why));
 		hook_before(conn, HOOK_MODIFY, "RTS", i, 0, &attr);   /* 插桩可以改属性（--inject psn、rnr-retry0） */
 		rc = ibv_modify_qp(conn->qp[i], &attr, mask);
-		hook_note(NULL, conn, HOOK_MODIFY, "RTS", i, rc);
+		hook_modified(conn, "RTS", i, rc, &attr);
 		if (rc != 0) {
 			con_error(_("修改QP[%d]到RTS状态失败\n"), i);
 			verbs_error("ibv_modify_qp(RTS)", rc, _("QP 必须先成功进入 RTR；参数超出设备上限？EINVAL 也可能是掩码：少了 RTS 必需的位，或带了 RTS 不允许的位（比如 RTR 的 IBV_QP_AV、IBV_QP_DEST_QPN）"));
 			return -1;
 		}
-		conn->next_psn[i] = attr.sq_psn;        /* 第一个发送 WR 从 sq_psn 开始 */
 	}
 	print_qp_states(conn, "RTS");
 	return 0;
@@ -743,7 +741,7 @@ int modify_qp_to_err(struct rdma_conn *conn, int i)
 	struct ibv_qp_attr attr = { .qp_state = IBV_QPS_ERR };
 	int rc = ibv_modify_qp(conn->qp[i], &attr, IBV_QP_STATE);
 
-	hook_note(NULL, conn, HOOK_MODIFY, "ERR", i, rc);
+	hook_modified(conn, "ERR", i, rc, &attr);
 	if (rc != 0) {
 		verbs_error_qp(i, "ibv_modify_qp(ERR)", rc, _("任何状态都能改到 ERR；失败说明 QP 已被销毁或设备出错，看 dmesg"));
 		return -1;

@@ -14,6 +14,7 @@
 #      syndrome、RNR NAK、没有应答的重传、没有包）、提示说的原因、每一端自己的端口计数（两端都带 --counters：
 #      服务端、客户端设备上各动了哪些错误计数，各自的 sent_pkts 等于抓包里从它发出的包数）；
 #      tests/gallery/browser-check.py 用 chromium 检查页面（每一端的计数在它自己那一栏）并截图 logs/gallery.png
+#      画廊的 psn（--inject psn）：客户端 trace 的 psn_first 是注入改过、真交给网卡的 sq_psn（= 线上第一个请求包的 PSN）
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 D=logs/trace-test
@@ -78,6 +79,27 @@ for p in bad[:5]:
 sys.exit(1 if bad or len(pk) != 8 else 0)   # 2 个QP × 2 轮 × 两个方向
 PY
 ok "$rc" "ud: only UD SEND Only packets on the wire (2 QPs × 2 rounds × 2 directions = 8), no ACK; every DETH carries Q_Key 0x11111111 and the sender's QP number" "$T"
+
+# --inject psn（画廊的 psn 这一种）：trace 的 psn_first 是网卡真拿到的 sq_psn（注入改过的），不是步骤8 打印、告诉对端的那个：
+# 客户端第一个 post_send 的 psn_first = 线上它发出的第一个请求包的 PSN = 打印的起始PSN + 0x1000（模 2^24）
+rc=0
+python3 - "$G" >"$T" 2>&1 <<'PY' || rc=$?
+import json, re, subprocess, sys
+g = sys.argv[1]
+pk = [json.loads(l) for l in subprocess.run(["tools/trace/decode", g + "/gallery.pcap"], capture_output=True, text=True,
+                                             check=True).stdout.splitlines()]
+ev = [json.loads(l) for l in open(g + "/psn-client.jsonl")]
+ip = next(e["res"]["gid"].replace("::ffff:", "") for e in ev if e["ev"] == "verbs" and e.get("call") == "ibv_query_gid_table")
+wr = next(e for e in ev if e["ev"] == "post_send")
+printed = int(re.search(r"^QP\[0\]: qp_num=0x[0-9a-f]+  起始PSN=0x([0-9a-f]+)", open(g + "/psn-client.log", encoding="utf-8").read(),
+                        re.M).group(1), 16)
+reqs = [p for p in pk if p["src"] == ip and p["dqpn"] == wr["dest_qpn"]
+        and "Acknowledge" not in p["opname"] and "Response" not in p["opname"]]
+wire = min(reqs, key=lambda p: p["frame"])["psn"] if reqs else None
+print("psn: 打印 0x%06x，trace psn_first 0x%06x，线上第一个请求 %s" % (printed, wr["psn_first"], "0x%06x" % wire if reqs else "没有"))
+sys.exit(0 if wire == wr["psn_first"] == (printed + 0x1000) & 0xffffff else 1)
+PY
+ok "$rc" "gallery psn (--inject psn): the client's first psn_first is the sq_psn really given to the NIC (= first request PSN on the wire = printed start PSN + 0x1000)" "$T"
 
 # 故障画廊：页面、每一种的测量、浏览器
 rc=0

@@ -258,7 +258,7 @@ static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int
 		hook_before(conn, HOOK_MODIFY, qp_state_str(state), k, 0, &a);
 	rc = ibv_modify_qp(qp_of(conn, k), &a, mask);
 	if (k >= 0)
-		hook_note(NULL, conn, HOOK_MODIFY, qp_state_str(state), k, rc);
+		hook_modified(conn, qp_state_str(state), k, rc, &a);
 	if (rc != 0) {
 		if (k < 0)
 			con_error(_("修改控制QP到%s失败\n"), qp_state_str(state));
@@ -267,8 +267,6 @@ static int cm_modify(struct rdma_conn *conn, int k, enum ibv_qp_state state, int
 		verbs_error("ibv_modify_qp()", rc, _("rdma_init_qp_attr 给的属性被拒绝：./diagnose.sh"));
 		return -1;
 	}
-	if (state == IBV_QPS_RTS && k >= 0)
-		conn->next_psn[k] = a.sq_psn;   /* 第一个发送 WR 从 CM 定的起始PSN 开始（--trace 的 psn_first） */
 	return 0;
 }
 

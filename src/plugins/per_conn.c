@@ -38,3 +38,15 @@ void *per_conn_take(struct per_conn *t, const struct rdma_conn *conn)
 	pthread_mutex_unlock(&t->lock);
 	return state;
 }
+
+void *per_conn_get(struct per_conn *t, const struct rdma_conn *conn)
+{
+	void *state = NULL;
+
+	pthread_mutex_lock(&t->lock);
+	for (int k = 0; k < MAX_PARALLEL && state == NULL; k++)
+		if (t->e[k].conn == conn)
+			state = t->e[k].state;
+	pthread_mutex_unlock(&t->lock);
+	return state;
+}

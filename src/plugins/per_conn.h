@@ -23,6 +23,8 @@ struct per_conn {
 void per_conn_init(struct per_conn *t);
 /* 记下 conn 的状态（state 不为 NULL）；表满了返回 -1，state 仍归调用者 */
 int per_conn_put(struct per_conn *t, const struct rdma_conn *conn, void *state);
+/* 看 conn 的状态（不删掉；状态只由这条连接自己的线程用）；没有时返回 NULL */
+void *per_conn_get(struct per_conn *t, const struct rdma_conn *conn);
 /* 取走 conn 的状态：返回它并从表里删掉；没有时返回 NULL */
 void *per_conn_take(struct per_conn *t, const struct rdma_conn *conn);
 

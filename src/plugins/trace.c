@@ -297,7 +297,8 @@ void trace_post_send(const struct trace_ref *r, const struct trace_wr *w)
 	}
 	if (w->has_imm)
 		tj_hex(&j, "imm", w->imm, 8);
-	tj_int(&j, "psn_first", w->psn_first);
+	if (w->has_psn)
+		tj_int(&j, "psn_first", w->psn_first);
 	tj_int(&j, "npkts", w->npkts);
 	tj_int(&j, "mtu", w->mtu);
 	tj_int(&j, "dest_qpn", w->dest_qpn);

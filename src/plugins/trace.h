@@ -94,6 +94,7 @@ struct trace_wr {
 	int has_remote;         /* 单边/原子操作才写 remote_addr/rkey */
 	int has_imm;
 	uint32_t imm;           /* 主机字节序 */
+	int has_psn;            /* 0 = 插件没记下这个QP的起始PSN（内存不够），不写 psn_first */
 	uint32_t psn_first, npkts, mtu;
 	int signaled;           /* IBV_SEND_SIGNALED：这个 WR 要一个完成 */
 	int inline_data;        /* IBV_SEND_INLINE：数据由 CPU 拷进 WQE */

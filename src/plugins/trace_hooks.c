@@ -28,15 +28,50 @@ static const char *wr_opcode_name(enum ibv_wr_opcode op)
 	}
 }
 
+/* 插件自己数的 PSN：一条连接每个QP下一个发送 WR 的第一个 PSN（per_conn 表里按连接放一份） */
+struct trace_psn {
+	uint32_t next[MAX_QP];
+};
+
+/*
+ * 一个QP到了 RTS（HOOK_MODIFY 之后，成功）：它的第一个发送 WR 从交给 ibv_modify_qp 的 sq_psn 开始。用之后的事件：
+ * 之前的事件里 trace 排在 --inject 前面，看不到 --inject psn 改过的值；之后的事件的属性是网卡真拿到的
+ */
+static void note_rts(struct trace_plugin *p, struct rdma_conn *conn, const struct hook_event *n)
+{
+	const struct ibv_qp_attr *attr = n->obj;
+	struct trace_psn *s;
+
+	if (n->rc != 0 || attr == NULL || attr->qp_state != IBV_QPS_RTS || n->qp < 0 || n->qp >= MAX_QP)
+		return;
+	s = per_conn_get(&p->psn, conn);
+	if (s == NULL) {
+		s = calloc(1, sizeof(*s));
+		if (s == NULL || per_conn_put(&p->psn, conn, s) != 0) {
+			free(s);
+			con_error(_("--trace: 记不下QP的起始PSN（内存不够或同时的连接太多），这条连接的 post_send 不写 psn_first\n"));
+			return;
+		}
+	}
+	s->next[n->qp] = attr->sq_psn;
+}
+
+/* 连接的QP开始销毁（之后不再投递），或多客户端的会话结束：这条连接的 PSN 不用再数 */
+static void drop_psn(struct trace_plugin *p, const struct rdma_conn *conn)
+{
+	free(per_conn_take(&p->psn, conn));
+}
+
 /*
  * 记下这个 WR 用掉的 PSN 并写 trace 的 post_send 事件。PSN：verbs 不报告 PSN，所以自己数（与网卡的数法一样）：从 RTS 时的 sq_psn 开始，
  * 每个 WR 占 psn_npkts 个（READ 是响应包的个数，原子操作 1 个），模 2^24。trace 里的 psn_first
  * 就是它，tools/trace/render 靠它把线上的包对应到 WR。
  */
-static void note_traced_wr(struct rdma_conn *conn, int i, const struct ibv_send_wr *wr)
+static void note_traced_wr(struct trace_plugin *p, struct rdma_conn *conn, int i, const struct ibv_send_wr *wr)
 {
 	int atomic = wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP;
 	uint32_t mtu = wire_mtu_bytes(conn->path_mtu);
+	struct trace_psn *s = i >= 0 && i < MAX_QP ? per_conn_get(&p->psn, conn) : NULL;
 	struct trace_wr t = {
 		.qp = i, .qpn = conn->qp[i]->qp_num, .dest_qpn = conn->remote.qp[i].qpn,
 		.wr_id = wr->wr_id, .opcode = wr_opcode_name(wr->opcode), .len = wr->sg_list->length,
@@ -45,13 +80,15 @@ static void note_traced_wr(struct rdma_conn *conn, int i, const struct ibv_send_
 		.remote_addr = atomic ? wr->wr.atomic.remote_addr : wr->wr.rdma.remote_addr,
 		.rkey = atomic ? wr->wr.atomic.rkey : wr->wr.rdma.rkey,
 		.has_imm = wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM, .imm = ntohl(wr->imm_data),
-		.psn_first = conn->next_psn[i], .npkts = psn_npkts(wr->sg_list->length, mtu, atomic),
+		.has_psn = s != NULL, .psn_first = s != NULL ? s->next[i] : 0,
+		.npkts = psn_npkts(wr->sg_list->length, mtu, atomic),
 		.mtu = mtu,
 		.signaled = (wr->send_flags & IBV_SEND_SIGNALED) != 0,
 		.inline_data = (wr->send_flags & IBV_SEND_INLINE) != 0,
 	};
 
-	conn->next_psn[i] = psn_add(t.psn_first, t.npkts);
+	if (s != NULL)
+		s->next[i] = psn_add(t.psn_first, t.npkts);
 	trace_post_send(trace_watched(&conn->watch), &t);
 }
 
@@ -195,8 +232,9 @@ static void trace_note(void *ctx, const struct rdma_device *dev, struct rdma_con
 {
 	const struct trace_ref *tr = trace_watched(conn != NULL ? &conn->watch : &dev->watch);
 
-	(void)ctx;
 	if (n->at == HOOK_SESSION && conn != NULL) {
+		if (n->when == HOOK_AFTER)
+			drop_psn(ctx, conn);
 		note_session(conn, n);
 		return;
 	}
@@ -205,26 +243,32 @@ static void trace_note(void *ctx, const struct rdma_device *dev, struct rdma_con
 	switch (n->at) {
 	case HOOK_FAILED: trace_verbs_simple(tr, n->call, n->rc); break;
 	case HOOK_DESTROYED:
-		if (n->qp >= 0)
+		if (n->qp >= 0) {
+			drop_psn(ctx, conn);
 			trace_qp_num(tr, n->call, n->rc, n->qp, n->qpn, -1);
-		else
+		} else {
 			trace_verbs_simple(tr, n->call, n->rc);
+		}
 		break;
 	case HOOK_MR: note_mr(tr, conn); break;
 	case HOOK_CQ: trace_call(tr, "ibv_create_cq", "cqe", conn->cq->cqe, NULL, 0); break;
 	case HOOK_SRQ: trace_call(tr, "ibv_create_srq", "max_wr", (long)conn->srq_depth, NULL, 0); break;
 	case HOOK_QP_CREATED: trace_qp_num(tr, "ibv_create_qp", 0, n->qp, conn->qp[n->qp]->qp_num, conn->psn[n->qp]); break;
 	case HOOK_AH: trace_call(tr, "ibv_create_ah", "sgid_index", dev->gid.index, NULL, 0); break;
-	case HOOK_MODIFY: note_modify(tr, conn, n); break;
+	case HOOK_MODIFY:
+		note_modify(tr, conn, n);
+		note_rts(ctx, conn, n);
+		break;
 	case HOOK_QP_STATES: note_qp_states(tr, conn); break;
 	case HOOK_POST_RECV: note_post_recv(tr, n); break;
-	case HOOK_POST_SEND: note_traced_wr(conn, n->qp, n->obj); break;
+	case HOOK_POST_SEND: note_traced_wr(ctx, conn, n->qp, n->obj); break;
 	case HOOK_WC: trace_wc(tr, n->obj); break;
 	default: break;
 	}
 }
 
-void trace_hooks_install(struct rdma_hooks *h)
+void trace_hooks_install(struct rdma_hooks *h, struct trace_plugin *p)
 {
-	hook_add(h, trace_note, NULL, 1);   /* 要看数据面的每个 WR 和完成 */
+	per_conn_init(&p->psn);
+	hook_add(h, trace_note, p, 1);   /* 要看数据面的每个 WR 和完成 */
 }

@@ -116,7 +116,7 @@ static void install_hooks(struct program *p)
 {
 	p->hooks = no_hooks;
 	if (p->tr.t != NULL) {
-		trace_hooks_install(&p->hooks);
+		trace_hooks_install(&p->hooks, &p->trace);
 		p->dev.watch = trace_watch(&p->tr);
 	}
 	if (p->opt.inject != INJECT_NONE)

@@ -7,6 +7,7 @@
 #include "verbs/rdma_types.h"
 #include "plugins/inject.h"
 #include "plugins/ctr_hook.h"
+#include "plugins/trace_hooks.h"
 #include "plugins/trace_ref.h"
 
 /* 一次运行的全部状态：命令行、设备（步骤1-5）、连接（步骤6 起）、--trace；放在 main 的栈上 */
@@ -19,6 +20,7 @@ struct program {
 	struct rdma_hooks hooks;        /* 插桩的接缝装的插件（--trace、--inject、--counters；program_start 按命令行装好，设备和连接指向它） */
 	struct inject_plugin inject;    /* 插件各自的状态（装了才用） */
 	struct ctr_plugin counters;
+	struct trace_plugin trace;
 };
 
 /*

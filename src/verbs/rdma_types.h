@@ -45,7 +45,7 @@ enum hook_at {
 	HOOK_QP_CREATED,        /* 之后：QP qp 建好并有了起始 PSN */
 	HOOK_AH,                /* 之后：--qp ud 的地址句柄 */
 	HOOK_MODIFY,            /* 一次 ibv_modify_qp，call = 目标状态名。之前：obj = struct ibv_qp_attr *（可以改；INIT 时 qp = -1，
-	                         * 全部QP用同一份属性）；之后：qp，rc */
+	                         * 全部QP用同一份属性）；之后（hook_modified）：qp，rc，obj = 实际交给 ibv_modify_qp 的属性（只读） */
 	HOOK_QP_STATES,         /* 之后：一次转换之后（每个QP读回的状态） */
 	HOOK_CM_CONNECT,        /* 之前：--cm 客户端一个数据QP的 rdma_connect（qp；obj = struct rdma_conn_param *，可以改） */
 	HOOK_DESTROYED,         /* 之后：一个销毁类 verbs：call、rc；QP 时还有 qp、qpn（QP 已经没了，读不到） */
@@ -145,7 +145,6 @@ struct rdma_conn {
 	int num_qp;                     /* QP 个数（-q） */
 	struct ibv_qp *qp[MAX_QP];      /* RC 或 UD QP（--qp）；WR 的 wr_id 低 8 位 = 下标（WRID） */
 	uint32_t psn[MAX_QP];           /* 本端每个QP的起始包序号 */
-	uint32_t next_psn[MAX_QP];      /* 下一个发送 WR 的第一个 PSN（RTS 时 = psn[i]，每投递一个 WR 加它的包数，模 2^24） */
 	struct sq_account sq[MAX_QP];   /* 每个QP发送队列的槽位记账（按硬件规则，post_send 每次投递前检查） */
 
 	/* --cq event：完成通道（verbs/datapath.c 睡在它上面） */
@@ -202,6 +201,17 @@ static inline void hook_note(const struct rdma_device *dev, struct rdma_conn *co
 		struct hook_event ev = { .at = at, .call = call, .qp = qp, .rc = rc };
 
 		hook_emit(dev, conn, &ev);
+	}
+}
+
+/* 之后：QP qp 的一次 ibv_modify_qp（HOOK_MODIFY，state = 目标状态名，rc 是它的返回值）；obj = 交给它的属性，
+ * 插件在之前的事件里改过的也在内（--trace 从 RTS 的 sq_psn 数 PSN：记的是网卡真拿到的起点，--inject psn 改过的也对） */
+static inline void hook_modified(struct rdma_conn *conn, const char *state, int qp, int rc, const struct ibv_qp_attr *attr)
+{
+	if (conn->hooks->n != 0) {
+		struct hook_event ev = { .at = HOOK_MODIFY, .call = state, .qp = qp, .rc = rc, .obj = (void *)attr };
+
+		hook_emit(NULL, conn, &ev);
 	}
 }
 

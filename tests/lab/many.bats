@@ -338,6 +338,20 @@ assert sorted(len(v) for v in qps.values()) == [2, 3], qps
 for c in (1, 2):
     steps = [e["n"] for e in by_conn[c] if e["ev"] == "step"]
     assert steps and steps[0] == 7, (c, steps[:3])
-print("# events:", {c: len(v) for c, v in by_conn.items()})
+# 每个会话自己数 PSN（trace 插件每条连接一份的状态）：每个QP第一个 post_send 的 psn_first 是这个会话 RTS 时读回的 sq_psn，
+# 之后每个接着前一个数（加它的 npkts，模 2^24）。send 的服务端每轮回发，write 的服务端不发
+sent = {}
+for c in (1, 2):
+    rts, nxt = {}, {}
+    for e in by_conn[c]:
+        if e["ev"] == "qp_state" and e["state"] == "RTS":
+            rts.setdefault(e["qp"], e["attr"]["sq_psn"])
+        if e["ev"] == "post_send":
+            want = nxt.get(e["qp"], rts.get(e["qp"]))
+            assert e["psn_first"] == want, (c, e["qp"], e["psn_first"], want)
+            nxt[e["qp"]] = (e["psn_first"] + e["npkts"]) & 0xFFFFFF
+            sent[c] = sent.get(c, 0) + 1
+assert sum(sent.values()) >= 6, ("服务端 send 的会话应该回发 3 个QP × 2 轮", sent)
+print("# events:", {c: len(v) for c, v in by_conn.items()}, "post_send:", sent)
 PYEOF
 }

@@ -1,4 +1,5 @@
-/* test_trace.c - --trace 的写入：JSON 转义、事件格式、整行写出、PSN 计数（模 2^24）、错误去处 */
+/* test_trace.c - --trace 的写入：JSON 转义、事件格式、整行写出、PSN 计数（模 2^24）、错误去处；
+ * 插件每条连接一份的状态表（plugins/per_conn.c：trace 的 PSN 计数放在里面） */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +7,7 @@
 #include <unistd.h>
 
 #include "console/conout.h"
+#include "plugins/per_conn.h"
 #include "plugins/trace.h"
 #include "unit.h"
 
@@ -250,6 +252,32 @@ static void error_sink_pairs_error_and_hint(void **state)
 	free(text);
 }
 
+/* 插件的状态按连接放：看（get）不删，取走（take）才删；别的连接的看不到；满了 put 返回 -1 */
+static void per_conn_state_by_connection(void **state)
+{
+	static struct rdma_conn conns[MAX_PARALLEL + 1];
+	static int vals[MAX_PARALLEL + 1];
+	static struct per_conn t;
+
+	(void)state;
+	per_conn_init(&t);
+	assert_null(per_conn_get(&t, &conns[0]));
+	assert_int_equal(per_conn_put(&t, &conns[0], &vals[0]), 0);
+	assert_int_equal(per_conn_put(&t, &conns[1], &vals[1]), 0);
+	assert_ptr_equal(per_conn_get(&t, &conns[0]), &vals[0]);
+	assert_ptr_equal(per_conn_get(&t, &conns[0]), &vals[0]);   /* 看两次还在 */
+	assert_ptr_equal(per_conn_get(&t, &conns[1]), &vals[1]);
+	assert_null(per_conn_get(&t, &conns[2]));
+	assert_ptr_equal(per_conn_take(&t, &conns[0]), &vals[0]);
+	assert_null(per_conn_get(&t, &conns[0]));
+	assert_null(per_conn_take(&t, &conns[0]));
+	assert_ptr_equal(per_conn_get(&t, &conns[1]), &vals[1]);
+	for (int k = 2; k <= MAX_PARALLEL; k++)   /* 空出来的位子再用：一共 MAX_PARALLEL 个 */
+		assert_int_equal(per_conn_put(&t, &conns[k], &vals[k]), 0);
+	assert_int_equal(per_conn_put(&t, &conns[0], &vals[0]), -1);
+	assert_ptr_equal(per_conn_get(&t, &conns[MAX_PARALLEL]), &vals[MAX_PARALLEL]);
+}
+
 const struct CMUnitTest trace_tests[] = {
 	cmocka_unit_test(header_fields_and_time_format),
 	cmocka_unit_test(conn_field_only_for_sessions),
@@ -262,5 +290,6 @@ const struct CMUnitTest trace_tests[] = {
 	cmocka_unit_test(open_failure_says_why),
 	cmocka_unit_test(null_trace_is_a_no_op),
 	cmocka_unit_test(error_sink_pairs_error_and_hint),
+	cmocka_unit_test(per_conn_state_by_connection),
 };
 const size_t trace_tests_count = COUNT_OF(trace_tests);
