@@ -105,3 +105,16 @@ need_peer() {
     peer_abort "$2（VM$LAB_VM 等 $1）"
     exit 0
 }
+
+# rxe_on_wrong_nic：这台虚拟机的 rxe0 改建在第二块网卡 x0（10.99.0.2/24，一对 veth 的一端，不通往对端）上，
+# 等到它的 RoCE v2 GID（索引 1）出现（上限 5 秒）。“rxe 建错网卡”的场景：tests/lab/two-vms-paths.sh、tests/verbs-check/two-vms-wrong-nic.sh
+rxe_on_wrong_nic() {
+    local i
+    ip link add x0 type veth peer name x1
+    ip addr add 10.99.0.2/24 dev x0
+    ip link set x0 up
+    ip link set x1 up
+    rdma link delete rxe0
+    rdma link add rxe0 type rxe netdev x0
+    for ((i = 0; i < 50; i++)); do [[ -e /sys/class/infiniband/rxe0/ports/1/gids/1 ]] && break; peer_nap 0.1; done
+}

@@ -89,13 +89,7 @@ if [[ ${LAB_VM:-} == 0 ]]; then
 fi
 
 # ---------------- VM1：客户端，制造错误 ----------------
-ip link add x0 type veth peer name x1
-ip addr add 10.99.0.2/24 dev x0
-ip link set x0 up
-ip link set x1 up
-rdma link delete rxe0
-rdma link add rxe0 type rxe netdev x0
-for ((i = 0; i < 50; i++)); do [[ -e /sys/class/infiniband/rxe0/ports/1/gids/1 ]] && break; peer_nap 0.1; done
+rxe_on_wrong_nic
 
 # 1. 自动选择：在创建任何 QP 之前报错，说出网卡和修复命令
 SECONDS=0

@@ -29,13 +29,7 @@ if [[ ${LAB_VM:-} == 0 ]]; then
     exit 0
 fi
 
-ip link add x0 type veth peer name x1
-ip addr add 10.99.0.2/24 dev x0
-ip link set x0 up
-ip link set x1 up
-rdma link delete rxe0
-rdma link add rxe0 type rxe netdev x0
-for ((i = 0; i < 50; i++)); do [[ -e /sys/class/infiniband/rxe0/ports/1/gids/1 ]] && break; peer_nap 0.1; done
+rxe_on_wrong_nic
 ip route get 10.11.0.1 from 10.99.0.2 >"$OUT/route.out" 2>&1
 need_peer listen-18540 wrong-ndev
 timeout 90 $VC --lang en --log "$OUT/logs" -- ibv_rc_pingpong -d rxe0 -g 1 -n 1 -p 18540 10.11.0.1 >"$OUT/c.out" 2>"$OUT/c.err"
