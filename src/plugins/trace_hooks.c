@@ -13,6 +13,7 @@
 #include "console/verbs_print.h"
 #include "plugins/ctrl_trace.h"
 #include "plugins/trace_ev.h"
+#include "plugins/trace_psn.h"
 #include "verbs/qp_print.h"
 
 static const char *wr_opcode_name(enum ibv_wr_opcode op)
@@ -28,50 +29,33 @@ static const char *wr_opcode_name(enum ibv_wr_opcode op)
 	}
 }
 
-/* 插件自己数的 PSN：一条连接每个QP下一个发送 WR 的第一个 PSN（per_conn 表里按连接放一份） */
-struct trace_psn {
-	uint32_t next[MAX_QP];
-};
-
 /*
- * 一个QP到了 RTS（HOOK_MODIFY 之后，成功）：它的第一个发送 WR 从交给 ibv_modify_qp 的 sq_psn 开始。用之后的事件：
+ * 一个QP到了 RTS（HOOK_MODIFY 之后，成功）：它的第一个发送 WR 从交给 ibv_modify_qp 的 sq_psn 开始（trace_psn.c 数）。用之后的事件：
  * 之前的事件里 trace 排在 --inject 前面，看不到 --inject psn 改过的值；之后的事件的属性是网卡真拿到的
  */
 static void note_rts(struct trace_plugin *p, struct rdma_conn *conn, const struct hook_event *n)
 {
 	const struct ibv_qp_attr *attr = n->obj;
-	struct trace_psn *s;
 
-	if (n->rc != 0 || attr == NULL || attr->qp_state != IBV_QPS_RTS || n->qp < 0 || n->qp >= MAX_QP)
+	if (n->rc != 0 || attr == NULL || attr->qp_state != IBV_QPS_RTS)
 		return;
-	s = per_conn_get(&p->psn, conn);
-	if (s == NULL) {
-		s = calloc(1, sizeof(*s));
-		if (s == NULL || per_conn_put(&p->psn, conn, s) != 0) {
-			free(s);
-			con_error(_("--trace: 记不下QP的起始PSN（内存不够或同时的连接太多），这条连接的 post_send 不写 psn_first\n"));
-			return;
-		}
-	}
-	s->next[n->qp] = attr->sq_psn;
+	trace_psn_rts(&p->psn, conn, n->qp, attr->sq_psn);
 }
 
 /* 连接的QP开始销毁（之后不再投递），或多客户端的会话结束：这条连接的 PSN 不用再数 */
 static void drop_psn(struct trace_plugin *p, const struct rdma_conn *conn)
 {
-	free(per_conn_take(&p->psn, conn));
+	trace_psn_drop(&p->psn, conn);
 }
 
 /*
- * 记下这个 WR 用掉的 PSN 并写 trace 的 post_send 事件。PSN：verbs 不报告 PSN，所以自己数（与网卡的数法一样）：从 RTS 时的 sq_psn 开始，
- * 每个 WR 占 psn_npkts 个（READ 是响应包的个数，原子操作 1 个），模 2^24。trace 里的 psn_first
- * 就是它，tools/trace/render 靠它把线上的包对应到 WR。
+ * 记下这个 WR 用掉的 PSN 并写 trace 的 post_send 事件。trace 里的 psn_first 是插件自己数的（trace_psn.c），
+ * tools/trace/render 靠它把线上的包对应到 WR；没有这条连接的 PSN 时（trace_psn_rts 放不下）不写它
  */
 static void note_traced_wr(struct trace_plugin *p, struct rdma_conn *conn, int i, const struct ibv_send_wr *wr)
 {
 	int atomic = wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP;
 	uint32_t mtu = wire_mtu_bytes(conn->path_mtu);
-	struct trace_psn *s = i >= 0 && i < MAX_QP ? per_conn_get(&p->psn, conn) : NULL;
 	struct trace_wr t = {
 		.qp = i, .qpn = conn->qp[i]->qp_num, .dest_qpn = conn->remote.qp[i].qpn,
 		.wr_id = wr->wr_id, .opcode = wr_opcode_name(wr->opcode), .len = wr->sg_list->length,
@@ -80,15 +64,13 @@ static void note_traced_wr(struct trace_plugin *p, struct rdma_conn *conn, int i
 		.remote_addr = atomic ? wr->wr.atomic.remote_addr : wr->wr.rdma.remote_addr,
 		.rkey = atomic ? wr->wr.atomic.rkey : wr->wr.rdma.rkey,
 		.has_imm = wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM, .imm = ntohl(wr->imm_data),
-		.has_psn = s != NULL, .psn_first = s != NULL ? s->next[i] : 0,
 		.npkts = psn_npkts(wr->sg_list->length, mtu, atomic),
 		.mtu = mtu,
 		.signaled = (wr->send_flags & IBV_SEND_SIGNALED) != 0,
 		.inline_data = (wr->send_flags & IBV_SEND_INLINE) != 0,
 	};
 
-	if (s != NULL)
-		s->next[i] = psn_add(t.psn_first, t.npkts);
+	t.has_psn = trace_psn_take(&p->psn, conn, i, t.npkts, &t.psn_first);
 	trace_post_send(trace_watched(&conn->watch), &t);
 }
 

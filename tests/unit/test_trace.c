@@ -1,5 +1,8 @@
 /* test_trace.c - --trace 的写入：JSON 转义、事件格式、整行写出、PSN 计数（模 2^24）、错误去处；
- * 插件每条连接一份的状态表（plugins/per_conn.c：trace 的 PSN 计数放在里面） */
+ * 插件每条连接一份的状态表（plugins/per_conn.c：trace 的 PSN 计数放在里面），和 PSN 放不下时插件怎么办（plugins/trace_psn.c） */
+#include <libgen.h>
+#include <limits.h>
+#include <locale.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,8 +10,10 @@
 #include <unistd.h>
 
 #include "console/conout.h"
+#include "console/i18n.h"
 #include "plugins/per_conn.h"
 #include "plugins/trace.h"
+#include "plugins/trace_psn.h"
 #include "unit.h"
 
 static const struct timespec REAL = { 1795348801, 123456789 };   /* 2026-11-22T12:00:01.123456Z */
@@ -278,6 +283,115 @@ static void per_conn_state_by_connection(void **state)
 	assert_ptr_equal(per_conn_get(&t, &conns[MAX_PARALLEL]), &vals[MAX_PARALLEL]);
 }
 
+/*
+ * 插件放不下一条连接的 PSN 状态（plugins/trace_psn.c 的 trace_psn_rts：calloc 失败或表满了，同一个分支、同一句话）：
+ * 说一句（中文；--lang en 时英文），这条连接的 post_send 事件不写 psn_first（trace_hooks.c 的 note_traced_wr 照
+ * trace_psn_take 的返回值填 has_psn），别的照常；ASan 版本（make asan）还查没有泄漏。这里用表满了走进那个分支：
+ * 单元测试没有让 calloc 失败的桩
+ */
+static char *rts_then_post(struct per_conn *t, const struct rdma_conn *conn, const struct trace_ref *r, const char *path,
+			   char *line, size_t len)
+{
+	struct trace_wr w = { .qp = 0, .qpn = 17, .dest_qpn = 18, .wr_id = 7, .opcode = "SEND", .len = 64, .npkts = 1,
+			      .mtu = 1024, .signaled = 1 };
+	char *text = NULL, buf[4096];
+	size_t n = 0;
+	FILE *err = open_memstream(&text, &n), *f;
+
+	assert_non_null(err);
+	con_set_streams(NULL, err);
+	trace_psn_rts(t, conn, 0, 100);
+	w.has_psn = trace_psn_take(t, conn, 0, w.npkts, &w.psn_first);
+	trace_post_send(r, &w);
+	con_set_streams(NULL, NULL);
+	fclose(err);
+	line[0] = '\0';
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(buf, sizeof(buf), f) != NULL)
+		if (strstr(buf, "\"ev\":\"post_send\"") != NULL)
+			snprintf(line, len, "%s", buf);
+	fclose(f);
+	return text;
+}
+
+/* 英文：和程序一样 i18n_init(--lang en)，目录是单元测试可执行文件上一层的 locale/（make 生成的 BUILD/locale） */
+static void english(void)
+{
+	char exe[PATH_MAX] = "", dir[PATH_MAX + 16], mo[PATH_MAX + 64];
+	char *argv[] = { "unit_tests", "--lang", "en", NULL };
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	assert_true(n > 0);
+	exe[n] = '\0';
+	snprintf(dir, sizeof(dir), "%s/../locale", dirname(exe));
+	snprintf(mo, sizeof(mo), "%s/en/LC_MESSAGES/" I18N_DOMAIN ".mo", dir);
+	if (access(mo, R_OK) != 0)
+		fail_msg("没有 %s：先 make（make unit 不生成英文的消息目录，make locale 生成）", mo);
+	assert_int_equal(i18n_init(3, argv), I18N_EN);
+	bindtextdomain(I18N_DOMAIN, dir);
+}
+
+static void chinese_again(void)
+{
+	setlocale(LC_MESSAGES, "C");   /* "C" 下 gettext 原样返回中文的 msgid，后面的测试不受影响 */
+	unsetenv("LANGUAGE");
+}
+
+static void psn_state_that_does_not_fit_says_so_and_goes_on(void **state)
+{
+	static struct per_conn t;
+	static struct rdma_conn conn, others[MAX_PARALLEL];
+	static int dummy[MAX_PARALLEL];
+	char path[] = "/tmp/unit-trace-psn-XXXXXX", err[256], line[4096];
+	int fd = mkstemp(path);
+	struct trace_ref r;
+	char *text;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	r = (struct trace_ref){ .t = trace_open(path, "client", err, sizeof(err)), .conn = 0 };
+	assert_non_null(r.t);
+	per_conn_init(&t);
+	for (int k = 0; k < MAX_PARALLEL; k++)   /* 别的连接占满了表 */
+		assert_int_equal(per_conn_put(&t, &others[k], &dummy[k]), 0);
+
+	text = rts_then_post(&t, &conn, &r, path, line, sizeof(line));
+	assert_non_null(strstr(text, "--trace: 记不下QP的起始PSN（内存不够或同时的连接太多），这条连接的 post_send 不写 psn_first"));
+	assert_non_null(strstr(line, "\"wr_id\":7"));   /* post_send 照样写了，只是没有 psn_first */
+	assert_null(strstr(line, "psn_first"));
+	free(text);
+
+	english();
+	text = rts_then_post(&t, &conn, &r, path, line, sizeof(line));
+	chinese_again();
+	assert_non_null(strstr(text, "--trace: cannot keep the QPs' start PSN (out of memory or too many connections at once); "
+				     "this connection's post_send events have no psn_first"));
+	assert_null(strstr(line, "psn_first"));
+	free(text);
+
+	/* 对照：空出一个位子，同一条连接的 PSN 从 RTS 的 sq_psn 数起，不再说什么；下一个 WR 接着数 */
+	assert_ptr_equal(per_conn_take(&t, &others[0]), &dummy[0]);
+	text = rts_then_post(&t, &conn, &r, path, line, sizeof(line));
+	assert_string_equal(text, "");
+	assert_non_null(strstr(line, "\"psn_first\":100"));
+	free(text);
+	{
+		uint32_t first = 0;
+
+		assert_int_equal(trace_psn_take(&t, &conn, 0, 3, &first), 1);
+		assert_int_equal(first, 101);
+	}
+
+	trace_psn_drop(&t, &conn);   /* 放掉这条连接的 PSN 状态（ASan 查泄漏） */
+	assert_null(per_conn_get(&t, &conn));
+	for (int k = 1; k < MAX_PARALLEL; k++)
+		assert_ptr_equal(per_conn_take(&t, &others[k]), &dummy[k]);
+	trace_close(r.t, 0);
+	unlink(path);
+}
+
 const struct CMUnitTest trace_tests[] = {
 	cmocka_unit_test(header_fields_and_time_format),
 	cmocka_unit_test(conn_field_only_for_sessions),
@@ -291,5 +405,6 @@ const struct CMUnitTest trace_tests[] = {
 	cmocka_unit_test(null_trace_is_a_no_op),
 	cmocka_unit_test(error_sink_pairs_error_and_hint),
 	cmocka_unit_test(per_conn_state_by_connection),
+	cmocka_unit_test(psn_state_that_does_not_fit_says_so_and_goes_on),
 };
 const size_t trace_tests_count = COUNT_OF(trace_tests);

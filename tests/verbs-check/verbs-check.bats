@@ -15,6 +15,14 @@ setup() {
     [[ $output == *"cases, 0 failed"* ]]
 }
 
+@test "bad log input (cut, empty, binary, foreign, wrong types, huge, no logs; seeded mutations of the lab logs): no traceback, exit 0/1/2, the cut or skipped line named (tests/verbs-check/malformed.py)" {
+    run python3 tests/verbs-check/malformed.py
+    echo "$output"
+    [[ $status == 0 ]]
+    [[ $output != *"not ok"* ]]
+    [[ $output == *"ok the truncated ones"* ]]
+}
+
 @test "verbs-check --pair on logs recorded in the lab: ibv_rc/ud/srq_pingpong -g 1 and our default pair have no finding" {
     local c
     for c in rc ud srq ours; do

@@ -34,8 +34,12 @@ usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0
 #    所有文件的这些行去重排序，作为一个配方 timing-lines 来比：文字照比，在哪个配方里出现不比）；没给 SIDE 就打印在末尾；
 # 3. 位置看时机的行挪到文件末尾：--cm 的断开（对端先断开时本端打印 DISCONNECTED 事件而不再 rdma_disconnect，
 #    两种换成同一个记号）；
-# 4. 两个客户端同时连的服务端（clients-par）：行交错。带 [客户端N …] 前缀的行按客户端分组放在后面；“接受第 N 个客户端”
-#    和“会话结束”两种行（先后看时机，其中的个数也是）换掉个数、排序后放在最后；其余的行照原来的顺序
+# 4. --cm 的服务端：控制连接和每个数据QP的连接请求到达的先后看时机（程序自己也说“到达顺序不定”）。紧跟在
+#    CONNECT_REQUEST 事件（和第一个请求的会话号）后面的“↑ 控制连接，来自 …”“↑ QP[…]”换成同一个记号，原来的行
+#    排序后放在末尾：请求的个数、每一行的文字照比，只有先后不比；
+# 5. 两个客户端同时连的服务端（clients-par）：行交错。带 [客户端N …] 前缀的行按客户端分组放在后面；“接受第 N 个客户端”
+#    和“会话结束”两种行（先后看时机，其中的个数也是）换掉个数、排序后放在最后；其余的行照原来的顺序；
+# 6. 只在一个配方里看时机的值（timing_by_recipe）：inject-flush 先报告哪个QP失败、peer-closed 的 FIN 还是 RST
 normalise() {
     local f=$1 side=${2:-}
     sed -E -f "$HERE/normalise.sed" "$f" | awk -v side="$side" '
@@ -45,8 +49,13 @@ normalise() {
         { blk = 0 }
         /^已确认剩下的 … 个完成事件/ { away($0); next }
         /^  CM事件: RDMA_CM_EVENT_DISCONNECTED（/ || /^rdma_disconnect\(\): / { fl[++nf] = "〈--cm 的断开：本端 rdma_disconnect() 或对端先断开〉"; next }
+        /^  CM事件: RDMA_CM_EVENT_CONNECT_REQUEST（/ { req = 1; print; next }
+        req && /^    会话号 / { print; next }
+        req && (/^    ↑ 控制连接，来自 / || /^    ↑ QP\[…\]$/) { ar[++na] = $0; print "    ↑ 〈哪一个连接请求：到达顺序看时机，console-diff 排序后放在末尾〉"; req = 0; next }
+        { req = 0 }
         { print }
         END {
+            if (na) { print "---- 连接请求的到达顺序取决于时机（console-diff 排了序）----"; for (i = 1; i <= na; i++) print ar[i] | "LC_ALL=C sort"; close("LC_ALL=C sort") }
             if (nf) { print "---- 位置取决于时机的行（console-diff 挪到这里）----"; for (i = 1; i <= nf; i++) print fl[i] }
             if (nt) { print "---- 有没有取决于时机的行（console-diff 挪到这里）----"; for (i = 1; i <= nt; i++) print tl[i] }
         }' |
@@ -62,8 +71,23 @@ normalise() {
                     for (i = 1; i <= nf; i++) print fl[i] | "LC_ALL=C sort"
                 }'
         else
-            cat
+            timing_by_recipe "$(basename "$f")"
         fi
+}
+
+# timing_by_recipe FILE_NAME：只在一个配方的一种行上才看时机的值（stdin → stdout）。每条规则只认一个配方的一个日志、
+# 一种句子，别的配方里同样的句子照比（tests/console-diff/normalise.bats 检查合并了该合并的、没吃掉真的不同）：
+#   inject-flush.client.log：两个QP都在发，先报告哪个QP的 RETRY_EXC 失败看时机（QP 号换成 …，状态和说明照比）；
+#   peer-closed.server.log：对端关掉 TCP 时，我们的 HELLO 它读了没有决定内核发 FIN 还是 RST（“，连接被重置”有没有看时机；
+#   收到的字节数照比）
+timing_by_recipe() {
+    case $1 in
+        inject-flush.client.log)
+            sed -E 's/^(错误: 工作完成\(WC\)失败: QP)\[[0-9]+\]( 状态=transport retry counter exceeded \(12\) )/\1[…]\2/' ;;
+        peer-closed.server.log)
+            sed -E 's/^(错误: 对端关闭了连接（连接信息头只收到 [0-9]+\/[0-9]+ 字节)(，连接被重置)?）$/\1〈，连接被重置：有没有看时机〉）/' ;;
+        *) cat ;;
+    esac
 }
 
 # normalise_dir RAW NORM：比较的文件 = 控制台日志（*.log）和退出码（*.rc）；--trace 的 JSON Lines 不比（不是控制台）。

@@ -8,13 +8,13 @@
 import collections
 import glob
 import ipaddress
-import json
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import vc_rules as R  # noqa: E402
+import vc_log as L  # noqa: E402
 
 ROOT = os.environ.get("VERBS_CHECK_ROOT") or os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "exercises", "check"))
@@ -107,20 +107,28 @@ def nest(flat):
 
 # ---------- 日志 ----------
 def load(path):
-    recs = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for ln in f:
-            ln = ln.strip()
-            if not ln.startswith("{"):
-                continue
-            try:
-                recs.append(json.loads(ln))
-            except ValueError:
-                continue   # 进程被杀时最后一行可能只写了一半
-    start = next((r for r in recs if r["t"] == "start"), {})
-    name = os.path.basename(path).rsplit(".", 2)[0]
-    return {"path": path, "name": name, "pid": start.get("pid"), "argv": start.get("argv", ""), "recs": recs,
-            "exited": any(r["t"] == "exit" for r in recs)}
+    """读一个日志：检查在 vc_log.read 一个地方（日志是对端的数据，用之前先检查）；不能用时抛出 vc_log.NotALog"""
+    return L.read(path)
+
+
+def log_findings(p, final):
+    """读日志时跳过的行 → log.skipped（每种原因一个发现，说出行号）；最后一行只写了一半 → log.cut。
+    程序还在运行时（-v 的中途判断）最后一行可能正在写：那时不说 log.cut"""
+    i = 1 if p.lang == "en" else 0
+    log = p.log
+    groups = collections.OrderedDict()
+    for n, why, vals in log.get("skipped", []):
+        groups.setdefault((why, tuple(sorted(vals.items()))), []).append(n)
+    for (why, vals), ns in groups.items():
+        vals = dict(vals)
+        if "type" in vals:
+            vals["type"] = R.TEXT["log_types"][i].get(vals["type"], vals["type"])
+        lines = R.TEXT["log_one" if len(ns) == 1 else "log_more"][i] % {"first": ns[0], "n": len(ns), "more": len(ns) - 1}
+        p.add(finding(R.BY_ID["log.skipped"], {"lines": lines, "why": R.TEXT[why][i] % vals}, p.lang,
+                      "%s:%d" % (log["path"], ns[0])), ("skipped", why, ns[0]))
+    if log.get("cut") and final:
+        p.add(finding(R.BY_ID["log.cut"], {"line": log["cut"], "n": len(log["recs"])}, p.lang,
+                      "%s:%d" % (log["path"], log["cut"])), "cut")
 
 
 def logs_in(d):
@@ -182,6 +190,7 @@ def why(code, lang):
 def judge_process(log, lang, final=True):
     """一个进程的日志 → Proc（findings、notes，以及 --pair 要用的 QP 信息）"""
     p = Proc(log, lang)
+    log_findings(p, final)
     for r in log["recs"]:
         step(p, r)
     if final:
@@ -582,6 +591,8 @@ def send_depth(p, q, r, where):
 
 
 def recv_depth(p, q, s, r, where):
+    if q is None and s is None:
+        return      # 投递到一个日志里没有创建过的 SRQ（创建它的那行被跳过了）：没有深度可比
     if s is not None:
         if s["depth_off"] or s.get("max_wr") is None:
             return

@@ -270,6 +270,24 @@ RULES = [
                 "the peer's READ/WRITE/atomic requests are checked against this QP's access flags (set at INIT) before "
                 "the MR's: without them this side NAKs and the peer completes with REM_INV_REQ_ERR or REM_ACCESS_ERR"),
      "source": "IBTA spec vol. 1 10.2.4 (QP access controls); ibv_modify_qp(3)", "link": GAL + "qp-access"},
+    # ---- 日志本身（tools/verbs-check/vc_log.py 读它）：从别的机器复制来的、被截断的、别的版本的 ----
+    {"id": "log.cut", "call": "", "field": "", "severity": "warning",
+     "message": ("最后一行（第 %(line)s 行）只写了一半：前面完整的 %(n)s 条记录照样判断", "the last line (line %(line)s) is cut off: the %(n)s complete records before it are judged"),
+     "reason": ("记录器每条记录一行、一次写完；最后一行不完整是因为进程在写的时候被杀了，或者复制（scp）中断了。它后面的调用不在日志里："
+                "泄漏、没有确认的事件和对端后来的调用都看不到。要完整的判断，重新复制或者重新运行",
+                "the recorder writes each record as one line in one write; a cut last line means the process was killed "
+                "while writing or the copy (scp) was interrupted. Calls after it are not in the log, so leaks, unacked "
+                "events and the peer's later calls cannot be seen. Copy again or run again for a full judgement"),
+     "source": "tools/verbs-check/recorder.c (jb_emit: one line, one write)", "link": DOC + "坏的日志"},
+    {"id": "log.skipped", "call": "", "field": "", "severity": "warning",
+     "message": ("跳过了%(lines)s：%(why)s", "skipped %(lines)s: %(why)s"),
+     "reason": ("这一行不是这个 verbs-check 认识的记录（另一个版本的记录器写的，或者文件坏了）。它前后的行照样判断；"
+                "要靠这一行才看得出的发现可能少了，也可能因为少了它而多出来",
+                "this line is not a record this verbs-check knows (another version of the recorder wrote it, or the file "
+                "is damaged). The lines around it are judged; findings that needed this line may be missing, or may "
+                "appear only because it is missing"),
+     "source": "tools/verbs-check/recorder.c (the record format); tools/verbs-check/vc_log.py (the check)",
+     "link": DOC + "坏的日志"},
 ]
 BY_ID = {r["id"]: r for r in RULES}
 
@@ -306,4 +324,20 @@ TEXT = {
     "pair_of": ("两边：%(a)s ↔ %(b)s", "pair: %(a)s <-> %(b)s"),
     "proc_exit": ("进程没有正常退出（没有 exit 记录）：不判断泄漏", "the process did not exit normally (no exit record): leaks not judged"),
     "unseen_ex": ("这个程序用了 %(what)s：经过它的收发 verbs-check 看不见", "this program uses %(what)s: verbs-check cannot see sends/polls through it"),
+    # 读日志（vc_log.py）：整个文件不能用时的句子（%(path)s、%(detail)s），和跳过一行的原因（log.skipped 的 %(why)s）
+    "log_open": ("不能读 %(path)s：%(detail)s", "cannot read %(path)s: %(detail)s"),
+    "log_empty": ("%(path)s 是空的：不是 verbs-check 的日志（复制中断了？）", "%(path)s is empty: not a verbs-check log (was the copy interrupted?)"),
+    "log_not_log": ("%(path)s 不是 verbs-check 的日志（第一行不是记录器写的 start 记录）", "%(path)s is not a verbs-check log (its first line is not the recorder's start record)"),
+    "log_skip_file": ("跳过它，判断别的日志", "skipped; the other logs are judged"),
+    "log_json": ("不是完整的 JSON", "not complete JSON"),
+    "log_not_record": ("不是一条记录（要一个带字符串 \"t\" 的 JSON 对象）", "not a record (a JSON object with a string \"t\" is needed)"),
+    "log_unknown_t": ("不认识的记录类型 t=%(t)s（另一个版本的记录器？）", "unknown record type t=%(t)s (another version of the recorder?)"),
+    "log_field": ("字段 %(field)s 没有或者类型不对（要%(type)s）", "field %(field)s is missing or of the wrong type (%(type)s expected)"),
+    "log_too_long": ("一行超过 %(max)s 字节（记录器的一行不会这么长）", "a line over %(max)s bytes (the recorder never writes one this long)"),
+    "log_types": ({"int": "整数", "str": "字符串", "gid": " 32 个十六进制数字的 GID", "caps": " 5 个整数的列表",
+                   "sges": " [地址, 长度, lkey] 的列表", "ah": "地址向量对象", "path": "路径对象"},
+                  {"int": "an integer", "str": "a string", "gid": "a GID of 32 hex digits", "caps": "a list of 5 integers",
+                   "sges": "a list of [addr, length, lkey]", "ah": "an address vector object", "path": "a path object"}),
+    "log_one": ("第 %(first)s 行", "line %(first)s"),
+    "log_more": ("第 %(first)s 行等 %(n)s 行", "line %(first)s and %(more)s more"),
 }
