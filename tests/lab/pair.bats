@@ -554,4 +554,9 @@ proxied_pair() {  # proxied_pair 参数...
     # 客户端 RTR 时 dest_qp_num 用了错的（对端 QP 号 ^ 0x800000）：--pair 说出是哪个字段，一边看到的是 RETRY_EXC_ERR
     has "$d/inject:qpn/pair.out" '错误 rtr.dqpn dest_qp_num'
     has "$d/inject:qpn/c.err" 'IBV_WC_RETRY_EXC_ERR'
+    # 两端用同一个 --log 目录：服务端的结果里只有服务端自己的进程（记录器写下 verbs-check 给的记号），没有客户端的发现
+    if grep -q '\[rdma_client [0-9]*,' "$d/inject:qpn/s.err"; then
+        echo "服务端的 verbs-check 判断了客户端的日志:"; cat "$d/inject:qpn/s.err"; return 1
+    fi
+    has "$d/inject:qpn/s.err" 'verbs-check：没有错误和警告'
 }

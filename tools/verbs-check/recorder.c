@@ -61,8 +61,15 @@ static void log_start(int fd, pid_t pid)
 
     if (c >= 0)
         close(c);
-    n = (size_t)snprintf(line, sizeof(line), "{\"t\":\"start\",\"pid\":%d,\"ppid\":%d,\"argv\":\"", (int)pid,
-                         (int)getppid());
+    const char *run = getenv("VERBS_CHECK_RUN");
+
+    n = (size_t)snprintf(line, sizeof(line), "{\"t\":\"start\",\"pid\":%d,\"ppid\":%d,", (int)pid, (int)getppid());
+    /* 哪一次 verbs-check 运行（它给子进程的环境变量）：同一个日志目录里别的 verbs-check 下的进程（比如同一台机器上的
+     * 另一端）的日志不算进这次的结果。只收字母、数字和 . _ -，其余的不写 */
+    if (run && *run && strlen(run) <= 64 && strspn(run, "0123456789abcdefghijklmnopqrstuvwxyz"
+                                                        "ABCDEFGHIJKLMNOPQRSTUVWXYZ._-") == strlen(run))
+        n += (size_t)snprintf(line + n, sizeof(line) - n, "\"run\":\"%s\",", run);
+    n += (size_t)snprintf(line + n, sizeof(line) - n, "\"argv\":\"");
     for (ssize_t i = 0; i < k && n < sizeof(line) - 8; i++) {
         unsigned char ch = (unsigned char)cmd[i];
         if (ch == 0)

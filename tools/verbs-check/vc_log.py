@@ -91,7 +91,7 @@ def MASK(bit):
 # 判断只用这里列出的字段。seq、by、ret、errno 是大多数记录共有的
 COMMON = {"seq": INT, "by": STR, "ret": CINT, "errno": CINT}
 SCHEMA = {
-    "start": ({"pid": INT}, {"ppid": INT, "argv": STR}, []),
+    "start": ({"pid": INT}, {"ppid": INT, "run": STR, "argv": STR}, []),
     "open_device": ({"ctx": STR, "dev": STR}, {}, []),
     "close_device": ({"ctx": STR}, {}, []),
     "query_port": ({"ctx": STR, "port": INT}, {"dev": STR, "state": INT, "active_mtu": INT, "max_mtu": INT,
@@ -190,7 +190,7 @@ def _no_constant(name):
 
 
 def read(path):
-    """一个日志文件 → {"path", "name", "pid", "argv", "recs", "exited", "skipped", "cut"}。
+    """一个日志文件 → {"path", "name", "pid", "run", "argv", "recs", "exited", "skipped", "cut"}。
     skipped：[(行号, 原因的代号, 参数)]；cut：最后一行没写完时它的行号（前面完整的行照样判断）。
     第一行必须是记录器写的 start 记录，不然整个文件不是日志（NotALog）"""
     try:
@@ -226,5 +226,5 @@ def read(path):
     if start is None:
         raise NotALog(path, "log_empty")
     name = os.path.basename(path).rsplit(".", 2)[0]
-    return {"path": path, "name": name, "pid": start.get("pid"), "argv": start.get("argv", ""), "recs": recs,
-            "exited": any(r["t"] == "exit" for r in recs), "skipped": skipped, "cut": cut}
+    return {"path": path, "name": name, "pid": start.get("pid"), "run": start.get("run"), "argv": start.get("argv", ""),
+            "recs": recs, "exited": any(r["t"] == "exit" for r in recs), "skipped": skipped, "cut": cut}
