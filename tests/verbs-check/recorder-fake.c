@@ -8,6 +8,16 @@
 
 static long expect_seq; /* 下一条记录的 seq：和记录器一样从 0 起，每条记录加一 */
 
+/* 记录器只读不改：程序的 WR（和它指向的 SGE）调用之后要和调用之前一样，程序拿到的完成要和驱动给的一样 */
+static void must_be_unchanged(const void *before, const void *after, size_t n, const char *what, int it)
+{
+    if (memcmp(before, after, n) != 0) {
+        fprintf(stderr, "recorder-fake: round %d: the %s the program gets back differs from what it gave / the driver "
+                        "gave (the recorder must not change what it forwards)\n", it, what);
+        exit(1);
+    }
+}
+
 /* 假的驱动：第 fail_at 条 WR 失败（-1：都成功） */
 static int fail_at = -1;
 
@@ -42,6 +52,9 @@ static int fake_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struc
     return fake_post_recv((struct ibv_qp *)srq, wr, bad);
 }
 
+/* 假的 poll 最后一次给出的完成：包装交给程序的要和它一样 */
+static struct ibv_wc polled[4];
+
 /* poll：第 it 轮给出的完成（0 个、-1、或者 1–3 个；第 700、1400 轮第一个是出错的）。出错的和失败的只在少数几轮：
  * 它们让攒着的马上写出，前 700 轮里记录器的数组（1024 条）要满好几次 */
 static int poll_round;
@@ -67,6 +80,7 @@ static int fake_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
         wc[i].byte_len = 64u + (unsigned)it;
         wc[i].src_qp = 3;
         wc[i].wc_flags = (unsigned)i;
+        polled[i] = wc[i];
     }
     return m < n ? m : n;
 }
@@ -162,20 +176,32 @@ static void one_round(int it)
         r[k].sg_list = sges;
         r[k].next = k + 1 < chain ? &r[k + 1] : NULL;
     }
+    struct ibv_send_wr w_before[3];
+    struct ibv_recv_wr r_before[3];
+    struct ibv_sge sges_before[10];
+    memcpy(w_before, w, sizeof(w));
+    memcpy(r_before, r, sizeof(r));
+    memcpy(sges_before, sges, sizeof(sges));
     fail_at = it >= 1099 && it <= 1101 ? chain - 1 : -1; /* 三轮里一串的最后一条失败（1099 轮也投 SRQ） */
     ret = ctx.ops.post_send(qp, w, &bad);
+    must_be_unchanged(w_before, w, sizeof(w), "send WR", it);
     for (int k = 0; k < chain; k++)
         expect_send(qp, &w[k], k == fail_at ? ret : 0);
     ret = ctx.ops.post_recv(&qp_rc, r, &rbad);
+    must_be_unchanged(r_before, r, sizeof(r), "receive WR", it);
     for (int k = 0; k < chain; k++)
         expect_recv("post_recv", "qph", &qp_rc, &r[k], k == fail_at ? ret : 0);
     if (it % 7 == 0) {
         ret = ctx.ops.post_srq_recv(&srq, r, &rbad);
+        must_be_unchanged(r_before, r, sizeof(r), "SRQ receive WR", it);
         for (int k = 0; k < chain; k++)
             expect_recv("post_srq_recv", "srq", &srq, &r[k], k == fail_at ? ret : 0);
     }
     poll_round = it;
     ret = ctx.ops.poll_cq(&cq, 4, wc);
+    if (ret > 0)
+        must_be_unchanged(polled, wc, (size_t)ret * sizeof(wc[0]), "completion", it);
+    must_be_unchanged(sges_before, sges, sizeof(sges), "SGE list", it);
     if (ret < 0)
         printf("{\"t\":\"poll_cq\",\"seq\":%ld,\"cq\":\"%p\",\"ret\":-1,\"errno\":%d}\n", expect_seq++, (void *)&cq,
                EAGAIN);

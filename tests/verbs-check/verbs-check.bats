@@ -49,7 +49,7 @@ setup() {
     [[ $status == 0 ]]
 }
 
-@test "recorder: posts and completions kept raw and formatted at flush are all in the log, in order, field for field (fake driver, tests/verbs-check/recorder-fake.c)" {
+@test "recorder: posts and completions kept raw and formatted at flush are all in the log, in order, field for field; what it forwards is unchanged (fake driver, tests/verbs-check/recorder-fake.c)" {
     local bin=$BATS_TEST_TMPDIR/recorder-fake log
     cc -D_GNU_SOURCE -Isrc -std=c11 -Wall -Wextra -Werror -pthread -O2 -o "$bin" tests/verbs-check/recorder-fake.c \
         src/verbs/route_lookup.c -ldl
