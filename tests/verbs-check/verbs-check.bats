@@ -68,10 +68,10 @@ setup() {
     [[ $status == 0 ]]
     # -v（VERBS_CHECK_LIVE）：攒着的至多半秒就写出，程序还在运行时日志里就有；不带 -v 时等到写出的时候
     rm -f "$BATS_TEST_TMPDIR"/log/*
-    run env VERBS_CHECK_LIVE=1 VERBS_CHECK_LOG=$BATS_TEST_TMPDIR/log "$bin" live
+    run env VERBS_CHECK_LIVE=1 VERBS_CHECK_LOG="$BATS_TEST_TMPDIR/log" "$bin" live
     [[ $output == lines_on_disk=3 ]]
     rm -f "$BATS_TEST_TMPDIR"/log/*
-    run env -u VERBS_CHECK_LIVE VERBS_CHECK_LOG=$BATS_TEST_TMPDIR/log "$bin" live
+    run env -u VERBS_CHECK_LIVE VERBS_CHECK_LOG="$BATS_TEST_TMPDIR/log" "$bin" live
     [[ $output == lines_on_disk=1 ]]
 }
 
