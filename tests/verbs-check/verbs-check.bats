@@ -57,6 +57,32 @@ setup() {
     [[ $status == 0 ]]
 }
 
+@test "recorder: posts and completions kept raw and formatted at flush are all in the log, in order, field for field; what it forwards is unchanged (fake driver, tests/verbs-check/recorder-fake.c)" {
+    local bin=$BATS_TEST_TMPDIR/recorder-fake log
+    cc -D_GNU_SOURCE -Isrc -std=c11 -Wall -Wextra -Werror -pthread -O2 -o "$bin" tests/verbs-check/recorder-fake.c \
+        src/verbs/route_lookup.c -ldl
+    mkdir "$BATS_TEST_TMPDIR/log"
+    VERBS_CHECK_LOG=$BATS_TEST_TMPDIR/log "$bin" >"$BATS_TEST_TMPDIR/expected"
+    log=$(echo "$BATS_TEST_TMPDIR"/log/*.log)
+    # 记录器的数组（1024 条）满过好几次；失败的 WR、出错的完成、poll 的错误、别的记录都有
+    (($(wc -l <"$BATS_TEST_TMPDIR/expected") > 5000))
+    grep -q '"t":"post_send".*"ret":12' "$BATS_TEST_TMPDIR/expected"
+    grep -q '"t":"post_srq_recv".*"ret":22' "$BATS_TEST_TMPDIR/expected"
+    grep -q '"t":"wc".*"status":10,' "$BATS_TEST_TMPDIR/expected"
+    grep -q '"t":"poll_cq"' "$BATS_TEST_TMPDIR/expected"
+    grep -q '"t":"get_cq_event"' "$BATS_TEST_TMPDIR/expected"
+    run diff <(tail -n +2 "$log") "$BATS_TEST_TMPDIR/expected"
+    echo "${output:0:2000}"
+    [[ $status == 0 ]]
+    # -v（VERBS_CHECK_LIVE）：攒着的至多半秒就写出，程序还在运行时日志里就有；不带 -v 时等到写出的时候
+    rm -f "$BATS_TEST_TMPDIR"/log/*
+    run env VERBS_CHECK_LIVE=1 VERBS_CHECK_LOG="$BATS_TEST_TMPDIR/log" "$bin" live
+    [[ $output == lines_on_disk=3 ]]
+    rm -f "$BATS_TEST_TMPDIR"/log/*
+    run env -u VERBS_CHECK_LIVE VERBS_CHECK_LOG="$BATS_TEST_TMPDIR/log" "$bin" live
+    [[ $output == lines_on_disk=1 ]]
+}
+
 @test "output and exit code pass through unchanged; no log, no finding for a program without verbs; --lang en has no Chinese" {
     make -s verbs-check >/dev/null
     run build/verbs-check --lang en -- sh -c 'echo to-stdout; echo to-stderr >&2; exit 7'

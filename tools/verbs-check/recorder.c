@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "verbs/route_lookup.h"
@@ -114,8 +115,7 @@ static int log_open_locked(void)
     return log_fd;
 }
 
-/* 收发和成功的完成（每秒可能上万条）先攒在缓冲区里，别的记录（和失败的完成）连同攒着的一起马上写出：
- * 一次 write 对一条 WR 来说太贵（TCG 下尤其）。进程正常退出时（析构函数）写出剩下的 */
+/* 写出去的文字先攒在这里，一次 write 写出（一次 write 对一条 WR 来说太贵，TCG 下尤其） */
 static char log_buf[1 << 16];
 static size_t log_buf_n;
 
@@ -127,6 +127,46 @@ static void flush_locked(void)
     log_buf_n = 0;
 }
 
+/* 一行加进 log_buf（满了先写出） */
+static void append_locked(const char *line, size_t n)
+{
+    if (log_buf_n + n > sizeof(log_buf))
+        flush_locked();
+    memcpy(log_buf + log_buf_n, line, n);
+    log_buf_n += n;
+}
+
+/* 收发的 WR 和成功的完成（每秒可能上万条）：收发的路上只把要记的字段原样抄进这个数组（像 perftest 先记时间戳、
+ * 循环之后再算），排成 JSON 行（format_raw，和别的记录一样一行一条）留到写出的时候：数组满了、任何别的记录之前
+ * （日志里的先后不变）、-v 时至多每半秒、进程正常退出时（析构函数写 exit 之前）。被信号杀死的进程攒着的这些就没了 */
+enum raw_kind { RAW_POST_SEND, RAW_POST_RECV, RAW_POST_SRQ_RECV, RAW_WC };
+
+struct raw_rec {
+    enum raw_kind kind;
+    unsigned long seq;
+    const void *obj;       /* post_send/post_recv：QP 的句柄；post_srq_recv：SRQ；wc：CQ */
+    uint64_t wr_id;
+    uint32_t qp_num;       /* post_send：QP 号；wc：完成所属的 QP 号 */
+    int opcode;            /* post_send：WR 的 opcode；wc：完成的 opcode */
+    unsigned int flags;    /* post_send：send_flags；wc：wc_flags */
+    int num_sge;           /* WR 的 num_sge（程序给的，可能大于记下的 n_sge） */
+    int n_sge;             /* 记下的 SGE 个数（最多 MAX_SGE_LOGGED；0：不写 "sge"） */
+    int ret, err;          /* 失败的那条 WR：返回值和 errno（它不进数组，马上写出） */
+    int qp_type;           /* post_send：UD 的 WR 多记地址向量 */
+    int has_raddr;         /* post_send：RDMA 和原子操作的远端地址、rkey */
+    uint64_t raddr;
+    uint32_t rkey;
+    uint64_t ah;           /* post_send（UD）：AH、远端 QP 号、Q_Key */
+    uint32_t remote_qpn, remote_qkey;
+    int status;            /* wc：状态、vendor_err、byte_len、src_qp */
+    uint32_t vendor_err, byte_len, src_qp;
+    struct ibv_sge sge[MAX_SGE_LOGGED];
+};
+
+#define RAW_MAX 1024
+static struct raw_rec raw[RAW_MAX];
+static size_t raw_n;
+
 /* fork 之后的子进程：父进程的文件和没写出的记录留给父进程 */
 static void vc_forked(void)
 {
@@ -135,6 +175,7 @@ static void vc_forked(void)
     log_fd = -1;
     log_tried = 0;
     log_buf_n = 0;
+    raw_n = 0;
     pthread_mutex_init(&log_lock, NULL);
 }
 
@@ -168,28 +209,22 @@ static void jb_begin(struct jb *j, const char *t)
     jb_add(j, "{\"t\":\"%s\",\"seq\":%lu", t, atomic_fetch_add(&seq, 1));
 }
 
-/* 一条记录写完：hot 的先进缓冲区，别的连同缓冲区一起写出（一次 write，O_APPEND） */
-static void jb_emit_as(struct jb *j, int hot)
+static void raw_drain_locked(void);
+
+/* 一条（不是收发、成功的完成的）记录写完：数组里攒着的收发先排成行，再是这一条，一起写出（一次 write，O_APPEND） */
+static void jb_emit(struct jb *j)
 {
     int saved = errno;
 
     jb_add(j, "}\n");
     pthread_mutex_lock(&log_lock);
     if (log_open_locked() >= 0) {
-        if (log_buf_n + j->n > sizeof(log_buf))
-            flush_locked();
-        memcpy(log_buf + log_buf_n, j->b, j->n);
-        log_buf_n += j->n;
-        if (!hot)
-            flush_locked();
+        raw_drain_locked();
+        append_locked(j->b, j->n);
+        flush_locked();
     }
     pthread_mutex_unlock(&log_lock);
     errno = saved;
-}
-
-static void jb_emit(struct jb *j)
-{
-    jb_emit_as(j, 0);
 }
 
 static void jb_gid(struct jb *j, const char *k, const union ibv_gid *g)
@@ -200,11 +235,17 @@ static void jb_gid(struct jb *j, const char *k, const union ibv_gid *g)
     jb_add(j, "\"");
 }
 
-static void jb_ret(struct jb *j, int ret)
+/* 返回值和 errno（返回值是正的错误码时就是它）：err 是调用刚返回时的 errno */
+static void jb_ret_errno(struct jb *j, int ret, int err)
 {
     jb_add(j, ",\"ret\":%d", ret);
     if (ret)
-        jb_add(j, ",\"errno\":%d", ret > 0 ? ret : errno);
+        jb_add(j, ",\"errno\":%d", ret > 0 ? ret : err);
+}
+
+static void jb_ret(struct jb *j, int ret)
+{
+    jb_ret_errno(j, ret, errno);
 }
 
 /* 一条只带一个句柄的记录开头（释放类的调用：调用之前开，seq 按调用开始的先后） */
@@ -268,56 +309,177 @@ static const struct ctx_hooks *hooks_of(const struct ibv_context *ctx)
     return NULL;
 }
 
-static void log_sges(struct jb *j, const struct ibv_sge *sg, int num)
+/* ---------- 收发和完成：抄下原样的字段，写出时排成 JSON 行 ---------- */
+static void raw_sges(struct raw_rec *r, const struct ibv_sge *sg, int num)
 {
-    jb_add(j, ",\"sge\":[");
-    for (int i = 0; i < num && i < MAX_SGE_LOGGED; i++)
-        jb_add(j, "%s[%llu,%u,%u]", i ? "," : "", (unsigned long long)sg[i].addr, sg[i].length, sg[i].lkey);
-    jb_add(j, "]");
+    r->num_sge = num;
+    r->n_sge = 0;
+    if (num <= 0 || !sg)
+        return;
+    r->n_sge = num < MAX_SGE_LOGGED ? num : MAX_SGE_LOGGED;
+    memcpy(r->sge, sg, (size_t)r->n_sge * sizeof(sg[0]));
+}
+
+/* 一条 raw_rec 排成的 JSON 记录（不带结尾的 "}\n"）：字段和先后同以前在收发的路上直接写的一样 */
+static void format_raw(struct jb *j, const struct raw_rec *r)
+{
+    static const char *const names[] = { "post_send", "post_recv", "post_srq_recv", "wc" };
+
+    j->n = 0;
+    jb_add(j, "{\"t\":\"%s\",\"seq\":%lu", names[r->kind], r->seq);
+    if (r->kind == RAW_WC) {
+        jb_add(j, ",\"cq\":\"%p\",\"wr_id\":%llu,\"status\":%d,\"qp\":%u,\"vendor_err\":%u", r->obj,
+               (unsigned long long)r->wr_id, r->status, r->qp_num, r->vendor_err);
+        if (r->status == IBV_WC_SUCCESS)
+            jb_add(j, ",\"opcode\":%d,\"byte_len\":%u,\"src_qp\":%u,\"wc_flags\":%u", r->opcode, r->byte_len,
+                   r->src_qp, r->flags);
+        return;
+    }
+    if (r->kind == RAW_POST_SEND)
+        jb_add(j, ",\"qph\":\"%p\",\"qp\":%u,\"wr_id\":%llu,\"opcode\":%d,\"flags\":%u,\"num_sge\":%d", r->obj,
+               r->qp_num, (unsigned long long)r->wr_id, r->opcode, r->flags, r->num_sge);
+    else
+        jb_add(j, ",\"%s\":\"%p\",\"wr_id\":%llu,\"num_sge\":%d", r->kind == RAW_POST_SRQ_RECV ? "srq" : "qph", r->obj,
+               (unsigned long long)r->wr_id, r->num_sge);
+    if (r->n_sge > 0) {
+        jb_add(j, ",\"sge\":[");
+        for (int i = 0; i < r->n_sge; i++)
+            jb_add(j, "%s[%llu,%u,%u]", i ? "," : "", (unsigned long long)r->sge[i].addr, r->sge[i].length,
+                   r->sge[i].lkey);
+        jb_add(j, "]");
+    }
+    if (r->kind == RAW_POST_SEND && r->has_raddr)
+        jb_add(j, ",\"raddr\":%llu,\"rkey\":%u", (unsigned long long)r->raddr, r->rkey);
+    if (r->kind == RAW_POST_SEND && r->qp_type == IBV_QPT_UD)
+        jb_add(j, ",\"ah\":%llu,\"remote_qpn\":%u,\"remote_qkey\":%u", (unsigned long long)r->ah, r->remote_qpn,
+               r->remote_qkey);
+    if (r->ret)
+        jb_ret_errno(j, r->ret, r->err);
+}
+
+/* 数组里攒着的全部排成行，进 log_buf（满了就写出）；调用者拿着 log_lock */
+static void raw_drain_locked(void)
+{
+    struct jb j;
+
+    for (size_t i = 0; i < raw_n; i++) {
+        format_raw(&j, &raw[i]);
+        jb_add(&j, "}\n");
+        append_locked(j.b, j.n);
+    }
+    raw_n = 0;
+}
+
+/* -v（verbs-check 设 VERBS_CHECK_LIVE）：发现要在程序运行时看得见，攒着的收发至多半秒就写出一次。
+ * 程序停在自己的代码里（不再调用 verbs）时攒着的不写：下一次调用、或进程退出时才写 */
+static int live_due_locked(void)
+{
+    static int live = -1;
+    static struct timespec last;
+    struct timespec now;
+
+    if (live < 0)
+        live = getenv("VERBS_CHECK_LIVE") != NULL;
+    if (!live || clock_gettime(CLOCK_MONOTONIC_COARSE, &now) != 0)
+        return 0;
+    if ((now.tv_sec - last.tv_sec) * 1000000000L + (now.tv_nsec - last.tv_nsec) < 500000000L)
+        return 0;
+    last = now;
+    return 1;
+}
+
+/* 收发的路上：一条成功的收发或完成记进数组（数组满了先排成行写出）。不失败的这条路上没有格式化，也没有 write */
+static void raw_push(const struct raw_rec *r)
+{
+    int saved = errno;
+
+    pthread_mutex_lock(&log_lock);
+    if (log_open_locked() >= 0) {
+        if (raw_n == RAW_MAX)
+            raw_drain_locked();
+        raw[raw_n++] = *r;
+        if (live_due_locked()) {
+            raw_drain_locked();
+            flush_locked();
+        }
+    }
+    pthread_mutex_unlock(&log_lock);
+    errno = saved;
+}
+
+/* 失败的那条 WR、出错的完成：马上排成行，连同攒着的一起写出 */
+static void raw_emit_now(const struct raw_rec *r)
+{
+    struct jb j;
+
+    format_raw(&j, r);
+    jb_emit(&j);
 }
 
 static int wrap_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
 {
     const struct ctx_hooks *h = hooks_of(qp->context);
     int ret = h->post_send(qp, wr, bad);
-    struct jb j;
+    int err = errno;
+    struct raw_rec r;
 
     for (struct ibv_send_wr *w = wr; w; w = w->next) {
-        jb_begin(&j, "post_send");
-        jb_add(&j, ",\"qph\":\"%p\",\"qp\":%u,\"wr_id\":%llu,\"opcode\":%d,\"flags\":%u,\"num_sge\":%d", (void *)qp, qp->qp_num,
-               (unsigned long long)w->wr_id, (int)w->opcode, w->send_flags, w->num_sge);
-        if (w->num_sge > 0 && w->sg_list)
-            log_sges(&j, w->sg_list, w->num_sge);
-        if (w->opcode == IBV_WR_RDMA_WRITE || w->opcode == IBV_WR_RDMA_WRITE_WITH_IMM || w->opcode == IBV_WR_RDMA_READ)
-            jb_add(&j, ",\"raddr\":%llu,\"rkey\":%u", (unsigned long long)w->wr.rdma.remote_addr, w->wr.rdma.rkey);
-        if (w->opcode == IBV_WR_ATOMIC_CMP_AND_SWP || w->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD)
-            jb_add(&j, ",\"raddr\":%llu,\"rkey\":%u", (unsigned long long)w->wr.atomic.remote_addr, w->wr.atomic.rkey);
-        if (qp->qp_type == IBV_QPT_UD)
-            jb_add(&j, ",\"ah\":%llu,\"remote_qpn\":%u,\"remote_qkey\":%u",
-                   (unsigned long long)(uintptr_t)w->wr.ud.ah, w->wr.ud.remote_qpn, w->wr.ud.remote_qkey);
-        if (ret && bad && *bad == w)
-            jb_ret(&j, ret);
-        jb_emit_as(&j, !ret);
-        if (ret && bad && *bad == w)
+        int is_bad = ret && bad && *bad == w;
+        r.kind = RAW_POST_SEND;
+        r.seq = atomic_fetch_add(&seq, 1);
+        r.obj = qp;
+        r.qp_num = qp->qp_num;
+        r.qp_type = (int)qp->qp_type;
+        r.wr_id = w->wr_id;
+        r.opcode = (int)w->opcode;
+        r.flags = w->send_flags;
+        raw_sges(&r, w->sg_list, w->num_sge);
+        r.has_raddr = 1;
+        if (w->opcode == IBV_WR_RDMA_WRITE || w->opcode == IBV_WR_RDMA_WRITE_WITH_IMM || w->opcode == IBV_WR_RDMA_READ) {
+            r.raddr = w->wr.rdma.remote_addr;
+            r.rkey = w->wr.rdma.rkey;
+        } else if (w->opcode == IBV_WR_ATOMIC_CMP_AND_SWP || w->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+            r.raddr = w->wr.atomic.remote_addr;
+            r.rkey = w->wr.atomic.rkey;
+        } else {
+            r.has_raddr = 0;
+        }
+        if (r.qp_type == IBV_QPT_UD) {
+            r.ah = (uint64_t)(uintptr_t)w->wr.ud.ah;
+            r.remote_qpn = w->wr.ud.remote_qpn;
+            r.remote_qkey = w->wr.ud.remote_qkey;
+        }
+        r.ret = is_bad ? ret : 0;
+        r.err = err;
+        if (ret)
+            raw_emit_now(&r); /* 失败的一串 WR：每条马上写出（同以前） */
+        else
+            raw_push(&r);
+        if (is_bad)
             break;
     }
     return ret;
 }
 
-static void log_recv(const char *t, const char *obj, const void *o, struct ibv_recv_wr *wr, int ret,
+static void log_recv(enum raw_kind kind, const void *o, struct ibv_recv_wr *wr, int ret, int err,
                      struct ibv_recv_wr **bad)
 {
-    struct jb j;
+    struct raw_rec r;
 
     for (struct ibv_recv_wr *w = wr; w; w = w->next) {
-        jb_begin(&j, t);
-        jb_add(&j, ",\"%s\":\"%p\",\"wr_id\":%llu,\"num_sge\":%d", obj, o, (unsigned long long)w->wr_id, w->num_sge);
-        if (w->num_sge > 0 && w->sg_list)
-            log_sges(&j, w->sg_list, w->num_sge);
-        if (ret && bad && *bad == w)
-            jb_ret(&j, ret);
-        jb_emit_as(&j, !ret);
-        if (ret && bad && *bad == w)
+        int is_bad = ret && bad && *bad == w;
+        r.kind = kind;
+        r.seq = atomic_fetch_add(&seq, 1);
+        r.obj = o;
+        r.wr_id = w->wr_id;
+        raw_sges(&r, w->sg_list, w->num_sge);
+        r.ret = is_bad ? ret : 0;
+        r.err = err;
+        if (ret)
+            raw_emit_now(&r);
+        else
+            raw_push(&r);
+        if (is_bad)
             break;
     }
 }
@@ -326,7 +488,7 @@ static int wrap_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_
 {
     int ret = hooks_of(qp->context)->post_recv(qp, wr, bad);
 
-    log_recv("post_recv", "qph", qp, wr, ret, bad);
+    log_recv(RAW_POST_RECV, qp, wr, ret, errno, bad);
     return ret;
 }
 
@@ -334,13 +496,14 @@ static int wrap_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struc
 {
     int ret = hooks_of(srq->context)->post_srq_recv(srq, wr, bad);
 
-    log_recv("post_srq_recv", "srq", srq, wr, ret, bad);
+    log_recv(RAW_POST_SRQ_RECV, srq, wr, ret, errno, bad);
     return ret;
 }
 
 static int wrap_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 {
     int ret = hooks_of(cq->context)->poll_cq(cq, n, wc);
+    struct raw_rec r;
     struct jb j;
 
     if (ret == 0)
@@ -350,13 +513,21 @@ static int wrap_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
         return jb_done(&j, ret);
     }
     for (int i = 0; i < ret; i++) {
-        jb_begin(&j, "wc");
-        jb_add(&j, ",\"cq\":\"%p\",\"wr_id\":%llu,\"status\":%d,\"qp\":%u,\"vendor_err\":%u", (void *)cq,
-               (unsigned long long)wc[i].wr_id, (int)wc[i].status, wc[i].qp_num, wc[i].vendor_err);
+        r.kind = RAW_WC;
+        r.seq = atomic_fetch_add(&seq, 1);
+        r.obj = cq;
+        r.wr_id = wc[i].wr_id;
+        r.status = (int)wc[i].status;
+        r.qp_num = wc[i].qp_num;
+        r.vendor_err = wc[i].vendor_err;
+        r.opcode = (int)wc[i].opcode;
+        r.byte_len = wc[i].byte_len;
+        r.src_qp = wc[i].src_qp;
+        r.flags = wc[i].wc_flags;
         if (wc[i].status == IBV_WC_SUCCESS)
-            jb_add(&j, ",\"opcode\":%d,\"byte_len\":%u,\"src_qp\":%u,\"wc_flags\":%u", (int)wc[i].opcode,
-                   wc[i].byte_len, wc[i].src_qp, wc[i].wc_flags);
-        jb_emit_as(&j, wc[i].status == IBV_WC_SUCCESS);
+            raw_push(&r);
+        else
+            raw_emit_now(&r); /* 出错的完成马上写出 */
     }
     return ret;
 }
