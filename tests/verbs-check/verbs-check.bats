@@ -184,13 +184,11 @@ EOS
 
 @test "one folder, two runs: a log another verbs-check run writes into the same --log folder meanwhile (the other side on the same machine) is not judged in this run's result" {
     make -s verbs-check >/dev/null
-    local t=$BATS_TEST_TMPDIR ours other
-    ours=$(ls tests/verbs-check/logs/rc/*.log | head -1)
-    other=$(ls tests/verbs-check/logs/rc-nogrh/*.log | head -1)
+    local t=$BATS_TEST_TMPDIR ours=(tests/verbs-check/logs/rc/*.log) other=(tests/verbs-check/logs/rc-nogrh/*.log)
     # “程序”像记录器那样写下日志：它自己的带上 verbs-check 给的记号（VERBS_CHECK_RUN），另一次运行的带别的记号；
     # 另一次运行的那个有错误（没有 GRH），这次的干净
     # shellcheck disable=SC2016  # 变量由“程序”的 sh 展开
-    run --separate-stderr env OURS="$ours" OTHER="$other" build/verbs-check --lang en --log "$t/vc" -- sh -c '
+    run --separate-stderr env OURS="${ours[0]}" OTHER="${other[0]}" build/verbs-check --lang en --log "$t/vc" -- sh -c '
         sed "1s/\"ppid\"/\"run\":\"$VERBS_CHECK_RUN\",\"ppid\"/" "$OURS" >"$VERBS_CHECK_LOG/ibv_rc_pingpong.1.log"
         sed "1s/\"ppid\"/\"run\":\"1.2\",\"ppid\"/" "$OTHER" >"$VERBS_CHECK_LOG/ibv_rc_pingpong.2.log"'
     echo "$stderr"
