@@ -88,12 +88,7 @@ if ((${LAB_BOOT:-1} >= 2)); then
     need_peer q2 "after-fix-pair-vm$VM"
     if [[ $VM == 0 ]]; then
         line=$(quick_role 服务端)
-        printf '%s\n' "$line" >"$OUT/srv.sh"
-        chmod 644 "$OUT/srv.sh"
-        as_learner "$OUT/srv.sh" >"$OUT/srv.log" 2>&1 &
-        SERVE_PID=$!
-        if ! listen_wait 18515 "$SERVE_PID"; then
-            peer_abort "after-fix-server（没有在 18515 上监听）"
+        if ! learner_serve "$line" "$OUT/srv.sh" "$OUT/srv.log" after-fix-server; then
             wait "$SERVE_PID"
             result after-fix-server 1 "VM0 \`$line\` 没有在 18515 上开始监听" "$OUT/srv.log"
         else

@@ -72,6 +72,19 @@ as_learner() {  # as_learner 脚本文件
     timeout "$((PEER_BOUND + 60))" runuser -l learner -c "cd ~/rocev2-learn && . $1" </dev/null
 }
 
+# learner_serve 文本 脚本 日志 名字：VM0 上 learner 在后台运行服务端（文本写进脚本，就是文档里那一行，不能加 --ready-file；SERVE_PID
+# 是它的 pid，输出进日志），等它在 18515 上进入 LISTEN。没有监听时告诉对端“名字（没有在 18515 上监听）”并返回 1：
+# 调用的人自己 wait "$SERVE_PID"、记下结果（各场景的结果行不同）
+learner_serve() {
+    printf '%s\n' "$1" >"$2"
+    chmod 644 "$2"
+    as_learner "$2" >"$3" 2>&1 &
+    SERVE_PID=$!
+    listen_wait 18515 "$SERVE_PID" && return 0
+    peer_abort "$4（没有在 18515 上监听）"
+    return 1
+}
+
 # stock_mirror：软件源的替身。虚拟机没有连到 Debian 镜像站的网络；lab/stock-run 挂上一块只读磁盘（卷标 rocev2-mirror，lab/stock-repo 用
 # Debian 的 .deb 和 apt-ftparchive 做的，目录结构和镜像站一样），这里把它挂在 /srv/debian-mirror，sources.list 只留它（原来的存成 .orig）。
 # apt 的索引照旧是空的（mmdebstrap 清掉了，和刚装好的云镜像一样），要 apt-get update 才找得到包

@@ -93,15 +93,11 @@ barrier fw-partial
 
 # pair 名字：VM0 以 learner 在后台运行服务端，等它在 18515 上监听后告诉 VM1；VM1 运行客户端
 pair() {
-    local name=$1 srv=$OUT/$1-server.sh rc=0
+    local name=$1 rc=0 cmd='./build/rdma_server -q 1 --op write -t 10' text
     if [[ $VM == 0 ]]; then
-        printf 'printf "+ %%s\\n" "./build/rdma_server -q 1 --op write -t 10"\n./build/rdma_server -q 1 --op write -t 10\n' >"$srv"
-        chmod 644 "$srv"
-        as_learner "$srv" >"$OUT/$name-server.log" 2>&1 &
-        SERVE_PID=$!
-        if ! listen_wait 18515 "$SERVE_PID"; then
-            peer_abort "$name-server（没有在 18515 上监听）"
-        else
+        # 脚本先把命令打印成 “+ 命令”（学习者看到的样子），再运行它
+        printf -v text 'printf "+ %%s\\n" "%s"\n%s' "$cmd" "$cmd"
+        if learner_serve "$text" "$OUT/$name-server.sh" "$OUT/$name-server.log" "$name-server"; then
             peer_ready "srv-$name"
         fi
         wait "$SERVE_PID" || rc=$?

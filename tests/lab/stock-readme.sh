@@ -63,13 +63,8 @@ run_pair() {  # run_pair 服务端块 客户端块
         for i in "${!srv[@]}"; do
             log=$OUT/server-$i.log sh=$OUT/server-$i.sh
             line=$(subst "${srv[$i]}")
-            printf '%s\n' "$line" >"$sh"
-            chmod 644 "$sh"
-            as_learner "$sh" >"$log" 2>&1 &
-            SERVE_PID=$!
-            # README 的服务端命令原样执行（不能加 --ready-file）：等 18515 进入 LISTEN 再告诉 VM1
-            if ! listen_wait 18515 "$SERVE_PID"; then
-                peer_abort "pair-$i-server（没有在 18515 上监听）"
+            # README 的服务端命令原样执行：等 18515 进入 LISTEN 再告诉 VM1
+            if ! learner_serve "$line" "$sh" "$log" "pair-$i-server"; then
                 wait "$SERVE_PID"
                 result "pair-$i-server" 1 "VM0 \`$line\` 没有在 18515 上开始监听（上限 ${PEER_BOUND}s）" "$log"
                 return
@@ -143,12 +138,7 @@ after_reboot() {
     if [[ $VM == 0 ]]; then
         sh=$OUT/b2-server.sh log=$OUT/b2-server.log
         line=$(subst "$srv" 2>/dev/null)
-        printf '%s\n' "$line" >"$sh"
-        chmod 644 "$sh"
-        as_learner "$sh" >"$log" 2>&1 &
-        SERVE_PID=$!
-        if ! listen_wait 18515 "$SERVE_PID"; then
-            peer_abort "after-reboot-pair-server（没有在 18515 上监听）"
+        if ! learner_serve "$line" "$sh" "$log" after-reboot-pair-server; then
             wait "$SERVE_PID"
             result after-reboot-pair-server 1 "VM0 重启后 \`$line\` 没有在 18515 上开始监听" "$log"
         else
@@ -288,12 +278,7 @@ run_quickstart() {
     else
         if [[ $VM == 0 ]]; then
             line=$(quick_lines server)
-            printf '%s\n' "$line" >"$OUT/quick-server.sh"
-            chmod 644 "$OUT/quick-server.sh"
-            as_learner "$OUT/quick-server.sh" >"$OUT/quick-server.log" 2>&1 &
-            SERVE_PID=$!
-            if ! listen_wait 18515 "$SERVE_PID"; then
-                peer_abort "quickstart-server（没有在 18515 上监听）"
+            if ! learner_serve "$line" "$OUT/quick-server.sh" "$OUT/quick-server.log" quickstart-server; then
                 wait "$SERVE_PID"
                 result quickstart-server 1 "VM0 \`$line\` 没有在 18515 上开始监听" "$OUT/quick-server.log"
             else
@@ -438,12 +423,7 @@ stock_vc() {
     local sh=$OUT/vc.sh log=$OUT/vc.log rc=0 ok=1 cmd want
     SECONDS=0
     if [[ $VM == 0 ]]; then
-        echo 'build/verbs-check --log ~/vc -- ibv_rc_pingpong -g 1 -n 20' >"$sh"
-        chmod 644 "$sh"
-        as_learner "$sh" >"$log" 2>&1 &
-        SERVE_PID=$!
-        if ! listen_wait 18515 "$SERVE_PID"; then
-            peer_abort "verbs-check-vm0（没有在 18515 上监听）"
+        if ! learner_serve 'build/verbs-check --log ~/vc -- ibv_rc_pingpong -g 1 -n 20' "$sh" "$log" verbs-check-vm0; then
             wait "$SERVE_PID"
             result verbs-check-vm0 1 "VM0 learner 的 ibv_rc_pingpong 没有在 18515 上监听" "$log"
             return
