@@ -275,7 +275,7 @@ soak: all
 memcheck: all
 	lab/run bats --tap --timing --filter-tags memcheck tests/lab/pair.bats tests/lab/cm.bats tests/lab/bench.bats tests/lab/many.bats
 
-# 变异检查：tests/mutation/*.patch 逐个打到副本上，跑各自的测试，打印 caught/MISSED/STALE 表（慢：85 个，2026-11-27 的 65 个约 40 分钟）
+# 变异检查：tests/mutation/*.patch 逐个打到副本上，跑各自的测试，打印 caught/MISSED/STALE 表（慢：86 个，2026-11-27 的 65 个约 40 分钟）
 mutation: all
 	tests/mutation/run.sh $(MUTANTS)
 
