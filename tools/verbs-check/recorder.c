@@ -203,10 +203,16 @@ static void jb_add(struct jb *j, const char *fmt, ...)
         j->n += (size_t)k < sizeof(j->b) - j->n ? (size_t)k : sizeof(j->b) - j->n - 1;
 }
 
-static void jb_begin(struct jb *j, const char *t)
+/* 一条记录的开头：类型和序号（收发的记录在写出时才排成行，用的是调用时拿到的序号） */
+static void jb_head(struct jb *j, const char *t, unsigned long n)
 {
     j->n = 0;
-    jb_add(j, "{\"t\":\"%s\",\"seq\":%lu", t, atomic_fetch_add(&seq, 1));
+    jb_add(j, "{\"t\":\"%s\",\"seq\":%lu", t, n);
+}
+
+static void jb_begin(struct jb *j, const char *t)
+{
+    jb_head(j, t, atomic_fetch_add(&seq, 1));
 }
 
 static void raw_drain_locked(void);
@@ -325,8 +331,7 @@ static void format_raw(struct jb *j, const struct raw_rec *r)
 {
     static const char *const names[] = { "post_send", "post_recv", "post_srq_recv", "wc" };
 
-    j->n = 0;
-    jb_add(j, "{\"t\":\"%s\",\"seq\":%lu", names[r->kind], r->seq);
+    jb_head(j, names[r->kind], r->seq);
     if (r->kind == RAW_WC) {
         jb_add(j, ",\"cq\":\"%p\",\"wr_id\":%llu,\"status\":%d,\"qp\":%u,\"vendor_err\":%u", r->obj,
                (unsigned long long)r->wr_id, r->status, r->qp_num, r->vendor_err);
